@@ -1,0 +1,3 @@
+from bloomviz.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,295 @@
+"""Live measurement of the false-positive rate, exact at every insert.
+
+A fixed set of probes (items known not to be members) is kept. For each probe the tracker knows how many of its
+distinct k positions are still 0, and an inverted index bit -> probes. When an insert turns a bit from 0 to 1,
+the probes on that bit lose one zero; a probe with no zero left has become a false positive. The measured rate
+after every insert is therefore exact for the probe set, at a total cost of O(k * (n + probes)).
+
+The batch path gets the same numbers vectorised: for each bit, the insert at which it first turns 1; a probe
+becomes a false positive at the latest such time among its positions; a cumulative count of those times gives
+the false-positive count after every insert.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from bloomviz.core import bitstore
+from bloomviz.core.items import random_items
+
+
+
+class FpTracker:
+    def __init__(self, flt, probes: Sequence[object]):
+        self._probes = list(probes)
+        self._k = flt.k
+        self._positions = flt.positions_many(self._probes)  # (P, k), fixed for the filter's m, k, scheme
+        self.rebuild(flt)
+
+    # --- state ---------------------------------------------------------------------------------------------
+    def rebuild(self, flt) -> None:
+        """Recompute every probe's zero count from the filter's bits (after a load, a clear, a removal...)."""
+        pos = np.sort(self._positions, axis=1)
+        distinct = np.ones(pos.shape, dtype=bool)
+        distinct[:, 1:] = pos[:, 1:] != pos[:, :-1]
+        zero = bitstore.test_bits(flt.bits, pos) == 0 if pos.size else np.zeros(pos.shape, bool)
+        keep = distinct & zero
+        probe_ids = np.broadcast_to(np.arange(pos.shape[0])[:, None], pos.shape)[keep]
+        entry_pos = pos[keep]
+        order = np.argsort(entry_pos, kind="stable")
+        self._entry_pos = entry_pos[order]          # sorted by bit: the inverted index bit -> probes
+        self._entry_probe = probe_ids[order]
+        self._zeros = np.bincount(self._entry_probe, minlength=len(self._probes)).astype(np.int64)
+        self._fp = int(np.count_nonzero(self._zeros == 0))
+
+    @property
+    def probes(self) -> list:
+        return self._probes
+
+    @property
+    def probe_count(self) -> int:
+        return len(self._probes)
+
+    @property
+    def fp_count(self) -> int:
+        return self._fp
+
+    @property
+    def rate(self) -> float:
+        return self._fp / len(self._probes) if self._probes else 0.0
+
+    def interval(self, z: float = 1.96) -> tuple[float, float]:
+        return wilson(self._fp, len(self._probes), z)
+
+    def false_positive_probes(self) -> list:
+        return [self._probes[i] for i in np.flatnonzero(self._zeros == 0)]
+
+    def probe_zero_counts(self) -> np.ndarray:
+        return self._zeros.copy()
+
+    # --- updates -------------------------------------------------------------------------------------------
+    def on_insert(self, newly_set: Iterable[int]) -> int:
+        """Account for bits that one insert turned from 0 to 1 (each such bit exactly once)."""
+        for p in newly_set:
+            lo = np.searchsorted(self._entry_pos, p, "left")
+            hi = np.searchsorted(self._entry_pos, p, "right")
+            if lo == hi:
+                continue
+            hit = self._entry_probe[lo:hi]
+            self._zeros[hit] -= 1
+            self._fp += int(np.count_nonzero(self._zeros[hit] == 0))
+        return self._fp
+
+    def insert_batch(self, positions: np.ndarray, flt) -> tuple[np.ndarray, np.ndarray]:
+        """Insert the rows of ``positions`` into ``flt``; return (fp count, bits set) after every row.
+
+        Exact: the same numbers ``on_insert`` would give one insert at a time.
+        """
+        positions = np.asarray(positions, dtype=np.int64)
+        n = positions.shape[0]
+        bits_before = flt.bits_set
+        if n == 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        k = positions.shape[1]
+        flat = positions.ravel()
+        fresh = bitstore.test_bits(flt.bits, flat) == 0
+        # First occurrence of each still-zero bit in insertion order = the insert that flips it. One sort of
+        # (bit, time) keys finds it; far cheaper than a stable argsort. Keys fit: m <= 2**34, n < 2**29.
+        span = np.int64(n)
+        keys = flat[fresh] * span + np.repeat(np.arange(n, dtype=np.int64), k)[fresh]
+        keys.sort()
+        bit_of = keys // span
+        first = np.empty(keys.size, dtype=bool)
+        first[:1] = True
+        np.not_equal(bit_of[1:], bit_of[:-1], out=first[1:])
+        flipped_bits = bit_of[first]
+        flip_time = keys[first] - flipped_bits * span
+        new_bits = np.bincount(flip_time, minlength=n).cumsum() + bits_before
+
+        flt.insert_positions(positions)
+        # The index holds only entries whose bit was 0 before this batch (it is compacted after every batch
+        # and every single insert leaves only stale entries for bits that are now 1, pruned here too).
+        hit = bitstore.test_bits(flt.bits, self._entry_pos) == 1 if self._entry_pos.size else \
+            np.zeros(0, bool)
+        hit_pos = self._entry_pos[hit]
+        hit_probe = self._entry_probe[hit]
+        slot = np.searchsorted(flipped_bits, hit_pos)
+        found = slot < flipped_bits.size
+        found[found] = flipped_bits[slot[found]] == hit_pos[found]
+        # A hit entry whose bit is not among this batch's flips was already 1 (set by a single insert that
+        # on_insert accounted for): it no longer delays its probe.
+        entry_time = np.where(found, flip_time[np.minimum(slot, max(flipped_bits.size - 1, 0))]
+                              if flipped_bits.size else -1, -1)
+        self._zeros -= np.bincount(hit_probe[found], minlength=len(self._probes))
+        latest = np.full(len(self._probes), -1, dtype=np.int64)
+        np.maximum.at(latest, hit_probe, entry_time)
+        becomes_fp = (self._zeros == 0) & (latest >= 0)
+        fp_after = np.bincount(latest[becomes_fp], minlength=n).cumsum() + self._fp
+        self._entry_pos = self._entry_pos[~hit]
+        self._entry_probe = self._entry_probe[~hit]
+        self._fp = int(fp_after[-1])
+        return fp_after, new_bits
+
+
+# --- vectorised theory and intervals (scalar forms live in theory.py) ------------------------------------
+def wilson(hits: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    lo, hi = wilson_many(np.array([hits]), trials, z)
+    return float(lo[0]), float(hi[0])
+
+
+def wilson_many(hits: np.ndarray, trials: int, z: float = 1.96) -> tuple[np.ndarray, np.ndarray]:
+    hits = np.asarray(hits, dtype=float)
+    if trials <= 0:
+        return np.zeros_like(hits), np.ones_like(hits)
+    p = hits / trials
+    z2 = z * z
+    denom = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denom
+    half = z * np.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
+    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+
+
+def theory_many(m: int, k: int, n: np.ndarray) -> dict[str, np.ndarray]:
+    n = np.asarray(n, dtype=float)
+    fill = -np.expm1(k * n * math.log1p(-1.0 / m))
+    with np.errstate(divide="ignore"):
+        exact = np.exp(k * np.log(fill)) if k else np.ones_like(n)
+        approx = np.exp(k * np.log(-np.expm1(-k * n / m)))
+        bound = np.exp(k * np.log(-np.expm1(-k * (n + 0.5) / (m - 1)))) if m > 1 else np.ones_like(n)
+    return {"fp_exact": exact, "fp_approx": approx, "fp_bound": np.minimum(bound, 1.0), "fill_expected": fill}
+
+
+def estimate_many(m: int, k: int, bits_set: np.ndarray) -> np.ndarray:
+    x = np.asarray(bits_set, dtype=float)
+    with np.errstate(divide="ignore"):
+        return np.where(x >= m, np.inf, -(m / k) * np.log1p(-np.minimum(x, m - 0.5) / m))
+
+
+# --- the series a plot draws ---------------------------------------------------------------------------
+class Series:
+    """Columnar, growable numpy arrays: one row per insert."""
+
+    COLUMNS = ("n", "fp_measured", "fp_low", "fp_high", "fp_exact", "fp_approx", "fp_bound",
+               "fill", "fill_expected", "n_estimated")
+
+    def __init__(self, capacity: int = 1024):
+        self._len = 0
+        self._data = {c: np.empty(max(capacity, 1), dtype=float) for c in self.COLUMNS}
+
+    def __len__(self) -> int:
+        return self._len
+
+    def _reserve(self, extra: int) -> None:
+        need = self._len + extra
+        cap = len(self._data["n"])
+        if need <= cap:
+            return
+        new_cap = max(need, cap * 2)
+        for c, arr in self._data.items():
+            grown = np.empty(new_cap, dtype=float)
+            grown[: self._len] = arr[: self._len]
+            self._data[c] = grown
+
+    def append(self, **row: float) -> None:
+        self.extend(**{c: np.array([v], dtype=float) for c, v in row.items()})
+
+    def extend(self, **cols: np.ndarray) -> None:
+        missing = set(self.COLUMNS) - set(cols)
+        if missing:
+            raise ValueError(f"missing columns: {sorted(missing)}")
+        size = len(cols["n"])
+        self._reserve(size)
+        for c in self.COLUMNS:
+            self._data[c][self._len: self._len + size] = cols[c]
+        self._len += size
+
+    def column(self, name: str) -> np.ndarray:
+        if name not in self._data:
+            raise KeyError(f"no column {name!r}; columns: {', '.join(self.COLUMNS)}")
+        return self._data[name][: self._len]
+
+    def row(self, i: int) -> dict[str, float]:
+        return {c: float(self._data[c][i]) for c in self.COLUMNS}
+
+    def truncate(self, rows: int) -> None:
+        self._len = max(0, min(rows, self._len))
+
+    def clear(self) -> None:
+        self._len = 0
+
+    def rows(self, every: int = 1) -> Iterator[dict[str, float]]:
+        for i in range(every - 1, self._len, every):
+            yield self.row(i)
+
+
+def series_rows(m: int, k: int, n: np.ndarray, fp_counts: np.ndarray, probes: int,
+                bits_set: np.ndarray) -> dict[str, np.ndarray]:
+    n = np.asarray(n, dtype=float)
+    fp_counts = np.asarray(fp_counts, dtype=float)
+    lo, hi = wilson_many(fp_counts, probes)
+    th = theory_many(m, k, n)
+    return {"n": n, "fp_measured": fp_counts / probes if probes else np.zeros_like(n),
+            "fp_low": lo, "fp_high": hi, "fp_exact": th["fp_exact"], "fp_approx": th["fp_approx"],
+            "fp_bound": th["fp_bound"], "fill": np.asarray(bits_set, float) / m,
+            "fill_expected": th["fill_expected"], "n_estimated": estimate_many(m, k, bits_set)}
+
+
+class Cancelled(Exception):
+    """Raised inside a run when its cancel callback says stop."""
+
+
+class Simulation:
+    """Insert n items into a fresh filter, measuring the false-positive rate exactly after every insert.
+
+    Items are seeded random strings (prefix ``i``) unless given; probes are seeded random strings with
+    prefix ``p``, so they can never equal a generated item; given items are excluded from the probes
+    explicitly.
+    """
+
+    def __init__(self, m: int | None = None, k: int | None = None, n: int | None = None,
+                 scheme: str = "murmur3-km", probes: int = 10_000, seed: int = 0,
+                 items: Sequence[object] | None = None, variant: str | None = None, flt=None, **params):
+        if flt is None:
+            flt = _build(variant, m, k, scheme, params)
+        self.filter = flt
+        generated = items is None
+        if generated:
+            if n is None:
+                raise ValueError("give n (how many random items) or items")
+            items = random_items(n, seed=seed, prefix="i")
+        self.items = list(items)
+        exclude = () if generated else self.items
+        self.tracker = FpTracker(flt, random_items(probes, seed=seed + 1_000_003, prefix="p", exclude=exclude))
+        self.series = Series(capacity=len(self.items) + 1)
+
+    def run(self, every: int = 1, chunk: int = 65_536,
+            progress: Callable[[int, int], None] | None = None,
+            cancel: Callable[[], bool] | None = None) -> Series:
+        flt, tr = self.filter, self.tracker
+        total = len(self.items)
+        for start in range(0, total, chunk):
+            if cancel is not None and cancel():
+                raise Cancelled(f"cancelled after {start} of {total} items")
+            batch = self.items[start:start + chunk]
+            fp, bits = tr.insert_batch(flt.positions_many(batch), flt)
+            n = np.arange(start + 1, start + len(batch) + 1)
+            self.series.extend(**series_rows(flt.m, flt.k, n, fp, tr.probe_count, bits))
+            if progress is not None:
+                progress(start + len(batch), total)
+        return self.series
+
+    def __iter__(self) -> Iterator[dict[str, float]]:
+        if len(self.series) < len(self.items):
+            self.run()
+        return self.series.rows()
+
+
+def _build(variant, m, k, scheme, params):
+    if variant in (None, "standard"):
+        from bloomviz.core.filters import BloomFilter
+        return BloomFilter(m, k, scheme=scheme)
+    from bloomviz.core.variant_registry import make_filter
+    return make_filter(variant, m=m, k=k, scheme=scheme, **params)

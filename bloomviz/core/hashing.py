@@ -1,0 +1,262 @@
+"""Hash schemes: bytes -> k positions in [0, m).
+
+Each scheme has a stable id that is written into saved filters: never rename or reorder one, add a new id
+for new behaviour. Every scheme has a scalar path (one item, used to highlight and explain) and a batch path
+(many items -> an n x k array, vectorised with numpy) and the two agree exactly (tests check it).
+
+All arithmetic is unsigned 64-bit, wrapping modulo 2**64 exactly as numpy's uint64 does, and the final
+reduction is ``% m`` on the 64-bit value: no 32-bit truncation, so no modulo bias worth the name for m <= 2**34.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Sequence
+
+import mmh3
+import numpy as np
+
+MASK64 = (1 << 64) - 1
+FNV64_OFFSET = 0xCBF29CE484222325
+FNV64_PRIME = 0x100000001B3
+_U64 = np.uint64
+
+
+def _murmur_halves(data: bytes, seed: int = 0) -> tuple[int, int]:
+    raw = mmh3.hash_bytes(data, seed)
+    return int.from_bytes(raw[:8], "little"), int.from_bytes(raw[8:], "little")
+
+
+def _murmur_halves_many(datas: Sequence[bytes], seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    if seed:
+        joined = b"".join([mmh3.hash_bytes(d, seed) for d in datas])
+    else:
+        joined = b"".join(map(mmh3.hash_bytes, datas))
+    both = np.frombuffer(joined, dtype="<u8").reshape(-1, 2).astype(_U64)
+    return both[:, 0], both[:, 1]
+
+
+def fnv1a64(data: bytes) -> int:
+    h = FNV64_OFFSET
+    for byte in data:
+        h = ((h ^ byte) * FNV64_PRIME) & MASK64
+    return h
+
+
+_FNV_BLOCK = 1 << 22  # cells of the padded byte matrix per block: bounds memory for long items
+
+
+def fnv1a64_many(datas: Sequence[bytes]) -> np.ndarray:
+    """FNV-1a of every item, vectorised across items (the byte loop is inherently sequential per item)."""
+    n = len(datas)
+    out = np.full(n, FNV64_OFFSET, dtype=_U64)
+    if n == 0:
+        return out
+    lens = np.fromiter((len(d) for d in datas), dtype=np.int64, count=n)
+    order = np.argsort(-lens, kind="stable")
+    prime = _U64(FNV64_PRIME)
+    start = 0
+    while start < n:
+        longest = int(lens[order[start]])
+        if longest > 4096:
+            # A single very long item: a padded matrix would be mostly padding; hash it on its own.
+            out[order[start]] = fnv1a64(datas[order[start]])
+            start += 1
+            continue
+        rows = max(1, min(n - start, _FNV_BLOCK // max(longest, 1)))
+        idx = order[start:start + rows]
+        if longest:
+            mat = np.frombuffer(b"".join(datas[i].ljust(longest, b"\0") for i in idx),
+                                dtype=np.uint8).reshape(rows, longest)
+            h = out[idx]
+            block_lens = lens[idx]
+            active = rows
+            with np.errstate(over="ignore"):
+                for j in range(longest):
+                    while active and block_lens[active - 1] <= j:
+                        active -= 1
+                    h[:active] = (h[:active] ^ mat[:active, j].astype(_U64)) * prime
+            out[idx] = h
+        start += rows
+    return out
+
+
+def _rotl64(x: int, r: int) -> int:
+    r %= 64
+    return ((x << r) | (x >> (64 - r))) & MASK64 if r else x
+
+
+def _rotl64_many(x: np.ndarray, r: int) -> np.ndarray:
+    r %= 64
+    if r == 0:
+        return x.copy()
+    return (x << _U64(r)) | (x >> _U64(64 - r))
+
+
+@dataclass(frozen=True)
+class HashScheme:
+    """Base of every scheme. Subclasses give ``positions`` and ``positions_many``."""
+
+    id: str
+    title: str
+    summary: str
+    good: bool = True
+
+    def positions(self, data: bytes, m: int, k: int) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def positions_many(self, datas: Sequence[bytes], m: int, k: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def explain(self, data: bytes, m: int, k: int) -> list[tuple[str, str]]:
+        """Named intermediate values and the rule that turns them into positions, for the explain panel."""
+        raise NotImplementedError
+
+
+def _double_hash_scalar(h1: int, h2: int, m: int, k: int) -> tuple[int, ...]:
+    return tuple(((h1 + i * h2) & MASK64) % m for i in range(k))
+
+
+def _double_hash_many(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:
+    i = np.arange(k, dtype=_U64)
+    with np.errstate(over="ignore"):
+        pos = (h1[:, None] + i[None, :] * h2[:, None]) % _U64(m)
+    return pos.astype(np.int64)
+
+
+class Murmur3KM(HashScheme):
+    def positions(self, data, m, k):
+        h1, h2 = _murmur_halves(data)
+        return _double_hash_scalar(h1, h2 | 1, m, k)
+
+    def positions_many(self, datas, m, k):
+        h1, h2 = _murmur_halves_many(datas)
+        return _double_hash_many(h1, h2 | _U64(1), m, k)
+
+    def explain(self, data, m, k):
+        h1, h2 = _murmur_halves(data)
+        return [("h1 = MurmurHash3-128 low 64 bits", f"{h1}"),
+                ("h2 = high 64 bits, forced odd", f"{h2 | 1}"),
+                ("position i", f"(h1 + i·h2) mod 2^64 mod {m},  i = 0…{k - 1}")]
+
+
+def _cubic(i: int) -> int:
+    return (i * i * i - i) // 6
+
+
+class Murmur3Enhanced(HashScheme):
+    # Closed form of the loop  x += y; y += i  (Dillinger & Manolios): x_i = h1 + i*h2 + (i^3 - i)/6.
+    def positions(self, data, m, k):
+        h1, h2 = _murmur_halves(data)
+        return tuple(((h1 + i * h2 + _cubic(i)) & MASK64) % m for i in range(k))
+
+    def positions_many(self, datas, m, k):
+        h1, h2 = _murmur_halves_many(datas)
+        i = np.arange(k, dtype=_U64)
+        cubic = np.array([_cubic(j) for j in range(k)], dtype=_U64)
+        with np.errstate(over="ignore"):
+            pos = (h1[:, None] + i[None, :] * h2[:, None] + cubic[None, :]) % _U64(m)
+        return pos.astype(np.int64)
+
+    def explain(self, data, m, k):
+        h1, h2 = _murmur_halves(data)
+        return [("h1 = MurmurHash3-128 low 64 bits", f"{h1}"),
+                ("h2 = high 64 bits", f"{h2}"),
+                ("position i", f"(h1 + i·h2 + (i³ − i)/6) mod 2^64 mod {m}")]
+
+
+class Murmur3Seeded(HashScheme):
+    def positions(self, data, m, k):
+        return tuple(_murmur_halves(data, i)[0] % m for i in range(k))
+
+    def positions_many(self, datas, m, k):
+        out = np.empty((len(datas), k), dtype=np.int64)
+        for i in range(k):
+            out[:, i] = (_murmur_halves_many(datas, i)[0] % _U64(m)).astype(np.int64)
+        return out
+
+    def explain(self, data, m, k):
+        hs = [_murmur_halves(data, i)[0] for i in range(min(k, 4))]
+        shown = ", ".join(str(h) for h in hs) + (", …" if k > 4 else "")
+        return [("H(i) = MurmurHash3 with seed i, low 64 bits", shown),
+                ("position i", f"H(i) mod {m}")]
+
+
+def _sha_value(data: bytes, i: int) -> int:
+    return int.from_bytes(hashlib.sha256(i.to_bytes(4, "big") + data).digest()[:8], "big")
+
+
+class Sha256Salted(HashScheme):
+    def positions(self, data, m, k):
+        return tuple(_sha_value(data, i) % m for i in range(k))
+
+    def positions_many(self, datas, m, k):
+        # No vectorised SHA-256 exists; this scheme is here to be clear, not fast.
+        vals = [[_sha_value(d, i) % m for i in range(k)] for d in datas]
+        return np.array(vals, dtype=np.int64).reshape(len(datas), k)
+
+    def explain(self, data, m, k):
+        return [("H(i) = first 8 bytes of SHA-256(i as 4 bytes ‖ item)", f"{_sha_value(data, 0)} (i = 0)"),
+                ("position i", f"H(i) mod {m}")]
+
+
+class MurmurFnv(HashScheme):
+    def positions(self, data, m, k):
+        return _double_hash_scalar(_murmur_halves(data)[0], fnv1a64(data) | 1, m, k)
+
+    def positions_many(self, datas, m, k):
+        h1 = _murmur_halves_many(datas)[0]
+        return _double_hash_many(h1, fnv1a64_many(datas) | _U64(1), m, k)
+
+    def explain(self, data, m, k):
+        return [("h1 = MurmurHash3-128 low 64 bits", f"{_murmur_halves(data)[0]}"),
+                ("h2 = FNV-1a 64, forced odd", f"{fnv1a64(data) | 1}"),
+                ("position i", f"(h1 + i·h2) mod 2^64 mod {m}")]
+
+
+class WeakShift(HashScheme):
+    # One hash rotated by 16 bits per function: after 4 rotations it is back where it started, so for k > 4
+    # the "independent" hashes repeat and a filter behaves as if k were at most 4 while theory assumes k.
+    def positions(self, data, m, k):
+        h = _murmur_halves(data)[0]
+        return tuple(_rotl64(h, 16 * i) % m for i in range(k))
+
+    def positions_many(self, datas, m, k):
+        h = _murmur_halves_many(datas)[0]
+        out = np.empty((len(datas), k), dtype=np.int64)
+        for i in range(k):
+            out[:, i] = (_rotl64_many(h, 16 * i) % _U64(m)).astype(np.int64)
+        return out
+
+    def explain(self, data, m, k):
+        return [("h = MurmurHash3-128 low 64 bits", f"{_murmur_halves(data)[0]}"),
+                ("position i", f"rotate-left(h, 16·i) mod {m}  — repeats every 4 functions")]
+
+
+SCHEMES: dict[str, HashScheme] = {s.id: s for s in (
+    Murmur3KM("murmur3-km", "MurmurHash3, Kirsch–Mitzenmacher",
+              "One 128-bit MurmurHash3 split into h1, h2; position i = h1 + i·h2 (h2 odd). Fast and as good as "
+              "k independent hashes in practice."),
+    Murmur3Enhanced("murmur3-enhanced", "MurmurHash3, enhanced double hashing",
+                    "Dillinger & Manolios: adds a cubic term so positions stay distinct even when h2 is unlucky."),
+    Murmur3Seeded("murmur3-seeded", "MurmurHash3 with k seeds",
+                  "k separate MurmurHash3 calls with seeds 0…k−1: the textbook 'family of hash functions'."),
+    Sha256Salted("sha256-salted", "SHA-256 salted with i",
+                 "SHA-256(i ‖ item) for each i: the classic teaching construction; slow but transparent."),
+    MurmurFnv("murmur-fnv", "MurmurHash3 + FNV-1a double hashing",
+              "Two different hash functions combined by double hashing."),
+    WeakShift("weak-shift", "Weak: one hash rotated by 16·i (bad on purpose)",
+              "A single 64-bit hash rotated by 16 bits per function. Past k = 4 the positions repeat, so the "
+              "measured false-positive rate climbs above theory: hashing matters.", good=False),
+)}
+
+DEFAULT_SCHEME = "murmur3-km"
+
+
+def get_scheme(scheme_id: object) -> HashScheme:
+    if isinstance(scheme_id, HashScheme):
+        return scheme_id
+    if not isinstance(scheme_id, str) or scheme_id not in SCHEMES:
+        raise ValueError(f"unknown hash scheme {scheme_id!r}; known schemes: {', '.join(SCHEMES)}")
+    return SCHEMES[scheme_id]

@@ -1,0 +1,82 @@
+"""Variant ids -> filter classes, and one way to build any of them from validated arguments.
+
+The ids are written into saved files (``flt.variant``): never rename one. The command line (``--variant``), the
+window's parameter panel and storage build filters through ``make_filter`` and ``VARIANTS[id].from_state``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bloomviz.core import bitstore, hashing
+from bloomviz.core.blocked import BlockedBloomFilter
+from bloomviz.core.counting import CountingBloomFilter
+from bloomviz.core.filters import BloomFilter
+from bloomviz.core.partitioned import PartitionedBloomFilter
+from bloomviz.core.scalable import ScalableBloomFilter
+
+VARIANTS: dict[str, type] = {
+    "standard": BloomFilter,
+    "counting": CountingBloomFilter,
+    "scalable": ScalableBloomFilter,
+    "partitioned": PartitionedBloomFilter,
+    "blocked": BlockedBloomFilter,
+}
+
+TITLES: dict[str, str] = {
+    "standard": "Standard",
+    "counting": "Counting (c-bit counters, supports removal)",
+    "scalable": "Scalable (grows in stages, rate kept under p)",
+    "partitioned": "Partitioned (k slices, one position each)",
+    "blocked": "Blocked (all k positions in one 512-bit block)",
+}
+
+REQUIRED = object()  # marks a parameter without a default
+
+# Every constructor argument of every variant, in the order a form would ask for them, with its default.
+PARAMETERS: dict[str, dict[str, object]] = {
+    "standard": {"m": REQUIRED, "k": REQUIRED, "scheme": hashing.DEFAULT_SCHEME},
+    "counting": {"m": REQUIRED, "k": REQUIRED, "counter_bits": 4, "scheme": hashing.DEFAULT_SCHEME},
+    "scalable": {"initial_capacity": REQUIRED, "p": REQUIRED, "growth": 2, "tightening": 0.9,
+                 "scheme": hashing.DEFAULT_SCHEME},
+    "partitioned": {"m": REQUIRED, "k": REQUIRED, "scheme": hashing.DEFAULT_SCHEME},
+    "blocked": {"m": REQUIRED, "k": REQUIRED, "block_bits": 512, "scheme": hashing.DEFAULT_SCHEME},
+}
+
+
+def check_variant(variant: object) -> str:
+    if not isinstance(variant, str) or variant not in VARIANTS:
+        raise ValueError(f"unknown filter variant {variant!r}; known variants: {', '.join(VARIANTS)}")
+    return variant
+
+
+def make_filter(variant: str = "standard", **params):
+    """Build a filter of the given variant. Arguments are checked by the constructor (messages name the bad
+    value); a parameter given as None takes its default; an unknown or missing parameter is named."""
+    variant = check_variant(variant)
+    accepted = PARAMETERS[variant]
+    given = {name: value for name, value in params.items() if value is not None}
+    unknown = [name for name in given if name not in accepted]
+    if unknown:
+        raise ValueError(f"unknown parameter {unknown[0]!r} for a {variant} filter; "
+                         f"it takes: {', '.join(accepted)}")
+    missing = [name for name, default in accepted.items() if default is REQUIRED and name not in given]
+    if missing:
+        raise ValueError(f"a {variant} filter needs {' and '.join(missing)}")
+    return VARIANTS[variant](**given)
+
+
+def grid_values(flt) -> np.ndarray:
+    """What the grid shows for any filter: a uint8 array of length ``flt.m`` (bits 0/1, or counters)."""
+    if hasattr(flt, "values_for_grid"):
+        return flt.values_for_grid()
+    return bitstore.unpack(flt.bits)
+
+
+def theory_fp(flt, n: float | None = None) -> float:
+    """The filter's own theoretical false-positive rate after n inserts (default: its insert count)."""
+    n = len(flt) if n is None else n
+    if hasattr(flt, "theory_fp"):
+        return flt.theory_fp(n)
+    from bloomviz.core.theory import fp_exact
+    return fp_exact(flt.m, flt.k, n)

@@ -15,7 +15,8 @@ from bloomviz.core.filters import BloomFilter
 from bloomviz.core.items import random_items
 from bloomviz.core.variant_registry import PARAMETERS, REQUIRED, VARIANTS, grid_values, make_filter, theory_fp
 from bloomviz.core.variants import (BlockedBloomFilter, CountingBloomFilter, PartitionedBloomFilter,
-                                    ScalableBloomFilter, ScalableLookup, blocked_fp, partitioned_fp, scalable_fp)
+                                    ScalableBloomFilter, ScalableLookup, blocked_fp, blocked_fp_curve,
+                                    partitioned_fp, scalable_fp)
 
 SCHEMES = sorted(hashing.SCHEMES)
 
@@ -262,7 +263,7 @@ def test_counting_counters_saturate_and_stay_saturated():
     for _ in range(10):
         removal = flt.remove(item)
         assert removal.after == removal.before == (3,) * len(removal.positions)
-        assert set(removal.stuck) == set(occurrences) and removal.cleared == ()
+        assert set(removal.stuck) == set(occurrences) and removal.cleared == () and not removal.changed
     assert item in flt and all(flt.counter(p) == 3 for p in occurrences)
 
 
@@ -558,6 +559,15 @@ def test_blocked_fp_against_closed_forms():
     assert blocked_fp(1024, 3, 0) == 0.0
 
 
+def test_blocked_fp_curve_matches_pointwise_values():
+    n = np.arange(0, 5001, 50)
+    curve = blocked_fp_curve(2 ** 15, 7, n)
+    np.testing.assert_allclose(curve, [blocked_fp(2 ** 15, 7, x) for x in n], rtol=1e-12)
+    dense = blocked_fp_curve(2 ** 15, 7, np.arange(5001), samples=200)  # interpolated between 200 samples
+    np.testing.assert_allclose(dense[n], curve, rtol=2e-3, atol=1e-9)
+    assert (np.diff(dense) >= 0).all()
+
+
 @pytest.mark.parametrize("block_bits", [512, 64])
 def test_blocked_measured_rate_matches_its_theory(block_bits):
     flt = BlockedBloomFilter(2 ** 14, 6, block_bits=block_bits)
@@ -570,3 +580,17 @@ def test_blocked_measured_rate_matches_its_theory(block_bits):
         assert five_sd(hits, len(probes), theory.fp_exact(flt.m, flt.k, len(items))) > 5
     assert flt.block_counts().sum() == flt.bits_set
     assert flt.estimated_count == pytest.approx(len(items), rel=0.05)
+
+
+@pytest.mark.parametrize("variant, word", [("scalable", "stage 1"), ("partitioned", "slice"), ("blocked", "block")])
+def test_explain_states_the_variant_rule(variant, word):
+    flt = make_filter(variant, **SMALL[variant])
+    flt.update(random_items(60, seed=3))
+    rows = flt.explain("hello")
+    assert all(isinstance(a, str) and isinstance(b, str) for a, b in rows)
+    assert any(word in label for label, _ in rows)
+    if variant == "scalable":
+        assert len(rows) == 1 + len(flt.stages)
+        assert rows[-1][1] == ", ".join(map(str, flt.lookup("hello").stage_positions(len(flt.stages) - 1)))
+    if variant == "blocked":
+        assert str(flt.block_of("hello")) in " ".join(v for _, v in rows)

@@ -60,23 +60,20 @@ class CountingLookup(Lookup):
 class Removal:
     """A removal: the item's positions and the counter at each before and after it.
 
-    ``cleared`` are the positions whose counter reached 0 (their bit went 1 -> 0; a false-positive tracker
-    must be rebuilt); ``stuck`` are the positions left alone because their counter is saturated.
+    ``stuck`` are the positions left alone because their counter is saturated; ``cleared`` are the positions
+    whose counter reached 0 (their bit went 1 -> 0, so a false-positive tracker must be rebuilt); ``forced``
+    records that the caller insisted (see the module docstring).
     """
     item: object
     positions: tuple[int, ...]
     before: tuple[int, ...]
     after: tuple[int, ...]
     forced: bool = False
-    saturation: int = 15
+    stuck: tuple[int, ...] = ()
 
     @property
     def cleared(self) -> tuple[int, ...]:
         return tuple(sorted({p for p, a in zip(self.positions, self.after) if a == 0}))
-
-    @property
-    def stuck(self) -> tuple[int, ...]:
-        return tuple(sorted({p for p, b in zip(self.positions, self.before) if b >= self.saturation}))
 
     @property
     def changed(self) -> bool:
@@ -229,7 +226,8 @@ class CountingBloomFilter(BloomFilter):
                 bits[p] = 0
                 self._bits_set -= 1
         self._count = max(0, self._count - 1)
-        return Removal(item, pos, before, tuple(int(c[p]) for p in pos), forced=bool(force), saturation=top)
+        return Removal(item, pos, before, tuple(int(c[p]) for p in pos), forced=bool(force),
+                       stuck=tuple(sorted({p for p, v in zip(pos, before) if v == top})))
 
     # --- batches -----------------------------------------------------------------------------------------
     def insert_positions(self, positions: np.ndarray) -> int:

@@ -38,6 +38,7 @@ import numpy as np
 from bloomviz.core import bitstore, hashing
 from bloomviz.core.filters import BloomFilter, Insertion, Lookup
 from bloomviz.core.items import to_bytes, to_bytes_list
+from bloomviz.core.theory import optimal_params
 from bloomviz.core.validate import check_k, check_m, check_n, check_p
 from bloomviz.core.variant_common import (check_count, check_growth, check_params,
                                           check_tightening)
@@ -63,7 +64,6 @@ class StageSpec:
 
 def stage_spec(initial_capacity: int, p: float, growth: int, tightening: float, index: int) -> StageSpec:
     """The size of stage ``index``; raises ValueError when the stage would exceed m ≤ 2^34 or k ≤ 64."""
-    from bloomviz.core.theory import optimal_params
     capacity = initial_capacity * growth ** index
     error = p * (1 - tightening) * tightening ** index
     start = initial_capacity * (growth ** index - 1) // (growth - 1)
@@ -311,6 +311,17 @@ class ScalableBloomFilter:
     def __contains__(self, item: object) -> bool:
         data = to_bytes(item)
         return any(data in s for s in self._stages)
+
+    def explain(self, item: object) -> list[tuple[str, str]]:
+        """Each stage's size and the item's positions in it (grid coordinates)."""
+        data = to_bytes(item)
+        rows = [("stages", f"{len(self._stages)}; stage i holds {self._initial}·{self._growth}^i items at error "
+                           f"{self.first_error:.3g}·{self._r}^i (sum < p = {self._p})")]
+        for i, (s, spec, off) in enumerate(zip(self._stages, self._specs, self._offsets)):
+            pos = ", ".join(str(off + p) for p in s.positions(data))
+            rows.append((f"stage {i}: m={s.m}, k={s.k}, {len(s)}/{spec.capacity} items, bits {off}…{off + s.m - 1}",
+                         pos))
+        return rows
 
     def positions(self, item: object) -> tuple[int, ...]:
         """Every stage's positions of the item, stage after stage, in grid coordinates."""

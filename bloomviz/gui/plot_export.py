@@ -1,0 +1,145 @@
+"""Export a pyqtgraph plot as PNG, SVG or CSV through pyqtgraph's own exporters.
+
+One helper for every plot in the window (live plot, explorer, compare view), so the file types, the error
+messages and the file-dialog filter are the same everywhere::
+
+    path, _ = QFileDialog.getSaveFileName(self, "Export plot", "", EXPORT_FILTER)
+    if path:
+        export_plot(plot_widget.getPlotItem(), path)
+
+The format is chosen by the file's suffix. PNG and SVG accept a PlotItem, a PlotWidget, a GraphicsLayout
+(several plots at once), a GraphicsLayoutWidget or any graphics item in a scene. CSV needs one PlotItem (or a
+PlotWidget): pyqtgraph writes the original, unprocessed data of every curve in it, so a downsampled or
+log-scaled view still exports its full data.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from pathlib import Path
+
+import pyqtgraph as pg
+from pyqtgraph.exporters import CSVExporter, ImageExporter, SVGExporter
+
+EXPORT_FILTER = "PNG image (*.png);;SVG vector image (*.svg);;CSV data (*.csv)"
+SUFFIXES = (".png", ".svg", ".csv")
+CSV_DECIMALS = 400  # the smallest double, 5e-324, needs 324 digits after the point
+
+
+class PlotExportError(ValueError):
+    """The plot cannot be written to the requested file (unknown type, wrong kind of item, bad folder)."""
+
+
+def export_plot(item, path: str | os.PathLike, *, width: int | None = None) -> Path:
+    """Write ``item`` to ``path`` as PNG, SVG or CSV, chosen by the suffix; return the path written.
+
+    ``width`` (PNG only) sets the image width in pixels, the height following the aspect ratio; by default
+    the plot's size on screen. Raises PlotExportError for an unknown suffix, a CSV request on something that
+    is not a single plot, or a folder that does not exist; OSError if the file cannot be written.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        shown = repr(path.suffix) if path.suffix else "no suffix"
+        raise PlotExportError(
+            f"cannot export a plot to {str(path)!r}: unknown file type ({shown}); use .png, .svg or .csv")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise PlotExportError(f"cannot export a plot to {str(path)!r}: folder {str(folder)!r} does not exist")
+    if width is not None and (isinstance(width, bool) or not isinstance(width, int) or width < 1):
+        raise PlotExportError(f"image width must be a positive integer number of pixels, not {width!r}")
+
+    if suffix == ".csv":
+        _export_csv(_as_plot_item(item, path), path)
+    else:
+        target = _as_graphics_item(item)
+        if suffix == ".png":
+            _export_png(target, path, width)
+        else:
+            with _svg_closed_paths_spelled_out():
+                SVGExporter(target).export(fileName=str(path))
+    return path
+
+
+def _as_plot_item(item, path: Path) -> pg.PlotItem:
+    if isinstance(item, pg.PlotWidget):
+        item = item.getPlotItem()
+    if not isinstance(item, pg.PlotItem):
+        raise PlotExportError(
+            f"CSV export to {str(path)!r} needs a single plot (PlotItem), not {type(item).__name__}")
+    return item
+
+
+def _as_graphics_item(item):
+    # Widgets are not graphics items: export what they show (a PlotWidget's plot, a layout widget's layout).
+    if isinstance(item, pg.PlotWidget):
+        return item.getPlotItem()
+    if isinstance(item, pg.GraphicsLayoutWidget):
+        return item.ci
+    if item is None or not hasattr(item, "scene") or item.scene() is None:
+        raise PlotExportError(f"cannot export {type(item).__name__}: it is not shown in any plot scene")
+    return item
+
+
+def _export_png(item, path: Path, width: int | None) -> None:
+    exporter = ImageExporter(item)
+    params = exporter.parameters()
+    if width is not None:
+        params["width"] = int(width)  # the height follows (ImageExporter keeps the aspect ratio)
+    if int(params["width"]) < 1 or int(params["height"]) < 1:
+        raise PlotExportError(f"cannot export {str(path)!r}: the plot has no size yet (is it laid out?)")
+    if not exporter.export(fileName=str(path)):
+        raise OSError(f"could not write PNG image {str(path)!r}")
+
+
+def _export_csv(plot: pg.PlotItem, path: Path) -> None:
+    exporter = CSVExporter(plot)
+    # pyqtgraph writes positional decimals with at most `precision` digits after the point (default 10),
+    # which turns a rate of 3e-12 into 0. Allow enough for any double; each value still gets only the
+    # shortest digits that read back to exactly the same number.
+    exporter.parameters()["precision"] = CSV_DECIMALS
+    exporter.export(fileName=str(path))
+
+
+# pyqtgraph 0.14.0's SVG exporter re-maps every path's coordinates and expects only "Mx,y"/"Lx,y" tokens;
+# Qt 6 ends closed sub-paths (the view box frame, a filled band) with a bare "Z", which makes the export
+# fail with "not enough values to unpack" (pyqtgraph issue #3495). While our export runs, each "Z" is
+# replaced by the equivalent explicit line back to its sub-path's start, which the exporter understands.
+_SVG_MODULE = sys.modules[SVGExporter.__module__]
+
+
+def _close_paths_explicitly(node) -> None:
+    for element in node.getElementsByTagName("path"):
+        d = element.getAttribute("d")
+        if "Z" not in d and "z" not in d:
+            continue
+        tokens, start = [], None
+        for token in d.split():
+            if token in ("Z", "z"):
+                if start is not None:
+                    tokens.append("L" + start)
+                continue
+            if token[0] in "Mm":
+                start = token[1:]
+            tokens.append(token)
+        element.setAttribute("d", " ".join(tokens))
+
+
+@contextlib.contextmanager
+def _svg_closed_paths_spelled_out():
+    original = getattr(_SVG_MODULE, "correctCoordinates", None)
+    if original is None:  # a pyqtgraph without that step needs no help
+        yield
+        return
+
+    def correct_coordinates(node, defs, item, options):
+        _close_paths_explicitly(node)
+        return original(node, defs, item, options)
+
+    _SVG_MODULE.correctCoordinates = correct_coordinates
+    try:
+        yield
+    finally:
+        _SVG_MODULE.correctCoordinates = original

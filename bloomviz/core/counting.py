@@ -128,12 +128,16 @@ class CountingBloomFilter(BloomFilter):
     variant = "counting"
 
     def __init__(self, m: int, k: int, counter_bits: int = 4, scheme: str = hashing.DEFAULT_SCHEME):
+        self._setup(m, k, counter_bits, scheme)
+        self._counters = np.zeros(self._m, dtype=np.uint8)
+
+    def _setup(self, m, k, counter_bits, scheme) -> None:
+        """Everything but the counters (from_state supplies its own, so it never allocates a zeroed copy)."""
         counter_bits = check_counter_bits(counter_bits)
         m = check_counting_m(m)
-        super().__init__(m, check_k(k), scheme=scheme)
+        BloomFilter.__init__(self, m, check_k(k), scheme=scheme)
         self._counter_bits = counter_bits
         self._top = (1 << counter_bits) - 1
-        self._counters = np.zeros(self._m, dtype=np.uint8)
 
     # --- description -------------------------------------------------------------------------------------
     @property
@@ -268,14 +272,21 @@ class CountingBloomFilter(BloomFilter):
                              f"({self._counter_bits!r} vs {other._counter_bits!r})")
         return other
 
+    def _set_counters(self, counters: np.ndarray, count: int) -> None:
+        """Adopt ``counters`` (uint8, length m, not copied) and rebuild the bits and counts from them."""
+        self._counters = counters
+        bits = bitarray(endian="little")
+        for s in range(0, self._m, _PACK_CHUNK):  # chunked: no m-sized boolean temporary
+            bits.frombytes(np.packbits(counters[s:s + _PACK_CHUNK] > 0, bitorder="little").tobytes())
+        del bits[self._m:]
+        self._bits = bits
+        self._bits_set = bits.count()
+        self._count = count
+
     def _with_counters(self, counters: np.ndarray, count: int) -> "CountingBloomFilter":
-        out = self.copy()
-        out._counters = counters.astype(np.uint8)
-        out._bits = bitarray(endian="little")
-        out._bits.frombytes(np.packbits(out._counters > 0, bitorder="little").tobytes())
-        del out._bits[self._m:]
-        out._bits_set = out._bits.count()
-        out._count = count
+        out = type(self).__new__(type(self))
+        out.__dict__.update(self.__dict__)
+        out._set_counters(counters.astype(np.uint8), count)
         return out
 
     def __or__(self, other: "CountingBloomFilter") -> "CountingBloomFilter":
@@ -318,6 +329,7 @@ class CountingBloomFilter(BloomFilter):
         if not isinstance(payload, (bytes, bytearray, memoryview)):
             raise ValueError(f"payload must be bytes, got {type(payload).__name__}")
         count = check_count(count)
-        counters = unpack_counters(payload, m, counter_bits)  # checks the length before allocating
-        out = cls(m, k, counter_bits=counter_bits, scheme=scheme)
-        return out._with_counters(counters, count)
+        out = cls.__new__(cls)
+        out._setup(m, k, counter_bits, scheme)
+        out._set_counters(unpack_counters(payload, m, counter_bits), count)  # length checked before allocating
+        return out

@@ -411,3 +411,36 @@ def test_widget_before_reset_refuses_cell_operations(qtbot):
         widget.update_cells(np.array([0]), 1)
     assert widget.hover_at_view(0.5, 0.5) == -1
     assert qt_api.QtWidgets.QApplication.instance() is not None
+
+
+def test_zoom_and_pan_keep_the_display_window_on_the_visible_cells(grid, qtbot):
+    m = 1_000_000  # 1000 x 1000
+    rng = np.random.default_rng(4)
+    grid.reset(m, (rng.random(m) < 0.5).astype(np.uint8))
+    _settle(qtbot)
+    coarse = grid.block_factor
+    grid.view_box.setRange(QtCore.QRectF(100, 200, 150, 150), padding=0)
+    _settle(qtbot)
+    assert grid.block_factor == 1 < coarse  # about 2.7 px per cell: full resolution
+    grid.view_box.translateBy((600, 500))
+    _settle(qtbot)
+    rect = grid.view_box.viewRect()
+    r0, r1, c0, c1 = grid.display_window
+    assert r0 <= rect.top() and r1 >= min(grid.rows, rect.bottom())
+    assert c0 <= rect.left() and c1 >= min(grid.cols, rect.right())
+    assert np.array_equal(grid.image_item.image, _expected_display(grid))
+    image_rect = grid.image_item.mapRectToParent(grid.image_item.boundingRect())
+    assert (image_rect.left(), image_rect.top()) == (c0, r0)
+    grid.fit()
+    _settle(qtbot)
+    assert grid.block_factor == coarse and grid.display_window == (0, grid.rows, 0, grid.cols)
+
+
+def test_repeated_highlights_reuse_rendered_symbols(grid, qtbot):
+    grid.reset(10_000)
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        grid.highlight(rng.integers(0, 10_000, 7), list(rng.choice(HIGHLIGHT_KINDS, 7)))
+        _settle(qtbot)
+    # one rendered symbol per kind at the current size, not one per call
+    assert len(grid.highlight_item.fragmentAtlas) <= len(HIGHLIGHT_KINDS)

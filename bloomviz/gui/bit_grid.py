@@ -249,6 +249,7 @@ class BitGridWidget(QtWidgets.QWidget):
         self._decor.setZValue(3)
         self._vb.addItem(self._decor)
 
+        self._no_brush = QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush)
         self._halo = pg.ScatterPlotItem(pxMode=True)
         self._marks = pg.ScatterPlotItem(pxMode=True)
         self._halo.setZValue(6)
@@ -417,7 +418,8 @@ class BitGridWidget(QtWidgets.QWidget):
     def marker_size(self) -> float:
         """Screen size in pixels of the highlight markers: a little larger than a cell, never tiny."""
         cell_px = self.cell_pixels()
-        return float(np.clip(cell_px + 4.0, MIN_MARKER_PX, 120.0))
+        # whole pixels: the symbol atlas keeps one rendering per size
+        return float(round(np.clip(cell_px + 4.0, MIN_MARKER_PX, 120.0)))
 
     def _draw_highlights(self) -> None:
         if self._hl_positions.size == 0:
@@ -427,12 +429,12 @@ class BitGridWidget(QtWidgets.QWidget):
         x, y = gl.cell_centres(self._hl_positions, self._cols)
         size = self.marker_size()
         symbols = [HIGHLIGHT_STYLE[k][1] for k in self._hl_kinds]
-        pens = [pg.mkPen(HIGHLIGHT_STYLE[k][0], width=3) for k in self._hl_kinds]
-        # the halo separates the marker from both cell colours; yellow needs a dark one on either theme
-        halo = {"culprit": "#000000"}
-        halo_pens = [pg.mkPen(halo.get(k, self._theme.halo), width=7) for k in self._hl_kinds]
-        self._halo.setData(x=x, y=y, symbol=symbols, size=size, pen=halo_pens, brush=None)
-        self._marks.setData(x=x, y=y, symbol=symbols, size=size, pen=pens, brush=None)
+        # the same QPen/QBrush objects every time: pyqtgraph's symbol atlas caches rendered symbols by
+        # object identity, so fresh pens would re-render (and accumulate) symbols on every highlight
+        pens = [self._mark_pens[k] for k in self._hl_kinds]
+        halo_pens = [self._halo_pens[k] for k in self._hl_kinds]
+        self._halo.setData(x=x, y=y, symbol=symbols, size=size, pen=halo_pens, brush=self._no_brush)
+        self._marks.setData(x=x, y=y, symbol=symbols, size=size, pen=pens, brush=self._no_brush)
 
     # ----------------------------------------------------------------- bands
     def set_bands(self, bands: list[tuple[int, int, str]]) -> None:
@@ -659,6 +661,10 @@ class BitGridWidget(QtWidgets.QWidget):
         self._theme = DARK if dark else LIGHT
         t = self._theme
         self._dark_levels_cache = None
+        # the halo separates a marker from both cell colours; yellow needs a dark one on either theme
+        self._mark_pens = {k: pg.mkPen(style[0], width=3) for k, style in HIGHLIGHT_STYLE.items()}
+        self._halo_pens = {k: pg.mkPen("#000000" if k == "culprit" else t.halo, width=7)
+                           for k in HIGHLIGHT_STYLE}
         self._glw.setBackground(t.background)
         self._image.setLookupTable(build_lut(t, self._max_value), update=True)
         self._pad_fill.setBrush(QtGui.QBrush(QtGui.QColor(t.padding)))

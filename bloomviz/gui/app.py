@@ -1,0 +1,178 @@
+"""Start the window: ``main(argv) -> exit code``.
+
+Options (the command line passes its arguments through unchanged when no subcommand is given):
+
+- ``--screenshot FILE``  build the window offscreen at its default size, insert the demo items, make one
+  lookup, write a PNG of the window to FILE and exit 0;
+- ``--demo N``           insert N demo items (and make one lookup) before showing the window;
+- ``--m M --k K --scheme S``  start with this filter instead of the default design;
+- ``--dark``             start in the dark theme (not remembered).
+
+Environment: ``BLOOMVIZ_SETTINGS=FILE`` keeps preferences in that INI file instead of the user's settings
+(tests and screenshots use it so they neither read nor change a person's preferences);
+``BLOOMVIZ_QUIT_AFTER_PAINT=1`` closes the window right after it is first painted and prints
+``first-paint <seconds>`` (seconds since ``BLOOMVIZ_T0``, a ``time.time()`` value, when that is set).
+
+A bad option prints one line on stderr naming it and returns 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from typing import Sequence
+
+SCREENSHOT_SIZE = (1440, 900)
+DEFAULT_DEMO = 200
+
+
+class _ArgError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, no usage dump, no SystemExit from inside main()
+        raise _ArgError(message)
+
+
+def _non_negative(name: str):
+    def parse(text: str) -> int:
+        try:
+            value = int(text.replace(",", "").replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"{name} must not be negative, got {value}")
+        return value
+    return parse
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="bloomviz", add_help=True, description="Bloom filters made visible (the window).")
+    p.add_argument("--screenshot", metavar="FILE", help="write a PNG of the window to FILE and exit")
+    p.add_argument("--demo", metavar="N", type=_non_negative("--demo"),
+                   help="insert N demo items and make one lookup")
+    p.add_argument("--m", type=_non_negative("--m"), help="bits in the starting filter")
+    p.add_argument("--k", type=_non_negative("--k"), help="hash functions of the starting filter")
+    p.add_argument("--scheme", help="hash scheme id of the starting filter")
+    p.add_argument("--dark", action="store_true", help="start in the dark theme")
+    return p
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    args = build_parser().parse_args(list(argv))
+    if args.screenshot is not None and not args.screenshot.strip():
+        raise _ArgError("--screenshot needs a file name")
+    from bloomviz.gui.workbench import Workbench  # noqa: F401 - fails early if the GUI stack is missing
+    if args.m is not None or args.k is not None or args.scheme is not None:
+        from bloomviz.core import hashing
+        from bloomviz.gui.workbench import design_params
+        m_default, k_default = design_params(200, 0.01)
+        problem = Workbench.validate_config(args.m if args.m is not None else m_default,
+                                            args.k if args.k is not None else k_default,
+                                            args.scheme or hashing.DEFAULT_SCHEME)
+        if problem:
+            raise _ArgError(problem)
+    return args
+
+
+def _settings(screenshot: bool):
+    from PySide6 import QtCore
+    path = os.environ.get("BLOOMVIZ_SETTINGS")
+    if screenshot and not path:
+        # A screenshot shows the defaults, whatever the person's preferences.
+        path = os.path.join(tempfile.mkdtemp(prefix="bloomviz-shot-"), "settings.ini")
+    if path:
+        return QtCore.QSettings(path, QtCore.QSettings.Format.IniFormat)
+    return QtCore.QSettings()
+
+
+class _FirstPaint:
+    """Quit (and report the time) after the window's first paint."""
+
+    def __init__(self, window, app):
+        from PySide6 import QtCore
+
+        class Filter(QtCore.QObject):
+            def eventFilter(inner, obj, event):  # noqa: N805 - Qt's signature
+                if event.type() == QtCore.QEvent.Type.Paint and not self.seen:
+                    self.seen = True
+                    t0 = os.environ.get("BLOOMVIZ_T0")
+                    elapsed = time.time() - float(t0) if t0 else time.perf_counter()
+                    print(f"first-paint {elapsed:.3f}", flush=True)
+                    QtCore.QTimer.singleShot(0, window.close)
+                    QtCore.QTimer.singleShot(0, app.quit)
+                return False
+
+        self.seen = False
+        self.filter = Filter()
+        window.installEventFilter(self.filter)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = parse_args(argv)
+    except _ArgError as exc:
+        print(f"bloomviz: {exc}", file=sys.stderr)
+        return 2
+    except SystemExit as exc:  # --help
+        return exc.code if isinstance(exc.code, int) else 0
+    screenshot = args.screenshot is not None
+    if screenshot:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+    from PySide6 import QtCore, QtWidgets
+
+    from bloomviz.gui import theme
+    from bloomviz.gui.main_window import MainWindow
+
+    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([sys.argv[0] if sys.argv else "bloomviz"])
+    app.setOrganizationName("bloomviz")
+    app.setApplicationName("bloomviz")
+    theme.apply_theme(app, False)
+    theme.apply_font_scale(app, theme.DEFAULT_FONT_SCALE)
+
+    window = MainWindow(settings=_settings(screenshot))
+    if args.m is not None or args.k is not None or args.scheme is not None:
+        flt = window.wb.filter
+        window.wb.configure(args.m or flt.m, args.k or flt.k, args.scheme or flt.scheme)
+    if args.dark:
+        window.set_dark(True)
+
+    if screenshot:
+        return _screenshot(app, window, args)
+
+    window.show()
+    if args.demo:
+        QtCore.QTimer.singleShot(0, lambda: window.demo(args.demo))
+    watcher = _FirstPaint(window, app) if os.environ.get("BLOOMVIZ_QUIT_AFTER_PAINT") else None
+    code = app.exec()
+    del watcher
+    return int(code)
+
+
+def _screenshot(app, window, args) -> int:
+    from PySide6 import QtWidgets
+
+    window.resize(*SCREENSHOT_SIZE)
+    window.show()
+    app.processEvents()
+    window.demo(DEFAULT_DEMO if args.demo is None else args.demo, lookup=True)
+    for _ in range(5):   # let docks lay out and the plot's throttled redraw settle
+        app.processEvents()
+    window.plot.refresh_now()
+    window.explain_panel.render_now()
+    app.processEvents()
+    image = window.grab()
+    ok = image.save(args.screenshot, "PNG")
+    window.close()
+    if not ok:
+        print(f"bloomviz: could not write the screenshot to {args.screenshot}", file=sys.stderr)
+        return 1
+    print(f"bloomviz: wrote {args.screenshot} ({image.width()}x{image.height()})")
+    QtWidgets.QApplication.processEvents()
+    return 0

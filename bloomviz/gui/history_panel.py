@@ -1,0 +1,124 @@
+"""The history table: every operation with its verdict and the running counts after it.
+
+A table model over the workbench's own list of ``HistoryEntry`` (no copy): rows are announced as they are
+appended and the whole model resets when the workbench makes a new filter.
+"""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from bloomviz.gui.theme import verdict_colour
+from bloomviz.gui.workbench import HistoryEntry, Workbench
+
+COLUMNS = (
+    ("#", "Operation number since the filter was made"),
+    ("Operation", "insert, lookup, or a batch of inserts"),
+    ("Item", "The item (characters that cannot be shown are escaped, e.g. \\ud800)"),
+    ("Verdict", "inserted; true positive (a member found); true negative (a non-member rejected); "
+                "false positive (a non-member whose k bits were all set by other items)"),
+    ("n", "Inserts so far"),
+    ("Lookups", "Lookups so far"),
+    ("TP", "True positives so far"),
+    ("TN", "True negatives so far"),
+    ("FP", "False positives so far (among your lookups)"),
+    ("Fill", "Fraction of bits set after the operation"),
+    ("FP rate", "False-positive rate measured on the probes after the operation"),
+    ("Positions", "The item's k bit positions"),
+)
+
+
+class HistoryModel(QtCore.QAbstractTableModel):
+    def __init__(self, workbench: Workbench, parent=None):
+        super().__init__(parent)
+        self._wb = workbench
+        self._rows = len(workbench.history)
+        self._dark = False
+        workbench.historyAppended.connect(self._appended)
+        workbench.filterReset.connect(self._reset)
+
+    def set_dark(self, dark: bool) -> None:
+        self._dark = dark
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 3), self.index(self._rows - 1, 3))
+
+    def rowCount(self, parent=QtCore.QModelIndex()) -> int:
+        return 0 if parent.isValid() else self._rows
+
+    def columnCount(self, parent=QtCore.QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=QtCore.Qt.ItemDataRole.DisplayRole):
+        if orientation != QtCore.Qt.Orientation.Horizontal:
+            return None
+        if role == QtCore.Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section][0]
+        if role == QtCore.Qt.ItemDataRole.ToolTipRole:
+            return COLUMNS[section][1]
+        return None
+
+    def entry(self, row: int) -> HistoryEntry:
+        return self._wb.history[row]
+
+    def data(self, index, role=QtCore.Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or index.row() >= self._rows:
+            return None
+        e = self._wb.history[index.row()]
+        col = index.column()
+        if role == QtCore.Qt.ItemDataRole.DisplayRole:
+            return self.cell_text(e, col)
+        if role == QtCore.Qt.ItemDataRole.ForegroundRole and col == 3:
+            return QtGui.QBrush(QtGui.QColor(verdict_colour(e.verdict, self._dark)))
+        if role == QtCore.Qt.ItemDataRole.TextAlignmentRole and col in (0, 4, 5, 6, 7, 8, 9, 10):
+            return int(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
+        if role == QtCore.Qt.ItemDataRole.ToolTipRole and col == 2:
+            return e.label
+        return None
+
+    @staticmethod
+    def cell_text(e: HistoryEntry, col: int) -> str:
+        return (
+            str(e.index), e.op, e.label, e.verdict,
+            f"{e.n:,}", f"{e.lookups:,}", f"{e.true_positives:,}", f"{e.true_negatives:,}",
+            f"{e.false_positives:,}", f"{e.fill * 100:.1f}%", f"{e.fp_measured * 100:.2f}%",
+            ", ".join(f"{p:,}" for p in e.positions[:12]) + (" …" if len(e.positions) > 12 else ""),
+        )[col]
+
+    def _appended(self, entry: HistoryEntry) -> None:
+        total = len(self._wb.history)
+        if total <= self._rows:
+            return
+        self.beginInsertRows(QtCore.QModelIndex(), self._rows, total - 1)
+        self._rows = total
+        self.endInsertRows()
+
+    def _reset(self) -> None:
+        self.beginResetModel()
+        self._rows = len(self._wb.history)
+        self.endResetModel()
+
+
+class HistoryPanel(QtWidgets.QTableView):
+    def __init__(self, workbench: Workbench, parent=None):
+        super().__init__(parent)
+        self.model_ = HistoryModel(workbench, self)
+        self.setModel(self.model_)
+        self.setAlternatingRowColors(True)
+        self.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.verticalHeader().setVisible(False)
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        header = self.horizontalHeader()
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Interactive)
+        widths = (40, 86, 150, 100, 64, 60, 44, 44, 44, 58, 66, 150)
+        for col, w in enumerate(widths):
+            self.setColumnWidth(col, w)
+        self.setToolTip("Every operation on this filter, newest at the bottom, with the counts after it.")
+        self.model_.rowsInserted.connect(self._follow)
+
+    def set_dark(self, dark: bool) -> None:
+        self.model_.set_dark(dark)
+
+    def _follow(self, *_):
+        self.scrollToBottom()

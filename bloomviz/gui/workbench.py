@@ -1,0 +1,767 @@
+"""The one Qt-facing model of the window: the filter, the truth set, the live measurement and the history.
+
+Widgets never touch a filter. They call the workbench (``insert``, ``lookup``, ``configure`` ...) and redraw
+when it says what changed:
+
+- ``filterReset()``                 a new or cleared filter: redraw everything (grid, plot, history);
+- ``bitsChanged(positions)``        the grid cells whose value changed (a numpy array), or ``None`` = all;
+- ``highlighted(positions, kinds)`` the cells the last operation touched and what each one was
+                                    (``new`` / ``old`` on insert, ``zero`` / ``one`` on lookup, ``culprit``
+                                    for the positions of a false positive);
+- ``seriesChanged()``               rows were appended to ``series`` (one row per insert);
+- ``historyAppended(entry)``        a ``HistoryEntry``;
+- ``operationExplained(expl)``      an ``Explanation`` of the last operation with the numbers plugged in;
+- ``busyChanged(bool)``, ``progress(done, total)``, ``jobFinished(done, total, cancelled)`` for bulk work;
+- ``error(str)``                    a refused operation (nothing was changed), ``notice(str)`` information.
+
+Ground truth. Because the workbench knows what was really inserted, a lookup is classified exactly: true
+negative, true positive, or false positive (all k bits set, item never inserted), and the inserted items that
+share a bit can be named. The positions of every insert are kept (one row of k per insert, 4 bytes a
+position while m < 2^32) so that "which items set bit i" is one vectorised scan, on demand.
+
+Measurement. The false-positive rate is measured exactly after every insert with ``FpTracker`` over a fixed
+set of probes (items that are not members). Filters without a plain bit array fall back to testing every
+probe with ``contains_many`` after each insert or batch.
+
+Bulk work (``insert_many`` and auto-play at full speed) runs as a job of chunks from a zero-delay QTimer, so the
+event loop keeps running between chunks. Each chunk is committed whole (filter, tracker, series, truth,
+history together) or not at all; a cancel lands between chunks and leaves a consistent state.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+from PySide6 import QtCore
+
+from bloomviz.core import bitstore, hashing
+from bloomviz.core.experiment import FpTracker, Series, series_rows, theory_many, wilson
+from bloomviz.core.items import describe, random_items, to_bytes, to_bytes_list
+
+MIN_M = 8
+MAX_M = 10_000_000           # the grid's range: one byte of picture per bit
+MAX_K = 64
+MAX_ITEM_BYTES = 64 * 1024   # an item is a word, a key, a URL: a 10 MB paste is a mistake, said so
+DEFAULT_PROBES = 10_000
+DEFAULT_SEED = 0
+DEFAULT_DESIGN = (200, 0.01)  # n, p: a grid of ~1,900 cells, large enough to see each bit
+CULPRIT_LIMIT = 20
+
+INSERTED = "inserted"
+TRUE_POSITIVE = "true positive"
+TRUE_NEGATIVE = "true negative"
+FALSE_POSITIVE = "false positive"
+VERDICTS = (INSERTED, TRUE_POSITIVE, TRUE_NEGATIVE, FALSE_POSITIVE)
+
+
+# --- records the workbench hands out ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class HistoryEntry:
+    index: int                    # 1-based operation number since the filter was made
+    op: str                       # "insert", "lookup", "insert batch"
+    label: str                    # the item, printable (lone surrogates escaped), or a batch summary
+    verdict: str                  # one of VERDICTS
+    positions: tuple[int, ...]    # the item's k positions (empty for a batch)
+    count: int                    # items in the operation
+    n: int                        # inserts so far, after the operation
+    lookups: int
+    true_positives: int
+    true_negatives: int
+    false_positives: int
+    fill: float
+    fp_measured: float
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """The filter's state as the formulas need it."""
+    m: int
+    k: int
+    n: int
+    bits_set: int
+    p_zero: float          # (1 − 1/m)^{kn}
+    fp_exact: float        # (1 − (1 − 1/m)^{kn})^k
+    fp_now: float          # (X/m)^k from the bits actually set
+    fp_count: int
+    probes: int
+    fp_low: float
+    fp_high: float
+    n_estimated: float     # −(m/k)·ln(1 − X/m)
+
+    @property
+    def fill(self) -> float:
+        return self.bits_set / self.m if self.m else 0.0
+
+    @property
+    def fp_measured(self) -> float:
+        return self.fp_count / self.probes if self.probes else 0.0
+
+
+@dataclass(frozen=True)
+class Explanation:
+    op: str                                   # "insert", "lookup", "insert batch", "new filter", "reset"
+    label: str                                # printable item or summary
+    verdict: str                              # one of VERDICTS, or "" for non-item operations
+    verdict_text: str                         # the verdict in words
+    data_hex: str = ""                        # the item's bytes in hex (truncated)
+    data_len: int = 0
+    hash_rows: tuple[tuple[str, str], ...] = ()
+    positions: tuple[int, ...] = ()
+    kinds: tuple[str, ...] = ()
+    culprits: dict = field(default_factory=dict)   # position -> (items, total) for a false positive
+    scheme_title: str = ""
+    numbers: Numbers | None = None
+    count: int = 1
+
+
+class ItemError(ValueError):
+    """An item the window refuses (empty, too large, not text)."""
+
+
+def check_item(item: object) -> bytes:
+    """The item's bytes, or ItemError naming what is wrong. Lone surrogates are accepted (surrogatepass)."""
+    try:
+        data = to_bytes(item)
+    except TypeError as exc:
+        raise ItemError(str(exc)) from None
+    if not data:
+        raise ItemError("the item is empty: type a word, a number, anything, then insert or look it up")
+    if len(data) > MAX_ITEM_BYTES:
+        raise ItemError(f"the item is {len(data):,} bytes of UTF-8, over the limit of {MAX_ITEM_BYTES:,} bytes "
+                        f"(64 KiB); an item is one word, key or line, not a whole document")
+    return data
+
+
+def check_m(m: object) -> int:
+    if isinstance(m, bool) or not isinstance(m, (int, np.integer)):
+        raise ValueError(f"m (bits) must be a whole number, got {m!r}")
+    if not MIN_M <= int(m) <= MAX_M:
+        raise ValueError(f"m (bits) must be between {MIN_M} and {MAX_M:,} in the window, got {int(m):,}")
+    return int(m)
+
+
+def check_k(k: object) -> int:
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise ValueError(f"k (hash functions) must be a whole number, got {k!r}")
+    if not 1 <= int(k) <= MAX_K:
+        raise ValueError(f"k (hash functions) must be between 1 and {MAX_K}, got {int(k)}")
+    return int(k)
+
+
+def check_scheme(scheme: object) -> str:
+    if not isinstance(scheme, str) or scheme not in hashing.SCHEMES:
+        raise ValueError(f"unknown hash scheme {scheme!r}; known schemes: {', '.join(hashing.SCHEMES)}")
+    return scheme
+
+
+def design_params(n: object, p: object) -> tuple[int, int]:
+    """(m, k) for n items at false-positive rate p: k = ceil(log2(1/p)), m = ceil(−n·ln p / (ln 2)²).
+
+    Refused with a message when n or p is out of range or the design needs more bits than the grid shows.
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or int(n) < 1:
+        raise ValueError(f"n (items to hold) must be a positive whole number, got {n!r}")
+    if isinstance(p, bool) or not isinstance(p, (int, float, np.floating)) or not math.isfinite(p) \
+            or not 0 < p < 1:
+        raise ValueError(f"p (false-positive rate) must be a number strictly between 0 and 1, got {p!r}")
+    try:
+        from bloomviz.core.theory import optimal_params
+        k, m = optimal_params(int(n), float(p))
+    except ImportError:  # pragma: no cover - the formulas of the docstring, should theory be missing
+        k = math.ceil(-math.log2(p))
+        m = math.ceil(-int(n) * math.log(p) / math.log(2) ** 2)
+    k = min(int(k), MAX_K)
+    m = int(m)
+    if m > MAX_M:
+        raise ValueError(f"{int(n):,} items at p = {p:g} need m = {m:,} bits, more than the window's "
+                         f"{MAX_M:,}; ask for fewer items or a larger p")
+    return max(m, MIN_M), k
+
+
+def hex_preview(data: bytes, limit: int = 24) -> str:
+    shown = " ".join(f"{b:02x}" for b in data[:limit])
+    return shown + (f" … ({len(data):,} bytes in all)" if len(data) > limit else "")
+
+
+# --- growable storage ---------------------------------------------------------------------------------------
+class _Rows:
+    """A growable (n, k) integer array: the positions of every insert, in insertion order."""
+
+    def __init__(self, k: int, dtype):
+        self._k = k
+        self._data = np.empty((1024, k), dtype=dtype)
+        self._len = 0
+
+    def __len__(self) -> int:
+        return self._len
+
+    def extend(self, rows: np.ndarray) -> None:
+        rows = np.asarray(rows).reshape(-1, self._k)
+        need = self._len + rows.shape[0]
+        if need > self._data.shape[0]:
+            grown = np.empty((max(need, 2 * self._data.shape[0]), self._k), dtype=self._data.dtype)
+            grown[: self._len] = self._data[: self._len]
+            self._data = grown
+        self._data[self._len: need] = rows
+        self._len = need
+
+    def view(self) -> np.ndarray:
+        return self._data[: self._len]
+
+
+class _Flags:
+    """A growable bool vector (is insert i the first insert of its item?)."""
+
+    def __init__(self):
+        self._data = np.empty(1024, dtype=bool)
+        self._len = 0
+
+    def extend(self, flags) -> None:
+        flags = np.asarray(flags, dtype=bool)
+        need = self._len + flags.size
+        if need > self._data.size:
+            grown = np.empty(max(need, 2 * self._data.size), dtype=bool)
+            grown[: self._len] = self._data[: self._len]
+            self._data = grown
+        self._data[self._len: need] = flags
+        self._len = need
+
+    def view(self) -> np.ndarray:
+        return self._data[: self._len]
+
+
+# --- the job that feeds chunks from the event loop ----------------------------------------------------------
+class _Job:
+    def __init__(self, source: Callable[[int], Sequence[object]], total: int, label: str):
+        self.source = source        # source(count) -> the next items (fewer at the end; empty = done)
+        self.total = total
+        self.done = 0
+        self.label = label
+        self.chunk = 8_192          # adapted after every tick to keep a tick near TARGET_TICK_S
+        self.started = time.perf_counter()
+
+
+TARGET_TICK_S = 0.030
+MIN_CHUNK, MAX_CHUNK = 512, 200_000
+
+
+class Workbench(QtCore.QObject):
+    filterReset = QtCore.Signal()
+    bitsChanged = QtCore.Signal(object)
+    highlighted = QtCore.Signal(object, object)
+    seriesChanged = QtCore.Signal()
+    historyAppended = QtCore.Signal(object)
+    operationExplained = QtCore.Signal(object)
+    busyChanged = QtCore.Signal(bool)
+    progress = QtCore.Signal(int, int)
+    jobFinished = QtCore.Signal(int, int, bool)
+    error = QtCore.Signal(str)
+    notice = QtCore.Signal(str)
+
+    def __init__(self, parent=None, *, probes: int = DEFAULT_PROBES, seed: int = DEFAULT_SEED):
+        super().__init__(parent)
+        self._probe_count = int(probes)
+        self._seed = int(seed)
+        self._job: _Job | None = None
+        self._timer = QtCore.QTimer(self)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._job_tick)
+        self._capacity: int | None = None
+        self._variant = "standard"
+        m, k = design_params(*DEFAULT_DESIGN)
+        self._install(self._build("standard", {"m": m, "k": k, "scheme": hashing.DEFAULT_SCHEME}),
+                      capacity=DEFAULT_DESIGN[0], announce=False)
+
+    # --- configuration -----------------------------------------------------------------------------------
+    @staticmethod
+    def _build(variant: str, params: dict):
+        if variant == "standard":
+            from bloomviz.core.filters import BloomFilter
+            return BloomFilter(check_m(params["m"]), check_k(params["k"]), scheme=check_scheme(params["scheme"]))
+        from bloomviz.core.variant_registry import PARAMETERS, check_variant, make_filter
+        variant = check_variant(variant)
+        if "m" in PARAMETERS[variant]:
+            check_m(params.get("m"))
+            check_k(params.get("k"))
+        accepted = {name: value for name, value in params.items() if name in PARAMETERS[variant]}
+        return make_filter(variant, **accepted)
+
+    @staticmethod
+    def validate_config(m, k, scheme=hashing.DEFAULT_SCHEME, variant="standard", **params) -> str | None:
+        """The message configure() would give, or None when the parameters are acceptable."""
+        try:
+            Workbench._build(variant, {"m": m, "k": k, "scheme": scheme, **params})
+        except (ValueError, TypeError) as exc:
+            return str(exc)
+        return None
+
+    def configure(self, m=None, k=None, scheme=hashing.DEFAULT_SCHEME, variant="standard",
+                  capacity: int | None = None, **params) -> bool:
+        """Replace the filter with a new, empty one. On bad parameters: error(message), nothing changes."""
+        try:
+            flt = self._build(variant, {"m": m, "k": k, "scheme": scheme, **params})
+            if capacity is not None:
+                capacity = int(capacity)
+        except (ValueError, TypeError) as exc:
+            self.error.emit(str(exc))
+            return False
+        self.cancel()
+        self._install(flt, capacity=capacity)
+        return True
+
+    def design(self, n, p, scheme=hashing.DEFAULT_SCHEME) -> tuple[int, int] | None:
+        """A new filter sized for n items at rate p (its capacity marks the plot). Returns (m, k)."""
+        try:
+            m, k = design_params(n, p)
+        except ValueError as exc:
+            self.error.emit(str(exc))
+            return None
+        return (m, k) if self.configure(m, k, scheme, capacity=int(n)) else None
+
+    def _install(self, flt, capacity: int | None, announce: bool = True) -> None:
+        self._flt = flt
+        self._variant = getattr(flt, "variant", "standard")
+        self._capacity = capacity
+        k = flt.k
+        self._fixed_k = self._variant != "scalable"
+        dtype = np.uint32 if flt.m <= 1 << 32 else np.int64
+        self._positions = _Rows(k, dtype) if self._fixed_k else None
+        self._first = _Flags()
+        self._items: list = []
+        self._truth: set[bytes] = set()
+        self._series = Series()
+        self._history: list[HistoryEntry] = []
+        self._counts = {TRUE_POSITIVE: 0, TRUE_NEGATIVE: 0, FALSE_POSITIVE: 0}
+        self._lookups = 0
+        self._last: Explanation | None = None
+        self._new_probes()
+        if announce:
+            self.filterReset.emit()
+            self._explain_state("new filter", self._describe_filter())
+
+    def _new_probes(self) -> None:
+        probes = random_items(self._probe_count, seed=self._seed, prefix="p", exclude=self._truth)
+        self._probe_keys = set(to_bytes_list(probes))
+        self._probes = probes
+        self._tracker = FpTracker(self._flt, probes) if self._has_bits(self._flt) else None
+        self._fp_now = self._brute_fp() if self._tracker is None else self._tracker.fp_count
+
+    @staticmethod
+    def _has_bits(flt) -> bool:
+        try:
+            return flt.bits is not None and hasattr(flt, "insert_positions")
+        except AttributeError:
+            return False
+
+    def _brute_fp(self) -> int:
+        return int(np.count_nonzero(self._flt.contains_many(self._probes))) if self._probes else 0
+
+    def set_probe_count(self, probes: int) -> bool:
+        """Measure with a different number of probes (re-measures the current filter from its bits)."""
+        if isinstance(probes, bool) or not isinstance(probes, (int, np.integer)) or not 1 <= probes <= 1_000_000:
+            self.error.emit(f"probes must be a whole number from 1 to 1,000,000, got {probes!r}")
+            return False
+        self._probe_count = int(probes)
+        self._new_probes()
+        self.notice.emit(f"measuring with {probes:,} probes from now on")
+        return True
+
+    def reset(self) -> None:
+        """Empty the filter (same m, k, scheme): the bits, the truth set, the plot and the history."""
+        self.cancel()
+        self._flt.clear()
+        self._install(self._flt, capacity=self._capacity)
+
+    # --- reading ---------------------------------------------------------------------------------------------
+    @property
+    def filter(self):
+        """The filter itself, to read. Change it only through the workbench."""
+        return self._flt
+
+    @property
+    def series(self) -> Series:
+        return self._series
+
+    @property
+    def history(self) -> list[HistoryEntry]:
+        return self._history
+
+    @property
+    def items(self) -> list:
+        """Every insert, in order (an item inserted twice appears twice)."""
+        return self._items
+
+    @property
+    def tracker(self) -> FpTracker | None:
+        return self._tracker
+
+    @property
+    def probes(self) -> list:
+        return self._probes
+
+    @property
+    def capacity(self) -> int | None:
+        return self._capacity
+
+    @property
+    def busy(self) -> bool:
+        return self._job is not None
+
+    @property
+    def last_explanation(self) -> Explanation | None:
+        return self._last
+
+    @property
+    def variant(self) -> str:
+        return self._variant
+
+    def is_member(self, item: object) -> bool:
+        return to_bytes(item) in self._truth
+
+    def max_value(self) -> int:
+        return int(getattr(self._flt, "max_counter", 1))
+
+    def grid_values(self) -> np.ndarray:
+        """One uint8 per cell: the bits (0/1) or, for a counting filter, the counters."""
+        if hasattr(self._flt, "values_for_grid"):
+            return np.asarray(self._flt.values_for_grid(), dtype=np.uint8)
+        return bitstore.unpack(self._flt.bits)
+
+    def cell_values(self, positions) -> np.ndarray:
+        positions = np.asarray(positions, dtype=np.int64)
+        counters = getattr(self._flt, "counters", None)
+        if counters is not None:
+            return np.asarray(counters)[positions].astype(np.uint8)
+        if self._has_bits(self._flt):
+            return bitstore.test_bits(self._flt.bits, positions).astype(np.uint8)
+        return self.grid_values()[positions]
+
+    def items_at_bit(self, index: int, limit: int = CULPRIT_LIMIT) -> tuple[list, int]:
+        """The distinct inserted items whose positions include ``index`` (the first ``limit``) and their number."""
+        if self._positions is None or not len(self._positions):
+            return [], 0
+        rows = self._positions.view()
+        hit = (rows == index).any(axis=1) & self._first.view()
+        idx = np.flatnonzero(hit)
+        return [self._items[i] for i in idx[:limit]], int(idx.size)
+
+    def hover_text(self, index: int) -> str:
+        if not 0 <= index < self._flt.m:
+            return ""
+        value = int(self.cell_values([index])[0])
+        name = "counter" if hasattr(self._flt, "counters") else "bit"
+        items, total = self.items_at_bit(index)
+        if not total:
+            return f"{name} {index:,} = {value}; no inserted item maps here"
+        shown = ", ".join(describe(x, 30) for x in items)
+        more = f", … (+{total - len(items):,} more)" if total > len(items) else ""
+        return f"{name} {index:,} = {value}; set by: {shown}{more}"
+
+    def numbers(self) -> Numbers:
+        flt = self._flt
+        m, k, n = flt.m, flt.k, len(flt)
+        x = flt.bits_set
+        th = theory_many(m, k, np.array([n], dtype=float))
+        fp_count = self._tracker.fp_count if self._tracker is not None else self._fp_now
+        probes = len(self._probes)
+        low, high = wilson(fp_count, probes)
+        return Numbers(m=m, k=k, n=n, bits_set=x, p_zero=float(1.0 - th["fill_expected"][0]),
+                       fp_exact=float(th["fp_exact"][0]), fp_now=(x / m) ** k if m else 0.0,
+                       fp_count=fp_count, probes=probes, fp_low=low, fp_high=high,
+                       n_estimated=float(flt.estimated_count))
+
+    def status(self) -> dict:
+        nums = self.numbers()
+        scheme = self._flt.scheme
+        return {"m": nums.m, "k": nums.k, "scheme": scheme, "scheme_title": hashing.SCHEMES[scheme].title,
+                "variant": self._variant, "n": nums.n, "distinct": len(self._truth), "bits_set": nums.bits_set,
+                "fill": nums.fill, "fp_measured": nums.fp_measured, "fp_low": nums.fp_low,
+                "fp_high": nums.fp_high, "fp_exact": nums.fp_exact, "fp_now": nums.fp_now,
+                "n_estimated": nums.n_estimated, "capacity": self._capacity, "probes": nums.probes,
+                "lookups": self._lookups, "true_positives": self._counts[TRUE_POSITIVE],
+                "true_negatives": self._counts[TRUE_NEGATIVE], "false_positives": self._counts[FALSE_POSITIVE],
+                "busy": self.busy}
+
+    # --- single operations -----------------------------------------------------------------------------------
+    def _check(self, item: object) -> bytes | None:
+        try:
+            return check_item(item)
+        except ItemError as exc:
+            self.error.emit(f"Refused: {exc}. Nothing was changed.")
+            return None
+
+    def insert(self, item: object):
+        """Insert one item; returns the core's Insertion, or None when refused (error emitted)."""
+        data = self._check(item)
+        if data is None:
+            return None
+        if data in self._probe_keys:
+            self._replace_probes(extra=(data,))
+        was_member = data in self._truth
+        flt = self._flt
+        ins = flt.add(data)
+        positions = tuple(int(p) for p in ins.positions)
+        newly = [p for p, fresh in zip(positions, ins.newly_set) if fresh]
+        if self._tracker is not None:
+            fp = self._tracker.on_insert(newly)
+        else:
+            fp = self._fp_now = self._brute_fp()
+        self._series.extend(**self._rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set])))
+        self._remember([item], [data], np.array([positions]) if self._fixed_k else None)
+        kinds = tuple("new" if fresh else "old" for fresh in ins.newly_set)
+        new_count = len(newly)
+        label = describe(item, 60)
+        text = (f"Inserted “{label}”: {new_count} of its {len(positions)} bits were 0 and are now 1"
+                + (f", {len(positions) - new_count} were already 1." if new_count < len(positions) else ".")
+                + (" (It was inserted before: nothing new.)" if was_member and not new_count else ""))
+        self._append_history("insert", label, INSERTED, positions, 1)
+        changed = np.unique(positions) if hasattr(flt, "counters") else np.unique(newly)
+        self.bitsChanged.emit(changed.astype(np.int64))
+        self.highlighted.emit(np.array(positions, dtype=np.int64), kinds)
+        self.seriesChanged.emit()
+        self._explain_item("insert", item, data, INSERTED, text, positions, kinds, {})
+        return ins
+
+    def lookup(self, item: object):
+        """Look one item up; returns the core's Lookup, or None when refused. Classified against the truth."""
+        data = self._check(item)
+        if data is None:
+            return None
+        look = self._flt.lookup(data)
+        positions = tuple(int(p) for p in look.positions)
+        bits = tuple(int(b) for b in look.bits)
+        label = describe(item, 60)
+        k = len(positions)
+        culprits: dict = {}
+        if not look.maybe_present:
+            verdict = TRUE_NEGATIVE
+            zeros = [p for p, b in zip(positions, bits) if not b]
+            others = f" (and {len(zeros) - 1} more of its bits are 0)" if len(zeros) > 1 else ""
+            text = (f"“{label}” is definitely not in the set: bit {zeros[0]:,} is 0{others}. "
+                    "A member would have set all its bits.")
+            kinds = tuple("one" if b else "zero" for b in bits)
+        elif data in self._truth:
+            verdict = TRUE_POSITIVE
+            text = (f"“{label}” is probably in the set: all k = {k} bits are set. "
+                    "(It was inserted, so this is a true positive.)")
+            kinds = ("one",) * k
+        else:
+            verdict = FALSE_POSITIVE
+            for p in dict.fromkeys(positions):
+                culprits[p] = self.items_at_bit(p)
+            parts = []
+            for p, (names, total) in culprits.items():
+                shown = ", ".join(f"“{describe(x, 24)}”" for x in names[:3])
+                more = f" +{total - min(total, 3):,} more" if total > 3 else ""
+                parts.append(f"bit {p:,} by {shown}{more}" if total else f"bit {p:,} (no recorded item)")
+            text = (f"FALSE POSITIVE: “{label}” was never inserted, yet all k = {k} bits are set — "
+                    + "; ".join(parts) + ".")
+            kinds = ("culprit",) * k
+        self._lookups += 1
+        self._counts[verdict] += 1
+        self._append_history("lookup", label, verdict, positions, 1)
+        self.highlighted.emit(np.array(positions, dtype=np.int64), kinds)
+        self._explain_item("lookup", item, data, verdict, text, positions, kinds, culprits)
+        return look
+
+    # --- batches ---------------------------------------------------------------------------------------------
+    def insert_batch(self, items: Sequence[object]) -> int:
+        """Insert a batch now, all or nothing. Returns the number inserted (0 and error() when refused)."""
+        items = items if isinstance(items, list) else list(items)
+        if not items:
+            return 0
+        try:
+            datas = to_bytes_list(items)
+        except TypeError as exc:
+            self.error.emit(f"Refused: {exc}. Nothing was changed.")
+            return 0
+        lens = np.fromiter(map(len, datas), dtype=np.int64, count=len(datas))
+        bad = np.flatnonzero((lens == 0) | (lens > MAX_ITEM_BYTES))
+        if bad.size:
+            i = int(bad[0])
+            try:
+                check_item(datas[i])
+            except ItemError as exc:
+                self.error.emit(f"Refused a batch of {len(items):,} items: item {i + 1:,}: {exc}. "
+                                "Nothing from this batch was inserted.")
+            return 0
+        if not self._probe_keys.isdisjoint(datas):
+            self._replace_probes(extra=datas)
+        flt = self._flt
+        n0 = len(flt)
+        if self._tracker is not None:
+            pos = flt.positions_many(datas)
+            flat = pos.ravel()
+            if hasattr(flt, "counters"):
+                changed = np.unique(flat)
+            else:
+                changed = np.unique(flat[bitstore.test_bits(flt.bits, flat) == 0])
+            fp, bits_set = self._tracker.insert_batch(pos, flt)   # the commit: nothing below can refuse
+            n = np.arange(n0 + 1, n0 + len(datas) + 1)
+            self._series.extend(**self._rows(n, fp, bits_set))
+        else:
+            pos = flt.positions_many(datas) if self._fixed_k else None
+            flt.update(datas)
+            changed = None
+            self._fp_now = self._brute_fp()
+            self._series.extend(**self._rows(np.array([len(flt)]), np.array([self._fp_now]),
+                                             np.array([flt.bits_set])))
+        self._remember(items, datas, pos)
+        label = f"{len(items):,} items, from “{describe(items[0], 24)}”"
+        self._append_history("insert batch", label, INSERTED, (), len(items))
+        self.bitsChanged.emit(changed)
+        self.highlighted.emit(np.zeros(0, dtype=np.int64), ())
+        self.seriesChanged.emit()
+        self._explain_state("insert batch", f"Inserted a batch of {len(items):,} items "
+                                            f"(n = {len(flt):,} inserts in all).", count=len(items))
+        return len(items)
+
+    def insert_many(self, items: Iterable[object], label: str = "items") -> bool:
+        """Start inserting ``items`` in chunks from the event loop. Returns False when work is already running."""
+        items = items if isinstance(items, list) else list(items)
+        pos = [0]
+
+        def source(count: int) -> list:
+            chunk = items[pos[0]: pos[0] + count]
+            pos[0] += len(chunk)
+            return chunk
+
+        return self.run_job(source, len(items), label)
+
+    def run_job(self, source: Callable[[int], Sequence[object]], total: int, label: str = "items") -> bool:
+        """Insert ``total`` items drawn from ``source(count)`` in chunks, one chunk per event-loop turn."""
+        if self._job is not None:
+            self.error.emit("Another bulk insert is running; cancel it first.")
+            return False
+        self._job = _Job(source, int(total), label)
+        self.busyChanged.emit(True)
+        self.progress.emit(0, self._job.total)
+        self._timer.start()
+        return True
+
+    def _job_tick(self) -> None:
+        job = self._job
+        if job is None:
+            self._timer.stop()
+            return
+        started = time.perf_counter()
+        want = min(job.chunk, job.total - job.done)
+        items = list(job.source(want)) if want > 0 else []
+        if not items:
+            self._finish_job(cancelled=False)
+            return
+        inserted = self.insert_batch(items)
+        if inserted == 0:
+            self._finish_job(cancelled=True, reason="refused")
+            return
+        job.done += inserted
+        elapsed = time.perf_counter() - started
+        per_item = elapsed / inserted
+        job.chunk = int(min(MAX_CHUNK, max(MIN_CHUNK, TARGET_TICK_S / max(per_item, 1e-9))))
+        self.progress.emit(job.done, job.total)
+        if job.done >= job.total:
+            self._finish_job(cancelled=False)
+
+    def _finish_job(self, cancelled: bool, reason: str = "cancelled") -> None:
+        job = self._job
+        self._timer.stop()
+        self._job = None
+        elapsed = time.perf_counter() - job.started
+        if cancelled:
+            self.notice.emit(f"Bulk insert {reason} after {job.done:,} of {job.total:,} {job.label}; the filter, "
+                             f"plot and history hold exactly those {job.done:,}.")
+        else:
+            self.notice.emit(f"Inserted {job.done:,} {job.label} in {elapsed:.2f} s.")
+        self.busyChanged.emit(False)
+        self.jobFinished.emit(job.done, job.total, cancelled)
+
+    def cancel(self) -> None:
+        """Stop bulk work between chunks (everything committed so far stays, consistently)."""
+        if self._job is not None:
+            self._finish_job(cancelled=True)
+
+    # --- bookkeeping -----------------------------------------------------------------------------------------
+    def _rows(self, n: np.ndarray, fp: np.ndarray, bits_set: np.ndarray) -> dict:
+        flt = self._flt
+        rows = series_rows(flt.m, flt.k, n, fp, len(self._probes), bits_set)
+        if self._variant != "standard" and hasattr(flt, "theory_fp"):
+            # Variants have their own theory; only the exact column is theirs, the others stay the classic forms.
+            rows["fp_exact"] = np.array([flt.theory_fp(float(x)) for x in n], dtype=float) \
+                if len(n) <= 64 else rows["fp_exact"]
+        return rows
+
+    def _remember(self, items: Sequence[object], datas: Sequence[bytes], positions) -> None:
+        truth = self._truth
+        if len(datas) == 1:
+            first = [datas[0] not in truth]
+            truth.add(datas[0])
+        else:
+            first = np.ones(len(datas), dtype=bool)
+            if truth or len(set(datas)) != len(datas):
+                seen = set(truth)
+                for i, d in enumerate(datas):
+                    if d in seen:
+                        first[i] = False
+                    else:
+                        seen.add(d)
+            truth.update(datas)
+        self._items.extend(items)
+        self._first.extend(first)
+        if positions is not None and self._positions is not None:
+            self._positions.extend(positions)
+
+    def _replace_probes(self, extra: Iterable[bytes]) -> None:
+        # A probe that becomes a member is no longer a fair probe: draw a new probe set that excludes the truth and
+        # the items about to be inserted, and measure it against the current bits.
+        self._truth_plus = set(self._truth)
+        self._truth_plus.update(extra)
+        self._seed += 1
+        probes = random_items(self._probe_count, seed=self._seed, prefix="p", exclude=self._truth_plus)
+        self._probes = probes
+        self._probe_keys = set(to_bytes_list(probes))
+        self._tracker = FpTracker(self._flt, probes) if self._has_bits(self._flt) else None
+        self._fp_now = self._brute_fp() if self._tracker is None else self._tracker.fp_count
+        self.notice.emit("That item was one of the measurement's probes; the probes were redrawn.")
+
+    def _append_history(self, op: str, label: str, verdict: str, positions: tuple, count: int) -> None:
+        nums_fp = self._tracker.fp_count if self._tracker is not None else self._fp_now
+        probes = len(self._probes)
+        entry = HistoryEntry(index=len(self._history) + 1, op=op, label=label, verdict=verdict,
+                             positions=positions, count=count, n=len(self._flt), lookups=self._lookups,
+                             true_positives=self._counts[TRUE_POSITIVE],
+                             true_negatives=self._counts[TRUE_NEGATIVE],
+                             false_positives=self._counts[FALSE_POSITIVE], fill=self._flt.fill_ratio,
+                             fp_measured=nums_fp / probes if probes else 0.0)
+        self._history.append(entry)
+        self.historyAppended.emit(entry)
+
+    def _hash_rows(self, item: object, data: bytes) -> tuple:
+        flt = self._flt
+        try:
+            rows = flt.explain(data) if hasattr(flt, "explain") else flt.scheme_obj.explain(data, flt.m, flt.k)
+        except Exception:  # an explanation is a courtesy: never let it break an operation
+            rows = []
+        return tuple((str(a), str(b)) for a, b in rows)
+
+    def _explain_item(self, op, item, data, verdict, text, positions, kinds, culprits) -> None:
+        flt = self._flt
+        self._last = Explanation(op=op, label=describe(item, 80), verdict=verdict, verdict_text=text,
+                                 data_hex=hex_preview(data), data_len=len(data),
+                                 hash_rows=self._hash_rows(item, data), positions=positions, kinds=kinds,
+                                 culprits=culprits, scheme_title=flt.scheme_obj.title, numbers=self.numbers())
+        self.operationExplained.emit(self._last)
+
+    def _explain_state(self, op: str, text: str, count: int = 0) -> None:
+        self._last = Explanation(op=op, label="", verdict="", verdict_text=text,
+                                 scheme_title=self._flt.scheme_obj.title, numbers=self.numbers(), count=count)
+        self.operationExplained.emit(self._last)
+
+    def _describe_filter(self) -> str:
+        flt = self._flt
+        cap = f", designed for n = {self._capacity:,}" if self._capacity else ""
+        return (f"A new empty filter: m = {flt.m:,} bits, k = {flt.k} hash functions, "
+                f"scheme {flt.scheme_obj.title}{cap}.")

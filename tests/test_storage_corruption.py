@@ -253,6 +253,33 @@ def test_every_damaged_file_raises_filter_format_error_within_a_memory_bound(cor
 
 
 @pytest.mark.parametrize("variant", list(BASES))
+def test_payload_changes_under_a_correct_crc_load_as_that_filter_or_raise_format_error(scratch_dir, variant):
+    # With the CRC made to match, only the variant's own state checks stand between a changed payload and a
+    # filter: each change must either give a consistent filter or a FilterFormatError, never another error.
+    data = base_files(scratch_dir)[variant]
+    size = header_size(data)
+    path = scratch_dir / f"payload-{variant}.bloom"
+    outcomes = {"loaded": 0, "refused": 0}
+    for offset in range(size, len(data)):
+        for mask in (0x01, 0x80, 0xFF):
+            changed = bytearray(data)
+            changed[offset] ^= mask
+            path.write_bytes(fix_crc(bytes(changed), size))
+            try:
+                flt = load(path)
+            except FilterFormatError:
+                outcomes["refused"] += 1
+            else:
+                outcomes["loaded"] += 1
+                header = read_header(path)
+                assert (flt.variant, flt.m, flt.k, len(flt)) == (header.variant, header.m, header.k, header.count)
+                assert flt.state_payload() == bytes(changed[size:])
+    assert outcomes["loaded"] + outcomes["refused"] == 3 * (len(data) - size)
+    if variant == "scalable":
+        assert outcomes["refused"] > 0  # the stage table is checked against the header
+
+
+@pytest.mark.parametrize("variant", list(BASES))
 def test_a_tiny_file_claiming_2_to_the_34_bits_is_refused_before_allocating(tmp_path, variant):
     spec, _ = parse(base_files(tmp_path)[variant])
     data = build(Spec(**{**vars(spec), "m": 2 ** 34, "payload_length": 2 ** 31, "crc": None}))

@@ -314,7 +314,7 @@ def load(path):
     cls = VARIANTS[header.variant]
     try:
         flt = cls.from_state(header.m, header.k, header.scheme, header.count, dict(header.params), payload)
-    except (ValueError, TypeError, OverflowError) as exc:
+    except (ValueError, TypeError, ArithmeticError, LookupError, struct.error) as exc:
         raise FilterFormatError(f"the {header.variant} filter's state is inconsistent: {exc}", path) from exc
     rebuilt = (flt.m, flt.k, flt.scheme, len(flt))
     if rebuilt != (header.m, header.k, header.scheme, header.count):

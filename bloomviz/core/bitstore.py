@@ -41,6 +41,34 @@ def set_bits(bits: bitarray, positions: np.ndarray) -> None:
         np.bitwise_or.at(view, p >> 3, np.left_shift(1, p & 7).astype(np.uint8))
 
 
+class BitSetter:
+    """Sets many positions in one bitarray, handed over in pieces (e.g. a batch's columns of positions).
+
+    When the whole batch is large compared with m (the same rule as ``set_bits``), the pieces are scattered
+    into one dense m-byte mask that is packed and OR-ed in once by ``finish``: a batch of a million items
+    then costs one pack instead of one per chunk. Otherwise each piece is set as it comes. Nothing is set
+    before ``finish`` in the dense case, so an error part-way leaves the bits unchanged.
+    """
+
+    def __init__(self, bits: bitarray, expected_positions: int):
+        self._bits = bits
+        m = len(bits)
+        dense = m <= _DENSE_MAX_M and expected_positions * 8 >= m // 8
+        self._mask = np.zeros(len(byte_view(bits)) * 8, dtype=bool) if dense else None
+
+    def add(self, positions: np.ndarray) -> None:
+        if self._mask is None:
+            set_bits(self._bits, positions)
+        else:
+            self._mask[positions] = True
+
+    def finish(self) -> None:
+        if self._mask is not None:
+            view = byte_view(self._bits)
+            view |= np.packbits(self._mask, bitorder="little")
+            self._mask = None
+
+
 def unpack(bits: bitarray) -> np.ndarray:
     """All m bits as a uint8 array of 0/1 (costs m bytes: for redraws, not per insert)."""
     return np.unpackbits(byte_view(bits), bitorder="little")[: len(bits)]

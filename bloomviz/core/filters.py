@@ -14,10 +14,13 @@ import numpy as np
 from bitarray import bitarray
 
 from bloomviz.core import bitstore, hashing
-from bloomviz.core.items import to_bytes, to_bytes_list
+from bloomviz.core.items import prepare_items, to_bytes
 from bloomviz.core.validate import check_k, check_m, check_n, check_p
 
 BATCH = 1 << 16  # items hashed per numpy step: bounds temporary memory (BATCH x k x 8 bytes)
+# Items per step of update and contains_many, which work on one column of positions at a time: their few
+# n-long temporaries then stay in the CPU cache (measured 1.2x-1.4x faster than 65536 x k matrices).
+COLUMN_BATCH = 1 << 14
 
 
 @dataclass(frozen=True)
@@ -139,12 +142,18 @@ class BloomFilter:
         return self._bits[index]
 
     # --- batches -----------------------------------------------------------------------------------------
+    def _chunk_positions(self, chunk: Sequence, text: bool) -> np.ndarray:
+        if text:
+            return self._scheme.positions_many_text(chunk, self._m, self._k)
+        return self._scheme.positions_many(chunk, self._m, self._k)
+
     def positions_many(self, items: Iterable[object]) -> np.ndarray:
         """An n x k int64 array: row i holds the positions of item i, in insertion order."""
-        datas = to_bytes_list(items)
+        datas, text = prepare_items(items)
         if not datas:
             return np.empty((0, self._k), dtype=np.int64)
-        return np.concatenate([self._scheme.positions_many(c, self._m, self._k) for c in _chunks(datas)])
+        parts = [self._chunk_positions(c, text) for c in _chunks(datas)]
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
     def insert_positions(self, positions: np.ndarray) -> int:
         """Insert items given by their rows of positions (from ``positions_many``); returns bits newly set."""
@@ -167,25 +176,41 @@ class BloomFilter:
         return bitstore.test_bits(self._bits, positions).all(axis=1)
 
     def update(self, items: Iterable[object]) -> int:
-        """Insert every item (vectorised). All items are encoded first, so a bad one changes nothing.
+        """Insert every item (vectorised). All items are checked first, so a bad one changes nothing.
 
         Returns the number of bits that went from 0 to 1.
         """
-        datas = to_bytes_list(items)
+        datas, text = prepare_items(items)
         before = self._bits_set
-        for chunk in _chunks(datas):
-            bitstore.set_bits(self._bits, self._scheme.positions_many(chunk, self._m, self._k))
+        setter = bitstore.BitSetter(self._bits, len(datas) * self._k)
+        for chunk in _chunks(datas, COLUMN_BATCH):
+            for column in self._scheme.position_columns(chunk, self._m, self._k, text):
+                setter.add(column)
+        setter.finish()
         self._bits_set = self._bits.count()
         self._count += len(datas)
         return self._bits_set - before
 
     def contains_many(self, items: Iterable[object]) -> np.ndarray:
-        datas = to_bytes_list(items)
+        datas, text = prepare_items(items)
         out = np.empty(len(datas), dtype=bool)
-        for start in range(0, len(datas), BATCH):
-            chunk = datas[start:start + BATCH]
-            out[start:start + len(chunk)] = self.test_positions(
-                self._scheme.positions_many(chunk, self._m, self._k))
+        if type(self).test_positions is not BloomFilter.test_positions:
+            # A subclass decides membership its own way: give it whole rows of positions.
+            for start in range(0, len(datas), BATCH):
+                chunk = datas[start:start + BATCH]
+                out[start:start + len(chunk)] = self.test_positions(self._chunk_positions(chunk, text))
+            return out
+        # An item is in iff all its bits are set: AND the bits of each column of positions in turn.
+        for start in range(0, len(datas), COLUMN_BATCH):
+            chunk = datas[start:start + COLUMN_BATCH]
+            found = None
+            for column in self._scheme.position_columns(chunk, self._m, self._k, text):
+                hit = bitstore.test_bits(self._bits, column).view(bool)
+                if found is None:
+                    found = hit
+                else:
+                    found &= hit
+            out[start:start + len(chunk)] = found
         return out
 
     # --- set algebra and copies --------------------------------------------------------------------------

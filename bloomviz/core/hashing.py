@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import mmh3
 import numpy as np
+
+from bloomviz.core.items import encode_texts
 
 MASK64 = (1 << 64) - 1
 FNV64_OFFSET = 0xCBF29CE484222325
@@ -33,7 +35,25 @@ def _murmur_halves_many(datas: Sequence[bytes], seed: int = 0) -> tuple[np.ndarr
         joined = b"".join([mmh3.hash_bytes(d, seed) for d in datas])
     else:
         joined = b"".join(map(mmh3.hash_bytes, datas))
-    both = np.frombuffer(joined, dtype="<u8").reshape(-1, 2).astype(_U64)
+    return _halves(joined)
+
+
+def _murmur_halves_many_text(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """``_murmur_halves_many(encode_texts(texts))`` with the encoding fused into the hashing loop.
+
+    mmh3 only ever sees bytes (``str.encode`` runs first); a lone surrogate makes strict UTF-8 fail, and
+    then the policy's surrogatepass bytes are hashed instead. Same digests either way.
+    """
+    try:
+        joined = b"".join(map(mmh3.hash_bytes, map(str.encode, texts)))
+    except UnicodeEncodeError:
+        joined = b"".join(map(mmh3.hash_bytes, encode_texts(texts)))
+    return _halves(joined)
+
+
+def _halves(joined: bytes) -> tuple[np.ndarray, np.ndarray]:
+    # Read-only strided views of the digests: no copy on a little-endian machine.
+    both = np.frombuffer(joined, dtype="<u8").astype(_U64, copy=False).reshape(-1, 2)
     return both[:, 0], both[:, 1]
 
 
@@ -109,6 +129,19 @@ class HashScheme:
     def positions_many(self, datas: Sequence[bytes], m: int, k: int) -> np.ndarray:
         raise NotImplementedError
 
+    def positions_many_text(self, texts: Sequence[str], m: int, k: int) -> np.ndarray:
+        """``positions_many`` of the items' bytes (``items.to_bytes``) for a list of str; schemes built on one
+        MurmurHash3 call per item override it to encode and hash in one pass."""
+        return self.positions_many(encode_texts(texts), m, k)
+
+    def position_columns(self, datas: Sequence, m: int, k: int, text: bool = False) -> Iterator[np.ndarray]:
+        """Column i of ``positions_many`` (or ``positions_many_text`` when ``text``) for i = 0 … k-1, each an
+        int64 array of length n. A batch lookup tests bits column by column and never needs the n x k matrix;
+        double-hashing schemes override this to compute one column at a time."""
+        pos = self.positions_many_text(datas, m, k) if text else self.positions_many(datas, m, k)
+        for i in range(k):
+            yield pos[:, i]
+
     def explain(self, data: bytes, m: int, k: int) -> list[tuple[str, str]]:
         """Named intermediate values and the rule that turns them into positions, for the explain panel."""
         raise NotImplementedError
@@ -119,10 +152,26 @@ def _double_hash_scalar(h1: int, h2: int, m: int, k: int) -> tuple[int, ...]:
 
 
 def _double_hash_many(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:
-    i = np.arange(k, dtype=_U64)
-    with np.errstate(over="ignore"):
-        pos = (h1[:, None] + i[None, :] * h2[:, None]) % _U64(m)
-    return pos.astype(np.int64)
+    # Column i is h1 + i*h2 mod 2**64, built by repeated wrapping addition (no multiply, no temporaries),
+    # reduced in place; every value is < m <= 2**34, so the uint64 result reads the same as int64.
+    pos = np.empty((h1.size, k), dtype=_U64)
+    acc = h1.astype(_U64, copy=True)
+    pos[:, 0] = acc
+    for i in range(1, k):
+        acc += h2
+        pos[:, i] = acc
+    pos %= _U64(m)
+    return pos.view(np.int64)
+
+
+def _double_hash_columns(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> Iterator[np.ndarray]:
+    """The columns of ``_double_hash_many``, one at a time (same arithmetic)."""
+    acc = h1.astype(_U64, copy=True)
+    modulus = _U64(m)
+    for i in range(k):
+        if i:
+            acc += h2
+        yield (acc % modulus).view(np.int64)
 
 
 class Murmur3KM(HashScheme):
@@ -133,6 +182,14 @@ class Murmur3KM(HashScheme):
     def positions_many(self, datas, m, k):
         h1, h2 = _murmur_halves_many(datas)
         return _double_hash_many(h1, h2 | _U64(1), m, k)
+
+    def positions_many_text(self, texts, m, k):
+        h1, h2 = _murmur_halves_many_text(texts)
+        return _double_hash_many(h1, h2 | _U64(1), m, k)
+
+    def position_columns(self, datas, m, k, text=False):
+        h1, h2 = _murmur_halves_many_text(datas) if text else _murmur_halves_many(datas)
+        return _double_hash_columns(h1, h2 | _U64(1), m, k)
 
     def explain(self, data, m, k):
         h1, h2 = _murmur_halves(data)

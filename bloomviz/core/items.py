@@ -11,7 +11,7 @@ import codecs
 import os
 from itertools import repeat
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -35,11 +35,35 @@ def to_bytes_list(items: Iterable[object]) -> list[bytes]:
     items = items if isinstance(items, (list, tuple)) else list(items)
     kinds = set(map(type, items))
     if kinds <= {str}:
-        # The common case, done by C-level map: several times faster than a Python loop over to_bytes.
-        return list(map(str.encode, items, repeat("utf-8"), repeat("surrogatepass")))
+        return encode_texts(items)
     if kinds <= {bytes}:
         return list(items)
     return [to_bytes(x) for x in items]
+
+
+def encode_texts(texts: Sequence[str]) -> list[bytes]:
+    """``[to_bytes(t) for t in texts]`` for a list of str, by C-level map.
+
+    Strict UTF-8 first: it is a third faster than passing ``surrogatepass`` on every call and gives the same
+    bytes whenever it succeeds; only a list holding a lone surrogate is encoded again with ``surrogatepass``.
+    """
+    try:
+        return list(map(str.encode, texts))
+    except UnicodeEncodeError:
+        return list(map(str.encode, texts, repeat("utf-8"), repeat("surrogatepass")))
+
+
+def prepare_items(items: Iterable[object]) -> tuple[list, bool]:
+    """Check a batch of items once: ``(the str items, True)`` when every item is exactly a str, so hashing can
+    encode them chunk by chunk as it goes (bytes are then never all held at once); otherwise
+    ``(their bytes, False)``. Raises TypeError like ``to_bytes_list`` before anything is hashed."""
+    if isinstance(items, (str, bytes)):
+        raise TypeError("expected an iterable of items, got a single "
+                        f"{type(items).__name__}; wrap it in a list")
+    items = items if isinstance(items, list) else list(items)
+    if set(map(type, items)) <= {str}:
+        return items, True
+    return to_bytes_list(items), False
 
 
 def describe(item: object, limit: int = 60) -> str:
@@ -67,16 +91,45 @@ def random_items(count: int, seed: int = 0, exclude: Iterable[object] = (), pref
     seen: set[str] = set()
     while len(out) < count:
         need = count - len(out)
-        raw = rng.bytes(8 * need).hex()
-        fresh = [prefix + raw[i:i + 16] for i in range(0, 16 * need, 16)]
-        if not seen and not banned and len(set(fresh)) == need:
-            return fresh  # the usual case: no collision at all, nothing to redraw
+        raw = rng.bytes(8 * need)
+        if not seen and not banned and "\n" not in prefix:
+            fresh, distinct = _hex_items(raw, need, prefix)
+            if distinct:
+                return fresh  # the usual case: no collision at all, nothing to redraw
+        else:
+            text = raw.hex()
+            fresh = [prefix + text[i:i + 16] for i in range(0, 16 * need, 16)]
         for s in fresh:
             if s in seen or (banned and s.encode("utf-8", "surrogatepass") in banned):
                 continue
             seen.add(s)
             out.append(s)
     return out
+
+
+_HEX_DIGITS = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
+
+
+def _hex_items(raw: bytes, need: int, prefix: str) -> tuple[list[str], bool]:
+    """``[prefix + raw[8i:8i+8].hex() ...]`` and whether they are all distinct, built in numpy.
+
+    Several times faster than slicing one long hex string item by item (a million items are made for every
+    simulation). The prefix must not contain a newline: the items are cut apart with str.split.
+    """
+    pre = prefix.encode("utf-8", "surrogatepass")
+    width = len(pre) + 17
+    octets = np.frombuffer(raw, dtype=np.uint8).reshape(need, 8)
+    buf = np.empty((need, width), dtype=np.uint8)
+    if pre:
+        buf[:, :len(pre)] = np.frombuffer(pre, dtype=np.uint8)
+    buf[:, len(pre):len(pre) + 16:2] = _HEX_DIGITS[octets >> 4]
+    buf[:, len(pre) + 1:len(pre) + 16:2] = _HEX_DIGITS[octets & 15]
+    buf[:, -1] = ord("\n")
+    fresh = buf.tobytes().decode("utf-8", "surrogatepass").split("\n")
+    fresh.pop()  # after the last newline
+    # Distinct 8-byte draws <=> distinct items. A sort, not numpy.unique: the latter is far slower here.
+    keys = np.sort(np.frombuffer(raw, dtype="<u8"))
+    return fresh, not bool(np.any(keys[1:] == keys[:-1]))
 
 
 @dataclass

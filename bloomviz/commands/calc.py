@@ -1,0 +1,120 @@
+"""``bloomviz calc``: size a filter, or give the false-positive rates of a given one.
+
+Two questions, chosen by the options given:
+  --n N --p P          design: k = ceil(log2(1/p)), m = ceil(-n ln p / (ln 2)^2), and what that costs
+  --m M --k K --n N    analysis: the exact, approximate and bound false-positive rates after n inserts
+                       (--k may be left out: the integer k with the lowest exact rate for m and n is used)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from bloomviz.commands.common import CliParser, fail, human_bytes, k_arg, m_arg, n_arg, one_in, p_arg, rate
+
+NAME = "calc"
+MAX_K = 64  # the filters' limit; a design asking for more is capped and says so
+
+
+def add_parser(subparsers) -> CliParser:
+    parser = subparsers.add_parser(
+        NAME, help="size a filter (--n --p) or compute its false-positive rates (--m --k --n)",
+        description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=n_arg, metavar="N", help="number of items (1e6 and 1_000_000 are accepted)")
+    parser.add_argument("--p", type=p_arg, metavar="P", help="target false-positive rate, 0 < P < 1")
+    parser.add_argument("--m", type=m_arg, metavar="M", help="number of bits, 1 ... 2**34")
+    parser.add_argument("--k", type=k_arg, metavar="K", help="number of hash positions per item, 1 ... 64")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    return parser
+
+
+def _mode(args) -> str:
+    """'design' or 'analysis', or raise ValueError saying which options are missing or conflicting."""
+    if args.n is None:
+        raise ValueError("--n is required (with --p to design a filter, or with --m [--k] to analyse one)")
+    if args.p is not None and (args.m is not None or args.k is not None):
+        raise ValueError("give either --p (to design a filter) or --m and --k (to analyse one), not both")
+    if args.p is not None:
+        return "design"
+    if args.m is not None:
+        return "analysis"
+    if args.k is not None:
+        raise ValueError("--k needs --m (or give --p instead to design a filter)")
+    raise ValueError("give --p (to design a filter for n items) or --m and --k (to analyse one)")
+
+
+def compute(args) -> dict:
+    """All the figures of one calc run, as plain numbers."""
+    from bloomviz.core import theory
+
+    mode = _mode(args)
+    n = args.n
+    notes: list[str] = []
+    if mode == "design":
+        k, m = theory.optimal_params(n, args.p)
+        if k > MAX_K:
+            notes.append(f"the design asks for k = {k}; filters allow at most {MAX_K}, so k = {MAX_K} is used")
+            k = MAX_K
+        k_given = True
+    else:
+        m = args.m
+        k_given = args.k is not None
+        k = args.k if k_given else theory.optimal_k_int(m, n)
+    fp_exact = theory.fp_exact(m, k, n)
+    k_opt = theory.optimal_k_int(m, n)
+    return {
+        "mode": mode, "n": n, "p": args.p if mode == "design" else fp_exact, "m": m, "k": k,
+        "k_given": k_given, "fp_exact": fp_exact, "fp_approx": theory.fp_approx(m, k, n),
+        "fp_bound": theory.fp_bound(m, k, n), "bits_per_element": theory.bits_per_element(m, n),
+        "k_optimal": k_opt, "k_optimal_real": theory.optimal_k(m, n),
+        "fp_at_k_optimal": theory.fp_exact(m, k_opt, n), "memory_bytes": (m + 7) // 8, "notes": notes,
+    }
+
+
+JSON_KEYS = ("n", "p", "m", "k", "fp_exact", "fp_approx", "fp_bound", "bits_per_element")
+
+
+def render_text(r: dict) -> str:
+    def line(label: str, value: str) -> str:
+        return f"  {label:<28}{value}"
+
+    memory = f"{human_bytes(r['memory_bytes'])} ({r['memory_bytes']:,} bytes)"
+    if r["mode"] == "design":
+        out = [f"Filter for n = {r['n']:,} items at a false-positive rate of {r['p']:g}:",
+               line("k (hash positions)", f"{r['k']}"),
+               line("m (bits)", f"{r['m']:,}"),
+               line("bits per element", f"{r['bits_per_element']:.2f}"),
+               line("memory", memory),
+               line("expected FP (exact)", f"{rate(r['fp_exact'])}  ({one_in(r['fp_exact'])})"),
+               line("FP approximation", rate(r["fp_approx"])),
+               line("FP bound", rate(r["fp_bound"]))]
+    else:
+        how = "" if r["k_given"] else "  (optimal for this m, n)"
+        out = [f"Filter with m = {r['m']:,} bits and k = {r['k']}{how}, after n = {r['n']:,} inserts:",
+               line("FP exact", f"{rate(r['fp_exact'])}  ({one_in(r['fp_exact'])})"),
+               line("FP approximation", rate(r["fp_approx"])),
+               line("FP bound", rate(r["fp_bound"])),
+               line("optimal k for this m, n", f"{r['k_optimal']}  ((m/n) ln 2 = {r['k_optimal_real']:.2f}; "
+                                               f"FP {rate(r['fp_at_k_optimal'])})"),
+               line("bits per element", f"{r['bits_per_element']:.2f}"),
+               line("memory", memory)]
+    out += [f"  note: {note}" for note in r["notes"]]
+    return "\n".join(out)
+
+
+def run(args) -> int:
+    prog = f"bloomviz {NAME}"
+    try:
+        result = compute(args)
+    except (ValueError, TypeError) as exc:
+        return fail(prog, exc)
+    if args.json:
+        print(json.dumps({key: result[key] for key in JSON_KEYS}))
+    else:
+        print(render_text(result))
+    for note in result["notes"]:
+        if args.json:
+            print(f"{prog}: note: {note}", file=sys.stderr)
+    return 0

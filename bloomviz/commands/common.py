@@ -1,0 +1,178 @@
+"""What every subcommand shares: a parser that fails in one line, number parsing, errors, a progress bar.
+
+Error contract of the command line: a bad argument prints exactly one line on stderr,
+``bloomviz <command>: error: <what was wrong, naming the value>``, and the process exits with code 2.
+Parse-time problems go through ``CliParser.error``; problems found by the core while running (its
+``ValueError``/``TypeError``) are turned into the same line by ``fail``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from typing import Callable, TextIO
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class CliParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line on stderr and exit code 2 (argparse prints the whole usage)."""
+
+    def error(self, message: str):  # noqa: D401 - argparse's signature
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {_one_line(message)}\n")
+
+
+def _one_line(message: object) -> str:
+    return " ".join(str(message).split())
+
+
+def fail(prog: str, error: BaseException | str, stream: TextIO | None = None) -> int:
+    """Report a refused argument the way the parser does; return the exit code to use."""
+    print(f"{prog}: error: {_one_line(error)}", file=stream or sys.stderr)
+    return EXIT_USAGE
+
+
+# --- argument types ----------------------------------------------------------------------------------------
+# Each converts the text and checks its range with the core's validators, so argparse prefixes the message
+# with the option's name ("argument --m: ...") and the core's message names the value.
+
+def parse_whole(text: str) -> int:
+    """An integer written as 1000000, 1_000_000 or 1e6 (a float form is accepted only if it is whole)."""
+    raw = text.strip()
+    try:
+        return int(raw)
+    except ValueError:
+        pass
+    try:
+        value = float(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if not math.isfinite(value) or not value.is_integer():
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+    return int(value)
+
+
+def parse_real(text: str) -> float:
+    try:
+        return float(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+
+
+def _checked(check: Callable, convert: Callable = parse_whole, **kw) -> Callable[[str], object]:
+    def parse(text: str):
+        value = convert(text)
+        try:
+            return check(value, **kw)
+        except (ValueError, TypeError) as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return parse
+
+
+def m_arg(text: str) -> int:
+    from bloomviz.core.validate import check_m
+    return _checked(check_m)(text)
+
+
+def k_arg(text: str) -> int:
+    from bloomviz.core.validate import check_k
+    return _checked(check_k)(text)
+
+
+def n_arg(text: str) -> int:
+    from bloomviz.core.validate import check_n
+    return _checked(check_n, allow_zero=False)(text)
+
+
+def p_arg(text: str) -> float:
+    from bloomviz.core.validate import check_p
+    return _checked(check_p, parse_real)(text)
+
+
+def positive_int(name: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        value = parse_whole(text)
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{name} must be a positive whole number, got {text!r}")
+        return value
+    parse.__name__ = name
+    return parse
+
+
+def non_negative_int(name: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        value = parse_whole(text)
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number >= 0, got {text!r}")
+        return value
+    parse.__name__ = name
+    return parse
+
+
+def scheme_arg(text: str) -> str:
+    from bloomviz.core.hashing import SCHEMES
+    if text not in SCHEMES:
+        raise argparse.ArgumentTypeError(f"unknown hash scheme {text!r}; known schemes: {', '.join(SCHEMES)}")
+    return text
+
+
+# --- human units -------------------------------------------------------------------------------------------
+def human_bytes(nbytes: float) -> str:
+    """Binary units (KiB = 1024 B), two decimals; plain bytes below 1 KiB."""
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if nbytes >= size:
+            return f"{nbytes / size:.2f} {unit}"
+    return f"{nbytes:.0f} B"
+
+
+def one_in(p: float) -> str:
+    if not p > 0:
+        return "never"
+    inverse = 1 / p
+    return f"1 in {inverse:,.0f}" if inverse < 1e15 else f"1 in {inverse:.3g}"
+
+
+def rate(p: float) -> str:
+    return f"{p:.6g}" if p >= 1e-4 or p == 0 else f"{p:.4e}"
+
+
+# --- progress ----------------------------------------------------------------------------------------------
+class Progress:
+    """A one-line progress bar on a terminal; silent when the stream is not one (pipes, files, tests)."""
+
+    WIDTH = 30
+
+    def __init__(self, label: str, stream: TextIO | None = None, enabled: bool | None = None,
+                 min_interval: float = 0.1):
+        self.stream = stream if stream is not None else sys.stderr
+        if enabled is None:
+            isatty = getattr(self.stream, "isatty", None)
+            enabled = bool(isatty and isatty())
+        self.enabled = enabled
+        self.label = label
+        self._min_interval = min_interval
+        self._last = -math.inf
+        self._shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if done < total and now - self._last < self._min_interval:
+            return
+        self._last = now
+        frac = done / total if total else 1.0
+        filled = int(round(frac * self.WIDTH))
+        bar = "#" * filled + "-" * (self.WIDTH - filled)
+        self.stream.write(f"\r{self.label} [{bar}] {frac:6.1%} {done:,}/{total:,}")
+        self.stream.flush()
+        self._shown = True
+
+    def close(self) -> None:
+        if self.enabled and self._shown:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._shown = False

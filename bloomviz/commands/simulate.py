@@ -1,0 +1,221 @@
+"""``bloomviz simulate``: insert n items into a fresh filter and measure its false-positive rate after each.
+
+The rate is exact for a fixed set of probes (seeded random items that are not members), measured after every
+insert (bloomviz.core.experiment). A CSV row is written every E inserts, and always for the last insert.
+Items are seeded random strings unless --items FILE gives them (one per line, UTF-8).
+
+Columns: n, fp_measured, fp_low, fp_high (95% Wilson interval), fp_exact, fp_approx, fp_bound (theory),
+fill (bits set / m), fill_expected, n_estimated (-(m/k) ln(1 - fill); inf once every bit is set).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import TextIO
+
+import numpy as np
+
+from bloomviz.commands.common import (CliParser, Progress, fail, k_arg, m_arg, n_arg, non_negative_int, p_arg,
+                                      positive_int, rate, scheme_arg)
+
+NAME = "simulate"
+MAX_N = 50_000_000        # items are held in memory; beyond this a run would exhaust it rather than finish
+MAX_PROBES = 10_000_000
+CSV_BLOCK = 1 << 16       # rows formatted per step: bounds the temporary text
+FLOAT_FORMAT = "%.9g"
+
+
+def add_parser(subparsers) -> CliParser:
+    from bloomviz.core.hashing import DEFAULT_SCHEME, SCHEMES
+    parser = subparsers.add_parser(
+        NAME, help="measure a filter's false-positive rate insert by insert, as CSV",
+        description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    size = parser.add_argument_group("the filter (give --m and --k, or --p to design it for n items)")
+    size.add_argument("--m", type=m_arg, metavar="M", help="number of bits")
+    size.add_argument("--k", type=k_arg, metavar="K", help="hash positions per item")
+    size.add_argument("--p", type=p_arg, metavar="P", help="target false-positive rate: m and k for n items")
+    size.add_argument("--scheme", type=scheme_arg, default=DEFAULT_SCHEME, metavar="S",
+                      help=f"hash scheme: {', '.join(SCHEMES)} (default {DEFAULT_SCHEME})")
+    parser.add_argument("--n", type=n_arg, metavar="N",
+                        help="items to insert (with --items: the first N lines; default all of them)")
+    parser.add_argument("--items", metavar="FILE",
+                        help="insert the lines of this UTF-8 text file instead of random items")
+    parser.add_argument("--probes", type=positive_int("--probes"), default=10_000, metavar="P",
+                        help="non-member items whose lookups measure the rate (default 10000)")
+    parser.add_argument("--seed", type=non_negative_int("--seed"), default=0, metavar="X",
+                        help="seed of the random items and probes (default 0)")
+    parser.add_argument("--every", type=positive_int("--every"), default=1, metavar="E",
+                        help="write a row every E inserts (default 1)")
+    parser.add_argument("--csv", required=True, metavar="FILE", help="where to write the rows; - for stdout")
+    return parser
+
+
+# --- building the run -----------------------------------------------------------------------------------
+def _read_items(path: str, limit: int | None, stream: TextIO) -> list[str]:
+    from bloomviz.core.items import LineReport, read_item_lines
+    report = LineReport()
+    items: list[str] = []
+    for text, _ in read_item_lines(path, report):
+        items.append(text)
+        if limit is not None and len(items) >= limit:
+            break
+    if report.undecodable:
+        shown = ", ".join(map(str, report.undecodable[:50]))
+        more = f" and {len(report.undecodable) - 50} more" if len(report.undecodable) > 50 else ""
+        print(f"bloomviz {NAME}: warning: {path}: {len(report.undecodable)} line(s) are not valid UTF-8 and "
+              f"were skipped: line {shown}{more}", file=stream)
+    if not items:
+        raise ValueError(f"{path}: holds no items (every line is blank or undecodable)")
+    if limit is not None and len(items) < limit:
+        raise ValueError(f"--n is {limit:,} but {path} holds only {len(items):,} items")
+    return items
+
+
+def _design(args, n: int) -> tuple[int, int]:
+    """(m, k) from the options: given directly, or designed from n and p."""
+    if args.p is not None:
+        if args.m is not None or args.k is not None:
+            raise ValueError("give either --p (to design the filter) or --m and --k, not both")
+        from bloomviz.core.theory import optimal_params
+        k, m = optimal_params(n, args.p)
+        return m, min(k, 64)
+    missing = [name for name in ("--m", "--k") if getattr(args, name[2:]) is None]
+    if missing:
+        raise ValueError(f"missing {' and '.join(missing)} (or give --p to design the filter for n items)")
+    return args.m, args.k
+
+
+def build_simulation(args, warnings: TextIO | None = None):
+    """The Simulation the options describe; ValueError/TypeError/ItemFileError name what was refused."""
+    from bloomviz.core.experiment import Simulation
+    if args.probes > MAX_PROBES:
+        raise ValueError(f"--probes is {args.probes:,}; at most {MAX_PROBES:,} are supported")
+    items = None
+    if args.items is not None:
+        items = _read_items(args.items, args.n, warnings or sys.stderr)
+        n = len(items)
+    elif args.n is None:
+        raise ValueError("--n is required (how many random items to insert), or give --items FILE")
+    else:
+        n = args.n
+    if n > MAX_N:
+        raise ValueError(f"--n is {n:,}; simulate holds every item in memory and supports at most {MAX_N:,}")
+    m, k = _design(args, n)
+    # Variants plug in here: a command option --variant (and its parameters) reaches Simulation unchanged.
+    extra = {"variant": args.variant} if getattr(args, "variant", None) not in (None, "standard") else {}
+    return Simulation(m, k, n, scheme=args.scheme, probes=args.probes, seed=args.seed, items=items, **extra)
+
+
+# --- writing the rows -----------------------------------------------------------------------------------
+def row_indices(total: int, every: int) -> np.ndarray:
+    """Rows at n = every, 2*every, ... and the last insert (row i holds n = i + 1)."""
+    idx = np.arange(every - 1, total, every, dtype=np.int64)
+    if total and (idx.size == 0 or idx[-1] != total - 1):
+        idx = np.append(idx, total - 1)
+    return idx
+
+
+def write_rows(series, indices: np.ndarray, out: TextIO, progress=None) -> None:
+    """The CSV text, formatted a block of rows at a time (one % over a block: no per-row Python work)."""
+    columns = type(series).COLUMNS
+    out.write(",".join(columns) + "\n")
+    row_format = ",".join(["%d"] + [FLOAT_FORMAT] * (len(columns) - 1)) + "\n"
+    data = [series.column(c) for c in columns]
+    total = indices.size
+    for start in range(0, total, CSV_BLOCK):
+        idx = indices[start:start + CSV_BLOCK]
+        block = np.empty((idx.size, len(columns)), dtype=float)
+        for j, col in enumerate(data):
+            block[:, j] = col[idx]
+        out.write((row_format * idx.size) % tuple(block.ravel().tolist()))
+        if progress is not None:
+            progress(start + idx.size, total)
+
+
+class AtomicText:
+    """A text file written under a temporary name beside its target and renamed over it only when complete,
+    so a failure or Ctrl-C never leaves a half-written CSV under the target's name."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.temp: str | None = None
+        if os.path.isdir(path):
+            raise OSError(f"{path}: is a directory")
+        if os.path.exists(path) and not os.path.isfile(path):
+            self.fh = open(path, "w", encoding="utf-8", newline="")  # a device or pipe: cannot be renamed over
+            return
+        folder, base = os.path.split(os.path.abspath(path))
+        self.temp = os.path.join(folder, f".{base}.{os.getpid()}.tmp")
+        fd = os.open(self.temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+        self.fh = os.fdopen(fd, "w", encoding="utf-8", newline="")
+
+    def commit(self) -> None:
+        self.fh.close()
+        if self.temp is not None:
+            os.replace(self.temp, self.path)
+            self.temp = None
+
+    def discard(self) -> None:
+        try:
+            self.fh.close()
+        finally:
+            if self.temp is not None:
+                try:
+                    os.unlink(self.temp)
+                except OSError:
+                    pass
+                self.temp = None
+
+
+def run(args) -> int:
+    prog = f"bloomviz {NAME}"
+    from bloomviz.core.items import ItemFileError
+    try:
+        simulation = build_simulation(args)
+    except ItemFileError as exc:
+        return fail(prog, f"argument --items: {exc}")
+    except (ValueError, TypeError) as exc:
+        return fail(prog, exc)
+
+    to_stdout = args.csv == "-"
+    target = None
+    if not to_stdout:
+        try:
+            target = AtomicText(args.csv)   # opened before the run, so an unwritable path fails at once
+        except OSError as exc:
+            return fail(prog, f"argument --csv: cannot write {args.csv!r}: {exc.strerror or exc}")
+    try:
+        progress = Progress("simulating")
+        try:
+            series = simulation.run(progress=progress)
+        finally:
+            progress.close()
+        indices = row_indices(len(series), args.every)
+        writing = Progress("writing CSV")
+        try:
+            write_rows(series, indices, sys.stdout if to_stdout else target.fh, writing)
+        finally:
+            writing.close()
+        if target is not None:
+            target.commit()
+    except OSError as exc:
+        if target is not None:
+            target.discard()
+        if to_stdout and isinstance(exc, BrokenPipeError):
+            raise  # the reader went away: main() ends quietly
+        print(f"{prog}: error: writing {args.csv!r} failed: {exc.strerror or exc}; nothing was written",
+              file=sys.stderr)
+        return 1
+    except BaseException:
+        if target is not None:
+            target.discard()
+        raise
+    if not to_stdout:
+        last = series.row(len(series) - 1)
+        flt = simulation.filter
+        print(f"wrote {indices.size:,} rows to {args.csv} (m = {flt.m:,}, k = {flt.k}, scheme {flt.scheme}); "
+              f"after n = {int(last['n']):,}: measured FP {rate(last['fp_measured'])} "
+              f"[{rate(last['fp_low'])}, {rate(last['fp_high'])}], exact {rate(last['fp_exact'])}")
+    return 0

@@ -3,11 +3,13 @@
 ``bloomviz`` with no subcommand starts the window; ``bloomviz <command> ...`` runs one of the commands
 registered in ``bloomviz.commands.COMMANDS`` (calc, simulate, ...).
 
-Contract with the window: the options ``--screenshot FILE`` and ``--demo N`` belong to the window. This module
-only checks them (so a bad one fails here, in one line, with exit code 2) and then calls
-``bloomviz.gui.app.main(argv)`` with the ORIGINAL argument list, unchanged, so the window parses its own options
-and may grow new ones without touching this file (add them to ``_add_window_options`` too, so they pass the
-check). ``bloomviz.gui.app`` is imported inside the function: the command line never loads Qt.
+Contract with the window: options given without a subcommand belong to the window (``--screenshot FILE``,
+``--demo N``, ``--m``, ``--k``, ``--scheme``, ``--dark``; see ``bloomviz.gui.app``). This module declares them in
+``WINDOW_OPTIONS`` only so that argparse knows which take a value (and can tell ``--demo 5`` from a command
+named ``5``); it does not check their values. It calls ``bloomviz.gui.app.main(argv)`` with the ORIGINAL
+argument list, unchanged; the window parses and validates its own options (a bad one: one line on stderr,
+exit code 2). A new window option needs one entry in ``WINDOW_OPTIONS``. ``bloomviz.gui.app`` is imported
+inside the function, so the commands never load Qt.
 
 Exit codes: 0 success; 1 the command or the window failed; 2 a bad argument (one line on stderr naming it,
 never a traceback); 130 interrupted by Ctrl-C.
@@ -21,16 +23,36 @@ from typing import Sequence
 
 from bloomviz import __version__
 from bloomviz.commands import COMMANDS, load
-from bloomviz.commands.common import EXIT_INTERRUPTED, CliParser, non_negative_int
+from bloomviz.commands.common import EXIT_INTERRUPTED, CliParser
 
 PROG = "bloomviz"
 
 
+# option -> metavar (None: a flag without a value). Values are the window's to check.
+WINDOW_OPTIONS: dict[str, str | None] = {
+    "--screenshot": "FILE", "--demo": "N", "--m": "M", "--k": "K", "--scheme": "S", "--dark": None,
+}
+_WINDOW_HELP = {
+    "--screenshot": "build the window offscreen, write a PNG of it to FILE and exit",
+    "--demo": "insert N demo items (and make one lookup) in the window",
+    "--m": "bits of the window's starting filter", "--k": "hash positions of the window's starting filter",
+    "--scheme": "hash scheme of the window's starting filter", "--dark": "start the window in the dark theme",
+}
+
+
 def _add_window_options(parser: CliParser) -> None:
-    parser.add_argument("--screenshot", metavar="FILE",
-                        help="build the window offscreen, write a PNG of it to FILE and exit")
-    parser.add_argument("--demo", metavar="N", type=non_negative_int("--demo"),
-                        help="insert N demo items (and make one lookup) before showing the window")
+    group = parser.add_argument_group("the window (no command)")
+    for option, metavar in WINDOW_OPTIONS.items():
+        dest = "window_" + option.lstrip("-")
+        if metavar is None:
+            group.add_argument(option, dest=dest, action="store_true", help=_WINDOW_HELP.get(option))
+        else:
+            group.add_argument(option, dest=dest, metavar=metavar, help=_WINDOW_HELP.get(option))
+
+
+def _window_options_given(args) -> list[str]:
+    return [option for option in WINDOW_OPTIONS
+            if getattr(args, "window_" + option.lstrip("-")) not in (None, False)]
 
 
 def build_parser() -> CliParser:
@@ -69,9 +91,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             return start_window(argv)
-        if args.screenshot is not None or args.demo is not None:
-            parser.error(f"--screenshot and --demo belong to the window; they cannot be used with "
-                         f"'{args.command}'")
+        given = _window_options_given(args)
+        if given:
+            parser.error(f"{' and '.join(given)} belong{'s' if len(given) == 1 else ''} to the window "
+                         f"and cannot be used with the '{args.command}' command")
         return int(args._run(args) or 0)
     except SystemExit as exc:  # argparse's own exits (--help, --version, a refused argument)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)

@@ -63,7 +63,7 @@ def build_parser() -> CliParser:
     for name in COMMANDS:
         module = load(name)
         command_parser = module.add_parser(sub)
-        command_parser.set_defaults(_run=module.run)
+        command_parser.set_defaults(_run=module.run, _parser=command_parser)
     return parser
 
 
@@ -88,7 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # reported by the command's own parser, so the message says which command refused them
+            (args._parser if args.command else parser).error(f"unrecognized arguments: {' '.join(extra)}")
         if args.command is None:
             return start_window(argv)
         given = _window_options_given(args)

@@ -41,7 +41,7 @@ def load_words() -> list[str]:
 class ItemStream:
     """A reproducible, endless (random) or finite (words) stream of items with a read position."""
 
-    BLOCK = 65_536
+    BLOCK = 16_384   # items generated at a time: small enough to cost a few milliseconds
 
     def __init__(self, source: str = "random", seed: int = 0):
         if source not in SOURCES:

@@ -34,8 +34,13 @@ class HistoryModel(QtCore.QAbstractTableModel):
         self._wb = workbench
         self._rows = len(workbench.history)
         self._dark = False
+        self._timer = QtCore.QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(250)
+        self._timer.timeout.connect(self.flush)
         workbench.historyAppended.connect(self._appended)
         workbench.filterReset.connect(self._reset)
+        workbench.busyChanged.connect(lambda busy: None if busy else self.flush())
 
     def set_dark(self, dark: bool) -> None:
         self._dark = dark
@@ -85,6 +90,15 @@ class HistoryModel(QtCore.QAbstractTableModel):
         )[col]
 
     def _appended(self, entry: HistoryEntry) -> None:
+        # During bulk work a row arrives with every chunk; announcing each one repaints the table each time.
+        if self._wb.busy:
+            if not self._timer.isActive():
+                self._timer.start()
+            return
+        self.flush()
+
+    def flush(self) -> None:
+        self._timer.stop()
         total = len(self._wb.history)
         if total <= self._rows:
             return
@@ -93,6 +107,7 @@ class HistoryModel(QtCore.QAbstractTableModel):
         self.endInsertRows()
 
     def _reset(self) -> None:
+        self._timer.stop()
         self.beginResetModel()
         self._rows = len(self._wb.history)
         self.endResetModel()
@@ -115,10 +130,16 @@ class HistoryPanel(QtWidgets.QTableView):
         for col, w in enumerate(widths):
             self.setColumnWidth(col, w)
         self.setToolTip("Every operation on this filter, newest at the bottom, with the counts after it.")
+        self._follow_timer = QtCore.QTimer(self)
+        self._follow_timer.setSingleShot(True)
+        self._follow_timer.setInterval(100)
+        self._follow_timer.timeout.connect(self.scrollToBottom)
         self.model_.rowsInserted.connect(self._follow)
 
     def set_dark(self, dark: bool) -> None:
         self.model_.set_dark(dark)
 
     def _follow(self, *_):
-        self.scrollToBottom()
+        # Rows arrive up to hundreds a second during auto-play; scroll to the newest at most ten times a second.
+        if not self._follow_timer.isActive():
+            self._follow_timer.start()

@@ -27,6 +27,9 @@ from bloomviz.gui.workbench import Workbench
 DEFAULT_SIZE = (1440, 900)
 MIN_SIZE = (1280, 800)
 STATUS_INTERVAL_MS = 150
+GRID_HZ = 12
+BUSY_PLOT_HZ = 6
+FULL_REDRAW_CELLS = 4096
 
 PRIMER = """
 <h2>A Bloom filter in one page</h2>
@@ -50,6 +53,8 @@ squares mark bits an insert set, blue circles bits that were already 1; a lookup
 The plot measures the false-positive rate exactly after every insert on a fixed set of items that were never
 inserted (the <i>probes</i>) and compares it with theory.</p>
 """
+
+PROGRESS_INTERVAL_MS = 250  # a progress bar repaints synchronously (~6 ms): four times a second is plenty
 
 
 class MainWindow(QtWidgets.QMainWindow):
@@ -99,6 +104,20 @@ class MainWindow(QtWidgets.QMainWindow):
         self._status_timer.setSingleShot(True)
         self._status_timer.setInterval(STATUS_INTERVAL_MS)
         self._status_timer.timeout.connect(self.update_status)
+        self._progress_value = (0, 1)
+        self._pending_bits: list | None = []
+        self._plot_timer = QtCore.QTimer(self)
+        self._plot_timer.setSingleShot(True)
+        self._plot_timer.setInterval(1000 // BUSY_PLOT_HZ)
+        self._plot_timer.timeout.connect(self.plot.refresh_now)
+        self._grid_timer = QtCore.QTimer(self)
+        self._grid_timer.setSingleShot(True)
+        self._grid_timer.setInterval(1000 // GRID_HZ)
+        self._grid_timer.timeout.connect(self.flush_grid)
+        self._progress_timer = QtCore.QTimer(self)
+        self._progress_timer.setSingleShot(True)
+        self._progress_timer.setInterval(PROGRESS_INTERVAL_MS)
+        self._progress_timer.timeout.connect(self._show_progress)
 
         self.resize(*DEFAULT_SIZE)
         self._restore_settings()
@@ -253,6 +272,7 @@ class MainWindow(QtWidgets.QMainWindow):
         wb.bitsChanged.connect(self._on_bits_changed)
         wb.highlighted.connect(self._on_highlighted)
         wb.seriesChanged.connect(self._on_series_changed)
+        wb.seriesReplaced.connect(lambda: self.plot.set_series(self.wb.series))
         wb.error.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
         wb.notice.connect(lambda msg: self.statusBar().showMessage(msg, 8_000))
         wb.busyChanged.connect(self._on_busy)
@@ -277,6 +297,8 @@ class MainWindow(QtWidgets.QMainWindow):
     # --- workbench -> widgets ----------------------------------------------------------------------------
     def _on_filter_reset(self) -> None:
         wb = self.wb
+        self._pending_bits = []
+        self._grid_timer.stop()
         self.grid.reset(wb.filter.m, wb.grid_values(), wb.max_value())
         self.plot.set_series(wb.series)
         self.plot.set_capacity(wb.capacity)
@@ -284,9 +306,30 @@ class MainWindow(QtWidgets.QMainWindow):
         self.update_status()
 
     def _on_bits_changed(self, positions) -> None:
-        if positions is None:
-            self.grid.set_all(self.wb.grid_values())
+        if not self.wb.busy:
+            self._pending_bits = []
+            self._grid_timer.stop()
+            if positions is None:
+                self.grid.set_all(self.wb.grid_values())
+            elif len(positions):
+                self.grid.update_cells(positions, self.wb.cell_values(positions))
+            return
+        # Bulk work changes bits chunk after chunk: gather them and redraw the grid at most GRID_HZ times a second.
+        if positions is None or self._pending_bits is None:
+            self._pending_bits = None
         elif len(positions):
+            self._pending_bits.append(positions)
+        if not self._grid_timer.isActive():
+            self._grid_timer.start()
+
+    def flush_grid(self) -> None:
+        pending, self._pending_bits = self._pending_bits, []
+        self._grid_timer.stop()
+        if pending is None or sum(len(p) for p in pending) > FULL_REDRAW_CELLS:
+            # Past a few thousand cells one pass over the whole picture (~10 ms at 10^7 bits) is cheaper.
+            self.grid.set_all(self.wb.grid_values())
+        elif pending:
+            positions = pending[0] if len(pending) == 1 else np.concatenate(pending)
             self.grid.update_cells(positions, self.wb.cell_values(positions))
 
     def _on_highlighted(self, positions, kinds) -> None:
@@ -296,17 +339,31 @@ class MainWindow(QtWidgets.QMainWindow):
             self.grid.highlight(positions, list(kinds))
 
     def _on_series_changed(self) -> None:
-        self.plot.refresh()
+        if self.wb.busy:
+            # Redrawing a million-point plot takes ~25 ms; during bulk work a few redraws a second are enough
+            # and leave the time to the inserts.
+            if not self._plot_timer.isActive():
+                self._plot_timer.start()
+        else:
+            self.plot.refresh()
         self._mark_status()
 
     def _on_busy(self, busy: bool) -> None:
         self.busy_bar.setVisible(busy)
         self.busy_cancel.setVisible(busy)
         if not busy:
+            self.flush_grid()
             self.plot.refresh_now()
             self.update_status()
 
     def _on_progress(self, done: int, total: int) -> None:
+        # QProgressBar repaints synchronously on each value: show the latest at most ten times a second.
+        self._progress_value = (done, total)
+        if not self._progress_timer.isActive():
+            self._progress_timer.start()
+
+    def _show_progress(self) -> None:
+        done, total = self._progress_value
         self.busy_bar.setRange(0, max(total, 1))
         self.busy_bar.setValue(done)
 

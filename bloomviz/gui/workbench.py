@@ -9,6 +9,7 @@ when it says what changed:
                                     (``new`` / ``old`` on insert, ``zero`` / ``one`` on lookup, ``culprit``
                                     for the positions of a false positive);
 - ``seriesChanged()``               rows were appended to ``series`` (one row per insert);
+- ``seriesReplaced()``              ``series`` is a new, larger object holding the same rows;
 - ``historyAppended(entry)``        a ``HistoryEntry``;
 - ``operationExplained(expl)``      an ``Explanation`` of the last operation with the numbers plugged in;
 - ``busyChanged(bool)``, ``progress(done, total)``, ``jobFinished(done, total, cancelled)`` for bulk work;
@@ -30,6 +31,7 @@ history together) or not at all; a cancel lands between chunks and leaves a cons
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from dataclasses import dataclass, field
@@ -182,6 +184,14 @@ def design_params(n: object, p: object) -> tuple[int, int]:
     return max(m, MIN_M), k
 
 
+def sorted_unique(values: np.ndarray) -> np.ndarray:
+    """np.unique for int arrays by sorting: numpy 2.3's hash-based np.unique is ~40x slower on 10^5 positions."""
+    out = np.sort(np.asarray(values, dtype=np.int64))
+    if out.size > 1:
+        out = out[np.concatenate(([True], out[1:] != out[:-1]))]
+    return out
+
+
 def hex_preview(data: bytes, limit: int = 24) -> str:
     shown = " ".join(f"{b:02x}" for b in data[:limit])
     return shown + (f" … ({len(data):,} bytes in all)" if len(data) > limit else "")
@@ -199,35 +209,18 @@ class _Rows:
     def __len__(self) -> int:
         return self._len
 
-    def extend(self, rows: np.ndarray) -> None:
-        rows = np.asarray(rows).reshape(-1, self._k)
-        need = self._len + rows.shape[0]
+    def reserve(self, extra: int) -> None:
+        need = self._len + extra
         if need > self._data.shape[0]:
             grown = np.empty((max(need, 2 * self._data.shape[0]), self._k), dtype=self._data.dtype)
             grown[: self._len] = self._data[: self._len]
             self._data = grown
+
+    def extend(self, rows: np.ndarray) -> None:
+        rows = np.asarray(rows).reshape(-1, self._k)
+        self.reserve(rows.shape[0])
+        need = self._len + rows.shape[0]
         self._data[self._len: need] = rows
-        self._len = need
-
-    def view(self) -> np.ndarray:
-        return self._data[: self._len]
-
-
-class _Flags:
-    """A growable bool vector (is insert i the first insert of its item?)."""
-
-    def __init__(self):
-        self._data = np.empty(1024, dtype=bool)
-        self._len = 0
-
-    def extend(self, flags) -> None:
-        flags = np.asarray(flags, dtype=bool)
-        need = self._len + flags.size
-        if need > self._data.size:
-            grown = np.empty(max(need, 2 * self._data.size), dtype=bool)
-            grown[: self._len] = self._data[: self._len]
-            self._data = grown
-        self._data[self._len: need] = flags
         self._len = need
 
     def view(self) -> np.ndarray:
@@ -241,7 +234,8 @@ class _Job:
         self.total = total
         self.done = 0
         self.label = label
-        self.chunk = 8_192          # adapted after every tick to keep a tick near TARGET_TICK_S
+        self.chunk = 4_096          # adapted after every tick to keep a tick near TARGET_TICK_S
+        self.per_item: float | None = None
         self.started = time.perf_counter()
 
 
@@ -254,6 +248,7 @@ class Workbench(QtCore.QObject):
     bitsChanged = QtCore.Signal(object)
     highlighted = QtCore.Signal(object, object)
     seriesChanged = QtCore.Signal()
+    seriesReplaced = QtCore.Signal()      # ``series`` is a new object (same rows, more room): re-attach views
     historyAppended = QtCore.Signal(object)
     operationExplained = QtCore.Signal(object)
     busyChanged = QtCore.Signal(bool)
@@ -330,9 +325,9 @@ class Workbench(QtCore.QObject):
         self._fixed_k = self._variant != "scalable"
         dtype = np.uint32 if flt.m <= 1 << 32 else np.int64
         self._positions = _Rows(k, dtype) if self._fixed_k else None
-        self._first = _Flags()
         self._items: list = []
-        self._truth: set[bytes] = set()
+        # Without stored positions (a scalable filter) membership needs a set of the items' bytes.
+        self._truth: set[bytes] | None = None if self._positions is not None else set()
         self._series = Series()
         self._history: list[HistoryEntry] = []
         self._counts = {TRUE_POSITIVE: 0, TRUE_NEGATIVE: 0, FALSE_POSITIVE: 0}
@@ -344,7 +339,7 @@ class Workbench(QtCore.QObject):
             self._explain_state("new filter", self._describe_filter())
 
     def _new_probes(self) -> None:
-        probes = random_items(self._probe_count, seed=self._seed, prefix="p", exclude=self._truth)
+        probes = random_items(self._probe_count, seed=self._seed, prefix="p", exclude=self._items)
         self._probe_keys = set(to_bytes_list(probes))
         self._probes = probes
         self._tracker = FpTracker(self._flt, probes) if self._has_bits(self._flt) else None
@@ -420,7 +415,21 @@ class Workbench(QtCore.QObject):
         return self._variant
 
     def is_member(self, item: object) -> bool:
-        return to_bytes(item) in self._truth
+        return self._member(to_bytes(item))
+
+    def _member(self, data: bytes, positions=None) -> bool:
+        """Was ``data`` inserted? The stored rows of positions narrow it to a few candidates, compared exactly.
+
+        (A Python set of a million items would cost ~100 MB and stall the event loop for ~50 ms each time it
+        grows; a scan of the positions costs a few milliseconds per lookup.)"""
+        if self._truth is not None:
+            return data in self._truth
+        if not len(self._positions):
+            return False
+        rows = self._positions.view()
+        pos = np.asarray(positions if positions is not None else self._flt.positions(data), dtype=rows.dtype)
+        candidates = np.flatnonzero((rows == pos).all(axis=1))
+        return any(to_bytes(self._items[i]) == data for i in candidates)
 
     def max_value(self) -> int:
         return int(getattr(self._flt, "max_counter", 1))
@@ -445,9 +454,13 @@ class Workbench(QtCore.QObject):
         if self._positions is None or not len(self._positions):
             return [], 0
         rows = self._positions.view()
-        hit = (rows == index).any(axis=1) & self._first.view()
-        idx = np.flatnonzero(hit)
-        return [self._items[i] for i in idx[:limit]], int(idx.size)
+        idx = np.flatnonzero((rows == index).any(axis=1))
+        items = self._items
+        first: dict[bytes, object] = {}   # an item inserted twice is named once
+        for i in idx.tolist():
+            first.setdefault(to_bytes(items[i]), items[i])
+        names = list(first.values())
+        return names[:limit], len(names)
 
     def hover_text(self, index: int) -> str:
         if not 0 <= index < self._flt.m:
@@ -478,7 +491,7 @@ class Workbench(QtCore.QObject):
         nums = self.numbers()
         scheme = self._flt.scheme
         return {"m": nums.m, "k": nums.k, "scheme": scheme, "scheme_title": hashing.SCHEMES[scheme].title,
-                "variant": self._variant, "n": nums.n, "distinct": len(self._truth), "bits_set": nums.bits_set,
+                "variant": self._variant, "n": nums.n, "bits_set": nums.bits_set,
                 "fill": nums.fill, "fp_measured": nums.fp_measured, "fp_low": nums.fp_low,
                 "fp_high": nums.fp_high, "fp_exact": nums.fp_exact, "fp_now": nums.fp_now,
                 "n_estimated": nums.n_estimated, "capacity": self._capacity, "probes": nums.probes,
@@ -501,7 +514,7 @@ class Workbench(QtCore.QObject):
             return None
         if data in self._probe_keys:
             self._replace_probes(extra=(data,))
-        was_member = data in self._truth
+        was_member = self._member(data)
         flt = self._flt
         ins = flt.add(data)
         positions = tuple(int(p) for p in ins.positions)
@@ -519,8 +532,8 @@ class Workbench(QtCore.QObject):
                 + (f", {len(positions) - new_count} were already 1." if new_count < len(positions) else ".")
                 + (" (It was inserted before: nothing new.)" if was_member and not new_count else ""))
         self._append_history("insert", label, INSERTED, positions, 1)
-        changed = np.unique(positions) if hasattr(flt, "counters") else np.unique(newly)
-        self.bitsChanged.emit(changed.astype(np.int64))
+        changed = sorted(set(positions)) if hasattr(flt, "counters") else sorted(set(newly))
+        self.bitsChanged.emit(np.array(changed, dtype=np.int64))
         self.highlighted.emit(np.array(positions, dtype=np.int64), kinds)
         self.seriesChanged.emit()
         self._explain_item("insert", item, data, INSERTED, text, positions, kinds, {})
@@ -544,7 +557,7 @@ class Workbench(QtCore.QObject):
             text = (f"“{label}” is definitely not in the set: bit {zeros[0]:,} is 0{others}. "
                     "A member would have set all its bits.")
             kinds = tuple("one" if b else "zero" for b in bits)
-        elif data in self._truth:
+        elif self._member(data, positions):
             verdict = TRUE_POSITIVE
             text = (f"“{label}” is probably in the set: all k = {k} bits are set. "
                     "(It was inserted, so this is a true positive.)")
@@ -596,10 +609,12 @@ class Workbench(QtCore.QObject):
         if self._tracker is not None:
             pos = flt.positions_many(datas)
             flat = pos.ravel()
-            if hasattr(flt, "counters"):
-                changed = np.unique(flat)
+            if self._job is not None:
+                changed = None     # a job's chunks come faster than a grid redraws: say "everything"
+            elif hasattr(flt, "counters"):
+                changed = sorted_unique(flat)
             else:
-                changed = np.unique(flat[bitstore.test_bits(flt.bits, flat) == 0])
+                changed = sorted_unique(flat[bitstore.test_bits(flt.bits, flat) == 0])
             fp, bits_set = self._tracker.insert_batch(pos, flt)   # the commit: nothing below can refuse
             n = np.arange(n0 + 1, n0 + len(datas) + 1)
             self._series.extend(**self._rows(n, fp, bits_set))
@@ -638,6 +653,7 @@ class Workbench(QtCore.QObject):
             self.error.emit("Another bulk insert is running; cancel it first.")
             return False
         self._job = _Job(source, int(total), label)
+        self._reserve(int(total))
         self.busyChanged.emit(True)
         self.progress.emit(0, self._job.total)
         self._timer.start()
@@ -659,9 +675,12 @@ class Workbench(QtCore.QObject):
             self._finish_job(cancelled=True, reason="refused")
             return
         job.done += inserted
-        elapsed = time.perf_counter() - started
-        per_item = elapsed / inserted
-        job.chunk = int(min(MAX_CHUNK, max(MIN_CHUNK, TARGET_TICK_S / max(per_item, 1e-9))))
+        per_item = (time.perf_counter() - started) / inserted
+        # Smooth the estimate (one slow chunk, e.g. a garbage collection, should not halve the next one) and
+        # grow the chunk gently, so that no single turn of the event loop runs long.
+        job.per_item = per_item if job.per_item is None else 0.6 * job.per_item + 0.4 * per_item
+        want_next = TARGET_TICK_S / max(job.per_item, 1e-9)
+        job.chunk = int(min(MAX_CHUNK, job.chunk * 1.5, max(MIN_CHUNK, want_next)))
         self.progress.emit(job.done, job.total)
         if job.done >= job.total:
             self._finish_job(cancelled=False)
@@ -685,6 +704,19 @@ class Workbench(QtCore.QObject):
             self._finish_job(cancelled=True)
 
     # --- bookkeeping -----------------------------------------------------------------------------------------
+    def _reserve(self, extra: int) -> None:
+        # Growing arrays double when full, and one doubling of a million-row series copies ~80 MB in one chunk:
+        # a visible stall. Make room for a whole job before it starts instead.
+        if self._positions is not None:
+            self._positions.reserve(extra)
+        if extra > 10_000:
+            old = self._series
+            grown = Series(capacity=len(old) + extra)
+            if len(old):
+                grown.extend(**{c: old.column(c) for c in Series.COLUMNS})
+            self._series = grown
+            self.seriesReplaced.emit()
+
     def _rows(self, n: np.ndarray, fp: np.ndarray, bits_set: np.ndarray) -> dict:
         flt = self._flt
         rows = series_rows(flt.m, flt.k, n, fp, len(self._probes), bits_set)
@@ -695,32 +727,18 @@ class Workbench(QtCore.QObject):
         return rows
 
     def _remember(self, items: Sequence[object], datas: Sequence[bytes], positions) -> None:
-        truth = self._truth
-        if len(datas) == 1:
-            first = [datas[0] not in truth]
-            truth.add(datas[0])
-        else:
-            first = np.ones(len(datas), dtype=bool)
-            if truth or len(set(datas)) != len(datas):
-                seen = set(truth)
-                for i, d in enumerate(datas):
-                    if d in seen:
-                        first[i] = False
-                    else:
-                        seen.add(d)
-            truth.update(datas)
+        if self._truth is not None:
+            self._truth.update(datas)
         self._items.extend(items)
-        self._first.extend(first)
         if positions is not None and self._positions is not None:
             self._positions.extend(positions)
 
     def _replace_probes(self, extra: Iterable[bytes]) -> None:
         # A probe that becomes a member is no longer a fair probe: draw a new probe set that excludes the truth and
         # the items about to be inserted, and measure it against the current bits.
-        self._truth_plus = set(self._truth)
-        self._truth_plus.update(extra)
         self._seed += 1
-        probes = random_items(self._probe_count, seed=self._seed, prefix="p", exclude=self._truth_plus)
+        exclude = itertools.chain(self._items, extra)
+        probes = random_items(self._probe_count, seed=self._seed, prefix="p", exclude=exclude)
         self._probes = probes
         self._probe_keys = set(to_bytes_list(probes))
         self._tracker = FpTracker(self._flt, probes) if self._has_bits(self._flt) else None

@@ -28,11 +28,21 @@ COLUMNS = (
 )
 
 
+_DISPLAY = QtCore.Qt.ItemDataRole.DisplayRole
+_ALIGN = QtCore.Qt.ItemDataRole.TextAlignmentRole
+_FOREGROUND = QtCore.Qt.ItemDataRole.ForegroundRole
+_TOOLTIP = QtCore.Qt.ItemDataRole.ToolTipRole
+_ROLES = frozenset((_DISPLAY, _ALIGN, _FOREGROUND, _TOOLTIP))
+_NUMERIC = frozenset((0, 4, 5, 6, 7, 8, 9, 10))
+_RIGHT = int(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
+
+
 class HistoryModel(QtCore.QAbstractTableModel):
     def __init__(self, workbench: Workbench, parent=None):
         super().__init__(parent)
         self._wb = workbench
         self._rows = len(workbench.history)
+        self._texts: dict[int, tuple[str, ...]] = {}   # rows never change once written: cache their texts
         self._dark = False
         self._timer = QtCore.QTimer(self)
         self._timer.setSingleShot(True)
@@ -66,17 +76,25 @@ class HistoryModel(QtCore.QAbstractTableModel):
         return self._wb.history[row]
 
     def data(self, index, role=QtCore.Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or index.row() >= self._rows:
+        # Views ask for a dozen roles per cell on every repaint: answer the unused ones before any work.
+        if role not in _ROLES or not index.isValid() or index.row() >= self._rows:
             return None
-        e = self._wb.history[index.row()]
         col = index.column()
-        if role == QtCore.Qt.ItemDataRole.DisplayRole:
-            return self.cell_text(e, col)
-        if role == QtCore.Qt.ItemDataRole.ForegroundRole and col == 3:
+        if role == _DISPLAY:
+            row = index.row()
+            texts = self._texts.get(row)
+            if texts is None:
+                e = self._wb.history[row]
+                texts = self._texts[row] = tuple(self.cell_text(e, c) for c in range(len(COLUMNS)))
+                if len(self._texts) > 512:
+                    self._texts.clear()
+            return texts[col]
+        if role == _ALIGN:
+            return _RIGHT if col in _NUMERIC else None
+        e = self._wb.history[index.row()]
+        if role == _FOREGROUND and col == 3:
             return QtGui.QBrush(QtGui.QColor(verdict_colour(e.verdict, self._dark)))
-        if role == QtCore.Qt.ItemDataRole.TextAlignmentRole and col in (0, 4, 5, 6, 7, 8, 9, 10):
-            return int(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
-        if role == QtCore.Qt.ItemDataRole.ToolTipRole and col == 2:
+        if role == _TOOLTIP and col == 2:
             return e.label
         return None
 
@@ -108,6 +126,7 @@ class HistoryModel(QtCore.QAbstractTableModel):
 
     def _reset(self) -> None:
         self._timer.stop()
+        self._texts.clear()
         self.beginResetModel()
         self._rows = len(self._wb.history)
         self.endResetModel()

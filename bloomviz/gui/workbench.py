@@ -12,7 +12,8 @@ when it says what changed:
 - ``seriesReplaced()``              ``series`` is a new, larger object holding the same rows;
 - ``historyAppended(entry)``        a ``HistoryEntry``;
 - ``operationExplained(expl)``      an ``Explanation`` of the last operation with the numbers plugged in;
-- ``busyChanged(bool)``, ``progress(done, total)``, ``jobFinished(done, total, cancelled)`` for bulk work;
+- ``busyChanged(bool)``, ``progress(done, total)``, ``jobFinished(done, total, cancelled)`` for bulk work,
+  and ``jobFrame()`` ten times a second during it: a turn of the event loop left free for redraws;
 - ``error(str)``                    a refused operation (nothing was changed), ``notice(str)`` information.
 
 Ground truth. Because the workbench knows what was really inserted, a lookup is classified exactly: true
@@ -237,9 +238,11 @@ class _Job:
         self.chunk = 4_096          # adapted after every tick to keep a tick near TARGET_TICK_S
         self.per_item: float | None = None
         self.started = time.perf_counter()
+        self.last_frame = self.started
 
 
 TARGET_TICK_S = 0.030
+FRAME_INTERVAL_S = 0.100
 MIN_CHUNK, MAX_CHUNK = 512, 200_000
 
 
@@ -254,6 +257,7 @@ class Workbench(QtCore.QObject):
     busyChanged = QtCore.Signal(bool)
     progress = QtCore.Signal(int, int)
     jobFinished = QtCore.Signal(int, int, bool)
+    jobFrame = QtCore.Signal()            # bulk work pauses for this turn of the loop: redraw now
     error = QtCore.Signal(str)
     notice = QtCore.Signal(str)
 
@@ -665,6 +669,12 @@ class Workbench(QtCore.QObject):
             self._timer.stop()
             return
         started = time.perf_counter()
+        if started - job.last_frame >= FRAME_INTERVAL_S and job.done:
+            # Every so often a turn of the loop goes to the window's redraws instead of to a chunk, so that a
+            # chunk and a redraw never add up in one turn.
+            job.last_frame = started
+            self.jobFrame.emit()
+            return
         want = min(job.chunk, job.total - job.done)
         items = list(job.source(want)) if want > 0 else []
         if not items:
@@ -682,8 +692,8 @@ class Workbench(QtCore.QObject):
         want_next = TARGET_TICK_S / max(job.per_item, 1e-9)
         job.chunk = int(min(MAX_CHUNK, job.chunk * 1.5, max(MIN_CHUNK, want_next)))
         self.progress.emit(job.done, job.total)
-        if job.done >= job.total:
-            self._finish_job(cancelled=False)
+        # The end is announced on the next turn of the loop, not in this one: the redraws it triggers then run
+        # in a turn of their own instead of adding to this chunk's.
 
     def _finish_job(self, cancelled: bool, reason: str = "cancelled") -> None:
         job = self._job

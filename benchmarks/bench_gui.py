@@ -34,6 +34,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -51,6 +52,7 @@ from bloomviz.gui.workbench import design_params  # noqa: E402
 GRID_M = 10_000_000
 GRID_K = 7
 HEARTBEAT_MS = 5
+SCRATCH = tempfile.mkdtemp(prefix="bloomviz-bench-gui-")   # settings files: never the user's own
 
 
 def wait_for(app, signal, timeout_s: float = 120.0) -> None:
@@ -127,7 +129,7 @@ def bench_grid(app, win) -> tuple[float, float, float]:
 def bench_startup(repeat: int = 3) -> float:
     times = []
     env = dict(os.environ, BLOOMVIZ_QUIT_AFTER_PAINT="1", QT_QPA_PLATFORM="offscreen",
-               BLOOMVIZ_SETTINGS=os.path.join(ROOT, "benchmarks", ".bench_gui_settings.ini"))
+               BLOOMVIZ_SETTINGS=os.path.join(SCRATCH, "startup.ini"))
     env["PYTHONPATH"] = os.pathsep.join([ROOT] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     for _ in range(repeat):
         env["BLOOMVIZ_T0"] = repr(time.time())
@@ -137,10 +139,6 @@ def bench_startup(repeat: int = 3) -> float:
         if out.returncode != 0 or line is None:
             raise RuntimeError(f"the window did not start: {out.stderr.strip()[-500:]}")
         times.append(float(line.split()[1]))
-    try:
-        os.remove(env["BLOOMVIZ_SETTINGS"])
-    except OSError:
-        pass
     return statistics.median(times)
 
 
@@ -235,8 +233,7 @@ def main() -> int:
 
     from bloomviz.gui.main_window import MainWindow
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
-    settings = QSettings(os.path.join(ROOT, "benchmarks", ".bench_gui_window.ini"), QSettings.Format.IniFormat)
-    settings.clear()
+    settings = QSettings(os.path.join(SCRATCH, "window.ini"), QSettings.Format.IniFormat)
     win = MainWindow(settings=settings)
     win.resize(1440, 900)
     win.show()
@@ -255,11 +252,6 @@ def main() -> int:
     auto_time, auto_stall = autoplay_bulk(app, win, n, m, k)
     stall_all = max(stall, auto_stall)
     win.close()
-    settings.clear()
-    try:
-        os.remove(settings.fileName())
-    except OSError:
-        pass
 
     rows = [
         ("grid update after one insert, m = 10^7 (median)", f"{grid_update:.2f} ms", "<= 5 ms"),

@@ -235,7 +235,7 @@ def test_status_bar_names_the_parameters_and_counts(window, qtbot):
     window.wb.insert_batch(["a", "b", "c"])
     window.update_status()
     text = window.status_label.text()
-    assert "m = 300" in text and "k = 2" in text and "n = 3" in text and "murmur3-km" in text
+    assert "m = 300 " in text and "k = 2 " in text and "n = 3 " in text and "murmur3-km" in text
     fill = window.wb.filter.bits_set / 300 * 100
     assert f"fill {fill:.1f}%" in text
 

@@ -52,7 +52,7 @@ class AutoPlayPanel(QtWidgets.QWidget):
         self.progress_bar = QtWidgets.QProgressBar()
         self.progress_bar.setRange(0, autoplay.count)
         self.progress_bar.setValue(0)
-        self.progress_bar.setFormat("%v of %m")
+        self.progress_bar.setFormat(f"0 of {autoplay.count:,}")
         self.status = QtWidgets.QLabel()
         self.status.setWordWrap(True)
         self._latest = (0, autoplay.count)
@@ -104,7 +104,8 @@ class AutoPlayPanel(QtWidgets.QWidget):
 
     def _count_changed(self, value: int) -> None:
         self._ap.set_count(int(value))
-        self.progress_bar.setRange(0, int(value))
+        self._latest = (self._ap.done if self._ap.state != "idle" else 0, int(value))
+        self._show_progress()
 
     def _source_changed(self, *_):
         self._ap.set_source(self.source_combo.currentData(), int(self.seed_spin.value()))
@@ -128,4 +129,5 @@ class AutoPlayPanel(QtWidgets.QWidget):
     def _show_progress(self) -> None:
         done, total = self._latest
         self.progress_bar.setRange(0, max(total, 1))
+        self.progress_bar.setFormat(f"{done:,} of {total:,}")
         self.progress_bar.setValue(min(done, total))

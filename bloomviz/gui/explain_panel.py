@@ -54,11 +54,11 @@ def formulas_html(nums: Numbers) -> str:
          f"−(m/k)·ln(1 − X/m) = −({m:,}/{k})·ln(1 − {x:,}/{m:,})",
          f"{fmt_num(nums.n_estimated)} <small>(true n = {n:,})</small>"),
     ]
-    cells = "".join(
-        f"<tr><td style='padding:2px 8px 2px 0'>{e(name)}</td><td style='padding:2px 8px'>{formula}</td>"
-        f"<td style='padding:2px 0 2px 8px'><b>= {value}</b></td></tr>" for name, formula, value in rows)
+    items = "".join(
+        f"<p style='margin:3px 0 0 0'>{e(name)}:<br>&nbsp;&nbsp;{formula} <b>= {value}</b></p>"
+        for name, formula, value in rows)
     return (f"<p style='margin:2px 0'>m = {m:,} bits, k = {k}, n = {n:,} inserts, X = {x:,} bits set "
-            f"(fill {nums.fill * 100:.1f}%)</p><table cellspacing='0'>{cells}</table>")
+            f"(fill {nums.fill * 100:.1f}%)</p>{items}")
 
 
 def explanation_html(expl: Explanation, dark: bool = False) -> str:

@@ -145,7 +145,7 @@ class HistoryPanel(QtWidgets.QTableView):
         header = self.horizontalHeader()
         header.setStretchLastSection(True)
         header.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Interactive)
-        widths = (40, 86, 150, 100, 64, 60, 44, 44, 44, 58, 66, 150)
+        widths = (40, 86, 150, 100, 82, 60, 44, 44, 44, 58, 66, 150)
         for col, w in enumerate(widths):
             self.setColumnWidth(col, w)
         self.setToolTip("Every operation on this filter, newest at the bottom, with the counts after it.")

@@ -174,7 +174,9 @@ class MainWindow(QtWidgets.QMainWindow):
         for w in (self.busy_bar, self.busy_cancel):
             w.setVisible(False)
             bar.addPermanentWidget(w)
-        bar.addPermanentWidget(self.status_label)
+        # A normal (not permanent) widget: a passing message replaces it for a few seconds instead of being
+        # drawn over it when the window is narrow or the text is large.
+        bar.addWidget(self.status_label, 1)
 
     def _action(self, text: str, slot, shortcut=None, tip: str = "", checkable: bool = False) -> QtGui.QAction:
         act = QtGui.QAction(text, self)
@@ -277,8 +279,8 @@ class MainWindow(QtWidgets.QMainWindow):
         wb.highlighted.connect(self._on_highlighted)
         wb.seriesChanged.connect(self._on_series_changed)
         wb.seriesReplaced.connect(lambda: self.plot.set_series(self.wb.series))
-        wb.error.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
-        wb.notice.connect(lambda msg: self.statusBar().showMessage(msg, 8_000))
+        wb.error.connect(lambda msg: self.statusBar().showMessage(msg, 8_000))
+        wb.notice.connect(lambda msg: self.statusBar().showMessage(msg, 5_000))
         wb.busyChanged.connect(self._on_busy)
         wb.jobFrame.connect(self._busy_frame)
         wb.progress.connect(self._on_progress)
@@ -380,6 +382,7 @@ class MainWindow(QtWidgets.QMainWindow):
     def _show_progress(self) -> None:
         done, total = self._progress_value
         self.busy_bar.setRange(0, max(total, 1))
+        self.busy_bar.setFormat(f"{done:,} of {total:,}")
         self.busy_bar.setValue(done)
 
     def _mark_status(self) -> None:
@@ -388,9 +391,9 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def status_text(self) -> str:
         s = self.wb.status()
-        cap = f" (capacity {s['capacity']:,})" if s["capacity"] else ""
-        return (f"m = {s['m']:,}   k = {s['k']}   scheme {s['scheme']}   n = {s['n']:,}{cap}   "
-                f"fill {s['fill'] * 100:.1f}%   FP now {s['fp_measured'] * 100:.2f}% "
+        cap = f" of {s['capacity']:,}" if s["capacity"] else ""
+        return (f"m = {s['m']:,} · k = {s['k']} · {s['scheme']} · n = {s['n']:,}{cap} · "
+                f"fill {s['fill'] * 100:.1f}% · FP now {s['fp_measured'] * 100:.2f}% "
                 f"(theory {s['fp_exact'] * 100:.2f}%)")
 
     def update_status(self) -> None:
@@ -492,6 +495,10 @@ class MainWindow(QtWidgets.QMainWindow):
         app = QtWidgets.QApplication.instance()
         if app is not None:
             theme.apply_font_scale(app, scale)
+            for dock in self.docks.values():
+                dock.setFont(theme.dock_font(app))
+            self.history_panel.verticalHeader().setDefaultSectionSize(
+                QtGui.QFontMetrics(app.font()).height() + 6)
         self.plot.set_font_scale(scale)
         self.settings.setValue("view/font_scale", scale)
         self.statusBar().showMessage(f"Text size {scale * 100:.0f}%", 3_000)

@@ -128,11 +128,9 @@ class ParamsPanel(QtWidgets.QWidget):
         layout.addWidget(self.summary)
         layout.addStretch(1)
 
+        self.p_edit.setText("0.01")
         workbench.filterReset.connect(self.sync_from_filter)
         self.sync_from_filter()
-        n, p = workbench.capacity, None
-        self.n_edit.setText(f"{n}" if n else "")
-        self.p_edit.setText("0.01")
 
     @staticmethod
     def _label(text: str, key: str) -> QtWidgets.QLabel:
@@ -206,5 +204,6 @@ class ParamsPanel(QtWidgets.QWidget):
         cap = self._wb.capacity
         if cap:
             self._designed = (flt.m, flt.k, cap)
+            self.n_edit.setText(str(cap))
         cap_text = f", designed for {cap:,} items" if cap else ""
         self.summary.setText(f"Now: m = {flt.m:,} bits ({flt.m / 8 / 1024:,.1f} KiB), k = {flt.k}{cap_text}.")

@@ -60,6 +60,17 @@ def apply_font_scale(app: QtWidgets.QApplication, scale: float) -> None:
     app.setFont(font)
 
 
+def dock_font(app: QtWidgets.QApplication) -> QtGui.QFont:
+    """The font to give dock widgets so that their titles scale too.
+
+    QDockWidget draws its title in the platform's fixed title font whenever its own font equals the
+    application's; a font that differs only in its (invisible) style strategy makes it use its own.
+    """
+    font = QtGui.QFont(app.font())
+    font.setStyleStrategy(QtGui.QFont.StyleStrategy.PreferAntialias)
+    return font
+
+
 def step_scale(current: float, step: int) -> float:
     """The next font scale up (step > 0) or down (step < 0) from ``current``, staying within FONT_SCALES."""
     ordered = list(FONT_SCALES)

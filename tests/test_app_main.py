@@ -72,3 +72,14 @@ def test_bad_window_options_exit_2_with_one_line(args, needle, tmp_path):
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0] and "Traceback" not in result.stderr
+
+
+def test_no_display_is_reported_instead_of_aborting(tmp_path):
+    code = "import sys; from bloomviz.gui.app import main; sys.exit(main([]))"
+    env = {"QT_QPA_PLATFORM": "", "DISPLAY": "", "WAYLAND_DISPLAY": ""}
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the check is for Linux desktops")
+    result = run(["-c", code], tmp_path, env)
+    assert result.returncode == 1
+    assert "no display" in result.stderr and "--screenshot" in result.stderr
+

@@ -362,3 +362,15 @@ def test_variants_plug_in(wb, variant, params):
     if variant == "counting":
         assert wb.max_value() == 15
         assert wb.hover_text(wb.filter.positions("one")[0]).startswith("counter")
+
+
+def test_probe_count_is_settable_and_remeasures(wb, qtbot):
+    wb.configure(2000, 4)
+    wb.insert_batch([f"x{i}" for i in range(300)])
+    assert wb.set_probe_count(5000) and len(wb.probes) == 5000
+    assert wb.tracker.fp_count == brute_fp(wb)
+    with qtbot.waitSignal(wb.error):
+        assert not wb.set_probe_count(0)
+    assert len(wb.probes) == 5000
+    wb.insert("y")
+    assert_consistent(wb)

@@ -90,6 +90,13 @@ def _settings(screenshot: bool):
     return QtCore.QSettings()
 
 
+def _no_display() -> bool:
+    """On Linux without X or Wayland and no platform chosen, Qt would abort the interpreter: say so instead."""
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return False
+    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 class _FirstPaint:
     """Quit (and report the time) after the window's first paint."""
 
@@ -124,6 +131,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     screenshot = args.screenshot is not None
     if screenshot:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    elif _no_display():
+        print("bloomviz: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are not set); "
+              "`bloomviz --screenshot FILE` draws the window offscreen", file=sys.stderr)
+        return 1
 
     from PySide6 import QtCore, QtWidgets
 

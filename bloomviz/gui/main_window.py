@@ -214,6 +214,9 @@ class MainWindow(QtWidgets.QMainWindow):
                                   "Make a new empty filter from the parameters panel.")
         a["clear"] = self._action("Clear the filter", self.clear_filter, "Ctrl+Shift+Backspace",
                                   "Empty the filter: all bits 0, no items, new plot and history.")
+        a["probes"] = self._action("Measurement probes…", self.ask_probe_count, None,
+                                   "How many never-inserted items the false-positive rate is measured on "
+                                   "(more probes: a narrower interval).")
         a["play"] = self._action("Auto-play: play / pause", self.autoplay.toggle, "F5",
                                  "Insert items automatically at the chosen rate; again to pause.")
         a["step"] = self._action("Auto-play: step", self.autoplay.step, "F6", "Insert just the next item.")
@@ -253,6 +256,7 @@ class MainWindow(QtWidgets.QMainWindow):
         edit.addSeparator()
         edit.addAction(a["apply"])
         edit.addAction(a["clear"])
+        edit.addAction(a["probes"])
         edit.addSeparator()
         for key in ("play", "step", "cancel"):
             edit.addAction(a[key])
@@ -413,6 +417,17 @@ class MainWindow(QtWidgets.QMainWindow):
             return
         self.autoplay.cancel()
         self.wb.reset()
+
+    def ask_probe_count(self) -> None:
+        current = len(self.wb.probes)
+        value, ok = QtWidgets.QInputDialog.getInt(
+            self, "Measurement probes",
+            "The false-positive rate is measured exactly on this many items that were never inserted.\n"
+            "More probes give a narrower interval; the filter is re-measured from its bits.",
+            current, 1, 1_000_000, 1000)
+        if ok and value != current:
+            self.wb.set_probe_count(value)
+            self.update_status()
 
     def cancel_work(self) -> None:
         self.autoplay.cancel()

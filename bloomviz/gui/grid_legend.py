@@ -41,8 +41,8 @@ class GridLegend(QtWidgets.QLabel):
         lut = g.lookup_table()
         e = html.escape
         if g.max_value <= 1:
-            cells = (f"<span style='color:{_hex(lut[0])}'>■</span> 0 &nbsp;"
-                     f"<span style='color:{_hex(lut[255])}'>■</span> 1")
+            # a 0 cell is the background's near-twin: draw it as an outline so it shows on either theme
+            cells = f"□ 0 &nbsp;<span style='color:{_hex(lut[255])}'>■</span> 1"
         else:
             steps = np.linspace(0, 255, 4).astype(int)
             swatches = "".join(f"<span style='color:{_hex(lut[i])}'>■</span>" for i in steps)

@@ -53,6 +53,7 @@ DEFAULT_PROBES = 10_000
 DEFAULT_SEED = 0
 DEFAULT_DESIGN = (200, 0.01)  # n, p: a grid of ~1,900 cells, large enough to see each bit
 CULPRIT_LIMIT = 20
+DEDUPE_LIMIT = 50_000
 
 INSERTED = "inserted"
 TRUE_POSITIVE = "true positive"
@@ -454,17 +455,22 @@ class Workbench(QtCore.QObject):
         return self.grid_values()[positions]
 
     def items_at_bit(self, index: int, limit: int = CULPRIT_LIMIT) -> tuple[list, int]:
-        """The distinct inserted items whose positions include ``index`` (the first ``limit``) and their number."""
+        """The distinct inserted items whose positions include ``index`` (the first ``limit``) and their number.
+
+        Past DEDUPE_LIMIT matching inserts (a tiny filter holding a huge stream) the count is of inserts, not of
+        distinct items: telling repeats apart would cost a second per hover.
+        """
         if self._positions is None or not len(self._positions):
             return [], 0
         rows = self._positions.view()
         idx = np.flatnonzero((rows == index).any(axis=1))
         items = self._items
         first: dict[bytes, object] = {}   # an item inserted twice is named once
-        for i in idx.tolist():
+        for i in idx[:DEDUPE_LIMIT].tolist():
             first.setdefault(to_bytes(items[i]), items[i])
         names = list(first.values())
-        return names[:limit], len(names)
+        total = len(names) if idx.size <= DEDUPE_LIMIT else int(idx.size)
+        return names[:limit], total
 
     def hover_text(self, index: int) -> str:
         if not 0 <= index < self._flt.m:

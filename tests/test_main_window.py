@@ -223,11 +223,21 @@ def test_the_scheme_combo_offers_every_scheme_with_a_teaching_tooltip(window):
 
 
 def test_the_plot_follows_the_series(window, qtbot):
+    set_filter(qtbot, window, 600, 3)
     window.wb.insert_batch([f"p{i}" for i in range(150)])
-    window.plot.refresh_now()
-    x, y = window.plot.curve("fp_measured").getData()
-    assert len(x) == len(window.wb.series) == 150 or np.isnan(y).any()
-    assert window.plot.series is window.wb.series
+    insert_by_enter(qtbot, window, "one more")
+    assert window.plot.series is window.wb.series and len(window.wb.series) == 151
+    qtbot.waitUntil(lambda: window.plot.values_at(151) is not None)
+    row = window.plot.values_at(151)
+    brute = int(np.count_nonzero(window.wb.filter.contains_many(window.wb.probes)))
+    assert row["n"] == 151 and row["fp_measured"] == brute / len(window.wb.probes)
+    # the drawn curve reaches the latest insert once the plot's throttled redraw has run
+    qtbot.waitUntil(lambda: window.plot.curve("fp_measured").getData()[0] is not None
+                    and window.plot.curve("fp_measured").getData()[0][-1] == 151, timeout=3_000)
+    # a bulk job replaces the series with a roomier one; the plot follows it
+    with qtbot.waitSignal(window.wb.jobFinished, timeout=20_000):
+        window.wb.insert_many([f"q{i}" for i in range(30_000)])
+    assert window.plot.series is window.wb.series and len(window.plot.series) == 30_151
 
 
 def test_status_bar_names_the_parameters_and_counts(window, qtbot):

@@ -405,3 +405,19 @@ def test_subprocess_simulate_to_stdout_and_no_qt_loaded():
     assert "NOQT" in proc.stderr
     lines = proc.stdout.strip().splitlines()
     assert lines[0].startswith("n,fp_measured") and len(lines) == 41
+
+
+def test_progress_bar_draws_on_a_terminal_only():
+    from bloomviz.commands.common import Progress
+    shown = io.StringIO()
+    bar = Progress("work", stream=shown, enabled=True, min_interval=0)
+    for done in (0, 50, 100):
+        bar(done, 100)
+    bar.close()
+    text = shown.getvalue()
+    assert "100.0%" in text and "50.0%" in text and text.endswith("\n") and "\r" in text
+    quiet = io.StringIO()  # a StringIO is not a terminal: nothing is drawn
+    bar = Progress("work", stream=quiet)
+    bar(1, 2)
+    bar.close()
+    assert quiet.getvalue() == ""

@@ -167,16 +167,22 @@ def test_memory_is_m_over_8_bytes():
 
 
 # --- bad arguments ----------------------------------------------------------------------------------------
-@pytest.mark.parametrize("m", [0, -1, 2 ** 34 + 1, 1.5, True, "x", float("nan"), None, float("inf")])
-def test_bad_m_is_refused_naming_the_value(m):
-    with pytest.raises((ValueError, TypeError)) as err:
+# The documented kinds (bloomviz.core.validate): a value of the right kind out of range is a ValueError; a
+# value of the wrong kind (bool, str, None, any float where an integer is needed) is a TypeError.
+@pytest.mark.parametrize("m, error", [(0, ValueError), (-1, ValueError), (2 ** 34 + 1, ValueError),
+                                      (1.5, TypeError), (True, TypeError), ("x", TypeError),
+                                      (float("nan"), TypeError), (None, TypeError), (float("inf"), TypeError),
+                                      (100.0, TypeError)])
+def test_bad_m_is_refused_naming_the_value(m, error):
+    with pytest.raises(error, match="m must be") as err:
         BloomFilter(m, 3)
     assert _names(m, str(err.value))
 
 
-@pytest.mark.parametrize("k", [0, 65, -3, 2.5, False, "7", None])
-def test_bad_k_is_refused_naming_the_value(k):
-    with pytest.raises((ValueError, TypeError)) as err:
+@pytest.mark.parametrize("k, error", [(0, ValueError), (65, ValueError), (-3, ValueError), (2.5, TypeError),
+                                      (False, TypeError), ("7", TypeError), (None, TypeError)])
+def test_bad_k_is_refused_naming_the_value(k, error):
+    with pytest.raises(error, match="k must be") as err:
         BloomFilter(100, k)
     assert _names(k, str(err.value))
 

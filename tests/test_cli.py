@@ -421,3 +421,14 @@ def test_progress_bar_draws_on_a_terminal_only():
     bar(1, 2)
     bar.close()
     assert quiet.getvalue() == ""
+
+
+def test_designs_beyond_the_limits(capsys):
+    code, out, err = run(capsys, "calc", "--n", "10", "--p", "1e-25", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["k"] == 64 and "k = 64" in err  # capped, and said so
+    code, _, err = run(capsys, "calc", "--n", "1e9", "--p", "1e-25")
+    line = one_error_line(err, "bloomviz calc")
+    assert code == 2 and "2**34" in line and f"{theory.optimal_params(10 ** 9, 1e-25)[1]:,}" in line
+    code, _, err = run(capsys, "simulate", "--n", "4e7", "--p", "1e-300", "--csv", "-")
+    assert code == 2 and "2**34" in one_error_line(err, "bloomviz simulate")

@@ -12,10 +12,10 @@ import argparse
 import json
 import sys
 
-from bloomviz.commands.common import CliParser, fail, human_bytes, k_arg, m_arg, n_arg, one_in, p_arg, rate
+from bloomviz.commands.common import (CliParser, design, fail, human_bytes, k_arg, m_arg, n_arg, one_in, p_arg,
+                                      rate)
 
 NAME = "calc"
-MAX_K = 64  # the filters' limit; a design asking for more is capped and says so
 
 
 def add_parser(subparsers) -> CliParser:
@@ -51,15 +51,11 @@ def compute(args) -> dict:
 
     mode = _mode(args)
     n = args.n
-    notes: list[str] = []
     if mode == "design":
-        k, m = theory.optimal_params(n, args.p)
-        if k > MAX_K:
-            notes.append(f"the design asks for k = {k}; filters allow at most {MAX_K}, so k = {MAX_K} is used")
-            k = MAX_K
+        m, k, notes = design(n, args.p)
         k_given = True
     else:
-        m = args.m
+        m, notes = args.m, []
         k_given = args.k is not None
         k = args.k if k_given else theory.optimal_k_int(m, n)
     fp_exact = theory.fp_exact(m, k, n)

@@ -17,7 +17,7 @@ from typing import TextIO
 
 import numpy as np
 
-from bloomviz.commands.common import (CliParser, Progress, fail, k_arg, m_arg, n_arg, non_negative_int, p_arg,
+from bloomviz.commands.common import (CliParser, Progress, design, fail, k_arg, m_arg, n_arg, non_negative_int, p_arg,
                                       positive_int, rate, scheme_arg)
 
 NAME = "simulate"
@@ -78,9 +78,10 @@ def _design(args, n: int) -> tuple[int, int]:
     if args.p is not None:
         if args.m is not None or args.k is not None:
             raise ValueError("give either --p (to design the filter) or --m and --k, not both")
-        from bloomviz.core.theory import optimal_params
-        k, m = optimal_params(n, args.p)
-        return m, min(k, 64)
+        m, k, notes = design(n, args.p)
+        for note in notes:
+            print(f"bloomviz {NAME}: note: {note}", file=sys.stderr)
+        return m, k
     missing = [name for name in ("--m", "--k") if getattr(args, name[2:]) is None]
     if missing:
         raise ValueError(f"missing {' and '.join(missing)} (or give --p to design the filter for n items)")

@@ -403,6 +403,7 @@ def test_scalable_stages_grow_as_specified(growth, tightening):
     assert flt.m == sum(s.m for s in flt.stages)
     assert flt.k == flt.stages[-1].k and flt.ks == tuple(s.k for s in flt.stages)
     assert sum(s.error for s in flt.stage_specs()) < p
+    assert theory.scalable_fp_bound(flt.first_error, tightening) == pytest.approx(p, rel=1e-12)
 
 
 def test_scalable_opens_a_stage_exactly_at_capacity():

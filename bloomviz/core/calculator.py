@@ -1,0 +1,165 @@
+"""The parameter calculator: give any consistent subset of n, p, m, k and get the rest.
+
+Solved cases (anything else gets a message saying what to add or remove):
+  n, p        -> m = ceil(-n ln p / (ln 2)^2), k = ceil(log2(1/p))          (the textbook design)
+  n, p, k     -> the smallest m with fp_exact(m, k, n) <= p
+  m, n        -> k = the integer near (m/n) ln 2 with the lower rate; p = fp_exact
+  m, n, k     -> p = fp_exact(m, k, n)
+  m, p        -> n = the largest n with fp_exact(m, k, n) <= p at k = ceil(log2(1/p))
+  m, k, p     -> n = the largest n with fp_exact(m, k, n) <= p
+  n, p, m (k) -> checked: the rate reached at the best k (or the given k) must not exceed p
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from bloomviz.core import theory
+from bloomviz.core.validate import check_k, check_m, check_n, check_p
+
+LN2 = math.log(2)
+
+
+def human_bytes(nbytes: float) -> str:
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if nbytes >= size:
+            return f"{nbytes / size:.2f} {unit}"
+    return f"{nbytes:.0f} B"
+
+
+def one_in(p: float) -> str:
+    if p <= 0:
+        return "never"
+    return f"1 in {1 / p:,.0f}" if 1 / p < 1e15 else f"1 in {1 / p:.3g}"
+
+
+@dataclass
+class Design:
+    n: int
+    m: int
+    k: int
+    p_target: float | None
+    fp: float                         # fp_exact at (m, k, n)
+    fp_approx: float
+    fp_bound: float
+    k_real: float                     # (m/n) ln 2
+    k_floor: int
+    k_ceil: int
+    fp_floor: float
+    fp_ceil: float
+    bits_per_item: float
+    lower_bound_bits: float           # log2(1/fp): no structure answering with rate fp can use fewer
+    overhead: float                   # bits_per_item / lower_bound_bits
+    fill_at_capacity: float
+    memory: str
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def one_in(self) -> str:
+        return one_in(self.fp)
+
+    def as_dict(self) -> dict:
+        d = {k: v for k, v in self.__dict__.items() if k != "notes"}
+        d["one_in"] = self.one_in
+        d["notes"] = list(self.notes)
+        return d
+
+
+class CalcError(ValueError):
+    """The inputs are out of range or do not determine a design."""
+
+
+def _clamp_k(k: float) -> int:
+    return int(min(64, max(1, k)))
+
+
+def _describe(n: int, m: int, k: int, p_target: float | None, notes: list[str]) -> Design:
+    fp = theory.fp_exact(m, k, n)
+    k_real = (m / n) * LN2
+    kf, kc = _clamp_k(math.floor(k_real)), _clamp_k(math.ceil(k_real))
+    lb = math.log2(1 / fp) if 0 < fp < 1 else 0.0
+    bpi = m / n
+    return Design(n=n, m=m, k=k, p_target=p_target, fp=fp, fp_approx=theory.fp_approx(m, k, n),
+                  fp_bound=theory.fp_bound(m, k, n), k_real=k_real, k_floor=kf, k_ceil=kc,
+                  fp_floor=theory.fp_exact(m, kf, n), fp_ceil=theory.fp_exact(m, kc, n),
+                  bits_per_item=bpi, lower_bound_bits=lb, overhead=(bpi / lb) if lb else math.inf,
+                  fill_at_capacity=theory.fill_expected(m, k, n), memory=human_bytes(math.ceil(m / 8)),
+                  notes=notes)
+
+
+def _smallest_m(n: int, k: int, p: float) -> int:
+    lo, hi = 1, 1
+    while theory.fp_exact(hi, k, n) > p:
+        hi *= 2
+        if hi > 2 ** 34:
+            raise CalcError(f"no m up to 2**34 bits reaches p = {p:g} with k = {k} for n = {n:,}")
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if theory.fp_exact(mid, k, n) <= p:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _largest_n(m: int, k: int, p: float) -> int:
+    if theory.fp_exact(m, k, 1) > p:
+        raise CalcError(f"even one item gives a rate of {theory.fp_exact(m, k, 1):.3g} > p = {p:g} "
+                        f"with m = {m:,} and k = {k}: make m larger")
+    lo, hi = 1, 1
+    while theory.fp_exact(m, k, hi * 2) <= p:
+        hi *= 2
+    hi *= 2
+    while lo < hi - 1:
+        mid = (lo + hi) // 2
+        if theory.fp_exact(m, k, mid) <= p:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def solve(n: int | None = None, p: float | None = None, m: int | None = None,
+          k: int | None = None) -> Design:
+    try:
+        n = None if n is None else check_n(n, allow_zero=False)
+        p = None if p is None else check_p(p)
+        m = None if m is None else check_m(m)
+        k = None if k is None else check_k(k)
+    except (TypeError, ValueError) as exc:
+        raise CalcError(str(exc)) from None
+    notes: list[str] = []
+    given = {name for name, v in (("n", n), ("p", p), ("m", m), ("k", k)) if v is not None}
+    if given >= {"n", "m"}:
+        if k is None:
+            k = theory.optimal_k_int(m, n)
+            notes.append(f"k = {k}: the integer next to (m/n)·ln 2 = {(m / n) * LN2:.3f} with the lower rate")
+        d = _describe(n, m, k, p, notes)
+        if p is not None and d.fp > p * (1 + 1e-12):
+            raise CalcError(f"inconsistent: m = {m:,}, n = {n:,}, k = {k} give a rate of {d.fp:.4g}, "
+                            f"above the target p = {p:g}; drop one of the four or enlarge m")
+        return d
+    if given >= {"n", "p"}:
+        if k is None:
+            k, m = theory.optimal_params(n, p)
+            if k > 64:
+                raise CalcError(f"p = {p:g} needs k = {k} > 64 hash functions; choose a larger p")
+            notes.append(f"k = ceil(log2(1/p)) = {k}; m = ceil(−n·ln p / (ln 2)²) = {m:,}")
+        else:
+            m = _smallest_m(n, k, p)
+            notes.append(f"m = {m:,}: the smallest m with rate ≤ p at k = {k}")
+        if m > 2 ** 34:
+            raise CalcError(f"the design needs m = {m:,} bits, above the 2**34 limit")
+        return _describe(n, m, k, p, notes)
+    if given >= {"m", "p"}:
+        if k is None:
+            k = math.ceil(-math.log2(p))
+            if k > 64:
+                raise CalcError(f"p = {p:g} needs k = {k} > 64 hash functions; choose a larger p")
+            notes.append(f"k = ceil(log2(1/p)) = {k}")
+        n = _largest_n(m, k, p)
+        notes.append(f"n = {n:,}: the most items for which the rate stays ≤ p")
+        return _describe(n, m, k, p, notes)
+    missing = "; ".join(["n and p", "m and n", "m and p"])
+    raise CalcError(f"not enough to solve from {', '.join(sorted(given)) or 'nothing'}: give at least {missing}")

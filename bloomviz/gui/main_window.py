@@ -87,7 +87,14 @@ class MainWindow(QtWidgets.QMainWindow):
         centre_layout.setSpacing(0)
         centre_layout.addWidget(self.grid, 1)
         centre_layout.addWidget(self.grid_legend)
-        self.setCentralWidget(centre)
+        # The filter's grid is the first tab; the explorer, the compare and set-operation views add theirs.
+        self.tabs = QtWidgets.QTabWidget()
+        self.tabs.setObjectName("centralTabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(centre, "Filter")
+        self.tabs.tabBar().setAutoHide(True)
+        self._tab_keys = {"filter": centre}
+        self.setCentralWidget(self.tabs)
         self.setDockNestingEnabled(True)
         self.setCorner(QtCore.Qt.Corner.BottomLeftCorner, QtCore.Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setCorner(QtCore.Qt.Corner.BottomRightCorner, QtCore.Qt.DockWidgetArea.RightDockWidgetArea)
@@ -147,6 +154,35 @@ class MainWindow(QtWidgets.QMainWindow):
         self.resizeDocks([self.docks["plot"], self.docks["explain"]], [height * 52 // 100, height * 48 // 100],
                          QtCore.Qt.Orientation.Vertical)
         self.resizeDocks([self.docks["history"]], [height * 24 // 100], QtCore.Qt.Orientation.Vertical)
+
+    def add_tab(self, key: str, title: str, widget: QtWidgets.QWidget, tip: str = "") -> int:
+        """A view of its own beside the filter's grid (explorer, compare, set operations)."""
+        index = self.tabs.addTab(widget, title)
+        if tip:
+            self.tabs.setTabToolTip(index, tip)
+        self._tab_keys[key] = widget
+        return index
+
+    def show_tab(self, key: str) -> None:
+        self.tabs.setCurrentWidget(self._tab_keys[key])
+
+    def menu(self, title: str) -> QtWidgets.QMenu:
+        """The top-level menu named ``title`` ("&File", "Tools" ...), made before Help when missing."""
+        bar = self.menuBar()
+        plain = title.replace("&", "")
+        for action in bar.actions():
+            if action.menu() is not None and action.text().replace("&", "") == plain:
+                return action.menu()
+        help_action = next((a for a in bar.actions() if a.text().replace("&", "") == "Help"), None)
+        menu = QtWidgets.QMenu(title, self)
+        bar.insertMenu(help_action, menu) if help_action is not None else bar.addMenu(menu)
+        return menu
+
+    def add_dock(self, key: str, title: str, widget: QtWidgets.QWidget, area=None) -> QtWidgets.QDockWidget:
+        area = area if area is not None else QtCore.Qt.DockWidgetArea.RightDockWidgetArea
+        dock = self._add_dock(key, title, widget, area)
+        self._panels_menu.addAction(dock.toggleViewAction())
+        return dock
 
     def _add_dock(self, key: str, title: str, widget: QtWidgets.QWidget, area) -> QtWidgets.QDockWidget:
         dock = QtWidgets.QDockWidget(title, self)
@@ -269,7 +305,7 @@ class MainWindow(QtWidgets.QMainWindow):
         for key in ("log_y", "show_fill", "show_estimate"):
             view.addAction(a[key])
         view.addSeparator()
-        panels = view.addMenu("Panels")
+        panels = self._panels_menu = view.addMenu("Panels")
         for dock in self.docks.values():
             panels.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")

@@ -59,7 +59,8 @@ INSERTED = "inserted"
 TRUE_POSITIVE = "true positive"
 TRUE_NEGATIVE = "true negative"
 FALSE_POSITIVE = "false positive"
-VERDICTS = (INSERTED, TRUE_POSITIVE, TRUE_NEGATIVE, FALSE_POSITIVE)
+MAYBE_PRESENT = "probably present"   # a loaded filter whose items are unknown
+VERDICTS = (INSERTED, TRUE_POSITIVE, TRUE_NEGATIVE, FALSE_POSITIVE, MAYBE_PRESENT)
 
 
 # --- records the workbench hands out ------------------------------------------------------------------------
@@ -228,10 +229,15 @@ class _Rows:
     def view(self) -> np.ndarray:
         return self._data[: self._len]
 
+    def truncate(self, rows: int) -> None:
+        self._len = min(self._len, rows)
+
 
 # --- the job that feeds chunks from the event loop ----------------------------------------------------------
 class _Job:
-    def __init__(self, source: Callable[[int], Sequence[object]], total: int, label: str):
+    def __init__(self, source: Callable[[int], Sequence[object]], total: int, label: str,
+                 checkpoint: "Checkpoint | None" = None):
+        self.checkpoint = checkpoint  # all-or-nothing jobs go back here on a cancel or a failure
         self.source = source        # source(count) -> the next items (fewer at the end; empty = done)
         self.total = total
         self.done = 0
@@ -240,6 +246,25 @@ class _Job:
         self.per_item: float | None = None
         self.started = time.perf_counter()
         self.last_frame = self.started
+
+
+@dataclass
+class Checkpoint:
+    """Everything an operation can change, as it was: ``Workbench.rollback`` puts it back."""
+    flt: object
+    capacity: int | None
+    items: int
+    positions: int
+    truth: set | None
+    series: int
+    history: int
+    counts: dict
+    lookups: int
+    probes: list
+    probe_keys: set
+    seed: int
+    fp_now: int
+    last: object
 
 
 TARGET_TICK_S = 0.030
@@ -335,9 +360,10 @@ class Workbench(QtCore.QObject):
         self._truth: set[bytes] | None = None if self._positions is not None else set()
         self._series = Series()
         self._history: list[HistoryEntry] = []
-        self._counts = {TRUE_POSITIVE: 0, TRUE_NEGATIVE: 0, FALSE_POSITIVE: 0}
+        self._counts = {TRUE_POSITIVE: 0, TRUE_NEGATIVE: 0, FALSE_POSITIVE: 0, MAYBE_PRESENT: 0}
         self._lookups = 0
         self._last: Explanation | None = None
+        self._truth_known = True
         self._new_probes()
         if announce:
             self.filterReset.emit()
@@ -375,6 +401,73 @@ class Workbench(QtCore.QObject):
         self.cancel()
         self._flt.clear()
         self._install(self._flt, capacity=self._capacity)
+
+    def install_filter(self, flt, capacity: int | None = None, items: Sequence[object] | None = None,
+                       note: str = "") -> bool:
+        """Show a filter made elsewhere (a loaded file). ``items``: what was inserted, when known.
+
+        Without ``items`` the ground truth is unknown: a lookup that passes is "probably in the set" and cannot
+        be called a true or a false positive. The measurement starts from the filter's bits either way.
+        """
+        if items is not None:
+            try:
+                datas = to_bytes_list(items)
+            except TypeError as exc:
+                self.error.emit(f"Refused: {exc}. Nothing was changed.")
+                return False
+        self.cancel()
+        self._install(flt, capacity=capacity, announce=False)
+        if items is not None:
+            self._remember(list(items), datas, flt.positions_many(datas) if self._fixed_k else None)
+        self._truth_known = items is not None
+        if len(flt):
+            # The path that led here is unknown: the plot starts with one point, the filter as it is now.
+            fp = self._tracker.fp_count if self._tracker is not None else self._fp_now
+            self._series.extend(**self._rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set])))
+        self.filterReset.emit()
+        self._explain_state("loaded filter", note or self._describe_filter())
+        return True
+
+    @property
+    def truth_known(self) -> bool:
+        """False for a filter loaded without its items: false positives cannot be told from true ones."""
+        return self._truth_known
+
+    def explain_note(self, title: str, text: str) -> None:
+        """Show a text of the caller's (a scenario's story, an import's report) in the explain panel."""
+        self._explain_state(str(title), str(text))
+
+    def checkpoint(self) -> Checkpoint:
+        """The current state, to go back to with ``rollback`` (the filter is copied, the rest are lengths)."""
+        return Checkpoint(flt=self._flt.copy(), capacity=self._capacity, items=len(self._items),
+                          positions=len(self._positions) if self._positions is not None else 0,
+                          truth=set(self._truth) if self._truth is not None else None,
+                          series=len(self._series), history=len(self._history), counts=dict(self._counts),
+                          lookups=self._lookups, probes=self._probes, probe_keys=self._probe_keys,
+                          seed=self._seed, fp_now=self._fp_now, last=self._last)
+
+    def rollback(self, cp: Checkpoint) -> None:
+        """Put back the state of ``cp``: filter, truth, measurement, plot rows and history."""
+        if self._job is not None and self._job.checkpoint is not cp:
+            self.cancel()
+        self._flt = cp.flt.copy()
+        self._capacity = cp.capacity
+        del self._items[cp.items:]
+        if self._positions is not None:
+            self._positions.truncate(cp.positions)
+        if cp.truth is not None:
+            self._truth = set(cp.truth)
+        self._series.truncate(cp.series)
+        del self._history[cp.history:]
+        self._counts = dict(cp.counts)
+        self._lookups = cp.lookups
+        self._probes, self._probe_keys, self._seed = cp.probes, cp.probe_keys, cp.seed
+        self._tracker = FpTracker(self._flt, self._probes) if self._has_bits(self._flt) else None
+        self._fp_now = self._brute_fp() if self._tracker is None else self._tracker.fp_count
+        self._last = cp.last
+        self.filterReset.emit()
+        if self._last is not None:
+            self.operationExplained.emit(self._last)
 
     # --- reading ---------------------------------------------------------------------------------------------
     @property
@@ -567,6 +660,11 @@ class Workbench(QtCore.QObject):
             text = (f"“{label}” is definitely not in the set: bit {zeros[0]:,} is 0{others}. "
                     "A member would have set all its bits.")
             kinds = tuple("one" if b else "zero" for b in bits)
+        elif not self._truth_known and not self._member(data, positions):
+            verdict = MAYBE_PRESENT
+            text = (f"“{label}” is probably in the set: all k = {k} bits are set. (This filter was loaded "
+                    "without its items, so whether it is a true or a false positive cannot be told.)")
+            kinds = ("one",) * k
         elif self._member(data, positions):
             verdict = TRUE_POSITIVE
             text = (f"“{label}” is probably in the set: all k = {k} bits are set. "
@@ -657,12 +755,18 @@ class Workbench(QtCore.QObject):
 
         return self.run_job(source, len(items), label)
 
-    def run_job(self, source: Callable[[int], Sequence[object]], total: int, label: str = "items") -> bool:
-        """Insert ``total`` items drawn from ``source(count)`` in chunks, one chunk per event-loop turn."""
+    def run_job(self, source: Callable[[int], Sequence[object]], total: int, label: str = "items",
+                atomic: bool = False) -> bool:
+        """Insert ``total`` items drawn from ``source(count)`` in chunks, one chunk per event-loop turn.
+
+        ``source`` may raise ``OSError``/``ValueError`` (a file gone bad mid-way): the job ends, reported by
+        ``error``. With ``atomic`` a cancel, a refusal or such a failure puts everything back as it was before
+        the job (an import is all or nothing); without it, the chunks committed so far stay.
+        """
         if self._job is not None:
             self.error.emit("Another bulk insert is running; cancel it first.")
             return False
-        self._job = _Job(source, int(total), label)
+        self._job = _Job(source, int(total), label, self.checkpoint() if atomic else None)
         self._reserve(int(total))
         self.busyChanged.emit(True)
         self.progress.emit(0, self._job.total)
@@ -682,7 +786,12 @@ class Workbench(QtCore.QObject):
             self.jobFrame.emit()
             return
         want = min(job.chunk, job.total - job.done)
-        items = list(job.source(want)) if want > 0 else []
+        try:
+            items = list(job.source(want)) if want > 0 else []
+        except (OSError, ValueError) as exc:
+            self.error.emit(f"Bulk insert of {job.label} stopped: {exc}")
+            self._finish_job(cancelled=True, reason="failed")
+            return
         if not items:
             self._finish_job(cancelled=False)
             return
@@ -706,7 +815,11 @@ class Workbench(QtCore.QObject):
         self._timer.stop()
         self._job = None
         elapsed = time.perf_counter() - job.started
-        if cancelled:
+        if cancelled and job.checkpoint is not None:
+            self.rollback(job.checkpoint)
+            self.notice.emit(f"Bulk insert {reason} after {job.done:,} of {job.total:,} {job.label}; everything "
+                             "was put back as it was before it started.")
+        elif cancelled:
             self.notice.emit(f"Bulk insert {reason} after {job.done:,} of {job.total:,} {job.label}; the filter, "
                              f"plot and history hold exactly those {job.done:,}.")
         else:

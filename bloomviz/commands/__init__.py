@@ -9,9 +9,11 @@ To add a command, write ``bloomviz/commands/<name>.py`` and add ``"<name>"`` her
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from types import ModuleType
 
-COMMANDS: list[str] = ["calc", "simulate"]
+_ORDER = ["calc", "explore", "simulate", "inspect", "check"]
+COMMANDS: list[str] = [name for name in _ORDER if importlib.util.find_spec(f"bloomviz.commands.{name}")]
 
 
 def load(name: str) -> ModuleType:

@@ -79,6 +79,9 @@ class HistoryEntry:
     false_positives: int
     fill: float
     fp_measured: float
+    # The item itself (str or bytes) for a single operation, so a session can replay it; None for a batch,
+    # whose items are ``Workbench.items[n - count:n]``.
+    item: object = None
 
 
 @dataclass(frozen=True)
@@ -634,7 +637,7 @@ class Workbench(QtCore.QObject):
         text = (f"Inserted “{label}”: {new_count} of its {len(positions)} bits were 0 and are now 1"
                 + (f", {len(positions) - new_count} were already 1." if new_count < len(positions) else ".")
                 + (" (It was inserted before: nothing new.)" if was_member and not new_count else ""))
-        self._append_history("insert", label, INSERTED, positions, 1)
+        self._append_history("insert", label, INSERTED, positions, 1, item)
         changed = sorted(set(positions)) if hasattr(flt, "counters") else sorted(set(newly))
         self.bitsChanged.emit(np.array(changed, dtype=np.int64))
         self.highlighted.emit(np.array(positions, dtype=np.int64), kinds)
@@ -684,7 +687,7 @@ class Workbench(QtCore.QObject):
             kinds = ("culprit",) * k
         self._lookups += 1
         self._counts[verdict] += 1
-        self._append_history("lookup", label, verdict, positions, 1)
+        self._append_history("lookup", label, verdict, positions, 1, item)
         self.highlighted.emit(np.array(positions, dtype=np.int64), kinds)
         self._explain_item("lookup", item, data, verdict, text, positions, kinds, culprits)
         return look
@@ -874,7 +877,8 @@ class Workbench(QtCore.QObject):
         self._fp_now = self._brute_fp() if self._tracker is None else self._tracker.fp_count
         self.notice.emit("That item was one of the measurement's probes; the probes were redrawn.")
 
-    def _append_history(self, op: str, label: str, verdict: str, positions: tuple, count: int) -> None:
+    def _append_history(self, op: str, label: str, verdict: str, positions: tuple, count: int,
+                        item: object = None) -> None:
         nums_fp = self._tracker.fp_count if self._tracker is not None else self._fp_now
         probes = len(self._probes)
         entry = HistoryEntry(index=len(self._history) + 1, op=op, label=label, verdict=verdict,
@@ -882,7 +886,7 @@ class Workbench(QtCore.QObject):
                              true_positives=self._counts[TRUE_POSITIVE],
                              true_negatives=self._counts[TRUE_NEGATIVE],
                              false_positives=self._counts[FALSE_POSITIVE], fill=self._flt.fill_ratio,
-                             fp_measured=nums_fp / probes if probes else 0.0)
+                             fp_measured=nums_fp / probes if probes else 0.0, item=item)
         self._history.append(entry)
         self.historyAppended.emit(entry)
 

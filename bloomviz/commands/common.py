@@ -14,6 +14,8 @@ import sys
 import time
 from typing import Callable, TextIO
 
+from bloomviz.core import units
+
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
@@ -138,19 +140,7 @@ def design(n: int, p: float) -> tuple[int, int, list[str]]:
 
 
 # --- human units -------------------------------------------------------------------------------------------
-def human_bytes(nbytes: float) -> str:
-    """Binary units (KiB = 1024 B), two decimals; plain bytes below 1 KiB."""
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if nbytes >= size:
-            return f"{nbytes / size:.2f} {unit}"
-    return f"{nbytes:.0f} B"
-
-
-def one_in(p: float) -> str:
-    if not p > 0:
-        return "never"
-    inverse = 1 / p
-    return f"1 in {inverse:,.0f}" if inverse < 1e15 else f"1 in {inverse:.3g}"
+human_bytes, one_in = units.human_bytes, units.one_in   # re-exported for the commands
 
 
 def rate(p: float) -> str:

@@ -28,6 +28,7 @@ stage-wise combination equals the filter of the combined items.
 
 from __future__ import annotations
 
+import bisect
 import math
 import struct
 from dataclasses import dataclass
@@ -289,6 +290,34 @@ class ScalableBloomFilter:
             self._offsets.append(self.m)
             self._specs.append(spec)
             self._stages.append(BloomFilter(spec.m, spec.k, scheme=self._scheme.id))
+
+    # --- stage by stage (for an exact measurement that follows the stages) -------------------------------
+    def room(self) -> int:
+        """Inserts the newest stage takes before the next one must open (0: the next insert opens one)."""
+        return max(0, self._specs[-1].capacity - len(self._stages[-1]))
+
+    def open_stage(self) -> StageSpec:
+        """Open the next stage now (raises ValueError, changing nothing, if it cannot be made)."""
+        spec = stage_spec(self._initial, self._p, self._growth, self._r, self._specs[-1].index + 1)
+        self._open([spec])
+        return spec
+
+    def insert_newest(self, positions: np.ndarray) -> int:
+        """Insert items given by their rows of positions in the newest stage (its own, local positions); they
+        must fit in its ``room()``. Returns the bits newly set."""
+        positions = np.asarray(positions, dtype=np.int64)
+        if positions.ndim != 2 or positions.shape[0] > self.room():
+            raise ValueError(f"{positions.shape[0] if positions.ndim == 2 else positions.shape} rows do not fit "
+                             f"the newest stage's room of {self.room()} inserts")
+        newly = self._stages[-1].insert_positions(positions)
+        self._count += positions.shape[0]
+        return newly
+
+    def stage_of_bit(self, index: int) -> int:
+        """The stage that holds grid bit ``index``."""
+        if not 0 <= index < self.m:
+            raise ValueError(f"bit index must lie in [0, {self.m}), got {index!r}")
+        return bisect.bisect_right(self._offsets, index) - 1
 
     # --- single items ------------------------------------------------------------------------------------
     def add(self, item: object) -> StageInsertion:

@@ -1,7 +1,9 @@
 """The parameter calculator: give any consistent subset of n, p, m, k and get the rest.
 
 Solved cases (anything else gets a message saying what to add or remove):
-  n, p        -> m = ceil(-n ln p / (ln 2)^2), k = ceil(log2(1/p))          (the textbook design)
+  n, p        -> k = ceil(log2(1/p)), m = ceil(-n ln p / (ln 2)^2)          (the textbook design), then m
+                 raised to the smallest m with fp_exact(m, k, n) <= p when the textbook m misses p (it
+                 usually does, slightly: n = 1e6, p = 0.01 gives 1.0039%); a note shows both m
   n, p, k     -> the smallest m with fp_exact(m, k, n) <= p
   m, n        -> k = the integer near (m/n) ln 2 with the lower rate; p = fp_exact
   m, n, k     -> p = fp_exact(m, k, n)
@@ -26,6 +28,15 @@ def human_bytes(nbytes: float) -> str:
         if nbytes >= size:
             return f"{nbytes / size:.2f} {unit}"
     return f"{nbytes:.0f} B"
+
+
+MEMORY_UNITS = (("B", 1), ("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30))
+
+
+def memory_units(m: int) -> dict[str, float]:
+    """The size of m bits in bytes (whole bytes, rounded up) and in KiB, MiB and GiB."""
+    nbytes = math.ceil(m / 8)
+    return {unit: nbytes / size for unit, size in MEMORY_UNITS}
 
 
 def one_in(p: float) -> str:
@@ -59,9 +70,18 @@ class Design:
     def one_in(self) -> str:
         return one_in(self.fp)
 
+    @property
+    def memory_bytes(self) -> int:
+        return math.ceil(self.m / 8)
+
+    @property
+    def memory_units(self) -> dict[str, float]:
+        return memory_units(self.m)
+
     def as_dict(self) -> dict:
         d = {k: v for k, v in self.__dict__.items() if k != "notes"}
         d["one_in"] = self.one_in
+        d["memory_bytes"] = self.memory_bytes
         d["notes"] = list(self.notes)
         return d
 
@@ -146,6 +166,13 @@ def solve(n: int | None = None, p: float | None = None, m: int | None = None,
             if k > 64:
                 raise CalcError(f"p = {p:g} needs k = {k} > 64 hash functions; choose a larger p")
             notes.append(f"k = ceil(log2(1/p)) = {k}; m = ceil(−n·ln p / (ln 2)²) = {m:,}")
+            if m <= 2 ** 34 and theory.fp_exact(m, k, n) > p:
+                # The textbook m assumes the real optimum k; with k rounded up (and the exact formula) it
+                # lands a little above p. The smallest m that meets p is a few bits more.
+                textbook, rate = m, theory.fp_exact(m, k, n)
+                m = _smallest_m(n, k, p)
+                notes.append(f"the textbook m = {textbook:,} gives a rate of {rate:.6g} > p = {p:g} at k = {k}; "
+                             f"m raised by {m - textbook:,} bits to {m:,}, the smallest m with rate ≤ p")
         else:
             m = _smallest_m(n, k, p)
             notes.append(f"m = {m:,}: the smallest m with rate ≤ p at k = {k}")

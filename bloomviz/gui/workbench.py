@@ -60,7 +60,10 @@ TRUE_POSITIVE = "true positive"
 TRUE_NEGATIVE = "true negative"
 FALSE_POSITIVE = "false positive"
 MAYBE_PRESENT = "probably present"   # a loaded filter whose items are unknown
-VERDICTS = (INSERTED, TRUE_POSITIVE, TRUE_NEGATIVE, FALSE_POSITIVE, MAYBE_PRESENT)
+REMOVED = "removed"                  # a counting filter's removal of an inserted item
+FORCED_REMOVAL = "forced removal"    # the removal of an item never inserted, insisted on
+VERDICTS = (INSERTED, TRUE_POSITIVE, TRUE_NEGATIVE, FALSE_POSITIVE, MAYBE_PRESENT, REMOVED, FORCED_REMOVAL)
+FALSE_NEGATIVE_LIMIT = 20
 
 
 # --- records the workbench hands out ------------------------------------------------------------------------
@@ -82,6 +85,10 @@ class HistoryEntry:
     # The item itself (str or bytes) for a single operation, so a session can replay it; None for a batch,
     # whose items are ``Workbench.items[n - count:n]``.
     item: object = None
+    # What else the operation did, in words (a removal's false negatives, a scalable filter's new stage).
+    note: str = ""
+    # Inserted items that test negative after this operation (a forced removal in a counting filter).
+    false_negatives: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -124,6 +131,10 @@ class Explanation:
     scheme_title: str = ""
     numbers: Numbers | None = None
     count: int = 1
+    # What the variant did with this item and its own theory, as (label, value) rows: the counters changed,
+    # the stage chosen, the slice or block used. Empty for the standard filter.
+    variant_title: str = ""
+    variant_rows: tuple[tuple[str, str], ...] = ()
 
 
 class ItemError(ValueError):
@@ -198,6 +209,34 @@ def sorted_unique(values: np.ndarray) -> np.ndarray:
     return out
 
 
+def flt_counter_bits(flt) -> int:
+    return int(getattr(flt, "counter_bits", 1))
+
+
+def variant_theory(flt, n) -> np.ndarray:
+    """The filter's own theoretical false-positive rate at every n of the array (vectorised).
+
+    Counting filters follow the standard formula (a counter above 0 is a set bit); partitioned, blocked and
+    scalable filters have their own (see their core modules)."""
+    n = np.atleast_1d(np.asarray(n, dtype=float))
+    variant = getattr(flt, "variant", "standard")
+    if variant == "scalable":
+        from bloomviz.core.scalable import scalable_fp
+        return np.atleast_1d(scalable_fp(flt.initial_capacity, flt.p, n, flt.growth, flt.tightening))
+    if variant == "partitioned":
+        m, k = flt.m, flt.k
+        if k >= m:
+            return np.where(n > 0, 1.0, 0.0)
+        return np.where(n > 0, (-np.expm1(n * math.log1p(-k / m))) ** k, 0.0)
+    if variant == "blocked":
+        if n.size <= 64:
+            return np.array([flt.theory_fp(float(x)) for x in n], dtype=float)
+        from bloomviz.core.blocked import blocked_fp_curve
+        # a chunk's rows span a short stretch of a smooth curve: 64 exact points, interpolated between
+        return blocked_fp_curve(flt.m, flt.k, n, flt.block_bits, samples=64)
+    return theory_many(flt.m, flt.k, n)["fp_exact"]
+
+
 def hex_preview(data: bytes, limit: int = 24) -> str:
     shown = " ".join(f"{b:02x}" for b in data[:limit])
     return shown + (f" … ({len(data):,} bytes in all)" if len(data) > limit else "")
@@ -268,6 +307,7 @@ class Checkpoint:
     seed: int
     fp_now: int
     last: object
+    removed: dict = field(default_factory=dict)
 
 
 TARGET_TICK_S = 0.030
@@ -367,6 +407,9 @@ class Workbench(QtCore.QObject):
         self._lookups = 0
         self._last: Explanation | None = None
         self._truth_known = True
+        self._removed: dict[bytes, int] = {}          # removals of inserted items, per item (counting)
+        self._last_block: int | None = None           # blocked: the block of the last operation
+        self._stage_rows: dict[int, np.ndarray] = {}  # scalable: positions of each stage's items, on demand
         self._new_probes()
         if announce:
             self.filterReset.emit()
@@ -376,8 +419,17 @@ class Workbench(QtCore.QObject):
         probes = random_items(self._probe_count, seed=self._seed, prefix="p", exclude=self._items)
         self._probe_keys = set(to_bytes_list(probes))
         self._probes = probes
-        self._tracker = FpTracker(self._flt, probes) if self._has_bits(self._flt) else None
+        self._tracker = self._make_tracker(self._flt, probes)
         self._fp_now = self._brute_fp() if self._tracker is None else self._tracker.fp_count
+
+    @classmethod
+    def _make_tracker(cls, flt, probes):
+        """The exact measurement for this filter: FpTracker over one bit array, the stage-wise tracker for a
+        scalable filter, or None (then every probe is tested after each operation)."""
+        if getattr(flt, "variant", "standard") == "scalable":
+            from bloomviz.core.variant_tracking import ScalableFpTracker
+            return ScalableFpTracker(flt, probes)
+        return FpTracker(flt, probes) if cls._has_bits(flt) else None
 
     @staticmethod
     def _has_bits(flt) -> bool:
@@ -447,7 +499,7 @@ class Workbench(QtCore.QObject):
                           truth=set(self._truth) if self._truth is not None else None,
                           series=len(self._series), history=len(self._history), counts=dict(self._counts),
                           lookups=self._lookups, probes=self._probes, probe_keys=self._probe_keys,
-                          seed=self._seed, fp_now=self._fp_now, last=self._last)
+                          seed=self._seed, fp_now=self._fp_now, last=self._last, removed=dict(self._removed))
 
     def rollback(self, cp: Checkpoint) -> None:
         """Put back the state of ``cp``: filter, truth, measurement, plot rows and history."""
@@ -464,8 +516,10 @@ class Workbench(QtCore.QObject):
         del self._history[cp.history:]
         self._counts = dict(cp.counts)
         self._lookups = cp.lookups
+        self._removed = dict(cp.removed)
+        self._stage_rows = {}
         self._probes, self._probe_keys, self._seed = cp.probes, cp.probe_keys, cp.seed
-        self._tracker = FpTracker(self._flt, self._probes) if self._has_bits(self._flt) else None
+        self._tracker = self._make_tracker(self._flt, self._probes)
         self._fp_now = self._brute_fp() if self._tracker is None else self._tracker.fp_count
         self._last = cp.last
         self.filterReset.emit()
@@ -530,7 +584,8 @@ class Workbench(QtCore.QObject):
         rows = self._positions.view()
         pos = np.asarray(positions if positions is not None else self._flt.positions(data), dtype=rows.dtype)
         candidates = np.flatnonzero((rows == pos).all(axis=1))
-        return any(to_bytes(self._items[i]) == data for i in candidates)
+        inserted = sum(1 for i in candidates if to_bytes(self._items[i]) == data)
+        return inserted > self._removed.get(data, 0)   # a counting filter's removals take inserts back
 
     def max_value(self) -> int:
         return int(getattr(self._flt, "max_counter", 1))
@@ -556,14 +611,23 @@ class Workbench(QtCore.QObject):
         Past DEDUPE_LIMIT matching inserts (a tiny filter holding a huge stream) the count is of inserts, not of
         distinct items: telling repeats apart would cost a second per hover.
         """
-        if self._positions is None or not len(self._positions):
+        if self._variant == "scalable" and 0 <= index < self._flt.m:
+            stage = self._flt.stage_of_bit(index)
+            local = index - self._flt.stage_offsets()[stage]
+            idx = np.flatnonzero((self._scalable_rows(stage) == local).any(axis=1))
+            idx = idx + self._flt.stage_specs()[stage].start
+        elif self._positions is None or not len(self._positions):
             return [], 0
-        rows = self._positions.view()
-        idx = np.flatnonzero((rows == index).any(axis=1))
+        else:
+            rows = self._positions.view()
+            idx = np.flatnonzero((rows == index).any(axis=1))
         items = self._items
         first: dict[bytes, object] = {}   # an item inserted twice is named once
         for i in idx[:DEDUPE_LIMIT].tolist():
-            first.setdefault(to_bytes(items[i]), items[i])
+            data = to_bytes(items[i])
+            if self._removed and data not in first and not self._member(data):
+                continue   # removed since: it no longer holds this bit
+            first.setdefault(data, items[i])
         names = list(first.values())
         total = len(names) if idx.size <= DEDUPE_LIMIT else int(idx.size)
         return names[:limit], total
@@ -573,12 +637,13 @@ class Workbench(QtCore.QObject):
             return ""
         value = int(self.cell_values([index])[0])
         name = "counter" if hasattr(self._flt, "counters") else "bit"
+        where = self._where(index)
         items, total = self.items_at_bit(index)
         if not total:
-            return f"{name} {index:,} = {value}; no inserted item maps here"
+            return f"{name} {index:,} = {value}{where}; no inserted item maps here"
         shown = ", ".join(describe(x, 30) for x in items)
         more = f", … (+{total - len(items):,} more)" if total > len(items) else ""
-        return f"{name} {index:,} = {value}; set by: {shown}{more}"
+        return f"{name} {index:,} = {value}{where}; set by: {shown}{more}"
 
     def numbers(self) -> Numbers:
         flt = self._flt
@@ -622,10 +687,17 @@ class Workbench(QtCore.QObject):
             self._replace_probes(extra=(data,))
         was_member = self._member(data)
         flt = self._flt
-        ins = flt.add(data)
+        try:
+            ins = flt.add(data)
+        except ValueError as exc:   # a scalable filter that cannot open another stage
+            self.error.emit(f"Refused: {exc}. Nothing was changed.")
+            return None
         positions = tuple(int(p) for p in ins.positions)
         newly = [p for p, fresh in zip(positions, ins.newly_set) if fresh]
-        if self._tracker is not None:
+        new_stage = bool(getattr(ins, "new_stage", False))
+        if self._variant == "scalable":
+            fp = self._tracker.on_insertion(ins)
+        elif self._tracker is not None:
             fp = self._tracker.on_insert(newly)
         else:
             fp = self._fp_now = self._brute_fp()
@@ -636,13 +708,18 @@ class Workbench(QtCore.QObject):
         label = describe(item, 60)
         text = (f"Inserted “{label}”: {new_count} of its {len(positions)} bits were 0 and are now 1"
                 + (f", {len(positions) - new_count} were already 1." if new_count < len(positions) else ".")
-                + (" (It was inserted before: nothing new.)" if was_member and not new_count else ""))
+                + (" (It was inserted before: nothing new.)" if was_member and not new_count else "")
+                + self._insert_note(ins))
         self._append_history("insert", label, INSERTED, positions, 1, item)
-        changed = sorted(set(positions)) if hasattr(flt, "counters") else sorted(set(newly))
-        self.bitsChanged.emit(np.array(changed, dtype=np.int64))
+        if new_stage:
+            self.filterReset.emit()   # the grid grew by a stage: redraw everything at the new size
+        else:
+            changed = sorted(set(positions)) if hasattr(flt, "counters") else sorted(set(newly))
+            self.bitsChanged.emit(np.array(changed, dtype=np.int64))
         self.highlighted.emit(np.array(positions, dtype=np.int64), kinds)
         self.seriesChanged.emit()
-        self._explain_item("insert", item, data, INSERTED, text, positions, kinds, {})
+        self._explain_item("insert", item, data, INSERTED, text, positions, kinds, {},
+                           variant_rows=self._variant_rows("insert", ins))
         return ins
 
     def lookup(self, item: object):
@@ -656,40 +733,56 @@ class Workbench(QtCore.QObject):
         label = describe(item, 60)
         k = len(positions)
         culprits: dict = {}
+        staged = hasattr(look, "stage_of")   # a scalable filter: every stage's positions, one stage after another
+        if staged:
+            hits = set(look.hit_stages)
+            in_hit = tuple(st in hits for st in look.stage_of)
+            k = len(look.stages[look.hit_stages[0]].positions) if hits else k
+        else:
+            in_hit = (True,) * len(positions)
         if not look.maybe_present:
             verdict = TRUE_NEGATIVE
             zeros = [p for p, b in zip(positions, bits) if not b]
             others = f" (and {len(zeros) - 1} more of its bits are 0)" if len(zeros) > 1 else ""
-            text = (f"“{label}” is definitely not in the set: bit {zeros[0]:,} is 0{others}. "
-                    "A member would have set all its bits.")
+            if staged:
+                text = (f"“{label}” is definitely not in the set: every one of the {len(look.stages)} stages has a "
+                        f"0 among its bits (first: bit {zeros[0]:,}). A member would have set all its bits in "
+                        "the stage it went to.")
+            else:
+                text = (f"“{label}” is definitely not in the set: bit {zeros[0]:,} is 0{others}. "
+                        "A member would have set all its bits.")
             kinds = tuple("one" if b else "zero" for b in bits)
         elif not self._truth_known and not self._member(data, positions):
             verdict = MAYBE_PRESENT
             text = (f"“{label}” is probably in the set: all k = {k} bits are set. (This filter was loaded "
                     "without its items, so whether it is a true or a false positive cannot be told.)")
-            kinds = ("one",) * k
+            kinds = tuple("one" if b else "zero" for b in bits)
         elif self._member(data, positions):
             verdict = TRUE_POSITIVE
-            text = (f"“{label}” is probably in the set: all k = {k} bits are set. "
-                    "(It was inserted, so this is a true positive.)")
-            kinds = ("one",) * k
+            text = (f"“{label}” is probably in the set: all k = {k} bits are set"
+                    + (f" in stage {look.hit_stages[0]}" if staged else "")
+                    + ". (It was inserted, so this is a true positive.)")
+            kinds = tuple("one" if b else "zero" for b in bits)
         else:
             verdict = FALSE_POSITIVE
-            for p in dict.fromkeys(positions):
-                culprits[p] = self.items_at_bit(p)
+            for p, hit in zip(positions, in_hit):
+                if hit and p not in culprits:
+                    culprits[p] = self.items_at_bit(p)
             parts = []
             for p, (names, total) in culprits.items():
                 shown = ", ".join(f"“{describe(x, 24)}”" for x in names[:3])
                 more = f" +{total - min(total, 3):,} more" if total > 3 else ""
                 parts.append(f"bit {p:,} by {shown}{more}" if total else f"bit {p:,} (no recorded item)")
-            text = (f"FALSE POSITIVE: “{label}” was never inserted, yet all k = {k} bits are set — "
+            where = f" in stage {look.hit_stages[0]}" if staged else ""
+            text = (f"FALSE POSITIVE: “{label}” was never inserted, yet all k = {k} bits are set{where} — "
                     + "; ".join(parts) + ".")
-            kinds = ("culprit",) * k
+            kinds = tuple("culprit" if hit else ("one" if b else "zero") for hit, b in zip(in_hit, bits))
         self._lookups += 1
         self._counts[verdict] += 1
         self._append_history("lookup", label, verdict, positions, 1, item)
         self.highlighted.emit(np.array(positions, dtype=np.int64), kinds)
-        self._explain_item("lookup", item, data, verdict, text, positions, kinds, culprits)
+        self._explain_item("lookup", item, data, verdict, text, positions, kinds, culprits,
+                           variant_rows=self._variant_rows("lookup", look))
         return look
 
     # --- batches ---------------------------------------------------------------------------------------------
@@ -717,7 +810,18 @@ class Workbench(QtCore.QObject):
             self._replace_probes(extra=datas)
         flt = self._flt
         n0 = len(flt)
-        if self._tracker is not None:
+        m0 = flt.m
+        if self._variant == "scalable":
+            try:
+                fp, bits_set = self._tracker.insert_items(datas)
+            except ValueError as exc:   # a stage beyond the limits: refused before any insert
+                self.error.emit(f"Refused a batch of {len(items):,} items: {exc}. Nothing was changed.")
+                return 0
+            pos = None
+            changed = None
+            n = np.arange(n0 + 1, n0 + len(datas) + 1)
+            self._series.extend(**self._rows(n, fp, bits_set))
+        elif self._tracker is not None:
             pos = flt.positions_many(datas)
             flat = pos.ravel()
             if self._job is not None:
@@ -739,7 +843,10 @@ class Workbench(QtCore.QObject):
         self._remember(items, datas, pos)
         label = f"{len(items):,} items, from “{describe(items[0], 24)}”"
         self._append_history("insert batch", label, INSERTED, (), len(items))
-        self.bitsChanged.emit(changed)
+        if flt.m != m0:
+            self.filterReset.emit()   # a scalable filter opened stages: the grid is larger
+        else:
+            self.bitsChanged.emit(changed)
         self.highlighted.emit(np.zeros(0, dtype=np.int64), ())
         self.seriesChanged.emit()
         self._explain_state("insert batch", f"Inserted a batch of {len(items):,} items "
@@ -835,6 +942,279 @@ class Workbench(QtCore.QObject):
         if self._job is not None:
             self._finish_job(cancelled=True)
 
+    # --- variants --------------------------------------------------------------------------------------------
+    def variant_title(self) -> str:
+        from bloomviz.core.variant_registry import TITLES
+        return TITLES.get(self._variant, self._variant)
+
+    def can_remove(self) -> bool:
+        """Whether the filter supports removal (a counting filter)."""
+        return hasattr(self._flt, "remove")
+
+    def removal_question(self, item: object) -> str | None:
+        """The question to ask before ``remove(item, force=True)`` when a plain removal would be refused because
+        the item was never inserted (yet all its counters are above 0); None when no question is needed."""
+        try:
+            data = check_item(item)
+        except ItemError:
+            return None
+        if not self.can_remove() or self._member(data) or not self._truth_known or data not in self._flt:
+            return None
+        return (f"“{describe(item, 40)}” was never inserted, but all its {self._flt.k} counters are above 0 "
+                "(it is a false positive). Removing it decrements counters that belong to other items, which "
+                "may then test negative: false negatives. Remove it anyway?")
+
+    def remove(self, item: object, force: bool = False):
+        """Remove one item from a counting filter; returns the core's Removal, or None when refused.
+
+        Refused (error emitted, nothing changed): a filter without removal; an item with a counter at 0
+        ("definitely not in the set"); an item never inserted, unless ``force``. A forced removal decrements
+        counters of other items: the inserted items that then test negative are named (history, explanation,
+        grid). Saturated counters are never decremented.
+        """
+        data = self._check(item)
+        if data is None:
+            return None
+        flt = self._flt
+        label = describe(item, 60)
+        if not self.can_remove():
+            self.error.emit(f"Refused: a {self._variant} filter cannot remove items (its bits are shared by many "
+                            "items); choose the counting variant to remove. Nothing was changed.")
+            return None
+        member = self._member(data)
+        if not member and self._truth_known and not force:
+            self.error.emit(f"Refused: “{label}” was never inserted. Removing it would decrement counters that "
+                            "belong to other items and could cause false negatives; confirm to force it. "
+                            "Nothing was changed.")
+            return None
+        try:
+            rem = flt.remove(data, force=bool(force) and not member)
+        except ValueError as exc:
+            self.error.emit(f"Refused: {exc}.")
+            return None
+        if member:
+            self._removed[data] = self._removed.get(data, 0) + 1
+        cleared = rem.cleared
+        if cleared and self._tracker is not None:
+            self._tracker.rebuild(flt)   # bits went 1 -> 0: probes may have stopped passing
+        elif self._tracker is None:
+            self._fp_now = self._brute_fp()
+        fp = self._tracker.fp_count if self._tracker is not None else self._fp_now
+        self._series.extend(**self._rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set])))
+        lost = self._false_negatives(cleared)
+        positions = tuple(int(p) for p in rem.positions)
+        kinds = tuple("stuck" if p in rem.stuck else ("cleared" if a == 0 else "removed")
+                      for p, a in zip(positions, rem.after))
+        verdict = REMOVED if member else FORCED_REMOVAL
+        changes = ", ".join(f"{p:,}: {b}→{a}" for p, b, a in zip(positions, rem.before, rem.after))
+        text = f"Removed “{label}”: counters {changes}."
+        if rem.stuck:
+            text += (f" Counter{'s' if len(rem.stuck) > 1 else ''} at {', '.join(f'{p:,}' for p in rem.stuck)} "
+                     f"{'are' if len(rem.stuck) > 1 else 'is'} saturated at {flt.max_counter} and never "
+                     "decremented: the filter no longer knows how many items share it.")
+        note = ""
+        if not member:
+            text = "FORCED: " + text + " It was never inserted, so these counters belonged to other items."
+        if lost:
+            shown = ", ".join(f"“{describe(x, 24)}”" for x in lost[:FALSE_NEGATIVE_LIMIT])
+            more = f" and {len(lost) - FALSE_NEGATIVE_LIMIT:,} more" if len(lost) > FALSE_NEGATIVE_LIMIT else ""
+            note = (f"{len(lost):,} FALSE NEGATIVE{'S' if len(lost) > 1 else ''}: inserted, now testing "
+                    f"negative: {shown}{more}")
+            text += " " + note + "."
+        elif not member:
+            text += " No inserted item tests negative afterwards."
+        self._append_history("remove", label, verdict, positions, 1, item, note=note, false_negatives=lost)
+        self.bitsChanged.emit(np.array(sorted(set(positions)), dtype=np.int64))
+        marks = list(positions)
+        mark_kinds = list(kinds)
+        for x in lost[:FALSE_NEGATIVE_LIMIT]:
+            for p in flt.positions(x):
+                if p in cleared:
+                    marks.append(int(p))
+                    mark_kinds.append("lost")
+        self.highlighted.emit(np.array(marks, dtype=np.int64), tuple(mark_kinds))
+        self.seriesChanged.emit()
+        rows = [("counters before → after", changes),
+                ("rule", f"each of the k = {flt.k} counters goes down by one; a counter at "
+                         f"2^{flt.counter_bits} − 1 = {flt.max_counter} is saturated and stays")]
+        if cleared:
+            rows.append(("counters now 0", ", ".join(f"{p:,}" for p in cleared)))
+        self._explain_item("remove", item, data, verdict, text, positions, kinds, {}, variant_rows=rows)
+        return rem
+
+    def _false_negatives(self, cleared) -> list:
+        """Inserted (and not removed) items that test negative now; only items with a position among the
+        counters that just reached 0 can have changed."""
+        if not cleared or self._positions is None or not len(self._positions):
+            return []
+        rows = self._positions.view()
+        hit = np.flatnonzero(np.isin(rows, np.asarray(cleared, dtype=rows.dtype)).any(axis=1))
+        if not hit.size:
+            return []
+        negative = ~self._flt.test_positions(rows[hit].astype(np.int64))
+        out: dict[bytes, object] = {}
+        for i in hit[negative].tolist():
+            item = self._items[i]
+            data = to_bytes(item)
+            if data not in out and self._member(data):
+                out[data] = item
+        return list(out.values())
+
+    def _insert_note(self, ins) -> str:
+        flt = self._flt
+        if self._variant == "counting":
+            top = flt.max_counter
+            stuck = sorted({p for p, c in zip(ins.positions, ins.counters) if c == top})
+            if stuck:
+                return (f" Counter{'s' if len(stuck) > 1 else ''} {', '.join(f'{p:,}' for p in stuck)} "
+                        f"{'are' if len(stuck) > 1 else 'is'} saturated at {top}: never counted further, never "
+                        "decremented.")
+        if self._variant == "scalable" and getattr(ins, "new_stage", False):
+            st = flt.stages[ins.stage]
+            return (f" Stage {ins.stage - 1} was full, so this insert opened stage {ins.stage} "
+                    f"(m = {st.m:,} bits, k = {st.k}): the grid grew.")
+        return ""
+
+    def _variant_rows(self, op: str, result) -> tuple[tuple[str, str], ...]:
+        """What the variant did with one item, in words and numbers."""
+        flt, v = self._flt, self._variant
+        rows: list[tuple[str, str]] = []
+        try:
+            if v == "counting":
+                rows.append(("counters at the k positions" + (" (after +1)" if op == "insert" else ""),
+                             ", ".join(f"{p:,}: {c}" for p, c in zip(result.positions, result.counters))))
+                rows.append(("saturation", f"c = {flt.counter_bits} bits per counter: at most 2^{flt.counter_bits}"
+                                           f" − 1 = {flt.max_counter}; {flt.saturated_count:,} counters are "
+                                           "saturated now"))
+            elif v == "scalable":
+                if op == "insert":
+                    st, spec = flt.stages[result.stage], flt.stage_specs()[result.stage]
+                    rows.append(("stage chosen", f"stage {result.stage}, the newest (inserts always go there): "
+                                                 f"{len(st):,} of {spec.capacity:,} items, bits "
+                                                 f"{result.offset:,}…{result.offset + st.m - 1:,}"))
+                    rows.append(("grid position = stage start + position in the stage",
+                                 ", ".join(f"{result.offset:,} + {p:,}" for p in result.local_positions)))
+                else:
+                    for i, look in enumerate(result.stages):
+                        zero = look.zero_positions
+                        verdict = "all bits set" if look.maybe_present else \
+                            f"bit {result.offsets[i] + zero[0]:,} is 0"
+                        rows.append((f"stage {i} (k = {len(look.positions)})", verdict))
+            elif v == "partitioned":
+                s = flt.slice_bits
+                rows.append((f"slice i = [i·{s:,}, (i+1)·{s:,}): one position each",
+                             ", ".join(f"slice {p // s}: {p:,}" for p in result.positions)))
+            elif v == "blocked":
+                b = flt.block_bits
+                block = int(result.positions[0]) // b
+                self._last_block = block
+                rows.append(("block chosen (h_0 mod b)", f"block {block:,} of {flt.blocks:,}: bits "
+                                                         f"{block * b:,}…{block * b + b - 1:,}"))
+                rows.append(("offsets inside the block (h_i mod B)",
+                             ", ".join(f"{p - block * b}" for p in result.positions)))
+        except Exception:  # an explanation is a courtesy: never let it break an operation
+            return ()
+        return tuple(rows)
+
+    def _theory_rows(self) -> tuple[tuple[str, str], ...]:
+        """The variant's own theory with the current numbers plugged in (empty for the standard filter)."""
+        flt, v = self._flt, self._variant
+        n = len(flt)
+        try:
+            if v == "counting":
+                m, k, j = flt.m, flt.k, flt.max_counter + 1
+                overflow = min(1.0, (math.e * k * n / (j * m)) ** j) if n else 0.0
+                return (("theory (a counter above 0 is a set bit)",
+                         f"(1 − (1 − 1/m)^(kn))^k = {float(variant_theory(flt, [n])[0]):.4g}"),
+                        ("P(a given counter reaches 2^c = " + f"{j})",
+                         f"≤ (e·k·n / (2^c·m))^(2^c) = (e·{k}·{n:,} / ({j}·{m:,}))^{j} = {overflow:.3g}"),
+                        ("counters now", f"highest {flt.highest_counter}, saturated {flt.saturated_count:,}"))
+            if v == "scalable":
+                specs = flt.stage_specs()
+                rows = [("stages", f"{len(specs)}; stage i holds n₀·s^i = {flt.initial_capacity:,}·{flt.growth}^i "
+                                   f"items at error p₀·r^i = {flt.first_error:.3g}·{flt.tightening:g}^i"),
+                        ("compound bound", f"Σ p_i = p₀/(1 − r) = {flt.first_error:.3g}/(1 − {flt.tightening:g}) "
+                                           f"= {flt.p:g}"),
+                        ("theory now", f"1 − Π_i (1 − FP_i) = {float(variant_theory(flt, [n])[0]):.4g}")]
+                for i, (st, spec) in enumerate(list(zip(flt.stages, specs))[-6:], start=max(0, len(specs) - 6)):
+                    rows.append((f"stage {i}", f"m = {st.m:,}, k = {st.k}, {len(st):,}/{spec.capacity:,} items, "
+                                               f"fill {st.fill_ratio * 100:.1f}%, error ≤ {spec.error:.3g}"))
+                return tuple(rows)
+            if v == "partitioned":
+                m, k = flt.m, flt.k
+                return (("slices", f"k = {k} slices of s = m/k = {m:,}/{k} = {flt.slice_bits:,} bits"),
+                        ("theory", f"(1 − (1 − k/m)^n)^k = (1 − (1 − {k}/{m:,})^{n:,})^{k} = "
+                                   f"{float(variant_theory(flt, [n])[0]):.4g}"),
+                        ("standard filter, same m and k", f"{float(theory_many(m, k, np.array([n], float))['fp_exact'][0]):.4g}"))
+            if v == "blocked":
+                m, k, b = flt.m, flt.k, flt.block_bits
+                return (("blocks", f"b = m/B = {m:,}/{b} = {flt.blocks:,} blocks of B = {b} bits (one cache line "
+                                   "at 512)"),
+                        ("load of a block", f"Binomial(n, B/m): mean n·B/m = {n * b / m:.2f} items"),
+                        ("theory", f"Σ_i P(load i)·f(B, k, i) = {float(variant_theory(flt, [n])[0]):.4g}"),
+                        ("standard filter, same m and k", f"{float(theory_many(m, k, np.array([n], float))['fp_exact'][0]):.4g}"))
+        except Exception:  # an explanation is a courtesy
+            return ()
+        return ()
+
+    def grid_bands(self) -> list[tuple[int, int, str]]:
+        """Index ranges of the grid to outline and label: a scalable filter's stages, a partitioned filter's
+        slices, a blocked filter's blocks (all of them when few, else the block of the last operation)."""
+        flt, v = self._flt, self._variant
+        if v == "scalable":
+            specs = flt.stage_specs()
+            return [(off, off + st.m, f"stage {i}: {len(st):,}/{spec.capacity:,} items, fill "
+                                      f"{st.fill_ratio * 100:.0f}%")
+                    for i, (st, spec, off) in enumerate(zip(flt.stages, specs, flt.stage_offsets()))]
+        if v == "partitioned":
+            s = flt.slice_bits
+            fills = flt.slice_fills()
+            return [(i * s, (i + 1) * s, f"slice {i}: {fills[i] * 100:.0f}%") for i in range(flt.k)]
+        if v == "blocked":
+            b = flt.block_bits
+            if flt.blocks <= 16:
+                counts = flt.block_counts()
+                return [(i * b, (i + 1) * b, f"block {i}: {counts[i] / b * 100:.0f}%") for i in range(flt.blocks)]
+            block = getattr(self, "_last_block", None)
+            if block is not None and block < flt.blocks:
+                return [(block * b, (block + 1) * b, f"block {block:,} of {flt.blocks:,}")]
+        return []
+
+    def bound_line(self) -> tuple[float, str] | None:
+        """A horizontal reference for the rate plot: a scalable filter's compound bound p = p₀/(1 − r)."""
+        flt = self._flt
+        if self._variant == "scalable":
+            return flt.p, f"bound p₀/(1 − r) = {flt.first_error:.3g}/(1 − {flt.tightening:g}) = {flt.p:g}"
+        return None
+
+    def _where(self, index: int) -> str:
+        """Where a cell lies in the variant's layout (stage, slice, block), for the hover."""
+        flt, v = self._flt, self._variant
+        if v == "scalable":
+            i = flt.stage_of_bit(index)
+            return f" (stage {i}, its bit {index - flt.stage_offsets()[i]:,})"
+        if v == "partitioned":
+            return f" (slice {index // flt.slice_bits})"
+        if v == "blocked":
+            return f" (block {index // flt.block_bits:,})"
+        if v == "counting":
+            value = int(self.cell_values([index])[0])
+            return f" (of at most {flt.max_counter}: saturated, never decremented)" if value == flt.max_counter \
+                else f" (of at most {flt.max_counter})"
+        return ""
+
+    def _scalable_rows(self, stage: int) -> np.ndarray:
+        """Positions (the stage's own) of the items inserted into one stage, computed once per stage."""
+        flt = self._flt
+        spec, st = flt.stage_specs()[stage], flt.stages[stage]
+        rows = self._stage_rows.get(stage)
+        have = 0 if rows is None else rows.shape[0]
+        if have < len(st):
+            fresh = st.positions_many(self._items[spec.start + have: spec.start + len(st)])
+            rows = fresh if rows is None else np.concatenate([rows, fresh])
+            self._stage_rows[stage] = rows
+        return rows
+
     # --- bookkeeping -----------------------------------------------------------------------------------------
     def _reserve(self, extra: int) -> None:
         # Growing arrays double when full, and one doubling of a million-row series copies ~80 MB in one chunk:
@@ -852,10 +1232,9 @@ class Workbench(QtCore.QObject):
     def _rows(self, n: np.ndarray, fp: np.ndarray, bits_set: np.ndarray) -> dict:
         flt = self._flt
         rows = series_rows(flt.m, flt.k, n, fp, len(self._probes), bits_set)
-        if self._variant != "standard" and hasattr(flt, "theory_fp"):
+        if self._variant != "standard":
             # Variants have their own theory; only the exact column is theirs, the others stay the classic forms.
-            rows["fp_exact"] = np.array([flt.theory_fp(float(x)) for x in n], dtype=float) \
-                if len(n) <= 64 else rows["fp_exact"]
+            rows["fp_exact"] = variant_theory(flt, n)
         return rows
 
     def _remember(self, items: Sequence[object], datas: Sequence[bytes], positions) -> None:
@@ -873,12 +1252,12 @@ class Workbench(QtCore.QObject):
         probes = random_items(self._probe_count, seed=self._seed, prefix="p", exclude=exclude)
         self._probes = probes
         self._probe_keys = set(to_bytes_list(probes))
-        self._tracker = FpTracker(self._flt, probes) if self._has_bits(self._flt) else None
+        self._tracker = self._make_tracker(self._flt, probes)
         self._fp_now = self._brute_fp() if self._tracker is None else self._tracker.fp_count
         self.notice.emit("That item was one of the measurement's probes; the probes were redrawn.")
 
     def _append_history(self, op: str, label: str, verdict: str, positions: tuple, count: int,
-                        item: object = None) -> None:
+                        item: object = None, note: str = "", false_negatives: tuple = ()) -> None:
         nums_fp = self._tracker.fp_count if self._tracker is not None else self._fp_now
         probes = len(self._probes)
         entry = HistoryEntry(index=len(self._history) + 1, op=op, label=label, verdict=verdict,
@@ -886,7 +1265,8 @@ class Workbench(QtCore.QObject):
                              true_positives=self._counts[TRUE_POSITIVE],
                              true_negatives=self._counts[TRUE_NEGATIVE],
                              false_positives=self._counts[FALSE_POSITIVE], fill=self._flt.fill_ratio,
-                             fp_measured=nums_fp / probes if probes else 0.0, item=item)
+                             fp_measured=nums_fp / probes if probes else 0.0, item=item, note=note,
+                             false_negatives=tuple(false_negatives))
         self._history.append(entry)
         self.historyAppended.emit(entry)
 
@@ -898,21 +1278,34 @@ class Workbench(QtCore.QObject):
             rows = []
         return tuple((str(a), str(b)) for a, b in rows)
 
-    def _explain_item(self, op, item, data, verdict, text, positions, kinds, culprits) -> None:
+    def _explain_item(self, op, item, data, verdict, text, positions, kinds, culprits,
+                      variant_rows: Sequence[tuple[str, str]] = ()) -> None:
         flt = self._flt
+        rows = tuple(variant_rows) + self._theory_rows()
         self._last = Explanation(op=op, label=describe(item, 80), verdict=verdict, verdict_text=text,
                                  data_hex=hex_preview(data), data_len=len(data),
                                  hash_rows=self._hash_rows(item, data), positions=positions, kinds=kinds,
-                                 culprits=culprits, scheme_title=flt.scheme_obj.title, numbers=self.numbers())
+                                 culprits=culprits, scheme_title=flt.scheme_obj.title, numbers=self.numbers(),
+                                 variant_title=self.variant_title() if rows else "", variant_rows=rows)
         self.operationExplained.emit(self._last)
 
     def _explain_state(self, op: str, text: str, count: int = 0) -> None:
+        rows = self._theory_rows()
         self._last = Explanation(op=op, label="", verdict="", verdict_text=text,
-                                 scheme_title=self._flt.scheme_obj.title, numbers=self.numbers(), count=count)
+                                 scheme_title=self._flt.scheme_obj.title, numbers=self.numbers(), count=count,
+                                 variant_title=self.variant_title() if rows else "", variant_rows=rows)
         self.operationExplained.emit(self._last)
 
     def _describe_filter(self) -> str:
         flt = self._flt
         cap = f", designed for n = {self._capacity:,}" if self._capacity else ""
-        return (f"A new empty filter: m = {flt.m:,} bits, k = {flt.k} hash functions, "
-                f"scheme {flt.scheme_obj.title}{cap}.")
+        if self._variant == "scalable":
+            return (f"A new empty scalable filter: stage 0 of m = {flt.m:,} bits, k = {flt.k}, holding "
+                    f"{flt.initial_capacity:,} items; the rate stays under p = {flt.p:g} as stages are added "
+                    f"(growth {flt.growth}, tightening {flt.tightening:g}); scheme {flt.scheme_obj.title}.")
+        kind = {"standard": "filter", "counting": f"counting filter ({flt_counter_bits(flt)}-bit counters)",
+                "partitioned": f"partitioned filter ({flt.k} slices)",
+                "blocked": f"blocked filter ({getattr(flt, 'blocks', 0):,} blocks of "
+                           f"{getattr(flt, 'block_bits', 0)} bits)"}.get(self._variant, f"{self._variant} filter")
+        return (f"A new empty {kind}: m = {flt.m:,} {'counters' if self._variant == 'counting' else 'bits'}, "
+                f"k = {flt.k} hash functions, scheme {flt.scheme_obj.title}{cap}.")

@@ -1,0 +1,81 @@
+"""``bloomviz check``: look items up in a saved ``.bloom`` file.
+
+Prints one line per item: "probably present" (all k bits set: it was inserted, or it is a false positive —
+a file holds bits, not items, so the two cannot be told apart) or "definitely absent" (naming a 0 bit).
+Items come from the command line (UTF-8 text; put -- before items that start with a dash) and/or from
+--items LIST (one per line, as File → Insert from file reads it).
+
+Exit status: 0 when every item is probably present, 1 when at least one is definitely absent, 2 when the file
+or an argument is bad (one line on stderr naming the file and what was wrong).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from bloomviz.commands.common import EXIT_USAGE, CliParser, fail
+from bloomviz.commands.inspect import open_filter
+
+NAME = "check"
+EXIT_ALL_PRESENT, EXIT_SOME_ABSENT = 0, 1
+PRESENT, ABSENT = "probably present", "definitely absent"
+
+
+def add_parser(subparsers) -> CliParser:
+    parser = subparsers.add_parser(
+        NAME, help="print each item's verdict against a saved filter (exit 1 if any is definitely absent)",
+        description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("file", metavar="FILE.bloom", help="a filter saved by bloomviz")
+    parser.add_argument("items", nargs="*", metavar="ITEM", help="items to look up")
+    parser.add_argument("--items", dest="items_file", metavar="LIST",
+                        help="also look up every line of this UTF-8 text file")
+    return parser
+
+
+def arg_bytes(text: str) -> bytes:
+    """A command-line item's bytes: its UTF-8, or the original bytes of an argument that was not UTF-8."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(text)
+
+
+def run(args) -> int:
+    prog = f"bloomviz {NAME}"
+    from bloomviz.core.items import LineReport, describe, read_item_lines
+    if not args.items and not args.items_file:
+        return fail(prog, "give at least one ITEM to look up (or --items LIST)")
+    try:
+        _header, flt = open_filter(args.file)
+    except (ValueError, TypeError) as exc:
+        return fail(prog, exc)
+    queries: list[tuple[str, bytes]] = []
+    for a in args.items:
+        data = arg_bytes(a)
+        queries.append((describe(a if data == a.encode('utf-8', 'surrogatepass') else data, 200), data))
+    report = LineReport()
+    if args.items_file:
+        try:
+            queries += [(describe(t, 200), t.encode("utf-8")) for t, _ in read_item_lines(args.items_file, report)]
+        except OSError as exc:
+            return fail(prog, exc if str(exc).startswith(args.items_file) else f"{args.items_file}: {exc}")
+        if report.undecodable:
+            shown = ", ".join(map(str, report.undecodable[:20]))
+            print(f"{prog}: note: {args.items_file}: {len(report.undecodable)} line(s) not valid UTF-8 were "
+                  f"skipped: {shown}", file=sys.stderr)
+    absent = 0
+    for label, data in queries:
+        if not data:
+            return fail(prog, "an empty item cannot be looked up")
+        look = flt.lookup(data)
+        if look.maybe_present:
+            print(f"{PRESENT}\t{label}")
+        else:
+            absent += 1
+            print(f"{ABSENT}\t{label}\t(bit {int(look.zero_positions[0]):,} is 0)")
+    return EXIT_SOME_ABSENT if absent else EXIT_ALL_PRESENT
+
+
+__all__ = ["run", "add_parser", "EXIT_USAGE"]

@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from pathlib import Path
 import time
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
 from bloomviz.core import BloomFilter, counting
 from bloomviz.core.items import random_items, to_bytes_list

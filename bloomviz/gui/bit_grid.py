@@ -22,7 +22,9 @@ API
 ``highlight(positions, kinds)`` / ``clear_highlight()``
     Overlay markers of fixed screen size on cells; ``kinds``: one string or one per position among
     ``HIGHLIGHT_KINDS`` = 'new' (bit newly set by an insert), 'old' (already 1 on insert),
-    'zero' (lookup found 0), 'one' (lookup found 1), 'culprit'. ``HIGHLIGHT_STYLE[kind]`` gives
+    'zero' (lookup found 0), 'one' (lookup found 1), 'culprit', and for a counting filter's removal
+    'removed' (decremented), 'cleared' (fell to 0), 'stuck' (saturated, left alone), 'lost' (a false negative's
+    cleared counter). ``HIGHLIGHT_STYLE[kind]`` gives
     (colour, symbol, description) for legends.
 ``set_bands(bands)``
     ``bands``: list of ``(start, end, label)``; outlines and labels each index range [start, end) (e.g. the
@@ -63,7 +65,9 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui import grid_layout as gl
 
-HIGHLIGHT_KINDS = ("new", "old", "zero", "one", "culprit")
+HIGHLIGHT_KINDS = ("new", "old", "zero", "one", "culprit", "removed", "cleared", "stuck", "lost")
+#: Kinds only a counting filter's removal produces (a legend lists them only for counters).
+REMOVAL_KINDS = ("removed", "cleared", "stuck", "lost")
 
 # Okabe-Ito colours (safe for the common colour-vision deficiencies), each with its own marker shape so
 # colour is never the only cue.
@@ -73,6 +77,10 @@ HIGHLIGHT_STYLE = {
     "zero": ("#009E73", "d", "lookup found this bit 0"),
     "one": ("#CC79A7", "t1", "lookup found this bit 1"),
     "culprit": ("#F0E442", "star", "bit set by an item that causes the false positive"),
+    "removed": ("#0072B2", "t", "counter decremented by a removal"),
+    "cleared": ("#E69F00", "x", "counter fell to 0 on a removal: the bit is clear"),
+    "stuck": ("#999999", "+", "counter saturated at 2^c − 1: a removal leaves it"),
+    "lost": ("#C00000", "star", "a cleared counter of an inserted item that now tests negative"),
 }
 
 BORDER_MIN_PX = 14.0  # cell size on screen from which borders are drawn
@@ -466,6 +474,10 @@ class BitGridWidget(QtWidgets.QWidget):
             text = pg.TextItem(label, color=colour, fill=pg.mkBrush(*self._theme.label_fill),
                                border=pg.mkPen(colour), anchor=(0, 0))
             r0, c0 = divmod(start, self._cols)
+            if c0 > self._cols // 2 and end - start > self._cols - c0:
+                # the band starts late in a row: put its label at the start of its first full row, where it
+                # has room, instead of running off the grid's right edge
+                r0, c0 = r0 + 1, 0
             text.setPos(c0, r0)
             text.setZValue(5)
             for item in (outline, text):

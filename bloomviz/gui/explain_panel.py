@@ -2,7 +2,8 @@
 
 For an insert or a lookup: the item's bytes, the scheme's hash values and the k positions (with what each bit
 was), the verdict; then, for every operation, the textbook formulas with the current m, k, n and X (bits set)
-plugged in, beside the rate measured on the probes. Bulk work emits an explanation per chunk; the panel
+plugged in, beside the rate measured on the probes. For a variant, a section says what it did with the item
+(the counters changed, the stage chosen, the slice or block used) and gives its own theory with the numbers. Bulk work emits an explanation per chunk; the panel
 renders at most ten times a second.
 """
 
@@ -16,7 +17,9 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz.gui.theme import verdict_colour
 from bloomviz.gui.workbench import Explanation, Numbers, Workbench
 
-KIND_WORDS = {"new": "0 → 1", "old": "already 1", "zero": "0", "one": "1", "culprit": "1, set by others"}
+KIND_WORDS = {"new": "0 → 1", "old": "already 1", "zero": "0", "one": "1", "culprit": "1, set by others",
+              "removed": "decremented", "cleared": "fell to 0", "stuck": "saturated, kept",
+              "lost": "a false negative's"}
 
 
 def fmt_rate(x: float) -> str:
@@ -64,7 +67,7 @@ def formulas_html(nums: Numbers) -> str:
 def explanation_html(expl: Explanation, dark: bool = False) -> str:
     e = html.escape
     parts = []
-    if expl.op in ("insert", "lookup"):
+    if expl.op in ("insert", "lookup", "remove"):
         colour = verdict_colour(expl.verdict, dark)
         parts.append(f"<h3 style='margin:2px 0'>{e(expl.op.capitalize())} “{e(expl.label)}”</h3>")
         head = expl.verdict.upper()
@@ -93,8 +96,15 @@ def explanation_html(expl: Explanation, dark: bool = False) -> str:
     else:
         parts.append(f"<h3 style='margin:2px 0'>{e(expl.verdict_text)}</h3>")
         step = 1
+    if expl.variant_rows:
+        parts.append(f"<h4 style='margin:6px 0 2px 0'>{step}. {e(expl.variant_title or 'The variant')}</h4>")
+        rows = "".join(f"<tr><td style='padding:1px 8px 1px 0'>{e(a)}</td><td>{e(b)}</td></tr>"
+                       for a, b in expl.variant_rows)
+        parts.append(f"<table cellspacing='0'>{rows}</table>")
+        step += 1
     if expl.numbers is not None:
-        parts.append(f"<h4 style='margin:6px 0 2px 0'>{step}. The formulas, with the current numbers</h4>")
+        same = " (of a standard filter with the same m and k)" if expl.variant_rows else ""
+        parts.append(f"<h4 style='margin:6px 0 2px 0'>{step}. The formulas, with the current numbers{same}</h4>")
         parts.append(formulas_html(expl.numbers))
     return "".join(parts)
 
@@ -131,7 +141,7 @@ class ExplainPanel(QtWidgets.QTextBrowser):
 
     def _on_explained(self, expl: Explanation) -> None:
         self._pending = expl
-        if expl.op in ("insert", "lookup"):   # a person's action: answer at once
+        if expl.op in ("insert", "lookup", "remove"):   # a person's action: answer at once
             self.render_now()
         elif not self._timer.isActive():
             self._timer.start()

@@ -70,14 +70,14 @@ THEMES = {
         "fp_measured": "#D55E00", "band": (213, 94, 0, 55), "band_edge": (213, 94, 0, 110),
         "fp_exact": "#0072B2", "fp_approx": "#009E73", "fp_bound": "#CC79A7",
         "fill": "#D55E00", "fill_expected": "#0072B2", "n_estimated": "#D55E00", "n_true": "#0072B2",
-        "capacity": "#555555", "crosshair": "#777777",
+        "capacity": "#555555", "crosshair": "#777777", "reference": "#8B0000",
     },
     True: {
         "background": "#1c1d21", "foreground": "#e4e4e4", "legend_bg": (28, 29, 33, 215),
         "fp_measured": "#FF8C42", "band": (255, 140, 66, 60), "band_edge": (255, 140, 66, 120),
         "fp_exact": "#56B4E9", "fp_approx": "#3DDC97", "fp_bound": "#E69AC8",
         "fill": "#FF8C42", "fill_expected": "#56B4E9", "n_estimated": "#FF8C42", "n_true": "#56B4E9",
-        "capacity": "#b8b8b8", "crosshair": "#9a9a9a",
+        "capacity": "#b8b8b8", "crosshair": "#9a9a9a", "reference": "#FF6B6B",
     },
 }
 STYLES = {  # (width, dash style): the dash tells the curves apart even without colour
@@ -341,6 +341,11 @@ class FpPlotWidget(QtWidgets.QWidget):
         plot.ctrl.logYCheck.toggled.connect(self.set_log_y)
         self._add_capacity_line(plot, labelled=True)
         self._add_crosshair(plot)
+        self._reference = None
+        self._theory_label = LABELS["fp_exact"]
+        self._reference_curve = pg.PlotDataItem(name="reference", antialias=True)
+        self._reference_curve.setZValue(6)
+        plot.addItem(self._reference_curve)
         legend = plot.addLegend(offset=(12, 12))
         self._rate_legend = legend
         for key in ("fp_measured",):
@@ -430,6 +435,7 @@ class FpPlotWidget(QtWidgets.QWidget):
         n = series.column("n")
         for key in RATE_CURVES:
             self._curves[key].setData(n, series.column(key))
+        self._draw_reference()
         # Range now rather than at the next paint: the linked plots below then clip to the final range, and
         # what the curves display is settled when this returns. Same work either way.
         self._rate_plot.getViewBox().updateAutoRange()
@@ -531,6 +537,40 @@ class FpPlotWidget(QtWidgets.QWidget):
     def capacity(self) -> float | None:
         return self._capacity
 
+    @property
+    def reference(self) -> tuple[float, str] | None:
+        return self._reference
+
+    def set_reference(self, value, label: str = "") -> None:
+        """A horizontal line at rate ``value`` named ``label`` in the legend (a scalable filter's compound bound
+        p); ``None`` removes it. Drawn as a two-point curve from n = 0 to the latest n (or the capacity), so
+        it follows the log axis like the other curves."""
+        legend, curve = self._rate_legend, self._reference_curve
+        if self._reference is not None:
+            legend.removeItem(curve)
+        if value is None:
+            self._reference = None
+            curve.clear()
+            return
+        value = _check_positive_number("reference rate", value)
+        self._reference = (value, str(label) or f"reference {value:g}")
+        legend.addItem(curve, self._reference[1])
+        self._draw_reference()
+
+    def _draw_reference(self) -> None:
+        if self._reference is None:
+            return
+        n_max = float(self._series.column("n")[-1]) if self._series is not None and len(self._series) else 1.0
+        x_end = max(n_max, self._capacity or 0.0, 1.0)
+        self._reference_curve.setData([0.0, x_end], [self._reference[0]] * 2)
+
+    def set_theory_label(self, text: str | None = None) -> None:
+        """Rename the exact-theory curve (a variant's own formula); None restores "theory: exact"."""
+        label = self._rate_legend.getLabel(self._curves["fp_exact"])
+        if label is not None:
+            label.setText(text or LABELS["fp_exact"])
+        self._theory_label = text or LABELS["fp_exact"]
+
     def set_capacity(self, n) -> None:
         """Mark the design capacity n with a vertical line; ``None`` removes the mark."""
         if n is not None:
@@ -562,6 +602,7 @@ class FpPlotWidget(QtWidgets.QWidget):
         self._curves["fp_low"].setPen(edge)
         self._curves["fp_high"].setPen(edge)
         self._band.setBrush(pg.mkBrush(pal["band"]))
+        self._reference_curve.setPen(pg.mkPen(pal["reference"], width=2.5, style=QtCore.Qt.PenStyle.DashDotDotLine))
         cap_pen = pg.mkPen(pal["capacity"], width=1.5, style=QtCore.Qt.PenStyle.DashLine)
         for line in self._capacity_lines:
             line.setPen(cap_pen)

@@ -13,7 +13,7 @@ from bloomviz.gui.workbench import HistoryEntry, Workbench
 
 COLUMNS = (
     ("#", "Operation number since the filter was made"),
-    ("Operation", "insert, lookup, or a batch of inserts"),
+    ("Operation", "insert, lookup, a batch of inserts, or remove (a counting filter)"),
     ("Item", "The item (characters that cannot be shown are escaped, e.g. \\ud800)"),
     ("Verdict", "inserted; true positive (a member found); true negative (a non-member rejected); "
                 "false positive (a non-member whose k bits were all set by other items)"),
@@ -25,6 +25,8 @@ COLUMNS = (
     ("Fill", "Fraction of bits set after the operation"),
     ("FP rate", "False-positive rate measured on the probes after the operation"),
     ("Positions", "The item's k bit positions"),
+    ("Note", "What else happened: a removal's false negatives (inserted items that now test negative), "
+             "saturated counters left alone"),
 )
 
 
@@ -92,10 +94,14 @@ class HistoryModel(QtCore.QAbstractTableModel):
         if role == _ALIGN:
             return _RIGHT if col in _NUMERIC else None
         e = self._wb.history[index.row()]
+        if role == _FOREGROUND and col == 12 and getattr(e, "false_negatives", ()):
+            return QtGui.QBrush(QtGui.QColor(verdict_colour("false positive", self._dark)))
         if role == _FOREGROUND and col == 3:
             return QtGui.QBrush(QtGui.QColor(verdict_colour(e.verdict, self._dark)))
         if role == _TOOLTIP and col == 2:
             return e.label
+        if role == _TOOLTIP and col == 12:
+            return getattr(e, "note", "") or None
         return None
 
     @staticmethod
@@ -105,6 +111,7 @@ class HistoryModel(QtCore.QAbstractTableModel):
             f"{e.n:,}", f"{e.lookups:,}", f"{e.true_positives:,}", f"{e.true_negatives:,}",
             f"{e.false_positives:,}", f"{e.fill * 100:.1f}%", f"{e.fp_measured * 100:.2f}%",
             ", ".join(f"{p:,}" for p in e.positions[:12]) + (" …" if len(e.positions) > 12 else ""),
+            getattr(e, "note", ""),
         )[col]
 
     def _appended(self, entry: HistoryEntry) -> None:
@@ -145,7 +152,7 @@ class HistoryPanel(QtWidgets.QTableView):
         header = self.horizontalHeader()
         header.setStretchLastSection(True)
         header.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Interactive)
-        widths = (40, 86, 150, 100, 82, 60, 44, 44, 44, 58, 66, 150)
+        widths = (40, 86, 150, 100, 82, 60, 44, 44, 44, 58, 66, 150, 200)
         for col, w in enumerate(widths):
             self.setColumnWidth(col, w)
         self.setToolTip("Every operation on this filter, newest at the bottom, with the counts after it.")

@@ -1,6 +1,8 @@
 """Insert and look up one item at a time, with the verdict in words.
 
-Enter (or the Insert button) inserts the text; Ctrl+L (or the Look up button) looks it up. The verdict says
+Enter (or the Insert button) inserts the text; Ctrl+L (or the Look up button) looks it up; for a counting
+filter Ctrl+R (or the Remove button) removes it — asking first when the item was never inserted, since such a
+removal takes counters from other items and can cause false negatives. The verdict says
 what the filter answers and — because the workbench knows what was really inserted — whether the answer is a
 true positive, a true negative or a false positive, naming the items whose bits caused it.
 """
@@ -8,19 +10,26 @@ true positive, a true negative or a false positive, naming the items whose bits 
 from __future__ import annotations
 
 import html
+from typing import Callable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui.theme import verdict_colour
-from bloomviz.gui.workbench import (FALSE_POSITIVE, INSERTED, MAX_ITEM_BYTES, TRUE_NEGATIVE, TRUE_POSITIVE,
-                                    Explanation, Workbench)
+from bloomviz.gui.workbench import (FALSE_POSITIVE, FORCED_REMOVAL, INSERTED, MAX_ITEM_BYTES, REMOVED,
+                                    TRUE_NEGATIVE, TRUE_POSITIVE, Explanation, Workbench)
 
 TITLES = {
     INSERTED: "Inserted",
     TRUE_POSITIVE: "Probably in the set",
     TRUE_NEGATIVE: "Definitely not in the set",
     FALSE_POSITIVE: "FALSE POSITIVE",
+    REMOVED: "Removed",
+    FORCED_REMOVAL: "",   # the text opens with FORCED
 }
+REMOVE_TIP = ("Remove (Ctrl+R): a counting filter keeps a small counter per position instead of a bit, so an "
+              "item's k counters can be decremented again. Only inserted items should be removed: removing "
+              "anything else takes counters from other items (false negatives). Saturated counters stay.")
+REMOVE_OFF_TIP = "Remove works only for a counting filter (choose the variant in the Filter panel)."
 
 # Qt's line edit silently truncates beyond maxLength (32,767 by default): allow far more than the item limit
 # so a huge paste reaches the workbench and is refused with its real size instead of being cut.
@@ -45,6 +54,10 @@ class ItemPanel(QtWidgets.QWidget):
         self.lookup_button.setToolTip("Look up: test the item's k bits (Ctrl+L). Any 0 means definitely absent; "
                                       "all 1 means probably present.")
         self.lookup_button.clicked.connect(self.lookup)
+        self.remove_button = QtWidgets.QPushButton("Remove")
+        self.remove_button.clicked.connect(self.remove)
+        # ``confirm(question) -> bool`` may be replaced (tests, scripted use)
+        self.confirm: Callable[[str], bool] = self._ask
         self.verdict = QtWidgets.QLabel()
         self.verdict.setWordWrap(True)
         self.verdict.setTextFormat(QtCore.Qt.TextFormat.RichText)
@@ -56,6 +69,7 @@ class ItemPanel(QtWidgets.QWidget):
         buttons = QtWidgets.QHBoxLayout()
         buttons.addWidget(self.insert_button)
         buttons.addWidget(self.lookup_button)
+        buttons.addWidget(self.remove_button)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.line)
@@ -65,6 +79,11 @@ class ItemPanel(QtWidgets.QWidget):
         lookup_shortcut = QtGui.QShortcut(QtGui.QKeySequence("Ctrl+L"), self.line)
         lookup_shortcut.setContext(QtCore.Qt.ShortcutContext.WidgetShortcut)
         lookup_shortcut.activated.connect(self.lookup)
+        remove_shortcut = QtGui.QShortcut(QtGui.QKeySequence("Ctrl+R"), self.line)
+        remove_shortcut.setContext(QtCore.Qt.ShortcutContext.WidgetShortcut)
+        remove_shortcut.activated.connect(self.remove)
+        workbench.filterReset.connect(self._sync_remove)
+        self._sync_remove()
         workbench.operationExplained.connect(self._on_explained)
         workbench.error.connect(self._on_error)
 
@@ -84,6 +103,32 @@ class ItemPanel(QtWidgets.QWidget):
         if self._wb.lookup(self.line.text()) is not None:
             self.line.selectAll()
 
+    def remove(self) -> None:
+        """Remove the item (counting filter); a never-inserted item is removed only if the user confirms."""
+        if not self._wb.can_remove():
+            self._on_error(REMOVE_OFF_TIP)
+            return
+        text = self.line.text()
+        question = self._wb.removal_question(text)
+        if question is not None:
+            if not self.confirm(question):
+                self._show("Not removed", "Kept the filter as it was.", "#888888")
+                return
+            result = self._wb.remove(text, force=True)
+        else:
+            result = self._wb.remove(text)
+        if result is not None:
+            self.line.selectAll()
+
+    def _ask(self, question: str) -> bool:
+        answer = QtWidgets.QMessageBox.question(self, "Remove an item never inserted?", question)
+        return answer == QtWidgets.QMessageBox.StandardButton.Yes
+
+    def _sync_remove(self) -> None:
+        on = self._wb.can_remove()
+        self.remove_button.setEnabled(on)
+        self.remove_button.setToolTip(REMOVE_TIP if on else REMOVE_OFF_TIP)
+
     def _show(self, title: str, text: str, colour: str) -> None:
         self._verdict_plain = f"{title}: {text}" if title else text
         if title:
@@ -94,10 +139,10 @@ class ItemPanel(QtWidgets.QWidget):
                                  f"<span style='color:{colour}'>{html.escape(rest)}</span>")
 
     def _on_explained(self, expl: Explanation) -> None:
-        if expl.op not in ("insert", "lookup"):
+        if expl.op not in ("insert", "lookup", "remove"):
             return
         # The false-positive text starts with its own capitalised title; don't say it twice.
-        title = "" if expl.verdict == FALSE_POSITIVE else TITLES.get(expl.verdict, expl.verdict)
+        title = "" if expl.verdict in (FALSE_POSITIVE, FORCED_REMOVAL) else TITLES.get(expl.verdict, expl.verdict)
         self._show(title, expl.verdict_text, verdict_colour(expl.verdict, self._dark))
 
     def _on_error(self, message: str) -> None:

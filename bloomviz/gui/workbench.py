@@ -664,7 +664,10 @@ class Workbench(QtCore.QObject):
         return {"m": nums.m, "k": nums.k, "scheme": scheme, "scheme_title": hashing.SCHEMES[scheme].title,
                 "variant": self._variant, "n": nums.n, "bits_set": nums.bits_set,
                 "fill": nums.fill, "fp_measured": nums.fp_measured, "fp_low": nums.fp_low,
-                "fp_high": nums.fp_high, "fp_exact": nums.fp_exact, "fp_now": nums.fp_now,
+                "fp_high": nums.fp_high,
+                # the variant's own theory (the standard formula's for the standard and counting filters)
+                "fp_exact": nums.fp_exact if self._variant == "standard" else
+                float(variant_theory(self._flt, [nums.n])[0]), "fp_now": nums.fp_now,
                 "n_estimated": nums.n_estimated, "capacity": self._capacity, "probes": nums.probes,
                 "lookups": self._lookups, "true_positives": self._counts[TRUE_POSITIVE],
                 "true_negatives": self._counts[TRUE_NEGATIVE], "false_positives": self._counts[FALSE_POSITIVE],
@@ -1233,8 +1236,12 @@ class Workbench(QtCore.QObject):
         flt = self._flt
         rows = series_rows(flt.m, flt.k, n, fp, len(self._probes), bits_set)
         if self._variant != "standard":
-            # Variants have their own theory; only the exact column is theirs, the others stay the classic forms.
+            # Variants have their own theory; only the exact column is theirs, the others stay the classic forms
+            # (a scalable filter's stages have no single m and k, so it has none: NaN, not drawn).
             rows["fp_exact"] = variant_theory(flt, n)
+            if self._variant == "scalable":
+                rows["fp_approx"] = np.full(len(n), np.nan)
+                rows["fp_bound"] = np.full(len(n), np.nan)
         return rows
 
     def _remember(self, items: Sequence[object], datas: Sequence[bytes], positions) -> None:

@@ -148,3 +148,9 @@ def test_cancel_and_bad_arguments():
 def test_measuring_n_zero_gives_rate_zero():
     r = explore.KMeasurement(1000, 0, [1, 4], probes=500).run()
     assert list(r["hits"]) == [0, 0]
+
+
+def test_n_sweep_for_a_one_bit_filter():
+    out = explore.n_sweep(1, 3, [0, 1, 5])
+    assert list(out["fp_exact"]) == [0.0, 1.0, 1.0]
+    assert list(out["fp_bound"]) == [1.0, 1.0, 1.0]

@@ -235,3 +235,16 @@ def test_the_explorer_is_not_one_colour(window, explorer, tmp_path):
     plot_image = explorer.k_plot.plot_widget.grab().toImage()
     blue = [c for c in _colours(plot_image, step=2) if QtGui.QColor(c).blue() > 150 and QtGui.QColor(c).red() < 60]
     assert blue, "the exact curve is not drawn"
+
+
+def test_mouse_over_the_plot_updates_the_readout(explorer, qtbot):
+    explorer.calc.set_inputs(m="20000", n="2000")
+    explorer.tabs.setCurrentWidget(explorer.tabs.widget(1))
+    qtbot.wait(10)
+    plot = explorer.k_plot
+    vb = plot.plot_item.getViewBox()
+    y_mid = sum(vb.viewRange()[1]) / 2
+    plot._on_mouse_moved(vb.mapViewToScene(QtCore.QPointF(4.0, y_mid)))
+    assert f"{theory.fp_exact(20000, 4, 2000):.4g}" in plot.readout.text()
+    plot._on_mouse_moved(QtCore.QPointF(-50, -50))     # outside the view: the summary comes back
+    assert "best integer k is 7" in plot.readout.text()

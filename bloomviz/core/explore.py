@@ -62,6 +62,12 @@ def n_sweep(m: int, k: int, ns: Sequence[float]) -> dict[str, np.ndarray]:
     ns = np.asarray(ns, dtype=float)
     if ns.size and (not np.all(np.isfinite(ns)) or ns.min() < 0):
         raise ValueError("n values must be finite and >= 0")
+    if m == 1:   # theory_many takes log1p(-1/m): m = 1 (one bit, set by the first item) goes the scalar way
+        ints = [int(v) for v in ns]
+        return {"n": ns, "fp_exact": np.array([theory.fp_exact(1, k, v) for v in ints]),
+                "fp_approx": np.array([theory.fp_approx(1, k, v) for v in ints]),
+                "fp_bound": np.array([theory.fp_bound(1, k, v) for v in ints]),
+                "fill_expected": np.array([theory.fill_expected(1, k, v) for v in ints])}
     out = theory_many(m, k, ns)
     out["n"] = ns
     return out

@@ -92,7 +92,7 @@ class ScenarioRunner(QtCore.QObject):
             return chunk
 
         self._pending = key
-        if not self.wb.run_job(source, len(items), f"{scenario.title.lower()} items", atomic=True):
+        if not self.wb.run_job(source, len(items), f"items of “{scenario.title}”", atomic=True):
             self._pending = None
             self.failed.emit(key, "Another bulk insert is running; cancel it first (Esc).")
             return False

@@ -20,7 +20,7 @@ def unsaved_box(parent, text: str) -> QtWidgets.QMessageBox:
     box.setIcon(_Icon.Warning)
     box.setWindowTitle("Unsaved changes")
     box.setText(text)
-    box.setInformativeText("Save the session first? Discarding loses its inserts and lookups.")
+    box.setInformativeText("Discarding loses the inserts and lookups made since the last save.")
     box.setStandardButtons(_Button.Save | _Button.Discard | _Button.Cancel)
     box.setDefaultButton(_Button.Save)
     box.setEscapeButton(_Button.Cancel)

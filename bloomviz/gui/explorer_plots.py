@@ -110,12 +110,13 @@ class CurvePlot(QtWidgets.QWidget):
     def _vy(self, y: float) -> float:
         return math.log10(y) if self.log_y else y
 
-    def vline(self, x: float, label: str = "", colour: str = GREY, style=QtCore.Qt.PenStyle.DashLine):
+    def vline(self, x: float, label: str = "", colour: str = GREY, style=QtCore.Qt.PenStyle.DashLine,
+              at: float = 0.93):
         if self.log_x and not x > 0:
             return None
         line = pg.InfiniteLine(pos=self._vx(x), angle=90, pen=pg.mkPen(colour, width=1.5, style=style),
                                label=label or None,
-                               labelOpts={"position": 0.93, "color": colour, "fill": (255, 255, 255, 200)})
+                               labelOpts={"position": at, "color": colour, "fill": (255, 255, 255, 200)})
         self.plot_item.addItem(line)
         self._markers.append(line)
         return line
@@ -249,7 +250,7 @@ class FpVsKPlot(CurvePlot):
             self.set_default_readout(f"m = {m:,}, n = 0.")
             return
         if k_real <= ks[-1]:
-            self.vline(k_real, f"(m/n)·ln 2 = {k_real:.2f}")
+            self.vline(k_real, f"(m/n)·ln 2 = {k_real:.2f}", at=0.55)   # below the legend, above the dip
         best = float(sw["fp_exact"][k_int - 1])
         star = self.curve("best", f"best integer k = {k_int}", [k_int], [best], pen=None, symbol="star",
                           symbol_brush="#F0E442", size=20, readout=False)

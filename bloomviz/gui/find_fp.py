@@ -196,6 +196,7 @@ class FindFalsePositiveDialog(QtWidgets.QDialog):
         fp = expected_rate(flt)
         expect = f"about {1 / fp:,.0f} tries expected (1/FP, FP = (X/m)^k = {fp:.3g})" if fp > 0 else ""
         self.label.setText(f"Drawing random items that were never inserted… {html.escape(expect)}")
+        self.adjustSize()
         self.bar.setRange(0, self.hunt.cap)
         self.bar.setValue(0)
         self._busy(True)
@@ -213,6 +214,7 @@ class FindFalsePositiveDialog(QtWidgets.QDialog):
         self._busy(False)
         colour = "#1A6B2F" if result.outcome == FOUND else "#B00020"
         self.label.setText(f"<span style='color:{colour}'>{html.escape(result.message, quote=False)}</span>")
+        self.adjustSize()  # the outcome is several lines: grow to show all of it
 
     def closeEvent(self, event) -> None:
         self.hunt.cancel()

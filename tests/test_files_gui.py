@@ -277,7 +277,7 @@ def test_close_asks_when_there_are_unsaved_changes(make_window, tmp_path, qtbot)
     assert w.dialogs.asked == []
     w.show()
     w.wb.insert("a")
-    assert w.files.modified and w.isWindowModified()
+    assert w.files.modified
     w.dialogs.unsaved_answer = file_dialogs.CANCEL
     assert not w.close()
     assert w.isVisible() and len(w.dialogs.asked) == 1 and "1 operation" in w.dialogs.asked[0]
@@ -297,7 +297,9 @@ def test_discard_closes_and_saved_state_does_not_ask(make_window, qtbot, tmp_pat
     assert not w.files.modified
     assert w.close() and w.dialogs.asked == []
     w.show()
+    assert w.windowTitle() == "x.bloomviz[*] — bloomviz" and not w.isWindowModified()
     w.wb.lookup("b")
+    assert w.isWindowModified()
     w.dialogs.unsaved_answer = file_dialogs.DISCARD
     assert w.close() and len(w.dialogs.asked) == 1
 

@@ -128,13 +128,18 @@ class FileActions(QtCore.QObject):
 
     def _set_modified(self, value: bool) -> None:
         self._modified = bool(value)
-        self.window.setWindowModified(self.modified)
+        self._show_modified()
+
+    def _show_modified(self) -> None:
+        # Qt marks a title's "[*]" placeholder; without one (no file yet) it only warns.
+        if "[*]" in self.window.windowTitle():
+            self.window.setWindowModified(self.modified)
 
     def _set_path(self, path: str | None, label: str | None = None) -> None:
         self.path = path
         name = label or (os.path.basename(path) if path else None)
         self.window.setWindowTitle(f"{name}[*] — {APP_TITLE}" if name else self._plain_title)
-        self.window.setWindowModified(self.modified)
+        self._show_modified()
 
     def _status(self, text: str, ms: int = 6_000) -> None:
         self.window.statusBar().showMessage(text, ms)

@@ -6,6 +6,11 @@ Items are seeded random strings unless --items FILE gives them (one per line, UT
 
 Columns: n, fp_measured, fp_low, fp_high (95% Wilson interval), fp_exact, fp_approx, fp_bound (theory),
 fill (bits set / m), fill_expected, n_estimated (-(m/k) ln(1 - fill); inf once every bit is set).
+
+--variant counting | scalable | partitioned | blocked measures that kind of filter instead (standard is the
+default) and adds a last column, fp_variant: the variant's own theory. The classic columns keep the standard
+formulas at the filter's m and k, for comparison (a scalable filter has no single m and k: they are nan).
+A scalable filter takes --initial-capacity and --p (the rate bound) instead of --m and --k.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from typing import TextIO
 import numpy as np
 
 from bloomviz.commands.common import (CliParser, Progress, design, fail, k_arg, m_arg, n_arg, non_negative_int, p_arg,
-                                      positive_int, rate, scheme_arg)
+                                      parse_real, parse_whole, positive_int, rate, scheme_arg)
 
 NAME = "simulate"
 MAX_N = 50_000_000        # items are held in memory; beyond this a run would exhaust it rather than finish
@@ -38,6 +43,18 @@ def add_parser(subparsers) -> CliParser:
     size.add_argument("--p", type=p_arg, metavar="P", help="target false-positive rate: m and k for n items")
     size.add_argument("--scheme", type=scheme_arg, default=DEFAULT_SCHEME, metavar="S",
                       help=f"hash scheme: {', '.join(SCHEMES)} (default {DEFAULT_SCHEME})")
+    variants = parser.add_argument_group("the variant (default: a standard filter)")
+    variants.add_argument("--variant", default="standard", metavar="NAME",
+                          help="standard, counting, scalable, partitioned or blocked")
+    variants.add_argument("--counter-bits", type=parse_whole, metavar="C",
+                          help="counting: bits per counter, 1 to 8 (default 4)")
+    variants.add_argument("--initial-capacity", type=parse_whole, metavar="N0",
+                          help="scalable: items the first stage holds")
+    variants.add_argument("--growth", type=parse_whole, metavar="S", help="scalable: 2 or 4 (default 2)")
+    variants.add_argument("--tightening", type=parse_real, metavar="R",
+                          help="scalable: 0.5 to 0.95 (default 0.9)")
+    variants.add_argument("--block-bits", type=parse_whole, metavar="B",
+                          help="blocked: bits per block, a power of two (default 512)")
     parser.add_argument("--n", type=n_arg, metavar="N",
                         help="items to insert (with --items: the first N lines; default all of them)")
     parser.add_argument("--items", metavar="FILE",
@@ -103,10 +120,73 @@ def build_simulation(args, warnings: TextIO | None = None):
         n = args.n
     if n > MAX_N:
         raise ValueError(f"--n is {n:,}; simulate holds every item in memory and supports at most {MAX_N:,}")
+    variant = getattr(args, "variant", "standard") or "standard"
+    flt = _variant_filter(args, variant, n)
+    if variant == "scalable":
+        return ScalableSimulation(flt, n, probes=args.probes, seed=args.seed, items=items)
+    if flt is not None:
+        return Simulation(flt=flt, n=n, probes=args.probes, seed=args.seed, items=items)
     m, k = _design(args, n)
-    # Variants plug in here: a command option --variant (and its parameters) reaches Simulation unchanged.
-    extra = {"variant": args.variant} if getattr(args, "variant", None) not in (None, "standard") else {}
-    return Simulation(m, k, n, scheme=args.scheme, probes=args.probes, seed=args.seed, items=items, **extra)
+    return Simulation(m, k, n, scheme=args.scheme, probes=args.probes, seed=args.seed, items=items)
+
+
+VARIANT_OPTIONS = {"counter_bits": "--counter-bits", "initial_capacity": "--initial-capacity",
+                   "growth": "--growth", "tightening": "--tightening", "block_bits": "--block-bits"}
+
+
+def _variant_filter(args, variant: str, n: int):
+    """The variant's filter built from the options (None for the standard filter); a parameter the variant does
+    not take, or a bad value, is refused naming the option."""
+    from bloomviz.core.variant_registry import PARAMETERS, check_variant, make_filter
+    check_variant(variant)
+    given = {name: getattr(args, name, None) for name in VARIANT_OPTIONS}
+    given = {name: value for name, value in given.items() if value is not None}
+    for name in given:
+        if name not in PARAMETERS[variant]:
+            raise ValueError(f"{VARIANT_OPTIONS[name]} does not apply to a {variant} filter")
+    if variant == "standard":
+        return None
+    if variant == "scalable":
+        if args.m is not None or args.k is not None:
+            raise ValueError("a scalable filter chooses m and k per stage: give --initial-capacity and --p, "
+                             "not --m or --k")
+        if args.p is None or given.get("initial_capacity") is None:
+            raise ValueError("a scalable filter needs --initial-capacity and --p (the bound on its rate)")
+        return make_filter("scalable", p=args.p, scheme=args.scheme, **given)
+    m, k = _design(args, n)
+    return make_filter(variant, m=m, k=k, scheme=args.scheme, **given)
+
+
+class ScalableSimulation:
+    """``Simulation`` for a scalable filter: stages open as it fills, measured exactly stage by stage."""
+
+    def __init__(self, flt, n: int, probes: int, seed: int, items=None):
+        from bloomviz.core.experiment import Series
+        from bloomviz.core.items import random_items
+        from bloomviz.core.variant_tracking import ScalableFpTracker
+        self.filter = flt
+        generated = items is None
+        self.items = list(items) if items is not None else random_items(n, seed=seed, prefix="i")
+        exclude = () if generated else self.items
+        self.tracker = ScalableFpTracker(flt, random_items(probes, seed=seed + 1_000_003, prefix="p",
+                                                           exclude=exclude))
+        self.series = Series(capacity=len(self.items) + 1)
+
+    def run(self, every: int = 1, chunk: int = 65_536, progress=None, cancel=None):
+        from bloomviz.core.experiment import series_rows
+        from bloomviz.core.items import to_bytes_list
+        flt, tr = self.filter, self.tracker
+        total = len(self.items)
+        for start in range(0, total, chunk):
+            batch = to_bytes_list(self.items[start:start + chunk])
+            fp, bits = tr.insert_items(batch)
+            n = np.arange(start + 1, start + len(batch) + 1)
+            rows = series_rows(flt.m, flt.k, n, fp, tr.probe_count, bits)
+            rows["fp_exact"] = rows["fp_approx"] = rows["fp_bound"] = np.full(len(n), np.nan)
+            self.series.extend(**rows)
+            if progress is not None:
+                progress(start + len(batch), total)
+        return self.series
 
 
 # --- writing the rows -----------------------------------------------------------------------------------
@@ -118,12 +198,13 @@ def row_indices(total: int, every: int) -> np.ndarray:
     return idx
 
 
-def write_rows(series, indices: np.ndarray, out: TextIO, progress=None) -> None:
-    """The CSV text, formatted a block of rows at a time (one % over a block: no per-row Python work)."""
-    columns = type(series).COLUMNS
+def write_rows(series, indices: np.ndarray, out: TextIO, progress=None, extra: dict | None = None) -> None:
+    """The CSV text, formatted a block of rows at a time (one % over a block: no per-row Python work).
+    ``extra``: more columns (name -> array over every row of the series), written after the series' own."""
+    columns = list(type(series).COLUMNS) + list(extra or {})
     out.write(",".join(columns) + "\n")
     row_format = ",".join(["%d"] + [FLOAT_FORMAT] * (len(columns) - 1)) + "\n"
-    data = [series.column(c) for c in columns]
+    data = [series.column(c) for c in type(series).COLUMNS] + list((extra or {}).values())
     total = indices.size
     for start in range(0, total, CSV_BLOCK):
         idx = indices[start:start + CSV_BLOCK]
@@ -194,9 +275,14 @@ def run(args) -> int:
         finally:
             progress.close()
         indices = row_indices(len(series), args.every)
+        extra = None
+        flt = simulation.filter
+        if getattr(flt, "variant", "standard") != "standard":
+            from bloomviz.core.variant_registry import theory_curve
+            extra = {"fp_variant": theory_curve(flt, series.column("n"), samples=2000)}
         writing = Progress("writing CSV")
         try:
-            write_rows(series, indices, sys.stdout if to_stdout else target.fh, writing)
+            write_rows(series, indices, sys.stdout if to_stdout else target.fh, writing, extra)
         finally:
             writing.close()
         if target is not None:

@@ -44,6 +44,7 @@ from PySide6 import QtCore
 from bloomviz.core import bitstore, hashing
 from bloomviz.core.experiment import FpTracker, Series, series_rows, theory_many, wilson
 from bloomviz.core.items import describe, random_items, to_bytes, to_bytes_list
+from bloomviz.core.variant_registry import theory_curve as variant_theory
 
 MIN_M = 8
 MAX_M = 10_000_000           # the grid's range: one byte of picture per bit
@@ -211,30 +212,6 @@ def sorted_unique(values: np.ndarray) -> np.ndarray:
 
 def flt_counter_bits(flt) -> int:
     return int(getattr(flt, "counter_bits", 1))
-
-
-def variant_theory(flt, n) -> np.ndarray:
-    """The filter's own theoretical false-positive rate at every n of the array (vectorised).
-
-    Counting filters follow the standard formula (a counter above 0 is a set bit); partitioned, blocked and
-    scalable filters have their own (see their core modules)."""
-    n = np.atleast_1d(np.asarray(n, dtype=float))
-    variant = getattr(flt, "variant", "standard")
-    if variant == "scalable":
-        from bloomviz.core.scalable import scalable_fp
-        return np.atleast_1d(scalable_fp(flt.initial_capacity, flt.p, n, flt.growth, flt.tightening))
-    if variant == "partitioned":
-        m, k = flt.m, flt.k
-        if k >= m:
-            return np.where(n > 0, 1.0, 0.0)
-        return np.where(n > 0, (-np.expm1(n * math.log1p(-k / m))) ** k, 0.0)
-    if variant == "blocked":
-        if n.size <= 64:
-            return np.array([flt.theory_fp(float(x)) for x in n], dtype=float)
-        from bloomviz.core.blocked import blocked_fp_curve
-        # a chunk's rows span a short stretch of a smooth curve: 64 exact points, interpolated between
-        return blocked_fp_curve(flt.m, flt.k, n, flt.block_bits, samples=64)
-    return theory_many(flt.m, flt.k, n)["fp_exact"]
 
 
 def hex_preview(data: bytes, limit: int = 24) -> str:

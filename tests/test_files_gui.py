@@ -9,12 +9,11 @@ import os
 
 import numpy as np
 import pytest
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore
 
 from bloomviz.core import session as sessions
 from bloomviz.core import storage
 from bloomviz.core.filters import BloomFilter
-from bloomviz.core.variant_registry import make_filter
 from bloomviz.gui import file_dialogs, session_io
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import FALSE_POSITIVE, MAYBE_PRESENT, Workbench

@@ -15,7 +15,7 @@ import argparse
 import os
 import sys
 
-from bloomviz.commands.common import EXIT_USAGE, CliParser, fail
+from bloomviz.commands.common import CliParser, fail
 from bloomviz.commands.inspect import open_filter
 
 NAME = "check"
@@ -78,4 +78,3 @@ def run(args) -> int:
     return EXIT_SOME_ABSENT if absent else EXIT_ALL_PRESENT
 
 
-__all__ = ["run", "add_parser", "EXIT_USAGE"]

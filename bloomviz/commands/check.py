@@ -76,5 +76,3 @@ def run(args) -> int:
             absent += 1
             print(f"{ABSENT}\t{label}\t(bit {int(look.zero_positions[0]):,} is 0)")
     return EXIT_SOME_ABSENT if absent else EXIT_ALL_PRESENT
-
-

@@ -31,12 +31,16 @@ PROG = "bloomviz"
 # option -> metavar (None: a flag without a value). Values are the window's to check.
 WINDOW_OPTIONS: dict[str, str | None] = {
     "--screenshot": "FILE", "--demo": "N", "--m": "M", "--k": "K", "--scheme": "S", "--dark": None,
+    "--tab": "VIEW", "--open": "FILE", "--scenario": "NAME",
 }
 _WINDOW_HELP = {
     "--screenshot": "build the window offscreen, write a PNG of it to FILE and exit",
     "--demo": "insert N demo items (and make one lookup) in the window",
     "--m": "bits of the window's starting filter", "--k": "hash positions of the window's starting filter",
     "--scheme": "hash scheme of the window's starting filter", "--dark": "start the window in the dark theme",
+    "--tab": "start on this view: filter, start, explorer, compare or setops",
+    "--open": "open a session (.bloomviz) or a saved filter (.bloom)",
+    "--scenario": "run a scenario: spell, passwords, contacts, ssh or urls",
 }
 
 

@@ -65,6 +65,9 @@ def test_main_with_a_demo_and_parameters(tmp_path):
     (["--scheme", "nope"], "unknown hash scheme"),
     (["--demo", "-4"], "--demo"),
     (["--frobnicate"], "unrecognized arguments"),
+    (["--tab", "nowhere"], "--tab"),
+    (["--scenario", "haiku"], "unknown scenario 'haiku'"),
+    (["--open", "missing.bloomviz"], "no such file: missing.bloomviz"),
 ])
 def test_bad_window_options_exit_2_with_one_line(args, needle, tmp_path):
     code = f"import sys; from bloomviz.gui.app import main; sys.exit(main({args!r}))"
@@ -83,3 +86,24 @@ def test_no_display_is_reported_instead_of_aborting(tmp_path):
     assert result.returncode == 1
     assert "no display" in result.stderr and "--screenshot" in result.stderr
 
+
+
+def test_screenshot_of_a_scenario_on_another_tab(tmp_path):
+    out = tmp_path / "explorer.png"
+    result = run(["-m", "bloomviz", "--screenshot", str(out), "--scenario", "contacts", "--tab", "explorer"],
+                 tmp_path)
+    assert result.returncode == 0, result.stderr
+    width, height, colours = png_stats(out)
+    assert (width, height) >= (1280, 800) and colours > 20
+
+
+def test_open_a_saved_filter_at_start(tmp_path):
+    from bloomviz.core import storage
+    from bloomviz.core.filters import BloomFilter
+    flt = BloomFilter(512, 3)
+    flt.update([f"w{i}" for i in range(40)])
+    storage.save(flt, tmp_path / "f.bloom")
+    out = tmp_path / "opened.png"
+    result = run(["-m", "bloomviz", "--screenshot", str(out), "--open", str(tmp_path / "f.bloom")], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert png_stats(out)[2] > 20

@@ -91,7 +91,7 @@ def test_install_adds_a_tab_without_touching_the_main_filter(qtbot, tmp_path):
     before = window.wb.filter.bits.copy()
     view = install(window)
     window.show_tab(TAB_KEY)
-    assert window.tabs.currentWidget() is view
+    assert window.current_view() is view
     view.set_sizing(m=2000, k=3)
     view.items_spin.setValue(200)
     view.probes_spin.setValue(200)

@@ -40,10 +40,10 @@ def _colours(image: QtGui.QImage, step: int = 5) -> set:
 def test_install_adds_a_tab_and_a_menu_entry(window, explorer):
     titles = [window.tabs.tabText(i) for i in range(window.tabs.count())]
     assert TAB_TITLE in titles
-    assert window.tabs.currentWidget() is explorer
+    assert window.current_view() is explorer
     window.show_tab("filter")
     explorer.show_action.trigger()
-    assert window.tabs.currentWidget() is explorer
+    assert window.current_view() is explorer
     assert explorer.show_action in window.menu("&View").actions()
 
 

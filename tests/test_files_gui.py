@@ -425,3 +425,27 @@ def test_dialog_pictures(make_window, qtbot, tmp_path):
         import shutil
         for name in ("unsaved.png", "error.png", "menu.png"):
             shutil.copy(tmp_path / name, os.path.join(os.environ["BLOOMVIZ_SHOTS"], name))
+
+
+def test_counting_session_with_removals_round_trips(make_window, tmp_path):
+    a = make_window()
+    assert a.wb.configure(48, 3, variant="counting", counter_bits=4, capacity=20)
+    members = [f"m{i}" for i in range(12)]
+    assert a.wb.insert_batch(members) == 12
+    a.wb.insert("solo")
+    assert a.wb.remove("m3") is not None                      # a member: a plain removal
+    outsider = next(x for x in (f"x{i}" for i in range(5000)) if x in a.wb.filter)
+    assert a.wb.remove(outsider) is None                       # refused without force
+    assert a.wb.remove(outsider, force=True) is not None       # insisted on: may cause false negatives
+    a.wb.insert_batch(["after1", "after2"])
+    a.wb.lookup("m3")
+    verdicts = [e.verdict for e in a.wb.history]
+    assert "removed" in verdicts and "forced removal" in verdicts
+    path = tmp_path / "c.bloomviz"
+    assert a.files.write_session(str(path))
+
+    b = make_window()
+    b.dialogs.unsaved_answer = file_dialogs.DISCARD
+    assert b.files.open_path(str(path))
+    same(snapshot(a), snapshot(b))
+    assert [e.note for e in b.wb.history] == [e.note for e in a.wb.history]

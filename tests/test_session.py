@@ -65,9 +65,17 @@ def test_base_filter_bytes_round_trip():
 
 
 def test_unknown_operation_is_refused_on_save():
-    s = S.Session(m=64, k=2, operations=[S.Operation("remove", item="a")])
-    with pytest.raises(ValueError, match="remove"):
+    s = S.Session(m=64, k=2, operations=[S.Operation("merge", item="a")])
+    with pytest.raises(ValueError, match="merge"):
         S.dumps(s)
+
+
+def test_removals_round_trip_with_their_verdicts():
+    ops = [S.Operation("insert", item="a"), S.Operation("remove", item="a", verdict="removed"),
+           S.Operation("remove", item="b", verdict=S.FORCED_REMOVAL)]
+    s = S.Session(variant="counting", m=64, k=2, params={"counter_bits": 4}, operations=ops)
+    assert S.loads(S.dumps(s)).operations == ops
+    assert s.insert_count == 1
 
 
 def good() -> dict:

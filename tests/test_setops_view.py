@@ -64,5 +64,5 @@ def test_install_adds_the_tab(qtbot, tmp_path):
     qtbot.addWidget(w)
     view = install(w)
     w.show_tab(TAB_KEY)
-    assert w.tabs.currentWidget() is view
+    assert w.current_view() is view
     assert len(w.wb.filter) == 0

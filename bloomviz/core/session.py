@@ -64,8 +64,9 @@ MAX_SCALABLE_CAPACITY = 10_000_000  # bounds the first stage's allocation before
 MAX_ITEM_BYTES = 64 * 1024        # the window's limit for one item
 MAX_INT_PARAM = 1 << 32
 
-INSERT, LOOKUP, BATCH = "insert", "lookup", "insert batch"
-OPERATIONS = (INSERT, LOOKUP, BATCH)
+INSERT, LOOKUP, BATCH, REMOVE = "insert", "lookup", "insert batch", "remove"
+OPERATIONS = (INSERT, LOOKUP, BATCH, REMOVE)
+FORCED_REMOVAL = "forced removal"   # a remove whose verdict is this was insisted on (a never-inserted item)
 
 # Variant parameters besides m, k and scheme, with their JSON type.
 _PARAM_TYPES = {"counter_bits": int, "block_bits": int, "initial_capacity": int, "growth": int,
@@ -113,7 +114,7 @@ class Session:
 
     @property
     def insert_count(self) -> int:
-        return sum(len(op.items) if op.op == BATCH else 1 for op in self.operations if op.op != LOOKUP)
+        return sum(len(op.items) if op.op == BATCH else 1 for op in self.operations if op.op in (INSERT, BATCH))
 
 
 # --- items -----------------------------------------------------------------------------------------------------
@@ -170,7 +171,7 @@ def to_dict(session: Session) -> dict:
     for op in session.operations:
         if op.op == BATCH:
             ops.append({"op": BATCH, "items": [encode_item(x) for x in op.items]})
-        elif op.op in (INSERT, LOOKUP):
+        elif op.op in (INSERT, LOOKUP, REMOVE):
             entry = {"op": op.op, "item": encode_item(op.item)}
             if op.verdict:
                 entry["verdict"] = op.verdict

@@ -6,7 +6,12 @@ Options (the command line passes its arguments through unchanged when no subcomm
   lookup, write a PNG of the window to FILE and exit 0;
 - ``--demo N``           insert N demo items (and make one lookup) before showing the window;
 - ``--m M --k K --scheme S``  start with this filter instead of the default design;
-- ``--dark``             start in the dark theme (not remembered).
+- ``--dark``             start in the dark theme (not remembered);
+- ``--tab NAME``         start on that view: filter, start, explorer, compare, setops;
+- ``--open FILE``        open a session (.bloomviz) or a saved filter (.bloom);
+- ``--scenario NAME``    run a scenario at start (spell, passwords, contacts, ssh, urls).
+
+Without --demo, --screenshot, --tab, --open or --scenario the window opens on the Start page.
 
 Environment: ``BLOOMVIZ_SETTINGS=FILE`` keeps preferences in that INI file instead of the user's settings
 (tests and screenshots use it so they neither read nor change a person's preferences);
@@ -26,6 +31,7 @@ import time
 from typing import Sequence
 
 SCREENSHOT_SIZE = (1440, 900)
+TABS = ("filter", "start", "explorer", "compare", "setops")
 DEFAULT_DEMO = 200
 
 
@@ -59,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--k", type=_non_negative("--k"), help="hash functions of the starting filter")
     p.add_argument("--scheme", help="hash scheme id of the starting filter")
     p.add_argument("--dark", action="store_true", help="start in the dark theme")
+    p.add_argument("--tab", choices=TABS, help="start on this view")
+    p.add_argument("--open", metavar="FILE", help="open a session (.bloomviz) or a filter (.bloom)")
+    p.add_argument("--scenario", metavar="NAME", help="run a scenario at start")
     return p
 
 
@@ -76,6 +85,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
                                             args.scheme or hashing.DEFAULT_SCHEME)
         if problem:
             raise _ArgError(problem)
+    if args.scenario is not None:
+        from bloomviz.core.scenarios import SCENARIOS
+        if args.scenario not in SCENARIOS:
+            raise _ArgError(f"--scenario: unknown scenario {args.scenario!r}; known: {', '.join(SCENARIOS)}")
+    if args.open is not None and not os.path.exists(args.open):
+        raise _ArgError(f"--open: no such file: {args.open}")
     return args
 
 
@@ -110,6 +125,8 @@ class _FirstPaint:
                     t0 = os.environ.get("BLOOMVIZ_T0")
                     elapsed = time.time() - float(t0) if t0 else time.perf_counter()
                     print(f"first-paint {elapsed:.3f}", flush=True)
+                    if hasattr(window, "file_actions"):
+                        window.file_actions.discard_changes()
                     QtCore.QTimer.singleShot(0, window.close)
                     QtCore.QTimer.singleShot(0, app.quit)
                 return False
@@ -153,17 +170,46 @@ def main(argv: Sequence[str] | None = None) -> int:
         window.wb.configure(args.m or flt.m, args.k or flt.k, args.scheme or flt.scheme)
     if args.dark:
         window.set_dark(True)
+    from bloomviz.gui.extensions import install_all
+    install_all(window)
 
     if screenshot:
         return _screenshot(app, window, args)
 
     window.show()
-    if args.demo:
-        QtCore.QTimer.singleShot(0, lambda: window.demo(args.demo))
+    _start(window, args)
     watcher = _FirstPaint(window, app) if os.environ.get("BLOOMVIZ_QUIT_AFTER_PAINT") else None
     code = app.exec()
     del watcher
     return int(code)
+
+
+def _start(window, args) -> None:
+    """What the window does first: a demo, a file, a scenario, a chosen view, or else the Start page."""
+    from PySide6 import QtCore
+    if args.demo:
+        QtCore.QTimer.singleShot(0, lambda: window.demo(args.demo))
+    if args.open:
+        QtCore.QTimer.singleShot(0, lambda: window.file_actions.open_path(args.open, ask=False))
+    if args.scenario:
+        QtCore.QTimer.singleShot(0, lambda: window.scenarios.run(args.scenario))
+    if args.tab:
+        window.show_tab(args.tab)
+    elif not (args.demo or args.open or args.scenario):
+        window.show_tab("start")
+
+
+def _settle(app, window) -> None:
+    """Let pending work, layouts and throttled redraws finish before a picture is taken."""
+    from PySide6 import QtCore
+    deadline = time.perf_counter() + 60
+    while window.wb.busy and time.perf_counter() < deadline:
+        app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
+    for _ in range(5):
+        app.processEvents()
+    window.plot.refresh_now()
+    window.explain_panel.render_now()
+    app.processEvents()
 
 
 def _screenshot(app, window, args) -> int:
@@ -172,14 +218,19 @@ def _screenshot(app, window, args) -> int:
     window.resize(*SCREENSHOT_SIZE)
     window.show()
     app.processEvents()
-    window.demo(DEFAULT_DEMO if args.demo is None else args.demo, lookup=True)
-    for _ in range(5):   # let docks lay out and the plot's throttled redraw settle
-        app.processEvents()
-    window.plot.refresh_now()
-    window.explain_panel.render_now()
-    app.processEvents()
+    if args.open:
+        window.file_actions.open_path(args.open, ask=False)
+    elif args.scenario:
+        window.scenarios.run(args.scenario)
+    else:
+        window.demo(DEFAULT_DEMO if args.demo is None else args.demo, lookup=True)
+    _settle(app, window)
+    if args.tab:
+        window.show_tab(args.tab)
+        _settle(app, window)
     image = window.grab()
     ok = image.save(args.screenshot, "PNG")
+    window.file_actions.discard_changes()   # a picture, not a session: closing asks nothing
     window.close()
     if not ok:
         print(f"bloomviz: could not write the screenshot to {args.screenshot}", file=sys.stderr)

@@ -119,6 +119,8 @@ class CompareView(QtWidgets.QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
+        self._shown_once = False
+        self.run_on_first_show = False   # in the window: the first visit runs the lesson
         self._cmp: Comparison | None = None
         self._timer = QtCore.QTimer(self)
         self._timer.setInterval(0)
@@ -554,6 +556,12 @@ class CompareView(QtWidgets.QWidget):
         super().showEvent(event)
         # A grid laid out while its tab was hidden was fitted to a size it no longer has.
         QtCore.QTimer.singleShot(0, self.fit_grids)
+        if self.run_on_first_show and not self._shown_once:
+            # The first visit shows the lesson running rather than four empty frames (a second or two of work
+            # in chunks; Cancel stops it).
+            self._shown_once = True
+            if self.comparison is None and not self.running:
+                QtCore.QTimer.singleShot(0, self.start)
 
     def _verdict(self) -> str:
         parts = []
@@ -573,5 +581,6 @@ class CompareView(QtWidgets.QWidget):
 def install(window) -> CompareView:
     """Add the compare view as a tab of ``window`` (a MainWindow)."""
     view = CompareView()
+    view.run_on_first_show = True
     window.add_tab(TAB_KEY, TAB_TITLE, view, TAB_TIP)
     return view

@@ -94,7 +94,14 @@ def explanation_html(expl: Explanation, dark: bool = False) -> str:
                          f"<ul style='margin:0'>{''.join(lines)}</ul>")
         step = 3
     else:
-        parts.append(f"<h3 style='margin:2px 0'>{e(expl.verdict_text)}</h3>")
+        # A state change or a caller's note (a scenario's story): its title, then its paragraphs.
+        title = expl.op[:1].upper() + expl.op[1:] if expl.op else ""
+        if title:
+            parts.append(f"<h3 style='margin:2px 0'>{e(title)}</h3>")
+        for para in (p.strip() for p in expl.verdict_text.split("\n\n")):
+            if para:
+                body = e(para).replace("\n", "<br>")
+                parts.append(f"<p style='margin:3px 0'>{body}</p>")
         step = 1
     if expl.variant_rows:
         parts.append(f"<h4 style='margin:6px 0 2px 0'>{step}. {e(expl.variant_title or 'The variant')}</h4>")

@@ -114,6 +114,11 @@ class MainWindow(QtWidgets.QMainWindow):
         self._build_actions()
         self._build_menus()
         self._wire()
+        # After _wire: Qt calls slots in connection order, so the variant's bands land after the grid's reset.
+        from bloomviz.gui.variant_view import connect_variant_views
+        self.variant_views = connect_variant_views(self)
+        self._docks_shown: dict | None = None
+        self.tabs.currentChanged.connect(self._on_tab_changed)
         self._status_timer = QtCore.QTimer(self)
         self._status_timer.setSingleShot(True)
         self._status_timer.setInterval(STATUS_INTERVAL_MS)
@@ -157,14 +162,47 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def add_tab(self, key: str, title: str, widget: QtWidgets.QWidget, tip: str = "") -> int:
         """A view of its own beside the filter's grid (explorer, compare, set operations)."""
-        index = self.tabs.addTab(widget, title)
+        # A tab's minimum size would become the whole window's: a scroll area lets a rich view sit in a window
+        # of the default size and scroll when it must.
+        holder = QtWidgets.QScrollArea()
+        holder.setObjectName(f"tab_{key}")
+        holder.setWidgetResizable(True)
+        holder.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        holder.setWidget(widget)
+        index = self.tabs.addTab(holder, title)
         if tip:
             self.tabs.setTabToolTip(index, tip)
-        self._tab_keys[key] = widget
+        self._tab_keys[key] = holder
         return index
 
     def show_tab(self, key: str) -> None:
         self.tabs.setCurrentWidget(self._tab_keys[key])
+
+    def tab_view(self, key: str) -> QtWidgets.QWidget:
+        """The view shown by tab ``key`` (inside its scroll area)."""
+        holder = self._tab_keys[key]
+        return holder.widget() if isinstance(holder, QtWidgets.QScrollArea) else holder
+
+    def current_view(self) -> QtWidgets.QWidget | None:
+        key = self.current_tab()
+        return self.tab_view(key) if key else None
+
+    def current_tab(self) -> str:
+        widget = self.tabs.currentWidget()
+        return next((key for key, w in self._tab_keys.items() if w is widget), "")
+
+    def _on_tab_changed(self, _index: int) -> None:
+        # The docks belong to the filter's tab: the other views (explorer, compare ...) get the whole window,
+        # and coming back puts each dock as it was.
+        on_filter = self.current_tab() == "filter"
+        if not on_filter and self._docks_shown is None:
+            self._docks_shown = {key: dock.isVisible() for key, dock in self.docks.items()}
+            for dock in self.docks.values():
+                dock.hide()
+        elif on_filter and self._docks_shown is not None:
+            shown, self._docks_shown = self._docks_shown, None
+            for key, dock in self.docks.items():
+                dock.setVisible(shown.get(key, True))
 
     def menu(self, title: str) -> QtWidgets.QMenu:
         """The top-level menu named ``title`` ("&File", "Tools" ...), made before Help when missing."""
@@ -236,7 +274,7 @@ class MainWindow(QtWidgets.QMainWindow):
                                         "Save the grid as shown (zoom, highlights) to a PNG file.")
         a["export_plot"] = self._action("Export plot…", self.export_plot, "Ctrl+Shift+P",
                                         "Save the live plot as PNG, SVG or CSV.")
-        a["save_window"] = self._action("Save window picture…", self.save_window_picture, "Ctrl+Shift+S",
+        a["save_window"] = self._action("Save window picture…", self.save_window_picture, "Ctrl+Alt+S",
                                         "Save a picture of the whole window (for slides).")
         a["quit"] = self._action("Quit", self.close, K.Quit if QtGui.QKeySequence(K.Quit).count() else "Ctrl+Q",
                                  "Close bloomviz.")
@@ -244,6 +282,8 @@ class MainWindow(QtWidgets.QMainWindow):
                                    "Insert the text of the item box (Enter in the box does the same).")
         a["lookup"] = self._action("Look up item", self.item_panel.lookup, "Ctrl+L",
                                    "Look the item box's text up: definitely not, or probably in the set.")
+        a["remove"] = self._action("Remove item (counting filter)", self.item_panel.remove, None,
+                                   "Remove the item box's text from a counting filter (Ctrl+R in the item box).")
         a["focus_item"] = self._action("Go to the item box", self._focus_item, "Ctrl+I",
                                        "Put the cursor in the item box.")
         a["apply"] = self._action("New filter with these parameters", self.params_panel.apply, "Ctrl+Shift+N",
@@ -287,7 +327,7 @@ class MainWindow(QtWidgets.QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(a["quit"])
         edit = bar.addMenu("&Edit")
-        for key in ("insert", "lookup", "focus_item"):
+        for key in ("insert", "lookup", "remove", "focus_item"):
             edit.addAction(a[key])
         edit.addSeparator()
         edit.addAction(a["apply"])
@@ -584,6 +624,8 @@ class MainWindow(QtWidgets.QMainWindow):
             self.autoplay_panel.rate_combo.setCurrentIndex(RATES.index(rate))
 
     def closeEvent(self, event) -> None:
+        if self.current_tab() != "filter":
+            self.show_tab("filter")   # the saved layout is the filter tab's, docks included
         self.autoplay.cancel()
         self.wb.cancel()
         self.settings.setValue("window/geometry", self.saveGeometry())

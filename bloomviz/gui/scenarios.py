@@ -205,7 +205,7 @@ class ScenarioController(QtCore.QObject):
         self.menu = window.menu("&Scenarios")
         self.actions: dict[str, QtGui.QAction] = {}
         start = QtGui.QAction("Start page", window)
-        start.setShortcut(QtGui.QKeySequence("Ctrl+Shift+H"))
+        start.setShortcut(QtGui.QKeySequence("Alt+0"))
         start.setStatusTip("What bloomviz is, the scenarios and the keys.")
         start.triggered.connect(lambda: window.show_tab("start"))
         self.menu.addAction(start)

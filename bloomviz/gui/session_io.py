@@ -126,6 +126,10 @@ class FileActions(QtCore.QObject):
         """True when there are operations or inserts that a save would keep and that were not saved."""
         return self._modified and (bool(self.wb.history) or len(self.wb.filter) > 0)
 
+    def discard_changes(self) -> None:
+        """Forget that there is anything unsaved (a scripted close: screenshots, timed starts)."""
+        self._set_modified(False)
+
     def _set_modified(self, value: bool) -> None:
         self._modified = bool(value)
         self._show_modified()
@@ -176,20 +180,21 @@ class FileActions(QtCore.QObject):
         wb, flt = self.wb, self.wb.filter
         args = filter_args(flt, wb.variant)
         ops: list[sessions.Operation] = []
-        offset = len(flt) - len(wb.items)      # inserts whose items are unknown (a loaded filter's)
         warning = ""
+        start = 0    # wb.items holds every insert in order (a removal does not take its item out)
         for e in wb.history:
             if e.op == sessions.BATCH:
-                start = e.n - offset - e.count
                 ops.append(sessions.Operation(sessions.BATCH, items=tuple(wb.items[start:start + e.count])))
-            elif e.op in (sessions.INSERT, sessions.LOOKUP):
+                start += e.count
+            elif e.op in (sessions.INSERT, sessions.LOOKUP, sessions.REMOVE):
                 ops.append(sessions.Operation(e.op, item=e.item, verdict=e.verdict))
+                start += e.op == sessions.INSERT
             else:
                 raise ValueError(f"the history holds a {e.op!r} operation, which a session cannot store yet")
         base = None
         if not wb.truth_known:
-            inserted = sum(op.items.__len__() if op.op == sessions.BATCH else 1 for op in ops
-                           if op.op != sessions.LOOKUP)
+            inserted = sum(len(op.items) if op.op == sessions.BATCH else
+                           {sessions.INSERT: 1, sessions.REMOVE: -1}.get(op.op, 0) for op in ops)
             if self._base is not None and self._base[1] + inserted == len(flt):
                 base = self._base[0]
             else:
@@ -356,6 +361,10 @@ class FileActions(QtCore.QObject):
                     wb.insert_batch(list(op.items))
                 elif op.op == sessions.INSERT:
                     wb.insert(op.item)
+                elif op.op == sessions.REMOVE:
+                    wb.remove(op.item, force=op.verdict == sessions.FORCED_REMOVAL)
+                    if op.verdict and wb.history and wb.history[-1].verdict != op.verdict:
+                        mismatched += 1
                 else:
                     wb.lookup(op.item)
                     if op.verdict and wb.history and wb.history[-1].verdict != op.verdict:
@@ -490,8 +499,7 @@ class FileActions(QtCore.QObject):
                "Open a session (.bloomviz: parameters and every operation, replayed) or a filter (.bloom).")
         action("save", "&Save session", self.save, K.Save,
                "Save the session: the filter's parameters and every insert and lookup, as JSON.")
-        # Ctrl+Shift+S (the usual Save As) is the window's "Save window picture".
-        action("save_as", "Save session &as…", self.save_as, None, "Save the session under a new name.")
+        action("save_as", "Save session &as…", self.save_as, K.SaveAs, "Save the session under a new name.")
         action("load_filter", "&Load filter (.bloom)…", self.load_filter_dialog, "Ctrl+Shift+O",
                "Load a filter's bits from a .bloom file (its items are not in the file).")
         action("save_filter", "Save filter as .&bloom…", self.save_filter_dialog, "Ctrl+Shift+B",

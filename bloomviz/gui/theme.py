@@ -16,7 +16,8 @@ BASE_POINT_SIZE = 10.0
 # Colours of verdicts, shared by the item panel, the history and the explain panel (Okabe–Ito, as the grid).
 VERDICT_COLOURS = {
     False: {"inserted": "#0072B2", "true positive": "#009E73", "true negative": "#555555",
-            "false positive": "#C0392B"},
+            "false positive": "#C0392B", "removed": "#8E44AD", "forced removal": "#D35400",
+            "probably present": "#7F6A00"},
     True: {"inserted": "#56B4E9", "true positive": "#3DDC97", "true negative": "#BBBBBB",
            "false positive": "#FF6B5B"},
 }

@@ -1,0 +1,27 @@
+"""The views and menus that plug into the main window: each module's ``install(window)`` adds its own.
+
+The window itself (grid, plot, panels) stands without them; ``install_all`` adds every one, in the order their
+tabs and menu entries should appear. Modules still missing from an installation are a bug, not an option: an
+import error propagates.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+MODULES = (
+    "bloomviz.gui.session_io",     # File: sessions, filters, import, history export
+    "bloomviz.gui.scenarios",      # Scenarios menu, the Start tab, the scenario dock
+    "bloomviz.gui.explorer",       # the parameter explorer tab
+    "bloomviz.gui.compare_view",   # hash schemes and variants side by side
+    "bloomviz.gui.setops_view",    # union and intersection of two filters
+    "bloomviz.gui.find_fp",        # Tools: find a false positive
+)
+
+
+def install_all(window) -> dict:
+    """Install every extension into ``window``; returns what each install() returned, by module name."""
+    installed = {}
+    for name in MODULES:
+        installed[name] = importlib.import_module(name).install(window)
+    return installed

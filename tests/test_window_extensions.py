@@ -1,0 +1,66 @@
+"""The whole window as the app builds it: every extension installed together."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6 import QtCore, QtGui
+
+from bloomviz.gui.extensions import MODULES, install_all
+from bloomviz.gui.main_window import MainWindow
+from bloomviz.gui.workbench import Workbench
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
+    w = MainWindow(workbench=Workbench(probes=500), settings=settings)
+    qtbot.addWidget(w)
+    installed = install_all(w)
+    assert set(installed) == set(MODULES)
+    yield w
+    w.file_actions.discard_changes()
+    w.wb.cancel()
+
+
+def all_actions(window):
+    seen, stack = [], list(window.actions()) + list(window.menuBar().actions())
+    while stack:
+        act = stack.pop()
+        if act in seen:
+            continue
+        seen.append(act)
+        if act.menu() is not None:
+            stack.extend(act.menu().actions())
+    return seen
+
+
+def test_no_shortcut_is_claimed_twice(window):
+    owners: dict[str, str] = {}
+    for act in all_actions(window):
+        for seq in act.shortcuts():
+            key = seq.toString(QtGui.QKeySequence.SequenceFormat.PortableText)
+            if not key:
+                continue
+            assert key not in owners or owners[key] == act.text(), \
+                f"{key} is both {owners[key]!r} and {act.text()!r}"
+            owners[key] = act.text()
+    assert len(owners) > 30
+
+
+def test_every_view_has_a_tab_and_the_docks_follow_the_filter_tab(window, qtbot):
+    window.show()
+    qtbot.waitExposed(window)
+    for key in ("filter", "start", "explorer", "compare", "setops"):
+        assert window.tab_view(key) is not None
+    assert window.docks["plot"].isVisible()
+    window.docks["history"].hide()                 # a person closed one dock
+    window.show_tab("explorer")
+    assert not any(d.isVisible() for d in window.docks.values())
+    window.show_tab("setops")
+    window.show_tab("filter")
+    assert window.docks["plot"].isVisible() and not window.docks["history"].isVisible()
+
+
+def test_menus_are_in_order(window):
+    titles = [a.text().replace("&", "") for a in window.menuBar().actions()]
+    assert titles == ["File", "Edit", "View", "Scenarios", "Tools", "Help"]

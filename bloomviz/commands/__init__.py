@@ -9,11 +9,9 @@ To add a command, write ``bloomviz/commands/<name>.py`` and add ``"<name>"`` her
 from __future__ import annotations
 
 import importlib
-import importlib.util
 from types import ModuleType
 
-_ORDER = ["calc", "explore", "simulate", "inspect", "check"]
-COMMANDS: list[str] = [name for name in _ORDER if importlib.util.find_spec(f"bloomviz.commands.{name}")]
+COMMANDS: list[str] = ["calc", "explore", "simulate", "inspect", "check"]
 
 
 def load(name: str) -> ModuleType:

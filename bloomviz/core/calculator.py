@@ -18,16 +18,10 @@ import math
 from dataclasses import dataclass, field
 
 from bloomviz.core import theory
+from bloomviz.core.units import human_bytes, one_in
 from bloomviz.core.validate import check_k, check_m, check_n, check_p
 
 LN2 = math.log(2)
-
-
-def human_bytes(nbytes: float) -> str:
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if nbytes >= size:
-            return f"{nbytes / size:.2f} {unit}"
-    return f"{nbytes:.0f} B"
 
 
 MEMORY_UNITS = (("B", 1), ("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30))
@@ -37,12 +31,6 @@ def memory_units(m: int) -> dict[str, float]:
     """The size of m bits in bytes (whole bytes, rounded up) and in KiB, MiB and GiB."""
     nbytes = math.ceil(m / 8)
     return {unit: nbytes / size for unit, size in MEMORY_UNITS}
-
-
-def one_in(p: float) -> str:
-    if p <= 0:
-        return "never"
-    return f"1 in {1 / p:,.0f}" if 1 / p < 1e15 else f"1 in {1 / p:.3g}"
 
 
 @dataclass

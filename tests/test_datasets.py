@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import os
 import shutil
+import site
 import subprocess
 import sys
 import tomllib
@@ -96,7 +97,7 @@ def test_environment_directory_comes_first(tmp_path, monkeypatch):
 
 
 def test_non_editable_install_finds_the_data_sets(tmp_path):
-    """pip install --no-deps . into a throwaway venv (system site packages for the dependencies), then read every
+    """pip install --no-deps . into a throwaway venv that borrows this interpreter's dependencies, then read every
     data set from outside the source tree."""
     src = tmp_path / "src"
     src.mkdir()
@@ -106,8 +107,16 @@ def test_non_editable_install_finds_the_data_sets(tmp_path):
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, src / name)
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=120)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"
+    # --system-site-packages would reach the base interpreter, not the venv the tests run in, where numpy, mmh3
+    # and the rest are installed; a .pth appends this interpreter's site directories after the venv's own, and
+    # the .pth files inside them (such as an editable install's finder) are not run, so the copy installed
+    # below is the one imported.
+    venv_site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True, timeout=60).stdout.strip()
+    borrowed = [p for p in site.getsitepackages() if Path(p).is_dir()]
+    Path(venv_site, "borrowed-dependencies.pth").write_text("\n".join(borrowed) + "\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", datasets.ENV_VAR)}
     result = subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "--no-input", "-q", str(src)],
                             capture_output=True, text=True, timeout=600, env=env, stdin=subprocess.DEVNULL)

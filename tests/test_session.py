@@ -173,3 +173,16 @@ def test_failed_save_leaves_the_old_file_whole(tmp_path, monkeypatch):
         S.save(sample(seed=8), path)
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.bloomviz"]   # no temporary file left behind
+
+
+def test_loading_a_small_session_allocates_little(tmp_path):
+    import tracemalloc
+    path = tmp_path / "small.bloomviz"
+    S.save(sample(), path)
+    tracemalloc.start()
+    try:
+        S.load(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * 2**20, f"loading a {path.stat().st_size}-byte session peaked at {peak:,} bytes"

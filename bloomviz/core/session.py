@@ -399,7 +399,16 @@ def load(path) -> Session:
         if size > MAX_FILE_BYTES:
             raise SessionFormatError(f"{size:,} bytes: larger than any session this version writes "
                                      f"(limit {MAX_FILE_BYTES:,})", p)
-        data = fh.read(MAX_FILE_BYTES + 1)
+        # read in pieces: one read(MAX_FILE_BYTES + 1) reserves the whole limit even for a tiny file, and st_size
+        # is 0 for pipes and special files, so it cannot size the read either
+        parts, total = [], 0
+        while total <= MAX_FILE_BYTES:
+            part = fh.read(min(1 << 20, MAX_FILE_BYTES + 1 - total))
+            if not part:
+                break
+            parts.append(part)
+            total += len(part)
+        data = b"".join(parts)
     if len(data) > MAX_FILE_BYTES:
         raise SessionFormatError(f"larger than any session this version writes (limit {MAX_FILE_BYTES:,} bytes)", p)
     return loads(data, p)

@@ -234,7 +234,7 @@ def test_simulate_csv_columns_rows_and_values(capsys, tmp_path):
     assert "1000" in out.replace(",", "") and str(target) in out
     header, data = read_csv(str(target))
     assert header == list(Series.COLUMNS) == ["n", "fp_measured", "fp_low", "fp_high", "fp_exact", "fp_approx",
-                                              "fp_bound", "fill", "fill_expected", "n_estimated"]
+                                              "fp_bound", "fill", "fill_expected", "n_estimated", "fp_classic"]
     assert list(data[:, 0]) == list(range(100, 1001, 100))
     reference = Simulation(5000, 4, 1000, probes=2000, seed=7).run()
     for j, name in enumerate(header):
@@ -373,7 +373,8 @@ def test_csv_writer_formats_blocks_exactly(monkeypatch):
     header, data = read_csv(buf.getvalue(), is_text=True)
     assert header == list(Series.COLUMNS) and len(data) == 24
     assert list(data[:, 0]) == list(range(1, 25))
-    np.testing.assert_allclose(data[:-1, 1:], np.repeat(np.arange(1, 24)[:, None] / 3, 9, axis=1), rtol=1e-8)
+    np.testing.assert_allclose(data[:-1, 1:], np.repeat(np.arange(1, 24)[:, None] / 3, len(Series.COLUMNS) - 1, axis=1),
+                               rtol=1e-8)
     assert np.isinf(data[-1, 1:]).all()
 
 

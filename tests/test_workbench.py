@@ -9,7 +9,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import numpy as np
 import pytest
 
-from bloomviz.core import bitstore
+from bloomviz.core import bitstore, theory
 from bloomviz.core.filters import BloomFilter
 from bloomviz.core.items import describe, random_items
 from bloomviz.gui.workbench import (FALSE_POSITIVE, INSERTED, MAX_ITEM_BYTES, MAX_M, TRUE_NEGATIVE,
@@ -326,7 +326,8 @@ def test_status_reports_the_filter_and_the_measurement(wb):
     assert s["fp_measured"] == pytest.approx(brute_fp(wb) / len(wb.probes))
     nums = wb.numbers()
     assert nums.p_zero == pytest.approx((1 - 1 / 1000) ** (3 * 300))
-    assert nums.fp_exact == pytest.approx((1 - (1 - 1 / 1000) ** 900) ** 3)
+    assert nums.fp_classic == pytest.approx((1 - (1 - 1 / 1000) ** 900) ** 3)
+    assert nums.fp_exact == pytest.approx(theory.fp_exact(1000, 3, 300), rel=1e-9) and nums.fp_exact > nums.fp_classic
     assert nums.n_estimated == pytest.approx(-(1000 / 3) * np.log(1 - wb.filter.bits_set / 1000))
     assert nums.fp_low <= nums.fp_measured <= nums.fp_high
 

@@ -23,11 +23,8 @@ m and k (the overloaded blocks dominate).
 
 f(B, k, i) is the rate of a B-bit filter after k·i independent uniform positions. The classic
 (1 − (1 − 1/B)^{k·i})^k treats the bits as independent and so underestimates (Bose et al. 2008); for a block as
-small as 64 bits the gap was 5 % here, as large as the measurement's noise. So f is computed exactly: given that
-X bits are set, a probe's k positions all hit them with probability (X/B)^k, and the distribution of X after
-each position is a one-step recurrence (a Markov chain on 0…B), tabulated once per (B, k) and cached. Past a
-work limit (k·i·(B+1) > 3·10^7, only reached by large blocks or huge loads, where the classic form is accurate)
-the classic form is used.
+small as 64 bits the gap was 5 % here, as large as the measurement's noise. So f is the exact rate E[(X/B)^k]
+of ``exact_rate`` (a cached curve per (B, k)), at every load.
 """
 
 from __future__ import annotations
@@ -38,6 +35,7 @@ from typing import Sequence
 import numpy as np
 
 from bloomviz.core import bitstore, hashing
+from bloomviz.core.exact_rate import fp_exact_at
 from bloomviz.core.filters import BloomFilter
 from bloomviz.core.items import to_bytes
 from bloomviz.core.validate import check_k, check_m
@@ -47,49 +45,9 @@ from bloomviz.core.variant_common import (RAW_MODULUS, RemappedPositions, check_
 DEFAULT_BLOCK_BITS = 512
 
 
-_DP_WORK_LIMIT = 30_000_000   # (B + 1)-long vector steps x B: bounds the exact table's cost (~0.1 s)
-_inner_cache: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-
-
-def _fp_inner_classic(block_bits: int, k: int, load: np.ndarray) -> np.ndarray:
-    """(1 − (1 − 1/B)^{k·i})^k = (−expm1(k·i·log1p(−1/B)))^k."""
-    return (-np.expm1(k * load * math.log1p(-1.0 / block_bits))) ** k
-
-
-def _inner_table(block_bits: int, k: int, max_load: int) -> np.ndarray:
-    """f(B, k, i) for i = 0, 1, … (at least up to max_load unless the work limit stops it first)."""
-    b = block_bits
-    target = min(max_load, _DP_WORK_LIMIT // (k * (b + 1)))
-    j = np.arange(b + 1, dtype=np.float64)
-    dist, table = _inner_cache.get((b, k), (np.eye(1, b + 1).ravel(), np.zeros(1)))
-    if table.size > target:
-        return table
-    stay, enter = j / b, (b - j + 1) / b  # P(next position hits one of j set bits), P(it sets bit j from j−1)
-    probe = (j / b) ** k
-    values = [table]
-    for _ in range(table.size, target + 1):
-        for _ in range(k):
-            nxt = dist * stay
-            nxt[1:] += dist[:-1] * enter[1:]
-            dist = nxt
-        values.append(np.array([dist @ probe]))
-    table = np.concatenate(values)
-    if len(_inner_cache) > 32:
-        _inner_cache.clear()
-    _inner_cache[(b, k)] = (dist, table)  # one assignment: a concurrent reader sees old or new, never half
-    return table
-
-
 def _fp_inner(block_bits: int, k: int, load: np.ndarray) -> np.ndarray:
-    """The rate of a B-bit filter holding ``load`` items (exact where tabulated, classic beyond)."""
-    load = np.asarray(load, dtype=np.float64)
-    out = _fp_inner_classic(block_bits, k, load)
-    if load.size:
-        table = _inner_table(block_bits, k, int(load.max()))
-        idx = load.astype(np.int64)
-        inside = idx < table.size
-        out[inside] = table[idx[inside]]
-    return out
+    """The exact rate of a B-bit filter holding ``load`` items (``exact_rate``, any load)."""
+    return fp_exact_at(block_bits, k, np.asarray(load, dtype=np.int64))
 
 
 def _load_distribution(n: int, blocks: int, poisson: bool) -> tuple[np.ndarray, np.ndarray]:

@@ -18,6 +18,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from bloomviz.core import bitstore
+from bloomviz.core.exact_rate import fp_exact_at
 from bloomviz.core.items import random_items
 
 
@@ -153,13 +154,16 @@ def wilson_many(hits: np.ndarray, trials: int, z: float = 1.96) -> tuple[np.ndar
 
 
 def theory_many(m: int, k: int, n: np.ndarray) -> dict[str, np.ndarray]:
+    """The exact rate, Bloom's classic formula, the approximation, the bound and the expected fill at each n."""
     n = np.asarray(n, dtype=float)
-    fill = -np.expm1(k * n * math.log1p(-1.0 / m))
     with np.errstate(divide="ignore"):
-        exact = np.exp(k * np.log(fill)) if k else np.ones_like(n)
+        fill = -np.expm1(k * n * math.log1p(-1.0 / m)) if m > 1 else (n > 0).astype(float)
+        classic = np.exp(k * np.log(fill)) if k else np.ones_like(n)
         approx = np.exp(k * np.log(-np.expm1(-k * n / m)))
         bound = np.exp(k * np.log(-np.expm1(-k * (n + 0.5) / (m - 1)))) if m > 1 else np.ones_like(n)
-    return {"fp_exact": exact, "fp_approx": approx, "fp_bound": np.minimum(bound, 1.0), "fill_expected": fill}
+    exact = fp_exact_at(m, k, n) if n.size else np.zeros(0)
+    return {"fp_exact": exact, "fp_classic": classic, "fp_approx": approx, "fp_bound": np.minimum(bound, 1.0),
+            "fill_expected": fill}
 
 
 def estimate_many(m: int, k: int, bits_set: np.ndarray) -> np.ndarray:
@@ -173,7 +177,7 @@ class Series:
     """Columnar, growable numpy arrays: one row per insert."""
 
     COLUMNS = ("n", "fp_measured", "fp_low", "fp_high", "fp_exact", "fp_approx", "fp_bound",
-               "fill", "fill_expected", "n_estimated")
+               "fill", "fill_expected", "n_estimated", "fp_classic")
 
     def __init__(self, capacity: int = 1024):
         self._len = 0
@@ -234,7 +238,8 @@ def series_rows(m: int, k: int, n: np.ndarray, fp_counts: np.ndarray, probes: in
     return {"n": n, "fp_measured": fp_counts / probes if probes else np.zeros_like(n),
             "fp_low": lo, "fp_high": hi, "fp_exact": th["fp_exact"], "fp_approx": th["fp_approx"],
             "fp_bound": th["fp_bound"], "fill": np.asarray(bits_set, float) / m,
-            "fill_expected": th["fill_expected"], "n_estimated": estimate_many(m, k, bits_set)}
+            "fill_expected": th["fill_expected"], "n_estimated": estimate_many(m, k, bits_set),
+            "fp_classic": th["fp_classic"]}
 
 
 class Cancelled(Exception):

@@ -32,11 +32,13 @@ import bisect
 import math
 import struct
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable
 
 import numpy as np
 
 from bloomviz.core import bitstore, hashing
+from bloomviz.core.exact_rate import fp_exact_at, fp_exact_kernel
 from bloomviz.core.filters import BloomFilter, Insertion, Lookup
 from bloomviz.core.items import to_bytes, to_bytes_list
 from bloomviz.core.theory import optimal_params
@@ -48,9 +50,31 @@ MAX_K = 64
 MAX_M = 1 << 34
 
 
-def _fp_exact(m: int, k: int, n) -> np.ndarray | float:
-    """(1 − (1 − 1/m)^{kn})^k via expm1/log1p (vectorised over n)."""
+def _fp_classic(m: int, k: int, n) -> np.ndarray | float:
+    """(1 − (1 − 1/m)^{kn})^k via expm1/log1p (vectorised over n): a lower bound of the exact rate."""
     return (-np.expm1(k * np.asarray(n, dtype=np.float64) * math.log1p(-1.0 / m))) ** k
+
+
+def _smallest_m(k: int, capacity: int, error: float, lowest: int) -> int:
+    """The smallest m >= lowest with fp_exact(m, k, capacity) <= error (lowest meets it in classic terms, a
+    lower bound since the classic rate is below the exact one), or MAX_M + 1 when none up to MAX_M does."""
+    if fp_exact_kernel(lowest, k, capacity) <= error:
+        return lowest
+    lo, step = lowest, max(1, lowest // 64)       # fp(lo) > error
+    hi = lo + step
+    while fp_exact_kernel(min(hi, MAX_M), k, capacity) > error:
+        if hi >= MAX_M:
+            return MAX_M + 1
+        lo, step = hi, step * 2
+        hi = lo + step
+    hi = min(hi, MAX_M)
+    while hi - lo > 1:                            # fp(lo) > error >= fp(hi)
+        mid = (lo + hi) // 2
+        if fp_exact_kernel(mid, k, capacity) <= error:
+            hi = mid
+        else:
+            lo = mid
+    return hi
 
 
 @dataclass(frozen=True)
@@ -63,8 +87,12 @@ class StageSpec:
     start: int  # the insert count at which the stage opens: the capacities of the stages before it
 
 
+@lru_cache(maxsize=4096)
 def stage_spec(initial_capacity: int, p: float, growth: int, tightening: float, index: int) -> StageSpec:
-    """The size of stage ``index``; raises ValueError when the stage would exceed m ≤ 2^34 or k ≤ 64."""
+    """The size of stage ``index``: k = ceil(log2(1/error)) and the smallest m whose *exact* rate at the stage's
+    capacity is within its budget error = p(1 - r)r^i, so the compound rate never exceeds p however small the
+    first stage (sized by the classic formula, a stage of capacity 1 at p = 0.01 gave 1.03 p after 3 items).
+    Raises ValueError when the stage would exceed m ≤ 2^34 or k ≤ 64."""
     capacity = initial_capacity * growth ** index
     error = p * (1 - tightening) * tightening ** index
     start = initial_capacity * (growth ** index - 1) // (growth - 1)
@@ -76,8 +104,9 @@ def stage_spec(initial_capacity: int, p: float, growth: int, tightening: float, 
         root = error ** (1.0 / k)
         need = math.ceil(1.0 / -math.expm1(math.log1p(-root) / (k * capacity))) if root < 1 else 1
         m = max(m, need)
-        while float(_fp_exact(m, k, capacity)) > error:  # guards the float rounding of the closed form
+        while float(_fp_classic(m, k, capacity)) > error:  # guards the float rounding of the closed form
             m += 1
+        m = _smallest_m(k, capacity, error, m)
     if m > MAX_M:
         raise ValueError(f"the scalable filter cannot add stage {index}: capacity {capacity} at error "
                          f"{error:.3g} needs m={m} bits (the limit is 2^34 = {MAX_M})")
@@ -86,7 +115,8 @@ def stage_spec(initial_capacity: int, p: float, growth: int, tightening: float, 
 
 def scalable_fp(initial_capacity: int, p: float, n, growth: int = 2, tightening: float = 0.9):
     """The expected false-positive rate after n inserts (scalar or array): 1 − Π_i (1 − FP_i(n_i)), where
-    n_i is the load of stage i after n inserts and FP_i the exact standard-filter rate of that stage."""
+    n_i is the load of stage i after n inserts and FP_i the exact standard-filter rate of that stage (stages are
+    independent filters, so the product is exact too)."""
     n_arr = np.asarray(n, dtype=np.float64)
     miss = np.ones_like(n_arr)
     top = float(n_arr.max()) if n_arr.size else 0.0
@@ -96,7 +126,10 @@ def scalable_fp(initial_capacity: int, p: float, n, growth: int = 2, tightening:
         if spec.start >= top and i > 0:
             break
         load = np.clip(n_arr - spec.start, 0, spec.capacity)
-        miss *= 1.0 - _fp_exact(spec.m, spec.k, load)
+        if load.size and float(load.min()) == spec.capacity:      # a full stage: one cached value
+            miss *= 1.0 - fp_exact_kernel(spec.m, spec.k, spec.capacity)
+        else:
+            miss *= 1.0 - fp_exact_at(spec.m, spec.k, load)
         i += 1
     out = 1.0 - miss
     return float(out) if out.ndim == 0 else out

@@ -5,16 +5,24 @@ p = a false-positive rate, X = bits set to 1.
 
     P(a given bit is still 0)   q      = (1 - 1/m)^{kn}
     expected fill               f      = 1 - q
-    exact rate                  fp     = (1 - (1 - 1/m)^{kn})^k            (independent, uniform positions)
+    exact rate                  fp     = E[(X/m)^k], X = bits set           (independent, uniform positions)
+    Bloom's formula (classic)   fp     ≈ (1 - (1 - 1/m)^{kn})^k             (= (E[X]/m)^k: below the exact rate)
     approximation               fp     ≈ (1 - e^{-kn/m})^k                 (the textbook form, m large)
-    finite-m upper bound        fp     ≤ (1 - e^{-k(n + 1/2)/(m - 1)})^k   (half an item more, one bit less)
-    optimal k (real)            k*     = (m/n) ln 2 for the approximation; ln 2 / (-n ln(1 - 1/m)) for the exact form
+    finite-m bound              fp     ≤ (1 - e^{-k(n + 1/2)/(m - 1)})^k   (half an item more, one bit less)
+    optimal k (real)            k*     = (m/n) ln 2 for the approximation; ln 2 / (-n ln(1 - 1/m)) for the classic
     design for n items at p     k      = ceil(log2(1/p)),   m = ceil(-n ln p / (ln 2)^2)
     bits per item               Bloom  m/n = log2(e) · log2(1/p) ≈ 1.44 log2(1/p);   lower bound log2(1/p)
     estimated count             n*     = -(m/k) ln(1 - X/m)                 (Swamidass & Baldi 2007)
     union / intersection        |A∪B|* = n*(X of A|B),   |A∩B|* = |A|* + |B|* - |A∪B|*
     Wilson interval             (c ∓ h) with d = 1 + z²/t, c = (p̂ + z²/2t)/d, h = z·sqrt(p̂(1-p̂)/t + z²/4t²)/d
     scalable filter             rate ≤ Σ p0·r^i = p0 / (1 - r)              (Almeida et al. 2007)
+
+The exact rate and how it is computed (to 1e-10 relative, with no cancellation) are in ``exact_rate``. The
+classic formula assumes the bits are set independently; they are not (a set bit makes the others a little less
+likely), and for k >= 2 the true rate is higher: by 6.3 % at m = 16, k = 3, n = 2 and 61 % at m = 16, k = 8,
+n = 1, by under 1e-6 relative once m is in the millions. The bound is not a proven upper bound of the exact
+rate; it was checked above it at 40,443 (m, k, n) points (m = 2…4,096, k = 1…64, n up to 4m) and is named a
+bound for that reason.
 
 Numerics (m up to 2^34, n up to 10^10, rates down to 1e-15 and below):
   - (1 - 1/m)^{kn} is exp(k·n·log1p(-1/m)): forming 1 - 1/m first would round away most digits of 1/m.
@@ -32,13 +40,16 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from bloomviz.core.validate import check_count, check_k, check_m, check_n, check_p, check_real
+from bloomviz.core import exact_rate
+from bloomviz.core.validate import MAX_N, check_count, check_k, check_m, check_n, check_p, check_real
 
 LN2 = math.log(2.0)
+MAX_CURVE_N = 50_000_000
 LOG2_E = 1.0 / LN2
 
 __all__ = [
-    "fp_exact", "fp_approx", "fp_bound", "fill_expected", "optimal_k", "optimal_k_int", "optimal_params",
+    "fp_exact", "fp_classic", "log_fp_exact", "fp_exact_curve", "fp_approx", "fp_bound", "fill_expected",
+    "optimal_k", "optimal_k_int", "optimal_params",
     "bits_per_element", "lower_bound_bits_per_element", "bloom_bits_per_element", "estimate_count",
     "estimate_union", "estimate_intersection", "estimate_intersection_from_bits", "wilson_interval",
     "capacity_for", "fp_for_k_range", "scalable_fp_bound",
@@ -59,19 +70,39 @@ def _fill(m: int, k: int, n: int) -> float:
     return -math.expm1(_log_zero_prob(m, k, n))
 
 
-def _fp_exact(m: int, k: int, n: int) -> float:
+def _fp_classic(m: int, k: int, n: int) -> float:
     return _fill(m, k, n) ** k
 
 
-def _log_fp_exact(m: int, k: int, n: int) -> float:
-    fill = _fill(m, k, n)
-    return k * math.log(fill) if fill > 0.0 else -math.inf
+_fp_exact = exact_rate.fp_exact_kernel
+_log_fp_exact = exact_rate.log_fp_exact_kernel
 
 
 # --- false-positive rates ---------------------------------------------------------------------------------
 def fp_exact(m: int, k: int, n: int) -> float:
-    """(1 - (1 - 1/m)^{kn})^k: the rate after n inserts if the k positions are independent and uniform."""
+    """E[(X/m)^k]: the exact rate after n inserts when the k positions of every item (and of the probe) are
+    independent and uniform; X is the number of bits set. See ``exact_rate`` for the method and its accuracy."""
     return _fp_exact(check_m(m), check_k(k), check_n(n))
+
+
+def log_fp_exact(m: int, k: int, n: int) -> float:
+    """ln fp_exact(m, k, n), accurate even where the rate itself underflows (-inf for n = 0)."""
+    return _log_fp_exact(check_m(m), check_k(k), check_n(n))
+
+
+def fp_exact_curve(m: int, k: int, n_max: int) -> np.ndarray:
+    """fp_exact(m, k, n) for n = 0…n_max, as one float64 array (10^6 values in well under a second)."""
+    n_max = check_n(n_max)
+    if n_max > MAX_CURVE_N:
+        raise ValueError(f"n_max must be at most {MAX_CURVE_N:,} for a whole curve (8 bytes a value), got {n_max:,}; "
+                         "ask fp_exact for single values beyond it")
+    return exact_rate.fp_exact_curve(check_m(m), check_k(k), n_max)
+
+
+def fp_classic(m: int, k: int, n: int) -> float:
+    """(1 - (1 - 1/m)^{kn})^k, Bloom's formula: (expected fill)^k. It treats the bits as independent, which
+    they are not, and is below fp_exact for every k >= 2 and n >= 1 (the two meet as m grows)."""
+    return _fp_classic(check_m(m), check_k(k), check_n(n))
 
 
 def fp_approx(m: int, k: int, n: int) -> float:
@@ -81,7 +112,7 @@ def fp_approx(m: int, k: int, n: int) -> float:
 
 
 def fp_bound(m: int, k: int, n: int) -> float:
-    """(1 - e^{-k(n + 0.5)/(m - 1)})^k: an upper bound on fp_exact for every finite m >= 2.
+    """(1 - e^{-k(n + 0.5)/(m - 1)})^k: above fp_exact at every point checked (40,443 of them, m <= 4,096).
 
     For m = 1 the formula divides by zero; its limit as m -> 1 is 1.0, which is returned (a one-bit filter
     answers "maybe" to everything once anything is inserted, and 1 bounds every rate).
@@ -100,13 +131,15 @@ def fill_expected(m: int, k: int, n: int) -> float:
 def fp_for_k_range(m: int, n: int, ks: Iterable[int]) -> dict[str, np.ndarray]:
     """The three rates for each k in ``ks`` at fixed m and n, as arrays for plotting.
 
-    Keys: ``k`` (int64) and ``fp_exact``, ``fp_approx``, ``fp_bound`` (float64), in the order of ``ks``.
+    Keys: ``k`` (int64) and ``fp_exact``, ``fp_classic``, ``fp_approx``, ``fp_bound`` (float64), in the order
+    of ``ks``.
     """
     m, n = check_m(m), check_n(n)
     ks = [check_k(k) for k in ks]
     return {
         "k": np.array(ks, dtype=np.int64),
         "fp_exact": np.array([_fp_exact(m, k, n) for k in ks], dtype=np.float64),
+        "fp_classic": np.array([_fp_classic(m, k, n) for k in ks], dtype=np.float64),
         "fp_approx": np.array([fp_approx(m, k, n) for k in ks], dtype=np.float64),
         "fp_bound": np.array([fp_bound(m, k, n) for k in ks], dtype=np.float64),
     }
@@ -133,16 +166,27 @@ def optimal_k(m: int, n: int) -> float:
 def optimal_k_int(m: int, n: int) -> int:
     """The integer k in [1, 64] with the lowest fp_exact(m, k, n); on a tie, the smaller k.
 
-    As a function of real k, fp_exact falls and then rises, with its minimum at k_e = ln 2 / (-n ln(1 - 1/m))
-    (a hair below (m/n) ln 2), so the best integer is floor(k_e) or ceil(k_e), clamped to [1, 64].
+    The search starts at the classic optimum ln 2 / (-n ln(1 - 1/m)) and walks down and up while the exact rate
+    falls: the exact rate is unimodal in k, and its optimum is at or below the classic one (the classic formula
+    picks a larger k in 53 of 394 small (m, n) pairs, costing up to +97 % in rate at m = 64, n = 1).
     n = 0 raises ValueError, as for optimal_k.
     """
     m, n = check_m(m), _check_n_for_optimum(n)
     if m == 1:
         return 1  # the one bit is set by the first item: every k gives rate 1
     k_real = LN2 / (-n * math.log1p(-1.0 / m))
-    candidates = sorted({min(64, max(1, c)) for c in (math.floor(k_real), math.ceil(k_real))})
-    return min(candidates, key=lambda k: (_log_fp_exact(m, k, n), k))
+    start = min(64, max(1, round(k_real)))
+    best_k, best = start, _log_fp_exact(m, start, n)
+    for step in (-1, 1):
+        k = best_k + step
+        while 1 <= k <= 64:
+            value = _log_fp_exact(m, k, n)
+            if value < best or (value == best and k < best_k):
+                best_k, best = k, value
+                k += step
+            else:
+                break
+    return best_k
 
 
 def optimal_params(n: int, p: float) -> tuple[int, int]:
@@ -160,23 +204,24 @@ def optimal_params(n: int, p: float) -> tuple[int, int]:
 def capacity_for(m: int, k: int, p: float) -> int:
     """The largest n with fp_exact(m, k, n) <= p (0 when even one item exceeds p).
 
-    Closed form, from fill <= p^{1/k}: n <= ln(1 - p^{1/k}) / (k ln(1 - 1/m)), with 1 - p^{1/k} taken as
-    -expm1(ln(p)/k) so that p close to 1 with large k stays finite; then nudged by at most a few steps so
-    the answer agrees with fp_exact as evaluated here.
+    The classic closed form n <= ln(1 - p^{1/k}) / (k ln(1 - 1/m)) is an upper limit (the exact rate is at or
+    above the classic one); the answer is found by bisection on the exact rate below it.
     """
     m, k, p = check_m(m), check_k(k), check_p(p)
     if m == 1:
         return 0
     s = -math.expm1(math.log(p) / k)  # 1 - p^{1/k}: the smallest allowed q
-    n = max(0, math.floor(math.log(s) / (k * math.log1p(-1.0 / m))))
-    for _ in range(64):
-        if n > 0 and _fp_exact(m, k, n) > p:
-            n -= 1
-        elif _fp_exact(m, k, n + 1) <= p:
-            n += 1
+    hi = max(0, math.floor(math.log(s) / (k * math.log1p(-1.0 / m)))) + 1
+    while hi < MAX_N and _fp_exact(m, k, hi) <= p:   # guards the rounding of the closed form
+        hi = min(MAX_N, hi * 2)
+    lo = 0                                            # invariant: fp(lo) <= p < fp(hi)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _fp_exact(m, k, mid) <= p:
+            lo = mid
         else:
-            break
-    return n
+            hi = mid
+    return lo
 
 
 def scalable_fp_bound(p0: float, r: float) -> float:

@@ -38,14 +38,28 @@ def fmt_num(x: float) -> str:
     return f"{x:,.1f}" if abs(x) < 1e6 else f"{x:,.0f}"
 
 
+def _gap_words(exact: float, classic: float) -> str:
+    """How far the classic formula is below the exact rate, in words a student can read."""
+    if not exact or not classic:
+        return "the classic formula is below it"
+    gap = exact / classic - 1
+    if gap < 1e-6:
+        return "the classic formula agrees to within a millionth"
+    return f"{gap * 100:.2g}% above the classic formula"
+
+
 def formulas_html(nums: Numbers) -> str:
     m, k, n, x = nums.m, nums.k, nums.n, nums.bits_set
     e = html.escape
     rows = [
         ("P(a given bit is still 0)",
          f"(1 − 1/m)<sup>kn</sup> = (1 − 1/{m:,})<sup>{k}·{n:,}</sup>", f"{nums.p_zero:.4f}"),
-        ("expected false-positive rate",
+        ("Bloom's formula (classic: treats the bits as independent)",
          f"(1 − (1 − 1/m)<sup>kn</sup>)<sup>k</sup> = (1 − {nums.p_zero:.4f})<sup>{k}</sup>",
+         fmt_rate(nums.fp_classic)),
+        ("exact expected rate (averaged over how many bits are set)",
+         f"E[(X/m)<sup>k</sup>] after {k}·{n:,} uniform positions"
+         + (f" — {_gap_words(nums.fp_exact, nums.fp_classic)}" if nums.n and k > 1 else ""),
          fmt_rate(nums.fp_exact)),
         ("rate from the bits set now",
          f"(X/m)<sup>k</sup> = ({x:,}/{m:,})<sup>{k}</sup>", fmt_rate(nums.fp_now)),

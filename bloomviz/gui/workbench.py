@@ -100,13 +100,14 @@ class Numbers:
     n: int
     bits_set: int
     p_zero: float          # (1 − 1/m)^{kn}
-    fp_exact: float        # (1 − (1 − 1/m)^{kn})^k
+    fp_exact: float        # E[(X/m)^k]: the exact rate (theory.fp_exact)
     fp_now: float          # (X/m)^k from the bits actually set
     fp_count: int
     probes: int
     fp_low: float
     fp_high: float
     n_estimated: float     # −(m/k)·ln(1 − X/m)
+    fp_classic: float = 0.0  # (1 − (1 − 1/m)^{kn})^k: Bloom's formula, below the exact rate for k ≥ 2
 
     @property
     def fill(self) -> float:
@@ -633,7 +634,7 @@ class Workbench(QtCore.QObject):
         return Numbers(m=m, k=k, n=n, bits_set=x, p_zero=float(1.0 - th["fill_expected"][0]),
                        fp_exact=float(th["fp_exact"][0]), fp_now=(x / m) ** k if m else 0.0,
                        fp_count=fp_count, probes=probes, fp_low=low, fp_high=high,
-                       n_estimated=float(flt.estimated_count))
+                       n_estimated=float(flt.estimated_count), fp_classic=float(th["fp_classic"][0]))
 
     def status(self) -> dict:
         nums = self.numbers()

@@ -143,16 +143,17 @@ def test_unreadable_file(qtbot, win, tmp_path):
 
 def test_permission_denied_simulated(qtbot, win, tmp_path, monkeypatch):
     # The same path as a real EACCES, for runs as root where a mode-000 file stays readable.
-    from bloomviz.core import items
+    # Files of items are opened by safe_files.open_regular, through os.open.
+    from bloomviz.core import safe_files
     path = tmp_path / "locked.txt"
     path.write_text("a\n")
-    real_open = open
+    real_open = os.open
 
-    def deny(file, mode="r", *args, **kwargs):
+    def deny(file, flags, *args, **kwargs):
         if os.fspath(file) == str(path):
             raise PermissionError(13, "Permission denied", str(path))
-        return real_open(file, mode, *args, **kwargs)
-    monkeypatch.setattr(items, "open", deny, raising=False)
+        return real_open(file, flags, *args, **kwargs)
+    monkeypatch.setattr(safe_files.os, "open", deny)
     refused(qtbot, win, path, "permission denied")
 
 
@@ -195,7 +196,8 @@ def test_failure_midway_names_the_line_and_rolls_back(qtbot, win, tmp_path):
     assert result.cancelled
     assert len(win.dialogs.errors) == 1
     text = win.dialogs.errors[0][1]
-    assert "line 20,001 is 70,001 bytes" in text or "line 20,001 is 70,000 bytes" in text
+    # the line is refused at the item limit, without being read whole (items.read_item_lines)
+    assert "line 20,001 is longer than the limit of 65,536 bytes" in text
     assert str(path) in text and "Nothing was inserted" in text
     assert state(win) == before
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bloomviz.core import hashing, storage
+from bloomviz.core import atomic_write, hashing, storage
 from bloomviz.core.filters import BloomFilter
 from bloomviz.core.items import random_items
 from bloomviz.core.storage import FilterFormatError, Header, load, read_header, save
@@ -207,7 +207,7 @@ def test_a_crash_before_the_rename_leaves_the_old_file_whole(tmp_path, monkeypat
         raise OSError(f"simulated failure in {failing}")
 
     if failing == "write":  # the disk fills up half way through the payload
-        real = storage.tempfile.NamedTemporaryFile
+        real = atomic_write.tempfile.NamedTemporaryFile
 
         def short_file(*args, **kwargs):
             f = real(*args, **kwargs)
@@ -220,7 +220,7 @@ def test_a_crash_before_the_rename_leaves_the_old_file_whole(tmp_path, monkeypat
                 return f.file.write(data)
             f.write = write
             return f
-        monkeypatch.setattr(storage.tempfile, "NamedTemporaryFile", short_file)
+        monkeypatch.setattr(atomic_write.tempfile, "NamedTemporaryFile", short_file)
     else:
         monkeypatch.setattr(os, failing, boom)
     with pytest.raises(OSError, match="simulated"):

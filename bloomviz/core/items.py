@@ -1,8 +1,25 @@
 """Items: the one encoding policy (item -> bytes) and the item sources.
 
-Every item becomes bytes here and nowhere else: ``str`` is UTF-8 with ``surrogatepass`` (so a lone surrogate
-is still a distinct, reproducible item instead of an error), ``bytes`` pass through. Anything else is refused,
-because silently calling ``str()`` on it would make ``1`` and ``"1"`` the same member.
+Every item becomes bytes here and nowhere else: ``str`` is UTF-8 with ``surrogatepass``, ``bytes`` pass through.
+Anything else is refused with a TypeError, because silently calling ``str()`` on it would make ``1`` and ``"1"``
+the same member.
+
+Decided (issue 13) and kept consistent across ``add``, ``update``, ``in``, ``lookup`` and the batch paths:
+
+- **Lone surrogates are accepted.** ``"\ud800"`` is a valid Python ``str`` (it comes out of
+  ``os.fsdecode``/``surrogateescape`` file names and of JSON ``"\ud800"``); ``surrogatepass`` gives it the
+  bytes ``ED A0 80``, so it is a distinct, reproducible item, never an error and never equal to another string.
+  Sessions store such text as ``{"text_base64": ...}`` and read it back as the same ``str``. (It is never
+  handed to mmh3 as a ``str``: mmh3 5.3.1 crashes the interpreter on one.)
+- **Bytes-like objects are accepted as bytes.** A ``bytearray`` or a ``memoryview`` is the item made of its
+  current bytes (``bytes(x)``, taken at the call: changing the buffer afterwards changes nothing already
+  inserted), the same member as the equal ``bytes``. Refusing them would break callers that read binary
+  records into buffers; treating them as anything but their bytes would make equal data different members.
+  A session saves them as ``bytes`` items (they come back as ``bytes``).
+
+Files of items are read through ``safe_files.open_regular`` (a FIFO, a socket, a device or a directory is
+refused by its kind before any read) in bounded pieces: a line longer than ``MAX_ITEM_BYTES`` is refused
+without reading it whole.
 """
 
 from __future__ import annotations
@@ -15,7 +32,10 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
+from bloomviz.core.safe_files import NotARegularFileError, open_regular
+
 Item = str | bytes
+MAX_ITEM_BYTES = 64 * 1024   # one item is a word, a key, a URL: a longer "line" is a file that is not one per line
 
 
 def to_bytes(item: object) -> bytes:
@@ -146,45 +166,67 @@ class LineReport:
 
 
 class ItemFileError(OSError):
-    """A file of items cannot be read at all (missing, a directory, no permission, binary)."""
+    """A file of items cannot be read at all (missing, a directory, a FIFO or device, no permission, binary)."""
+
+
+class ItemTooLongError(ItemFileError, ValueError):
+    """A line of a file of items is longer than ``MAX_ITEM_BYTES`` (also a ValueError: the file's contents, not
+    its access, are at fault; the window's jobs report ValueErrors)."""
 
 
 def _looks_binary(head: bytes) -> bool:
     return b"\x00" in head
 
 
-def check_item_file(path: str | os.PathLike) -> int:
-    """Raise ItemFileError naming the file if it cannot be read as text; return its size in bytes."""
-    p = os.fspath(path)
-    if not os.path.exists(p):
-        raise ItemFileError(f"{p}: no such file")
-    if os.path.isdir(p):
-        raise ItemFileError(f"{p}: is a directory, not a file of items")
+def _open_items(p: str):
     try:
-        with open(p, "rb") as fh:
-            head = fh.read(8192)
+        return open_regular(p, what="a text file of items")
+    except FileNotFoundError:
+        raise ItemFileError(f"{p}: no such file") from None
+    except IsADirectoryError:
+        raise ItemFileError(f"{p}: is a directory, not a file of items") from None
+    except NotARegularFileError as exc:
+        raise ItemFileError(f"{p}: {exc.strerror}") from None
     except PermissionError:
         raise ItemFileError(f"{p}: permission denied") from None
     except OSError as exc:
         raise ItemFileError(f"{p}: cannot be read ({exc.strerror or exc})") from None
+
+
+def check_item_file(path: str | os.PathLike) -> int:
+    """Raise ItemFileError naming the file if it cannot be read as text; return its size in bytes."""
+    p = os.fspath(path)
+    with _open_items(p) as fh:
+        try:
+            head = fh.read(8192)
+        except OSError as exc:
+            raise ItemFileError(f"{p}: cannot be read ({exc.strerror or exc})") from None
+        size = os.fstat(fh.fileno()).st_size
     if _looks_binary(head):
         raise ItemFileError(f"{p}: looks like a binary file (it contains NUL bytes), not one item per line")
-    return os.path.getsize(p)
+    return size
 
 
 def read_item_lines(path: str | os.PathLike, report: LineReport | None = None,
-                    skip_blank: bool = True) -> Iterator[tuple[str, int]]:
+                    skip_blank: bool = True, max_item_bytes: int = MAX_ITEM_BYTES) -> Iterator[tuple[str, int]]:
     """Stream ``(item, bytes_consumed_so_far)`` from a UTF-8 text file, one item per line.
 
-    The file is read in binary lines so memory stays bounded by the longest line. A BOM at the start and
-    the CR of CRLF endings are stripped. A line that is not valid UTF-8 is skipped and its 1-based number
-    is recorded in ``report.undecodable`` — never dropped silently.
+    The file is read in binary lines of at most ``max_item_bytes`` (plus room for a BOM and a CRLF), so memory
+    stays bounded whatever the file holds: a longer line raises ItemTooLongError naming the line and the limit,
+    before the rest of it is read. A BOM at the start and the CR of CRLF endings are stripped. A line that is
+    not valid UTF-8 is skipped and its 1-based number is recorded in ``report.undecodable`` — never dropped
+    silently.
     """
     check_item_file(path)
     report = report if report is not None else LineReport()
     consumed = 0
-    with open(os.fspath(path), "rb") as fh:
-        for lineno, raw in enumerate(fh, start=1):
+    p = os.fspath(path)
+    piece = max_item_bytes + len(codecs.BOM_UTF8) + 3   # the longest line allowed, with a BOM and CR LF, and 1
+    with _open_items(p) as fh:
+        for lineno, raw in enumerate(iter(lambda: fh.readline(piece), b""), start=1):
+            if len(raw) == piece and not raw.endswith(b"\n"):
+                raise ItemTooLongError(f"{p}: line {lineno:,} is longer than the limit of {max_item_bytes:,} "
+                                       "bytes for one item (is this a file of one item per line?)")
             consumed += len(raw)
             report.lines_read = lineno
             if lineno == 1 and raw.startswith(codecs.BOM_UTF8):
@@ -192,6 +234,9 @@ def read_item_lines(path: str | os.PathLike, report: LineReport | None = None,
             raw = raw.rstrip(b"\n")
             if raw.endswith(b"\r"):
                 raw = raw[:-1]
+            if len(raw) > max_item_bytes:
+                raise ItemTooLongError(f"{p}: line {lineno:,} is {len(raw):,} bytes, over the limit of "
+                                       f"{max_item_bytes:,} bytes for one item")
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:

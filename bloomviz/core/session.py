@@ -39,15 +39,15 @@ from __future__ import annotations
 
 import base64
 import binascii
-import contextlib
 import json
 import math
 import os
-import tempfile
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from bloomviz.core import hashing
+from bloomviz.core.atomic_write import AtomicWriter
+from bloomviz.core.safe_files import FileTooLargeError, open_regular
 from bloomviz.core.variant_registry import PARAMETERS, REQUIRED
 
 FORMAT = "bloomviz-session"
@@ -203,23 +203,11 @@ def dumps(session: Session) -> str:
 
 
 def save(session: Session, path) -> None:
-    """Write the session to ``path`` atomically (a temporary file in the same folder, then a rename)."""
+    """Write the session to ``path`` atomically (a temporary file in the same folder, then a rename): through a
+    symlink to its target; a read-only target, a directory or a special file refused with an OSError."""
     text = dumps(session).encode("ascii")
-    target = os.path.realpath(os.fsdecode(path))
-    directory, name = os.path.split(target)
-    tmp = tempfile.NamedTemporaryFile(mode="wb", delete=False, dir=directory, prefix=f".{name}.", suffix=".tmp")
-    try:
-        with tmp:
-            tmp.write(text)
-            tmp.flush()
-            os.fsync(tmp.fileno())
-        with contextlib.suppress(OSError):
-            os.chmod(tmp.name, 0o644 if not os.path.exists(target) else os.stat(target).st_mode & 0o777)
-        os.replace(tmp.name, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp.name)
-        raise
+    with AtomicWriter(path, what="a session file") as out:
+        out.write(text)
 
 
 # --- reading ---------------------------------------------------------------------------------------------------
@@ -261,6 +249,20 @@ def _int(value: object, where: str, low: int, high: int, allow_none: bool = Fals
     return value
 
 
+def _finite(value: object, where: str) -> float:
+    # A JSON integer is unbounded: 1 followed by 400 zeros is a valid document whose float() overflows, so the
+    # conversion is checked rather than trusted (math.isfinite itself raises OverflowError on such an int).
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise SessionFormatError(f"{where}: expected a finite number, got {_show(value)}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number):
+        raise SessionFormatError(f"{where}: expected a finite number, got {_show(value)}")
+    return number
+
+
 def _str(value: object, where: str, choices: Sequence[str] | None = None) -> str:
     if not isinstance(value, str):
         raise SessionFormatError(f"{where}: expected a string, got {_show(value)}")
@@ -279,9 +281,7 @@ def _params(value: object, variant: str, where: str) -> dict:
             raise SessionFormatError(f"{where}: {name!r} is not a parameter of a {variant} filter "
                                      f"(it takes: {', '.join(allowed) or 'none'})")
         if _PARAM_TYPES.get(name) is float:
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-                raise SessionFormatError(f"{where}.{name}: expected a finite number, got {_show(v)}")
-            out[name] = float(v)
+            out[name] = _finite(v, f"{where}.{name}")
         else:
             high = MAX_SCALABLE_CAPACITY if name == "initial_capacity" else MAX_INT_PARAM
             out[name] = _int(v, f"{where}.{name}", 1, high)
@@ -391,16 +391,16 @@ def from_dict(data: object) -> Session:
 def load(path) -> Session:
     """Read and validate a session file. OSError when it cannot be read; SessionFormatError when it is not a
     valid session (the message starts with the path)."""
-    p = os.fspath(path)
-    if os.path.isdir(p):
-        raise IsADirectoryError(21, "is a directory, not a session file", p)
-    with open(p, "rb") as fh:
-        size = os.fstat(fh.fileno()).st_size
-        if size > MAX_FILE_BYTES:
-            raise SessionFormatError(f"{size:,} bytes: larger than any session this version writes "
-                                     f"(limit {MAX_FILE_BYTES:,})", p)
-        # read in pieces: one read(MAX_FILE_BYTES + 1) reserves the whole limit even for a tiny file, and st_size
-        # is 0 for pipes and special files, so it cannot size the read either
+    p = os.fsdecode(os.fspath(path))
+    # Only a regular file, checked by its kind before any read (a FIFO would block, /dev/zero never ends), and
+    # by its size before any allocation.
+    try:
+        fh = open_regular(p, limit=MAX_FILE_BYTES, what="a session file")
+    except FileTooLargeError as exc:
+        raise SessionFormatError(f"{exc.strerror}: larger than any session this version writes", p) from None
+    with fh:
+        # read in pieces: one read(MAX_FILE_BYTES + 1) reserves the whole limit even for a tiny file; and the
+        # file may grow after the size check, so the reading stops past the limit whatever st_size said
         parts, total = [], 0
         while total <= MAX_FILE_BYTES:
             part = fh.read(min(1 << 20, MAX_FILE_BYTES + 1 - total))

@@ -24,24 +24,25 @@ Problems with the file's contents raise ``FilterFormatError`` (a ``ValueError``)
 path and says what was wrong. Problems reaching the file (missing, a directory, no permission) raise the usual
 ``OSError`` subclass, whose ``filename`` is the path: a caller can tell "cannot open" from "not a valid file".
 
-Saving writes a temporary file in the target's directory, flushes and fsyncs it, then renames it over the
-target (``os.replace``), so an interrupted save leaves the old file whole. Nothing is pickled or evaluated.
+Only regular files are read: a FIFO, a socket or a device is refused by its kind before any read
+(``safe_files``). Saving writes a temporary file in the target's directory, flushes and fsyncs it, then renames
+it over the target (``atomic_write``), so an interrupted save leaves the old file whole. Nothing is pickled or
+evaluated.
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import math
 import numbers
 import os
-import stat
 import struct
-import tempfile
 import zlib
 from dataclasses import dataclass, field
 
 from bloomviz.core import hashing
+from bloomviz.core.atomic_write import AtomicWriter
+from bloomviz.core.safe_files import NotARegularFileError, open_regular
 from bloomviz.core.variant_registry import VARIANTS
 
 MAGIC = b"BLOOMVZ\x00"
@@ -277,22 +278,14 @@ def _read_params(r: _Reader, variant: str, layout: _Layout) -> dict:
 
 @contextlib.contextmanager
 def _open(path):
-    if not isinstance(path, (str, bytes, os.PathLike)):
-        raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
-    # O_NONBLOCK: opening a FIFO must not hang waiting for a writer (it is refused below as not a regular file).
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0))
+    # safe_files refuses a FIFO, a socket or a device by its kind before reading (and opens with O_NONBLOCK, so a
+    # FIFO swapped in after the check cannot hang the open either). A directory stays an IsADirectoryError.
     try:
-        st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode):
-            raise IsADirectoryError(errno.EISDIR, "is a directory, not a .bloom file", os.fsdecode(path))
-        if not stat.S_ISREG(st.st_mode):
-            raise FilterFormatError("not a regular file", path)
-        f = os.fdopen(fd, "rb", buffering=0)
-    except BaseException:
-        os.close(fd)
-        raise
+        f = open_regular(path, what="a .bloom file", buffering=0)
+    except NotARegularFileError as exc:
+        raise FilterFormatError(exc.strerror, path) from None
     with f:
-        yield _Reader(f, st.st_size, os.fsdecode(path))
+        yield _Reader(f, os.fstat(f.fileno()).st_size, os.fsdecode(path))
 
 
 def read_header(path) -> Header:
@@ -384,61 +377,16 @@ def encode(flt) -> tuple[bytes, bytes]:
     return head + _U32.pack(crc), payload
 
 
-def _new_file_mode() -> int:
-    # A new file gets the mode open() would give it (0o666 minus the umask); reading the umask through
-    # os.umask would briefly change it for every thread, so read it from /proc where that exists.
-    try:
-        with open("/proc/self/status", encoding="ascii", errors="replace") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return 0o666 & ~int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0o644
-
-
 def save(flt, path) -> None:
     """Write ``flt`` to ``path`` atomically: the old file (if any) stays whole until the new one is complete.
 
     Raises TypeError for an object that is not a bloomviz filter (nothing is written), OSError if the file
-    cannot be written (the old file is left as it was and no temporary file remains).
+    cannot be written (the old file is left as it was and no temporary file remains): a read-only target, a
+    directory or a special file is refused. Through a symlink, the link's target is written (see atomic_write).
     """
     if not isinstance(path, (str, bytes, os.PathLike)):
         raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
     head, payload = encode(flt)
-    # Keep the new contents behind a symlink rather than replacing the link by a file.
-    target = os.path.realpath(os.fsdecode(path))
-    directory, name = os.path.split(target)
-    try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
-    except OSError:
-        mode = _new_file_mode()
-    tmp = tempfile.NamedTemporaryFile(mode="wb", delete=False, dir=directory, prefix=f".{name}.", suffix=".tmp")
-    try:
-        with tmp:
-            tmp.write(head)
-            tmp.write(payload)
-            tmp.flush()
-            os.fsync(tmp.fileno())
-        with contextlib.suppress(OSError):  # e.g. a file system without permissions
-            os.chmod(tmp.name, mode)
-        os.replace(tmp.name, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp.name)
-        raise
-    _fsync_directory(directory)
-
-
-def _fsync_directory(directory: str) -> None:
-    # Makes the rename itself durable on POSIX; not possible (nor needed) everywhere.
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    with AtomicWriter(path, what="a .bloom file") as out:
+        out.write(head)
+        out.write(payload)

@@ -50,7 +50,9 @@ class HistoryModel(QtCore.QAbstractTableModel):
         self._timer.setSingleShot(True)
         self._timer.setInterval(250)
         self._timer.timeout.connect(self.flush)
+        self._resetting = False
         workbench.historyAppended.connect(self._appended)
+        workbench.aboutToReset.connect(self._begin_reset)
         workbench.filterReset.connect(self._reset)
         workbench.busyChanged.connect(lambda busy: None if busy else self.flush())
 
@@ -79,7 +81,9 @@ class HistoryModel(QtCore.QAbstractTableModel):
 
     def data(self, index, role=QtCore.Qt.ItemDataRole.DisplayRole):
         # Views ask for a dozen roles per cell on every repaint: answer the unused ones before any work.
-        if role not in _ROLES or not index.isValid() or index.row() >= self._rows:
+        # A stale index (a row the workbench has dropped) answers nothing: an exception raised inside a paint
+        # takes the whole process down.
+        if role not in _ROLES or not index.isValid() or index.row() >= min(self._rows, len(self._wb.history)):
             return None
         col = index.column()
         if role == _DISPLAY:
@@ -116,6 +120,8 @@ class HistoryModel(QtCore.QAbstractTableModel):
 
     def _appended(self, entry: HistoryEntry) -> None:
         # During bulk work a row arrives with every chunk; announcing each one repaints the table each time.
+        if self._resetting:
+            return    # the reset under way counts this row when it ends
         if self._wb.busy:
             if not self._timer.isActive():
                 self._timer.start()
@@ -125,17 +131,27 @@ class HistoryModel(QtCore.QAbstractTableModel):
     def flush(self) -> None:
         self._timer.stop()
         total = len(self._wb.history)
-        if total <= self._rows:
+        if self._resetting or total <= self._rows:
             return
         self.beginInsertRows(QtCore.QModelIndex(), self._rows, total - 1)
         self._rows = total
         self.endInsertRows()
 
-    def _reset(self) -> None:
+    def _begin_reset(self) -> None:
+        # Called before the workbench drops rows: from here until filterReset the model has no rows, so a
+        # repaint in between asks for none of the rows that are about to go.
+        if self._resetting:
+            return
         self._timer.stop()
         self._texts.clear()
         self.beginResetModel()
+        self._resetting = True
+        self._rows = 0
+
+    def _reset(self) -> None:
+        self._begin_reset()
         self._rows = len(self._wb.history)
+        self._resetting = False
         self.endResetModel()
 
 

@@ -294,6 +294,10 @@ MIN_CHUNK, MAX_CHUNK = 512, 200_000
 
 
 class Workbench(QtCore.QObject):
+    # Emitted just before the history, series and filter are replaced or cut back, and always followed by
+    # filterReset: item models begin their reset here, so that no repaint in between (a progress bar repaints
+    # synchronously) reads rows that no longer exist.
+    aboutToReset = QtCore.Signal()
     filterReset = QtCore.Signal()
     bitsChanged = QtCore.Signal(object)
     highlighted = QtCore.Signal(object, object)
@@ -369,6 +373,7 @@ class Workbench(QtCore.QObject):
         return (m, k) if self.configure(m, k, scheme, capacity=int(n)) else None
 
     def _install(self, flt, capacity: int | None, announce: bool = True) -> None:
+        self.aboutToReset.emit()
         self._flt = flt
         self._variant = getattr(flt, "variant", "standard")
         self._capacity = capacity
@@ -483,6 +488,7 @@ class Workbench(QtCore.QObject):
         """Put back the state of ``cp``: filter, truth, measurement, plot rows and history."""
         if self._job is not None and self._job.checkpoint is not cp:
             self.cancel()
+        self.aboutToReset.emit()
         self._flt = cp.flt.copy()
         self._capacity = cp.capacity
         del self._items[cp.items:]

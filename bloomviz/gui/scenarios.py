@@ -43,6 +43,7 @@ class ScenarioRunner(QtCore.QObject):
         self.story: list[str] = []
         self._cache: dict[str, Scenario] = {}
         self._pending: str | None = None
+        self._before = None      # the user's state, put back exactly if the scenario is cancelled or fails
         workbench.jobFinished.connect(self._on_job_finished)
 
     def get(self, key: str) -> Scenario:
@@ -66,6 +67,7 @@ class ScenarioRunner(QtCore.QObject):
         except (DatasetError, OSError, ValueError) as exc:
             self.failed.emit(key, f"The scenario could not load its data: {exc}")
             return False
+        before = self.wb.snapshot()
         if not self.wb.configure(design.m, design.k, design.scheme, capacity=design.capacity):
             self.failed.emit(key, "The scenario's parameters were refused (see the status bar).")
             return False
@@ -74,13 +76,13 @@ class ScenarioRunner(QtCore.QObject):
         if len(items) <= SINGLES_LIMIT:
             # A handful (the address book): one insert each, so the history lists every one.
             if sum(self.wb.insert(item) is not None for item in items) != len(items):
-                self.failed.emit(key, "The scenario's items were refused (see the status bar).")
+                self._put_back(key, before, "The scenario's items were refused (see the status bar)")
                 return False
             self._tell(key)
             return True
         if len(items) <= SYNC_LIMIT:
             if self.wb.insert_batch(items) != len(items):
-                self.failed.emit(key, "The scenario's items were refused (see the status bar).")
+                self._put_back(key, before, "The scenario's items were refused (see the status bar)")
                 return False
             self._tell(key)
             return True
@@ -91,20 +93,25 @@ class ScenarioRunner(QtCore.QObject):
             position[0] += len(chunk)
             return chunk
 
-        self._pending = key
+        self._pending, self._before = key, before
         if not self.wb.run_job(source, len(items), f"items of “{scenario.title}”", atomic=True):
-            self._pending = None
-            self.failed.emit(key, "Another bulk insert is running; cancel it first (Esc).")
+            self._pending = self._before = None
+            self._put_back(key, before, "Another bulk insert is running; cancel it first (Esc)")
             return False
         return True
 
+    def _put_back(self, key: str, before, why: str) -> None:
+        self.wb.restore(before)
+        self.failed.emit(key, f"{why}; the filter was put back as it was before the scenario started "
+                              f"({before.inserts:,} inserted items).")
+
     def _on_job_finished(self, done: int, total: int, cancelled: bool) -> None:
         key, self._pending = self._pending, None
+        before, self._before = self._before, None
         if key is None:
             return
         if cancelled:
-            self.failed.emit(key, f"Cancelled after {done:,} of {total:,} items; the filter was put back as it "
-                                  "was before the scenario started.")
+            self._put_back(key, before, f"Cancelled after {done:,} of {total:,} items")
             return
         self._tell(key)
 
@@ -226,10 +233,22 @@ class ScenarioController(QtCore.QObject):
         self.runner.failed.connect(self._on_failed)
 
     def run(self, key: str) -> bool:
+        if not self.window.wb.busy and not self._may_replace(key):
+            return False
         self.window.show_tab("filter")
         self.dock.show()
         self.dock.raise_()
         return self.runner.run(key)
+
+    def _may_replace(self, key: str) -> bool:
+        """Ask before a scenario replaces the user's filter, as New and Open do (unsaved items: Save/Discard/Cancel)."""
+        title = SCENARIOS[key].title if key in SCENARIOS else key
+        files = getattr(self.window, "file_actions", None)
+        if files is not None:
+            return files.maybe_discard(f"run the scenario “{title}”")
+        n = len(self.window.wb.filter)
+        return not n or self.window.params_panel.confirm(
+            f"Run the scenario “{title}”? The filter's {n:,} inserted items are discarded.")
 
     def _on_failed(self, key: str, message: str) -> None:
         self.window.statusBar().showMessage(message, 10_000)

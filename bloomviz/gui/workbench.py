@@ -484,6 +484,15 @@ class Workbench(QtCore.QObject):
                           lookups=self._lookups, probes=self._probes, probe_keys=self._probe_keys,
                           seed=self._seed, fp_now=self._fp_now, last=self._last, removed=dict(self._removed))
 
+    def snapshot(self):
+        """The whole state, to put back with ``restore`` after another filter was shown (see workbench_snapshot)."""
+        from bloomviz.gui import workbench_snapshot
+        return workbench_snapshot.take(self)
+
+    def restore(self, snap) -> None:
+        from bloomviz.gui import workbench_snapshot
+        workbench_snapshot.restore(self, snap)
+
     def rollback(self, cp: Checkpoint) -> None:
         """Put back the state of ``cp``: filter, truth, measurement, plot rows and history."""
         if self._job is not None and self._job.checkpoint is not cp:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui
 
-from bloomviz.core import theory
+from bloomviz.core import hashing, theory
 from bloomviz.gui.explorer import TAB_TITLE, ExplorerWidget, install
 from bloomviz.gui.main_window import MainWindow
 
@@ -98,7 +98,7 @@ def test_use_these_parameters_goes_through_the_workbench(window, explorer, qtbot
         assert explorer.calc.use_parameters() is True
     assert "1 inserted" in asked[0]
     assert calls and calls[0][0][:2] == (d.m, d.k) and calls[0][1]["capacity"] == 500
-    assert (wb.filter.m, wb.filter.k, wb.filter.scheme, wb.capacity) == (d.m, d.k, "murmur3-km", 500)
+    assert (wb.filter.m, wb.filter.k, wb.filter.scheme, wb.capacity) == (d.m, d.k, hashing.DEFAULT_SCHEME, 500)
     assert len(wb.filter) == 0
     assert window.params_panel.m_edit.text() == str(d.m)     # the rest of the window followed
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bloomviz.core import bitstore
+from bloomviz.core import bitstore, hashing
 from bloomviz.core.filters import BloomFilter
 from bloomviz.core.hashing import SCHEMES
 from bloomviz.core.items import random_items
@@ -156,7 +156,7 @@ def test_estimated_count_is_inf_when_full_and_close_at_moderate_fill():
 def test_for_capacity_uses_the_textbook_design():
     flt = BloomFilter.for_capacity(1_000_000, 0.01)
     assert (flt.k, flt.m) == (7, math.ceil(-1_000_000 * math.log(0.01) / math.log(2) ** 2))
-    assert flt.scheme == "murmur3-km"
+    assert flt.scheme == hashing.DEFAULT_SCHEME
     assert BloomFilter.for_capacity(100, 0.1, scheme="murmur-fnv").scheme == "murmur-fnv"
 
 

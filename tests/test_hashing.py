@@ -35,10 +35,10 @@ def all_paths(scheme, values, m, k) -> list[np.ndarray]:
     return paths
 
 
-def test_the_six_documented_ids_exist_and_the_default_is_murmur3_km():
+def test_the_documented_ids_exist_and_the_default_is_murmur3_mix():
     assert set(SCHEMES) == {"murmur3-km", "murmur3-enhanced", "murmur3-seeded", "sha256-salted", "murmur-fnv",
-                            "weak-shift"}
-    assert hashing.DEFAULT_SCHEME == "murmur3-km"
+                            "weak-shift", "murmur3-mix"}
+    assert hashing.DEFAULT_SCHEME == "murmur3-mix"
     assert [s.id for s in SCHEMES.values() if not s.good] == ["weak-shift"]
     for sid, scheme in SCHEMES.items():
         assert scheme.id == sid and scheme.title and scheme.summary
@@ -121,6 +121,25 @@ def test_murmur3_km_is_kirsch_mitzenmacher_with_odd_h2(data, m, k):
     h2 |= 1
     expect = tuple(((h1 + i * h2) & MASK) % m for i in range(k))
     assert SCHEMES["murmur3-km"].positions(data, m, k) == expect
+
+
+def _fmix64_reference(x: int) -> int:
+    # MurmurHash3_x64_128's fmix64, written out from the reference C (x ^= x >> 33; x *= C1; ...)
+    x ^= x >> 33
+    x = (x * 0xFF51AFD7ED558CCD) % 2 ** 64
+    x ^= x >> 33
+    x = (x * 0xC4CEB9FE1A85EC53) % 2 ** 64
+    x ^= x >> 33
+    return x
+
+
+@given(data=st.binary(max_size=40), m=m_values, k=k_values)
+@settings(max_examples=50, deadline=None)
+def test_murmur3_mix_is_fmix64_of_the_double_hashing_sequence(data, m, k):
+    h1, h2 = _halves(data)
+    expect = tuple(_fmix64_reference((h1 + i * (h2 | 1)) % 2 ** 64) % m for i in range(k))
+    assert SCHEMES["murmur3-mix"].positions(data, m, k) == expect
+    assert hashing.fmix64(0) == 0 and hashing.fmix64(1) == _fmix64_reference(1)
 
 
 @given(data=st.binary(max_size=40), m=m_values, k=k_values)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from bloomviz.core import hashing
 from bloomviz.gui import theme
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import Workbench
@@ -245,7 +246,7 @@ def test_status_bar_names_the_parameters_and_counts(window, qtbot):
     window.wb.insert_batch(["a", "b", "c"])
     window.update_status()
     text = window.status_label.text()
-    assert "m = 300 " in text and "k = 2 " in text and "n = 3 " in text and "murmur3-km" in text
+    assert "m = 300 " in text and "k = 2 " in text and "n = 3 " in text and hashing.DEFAULT_SCHEME in text
     fill = window.wb.filter.bits_set / 300 * 100
     assert f"fill {fill:.1f}%" in text
 

@@ -78,7 +78,7 @@ def test_size_estimates_within_5_percent_at_moderate_fill(seed):
 @pytest.mark.parametrize("kwargs, message", [
     ({"m_b": 1000}, r"differ in m \(1024 vs 1000\)"),
     ({"k_b": 4}, r"differ in k \(3 vs 4\)"),
-    ({"scheme_b": "weak-shift"}, r"differ in scheme \('murmur3-km' vs 'weak-shift'\)"),
+    ({"scheme_b": "weak-shift"}, r"differ in scheme \('murmur3-mix' vs 'weak-shift'\)"),
 ])
 def test_filters_with_different_parameters_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):

@@ -9,7 +9,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import numpy as np
 import pytest
 
-from bloomviz.core import bitstore, theory
+from bloomviz.core import bitstore, hashing, theory
 from bloomviz.core.filters import BloomFilter
 from bloomviz.core.items import describe, random_items
 from bloomviz.gui.workbench import (FALSE_POSITIVE, INSERTED, MAX_ITEM_BYTES, MAX_M, TRUE_NEGATIVE,
@@ -321,7 +321,7 @@ def test_status_reports_the_filter_and_the_measurement(wb):
     wb.configure(1000, 3)
     wb.insert_batch([f"s{i}" for i in range(300)])
     s = wb.status()
-    assert (s["m"], s["k"], s["n"], s["scheme"]) == (1000, 3, 300, "murmur3-km")
+    assert (s["m"], s["k"], s["n"], s["scheme"]) == (1000, 3, 300, hashing.DEFAULT_SCHEME)
     assert s["fill"] == pytest.approx(wb.filter.bits_set / 1000)
     assert s["fp_measured"] == pytest.approx(brute_fp(wb) / len(wb.probes))
     nums = wb.numbers()

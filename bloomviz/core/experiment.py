@@ -17,7 +17,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from bloomviz.core import bitstore
+from bloomviz.core import bitstore, hashing
 from bloomviz.core.exact_rate import fp_exact_at
 from bloomviz.core.items import random_items
 
@@ -255,7 +255,7 @@ class Simulation:
     """
 
     def __init__(self, m: int | None = None, k: int | None = None, n: int | None = None,
-                 scheme: str = "murmur3-km", probes: int = 10_000, seed: int = 0,
+                 scheme: str = hashing.DEFAULT_SCHEME, probes: int = 10_000, seed: int = 0,
                  items: Sequence[object] | None = None, variant: str | None = None, flt=None, **params):
         if flt is None:
             flt = _build(variant, m, k, scheme, params)

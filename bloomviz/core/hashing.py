@@ -198,6 +198,84 @@ class Murmur3KM(HashScheme):
                 ("position i", f"(h1 + i·h2) mod 2^64 mod {m},  i = 0…{k - 1}")]
 
 
+_FMIX_C1 = 0xFF51AFD7ED558CCD
+_FMIX_C2 = 0xC4CEB9FE1A85EC53
+
+
+def fmix64(x: int) -> int:
+    """MurmurHash3's 64-bit finaliser: a bijection on 64 bits in which every input bit flips each output bit
+    with probability ~1/2."""
+    x ^= x >> 33
+    x = (x * _FMIX_C1) & MASK64
+    x ^= x >> 33
+    x = (x * _FMIX_C2) & MASK64
+    return x ^ (x >> 33)
+
+
+def _fmix64_inplace(x: np.ndarray, tmp: np.ndarray) -> None:
+    # Five passes over the array with one scratch buffer: no temporaries per step.
+    for const in (_U64(_FMIX_C1), _U64(_FMIX_C2)):
+        np.right_shift(x, _U64(33), out=tmp)
+        np.bitwise_xor(x, tmp, out=x)
+        np.multiply(x, const, out=x)
+    np.right_shift(x, _U64(33), out=tmp)
+    np.bitwise_xor(x, tmp, out=x)
+
+
+def _mixed_scalar(h1: int, h2: int, m: int, k: int) -> tuple[int, ...]:
+    return tuple(fmix64((h1 + i * h2) & MASK64) % m for i in range(k))
+
+
+def _mixed_columns(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> Iterator[np.ndarray]:
+    acc = h1.astype(_U64, copy=True)
+    tmp = np.empty_like(acc)
+    modulus = _U64(m)
+    with np.errstate(over="ignore"):
+        for i in range(k):
+            if i:
+                acc += h2
+            z = acc.copy()   # a new array per column: callers may keep the columns
+            _fmix64_inplace(z, tmp)
+            np.remainder(z, modulus, out=z)
+            yield z.view(np.int64)
+
+
+def _mixed_many(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:
+    pos = np.empty((h1.size, k), dtype=np.int64)
+    for i, col in enumerate(_mixed_columns(h1, h2, m, k)):
+        pos[:, i] = col
+    return pos
+
+
+class Murmur3Mix(HashScheme):
+    # Double hashing's h1 + i·h2 is fine as a 64-bit sequence; what breaks at small m is reducing it mod m
+    # directly (for m = 2^p the positions are an arithmetic progression mod m: m·m/2 patterns instead of m^k).
+    # Passing each 64-bit value through a full-avalanche bijection first makes the k residues behave as
+    # independent uniform positions at every m, for the cost of a few multiplies.
+    def positions(self, data, m, k):
+        h1, h2 = _murmur_halves(data)
+        return _mixed_scalar(h1, h2 | 1, m, k)
+
+    def positions_many(self, datas, m, k):
+        h1, h2 = _murmur_halves_many(datas)
+        return _mixed_many(h1, h2 | _U64(1), m, k)
+
+    def positions_many_text(self, texts, m, k):
+        h1, h2 = _murmur_halves_many_text(texts)
+        return _mixed_many(h1, h2 | _U64(1), m, k)
+
+    def position_columns(self, datas, m, k, text=False):
+        h1, h2 = _murmur_halves_many_text(datas) if text else _murmur_halves_many(datas)
+        return _mixed_columns(h1, h2 | _U64(1), m, k)
+
+    def explain(self, data, m, k):
+        h1, h2 = _murmur_halves(data)
+        return [("h1 = MurmurHash3-128 low 64 bits", f"{h1}"),
+                ("h2 = high 64 bits, forced odd", f"{h2 | 1}"),
+                ("position i", f"fmix64((h1 + i·h2) mod 2^64) mod {m},  i = 0…{k - 1}  (fmix64: MurmurHash3's "
+                               "finaliser, so the k positions behave as independent)")]
+
+
 def _cubic(i: int) -> int:
     return (i * i * i - i) // 6
 
@@ -292,11 +370,15 @@ class WeakShift(HashScheme):
 
 
 SCHEMES: dict[str, HashScheme] = {s.id: s for s in (
-    Murmur3KM("murmur3-km", "MurmurHash3, Kirsch–Mitzenmacher",
-              "One 128-bit MurmurHash3 split into h1, h2; position i = h1 + i·h2 (h2 odd). Fast and as good as "
-              "k independent hashes in practice."),
+    Murmur3KM("murmur3-km", "MurmurHash3, Kirsch–Mitzenmacher double hashing",
+              "One 128-bit MurmurHash3 split into h1, h2; position i = (h1 + i·h2) mod m (h2 odd). As good as k "
+              "independent hashes only as m grows: at m ≤ 256 it measures 1.2–2.3× the exact rate (for m a power "
+              "of two the positions are an arithmetic progression, m²/2 patterns instead of m^k). A teaching "
+              "scheme: compare it with the default."),
     Murmur3Enhanced("murmur3-enhanced", "MurmurHash3, enhanced double hashing",
-                    "Dillinger & Manolios: adds a cubic term so positions stay distinct even when h2 is unlucky."),
+                    "Dillinger & Manolios: adds a cubic term (i³ − i)/6 to h1 + i·h2. It does not keep the "
+                    "positions distinct: at m = 64, k = 8 about 46 % of items repeat a position (37 % would with "
+                    "independent positions), and it measures about 4 % above the exact rate there."),
     Murmur3Seeded("murmur3-seeded", "MurmurHash3 with k seeds",
                   "k separate MurmurHash3 calls with seeds 0…k−1: the textbook 'family of hash functions'."),
     Sha256Salted("sha256-salted", "SHA-256 salted with i",
@@ -306,9 +388,14 @@ SCHEMES: dict[str, HashScheme] = {s.id: s for s in (
     WeakShift("weak-shift", "Weak: one hash rotated by 16·i (bad on purpose)",
               "A single 64-bit hash rotated by 16 bits per function. Past k = 4 the positions repeat, so the "
               "measured false-positive rate climbs above theory: hashing matters.", good=False),
+    Murmur3Mix("murmur3-mix", "MurmurHash3, mixed double hashing (default)",
+               "One 128-bit MurmurHash3; position i = fmix64(h1 + i·h2) mod m. The mixer makes the k positions "
+               "behave as independent uniform ones at every m, so the measured rate matches the exact theory "
+               "even on a 64-bit classroom filter."),
 )}
 
-DEFAULT_SCHEME = "murmur3-km"
+# New filters, the CLI and the window use this; saved filters keep the scheme they were made with.
+DEFAULT_SCHEME = "murmur3-mix"
 
 
 def get_scheme(scheme_id: object) -> HashScheme:

@@ -38,6 +38,7 @@ def _params_box(title: str):
     scheme = QtWidgets.QComboBox()
     for sid in hashing.SCHEMES:
         scheme.addItem(sid, sid)
+    scheme.setCurrentIndex(scheme.findData(hashing.DEFAULT_SCHEME))
     scheme.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     scheme.setMinimumContentsLength(8)
     box = QtWidgets.QGroupBox(title)

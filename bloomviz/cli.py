@@ -11,12 +11,22 @@ argument list, unchanged; the window parses and validates its own options (a bad
 exit code 2). A new window option needs one entry in ``WINDOW_OPTIONS``. ``bloomviz.gui.app`` is imported
 inside the function, so the commands never load Qt.
 
+Two window values are also checked here, before Qt starts and before anything is allocated, because refusing
+them later costs a frozen window or a hang: ``--demo N`` must be at most ``items.MAX_DEMO_ITEMS`` (the limit is
+in the message), and ``--open FILE`` must be a regular file (a FIFO would block the window forever, a device
+would be read without end; ``safe_files.check_regular`` says what it is instead). The window checks the same.
+
+``bloomviz --version`` prints the version; ``bloomviz --install-desktop-entry`` writes a desktop entry (and the
+icon) for Linux menus under ``$XDG_DATA_HOME`` (default ``~/.local/share``), only when asked
+(``bloomviz.desktop_entry``).
+
 Exit codes: 0 success; 1 the command or the window failed; 2 a bad argument (one line on stderr naming it,
 never a traceback); 130 interrupted by Ctrl-C.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from typing import Sequence
@@ -62,6 +72,9 @@ def _window_options_given(args) -> list[str]:
 def build_parser() -> CliParser:
     parser = CliParser(prog=PROG, description="Bloom filters made visible. With no command, open the window.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument("--install-desktop-entry", action="store_true",
+                        help="add bloomviz to the applications menu (Linux: writes bloomviz.desktop and its icon "
+                             "under $XDG_DATA_HOME, default ~/.local/share) and exit")
     _add_window_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CliParser)
     for name in COMMANDS:
@@ -69,6 +82,28 @@ def build_parser() -> CliParser:
         command_parser = module.add_parser(sub)
         command_parser.set_defaults(_run=module.run, _parser=command_parser)
     return parser
+
+
+def check_window_values(parser: CliParser, args) -> None:
+    """Refuse (one line, exit 2) a --demo over the limit or an --open that is not a regular file, before Qt."""
+    from bloomviz.commands.common import parse_whole
+    from bloomviz.core.items import MAX_DEMO_ITEMS
+    if args.window_demo is not None:
+        try:
+            n = parse_whole(args.window_demo)
+        except argparse.ArgumentTypeError as exc:
+            parser.error(f"argument --demo: {exc}")
+        if not 0 <= n <= MAX_DEMO_ITEMS:
+            parser.error(f"argument --demo: {args.window_demo} is out of range: the window inserts 0 to "
+                         f"{MAX_DEMO_ITEMS:,} demo items")
+    if args.window_open is not None:
+        from bloomviz.core.safe_files import check_regular
+        try:
+            check_regular(args.window_open, "a session (.bloomviz) or a filter (.bloom)")
+        except FileNotFoundError:
+            parser.error(f"argument --open: no such file: {args.window_open}")
+        except (OSError, TypeError) as exc:
+            parser.error(f"argument --open: {args.window_open}: {getattr(exc, 'strerror', None) or exc}")
 
 
 def start_window(argv: list[str]) -> int:
@@ -95,7 +130,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         args, extra = parser.parse_known_args(argv)
         if extra:  # reported by the command's own parser, so the message says which command refused them
             (args._parser if args.command else parser).error(f"unrecognized arguments: {' '.join(extra)}")
+        if args.install_desktop_entry:
+            if args.command is not None or _window_options_given(args):
+                parser.error("--install-desktop-entry is used alone")
+            from bloomviz.desktop_entry import install
+            return install()
         if args.command is None:
+            check_window_values(parser, args)
             return start_window(argv)
         given = _window_options_given(args)
         if given:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import time
 from typing import Callable, TextIO
@@ -112,6 +113,23 @@ def non_negative_int(name: str) -> Callable[[str], int]:
         return value
     parse.__name__ = name
     return parse
+
+
+def output_path(text: str) -> str:
+    """A file to write, or - for standard output. Checked when the command line is parsed, so a bad --csv is
+    refused before the run, not after it."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"expected a file name (or - for standard output), got {text!r}")
+    if text != "-" and os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is a directory; give a file name inside it")
+    return text
+
+
+def input_path(text: str) -> str:
+    """A file to read: not empty (whether it exists and is a regular file is checked when it is opened)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"expected a file name, got {text!r}")
+    return text
 
 
 def scheme_arg(text: str) -> str:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bloomviz.commands.common import (CliParser, Progress, fail, m_arg, n_arg, non_negative_int, positive_int, rate,
-                                      scheme_arg)
+from bloomviz.commands.common import (CliParser, Progress, fail, m_arg, n_arg, non_negative_int, output_path,
+                                      positive_int, rate, scheme_arg)
 
 NAME = "explore"
 THEORY_COLUMNS = ("k", "fp_exact", "fp_approx", "fp_bound")
@@ -43,7 +43,8 @@ def add_parser(subparsers) -> CliParser:
                         help="seed of the random items and probes (default 0)")
     parser.add_argument("--scheme", type=scheme_arg, default=DEFAULT_SCHEME, metavar="S",
                         help=f"hash scheme for --measure: {', '.join(SCHEMES)} (default {DEFAULT_SCHEME})")
-    parser.add_argument("--csv", required=True, metavar="FILE", help="where to write the rows; - for stdout")
+    parser.add_argument("--csv", required=True, type=output_path, metavar="FILE",
+                        help="where to write the rows; - for stdout")
     return parser
 
 

@@ -16,14 +16,18 @@ A scalable filter takes --initial-capacity and --p (the rate bound) instead of -
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
+import stat
 import sys
 from typing import TextIO
 
 import numpy as np
 
-from bloomviz.commands.common import (CliParser, Progress, design, fail, k_arg, m_arg, n_arg, non_negative_int, p_arg,
-                                      parse_real, parse_whole, positive_int, rate, scheme_arg)
+from bloomviz.commands.common import (CliParser, Progress, design, fail, input_path, k_arg, m_arg, n_arg,
+                                      non_negative_int, output_path, p_arg, parse_real, parse_whole, positive_int,
+                                      rate, scheme_arg)
 
 NAME = "simulate"
 MAX_N = 50_000_000        # items are held in memory; beyond this a run would exhaust it rather than finish
@@ -57,7 +61,7 @@ def add_parser(subparsers) -> CliParser:
                           help="blocked: bits per block, a power of two (default 512)")
     parser.add_argument("--n", type=n_arg, metavar="N",
                         help="items to insert (with --items: the first N lines; default all of them)")
-    parser.add_argument("--items", metavar="FILE",
+    parser.add_argument("--items", type=input_path, metavar="FILE",
                         help="insert the lines of this UTF-8 text file instead of random items")
     parser.add_argument("--probes", type=positive_int("--probes"), default=10_000, metavar="P",
                         help="non-member items whose lookups measure the rate (default 10000)")
@@ -65,7 +69,8 @@ def add_parser(subparsers) -> CliParser:
                         help="seed of the random items and probes (default 0)")
     parser.add_argument("--every", type=positive_int("--every"), default=1, metavar="E",
                         help="write a row every E inserts (default 1)")
-    parser.add_argument("--csv", required=True, metavar="FILE", help="where to write the rows; - for stdout")
+    parser.add_argument("--csv", required=True, type=output_path, metavar="FILE",
+                        help="where to write the rows; - for stdout")
     return parser
 
 
@@ -218,37 +223,43 @@ def write_rows(series, indices: np.ndarray, out: TextIO, progress=None, extra: d
 
 class AtomicText:
     """A text file written under a temporary name beside its target and renamed over it only when complete,
-    so a failure or Ctrl-C never leaves a half-written CSV under the target's name."""
+    so a failure or Ctrl-C never leaves a half-written CSV under the target's name (core.atomic_write: through
+    a symlink to its target, a read-only target refused, stale temporaries of a killed run cleaned).
+
+    An existing device or FIFO (``/dev/null``, ``/dev/stdout``, a pipe) is written directly: it cannot be
+    renamed over. A FIFO nobody reads is refused at once instead of blocking (core.safe_files)."""
 
     def __init__(self, path: str):
+        from bloomviz.core.atomic_write import AtomicWriter
+        from bloomviz.core.safe_files import open_stream_for_writing
         self.path = path
-        self.temp: str | None = None
-        if os.path.isdir(path):
-            raise OSError(f"{path}: is a directory")
-        if os.path.exists(path) and not os.path.isfile(path):
-            self.fh = open(path, "w", encoding="utf-8", newline="")  # a device or pipe: cannot be renamed over
+        self.writer = None
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = None
+        if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+            self.fh = io.TextIOWrapper(open_stream_for_writing(path), encoding="utf-8", newline="")
             return
-        folder, base = os.path.split(os.path.abspath(path))
-        self.temp = os.path.join(folder, f".{base}.{os.getpid()}.tmp")
-        fd = os.open(self.temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-        self.fh = os.fdopen(fd, "w", encoding="utf-8", newline="")
+        self.writer = AtomicWriter(path, what="the CSV file")
+        self.fh = io.TextIOWrapper(self.writer.file.file, encoding="utf-8", newline="")
 
     def commit(self) -> None:
-        self.fh.close()
-        if self.temp is not None:
-            os.replace(self.temp, self.path)
-            self.temp = None
+        if self.writer is None:
+            self.fh.close()
+            return
+        self.fh.flush()
+        self.fh.detach()   # the writer closes the file itself, after its fsync
+        self.writer.commit()
 
     def discard(self) -> None:
-        try:
-            self.fh.close()
-        finally:
-            if self.temp is not None:
-                try:
-                    os.unlink(self.temp)
-                except OSError:
-                    pass
-                self.temp = None
+        if self.writer is None:
+            with contextlib.suppress(OSError, ValueError):
+                self.fh.close()
+            return
+        with contextlib.suppress(OSError, ValueError):
+            self.fh.detach()
+        self.writer.discard()
 
 
 def run(args) -> int:

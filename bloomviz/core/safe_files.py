@@ -29,7 +29,7 @@ import stat
 from typing import BinaryIO
 
 __all__ = ["NotARegularFileError", "FileTooLargeError", "describe_kind", "check_regular", "open_regular",
-           "check_writable_target"]
+           "check_writable_target", "open_stream_for_writing"]
 
 
 class NotARegularFileError(OSError):
@@ -123,3 +123,29 @@ def check_writable_target(path, what: str = "the file") -> os.stat_result | None
     if not st.st_mode & 0o222 or not os.access(text, os.W_OK):
         raise PermissionError(errno.EACCES, f"is read-only: {what} was not replaced", text)
     return st
+
+
+def open_stream_for_writing(path):
+    """A binary, unbuffered-at-the-OS file opened for writing on an existing device or FIFO (``/dev/null``,
+    ``/dev/stdout``, a pipe a reader holds open): output that is a stream rather than a file to replace.
+
+    A FIFO that no process is reading is refused at once (``O_NONBLOCK`` makes the open fail with ENXIO instead
+    of waiting for a reader forever); a socket or a directory is refused by its kind."""
+    text = _path_text(path)
+    st = os.stat(text)
+    if stat.S_ISDIR(st.st_mode) or stat.S_ISSOCK(st.st_mode):
+        _refuse(text, st.st_mode, "a file to write")
+    try:
+        fd = os.open(text, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        if exc.errno == errno.ENXIO and stat.S_ISFIFO(st.st_mode):
+            raise NotARegularFileError(errno.ENXIO, "is a FIFO (named pipe) that no process is reading: writing "
+                                                    "to it would wait forever", text) from None
+        raise
+    try:
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "wb")
+    except BaseException:
+        os.close(fd)
+        raise

@@ -8,7 +8,7 @@ Version 1 layout (every integer little-endian; docs/file-format.md has the byte 
     scheme id      u8 length (1..32) + ASCII           a key of hashing.SCHEMES
     m              u64       1 .. 2^34
     k              u16       1 .. 64
-    count          u64       inserts, 0 .. 2^63 - 1
+    count          u64       inserts, 0 .. 2^53 (validate.MAX_N: one limit for files, filters and formulas)
     param count P  u16       0 .. 16; exactly the names the variant defines (see _LAYOUTS)
     P params       u8 length (1..32) + ASCII name, u8 type (b"i" int64 | b"f" float64), 8-byte value
     payload length u64       must equal what the variant, m and params imply, and the bytes left in the file
@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from bloomviz.core import hashing
 from bloomviz.core.atomic_write import AtomicWriter
 from bloomviz.core.safe_files import NotARegularFileError, open_regular
+from bloomviz.core.validate import MAX_N
 from bloomviz.core.variant_registry import VARIANTS
 
 MAGIC = b"BLOOMVZ\x00"
@@ -51,7 +52,9 @@ MAX_ID_LENGTH = 32  # variant ids, scheme ids and parameter names
 MAX_PARAMS = 16
 MAX_M = 1 << 34
 MAX_K = 64
-MAX_COUNT = (1 << 63) - 1
+# One rule for an insert count everywhere (load, save, inspect, check, the window): 0 .. 2^53, the range the
+# formulas hold exactly as floats (validate.MAX_N). A count the theory cannot use is refused when read.
+MAX_COUNT = MAX_N
 INT, FLOAT = b"i", b"f"
 
 _ID_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
@@ -222,7 +225,7 @@ def _read_header(r: _Reader) -> Header:
         r.fail(f"k={k} is out of range 1..{MAX_K}")
     count = r.u64("the insert count")
     if count > MAX_COUNT:
-        r.fail(f"insert count {count} is out of range 0..2^63 - 1")
+        r.fail(f"insert count {count:,} is out of range 0..2^53 = {MAX_COUNT:,}")
 
     params = _read_params(r, variant, layout)
     try:
@@ -360,7 +363,8 @@ def encode(flt) -> tuple[bytes, bytes]:
     if scheme not in hashing.SCHEMES:
         raise ValueError(f"the filter's hash scheme {scheme!r} is not registered; it could not be read back")
     if not 1 <= m <= MAX_M or not 1 <= k <= MAX_K or not 0 <= count <= MAX_COUNT:
-        raise ValueError(f"m={m}, k={k}, count={count} cannot be stored (limits: m up to 2^34, k up to {MAX_K})")
+        raise ValueError(f"m={m}, k={k}, count={count} cannot be stored (limits: m up to 2^34, k up to {MAX_K}, "
+                         "count up to 2^53)")
     params = flt.state_params()
     if set(params) != set(layout.params):
         raise ValueError(f"a {variant} filter reported parameters {sorted(params)}; "

@@ -89,8 +89,15 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         from bloomviz.core.scenarios import SCENARIOS
         if args.scenario not in SCENARIOS:
             raise _ArgError(f"--scenario: unknown scenario {args.scenario!r}; known: {', '.join(SCENARIOS)}")
-    if args.open is not None and not os.path.exists(args.open):
-        raise _ArgError(f"--open: no such file: {args.open}")
+    if args.open is not None:
+        # Refused by its kind before the window opens it: a FIFO would block the window for ever.
+        from bloomviz.core.safe_files import check_regular
+        try:
+            check_regular(args.open, "a session (.bloomviz) or a filter (.bloom)")
+        except FileNotFoundError:
+            raise _ArgError(f"--open: no such file: {args.open}") from None
+        except OSError as exc:
+            raise _ArgError(f"--open: {args.open}: {exc.strerror or exc}") from None
     return args
 
 

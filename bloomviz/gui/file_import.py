@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from PySide6 import QtCore
 
 from bloomviz.core.items import ItemFileError, LineReport, check_item_file, read_item_lines
+from bloomviz.core.safe_files import check_regular
 from bloomviz.gui.file_dialogs import Dialogs
 from bloomviz.gui.workbench import MAX_ITEM_BYTES
 
-READ_CHUNK = 1 << 20
 LISTED_LINES = 30   # undecodable line numbers named in the message; the rest are counted
 
 
@@ -45,17 +45,6 @@ class ImportResult:
     @property
     def ok(self) -> bool:
         return not self.cancelled and not self.error
-
-
-def count_lines(path: str) -> int:
-    """Lines in the file (a last line without a newline counts), read a MiB at a time."""
-    lines = 0
-    last = b"\n"
-    with open(path, "rb") as fh:
-        while chunk := fh.read(READ_CHUNK):
-            lines += chunk.count(b"\n")
-            last = chunk[-1:]
-    return lines + (last != b"\n")
 
 
 def line_list(numbers: list[int], limit: int = LISTED_LINES) -> str:
@@ -101,36 +90,51 @@ class FileImport(QtCore.QObject):
             self.dialogs.error(title, "Another bulk insert is running; cancel it first (Esc).")
             return False
         try:
+            # Refused by its kind before anything is opened (a FIFO would block the window forever). The lines
+            # are not counted first (2.7 s frozen on a 1 GiB file): progress is estimated from the bytes read.
+            size = check_regular(path, "a text file of items").st_size
             check_item_file(path)
-            lines = count_lines(path)
         except ItemFileError as exc:
             self.dialogs.error(title, f"Cannot insert from this file:\n{exc}")
+            return False
+        except FileNotFoundError:
+            self.dialogs.error(title, f"Cannot insert from this file:\n{path}: no such file")
             return False
         except OSError as exc:
             self.dialogs.error(title, f"Cannot insert from this file:\n{path}: {exc.strerror or exc}")
             return False
-        if lines == 0:
+        if size == 0:
             self.dialogs.info(title, f"{path} is empty: there is nothing to insert.")
             return False
         report = LineReport()
         lines_iter = read_item_lines(path, report)
+        consumed = [0]
 
         def source(count: int) -> list:
             items = []
-            for text, _consumed in itertools.islice(lines_iter, count):
-                size = len(text.encode("utf-8", "surrogatepass"))
-                if size > MAX_ITEM_BYTES:
-                    raise ValueError(f"{path}: line {report.lines_read:,} is {size:,} bytes, over the limit of "
+            for text, consumed[0] in itertools.islice(lines_iter, count):
+                length = len(text.encode("utf-8", "surrogatepass"))
+                if length > MAX_ITEM_BYTES:
+                    raise ValueError(f"{path}: line {report.lines_read:,} is {length:,} bytes, over the limit of "
                                      f"{MAX_ITEM_BYTES:,} bytes for one item (is this a file of one item per "
                                      "line?)")
                 items.append(text)
             return items
 
+        def progress() -> tuple[int, int]:
+            # Lines read so far, and the whole file's lines estimated from the bytes they took.
+            read = report.lines_read
+            if not consumed[0]:
+                return read, max(1, size // 16)
+            return read, max(read, round(read * size / consumed[0]))
+
         self._running = ImportResult(path=path)
         self._lines, self._report = lines_iter, report
         self.wb.error.connect(self._on_error)
         self.wb.jobFinished.connect(self._on_finished)
-        if not self.wb.run_job(source, lines, label=f"lines of {os.path.basename(path)}", atomic=True):
+        # A file of ``size`` bytes has at most size + 1 lines: the job's bound; the file's end ends the job.
+        if not self.wb.run_job(source, size + 1, label=f"lines of {os.path.basename(path)}", atomic=True,
+                               progress_of=progress):
             self._disconnect()
             self._running = None
             lines_iter.close()

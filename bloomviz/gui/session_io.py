@@ -27,6 +27,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from bloomviz import __version__
 from bloomviz.core import session as sessions
 from bloomviz.core import storage
+from bloomviz.core.safe_files import check_regular, open_regular
 from bloomviz.gui import history_export, recent_files
 from bloomviz.gui.file_dialogs import CANCEL, DISCARD, SAVE, Dialogs
 from bloomviz.gui.file_import import FileImport
@@ -265,10 +266,10 @@ class FileActions(QtCore.QObject):
         if self._refuse_busy("Open") or (ask and not self.maybe_discard("open another file")):
             return False
         try:
-            with open(path, "rb") as fh:
+            # A FIFO would block the window forever and /dev/zero would be read to the session limit: anything
+            # but a regular file is refused by its kind before a byte is read.
+            with open_regular(path, what="a session (.bloomviz) or a filter (.bloom)") as fh:
                 head = fh.read(len(storage.MAGIC))
-        except IsADirectoryError:
-            head = b""   # reported by the session reader, naming the path
         except OSError as exc:
             self._open_failed(path, "Open", f"Could not open the file:\n{_os_error(path, exc)}", exc)
             return False
@@ -287,6 +288,7 @@ class FileActions(QtCore.QObject):
         if self._refuse_busy(title) or (ask and not self.maybe_discard("open another session")):
             return False
         try:
+            check_regular(path, "a session (.bloomviz)")
             s = sessions.load(path)
         except sessions.SessionFormatError as exc:
             self.dialogs.error(title, f"This is not a session bloomviz can open:\n{exc}")
@@ -407,6 +409,7 @@ class FileActions(QtCore.QObject):
         if self._refuse_busy(title) or (ask and not self.maybe_discard("load a filter")):
             return False
         try:
+            check_regular(path, "a filter (.bloom)")
             header = storage.read_header(path)
             if header.m > WINDOW_MAX_M:
                 self.dialogs.error(title, f"{path}: the filter has m = {header.m:,} bits; the window shows at most "

@@ -256,8 +256,11 @@ class _Rows:
 # --- the job that feeds chunks from the event loop ----------------------------------------------------------
 class _Job:
     def __init__(self, source: Callable[[int], Sequence[object]], total: int, label: str,
-                 checkpoint: "Checkpoint | None" = None):
+                 checkpoint: "Checkpoint | None" = None, progress_of: Callable[[], tuple[int, int]] | None = None):
         self.checkpoint = checkpoint  # all-or-nothing jobs go back here on a cancel or a failure
+        # A job whose length is not known up front (a file's lines, never counted first) reports its own
+        # (done, estimated total); ``total`` is then only an upper bound.
+        self.progress_of = progress_of
         self.source = source        # source(count) -> the next items (fewer at the end; empty = done)
         self.total = total
         self.done = 0
@@ -862,7 +865,7 @@ class Workbench(QtCore.QObject):
         return self.run_job(source, len(items), label)
 
     def run_job(self, source: Callable[[int], Sequence[object]], total: int, label: str = "items",
-                atomic: bool = False) -> bool:
+                atomic: bool = False, progress_of: Callable[[], tuple[int, int]] | None = None) -> bool:
         """Insert ``total`` items drawn from ``source(count)`` in chunks, one chunk per event-loop turn.
 
         ``source`` may raise ``OSError``/``ValueError`` (a file gone bad mid-way): the job ends, reported by
@@ -872,10 +875,10 @@ class Workbench(QtCore.QObject):
         if self._job is not None:
             self.error.emit("Another bulk insert is running; cancel it first.")
             return False
-        self._job = _Job(source, int(total), label, self.checkpoint() if atomic else None)
-        self._reserve(int(total))
+        self._job = _Job(source, int(total), label, self.checkpoint() if atomic else None, progress_of)
+        self._reserve(int(total) if progress_of is None else 0)
         self.busyChanged.emit(True)
-        self.progress.emit(0, self._job.total)
+        self.progress.emit(*self._job_progress(self._job))
         self._timer.start()
         return True
 
@@ -912,21 +915,26 @@ class Workbench(QtCore.QObject):
         job.per_item = per_item if job.per_item is None else 0.6 * job.per_item + 0.4 * per_item
         want_next = TARGET_TICK_S / max(job.per_item, 1e-9)
         job.chunk = int(min(MAX_CHUNK, job.chunk * 1.5, max(MIN_CHUNK, want_next)))
-        self.progress.emit(job.done, job.total)
+        self.progress.emit(*self._job_progress(job))
         # The end is announced on the next turn of the loop, not in this one: the redraws it triggers then run
         # in a turn of their own instead of adding to this chunk's.
+
+    @staticmethod
+    def _job_progress(job: _Job) -> tuple[int, int]:
+        return (job.done, job.total) if job.progress_of is None else job.progress_of()
 
     def _finish_job(self, cancelled: bool, reason: str = "cancelled") -> None:
         job = self._job
         self._timer.stop()
         self._job = None
         elapsed = time.perf_counter() - job.started
+        of = f" of {job.total:,}" if job.progress_of is None else ""
         if cancelled and job.checkpoint is not None:
             self.rollback(job.checkpoint)
-            self.notice.emit(f"Bulk insert {reason} after {job.done:,} of {job.total:,} {job.label}; everything "
+            self.notice.emit(f"Bulk insert {reason} after {job.done:,}{of} {job.label}; everything "
                              "was put back as it was before it started.")
         elif cancelled:
-            self.notice.emit(f"Bulk insert {reason} after {job.done:,} of {job.total:,} {job.label}; the filter, "
+            self.notice.emit(f"Bulk insert {reason} after {job.done:,}{of} {job.label}; the filter, "
                              f"plot and history hold exactly those {job.done:,}.")
         else:
             self.notice.emit(f"Inserted {job.done:,} {job.label} in {elapsed:.2f} s.")

@@ -1,0 +1,110 @@
+"""Every path the window accepts refuses what is not a regular file, before reading it (issue 13, item 3).
+
+A FIFO blocked File → Open, Insert from file and ``--open`` for ever; ``/dev/zero`` was read to the 1 GiB session
+limit first. Each refusal names the file. An alarm turns a regression (a hang) into a failure.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+from PySide6 import QtCore
+
+from bloomviz.gui import session_io
+from bloomviz.gui.app import main
+from bloomviz.gui.main_window import MainWindow
+from bloomviz.gui.workbench import Workbench
+
+
+class Dialogs:
+    def __init__(self):
+        self.errors, self.infos, self.asked = [], [], []
+
+    def error(self, title, text, details=""):
+        self.errors.append(text)
+
+    def info(self, title, text, details=""):
+        self.infos.append(text)
+
+    def ask_unsaved(self, text):
+        self.asked.append(text)
+        return "discard"
+
+    def open_path(self, *args):
+        return ""
+
+    save_path = open_path
+
+
+@contextlib.contextmanager
+def no_hang(seconds=20):
+    def fail(*_):
+        raise TimeoutError("the window blocked on a special file")
+    old = signal.signal(signal.SIGALRM, fail)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@pytest.fixture
+def specials(tmp_path):
+    fifo = tmp_path / "pipe.bloomviz"
+    os.mkfifo(fifo)
+    sock_path = tmp_path / "s.sock"
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(sock_path))
+    paths = {"fifo": str(fifo), "device": "/dev/zero", "random": "/dev/urandom", "directory": str(tmp_path),
+             "socket": str(sock_path)}
+    yield paths
+    sock.close()
+
+
+@pytest.fixture
+def win(qtbot, tmp_path):
+    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
+    w = MainWindow(workbench=Workbench(probes=100), settings=settings)
+    qtbot.addWidget(w)
+    w.dialogs = Dialogs()
+    session_io.install(w, w.dialogs)
+    w.wb.insert("kept")
+    yield w
+    w.wb.cancel()
+
+
+WORDS = {"fifo": "FIFO", "device": "device", "random": "device", "directory": "directory", "socket": "socket"}
+
+
+@pytest.mark.parametrize("kind", list(WORDS))
+@pytest.mark.parametrize("entry", ["open", "open session", "load filter", "insert from file"])
+def test_window_refuses_a_special_file_naming_it(win, specials, kind, entry):
+    path = specials[kind]
+    files = win.file_actions
+    call = {"open": lambda: files.open_path(path, ask=False),
+            "open session": lambda: files.open_session_path(path, ask=False),
+            "load filter": lambda: files.load_filter_path(path, ask=False),
+            "insert from file": lambda: files.importer.start(path)}[entry]
+    with no_hang():
+        assert call() is False
+    assert not win.wb.busy
+    assert len(win.dialogs.errors) == 1
+    text = win.dialogs.errors[0]
+    assert path in text and WORDS[kind] in text, text
+    assert len(win.wb.filter) == 1 and win.wb.is_member("kept")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "directory", "socket"])
+def test_open_option_refuses_a_special_file(specials, kind, capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("BLOOMVIZ_SETTINGS", str(tmp_path / "settings.ini"))
+    with no_hang():
+        assert main(["--open", specials[kind]]) == 2
+    err = capsys.readouterr().err
+    assert specials[kind] in err and WORDS[kind] in err, err

@@ -212,46 +212,63 @@ def fmix64(x: int) -> int:
     return x ^ (x >> 33)
 
 
-def _fmix64_inplace(x: np.ndarray, tmp: np.ndarray) -> None:
-    # Five passes over the array with one scratch buffer: no temporaries per step.
-    for const in (_U64(_FMIX_C1), _U64(_FMIX_C2)):
-        np.right_shift(x, _U64(33), out=tmp)
-        np.bitwise_xor(x, tmp, out=x)
-        np.multiply(x, const, out=x)
-    np.right_shift(x, _U64(33), out=tmp)
-    np.bitwise_xor(x, tmp, out=x)
+def _reduce(z: int, m: int) -> int:
+    """A 64-bit value to [0, m): floor(z·m / 2^64) (Lemire's multiply-high) for m < 2^32, z mod m above."""
+    return (z * m) >> 64 if m < _LEMIRE_LIMIT else z % m
+
+
+_LEMIRE_LIMIT = 1 << 32
 
 
 def _mixed_scalar(h1: int, h2: int, m: int, k: int) -> tuple[int, ...]:
-    return tuple(fmix64((h1 + i * h2) & MASK64) % m for i in range(k))
+    return tuple(_reduce(fmix64((h1 + i * h2) & MASK64), m) for i in range(k))
+
+
+def _mixed_block(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:
+    """Row i is position i of every item: a (k, n) int64 array. Whole-block operations (about a dozen numpy
+    calls however large k is) keep the per-call overhead off the per-item cost."""
+    n = h1.size
+    z = np.empty((k, n), dtype=_U64)
+    tmp = np.empty((k, n), dtype=_U64)
+    with np.errstate(over="ignore"):
+        np.multiply(np.arange(k, dtype=_U64)[:, None], h2[None, :], out=z)
+        z += h1[None, :]
+        for const in (_U64(_FMIX_C1), _U64(_FMIX_C2)):
+            np.right_shift(z, _U64(33), out=tmp)
+            z ^= tmp
+            z *= const
+        np.right_shift(z, _U64(33), out=tmp)
+        z ^= tmp
+        if m < _LEMIRE_LIMIT:
+            # floor(z·m / 2^64) from 32-bit halves: hi·m + (lo·m >> 32) < 2^64 - 2^32 + 1 never overflows
+            mm, shift = _U64(m), _U64(32)
+            np.bitwise_and(z, _U64(0xFFFFFFFF), out=tmp)
+            tmp *= mm
+            tmp >>= shift
+            z >>= shift
+            z *= mm
+            z += tmp
+            z >>= shift
+        else:
+            z %= _U64(m)
+    return z.view(np.int64)
 
 
 def _mixed_columns(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> Iterator[np.ndarray]:
-    acc = h1.astype(_U64, copy=True)
-    tmp = np.empty_like(acc)
-    modulus = _U64(m)
-    with np.errstate(over="ignore"):
-        for i in range(k):
-            if i:
-                acc += h2
-            z = acc.copy()   # a new array per column: callers may keep the columns
-            _fmix64_inplace(z, tmp)
-            np.remainder(z, modulus, out=z)
-            yield z.view(np.int64)
+    yield from _mixed_block(h1, h2, m, k)
 
 
 def _mixed_many(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:
-    pos = np.empty((h1.size, k), dtype=np.int64)
-    for i, col in enumerate(_mixed_columns(h1, h2, m, k)):
-        pos[:, i] = col
-    return pos
+    return np.ascontiguousarray(_mixed_block(h1, h2, m, k).T)
 
 
 class Murmur3Mix(HashScheme):
     # Double hashing's h1 + i·h2 is fine as a 64-bit sequence; what breaks at small m is reducing it mod m
     # directly (for m = 2^p the positions are an arithmetic progression mod m: m·m/2 patterns instead of m^k).
-    # Passing each 64-bit value through a full-avalanche bijection first makes the k residues behave as
-    # independent uniform positions at every m, for the cost of a few multiplies.
+    # Passing each 64-bit value through a full-avalanche bijection first makes the k positions behave as
+    # independent uniform ones at every m, for the cost of a few multiplies. The mixed value is scaled to
+    # [0, m) by a multiply-high (cheaper than a 64-bit division, bias below m/2^64) while m < 2^32, and
+    # reduced mod m above (bias below m/2^64 too).
     def positions(self, data, m, k):
         h1, h2 = _murmur_halves(data)
         return _mixed_scalar(h1, h2 | 1, m, k)
@@ -272,8 +289,10 @@ class Murmur3Mix(HashScheme):
         h1, h2 = _murmur_halves(data)
         return [("h1 = MurmurHash3-128 low 64 bits", f"{h1}"),
                 ("h2 = high 64 bits, forced odd", f"{h2 | 1}"),
-                ("position i", f"fmix64((h1 + i·h2) mod 2^64) mod {m},  i = 0…{k - 1}  (fmix64: MurmurHash3's "
-                               "finaliser, so the k positions behave as independent)")]
+                ("position i", f"⌊fmix64((h1 + i·h2) mod 2^64) · {m} / 2^64⌋,  i = 0…{k - 1}  (fmix64: "
+                               "MurmurHash3's finaliser, so the k positions behave as independent)"
+                               if m < _LEMIRE_LIMIT else
+                               f"fmix64((h1 + i·h2) mod 2^64) mod {m},  i = 0…{k - 1}")]
 
 
 def _cubic(i: int) -> int:
@@ -389,7 +408,8 @@ SCHEMES: dict[str, HashScheme] = {s.id: s for s in (
               "A single 64-bit hash rotated by 16 bits per function. Past k = 4 the positions repeat, so the "
               "measured false-positive rate climbs above theory: hashing matters.", good=False),
     Murmur3Mix("murmur3-mix", "MurmurHash3, mixed double hashing (default)",
-               "One 128-bit MurmurHash3; position i = fmix64(h1 + i·h2) mod m. The mixer makes the k positions "
+               "One 128-bit MurmurHash3; position i = fmix64(h1 + i·h2) scaled to [0, m). The mixer makes the k "
+               "positions "
                "behave as independent uniform ones at every m, so the measured rate matches the exact theory "
                "even on a 64-bit classroom filter."),
 )}

@@ -142,19 +142,10 @@ def scheme_arg(text: str) -> str:
 def design(n: int, p: float) -> tuple[int, int, list[str]]:
     """(m, k, notes) of the textbook design for n items at rate p, within what a filter can hold.
 
-    k above 64 is capped (and said so); an m above 2**34 bits is refused with a message saying why.
-    """
-    from bloomviz.core import theory
-    from bloomviz.core.validate import MAX_K, MAX_M
-    k, m = theory.optimal_params(n, p)
-    if m > MAX_M:
-        raise ValueError(f"n = {n:,} items at p = {p:g} need m = {m:,} bits ({human_bytes(m / 8)}), more than "
-                         f"the 2**34 bits a filter can have; lower n or raise p")
-    notes = []
-    if k > MAX_K:
-        notes.append(f"the design asks for k = {k}; filters allow at most {MAX_K}, so k = {MAX_K} is used")
-        k = MAX_K
-    return m, k, notes
+    k above 64 is capped (and said so in a note); an m above 2**34 bits is refused with a message saying why.
+    The rule lives in the core (``calculator.textbook_design``), so the window says the same."""
+    from bloomviz.core.calculator import textbook_design
+    return textbook_design(n, p)
 
 
 # --- human units -------------------------------------------------------------------------------------------

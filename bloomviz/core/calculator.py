@@ -178,3 +178,23 @@ def solve(n: int | None = None, p: float | None = None, m: int | None = None,
         return _describe(n, m, k, p, notes)
     missing = "; ".join(["n and p", "m and n", "m and p"])
     raise CalcError(f"not enough to solve from {', '.join(sorted(given)) or 'nothing'}: give at least {missing}")
+
+
+def textbook_design(n: int, p: float, max_m: int = 2 ** 34) -> tuple[int, int, list[str]]:
+    """(m, k, notes): the textbook design for n items at rate p, within what a filter can hold.
+
+    The one place a design's k is capped: p below about 5e-20 asks for k > 64 and filters take at most 64, so
+    k = 64 is used and a note says so (the command line prints it, the window shows it beside the design); a
+    silent cap would leave the user believing the design they asked for. An m above ``max_m`` (2**34 for
+    filters, less in the window) is refused with a ValueError saying why."""
+    from bloomviz.core.validate import MAX_K
+    k, m = theory.optimal_params(n, p)
+    if m > max_m:
+        raise ValueError(f"n = {n:,} items at p = {p:g} need m = {m:,} bits ({human_bytes(math.ceil(m / 8))}), "
+                         f"more than the {'2**34' if max_m == 2 ** 34 else f'{max_m:,}'} bits a filter can have "
+                         "here; lower n or raise p")
+    notes = []
+    if k > MAX_K:
+        notes.append(f"the design asks for k = {k}; filters allow at most {MAX_K}, so k = {MAX_K} is used")
+        k = MAX_K
+    return m, k, notes

@@ -48,7 +48,8 @@ def to_bytes(item: object) -> bytes:
         return item
     if isinstance(item, (bytearray, memoryview)):
         return bytes(item)
-    raise TypeError(f"an item must be str or bytes, got {type(item).__name__}: {item!r:.60}")
+    raise TypeError(f"an item must be str or bytes (or a bytearray or memoryview, taken as its bytes), "
+                    f"got {type(item).__name__}: {item!r:.60}")
 
 
 def to_bytes_list(items: Iterable[object]) -> list[bytes]:

@@ -71,7 +71,8 @@ def test_calc_design_json(capsys):
     code, out, err = run(capsys, "calc", "--n", "5000", "--p", "0.001", "--json")
     assert code == 0 and err == ""
     data = json.loads(out)
-    assert set(data) == {"n", "p", "m", "k", "fp_exact", "fp_approx", "fp_bound", "bits_per_element"}
+    assert set(data) == {"n", "p", "m", "k", "fp_exact", "fp_approx", "fp_bound", "bits_per_element",
+                         "fp_classic", "m_min", "k_min"}   # the last three added with the exact rate
     k, m = theory.optimal_params(5000, 0.001)
     assert (data["n"], data["p"], data["m"], data["k"]) == (5000, 0.001, m, k)
     assert data["fp_exact"] == pytest.approx(theory.fp_exact(m, k, 5000))

@@ -155,3 +155,35 @@ def test_capacity_is_exact():
     for m, k, p in [(64, 4, 0.05), (9_585_059, 7, 0.01), (1000, 3, 1e-4), (2 ** 32, 20, 0.0633)]:
         n = theory.capacity_for(m, k, p)
         assert theory.fp_exact(m, k, n) <= p < theory.fp_exact(m, k, n + 1)
+
+
+@pytest.mark.parametrize("n, p", [(5, 0.01), (1, 0.1), (30, 0.001), (1_000_000, 0.01)])
+def test_the_smallest_exact_design_meets_p_and_one_bit_less_does_not(n, p):
+    from bloomviz.core.calculator import smallest_exact_design
+    m_min, k_min = smallest_exact_design(n, p)
+    assert theory.fp_exact(m_min, k_min, n) <= p
+    if n < 100:   # one bit less misses p at every k (checked by brute force where it is cheap)
+        assert min(theory.fp_exact(m_min - 1, k, n) for k in range(1, 65)) > p
+    else:
+        assert theory.fp_exact(m_min - 1, theory.optimal_k_int(m_min - 1, n), n) > p
+
+
+def test_calc_keeps_the_textbook_headline_and_adds_the_exact_answers(capsys):
+    import json
+
+    from bloomviz.cli import main
+    assert main(["calc", "--n", "1e6", "--p", "0.01", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["k"], data["m"]) == (7, 9_585_059)
+    assert data["fp_exact"] == pytest.approx(theory.fp_exact(9_585_059, 7, 1_000_000), rel=1e-12)
+    assert data["fp_classic"] == pytest.approx(theory.fp_classic(9_585_059, 7, 1_000_000), rel=1e-12)
+    assert data["fp_exact"] > 0.01 and theory.fp_exact(data["m_min"], data["k_min"], 1_000_000) <= 0.01
+    assert main(["calc", "--n", "5", "--p", "0.01"]) == 0
+    text = capsys.readouterr().out
+    assert "Bloom's formula (classic)" in text and "smallest m with exact ≤ p" in text
+
+
+def test_a_scalable_filter_from_capacity_one_stays_within_p():
+    from bloomviz.core.scalable import scalable_fp
+    rates = scalable_fp(1, 0.01, np.arange(0, 5000), 2, 0.9)
+    assert float(np.max(rates)) <= 0.01

@@ -56,6 +56,23 @@ VARIANT_CHOICES = (
 )
 
 
+def design_words(n: int, p: float, m: int, k: int) -> str:
+    """The textbook design, its exact rate, and the smallest m that meets p exactly (as `bloomviz calc` says)."""
+    from bloomviz.core import theory
+    from bloomviz.core.calculator import CalcError, smallest_exact_design
+    exact = theory.fp_exact(m, k, n)
+    words = (f"For n = {n:,} at p = {p:g}: k = {k}, m = {m:,} bits ({m / n:.2f} bits per item); "
+             f"exact rate {exact:.4g}" + (" (above p)." if exact > p else "."))
+    if k == MAX_K and theory.optimal_params(n, p)[0] > MAX_K:
+        words += f" The design asks for k = {theory.optimal_params(n, p)[0]}; filters allow {MAX_K}, so k = {MAX_K}."
+    try:
+        m_min, k_min = smallest_exact_design(n, p, max_m=MAX_M)
+        words += f" Smallest m meeting p exactly: {m_min:,} bits with k = {k_min}."
+    except CalcError:
+        pass
+    return words
+
+
 def parse_int(text: str, name: str) -> int:
     """An integer typed by a person: commas, spaces and underscores allowed; 1e6 accepted when whole."""
     raw = re.sub(r"[,_\s]", "", text)
@@ -280,8 +297,7 @@ class ParamsPanel(QtWidgets.QWidget):
         self._designed = (m, k, n)
         self.m_edit.setText(str(m))
         self.k_edit.setText(str(k))
-        self.show_message(f"For n = {n:,} at p = {p:g}: k = {k}, m = {m:,} bits ({m / n:.2f} bits per item). "
-                          "Apply to make it.", error=False)
+        self.show_message(design_words(n, p, m, k) + " Apply to make it.", error=False)
         return True
 
     def sync_from_filter(self) -> None:

@@ -130,7 +130,7 @@ def test_scalable_stages_grow_as_specified_and_stay_under_the_bound(wb, qtbot):
     n0, p, s, r = 50, 0.02, 2, 0.8
     assert wb.configure(variant="scalable", initial_capacity=n0, p=p, growth=s, tightening=r)
     resets = []
-    wb.filterReset.connect(lambda: resets.append(wb.filter.m))
+    wb.filterGrown.connect(lambda: resets.append(wb.filter.m))
     items = random_items(2000, seed=21)
     wb.insert_batch(items[:1000])
     for item in items[1000:1100]:

@@ -355,6 +355,7 @@ class MainWindow(QtWidgets.QMainWindow):
     def _wire(self) -> None:
         wb = self.wb
         wb.filterReset.connect(self._on_filter_reset)
+        wb.filterGrown.connect(self._on_filter_grown)
         wb.bitsChanged.connect(self._on_bits_changed)
         wb.highlighted.connect(self._on_highlighted)
         wb.seriesChanged.connect(self._on_series_changed)
@@ -392,6 +393,13 @@ class MainWindow(QtWidgets.QMainWindow):
         self.plot.set_capacity(wb.capacity)
         self.plot.refresh_now()
         self.update_status()
+
+    def _on_filter_grown(self) -> None:
+        # A new stage of a scalable filter: the picture is redrawn at the new size; plot and history go on.
+        self._pending_bits = []
+        self.grid.reset(self.wb.filter.m, self.wb.grid_values(), self.wb.max_value())
+        self.grid_legend.refresh()
+        self._mark_status()
 
     def _on_bits_changed(self, positions) -> None:
         if not self.wb.busy:

@@ -41,6 +41,7 @@ class VariantViews(QtCore.QObject):
         self._timer.setInterval(BAND_DELAY_MS)
         self._timer.timeout.connect(self.refresh_bands)
         wb.filterReset.connect(self.refresh)
+        wb.filterGrown.connect(self.refresh)
         wb.historyAppended.connect(self._later)
         wb.jobFinished.connect(lambda *_: self.refresh())
         self.refresh()
@@ -66,6 +67,8 @@ class VariantViews(QtCore.QObject):
     def refresh_bands(self) -> None:
         self._timer.stop()
         w = self._window
+        if w.grid.m != w.wb.filter.m:
+            return   # the grid is not at the new size yet: the window redraws it first, then calls this again
         bands = w.wb.grid_bands()
         if bands != w.grid.bands():
             w.grid.set_bands(bands)

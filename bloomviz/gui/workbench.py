@@ -302,6 +302,9 @@ class Workbench(QtCore.QObject):
     # synchronously) reads rows that no longer exist.
     aboutToReset = QtCore.Signal()
     filterReset = QtCore.Signal()
+    # A scalable filter opened a stage: same filter, same history, a larger grid. Not a reset: auto-play, the
+    # history and the unsaved-changes state carry on (a reset here stopped auto-play at the first new stage).
+    filterGrown = QtCore.Signal()
     bitsChanged = QtCore.Signal(object)
     highlighted = QtCore.Signal(object, object)
     seriesChanged = QtCore.Signal()
@@ -711,7 +714,7 @@ class Workbench(QtCore.QObject):
                 + self._insert_note(ins))
         self._append_history("insert", label, INSERTED, positions, 1, item)
         if new_stage:
-            self.filterReset.emit()   # the grid grew by a stage: redraw everything at the new size
+            self.filterGrown.emit()   # the grid grew by a stage: redraw it at the new size
         else:
             changed = sorted(set(positions)) if hasattr(flt, "counters") else sorted(set(newly))
             self.bitsChanged.emit(np.array(changed, dtype=np.int64))
@@ -843,7 +846,7 @@ class Workbench(QtCore.QObject):
         label = f"{len(items):,} items, from “{describe(items[0], 24)}”"
         self._append_history("insert batch", label, INSERTED, (), len(items))
         if flt.m != m0:
-            self.filterReset.emit()   # a scalable filter opened stages: the grid is larger
+            self.filterGrown.emit()   # a scalable filter opened stages: the grid is larger
         else:
             self.bitsChanged.emit(changed)
         self.highlighted.emit(np.zeros(0, dtype=np.int64), ())
@@ -1217,7 +1220,8 @@ class Workbench(QtCore.QObject):
             fresh = st.positions_many(self._items[spec.start + have: spec.start + len(st)])
             rows = fresh if rows is None else np.concatenate([rows, fresh])
             self._stage_rows[stage] = rows
-        return rows
+        # An empty stage has no rows yet: an empty table, not None (hovering an empty filter raised).
+        return rows if rows is not None else np.zeros((0, st.k), dtype=np.int64)
 
     # --- bookkeeping -----------------------------------------------------------------------------------------
     def _reserve(self, extra: int) -> None:

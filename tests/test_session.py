@@ -60,8 +60,18 @@ def test_variants_round_trip(variant, params, m, k):
 
 
 def test_base_filter_bytes_round_trip():
-    s = sample(base=bytes(range(256)))
-    assert S.loads(S.dumps(s)).base == bytes(range(256))
+    from bloomviz.core import storage
+    from bloomviz.core.filters import BloomFilter
+    flt = BloomFilter(64, 3)
+    flt.update(["a", "b"])
+    bloom = b"".join(storage.encode(flt))
+    s = sample(base=bloom)
+    assert S.loads(S.dumps(s)).base == bloom
+
+
+def test_a_base_that_is_not_a_valid_bloom_file_is_refused():
+    with pytest.raises(S.SessionFormatError, match="base.bloom_base64: not a valid .bloom filter"):
+        S.dumps(sample(base=bytes(range(256))))
 
 
 def test_unknown_operation_is_refused_on_save():

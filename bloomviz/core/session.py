@@ -45,7 +45,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from bloomviz.core import hashing
+from bloomviz.core import hashing, storage
 from bloomviz.core.atomic_write import AtomicWriter
 from bloomviz.core.safe_files import FileTooLargeError, open_regular
 from bloomviz.core.variant_registry import PARAMETERS, REQUIRED
@@ -361,6 +361,12 @@ def from_dict(data: object) -> Session:
     if data.get("base") is not None:
         b = _obj(data["base"], "base", ("bloom_base64",))
         base = _b64(b["bloom_base64"], "base.bloom_base64")
+        # The base filter is checked as a .bloom file is (header and CRC), so a damaged one is refused here
+        # with the rest of the document, not later by whoever replays it.
+        try:
+            storage.verify_bytes(base)
+        except storage.FilterFormatError as exc:
+            raise SessionFormatError(f"base.bloom_base64: not a valid .bloom filter: {exc.reason}") from None
 
     raw_ops = data["operations"]
     if not isinstance(raw_ops, list):
@@ -399,11 +405,13 @@ def load(path) -> Session:
     except FileTooLargeError as exc:
         raise SessionFormatError(f"{exc.strerror}: larger than any session this version writes", p) from None
     with fh:
-        # read in pieces: one read(MAX_FILE_BYTES + 1) reserves the whole limit even for a tiny file; and the
-        # file may grow after the size check, so the reading stops past the limit whatever st_size said
+        # read in pieces sized by the file: read(n) reserves n bytes before reading, so a fixed 1 MiB piece
+        # costs a MiB for a 300-byte file; and the file may grow after the size check, so the reading goes on
+        # (in small pieces past the measured size) until the end or past the limit, whatever st_size said
+        size = os.fstat(fh.fileno()).st_size
         parts, total = [], 0
         while total <= MAX_FILE_BYTES:
-            part = fh.read(min(1 << 20, MAX_FILE_BYTES + 1 - total))
+            part = fh.read(min(1 << 20, MAX_FILE_BYTES + 1 - total, max(size - total, 0) + 4096))
             if not part:
                 break
             parts.append(part)

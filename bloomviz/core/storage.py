@@ -33,6 +33,7 @@ evaluated.
 from __future__ import annotations
 
 import contextlib
+import io
 import math
 import numbers
 import os
@@ -297,16 +298,34 @@ def read_header(path) -> Header:
         return _read_header(r)
 
 
+def _checked_payload(r: _Reader, path) -> tuple[Header, bytes]:
+    header = _read_header(r)
+    payload = r.take(header.payload_length, "the payload")  # no larger than the file: checked above
+    if r.crc != header.crc:
+        raise FilterFormatError(f"CRC32 mismatch: the file says {header.crc:#010x}, its contents give "
+                                f"{r.crc:#010x}; the file is damaged", path)
+    return header, payload
+
+
+def verify_bytes(data: bytes, name: object = None) -> Header:
+    """The header of ``.bloom`` bytes held in memory (a session's base filter), checked as ``load`` checks a
+    file, CRC included, without building the filter. FilterFormatError (naming ``name``) when they are not
+    valid."""
+    data = bytes(data)
+    _checked_payload(_Reader(io.BytesIO(data), len(data), name), name)
+    return read_header_bytes(data, name)
+
+
+def read_header_bytes(data: bytes, name: object = None) -> Header:
+    """The checked header of ``.bloom`` bytes held in memory, without reading the payload."""
+    return _read_header(_Reader(io.BytesIO(bytes(data)), len(data), name))
+
+
 def load(path):
     """A new filter read from ``path``. Raises FilterFormatError naming the file and the problem; OSError if
     the file cannot be opened."""
     with _open(path) as r:
-        header = _read_header(r)
-        payload = r.take(header.payload_length, "the payload")  # no larger than the file: checked above
-        computed = r.crc
-    if computed != header.crc:
-        raise FilterFormatError(f"CRC32 mismatch: the file says {header.crc:#010x}, its contents give "
-                                f"{computed:#010x}; the file is damaged", path)
+        header, payload = _checked_payload(r, path)
     cls = VARIANTS[header.variant]
     try:
         flt = cls.from_state(header.m, header.k, header.scheme, header.count, dict(header.params), payload)

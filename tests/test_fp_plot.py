@@ -13,12 +13,13 @@ import pyqtgraph as pg
 import pytest
 from PySide6 import QtCore, QtGui
 
+from bloomviz.core.exact_rate import fp_exact_at
 from bloomviz.gui.fp_plot import ESTIMATE_CURVES, FILL_CURVES, RATE_CURVES, FpPlotWidget
 from bloomviz.gui.plot_export import PlotExportError
 
 M, K, PROBES = 1000, 5, 2000
 COLUMNS = ("n", "fp_measured", "fp_low", "fp_high", "fp_exact", "fp_approx", "fp_bound",
-           "fill", "fill_expected", "n_estimated")
+           "fill", "fill_expected", "n_estimated", "fp_classic")
 
 
 class FakeSeries:
@@ -51,7 +52,8 @@ def _wilson(hits, trials, z=1.96):
 def _rows(n, m, k, probes):
     # Theory straight from the formulas; the "measured" count is the theory rounded down, so it is 0 early on.
     fill_expected = 1 - (1 - 1 / m) ** (k * n)
-    exact = fill_expected ** k
+    classic = fill_expected ** k
+    exact = fp_exact_at(m, k, n)
     approx = (1 - np.exp(-k * n / m)) ** k
     bound = (1 - np.exp(-k * (n + 0.5) / (m - 1))) ** k
     hits = np.floor(exact * probes)
@@ -61,7 +63,7 @@ def _rows(n, m, k, probes):
         estimated = np.where(fill >= 1, np.inf, -(m / k) * np.log1p(-np.minimum(fill, 1)))
     return {"n": n, "fp_measured": hits / probes, "fp_low": low, "fp_high": high, "fp_exact": exact,
             "fp_approx": approx, "fp_bound": bound, "fill": fill, "fill_expected": fill_expected,
-            "n_estimated": estimated}
+            "n_estimated": estimated, "fp_classic": classic}
 
 
 @pytest.fixture

@@ -2,7 +2,8 @@
 
 The rate is exact for a fixed set of probes (seeded random items that are not members), measured after every
 insert (bloomviz.core.experiment). A CSV row is written every E inserts, and always for the last insert.
-Items are seeded random strings unless --items FILE gives them (one per line, UTF-8).
+Items are seeded random strings unless --items FILE gives them (one per line, UTF-8). --save FILE.bloom also
+writes the filter as it is after the last insert (read it back with inspect and check, or File → Open).
 
 Columns: n, fp_measured, fp_low, fp_high (95% Wilson interval), fp_exact, fp_approx, fp_bound (theory),
 fill (bits set / m), fill_expected, n_estimated (-(m/k) ln(1 - fill); inf once every bit is set).
@@ -71,6 +72,8 @@ def add_parser(subparsers) -> CliParser:
                         help="write a row every E inserts (default 1)")
     parser.add_argument("--csv", required=True, type=output_path, metavar="FILE",
                         help="where to write the rows; - for stdout")
+    parser.add_argument("--save", type=input_path, metavar="FILE.bloom",
+                        help="also save the filter after the last insert as a .bloom file")
     return parser
 
 
@@ -187,7 +190,8 @@ class ScalableSimulation:
             fp, bits = tr.insert_items(batch)
             n = np.arange(start + 1, start + len(batch) + 1)
             rows = series_rows(flt.m, flt.k, n, fp, tr.probe_count, bits)
-            rows["fp_exact"] = rows["fp_approx"] = rows["fp_bound"] = np.full(len(n), np.nan)
+            for key in ("fp_exact", "fp_classic", "fp_approx", "fp_bound"):
+                rows[key] = np.full(len(n), np.nan)
             self.series.extend(**rows)
             if progress is not None:
                 progress(start + len(batch), total)
@@ -272,6 +276,10 @@ def run(args) -> int:
     except (ValueError, TypeError) as exc:
         return fail(prog, exc)
 
+    if args.save is not None:
+        refused = _check_save_target(args.save)
+        if refused:
+            return fail(prog, f"argument --save: cannot write {args.save!r}: {refused}")
     to_stdout = args.csv == "-"
     target = None
     if not to_stdout:
@@ -310,10 +318,33 @@ def run(args) -> int:
         if target is not None:
             target.discard()
         raise
+    if args.save is not None:
+        from bloomviz.core import storage
+        try:
+            storage.save(simulation.filter, args.save)
+        except (OSError, ValueError, TypeError) as exc:
+            print(f"{prog}: error: saving the filter to {args.save!r} failed: "
+                  f"{getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+            return 1
     if not to_stdout:
         last = series.row(len(series) - 1)
         flt = simulation.filter
         print(f"wrote {indices.size:,} rows to {args.csv} (m = {flt.m:,}, k = {flt.k}, scheme {flt.scheme}); "
               f"after n = {int(last['n']):,}: measured FP {rate(last['fp_measured'])} "
               f"[{rate(last['fp_low'])}, {rate(last['fp_high'])}], exact {rate(last['fp_exact'])}")
+    if args.save is not None:
+        print(f"saved the filter to {args.save}", file=sys.stderr if to_stdout else sys.stdout)
     return 0
+
+
+def _check_save_target(path: str) -> str:
+    """Why ``path`` cannot take the filter, or "" (checked before the run, so a bad path costs no work)."""
+    from bloomviz.core.safe_files import check_writable_target
+    try:
+        check_writable_target(path, "a .bloom file")
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"no such directory: {folder}"
+    return ""

@@ -11,7 +11,7 @@ What it shows:
 
 - the measured rate (column ``fp_measured``) as a solid line, its Wilson interval (``fp_low``..``fp_high``)
   as a translucent band;
-- theory ``fp_exact``, ``fp_approx`` and ``fp_bound``, told apart by colour and by dash style, with a legend
+- theory ``fp_exact`` (the exact rate), ``fp_classic`` (Bloom's formula), ``fp_approx`` and ``fp_bound``, told apart by colour and by dash style, with a legend
   (clicking a legend entry hides or shows that curve);
 - a vertical line at the design capacity (``set_capacity(n)``; ``None`` hides it). The line takes part in
   auto-ranging, so the x axis reaches the capacity from the first insert and the curve grows towards it;
@@ -45,7 +45,7 @@ from bloomviz.gui.plot_export import export_plot
 __all__ = ["FpPlotWidget", "WilsonBand", "RATE_CURVES", "FILL_CURVES", "ESTIMATE_CURVES"]
 
 # Curve keys are the series' column names; "n_true" is the n column drawn as y for comparison.
-RATE_CURVES = ("fp_measured", "fp_low", "fp_high", "fp_exact", "fp_approx", "fp_bound")
+RATE_CURVES = ("fp_measured", "fp_low", "fp_high", "fp_exact", "fp_classic", "fp_approx", "fp_bound")
 FILL_CURVES = ("fill", "fill_expected")
 ESTIMATE_CURVES = ("n_estimated", "n_true")
 
@@ -54,6 +54,7 @@ LABELS = {
     "fp_low": "measured, 95% interval low",
     "fp_high": "measured, 95% interval high",
     "fp_exact": "theory: exact",
+    "fp_classic": "theory: Bloom's formula (classic)",
     "fp_approx": "theory: approximation",
     "fp_bound": "theory: bound",
     "fill": "fill ratio (measured)",
@@ -68,14 +69,14 @@ THEMES = {
     False: {
         "background": "#ffffff", "foreground": "#1f1f1f", "legend_bg": (255, 255, 255, 215),
         "fp_measured": "#D55E00", "band": (213, 94, 0, 55), "band_edge": (213, 94, 0, 110),
-        "fp_exact": "#0072B2", "fp_approx": "#009E73", "fp_bound": "#CC79A7",
+        "fp_exact": "#0072B2", "fp_approx": "#009E73", "fp_bound": "#CC79A7", "fp_classic": "#5a5a5a",
         "fill": "#D55E00", "fill_expected": "#0072B2", "n_estimated": "#D55E00", "n_true": "#0072B2",
         "capacity": "#555555", "crosshair": "#777777", "reference": "#8B0000",
     },
     True: {
         "background": "#1c1d21", "foreground": "#e4e4e4", "legend_bg": (28, 29, 33, 215),
         "fp_measured": "#FF8C42", "band": (255, 140, 66, 60), "band_edge": (255, 140, 66, 120),
-        "fp_exact": "#56B4E9", "fp_approx": "#3DDC97", "fp_bound": "#E69AC8",
+        "fp_exact": "#56B4E9", "fp_approx": "#3DDC97", "fp_bound": "#E69AC8", "fp_classic": "#c8c8c8",
         "fill": "#FF8C42", "fill_expected": "#56B4E9", "n_estimated": "#FF8C42", "n_true": "#56B4E9",
         "capacity": "#b8b8b8", "crosshair": "#9a9a9a", "reference": "#FF6B6B",
     },
@@ -85,6 +86,7 @@ STYLES = {  # (width, dash style): the dash tells the curves apart even without 
     "fp_exact": (2.0, QtCore.Qt.PenStyle.DashLine),
     "fp_approx": (2.0, QtCore.Qt.PenStyle.DotLine),
     "fp_bound": (2.0, QtCore.Qt.PenStyle.DashDotLine),
+    "fp_classic": (1.5, QtCore.Qt.PenStyle.DashDotDotLine),
     "fill": (2.5, QtCore.Qt.PenStyle.SolidLine),
     "fill_expected": (2.0, QtCore.Qt.PenStyle.DashLine),
     "n_estimated": (2.5, QtCore.Qt.PenStyle.SolidLine),
@@ -331,7 +333,7 @@ class FpPlotWidget(QtWidgets.QWidget):
         plot = self._new_plot()
         for key in ("fp_low", "fp_high"):
             self._add_curve(plot, key)
-        for key in ("fp_bound", "fp_approx", "fp_exact", "fp_measured"):  # measured drawn last, on top
+        for key in ("fp_bound", "fp_approx", "fp_classic", "fp_exact", "fp_measured"):  # measured last, on top
             self._add_curve(plot, key)
         self._curves["fp_measured"].setZValue(10)
         self._band = WilsonBand(self._curves["fp_low"], self._curves["fp_high"], brush=(0, 0, 0, 40))
@@ -351,7 +353,7 @@ class FpPlotWidget(QtWidgets.QWidget):
         for key in ("fp_measured",):
             legend.addItem(self._curves[key], LABELS[key])
         legend.addItem(self._band, BAND_LABEL)
-        for key in ("fp_exact", "fp_approx", "fp_bound"):
+        for key in ("fp_exact", "fp_classic", "fp_approx", "fp_bound"):
             legend.addItem(self._curves[key], LABELS[key])
         self._legends.append(legend)
         return plot
@@ -755,9 +757,11 @@ class FpPlotWidget(QtWidgets.QWidget):
         parts = [f"<b>{'at' if hovering else 'latest:'} n = {row['n']:,.0f}</b>",
                  swatch("fp_measured", f"measured {_fmt(row['fp_measured'])} "
                                        f"(95%: {_fmt(row['fp_low'])}–{_fmt(row['fp_high'])})"),
-                 swatch("fp_exact", f"exact {_fmt(row['fp_exact'])}"),
-                 swatch("fp_approx", f"approx. {_fmt(row['fp_approx'])}"),
-                 swatch("fp_bound", f"bound {_fmt(row['fp_bound'])}")]
+                 swatch("fp_exact", f"exact {_fmt(row['fp_exact'])}")]
+        # a variant without the standard filter's formulas has them as NaN: say nothing rather than "nan"
+        parts += [swatch(key, f"{word} {_fmt(row[key])}") for key, word in
+                  (("fp_classic", "classic"), ("fp_approx", "approx."), ("fp_bound", "bound"))
+                  if np.isfinite(row[key])]
         if self._show_fill:
             parts.append(f"fill {_fmt(row['fill'])} (expected {_fmt(row['fill_expected'])})")
         if self._show_estimate:

@@ -20,7 +20,7 @@ from PySide6 import QtCore
 THEORY_LABELS = {
     "counting": "theory: exact (a counter > 0 is a set bit)",
     "scalable": "theory: 1 − Π(1 − FP of stage i)",
-    "partitioned": "theory: partitioned (1 − (1 − k/m)^n)^k",
+    "partitioned": "theory: partitioned (1 − (1 − k/m)^n)^k, exact",
     "blocked": "theory: blocked, Σ P(load)·FP(block)",
 }
 BAND_TEXTS = {
@@ -59,9 +59,9 @@ class VariantViews(QtCore.QObject):
         else:
             w.plot.set_reference(*bound)
         w.plot.set_theory_label(THEORY_LABELS.get(wb.variant))
-        # the classic approximation and bound need one m and k: a scalable filter has one per stage
-        for key in ("fp_approx", "fp_bound"):
-            w.plot.curve(key).setVisible(wb.variant != "scalable")
+        # the standard filter's formulas describe a counting filter too, but not the others (see Workbench._rows)
+        for key in ("fp_classic", "fp_approx", "fp_bound"):
+            w.plot.curve(key).setVisible(wb.variant in ("standard", "counting"))
         self.refresh_bands()
 
     def refresh_bands(self) -> None:

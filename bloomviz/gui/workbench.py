@@ -1241,12 +1241,14 @@ class Workbench(QtCore.QObject):
         flt = self._flt
         rows = series_rows(flt.m, flt.k, n, fp, len(self._probes), bits_set)
         if self._variant != "standard":
-            # Variants have their own theory; only the exact column is theirs, the others stay the classic forms
-            # (a scalable filter's stages have no single m and k, so it has none: NaN, not drawn).
+            # Variants have their own theory; only the exact column is theirs. A counting filter is a standard
+            # filter to a lookup (a counter > 0 is a set bit), so the standard formulas stay beside it; for the
+            # others they would describe a different filter (the standard "bound" sat below a blocked filter's
+            # rate): NaN, not drawn.
             rows["fp_exact"] = variant_theory(flt, n)
-            if self._variant == "scalable":
-                rows["fp_approx"] = np.full(len(n), np.nan)
-                rows["fp_bound"] = np.full(len(n), np.nan)
+            if self._variant != "counting":
+                for key in ("fp_classic", "fp_approx", "fp_bound"):
+                    rows[key] = np.full(len(n), np.nan)
         return rows
 
     def _remember(self, items: Sequence[object], datas: Sequence[bytes], positions) -> None:

@@ -33,6 +33,7 @@ from bloomviz.commands.common import (CliParser, Progress, design, fail, input_p
 NAME = "simulate"
 MAX_N = 50_000_000        # items are held in memory; beyond this a run would exhaust it rather than finish
 MAX_PROBES = 10_000_000
+DEFAULT_PROBES = 10_000
 CSV_BLOCK = 1 << 16       # rows formatted per step: bounds the temporary text
 FLOAT_FORMAT = "%.9g"
 
@@ -64,8 +65,12 @@ def add_parser(subparsers) -> CliParser:
                         help="items to insert (with --items: the first N lines; default all of them)")
     parser.add_argument("--items", type=input_path, metavar="FILE",
                         help="insert the lines of this UTF-8 text file instead of random items")
-    parser.add_argument("--probes", type=positive_int("--probes"), default=10_000, metavar="P",
-                        help="non-member items whose lookups measure the rate (default 10000)")
+    parser.add_argument("--probes", type=positive_int("--probes"), default=None, metavar="P",
+                        help="non-member items whose lookups measure the rate (default 10000; with --filters: "
+                             "per filter, default 32)")
+    parser.add_argument("--filters", type=positive_int("--filters"), metavar="F",
+                        help="average over F independent random filters instead: one row per n with the mean "
+                             "rate, its 95%% interval, the exact rate and Bloom's classic formula")
     parser.add_argument("--seed", type=non_negative_int("--seed"), default=0, metavar="X",
                         help="seed of the random items and probes (default 0)")
     parser.add_argument("--every", type=positive_int("--every"), default=1, metavar="E",
@@ -116,6 +121,8 @@ def _design(args, n: int) -> tuple[int, int]:
 def build_simulation(args, warnings: TextIO | None = None):
     """The Simulation the options describe; ValueError/TypeError/ItemFileError name what was refused."""
     from bloomviz.core.experiment import Simulation
+    if args.probes is None:
+        args.probes = DEFAULT_PROBES
     if args.probes > MAX_PROBES:
         raise ValueError(f"--probes is {args.probes:,}; at most {MAX_PROBES:,} are supported")
     items = None
@@ -268,6 +275,9 @@ class AtomicText:
 
 def run(args) -> int:
     prog = f"bloomviz {NAME}"
+    if args.filters is not None:
+        from bloomviz.commands.simulate_ensemble import run_ensemble_command
+        return run_ensemble_command(args, prog, AtomicText)
     from bloomviz.core.items import ItemFileError
     try:
         simulation = build_simulation(args)

@@ -1,0 +1,85 @@
+"""``bloomviz simulate --filters F``: the false-positive rate averaged over F independent random filters.
+
+One CSV row per n = 1…N: n, fp_mean (the mean over the filters of each filter's measured rate), fp_low and
+fp_high (its 95 % interval, mean ± 1.96 standard errors across the filters), fp_exact (the exact rate
+E[(X/m)^k]), fp_classic (Bloom's formula), filters, probes (per filter). The mean lands on the exact rate
+with a good hash scheme and off the classic formula at small m: at m = 32, k = 4, n = 5 with 10^5 filters the
+interval is about ±0.5 % of the rate, while the two formulas differ by 6 %.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from bloomviz.commands.common import Progress, fail, rate
+
+ENSEMBLE_DEFAULT_PROBES = 32
+COLUMNS = ("n", "fp_mean", "fp_low", "fp_high", "fp_exact", "fp_classic", "filters", "probes")
+
+
+def run_ensemble_command(args, prog: str, open_target) -> int:
+    """Run the ensemble the options describe and write its CSV; ``open_target(path)`` gives the atomic
+    writer simulate uses for --csv (so the same path rules apply)."""
+    from bloomviz.core.ensemble import run_ensemble
+    if args.items is not None or getattr(args, "variant", "standard") not in (None, "standard") \
+            or args.save is not None:
+        return fail(prog, "--filters measures standard filters filled with random items: it does not take "
+                          "--items, --variant or --save")
+    if args.n is None:
+        return fail(prog, "--filters needs --n (the items each filter receives)")
+    try:
+        if args.p is not None:
+            from bloomviz.commands.simulate import _design
+            m, k = _design(args, args.n)
+        elif args.m is None or args.k is None:
+            raise ValueError("--filters needs --m and --k (or --p to design them for n items)")
+        else:
+            m, k = args.m, args.k
+        probes = args.probes if args.probes is not None else ENSEMBLE_DEFAULT_PROBES
+        from bloomviz.core.ensemble import _check_sizes
+        _check_sizes(m, k, args.n, args.filters, probes)
+    except (ValueError, TypeError) as exc:
+        return fail(prog, exc)
+    to_stdout = args.csv == "-"
+    target = None
+    if not to_stdout:
+        try:
+            target = open_target(args.csv)
+        except OSError as exc:
+            return fail(prog, f"argument --csv: cannot write {args.csv!r}: {exc.strerror or exc}")
+    try:
+        progress = Progress("filters")
+        try:
+            result = run_ensemble(m, k, args.n, args.filters, scheme=args.scheme, probes=probes, seed=args.seed,
+                                  progress=progress)
+        finally:
+            progress.close()
+        out = sys.stdout if to_stdout else target.fh
+        out.write(",".join(COLUMNS) + "\n")
+        idx = np.arange(args.every - 1, args.n, args.every)
+        if idx.size == 0 or idx[-1] != args.n - 1:
+            idx = np.append(idx, args.n - 1)
+        for i in idx:
+            out.write(f"{result.n[i]},{result.mean[i]:.9g},{result.low[i]:.9g},{result.high[i]:.9g},"
+                      f"{result.fp_exact[i]:.9g},{result.fp_classic[i]:.9g},{result.filters},{result.probes}\n")
+        if target is not None:
+            target.commit()
+    except OSError as exc:
+        if target is not None:
+            target.discard()
+        if to_stdout and isinstance(exc, BrokenPipeError):
+            raise
+        print(f"{prog}: error: writing {args.csv!r} failed: {exc.strerror or exc}; nothing was written",
+              file=sys.stderr)
+        return 1
+    except BaseException:
+        if target is not None:
+            target.discard()
+        raise
+    if not to_stdout:
+        print(f"{args.filters:,} filters of m = {m:,} bits, k = {k}, {args.n:,} items each ({result.scheme}): "
+              f"mean rate {rate(result.mean[-1])} [{rate(result.low[-1])}, {rate(result.high[-1])}], "
+              f"exact {rate(result.fp_exact[-1])}, classic {rate(result.fp_classic[-1])}; wrote {args.csv}")
+    return 0

@@ -176,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         flt = window.wb.filter
         window.wb.configure(args.m or flt.m, args.k or flt.k, args.scheme or flt.scheme)
     if args.dark:
-        window.set_dark(True)
+        window.set_dark(True, remember=False)   # an option for this run, not a change of the preference
     from bloomviz.gui.extensions import install_all
     install_all(window)
 

@@ -97,7 +97,7 @@ class ItemStream:
 
 class AutoPlay(QtCore.QObject):
     stateChanged = QtCore.Signal(str)
-    progress = QtCore.Signal(int, int)      # inserted in this run, run length
+    progress = QtCore.Signal(object, object)   # inserted in this run, run length (object: Qt's int is 32-bit)
     message = QtCore.Signal(str)
 
     def __init__(self, workbench: Workbench, parent=None):

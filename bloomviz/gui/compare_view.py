@@ -309,9 +309,11 @@ class CompareView(QtWidgets.QWidget):
         if not (0.0 < p < 1.0) or not math.isfinite(p):
             raise ValueError(f"p must lie strictly between 0 and 1, got {text!r}")
         k, m = theory.optimal_params(self.design_n.value(), p)
-        if k > 64 or m > MAX_GRID_M:
+        # The same range as the m spin box: a loose p designs m = 1 or 2, which the m/k sizing never offers.
+        if k > 64 or not self.m_spin.minimum() <= m <= MAX_GRID_M:
             raise ValueError(f"the design for n = {self.design_n.value():,} at p = {text} needs k = {k}, "
-                             f"m = {m:,}; this view takes k ≤ 64 and m ≤ {MAX_GRID_M:,}")
+                             f"m = {m:,}; this view takes k ≤ 64 and {self.m_spin.minimum()} ≤ m ≤ "
+                             f"{MAX_GRID_M:,}")
         return m, k, p
 
     def _sync_sizing(self) -> None:

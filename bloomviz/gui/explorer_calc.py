@@ -76,8 +76,9 @@ class CalculatorPanel(QtWidgets.QWidget):
     """See the module docstring. ``confirm(question) -> bool`` may be replaced (tests, scripted use)."""
 
     designChanged = QtCore.Signal(object)     # a Design
-    zeroItems = QtCore.Signal(int, int)       # m, k: n = 0 was asked for (no design, but a picture of why)
-    parametersUsed = QtCore.Signal(int, int, str, int)
+    # object, not int: Qt's int is 32 bits and m or n >= 2^31 overflowed the signal
+    zeroItems = QtCore.Signal(object, object)  # m, k: n = 0 was asked for (no design, but a picture of why)
+    parametersUsed = QtCore.Signal(object, object, str, object)
 
     def __init__(self, workbench: Workbench, parent=None):
         super().__init__(parent)

@@ -21,7 +21,7 @@ SLICE_MS = 30
 
 
 class MeasureRunner(QtCore.QObject):
-    progress = QtCore.Signal(int, int)
+    progress = QtCore.Signal(object, object)   # object: Qt's int is 32 bits
     finished = QtCore.Signal(object)        # the job, finished
     cancelled = QtCore.Signal()
     failed = QtCore.Signal(str)
@@ -77,7 +77,7 @@ class MeasureRunner(QtCore.QObject):
 class MeasurePanel(QtWidgets.QWidget):
     """Controls of one measurement; ``runs`` of earlier results are kept by the owner, not here."""
 
-    measured = QtCore.Signal(object, int)     # result dict, seed
+    measured = QtCore.Signal(object, object)  # result dict, seed
     clearRequested = QtCore.Signal()
 
     def __init__(self, make_job: Callable[[int, int], object], what: str, parent=None):

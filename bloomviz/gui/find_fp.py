@@ -52,7 +52,7 @@ def expected_rate(flt) -> float:
 class FalsePositiveHunt(QtCore.QObject):
     """The search, driven by a QTimer. ``progress(tries, cap)``; ``finished(HuntResult)``."""
 
-    progress = QtCore.Signal(int, int)
+    progress = QtCore.Signal(object, object)   # object: Qt's int is 32 bits
     finished = QtCore.Signal(object)
 
     def __init__(self, workbench, seed: int = 0, cap: int = MAX_TRIES, parent=None):

@@ -23,6 +23,7 @@ from bloomviz.gui.grid_legend import GridLegend
 from bloomviz.gui.history_panel import HistoryPanel
 from bloomviz.gui.item_panel import ItemPanel
 from bloomviz.gui.params_panel import ParamsPanel
+from bloomviz.gui.window_limits import MAX_PROBES, font_scale
 from bloomviz.gui.workbench import Workbench
 
 DEFAULT_SIZE = (1440, 900)
@@ -508,7 +509,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self, "Measurement probes",
             "The false-positive rate is measured exactly on this many items that were never inserted.\n"
             "More probes give a narrower interval; the filter is re-measured from its bits.",
-            current, 1, 1_000_000, 1000)
+            current, 1, MAX_PROBES, 1000)
         if ok and value != current:
             self.wb.set_probe_count(value)
             self.update_status()
@@ -571,7 +572,8 @@ class MainWindow(QtWidgets.QMainWindow):
     def font_scale(self) -> float:
         return self._font_scale
 
-    def set_dark(self, dark: bool) -> None:
+    def set_dark(self, dark: bool, remember: bool = True) -> None:
+        """Switch the theme; ``remember=False`` (the --dark option) leaves the saved preference alone."""
         self._dark = bool(dark)
         app = QtWidgets.QApplication.instance()
         if app is not None:
@@ -586,7 +588,8 @@ class MainWindow(QtWidgets.QMainWindow):
             act.blockSignals(True)
             act.setChecked(self._dark)
             act.blockSignals(False)
-        self.settings.setValue("view/dark", self._dark)
+        if remember:
+            self.settings.setValue("view/dark", self._dark)
 
     def set_font_scale(self, scale: float) -> None:
         scale = float(min(max(scale, theme.FONT_SCALES[0]), theme.FONT_SCALES[-1]))
@@ -618,10 +621,9 @@ class MainWindow(QtWidgets.QMainWindow):
         dark = str(s.value("view/dark", "false")).lower() in ("true", "1")
         if dark:
             self.set_dark(True)
-        try:
-            scale = float(s.value("view/font_scale", theme.DEFAULT_FONT_SCALE))
-        except (TypeError, ValueError):
-            scale = theme.DEFAULT_FONT_SCALE
+        # A damaged or hand-edited settings file (font_scale=nan) must not stop the window from starting.
+        scale = font_scale(s.value("view/font_scale", theme.DEFAULT_FONT_SCALE), theme.FONT_SCALES,
+                           theme.DEFAULT_FONT_SCALE)
         if scale != theme.DEFAULT_FONT_SCALE:
             self.set_font_scale(scale)
         try:

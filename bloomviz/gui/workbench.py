@@ -312,8 +312,9 @@ class Workbench(QtCore.QObject):
     historyAppended = QtCore.Signal(object)
     operationExplained = QtCore.Signal(object)
     busyChanged = QtCore.Signal(bool)
-    progress = QtCore.Signal(int, int)
-    jobFinished = QtCore.Signal(int, int, bool)
+    # object, not int: Qt's int is 32 bits, and a job's bound (a file's size in bytes) may pass 2^31
+    progress = QtCore.Signal(object, object)
+    jobFinished = QtCore.Signal(object, object, bool)
     jobFrame = QtCore.Signal()            # bulk work pauses for this turn of the loop: redraw now
     error = QtCore.Signal(str)
     notice = QtCore.Signal(str)
@@ -343,6 +344,9 @@ class Workbench(QtCore.QObject):
         if "m" in PARAMETERS[variant]:
             check_m(params.get("m"))
             check_k(params.get("k"))
+        if variant == "scalable":   # its first stage's m follows from the capacity: checked before allocating
+            from bloomviz.gui.window_limits import check_scalable
+            check_scalable(params)
         accepted = {name: value for name, value in params.items() if name in PARAMETERS[variant]}
         return make_filter(variant, **accepted)
 
@@ -432,8 +436,11 @@ class Workbench(QtCore.QObject):
 
     def set_probe_count(self, probes: int) -> bool:
         """Measure with a different number of probes (re-measures the current filter from its bits)."""
-        if isinstance(probes, bool) or not isinstance(probes, (int, np.integer)) or not 1 <= probes <= 1_000_000:
-            self.error.emit(f"probes must be a whole number from 1 to 1,000,000, got {probes!r}")
+        from bloomviz.gui.window_limits import check_probes
+        try:
+            check_probes(int(probes) if isinstance(probes, np.integer) else probes)
+        except ValueError as exc:
+            self.error.emit(f"Refused: {exc}. Nothing was changed.")
             return False
         self._probe_count = int(probes)
         self._new_probes()
@@ -685,6 +692,12 @@ class Workbench(QtCore.QObject):
         data = self._check(item)
         if data is None:
             return None
+        if self._variant == "scalable" and not self._flt.room():
+            from bloomviz.gui.window_limits import growth_refusal
+            refusal = growth_refusal(self._flt, 1)
+            if refusal:
+                self.error.emit(f"Refused: {refusal}. Nothing was changed.")
+                return None
         if data in self._probe_keys:
             self._replace_probes(extra=(data,))
         was_member = self._member(data)
@@ -808,6 +821,12 @@ class Workbench(QtCore.QObject):
                 self.error.emit(f"Refused a batch of {len(items):,} items: item {i + 1:,}: {exc}. "
                                 "Nothing from this batch was inserted.")
             return 0
+        if self._variant == "scalable":
+            from bloomviz.gui.window_limits import growth_refusal
+            refusal = growth_refusal(self._flt, len(datas))
+            if refusal:
+                self.error.emit(f"Refused a batch of {len(items):,} items: {refusal}. Nothing was changed.")
+                return 0
         if not self._probe_keys.isdisjoint(datas):
             self._replace_probes(extra=datas)
         flt = self._flt

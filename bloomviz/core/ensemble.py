@@ -26,7 +26,7 @@ import numpy as np
 from bloomviz.core import hashing
 from bloomviz.core.validate import check_k, check_m, check_n
 
-__all__ = ["EnsembleResult", "run_ensemble", "MAX_FILTERS", "MAX_ENSEMBLE_WORK"]
+__all__ = ["EnsembleResult", "EnsembleJob", "run_ensemble", "MAX_FILTERS", "MAX_ENSEMBLE_WORK"]
 
 MAX_FILTERS = 10_000_000
 MAX_ENSEMBLE_WORK = 2_000_000_000   # hashed items (filters × (n + probes)): about 10 minutes of hashing
@@ -66,29 +66,40 @@ def _random_items(rng: np.random.Generator, count: int) -> list[bytes]:
     return [raw[i:i + ITEM_BYTES] for i in range(0, len(raw), ITEM_BYTES)]
 
 
-def run_ensemble(m: int, k: int, n: int, filters: int, scheme: str = hashing.DEFAULT_SCHEME,
-                 probes: int = 32, seed: int = 0,
-                 progress: Callable[[int, int], None] | None = None,
-                 cancel: Callable[[], bool] | None = None) -> EnsembleResult:
-    """Measure ``filters`` independent standard filters of m bits and k hashes, each filled with n random
-    items and probed with ``probes`` random non-members after every insert. ``cancel`` returning True stops
-    the run with ``Cancelled`` (from core.experiment); ``progress(done, filters)`` is called per chunk."""
-    from bloomviz.core.experiment import Cancelled
-    from bloomviz.core.theory import fp_classic, fp_exact_curve
-    m, k, n = check_m(m), check_k(k), check_n(n, allow_zero=False)
-    sch = hashing.get_scheme(scheme)
-    _check_sizes(m, k, n, filters, probes)
-    rng = np.random.default_rng(seed)
-    total = np.zeros(n)       # Σ_f r_f(n)
-    total_sq = np.zeros(n)    # Σ_f r_f(n)²
-    chunk = max(1, min(filters, _CHUNK_CELLS // max(m, 1), 65_536))
-    done = 0
-    while done < filters:
-        if cancel is not None and cancel():
-            raise Cancelled(f"cancelled after {done:,} of {filters:,} filters")
-        f = min(chunk, filters - done)
-        item_pos = sch.positions_many(_random_items(rng, f * n), m, k).reshape(f, n, k)
-        probe_pos = sch.positions_many(_random_items(rng, f * probes), m, k).reshape(f, probes, k)
+class EnsembleJob:
+    """The ensemble as a steppable job: each ``step()`` measures one chunk of filters (about ``STEP_ITEMS``
+    hashed items, a fraction of a second) and returns True once all are done; ``result()`` then gives the
+    EnsembleResult. The window drives it from a timer, the command line in a loop."""
+
+    STEP_ITEMS = 250_000
+
+    def __init__(self, m: int, k: int, n: int, filters: int, scheme: str = hashing.DEFAULT_SCHEME,
+                 probes: int = 32, seed: int = 0):
+        self.m, self.k, self.n = check_m(m), check_k(k), check_n(n, allow_zero=False)
+        self.scheme = hashing.get_scheme(scheme)
+        _check_sizes(self.m, self.k, self.n, filters, probes)
+        self.filters, self.probes = filters, probes
+        self._rng = np.random.default_rng(seed)
+        self._total = np.zeros(self.n)       # Σ_f r_f(n)
+        self._total_sq = np.zeros(self.n)    # Σ_f r_f(n)²
+        self._chunk = max(1, min(filters, _CHUNK_CELLS // self.m, self.STEP_ITEMS // (self.n + probes)))
+        self.done = 0
+
+    @property
+    def total(self) -> int:
+        return self.filters
+
+    @property
+    def finished(self) -> bool:
+        return self.done >= self.filters
+
+    def step(self) -> bool:
+        if self.finished:
+            return True
+        m, k, n, probes = self.m, self.k, self.n, self.probes
+        f = min(self._chunk, self.filters - self.done)
+        item_pos = self.scheme.positions_many(_random_items(self._rng, f * n), m, k).reshape(f, n, k)
+        probe_pos = self.scheme.positions_many(_random_items(self._rng, f * probes), m, k).reshape(f, probes, k)
         first = np.full((f, m), n, dtype=np.int64)      # n = never set within the run
         rows = np.arange(f)[:, None]
         for i in range(n - 1, -1, -1):                  # reverse order: the earliest insert writes last
@@ -97,19 +108,42 @@ def run_ensemble(m: int, k: int, n: int, filters: int, scheme: str = hashing.DEF
         counts = np.zeros((f, n + 1), dtype=np.int64)
         np.add.at(counts, (np.repeat(np.arange(f), probes), passes_at.ravel()), 1)
         rates = np.cumsum(counts[:, :n], axis=1) / probes   # r_f after inserts 1…n (index i: i + 1 inserts)
-        total += rates.sum(axis=0)
-        total_sq += (rates * rates).sum(axis=0)
-        done += f
+        self._total += rates.sum(axis=0)
+        self._total_sq += (rates * rates).sum(axis=0)
+        self.done += f
+        return self.finished
+
+    def result(self) -> EnsembleResult:
+        from bloomviz.core.theory import fp_classic, fp_exact_curve
+        if not self.finished:
+            raise ValueError(f"the ensemble has measured {self.done:,} of {self.filters:,} filters")
+        count = self.filters
+        mean = self._total / count
+        var = np.maximum(0.0, self._total_sq / count - mean * mean) * (count / max(count - 1, 1))
+        half = 1.96 * np.sqrt(var / count)
+        ns = np.arange(1, self.n + 1)
+        return EnsembleResult(m=self.m, k=self.k, scheme=self.scheme.id, filters=count, probes=self.probes,
+                              n=ns, mean=mean, low=np.maximum(0.0, mean - half),
+                              high=np.minimum(1.0, mean + half), fp_exact=fp_exact_curve(self.m, self.k, self.n)[1:],
+                              fp_classic=np.array([fp_classic(self.m, self.k, int(v)) for v in ns]))
+
+
+def run_ensemble(m: int, k: int, n: int, filters: int, scheme: str = hashing.DEFAULT_SCHEME,
+                 probes: int = 32, seed: int = 0,
+                 progress: Callable[[int, int], None] | None = None,
+                 cancel: Callable[[], bool] | None = None) -> EnsembleResult:
+    """Measure ``filters`` independent standard filters of m bits and k hashes, each filled with n random
+    items and probed with ``probes`` random non-members after every insert. ``cancel`` returning True stops
+    the run with ``Cancelled`` (from core.experiment); ``progress(done, filters)`` is called per step."""
+    from bloomviz.core.experiment import Cancelled
+    job = EnsembleJob(m, k, n, filters, scheme, probes, seed)
+    while not job.finished:
+        if cancel is not None and cancel():
+            raise Cancelled(f"cancelled after {job.done:,} of {filters:,} filters")
+        job.step()
         if progress is not None:
-            progress(done, filters)
-    mean = total / filters
-    var = np.maximum(0.0, total_sq / filters - mean * mean) * (filters / max(filters - 1, 1))
-    half = 1.96 * np.sqrt(var / filters)
-    ns = np.arange(1, n + 1)
-    return EnsembleResult(m=m, k=k, scheme=sch.id, filters=filters, probes=probes, n=ns, mean=mean,
-                          low=np.maximum(0.0, mean - half), high=np.minimum(1.0, mean + half),
-                          fp_exact=fp_exact_curve(m, k, n)[1:],
-                          fp_classic=np.array([fp_classic(m, k, int(v)) for v in ns]))
+            progress(job.done, filters)
+    return job.result()
 
 
 def standard_error_ratio(result: EnsembleResult) -> float:

@@ -9,7 +9,7 @@ p = a false-positive rate, X = bits set to 1.
     Bloom's formula (classic)   fp     ≈ (1 - (1 - 1/m)^{kn})^k             (= (E[X]/m)^k: below the exact rate)
     approximation               fp     ≈ (1 - e^{-kn/m})^k                 (the textbook form, m large)
     finite-m bound              fp     ≤ (1 - e^{-k(n + 1/2)/(m - 1)})^k   (half an item more, one bit less)
-    optimal k (real)            k*     = (m/n) ln 2 for the approximation; ln 2 / (-n ln(1 - 1/m)) for the classic
+    optimal k (real)            k*     = (m/n) ln 2 (approximation); ln 2 / (-n ln(1 - 1/m)) (classic)
     design for n items at p     k      = ceil(log2(1/p)),   m = ceil(-n ln p / (ln 2)^2)
     bits per item               Bloom  m/n = log2(e) · log2(1/p) ≈ 1.44 log2(1/p);   lower bound log2(1/p)
     estimated count             n*     = -(m/k) ln(1 - X/m)                 (Swamidass & Baldi 2007)

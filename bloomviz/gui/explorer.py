@@ -16,6 +16,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.core import explore
 from bloomviz.gui.explorer_calc import CalculatorPanel
+from bloomviz.gui.explorer_ensemble import EnsemblePage
 from bloomviz.gui.explorer_measure import MeasurePanel
 from bloomviz.gui.explorer_plots import BitsPerItemPlot, FpVsKPlot, FpVsNPlot
 
@@ -60,10 +61,14 @@ class ExplorerWidget(QtWidgets.QWidget):
         self.tabs.addTab(self._page(self.n_plot, self.n_measure), "Rate vs n")
         self.tabs.addTab(self._page(self.k_plot, self.k_measure), "Rate vs k")
         self.tabs.addTab(self._page(self.bits_plot, None), "Bits per item vs p")
+        self.ensemble = EnsemblePage()
+        self.tabs.addTab(self.ensemble, "Ensemble: exact vs classic")
         self.tabs.setTabToolTip(0, "How the rate grows as items arrive, for the current m and its neighbours.")
         self.tabs.setTabToolTip(1, "Why k = (m/n)·ln 2: too few hashes and one bit decides, too many and the "
                                    "filter fills.")
         self.tabs.setTabToolTip(2, "What a rate costs in space, against the information-theoretic minimum.")
+        self.tabs.setTabToolTip(3, "The rate averaged over many random filters lands on the exact formula, not "
+                                   "on Bloom's classic one: see the gap at small m.")
         self.tabs.setCurrentIndex(1)
 
         scroll = QtWidgets.QScrollArea()
@@ -122,6 +127,7 @@ class ExplorerWidget(QtWidgets.QWidget):
             top = FpVsKPlot.k_span(d.m, d.n, d.k)[-1]
             self.k_to.setValue(min(top, 64))
             self.k_from.setValue(1 if k_real is None else 1)
+            self.ensemble.set_design(d.m, d.k, d.n)
         self._redraw()
 
     def _show_zero_items(self, m: int, k: int) -> None:

@@ -39,11 +39,14 @@ CURVE_POINTS = 400   # points per plotted curve: enough for a smooth line, cheap
 SCALABLE_START_FRACTION = 4   # a scalable filter starts at n/4 items and grows through the stream
 PROBE_SEED_OFFSET = 1_000_003   # as in experiment.Simulation: probes and items come from different streams
 
-# The lesson preset: the design for n = 2,000 items at p = 0.001 (k = 10, m/n ≈ 14.4); three good schemes and
-# the weak one. weak-shift is measured at about 3.6x theory there (0.0036 against 0.0010).
+# The lesson preset: the design for n = 2,000 items at p = 0.001 (k = 10, m/n ≈ 14.4); the default scheme, plain
+# double hashing, k seeded hashes and the weak one. weak-shift is measured at about 3.6x theory there (0.0036
+# against 0.0010). At this m double hashing matches the default; its excess (1.2-1.6x at m <= 256) is a property
+# of the average over many small filters, which one filter's luck (+-30 % at m = 64) would hide: the explorer's
+# Ensemble page shows it.
 LESSON_N = 2_000
 LESSON_P = 0.001
-LESSON_SCHEMES = ("murmur3-km", "murmur3-seeded", "murmur-fnv", "weak-shift")
+LESSON_SCHEMES = (hashing.DEFAULT_SCHEME, "murmur3-km", "murmur3-seeded", "weak-shift")
 
 
 @dataclass(frozen=True)

@@ -194,7 +194,9 @@ class CompareView(QtWidgets.QWidget):
         self.cancel_button.setEnabled(False)
         self.cancel_button.clicked.connect(self.cancel)
         self.lesson_button = QtWidgets.QPushButton("Lesson preset")
-        self.lesson_button.setToolTip("k = 10, m/n ≈ 14.4 (p = 0.001): three good schemes and weak-shift")
+        self.lesson_button.setToolTip("k = 10, m/n ≈ 14.4 (p = 0.001): the default scheme, double hashing, k "
+                                      "seeded hashes and weak-shift. Double hashing's excess at small m shows in "
+                                      "Parameter explorer → Ensemble.")
         self.lesson_button.clicked.connect(self.load_lesson)
         buttons = QtWidgets.QHBoxLayout()
         for b in (self.run_button, self.cancel_button, self.lesson_button):

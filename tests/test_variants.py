@@ -331,6 +331,9 @@ def test_counting_forced_removal_of_a_false_positive_causes_a_false_negative():
     assert victims, "removing a false positive must knock out a real member"
     for x in victims:
         assert set(flt.lookup(x).zero_positions) & set(removal.cleared)
+    assert len(flt) == 12      # the ghost was never one of the 12 held items: a forced removal keeps the count
+    flt.remove(members[0])
+    assert len(flt) == 11
 
 
 def test_counting_counters_are_read_only_and_indices_checked():

@@ -14,7 +14,8 @@ otherwise decrements. Removing a false positive (an item never inserted) decreme
 members, which may then read as absent: false negatives, the price of deletion. Only a caller that knows the
 inserted set can tell the two cases apart; it passes ``force=True`` when the user insists on removing an item
 it knows was never inserted. ``force`` does not change what happens to the counters (the filter has nothing
-more to check); it is recorded in the returned ``Removal`` so a history can say the removal was forced.
+more to check); it is recorded in the returned ``Removal`` so a history can say the removal was forced, and
+it leaves the count of inserted items alone (that item was never one of them).
 
 Memory: one numpy uint8 per counter in memory (m bytes, whatever c is; m is capped at 2^31 for this variant),
 plus an m-bit bitarray ``bits`` that mirrors "counter > 0" so that everything reading bits (lookups, the
@@ -249,7 +250,8 @@ class CountingBloomFilter(BloomFilter):
             if v == 1:
                 bits[p] = 0
                 self._bits_set -= 1
-        self._count = max(0, self._count - 1)
+        if not force:   # a forced removal takes out an item that was never inserted: the count of held items stays
+            self._count = max(0, self._count - 1)
         return Removal(item, pos, before, tuple(int(c[p]) for p in pos), forced=bool(force),
                        stuck=tuple(sorted({p for p, v in zip(pos, before) if v == top})))
 

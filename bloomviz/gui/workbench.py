@@ -1148,12 +1148,14 @@ class Workbench(QtCore.QObject):
         n = len(flt)
         try:
             if v == "counting":
-                m, k, j = flt.m, flt.k, flt.max_counter + 1
-                overflow = min(1.0, (math.e * k * n / (j * m)) ** j) if n else 0.0
-                return (("theory (a counter above 0 is a set bit)",
-                         f"(1 − (1 − 1/m)^(kn))^k = {float(variant_theory(flt, [n])[0]):.4g}"),
-                        ("P(a given counter reaches 2^c = " + f"{j})",
-                         f"≤ (e·k·n / (2^c·m))^(2^c) = (e·{k}·{n:,} / ({j}·{m:,}))^{j} = {overflow:.3g}"),
+                # A counter sticks at its top value 2^c − 1 (15 for 4 bits): that, not 2^c, is the value whose
+                # probability matters here, so Fan et al.'s bound P(count ≥ j) ≤ (e·k·n/(j·m))^j is taken at it.
+                m, k, j = flt.m, flt.k, flt.max_counter
+                stuck = min(1.0, (math.e * k * n / (j * m)) ** j) if n else 0.0
+                return (("theory, exact (a counter above 0 is a set bit)",
+                         f"E[(X/m)^k] = {float(variant_theory(flt, [n])[0]):.4g}"),
+                        (f"P(a given counter reaches 2^c − 1 = {j} and sticks)",
+                         f"≤ (e·k·n / (j·m))^j = (e·{k}·{n:,} / ({j}·{m:,}))^{j} = {stuck:.3g}"),
                         ("counters now", f"highest {flt.highest_counter}, saturated {flt.saturated_count:,}"))
             if v == "scalable":
                 specs = flt.stage_specs()

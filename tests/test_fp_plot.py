@@ -421,3 +421,15 @@ def test_long_series_is_drawn_downsampled(widget):
     assert 0 < len(x) <= 4 * width  # a peak-preserving downsample, not 200,000 points
     assert y.max() == pytest.approx(long.column("fp_measured").max())  # peaks survive
     assert widget.curve("fp_measured").getOriginalDataset()[0].size == 200_000
+
+
+def test_the_readout_reads_the_latest_row_after_removals(widget):
+    # A counting filter's removals append rows with a smaller n: the latest row is not the first with its n.
+    s = FakeSeries(10)
+    s._cols = {c: np.concatenate([v, v[[8, 7]] * (1.5 if c.startswith("fp_m") else 1.0)]) for c, v in s._cols.items()}
+    widget.set_series(s)
+    latest = widget.values_at(None)
+    assert latest["n"] == s.column("n")[-1] == 7
+    assert latest["fp_measured"] == s.column("fp_measured")[-1]
+    assert widget.values_at(7.2)["fp_measured"] == s.column("fp_measured")[-1]   # the latest row at n = 7
+    assert "n = 7" in widget.readout_text()

@@ -721,17 +721,24 @@ class FpPlotWidget(QtWidgets.QWidget):
             raise KeyError(f"no curve {key!r}; curves: {', '.join(self._curves)}") from None
 
     # --- readout --------------------------------------------------------------------------------------------
-    def values_at(self, n: float) -> dict[str, float] | None:
-        """The series row nearest to ``n`` as {column: value} (plus ``n_true``), or None without data."""
+    def values_at(self, n: float | None) -> dict[str, float] | None:
+        """The series row nearest to ``n`` as {column: value} (plus ``n_true``), or None without data; n = None
+        gives the latest row (after a counting filter's removals n is no longer increasing: the latest row is
+        not the first one with the latest n)."""
         series = self._series
         if series is None or len(series) == 0:
             return None
         ns = series.column("n")
-        i = int(np.searchsorted(ns, n))
-        if i >= len(ns):
+        if n is None:
             i = len(ns) - 1
-        elif i > 0 and abs(ns[i - 1] - n) <= abs(ns[i] - n):
-            i -= 1
+        elif np.all(ns[1:] >= ns[:-1]):
+            i = int(np.searchsorted(ns, n))
+            if i >= len(ns):
+                i = len(ns) - 1
+            elif i > 0 and abs(ns[i - 1] - n) <= abs(ns[i] - n):
+                i -= 1
+        else:
+            i = int(len(ns) - 1 - np.argmin(np.abs(ns[::-1] - n)))   # the latest row nearest to n
         keys = ("n",) + RATE_CURVES + FILL_CURVES + ("n_estimated",)
         row = {key: float(series.column(key)[i]) for key in keys}
         row["n_true"] = row["n"]
@@ -747,8 +754,7 @@ class FpPlotWidget(QtWidgets.QWidget):
             self._readout.setText("No data yet: insert items to see the false-positive rate.")
             return
         hovering = self._hover_n is not None
-        at = self._hover_n if hovering else float(series.column("n")[-1])
-        row = self.values_at(at)
+        row = self.values_at(self._hover_n if hovering else None)
         pal = THEMES[self._dark]
 
         def swatch(key: str, text: str) -> str:

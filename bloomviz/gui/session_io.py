@@ -28,7 +28,7 @@ from bloomviz import __version__
 from bloomviz.core import session as sessions
 from bloomviz.core import storage
 from bloomviz.core.safe_files import check_regular, open_regular
-from bloomviz.gui import history_export, recent_files
+from bloomviz.gui import history_export, recent_files, session_replay
 from bloomviz.gui.file_dialogs import CANCEL, DISCARD, SAVE, Dialogs
 from bloomviz.gui.file_import import FileImport
 from bloomviz.gui.workbench import MAX_M as WINDOW_MAX_M
@@ -300,7 +300,12 @@ class FileActions(QtCore.QObject):
         if problem:
             self.dialogs.error(title, f"The session {path} cannot be opened:\n{problem}")
             return False
-        mismatched = self.replay(s, base)
+        if len(s.operations) > session_replay.SYNC_OPERATIONS:
+            return self._replay_in_steps(path, s, base)
+        self._opened(path, s, self.replay(s, base))
+        return True
+
+    def _opened(self, path: str, s: sessions.Session, mismatched: int) -> None:
         self.recent.add(path)
         self._set_modified(False)
         self._set_path(path)
@@ -309,7 +314,6 @@ class FileActions(QtCore.QObject):
             note += (f" {mismatched:,} lookup verdict{'s' if mismatched != 1 else ''} came out differently "
                      "from when the session was saved.")
         self._status(note)
-        return True
 
     def check_session(self, s: sessions.Session):
         """(problem or "", base filter or None): whether this window can replay ``s``; nothing is changed."""
@@ -335,54 +339,83 @@ class FileActions(QtCore.QObject):
         return "", base
 
     def replay(self, s: sessions.Session, base=None) -> int:
-        """Make the session's filter and replay its operations. Returns how many recorded verdicts differ."""
-        wb = self.wb
+        """Make the session's filter and replay its operations at once. Returns how many recorded verdicts differ."""
         self._replaying = True
-        mismatched = 0
-        # The widgets follow the replay once, at its end: redrawing after each of thousands of operations
-        # (a few ms each) would freeze the window for seconds. filterReset makes every view rebuild from the
-        # workbench's state (grid, plot, history); the last operation's explanation and highlight follow.
+        was_blocked = self.wb.blockSignals(True)
+        try:
+            self._replay_prepare(s, base)
+            return session_replay.Stepper(self.wb, s.operations).run_all()
+        finally:
+            self.wb.blockSignals(was_blocked)
+            self._replay_done()
+
+    def _replay_prepare(self, s: sessions.Session, base) -> None:
+        # Called with the workbench's signals blocked: the views follow once, at the end (session_replay).
+        wb = self.wb
+        if len(wb.probes) != s.probes:
+            wb.set_probe_count(s.probes)
+        self._use_seed(s.seed)
+        if base is not None:
+            wb.install_filter(base, capacity=s.capacity, note=self._loaded_note(base, "this session", truth=False))
+            head, payload = storage.encode(base)
+            self._base = (head + payload, len(base))
+        else:
+            if not wb.configure(**s.configure_args()):
+                raise ValueError("the workbench refused the session's filter")
+            self._base = None
+        self._initial_seed = s.seed
+
+    def _replay_done(self) -> None:
+        wb = self.wb
+        try:
+            wb.filterReset.emit()
+            last = wb.last_explanation
+            if last is not None:
+                wb.operationExplained.emit(last)
+                if last.positions:
+                    wb.highlighted.emit(np.asarray(last.positions, dtype=np.int64), last.kinds)
+        finally:
+            self._replaying = False
+
+    def _replay_in_steps(self, path: str, s: sessions.Session, base) -> bool:
+        """A long session: replayed a few operations per turn of the event loop, with progress and Cancel; a
+        cancel puts the window back as it was before Open."""
+        wb = self.wb
+        before = wb.snapshot()
+        kept = (self._base, self._initial_seed, self._modified)
+        self._replaying = True
         was_blocked = wb.blockSignals(True)
         try:
-            if len(wb.probes) != s.probes:
-                wb.set_probe_count(s.probes)
-            self._use_seed(s.seed)
-            if base is not None:
-                wb.install_filter(base, capacity=s.capacity,
-                                  note=self._loaded_note(base, "this session", truth=False))
-                head, payload = storage.encode(base)
-                self._base = (head + payload, len(base))
-            else:
-                args = s.configure_args()
-                if not wb.configure(**args):
-                    raise ValueError("the workbench refused the session's filter")
-                self._base = None
-            self._initial_seed = s.seed
-            for op in s.operations:
-                if op.op == sessions.BATCH:
-                    wb.insert_batch(list(op.items))
-                elif op.op == sessions.INSERT:
-                    wb.insert(op.item)
-                elif op.op == sessions.REMOVE:
-                    wb.remove(op.item, force=op.verdict == sessions.FORCED_REMOVAL)
-                    if op.verdict and wb.history and wb.history[-1].verdict != op.verdict:
-                        mismatched += 1
-                else:
-                    wb.lookup(op.item)
-                    if op.verdict and wb.history and wb.history[-1].verdict != op.verdict:
-                        mismatched += 1
+            self._replay_prepare(s, base)
+        except Exception:
+            wb.blockSignals(was_blocked)
+            self._replaying = False
+            wb.restore(before)
+            raise
         finally:
             wb.blockSignals(was_blocked)
-            try:
-                wb.filterReset.emit()
-                last = wb.last_explanation
-                if last is not None:
-                    wb.operationExplained.emit(last)
-                    if last.positions:
-                        wb.highlighted.emit(np.asarray(last.positions, dtype=np.int64), last.kinds)
-            finally:
+        wb.filterReset.emit()     # the views show the new, empty filter while the operations go in
+        stepper = session_replay.Stepper(wb, s.operations)
+        name = os.path.basename(path)
+
+        def finished(done: int, total: int, cancelled: bool) -> None:
+            wb.jobFinished.disconnect(finished)
+            if cancelled:
                 self._replaying = False
-        return mismatched
+                wb.restore(before)
+                self._base, self._initial_seed = kept[0], kept[1]
+                self._set_modified(kept[2])
+                self._status(f"Opening {name} cancelled after {done:,} of {total:,} operations; the window is "
+                             "as it was before.")
+                return
+            self._replay_done()
+            self._opened(path, s, stepper.mismatched)
+
+        wb.jobFinished.connect(finished)
+        if not wb.run_steps(stepper.step, len(s.operations), f"operations of {name}"):
+            finished(0, len(s.operations), True)
+            return False
+        return True
 
     # --- filters (.bloom) ----------------------------------------------------------------------------------
     def load_filter_dialog(self) -> bool:

@@ -261,6 +261,10 @@ class _Job:
         # A job whose length is not known up front (a file's lines, never counted first) reports its own
         # (done, estimated total); ``total`` is then only an upper bound.
         self.progress_of = progress_of
+        # A job of any operations (a session's replay): step(count) makes up to count of them and returns how
+        # many it made (0: done). Its operations cost far more than an insert, so it starts with small steps.
+        self.step: Callable[[int], int] | None = None
+        self.min_chunk = MIN_CHUNK
         self.source = source        # source(count) -> the next items (fewer at the end; empty = done)
         self.total = total
         self.done = 0
@@ -904,6 +908,20 @@ class Workbench(QtCore.QObject):
         self._timer.start()
         return True
 
+    def run_steps(self, step: Callable[[int], int], total: int, label: str) -> bool:
+        """Run ``step(count)`` from the event loop until it returns 0: each call makes up to ``count`` operations
+        through the workbench and returns how many it made. Progress, Cancel and ``busy`` as for bulk inserts;
+        what a cancel should undo is the caller's (``jobFinished`` says it was cancelled)."""
+        if self._job is not None:
+            self.error.emit("Another bulk insert is running; cancel it first.")
+            return False
+        job = self._job = _Job(lambda count: (), int(total), label)
+        job.step, job.chunk, job.min_chunk = step, 8, 1
+        self.busyChanged.emit(True)
+        self.progress.emit(0, job.total)
+        self._timer.start()
+        return True
+
     def _job_tick(self) -> None:
         job = self._job
         if job is None:
@@ -917,16 +935,23 @@ class Workbench(QtCore.QObject):
             self.jobFrame.emit()
             return
         want = min(job.chunk, job.total - job.done)
-        try:
-            items = list(job.source(want)) if want > 0 else []
-        except (OSError, ValueError) as exc:
-            self.error.emit(f"Bulk insert of {job.label} stopped: {exc}")
-            self._finish_job(cancelled=True, reason="failed")
-            return
-        if not items:
-            self._finish_job(cancelled=False)
-            return
-        inserted = self.insert_batch(items)
+        if job.step is not None:
+            inserted = job.step(want) if want > 0 else 0
+            if not inserted:
+                self._finish_job(cancelled=False)
+                return
+            items = None
+        else:
+            try:
+                items = list(job.source(want)) if want > 0 else []
+            except (OSError, ValueError) as exc:
+                self.error.emit(f"Bulk insert of {job.label} stopped: {exc}")
+                self._finish_job(cancelled=True, reason="failed")
+                return
+            if not items:
+                self._finish_job(cancelled=False)
+                return
+            inserted = self.insert_batch(items)
         if inserted == 0:
             self._finish_job(cancelled=True, reason="refused")
             return
@@ -936,7 +961,7 @@ class Workbench(QtCore.QObject):
         # grow the chunk gently, so that no single turn of the event loop runs long.
         job.per_item = per_item if job.per_item is None else 0.6 * job.per_item + 0.4 * per_item
         want_next = TARGET_TICK_S / max(job.per_item, 1e-9)
-        job.chunk = int(min(MAX_CHUNK, job.chunk * 1.5, max(MIN_CHUNK, want_next)))
+        job.chunk = int(min(MAX_CHUNK, job.chunk * 1.5 + 1, max(job.min_chunk, want_next)))
         self.progress.emit(*self._job_progress(job))
         # The end is announced on the next turn of the loop, not in this one: the redraws it triggers then run
         # in a turn of their own instead of adding to this chunk's.

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 # it is rebuilt from the restored filter and probes, as ``rollback`` does.
 STATE = ("_flt", "_variant", "_capacity", "_fixed_k", "_positions", "_items", "_truth", "_series", "_history",
          "_counts", "_lookups", "_last", "_truth_known", "_removed", "_last_block", "_stage_rows", "_probes",
-         "_probe_keys", "_seed", "_fp_now")
+         "_probe_keys", "_probe_count", "_seed", "_fp_now")
 
 
 @dataclass(frozen=True)

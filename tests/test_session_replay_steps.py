@@ -1,0 +1,105 @@
+"""A long session opens in steps with progress and Cancel, not frozen (issue 13, item 5).
+
+Replaying a 20,000-operation session froze the window for 8.7 s. Above ``SYNC_OPERATIONS`` the replay is a
+workbench step job; its result equals the replay at once, and a cancel leaves the window as it was.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import numpy as np
+import pytest
+from PySide6 import QtCore
+
+from bloomviz.gui import session_io, session_replay
+from bloomviz.gui.main_window import MainWindow
+from bloomviz.gui.workbench import Workbench
+
+
+class Dialogs:
+    def __init__(self):
+        self.errors, self.asked = [], []
+
+    def error(self, title, text, details=""):
+        self.errors.append(text)
+
+    info = error
+
+    def ask_unsaved(self, text):
+        self.asked.append(text)
+        return "discard"
+
+    def open_path(self, *args):
+        return ""
+
+    save_path = open_path
+
+
+@pytest.fixture
+def make(qtbot, tmp_path):
+    def build():
+        settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
+        w = MainWindow(workbench=Workbench(probes=200), settings=settings)
+        qtbot.addWidget(w)
+        w.dialogs = Dialogs()
+        session_io.install(w, w.dialogs)
+        return w
+    return build
+
+
+def view(w):
+    wb = w.wb
+    return (wb.grid_values().tobytes(), len(wb.filter), list(wb.items),
+            [(e.op, e.label, e.verdict, e.n, e.fp_measured) for e in wb.history], len(wb.series),
+            wb.numbers().fp_count, w.history_panel.model().rowCount(), w.windowTitle())
+
+
+@pytest.fixture
+def long_session(make, tmp_path):
+    w = make()
+    w.wb.configure(2048, 3)
+    count = session_replay.SYNC_OPERATIONS + 700
+    w.wb.blockSignals(True)     # the views need not follow the making of the session
+    for i in range(count):
+        (w.wb.insert if i % 3 else w.wb.lookup)(f"op{i}")
+    w.wb.blockSignals(False)
+    path = str(tmp_path / "long.bloomviz")
+    assert w.file_actions.write_session(path)
+    return path, view(w)[:6], count
+
+
+def test_a_long_session_replays_in_steps_to_the_same_state(make, long_session, qtbot):
+    path, saved, count = long_session
+    w = make()
+    w.wb.insert("before")
+    progress = []
+    w.wb.progress.connect(lambda done, total: progress.append(done))
+    with qtbot.waitSignal(w.wb.jobFinished, timeout=60_000) as blocker:
+        assert w.file_actions.open_session_path(path, ask=False)
+        assert w.wb.busy            # Open returned with the replay under way: the window is not frozen
+    assert blocker.args == [count, count, False]
+    assert len([d for d in progress if 0 < d < count]) >= 2
+    assert view(w)[:6] == saved
+    assert w.history_panel.model().rowCount() == count
+    assert np.array_equal(w.grid.picture.reshape(-1)[:w.wb.filter.m], w.wb.grid_values())
+    assert "long.bloomviz" in w.windowTitle() and not w.file_actions.modified
+
+
+def test_cancelling_a_long_open_leaves_the_window_as_it_was(make, long_session, qtbot):
+    path, _saved, count = long_session
+    w = make()
+    w.wb.configure(500, 2)
+    for word in ("alpha", "beta", "gamma"):
+        w.wb.insert(word)
+    w.wb.lookup("delta")
+    before = view(w)
+    modified = w.file_actions.modified
+    assert w.file_actions.open_session_path(path, ask=False)
+    qtbot.waitUntil(lambda: 0 < len(w.wb.history) < count, timeout=30_000)
+    w.cancel_work()
+    assert not w.wb.busy
+    assert view(w) == before and w.file_actions.modified == modified
+    assert w.wb.is_member("gamma") and not w.wb.is_member("op1")

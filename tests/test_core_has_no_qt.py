@@ -1,4 +1,5 @@
-"""The core must stay usable without Qt (command line, scripts, servers), so no core module may pull it in."""
+"""The core and the foreign-format readers must stay usable without Qt (command line, notebooks, servers),
+so none of their modules may pull it in."""
 
 import os
 import subprocess
@@ -7,15 +8,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# Imports every module of bloomviz.core in a fresh interpreter, then names any Qt module that came with them.
+# Imports every module of bloomviz.core and bloomviz.formats in a fresh interpreter, then names any Qt module
+# that came with them.
 PROBE = """
 import importlib, pkgutil, sys
-import bloomviz.core
-names = ["bloomviz.core"] + [m.name for m in pkgutil.walk_packages(bloomviz.core.__path__, "bloomviz.core.")]
+import bloomviz.core, bloomviz.formats
+names = []
+for package in (bloomviz.core, bloomviz.formats):
+    names += [package.__name__] + [m.name for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".")]
 for name in names:
     importlib.import_module(name)
 qt = sorted(m for m in sys.modules if m.split(".")[0] in ("PySide6", "shiboken6", "pyqtgraph"))
-print(len(names))
+print(len(names) if "bloomviz.formats.parquet" in names else 0)
 print(" ".join(qt))
 """
 
@@ -31,4 +35,4 @@ def test_importing_every_core_module_loads_no_qt():
     module_count, qt_modules = int(lines[0]), lines[1].split()
     # the walk found the core's modules, not just the package (a broken walk would pass vacuously)
     assert module_count > 5, f"only {module_count} core modules were imported"
-    assert qt_modules == [], f"importing bloomviz.core loaded Qt: {', '.join(qt_modules)}"
+    assert qt_modules == [], f"importing bloomviz.core/formats loaded Qt: {', '.join(qt_modules)}"

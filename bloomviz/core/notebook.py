@@ -1,0 +1,120 @@
+"""Jupyter rich display without Qt: a filter's grid as an inline PNG and its numbers as an HTML table.
+
+Any object with ``m``, ``k``, ``bits_set``, ``fill_ratio``, ``estimated_count`` and ``expected_fp`` and either
+``values_for_grid()`` (bloomviz filters: bits, or a counting filter's counters) or ``bits`` (a bitarray, as
+``bloomviz.formats.ForeignFilter`` has) can be shown; the filters' ``_repr_html_``/``_repr_png_`` call
+``html_for``/``png_for``. Nothing here imports IPython: Jupyter finds the two methods by name.
+
+The picture: cells in row-major order, ``cols`` wide (a Parquet block's 256 bits, a partition's slice, or
+about a square). A filter larger than the picture can hold cell for cell (``MAX_CELLS``) is shown binned:
+each pixel's shade is the fraction of set bits it covers, so fill patterns stay visible at any m.
+
+PNG (RFC 2083): the 8-byte signature, then chunks of u32 length, 4-byte type, data, CRC32 over type + data:
+IHDR (width, height, bit depth 8, colour type 2 = RGB, no interlace), one IDAT holding the zlib-compressed
+scanlines (each prefixed by filter byte 0), IEND.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+import struct
+import zlib
+
+import numpy as np
+
+MAX_CELLS = 1 << 18            # 512 x 512 cells at most; beyond that cells are bins of several bits
+TARGET_WIDTH = 512             # pixels the picture aims at, cells scaled up to it
+UNSET, SET, PAD = (236, 239, 244), (41, 98, 255), (255, 255, 255)
+
+
+def _png(rgb: np.ndarray) -> bytes:
+    h, w, _ = rgb.shape
+    rows = np.concatenate([np.zeros((h, 1), np.uint8), rgb.reshape(h, w * 3)], axis=1)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows.tobytes(), 9)) + chunk(b"IEND", b""))
+
+
+def _values(flt) -> np.ndarray:
+    """Per cell, how set it is in 0..1 (a counter's share of the largest counter for counting filters)."""
+    if hasattr(flt, "values_for_grid"):
+        v = np.asarray(flt.values_for_grid(), dtype=float)
+    else:
+        raw = np.frombuffer(flt.bits.tobytes(), dtype=np.uint8)
+        v = np.unpackbits(raw, bitorder="little")[: flt.m].astype(float)
+    top = v.max() if v.size else 0.0
+    return v / top if top > 1 else v
+
+
+def _columns(flt, m: int) -> int:
+    layout = getattr(flt, "layout", None) or {}
+    if layout.get("kind") == "blocks":
+        return layout["block_bits"]
+    if layout.get("kind") == "slices" and 8 <= layout["slice_bits"] <= 512:
+        return layout["slice_bits"]
+    return max(8, min(512, math.ceil(math.sqrt(m * 2))))
+
+
+def grid_rgb(flt) -> np.ndarray:
+    """The picture as an RGB uint8 array (rows, cols, 3), before scaling."""
+    v = _values(flt)
+    m = v.size
+    binned = math.ceil(m / MAX_CELLS) if m > MAX_CELLS else 1
+    if binned > 1:
+        cells = math.ceil(m / binned)
+        padded = np.zeros(cells * binned)
+        padded[:m] = v
+        v = padded.reshape(cells, binned).mean(axis=1)
+        v[-1] = v[-1] * binned / (m - (cells - 1) * binned)
+    cols = _columns(flt, v.size) if binned == 1 else max(8, min(512, math.ceil(math.sqrt(v.size * 2))))
+    rows = math.ceil(v.size / cols)
+    shade = np.full(rows * cols, -1.0)
+    shade[: v.size] = v
+    unset, full = np.array(UNSET, float), np.array(SET, float)
+    rgb = unset + shade[:, None].clip(0, 1) * (full - unset)
+    rgb[shade < 0] = PAD
+    return rgb.reshape(rows, cols, 3).round().astype(np.uint8)
+
+
+def png_for(flt) -> bytes:
+    rgb = grid_rgb(flt)
+    scale = max(1, min(16, TARGET_WIDTH // rgb.shape[1]))
+    return _png(np.repeat(np.repeat(rgb, scale, axis=0), scale, axis=1))
+
+
+def numbers(flt) -> list[tuple[str, str]]:
+    est = float(flt.estimated_count)
+    fp = float(flt.expected_fp)
+    what = getattr(flt, "format", None) or getattr(flt, "variant", "standard")
+    label = getattr(flt, "label", "")
+    rows = [("filter", f"{what}{' — ' + label if label else ''}"), ("m (bits)", f"{flt.m:,}"), ("k", str(flt.k)),
+            ("bits set", f"{flt.bits_set:,} (fill {flt.fill_ratio * 100:.2f}%)"),
+            ("estimated n", "∞ (every bit is set)" if not math.isfinite(est) else f"{est:,.1f}"),
+            ("expected FP now", f"{fp:.4g}" + (f" (1 in {1 / fp:,.0f})" if fp > 0 else ""))]
+    if hasattr(flt, "__len__") and not hasattr(flt, "format"):
+        rows.append(("inserts", f"{len(flt):,}"))
+    return rows
+
+
+def html_for(flt) -> str:
+    image = base64.b64encode(png_for(flt)).decode("ascii")
+    cells = "".join(f"<tr><th style='text-align:left;padding-right:1em'>{html.escape(k)}</th>"
+                    f"<td style='text-align:left'>{html.escape(v)}</td></tr>" for k, v in numbers(flt))
+    return (f"<div style='display:flex;gap:1.5em;align-items:flex-start'><table>{cells}</table>"
+            f"<img alt='bit grid' style='image-rendering:pixelated;max-width:100%' "
+            f"src='data:image/png;base64,{image}'/></div>")
+
+
+class RichDisplay:
+    """Mixin: Jupyter shows the filter as its numbers and grid (``_repr_html_``) or the grid alone (``_repr_png_``)."""
+
+    def _repr_html_(self) -> str:
+        return html_for(self)
+
+    def _repr_png_(self) -> bytes:
+        return png_for(self)

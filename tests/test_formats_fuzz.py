@@ -1,0 +1,161 @@
+"""Damaged and hostile files are refused with ForeignFormatError (never another exception), in bounded memory.
+
+Per format: every truncation length on a grid, seeded random bit flips and byte overwrites, and headers that
+claim absurd sizes. A damaged file may still be a valid one (a flipped bit inside the bit array is just a
+different filter); what is demanded is that reading either succeeds with a consistent filter or fails with
+the one exception type, and that a claimed size never turns into an allocation.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import struct
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from bloomviz import formats
+from bloomviz.formats import ForeignFormatError
+
+DATA = Path(__file__).parent / "data" / "foreign"
+CASES = {  # format -> sample file
+    "parquet": "pyarrow-bloom.parquet",
+    "guava": "guava-mitz64-utf8.guava",
+    "pybloom-live": "pybloom-live-scalable.pybloom",
+    "pyprobables": "pyprobables-bloom.blm",
+}
+CASES_EXTRA = [("parquet", "duckdb-dictionary.parquet"), ("pybloom-live", "pybloom-live-xxh128.pybloom"),
+               ("pyprobables", "pyprobables-counting.cbm"), ("pyprobables", "pyprobables-bloom.hex")]
+ALL = list(CASES.items()) + CASES_EXTRA
+
+
+def read_or_refuse(path, fmt: str) -> None:
+    try:
+        filters = formats.open_filters(path, fmt)
+    except ForeignFormatError as exc:
+        assert fmt in str(exc) and str(path) in str(exc)
+        return
+    for f in filters:  # whatever was accepted must be self-consistent
+        assert len(f.bits) == f.m and 0 <= f.bits_set <= f.m and f.k >= 1
+
+
+@pytest.mark.parametrize("fmt,name", ALL)
+def test_truncations(tmp_path, fmt, name):
+    raw = (DATA / name).read_bytes()
+    path = tmp_path / "cut"
+    grid = set(range(0, len(raw), max(1, len(raw) // 40)))
+    cuts = sorted({0, 1, 2, 5, 8, 12, 20, 40, len(raw) // 2, len(raw) - 1} | grid)
+    for n in cuts:
+        if raw[:n].rstrip() == raw.rstrip():   # only a hex export's final newline was cut
+            continue
+        path.write_bytes(raw[:n])
+        with pytest.raises(ForeignFormatError):
+            formats.open_filters(path, fmt)
+
+
+@pytest.mark.parametrize("fmt,name", ALL)
+def test_bit_flips_and_overwrites(tmp_path, fmt, name):
+    raw = (DATA / name).read_bytes()
+    rng = random.Random(f"{fmt}-{name}")
+    path = tmp_path / "flipped"
+    # the header/footer regions are where structure lives: flip there most
+    hot = list(range(min(64, len(raw)))) + list(range(max(0, len(raw) - 600), len(raw)))
+    for trial in range(300):
+        data = bytearray(raw)
+        for _ in range(rng.choice((1, 1, 2, 4))):
+            i = rng.choice(hot) if rng.random() < 0.8 else rng.randrange(len(data))
+            data[i] = rng.randrange(256) if rng.random() < 0.3 else data[i] ^ (1 << rng.randrange(8))
+        path.write_bytes(bytes(data))
+        read_or_refuse(path, fmt)
+
+
+def _absurd(fmt: str) -> list[tuple[bytes, str]]:
+    """(file bytes, the refusal expected) for headers claiming sizes no file of this one's size can hold."""
+    if fmt == "guava":
+        return [(struct.pack(">bBi", 1, 7, 0x7FFFFFFF) + b"\0" * 8, "outside 1..2**34"),
+                (struct.pack(">bBi", 1, 7, -5) + b"\0" * 8, "word count -5"),
+                (struct.pack(">bBi", 1, 0, 1) + b"\0" * 8, "k = 0"),
+                (struct.pack(">bBi", 9, 3, 1) + b"\0" * 8, "unknown strategy ordinal 9")]
+    if fmt == "pybloom-live":
+        return [(struct.pack("<dQQQQ", 0.01, 7, 1 << 60, 10, 0) + b"\0" * 16, "outside 1..2**34"),
+                (struct.pack("<dQQQQ", 0.01, 1 << 40, 8, 10, 0) + b"\0" * 16, "hash functions is outside"),
+                (struct.pack("<idQdl", 2, 0.9, 10, 0.01, 0x7FFFFFFF) + b"\0" * 64, "link count 2147483647"),
+                (struct.pack("<idQdl", 2, 0.9, 10, 0.01, 2) + struct.pack("<QQ", 1 << 62, 1 << 62) + b"\0" * 64,
+                 "link table announces")]
+    if fmt == "pyprobables":
+        return [(b"\0" * 64 + struct.pack("<QQf", (1 << 63), 0, 1e-30), "outside 1..2**34"),
+                (b"\0" * 8 + struct.pack("<QQf", 10, 0, 0.0), "usable m and k"),
+                (b"\0" * 8 + struct.pack("<QQf", 1, 0, 0.9), "the file has 28 bytes"),
+                (b"ab" * 30 + struct.pack(">QQf", 1 << 62, 0, 0.01).hex().encode(), "outside 1..2**34")]
+    # Parquet: a footer length beyond the file, a Thrift list claiming 2**31 elements, a numBytes of 2 GiB
+    huge_list = b"\x19\xfc" + b"\xff\xff\xff\xff\x07" + b"\x00"
+    # numBytes = 2**31 - 1 (zigzag varint), then algorithm, hash, compression: each {1: {}}
+    header = b"\x15" + b"\xfe\xff\xff\xff\x0f" + b"\x1c\x1c\x00\x00" * 3 + b"\x00"
+    footer = _footer_with_filter(offset=4, length=None)
+    return [(b"PAR1" + struct.pack("<I", 0x7FFFFFF0) + b"PAR1", "footer length"),
+            (b"PAR1" + huge_list + struct.pack("<I", len(huge_list)) + b"PAR1", "cannot fit"),
+            (b"PAR1" + header + footer + struct.pack("<I", len(footer)) + b"PAR1", "numBytes 2,147,483,647")]
+
+
+def _footer_with_filter(offset: int, length: int | None) -> bytes:
+    """A minimal FileMetaData: one row group, one INT64 column 'x' whose filter is at ``offset``."""
+    def zz(n: int) -> bytes:
+        n = (n << 1) ^ (n >> 63)
+        out = bytearray()
+        while True:
+            b = n & 0x7F
+            n >>= 7
+            out.append(b | (0x80 if n else 0))
+            if not n:
+                return bytes(out)
+    # field 1 type (i32), field 3 path_in_schema (list of one binary), field 14 (long form: id as zigzag i16)
+    cmeta = b"\x15" + zz(2) + b"\x29\x18\x01x" + b"\x06" + zz(14) + zz(offset)
+    if length is not None:
+        cmeta += b"\x15" + zz(length)
+    cmeta += b"\x00"
+    chunk = b"\x3c" + cmeta + b"\x00"
+    group = b"\x19\x1c" + chunk + b"\x16" + zz(0) + b"\x16" + zz(1) + b"\x00"
+    return b"\x15" + zz(1) + b"\x39\x1c" + group + b"\x00"
+
+
+@pytest.mark.parametrize("fmt", list(CASES))
+def test_absurd_sizes_are_refused_without_allocating(tmp_path, fmt):
+    path = tmp_path / "absurd"
+    for i, (raw, reason) in enumerate(_absurd(fmt)):
+        path.write_bytes(raw)
+        tracemalloc.start()
+        try:
+            with pytest.raises(ForeignFormatError, match=re.escape(reason)):
+                formats.open_filters(path, fmt)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert peak < 4 << 20, f"case {i}: peak {peak:,} bytes"
+
+
+@pytest.mark.parametrize("fmt", list(formats.FORMATS))
+def test_non_regular_files_refused_before_opening(tmp_path, fmt):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)   # opening a FIFO for reading would block forever without a writer
+    options = {"k": 3} if fmt == "raw" else {}
+    with pytest.raises(ForeignFormatError, match="FIFO"):
+        formats.open_filters(fifo, fmt, **options)
+    with pytest.raises(ForeignFormatError, match="directory"):
+        formats.open_filters(tmp_path, fmt, **options)
+    with pytest.raises(ForeignFormatError, match="character device"):
+        formats.open_filters("/dev/zero", fmt, **options)
+    with pytest.raises(FileNotFoundError):
+        formats.open_filters(tmp_path / "missing", fmt, **options)
+
+
+def test_detection_refuses_unknown_and_bloomviz_files(tmp_path):
+    path = tmp_path / "noise"
+    path.write_bytes(bytes(range(256)) * 3)
+    assert formats.detect(path) is None
+    with pytest.raises(ForeignFormatError, match="--format"):
+        formats.open_filters(path)
+    golden = Path(__file__).parent / "data" / "golden-v1.bloom"
+    assert formats.detect(golden) == "bloomviz"

@@ -5,6 +5,10 @@ a file holds bits, not items, so the two cannot be told apart) or "definitely ab
 Items come from the command line (UTF-8 text; put -- before items that start with a dash) and/or from
 --items LIST (one per line, as File → Insert from file reads it).
 
+Other libraries' files (see inspect) answer with the library's own hashing; put options before FILE
+(bloomviz check --column C FILE ITEM...). A Parquet column's filters in several row groups answer "probably
+present" when any does, naming which.
+
 Exit status: 0 when every item is probably present, 1 when at least one is definitely absent, 2 when the file
 or an argument is bad (one line on stderr naming the file and what was wrong).
 """
@@ -15,6 +19,7 @@ import argparse
 import os
 import sys
 
+from bloomviz.commands import foreign
 from bloomviz.commands.common import CliParser, fail
 from bloomviz.commands.inspect import open_filter
 
@@ -31,6 +36,7 @@ def add_parser(subparsers) -> CliParser:
     parser.add_argument("items", nargs="*", metavar="ITEM", help="items to look up")
     parser.add_argument("--items", dest="items_file", metavar="LIST",
                         help="also look up every line of this UTF-8 text file")
+    foreign.add_options(parser)
     return parser
 
 
@@ -48,9 +54,16 @@ def run(args) -> int:
     if not args.items and not args.items_file:
         return fail(prog, "give at least one ITEM to look up (or --items LIST)")
     try:
-        _header, flt = open_filter(args.file)
+        fmt = foreign.chosen_format(args)
+        if fmt is None:
+            foreign.refuse_foreign_options(args)
+            _header, flt = open_filter(args.file)
+        else:
+            filters = foreign.check_filters(args, fmt)
     except (ValueError, TypeError) as exc:
         return fail(prog, exc)
+    if fmt is not None:
+        return _check_foreign(prog, args, filters)
     queries: list[tuple[str, bytes]] = []
     for a in args.items:
         data = arg_bytes(a)
@@ -76,3 +89,30 @@ def run(args) -> int:
             absent += 1
             print(f"{ABSENT}\t{label}\t(bit {int(look.zero_positions[0]):,} is 0)")
     return EXIT_SOME_ABSENT if absent else EXIT_ALL_PRESENT
+
+
+def _check_foreign(prog: str, args, filters: list) -> int:
+    """The same lines for another library's filter: items go to it as text, hashed as that library does
+    (UTF-8, code points, or a Parquet column's typed PLAIN encoding); several row groups' filters answer
+    "probably present" when any of them does, naming which."""
+    from bloomviz.core.items import LineReport, describe, read_item_lines
+    queries = [(describe(a, 200), a) for a in args.items]
+    report = LineReport()
+    if args.items_file:
+        try:
+            queries += [(describe(t, 200), t) for t, _ in read_item_lines(args.items_file, report)]
+        except OSError as exc:
+            return fail(prog, exc if str(exc).startswith(args.items_file) else f"{args.items_file}: {exc}")
+        if report.undecodable:
+            shown = ", ".join(map(str, report.undecodable[:20]))
+            print(f"{prog}: note: {args.items_file}: {len(report.undecodable)} line(s) not valid UTF-8 were "
+                  f"skipped: {shown}", file=sys.stderr)
+    answers = []
+    for label, item in queries:   # every item is checked before any line is printed: a bad one prints nothing
+        try:
+            answers.append((label, *foreign.verdict(filters, item)))
+        except (ValueError, TypeError) as exc:
+            return fail(prog, f"{label}: {exc}")
+    for label, present, tail in answers:
+        print(f"{PRESENT if present else ABSENT}\t{label}{tail}")
+    return EXIT_SOME_ABSENT if any(not present for _, present, _ in answers) else EXIT_ALL_PRESENT

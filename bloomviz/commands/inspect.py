@@ -5,6 +5,10 @@ insert count, payload length, CRC32, which is verified against the whole file), 
 set and fill ratio, the estimated number of items n ≈ -(m/k) ln(1 - X/m), the false-positive rate expected
 from the bits set now, (X/m)^k, and the theory's rate for the stored insert count.
 
+Other libraries' files (Parquet, Guava, pybloom-live, pyprobables, raw arrays; README: Opening other libraries'
+filters) are recognised from their contents, or named with --format: the same numbers for each filter in the
+file (every column chunk's filter of a Parquet file, or those chosen with --column/--row-group).
+
 A file that cannot be read or is not a valid .bloom file: one line naming the file and what was wrong, exit 2.
 """
 
@@ -15,6 +19,7 @@ import json
 import math
 import os
 
+from bloomviz.commands import foreign
 from bloomviz.commands.common import CliParser, fail, human_bytes, one_in, rate
 
 NAME = "inspect"
@@ -26,6 +31,7 @@ def add_parser(subparsers) -> CliParser:
         description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("file", metavar="FILE.bloom", help="a filter saved by bloomviz (File → Save filter)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    foreign.add_options(parser)
     return parser
 
 
@@ -91,8 +97,13 @@ def render_text(r: dict) -> str:
 def run(args) -> int:
     prog = f"bloomviz {NAME}"
     try:
-        result = describe(args.file)
+        fmt = foreign.chosen_format(args)
+        if fmt is None:
+            foreign.refuse_foreign_options(args)
+            result, text = describe(args.file), render_text
+        else:
+            result, text = foreign.describe(args, fmt), foreign.render_text
     except (ValueError, TypeError) as exc:
         return fail(prog, exc)
-    print(json.dumps(result) if args.json else render_text(result))
+    print(json.dumps(result) if args.json else text(result))
     return 0

@@ -15,6 +15,7 @@ from bitarray import bitarray
 
 from bloomviz.core import bitstore, hashing
 from bloomviz.core.items import prepare_items, to_bytes
+from bloomviz.core.notebook import RichDisplay
 from bloomviz.core.validate import check_k, check_m, check_n, check_p
 
 BATCH = 1 << 16  # items hashed per numpy step: bounds temporary memory (BATCH x k x 8 bytes)
@@ -54,7 +55,7 @@ def _chunks(seq: Sequence, size: int = BATCH):
         yield seq[start:start + size]
 
 
-class BloomFilter:
+class BloomFilter(RichDisplay):
     """m bits, k hash positions per item. ``len()`` counts inserts (adds and update items), not distinct items."""
 
     variant = "standard"

@@ -41,6 +41,7 @@ from bloomviz.core import bitstore, hashing
 from bloomviz.core.exact_rate import fp_exact_at, fp_exact_kernel
 from bloomviz.core.filters import BloomFilter, Insertion, Lookup
 from bloomviz.core.items import to_bytes, to_bytes_list
+from bloomviz.core.notebook import RichDisplay
 from bloomviz.core.theory import optimal_params
 from bloomviz.core.validate import check_k, check_m, check_n, check_p
 from bloomviz.core.variant_common import (check_count, check_growth, check_params,
@@ -194,7 +195,7 @@ class ScalableLookup:
 _STAGE_RECORD = struct.Struct("<QBQ")  # m_i, k_i, inserts in stage i
 
 
-class ScalableBloomFilter:
+class ScalableBloomFilter(RichDisplay):
     """A growing list of standard filters whose errors sum to at most p. See the module docstring."""
 
     variant = "scalable"

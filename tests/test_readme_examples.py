@@ -5,7 +5,8 @@ Every ```console block is a session in one empty folder, blocks in order (a late
 earlier one made, as ``inspect demo.bloom`` does): ``$ `` lines are commands, run by bash with ``bloomviz`` meaning
 this checkout; the lines after a command are what it prints. Each shown line must appear in the output, in
 order; a line ending in ``...`` is a prefix, and a line that is only ``...`` stands for lines left out. The
-window's examples (```sh blocks: installing, starting the window) are not run here.
+window's examples (```sh blocks: installing, starting the window) are not run here; neither is an illustration
+fenced as ```sh because it needs the reader's own files.
 """
 
 from __future__ import annotations
@@ -95,7 +96,9 @@ def test_every_console_example_runs_and_prints_what_the_readme_shows(session_dir
             if mismatch:
                 problems.append(f"$ {command}\n  {mismatch}\n  output was:\n    "
                                 + "\n    ".join(result.stdout.splitlines()[:20]))
-    assert not problems, "README examples that do not run as written:\n" + "\n".join(problems)
+    assert not problems, ("README examples that do not run as written (make each run in an empty folder, e.g. "
+                          "create its input in an earlier line, or fence an illustration that needs the reader's "
+                          "own files as ```sh instead of ```console):\n" + "\n".join(problems))
     assert (work / "demo.bloom").is_file()   # the file inspect and check read was made by an example
 
 

@@ -260,3 +260,15 @@ def test_simulate_with_one_bit_runs_instead_of_raising(tmp_path, variant):
     result = cli("simulate", "--m", "1", "--k", "1", "--n", "5", "--variant", variant, "--csv", "-", cwd=tmp_path)
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
     assert len(result.stdout.splitlines()) == 6
+
+
+def test_a_session_too_large_to_read_back_is_not_written(tmp_path, monkeypatch):
+    path = tmp_path / "big.bloomviz"
+    path.write_bytes(b"the old session")
+    monkeypatch.setattr(session, "MAX_FILE_BYTES", 300)
+    ops = [session.Operation("insert", item=f"item-{i}") for i in range(50)]
+    with pytest.raises(ValueError, match="more than the 300 bytes a session can be read back from"):
+        session.save(session.Session(m=64, k=3, operations=ops), path)
+    assert path.read_bytes() == b"the old session" and [p.name for p in tmp_path.iterdir()] == ["big.bloomviz"]
+    session.save(session.Session(m=64, k=3), path)   # a small one still fits
+    assert session.load(path).m == 64

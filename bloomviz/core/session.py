@@ -206,6 +206,9 @@ def save(session: Session, path) -> None:
     """Write the session to ``path`` atomically (a temporary file in the same folder, then a rename): through a
     symlink to its target; a read-only target, a directory or a special file refused with an OSError."""
     text = dumps(session).encode("ascii")
+    if len(text) > MAX_FILE_BYTES:   # never write what load() would refuse: the user would lose the session
+        raise ValueError(f"this session is {len(text):,} bytes, more than the {MAX_FILE_BYTES:,} bytes a session "
+                         "can be read back from; save the filter as a .bloom file instead")
     with AtomicWriter(path, what="a session file") as out:
         out.write(text)
 

@@ -108,3 +108,14 @@ def test_simulate_prints_the_capped_k_note():
     out = subprocess.run([sys.executable, "-m", "bloomviz", "simulate", "--n", "20", "--p", "1e-25", "--probes",
                           "100", "--csv", "-"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and "k = 64 is used" in out.stderr
+
+
+def test_for_capacity_warns_when_it_caps_k():
+    from bloomviz.core.filters import BloomFilter
+    with pytest.warns(UserWarning, match="k = 64 is used"):
+        flt = BloomFilter.for_capacity(100, 1e-25)
+    assert flt.k == 64
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert BloomFilter.for_capacity(100, 0.01).k == 7

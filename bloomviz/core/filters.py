@@ -70,9 +70,14 @@ class BloomFilter(RichDisplay):
 
     @classmethod
     def for_capacity(cls, n: int, p: float, scheme: str = hashing.DEFAULT_SCHEME) -> "BloomFilter":
-        from bloomviz.core.theory import optimal_params
-        k, m = optimal_params(check_n(n, allow_zero=False), check_p(p))
-        return cls(m, min(k, 64), scheme=scheme)
+        """The textbook design for n items at rate p. A p so small that it asks for more than 64 positions gets
+        k = 64 and a UserWarning saying so (calculator.textbook_design's note), never a silent cap."""
+        import warnings
+        from bloomviz.core.calculator import textbook_design
+        m, k, notes = textbook_design(check_n(n, allow_zero=False), check_p(p))
+        for note in notes:
+            warnings.warn(note, UserWarning, stacklevel=2)
+        return cls(m, k, scheme=scheme)
 
     # --- description -------------------------------------------------------------------------------------
     m = property(lambda self: self._m)

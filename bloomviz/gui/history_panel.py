@@ -165,12 +165,13 @@ class HistoryPanel(QtWidgets.QTableView):
         self.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.verticalHeader().setVisible(False)
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        # One line per row, elided at its end: with word wrap a label was cut at its first hyphen.
+        self.setWordWrap(False)
+        self.setTextElideMode(QtCore.Qt.TextElideMode.ElideRight)
         header = self.horizontalHeader()
         header.setStretchLastSection(True)
         header.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Interactive)
-        widths = (40, 86, 150, 100, 82, 60, 44, 44, 44, 58, 66, 150, 200)
-        for col, w in enumerate(widths):
-            self.setColumnWidth(col, w)
+        self.fit_columns()
         self.setToolTip("Every operation on this filter, newest at the bottom, with the counts after it.")
         self._follow_timer = QtCore.QTimer(self)
         self._follow_timer.setSingleShot(True)
@@ -180,6 +181,18 @@ class HistoryPanel(QtWidgets.QTableView):
 
     def set_dark(self, dark: bool) -> None:
         self.model_.set_dark(dark)
+
+    def fit_columns(self) -> None:
+        """Column widths from the font: numbers as wide as their header or a typical value, text columns
+        narrow enough that all thirteen fit a window of the default size (the rest elides; tooltips show it)."""
+        metrics = self.fontMetrics()
+        samples = {0: "999", 1: "insert batch", 2: "a typical item", 3: "false positive", 4: "99,999",
+                   5: "9,999", 6: "999", 7: "999", 8: "999", 9: "99.9%", 10: "9.99%",
+                   11: "1,234, 5,678", 12: "note"}
+        pad = metrics.horizontalAdvance("M")
+        for col, (title, _tip) in enumerate(COLUMNS):
+            self.setColumnWidth(col, max(metrics.horizontalAdvance(title), metrics.horizontalAdvance(samples[col]))
+                                + pad)
 
     def _follow(self, *_):
         # Rows arrive up to hundreds a second during auto-play; scroll to the newest at most ten times a second.

@@ -76,13 +76,15 @@ class ItemPanel(QtWidgets.QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self.verdict, 1)
 
-        lookup_shortcut = QtGui.QShortcut(QtGui.QKeySequence("Ctrl+L"), self.line)
-        lookup_shortcut.setContext(QtCore.Qt.ShortcutContext.WidgetShortcut)
-        lookup_shortcut.activated.connect(self.lookup)
+        # Ctrl+L is the window's "Look up item" action (Edit menu), which reaches the item box too: a second
+        # Ctrl+L here made the key ambiguous, and Qt then runs neither.
         remove_shortcut = QtGui.QShortcut(QtGui.QKeySequence("Ctrl+R"), self.line)
         remove_shortcut.setContext(QtCore.Qt.ShortcutContext.WidgetShortcut)
         remove_shortcut.activated.connect(self.remove)
         workbench.filterReset.connect(self._sync_remove)
+        # A verdict belongs to the filter it was made on: a new filter starts with none (a "FORCED … FALSE
+        # NEGATIVES" verdict used to survive onto later filters). A rollback re-explains its last operation.
+        workbench.filterReset.connect(self._clear_verdict)
         self._sync_remove()
         workbench.operationExplained.connect(self._on_explained)
         workbench.error.connect(self._on_error)
@@ -145,5 +147,11 @@ class ItemPanel(QtWidgets.QWidget):
         title = "" if expl.verdict in (FALSE_POSITIVE, FORCED_REMOVAL) else TITLES.get(expl.verdict, expl.verdict)
         self._show(title, expl.verdict_text, verdict_colour(expl.verdict, self._dark))
 
+    def _clear_verdict(self) -> None:
+        self._verdict_plain = ""
+        self.verdict.clear()
+
     def _on_error(self, message: str) -> None:
-        self._show("Refused", message, "#C0392B" if not self._dark else "#FF6B5B")
+        # The workbench's refusals already open with "Refused: "; the title says it once.
+        text = message[len("Refused: "):] if message.startswith("Refused: ") else message
+        self._show("Refused", text, "#C0392B" if not self._dark else "#FF6B5B")

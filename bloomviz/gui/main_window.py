@@ -97,7 +97,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self._tab_keys = {"filter": centre}
         self.setCentralWidget(self.tabs)
         self.setDockNestingEnabled(True)
-        self.setCorner(QtCore.Qt.Corner.BottomLeftCorner, QtCore.Qt.DockWidgetArea.LeftDockWidgetArea)
+        # The history takes the bottom-left corner: under the grid alone its thirteen columns did not fit, and
+        # the left column has room to spare at its foot.
+        self.setCorner(QtCore.Qt.Corner.BottomLeftCorner, QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
         self.setCorner(QtCore.Qt.Corner.BottomRightCorner, QtCore.Qt.DockWidgetArea.RightDockWidgetArea)
         left, right, bottom = (QtCore.Qt.DockWidgetArea.LeftDockWidgetArea,
                                QtCore.Qt.DockWidgetArea.RightDockWidgetArea,
@@ -171,6 +173,9 @@ class MainWindow(QtWidgets.QMainWindow):
         holder.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
         holder.setWidget(widget)
         index = self.tabs.addTab(holder, title)
+        if self._dark:
+            from bloomviz.gui import theme_views
+            theme_views.apply(widget, True)
         if tip:
             self.tabs.setTabToolTip(index, tip)
         self._tab_keys[key] = holder
@@ -583,6 +588,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.plot.set_theme(self._dark)
         for panel in (self.item_panel, self.explain_panel, self.history_panel):
             panel.set_dark(self._dark)
+        from bloomviz.gui import theme_views
+        theme_views.apply(self, self._dark, skip=(self.grid,))   # the other tabs' plots and grids
         act = self.actions_["dark"]
         if act.isChecked() != self._dark:
             act.blockSignals(True)
@@ -601,6 +608,7 @@ class MainWindow(QtWidgets.QMainWindow):
                 dock.setFont(theme.dock_font(app))
             self.history_panel.verticalHeader().setDefaultSectionSize(
                 QtGui.QFontMetrics(app.font()).height() + 6)
+            self.history_panel.fit_columns()
         self.plot.set_font_scale(scale)
         self.settings.setValue("view/font_scale", scale)
         self.statusBar().showMessage(f"Text size {scale * 100:.0f}%", 3_000)

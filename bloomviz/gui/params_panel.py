@@ -13,9 +13,11 @@ import math
 import re
 from typing import Callable
 
+import numpy as np
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz.core import hashing
+from bloomviz.core.units import human_bytes
 from bloomviz.gui.workbench import MAX_K, MAX_M, MIN_M, Workbench, design_params
 
 TIPS = {
@@ -327,9 +329,14 @@ class ParamsPanel(QtWidgets.QWidget):
         if cap:
             self._designed = (flt.m, flt.k, cap)
             self.n_edit.setText(str(cap))
+            # p follows the filter (a scenario's design, a loaded session), not the last value typed here: the
+            # exact rate of this m and k at the designed n.
+            from bloomviz.core.experiment import theory_many
+            rate = float(theory_many(flt.m, flt.k, np.array([float(cap)]))["fp_exact"][0])
+            self.p_edit.setText(f"{rate:.2g}")
         cap_text = f", designed for {cap:,} items" if cap else ""
         size = flt.m * flt.counter_bits if v == "counting" else flt.m
         what = {"counting": f"{flt.m:,} counters of {getattr(flt, 'counter_bits', 1)} bits",
                 "partitioned": f"m = {flt.m:,} bits in {flt.k} slices",
                 "blocked": f"m = {flt.m:,} bits in {getattr(flt, 'blocks', 0):,} blocks"}.get(v, f"m = {flt.m:,} bits")
-        self.summary.setText(f"Now: {what} ({size / 8 / 1024:,.1f} KiB), k = {flt.k}{cap_text}.")
+        self.summary.setText(f"Now: {what} ({human_bytes(math.ceil(size / 8))}), k = {flt.k}{cap_text}.")

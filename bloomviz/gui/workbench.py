@@ -1033,6 +1033,11 @@ class Workbench(QtCore.QObject):
                             "items); choose the counting variant to remove. Nothing was changed.")
             return None
         member = self._member(data)
+        if not member and data not in flt:
+            # A counter at 0: nothing of this item is in the filter, and no confirmation could change that.
+            self.error.emit(f"Refused: “{label}” is definitely not in the set (one of its counters is 0): there "
+                            "is nothing to remove. Nothing was changed.")
+            return None
         if not member and self._truth_known and not force:
             self.error.emit(f"Refused: “{label}” was never inserted. Removing it would decrement counters that "
                             "belong to other items and could cause false negatives; confirm to force it. "

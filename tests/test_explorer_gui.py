@@ -57,7 +57,8 @@ def test_calculator_solves_and_shows_the_raised_m_note(explorer):
     assert d is not None and d.fp <= 0.01 and d.k == 7
     text = explorer.calc.result.text()
     assert f"{d.m:,}" in text and "9,585,059" in text          # both m: the textbook one and the raised one
-    assert "KiB" in text and "MiB" in text and "GiB" in text and "1 in 100" in text
+    # memory in the one unit that reads best, with the exact bytes; never "2.235e-07 GiB"
+    assert f"1.14 MiB ({(d.m + 7) // 8:,} bytes)" in text and "1 in 100" in text and "e-0" not in text
     assert explorer.calc.message.text() == ""
 
 

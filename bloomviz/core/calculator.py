@@ -53,6 +53,7 @@ class Design:
     fill_at_capacity: float
     memory: str
     notes: list[str] = field(default_factory=list)
+    fp_classic: float = math.nan      # Bloom's formula (1 − (1 − 1/m)^{kn})^k, below fp for k ≥ 2
 
     @property
     def one_in(self) -> str:
@@ -93,6 +94,7 @@ def _describe(n: int, m: int, k: int, p_target: float | None, notes: list[str]) 
                   fp_floor=theory.fp_exact(m, kf, n), fp_ceil=theory.fp_exact(m, kc, n),
                   bits_per_item=bpi, lower_bound_bits=lb, overhead=(bpi / lb) if lb else math.inf,
                   fill_at_capacity=theory.fill_expected(m, k, n), memory=human_bytes(math.ceil(m / 8)),
+                  fp_classic=theory.fp_classic(m, k, n),
                   notes=notes)
 
 

@@ -25,6 +25,7 @@ import numpy as np
 
 from bloomviz.core import datasets, hashing, theory
 from bloomviz.core.items import to_bytes
+from bloomviz.core.units import human_bytes, percent_text
 
 TRUE_POSITIVE = "true positive"
 TRUE_NEGATIVE = "true negative"
@@ -89,13 +90,11 @@ def judge(items: Iterable[str], flt, truth: set[bytes]) -> list[Verdict]:
 
 
 def pct(x: float) -> str:
-    return f"{x * 100:.2f}%" if x >= 0.0001 else f"{x * 100:.4f}%"
+    return percent_text(x)
 
 
 def kib(nbytes: float) -> str:
-    if nbytes >= 1 << 20:
-        return f"{nbytes / (1 << 20):,.2f} MiB"
-    return f"{nbytes / 1024:,.1f} KiB" if nbytes >= 1024 else f"{nbytes:,.0f} bytes"
+    return human_bytes(nbytes)
 
 
 def list_bytes(items: Iterable[str]) -> int:

@@ -1,18 +1,89 @@
-"""Numbers as people read them: memory in binary units, a rate as "1 in N"."""
+"""Numbers as people read them: the one formatting policy for rates, counts and sizes.
+
+Every view and command formats through these, so a number reads the same wherever it appears:
+
+- ``rate_text(p)``: a probability. "0" for zero (never "-0.0" or "0.000e+00"); 4 significant digits in plain
+  decimals down to 0.0001 ("0.0517", "0.0001234"); below that a power of ten a student can read
+  ("2.24 × 10⁻⁷"); "1" for certainty; "—" for no value (NaN: the formula does not apply).
+- ``percent_text(p)``: the same probability as a percentage ("5.17 %"), for sentences.
+- ``one_in(p)``: "1 in 19", with digits up to a billion and a power of ten beyond ("1 in 3.4 × 10¹⁵"), never a
+  hundred-digit integer; "never" for zero.
+- ``count_text(x)``: a count or an estimate of one: thousands separators, one decimal for a non-integer
+  estimate below 10,000, "∞" for infinity, and no negative zero.
+- ``human_bytes(n)``: memory in binary units, whole bytes below 1 KiB ("24 B", never "0.0 KiB"), two decimals
+  above ("63.50 KiB"); ``bits_text(m)`` says a filter's size both ways ("192 bits (24 B)").
+"""
 
 from __future__ import annotations
 
+import math
 
-def human_bytes(nbytes: float) -> str:
-    """Binary units (KiB = 1024 B), two decimals; plain bytes below 1 KiB."""
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if nbytes >= size:
-            return f"{nbytes / size:.2f} {unit}"
-    return f"{nbytes:.0f} B"
+__all__ = ["rate_text", "percent_text", "one_in", "count_text", "human_bytes", "bits_text", "power_of_ten"]
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def power_of_ten(x: float, digits: int = 3) -> str:
+    """x as "m × 10ⁿ" with ``digits`` significant digits (x > 0, finite)."""
+    exponent = math.floor(math.log10(x))
+    mantissa = x / 10 ** exponent
+    if round(mantissa, digits - 1) >= 10:   # 9.996e-5 rounds up to the next power
+        mantissa, exponent = mantissa / 10, exponent + 1
+    text = f"{mantissa:.{digits - 1}f}".rstrip("0").rstrip(".")
+    return f"{text} × 10{str(exponent).translate(_SUPERSCRIPT)}"
+
+
+def rate_text(p: float | None) -> str:
+    if p is None or math.isnan(p):
+        return "—"
+    if p == 0:
+        return "0"
+    if p >= 1:
+        return "1"
+    if p >= 1e-4:
+        return f"{p:.4g}"
+    return power_of_ten(p)
+
+
+def percent_text(p: float | None) -> str:
+    if p is None or math.isnan(p):
+        return "—"
+    if p == 0:
+        return "0 %"
+    if p * 100 >= 0.00995:   # what rounds to 0.01 % is written so
+        return f"{p * 100:.3g} %"
+    return f"{power_of_ten(p * 100)} %"
 
 
 def one_in(p: float) -> str:
     if not p > 0:
         return "never"
     inverse = 1 / p
-    return f"1 in {inverse:,.0f}" if inverse < 1e15 else f"1 in {inverse:.3g}"
+    if inverse < 1e9:
+        return f"1 in {inverse:,.0f}"
+    return f"1 in {power_of_ten(inverse, 2)}"
+
+
+def count_text(x: float | None) -> str:
+    if x is None or math.isnan(x):
+        return "—"
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    if x == 0:
+        return "0"          # also for -0.0: an estimate of an empty filter
+    if float(x).is_integer() or abs(x) >= 10_000:
+        return f"{round(x):,}"
+    return f"{x:,.1f}"
+
+
+def human_bytes(nbytes: float) -> str:
+    """Binary units (KiB = 1024 B), two decimals; whole bytes (rounded up) below 1 KiB."""
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if nbytes >= size:
+            return f"{nbytes / size:.2f} {unit}"
+    return f"{math.ceil(nbytes):.0f} B"
+
+
+def bits_text(m: int) -> str:
+    """A filter's size: its bits, and the memory they take (whole bytes)."""
+    return f"{m:,} bits ({human_bytes(math.ceil(m / 8))})"

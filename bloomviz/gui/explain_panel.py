@@ -14,6 +14,7 @@ import math
 
 from PySide6 import QtCore, QtWidgets
 
+from bloomviz.core.units import count_text, percent_text, rate_text
 from bloomviz.gui.theme import verdict_colour
 from bloomviz.gui.workbench import Explanation, Numbers, Workbench
 
@@ -23,19 +24,14 @@ KIND_WORDS = {"new": "0 → 1", "old": "already 1", "zero": "0", "one": "1", "cu
 
 
 def fmt_rate(x: float) -> str:
-    if x == 0:
-        return "0"
+    """A rate by the one policy (core.units), with its percentage from 0.1 % up."""
     if not math.isfinite(x):
         return str(x)
-    if x >= 0.001:
-        return f"{x:.4f} ({x * 100:.2f}%)"
-    return f"{x:.3e}"
+    return f"{rate_text(x)} ({percent_text(x)})" if x >= 0.001 else rate_text(x)
 
 
 def fmt_num(x: float) -> str:
-    if not math.isfinite(x):
-        return "∞"
-    return f"{x:,.1f}" if abs(x) < 1e6 else f"{x:,.0f}"
+    return count_text(x)
 
 
 def _gap_words(exact: float, classic: float) -> str:

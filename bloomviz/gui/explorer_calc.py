@@ -16,6 +16,7 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.core import hashing
 from bloomviz.core.calculator import CalcError, Design, solve
+from bloomviz.core.units import human_bytes, percent_text, rate_text
 from bloomviz.gui.params_panel import parse_int, parse_rate
 from bloomviz.gui.workbench import Workbench
 
@@ -36,15 +37,12 @@ def _row(label: str, value: str, tip: str = "") -> str:
 
 
 def _rate(p: float) -> str:
-    if p == 0:
-        return "0"
-    return f"{p:.4%}" if p >= 1e-4 else f"{p:.3e}"
+    return rate_text(p) if p < 1e-4 else f"{rate_text(p)} ({percent_text(p)})"
 
 
 def design_html(d: Design) -> str:
-    units = d.memory_units
-    memory = (f"{units['B']:,.0f} B<br>= {units['KiB']:,.4g} KiB = {units['MiB']:,.4g} MiB"
-              f"<br>= {units['GiB']:.4g} GiB")
+    nbytes = d.memory_units["B"]
+    memory = human_bytes(nbytes) if nbytes < 1024 else f"{human_bytes(nbytes)} ({nbytes:,.0f} bytes)"
     rows = [
         _row("n (items)", f"{d.n:,}"),
         _row("m (bits)", f"{d.m:,}"),
@@ -55,7 +53,9 @@ def design_html(d: Design) -> str:
         _row(f"rate at k = {d.k_floor}", _rate(d.fp_floor)),
         _row(f"rate at k = {d.k_ceil}", _rate(d.fp_ceil)),
         _row("false-positive rate (exact)", f"{_rate(d.fp)} — {html.escape(d.one_in)}",
-             "(1 − (1 − 1/m)^(kn))^k: independent, uniform hash positions"),
+             "E[(X/m)^k] over the number X of bits set: independent, uniform hash positions"),
+        _row("Bloom's formula (classic)", _rate(d.fp_classic),
+             "(1 − (1 − 1/m)^(kn))^k: treats the bits as independent, so it is below the exact rate"),
         _row("approximation", _rate(d.fp_approx), "(1 − e^(−kn/m))^k"),
         _row("bound", _rate(d.fp_bound), "(1 − e^(−k(n + ½)/(m − 1)))^k, above the exact rate for every m"),
         _row("bits per item", f"{d.bits_per_item:.3f}"),

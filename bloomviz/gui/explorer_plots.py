@@ -21,6 +21,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz.core import explore
+from bloomviz.core.units import count_text, rate_text
 from bloomviz.gui.plot_export import EXPORT_FILTER, PlotExportError, export_plot
 
 # Okabe–Ito colours, as in the live plot.
@@ -31,11 +32,12 @@ FAMILY = ("#6baed6", "#3182bd", "#0072B2", "#08519c", "#08306b")
 
 
 def fmt(value: float) -> str:
+    """A rate, k or a count, by the one policy (core.units)."""
     if value is None or not math.isfinite(value):
         return "—"
-    if value == 0:
-        return "0"
-    return f"{value:.4g}" if 1e-4 <= abs(value) < 1e6 else f"{value:.3e}"
+    if 0 <= value <= 1:
+        return rate_text(value)
+    return count_text(value) if abs(value) >= 10 else f"{value:.4g}"
 
 
 class CurvePlot(QtWidgets.QWidget):

@@ -40,6 +40,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from bloomviz.core.units import count_text, rate_text
 from bloomviz.gui.plot_export import export_plot
 
 __all__ = ["FpPlotWidget", "WilsonBand", "RATE_CURVES", "FILL_CURVES", "ESTIMATE_CURVES"]
@@ -193,13 +194,12 @@ def _check_positive_number(name: str, value) -> float:
 
 
 def _fmt(value: float) -> str:
+    """A rate, a fill or an item count, by the one policy (core.units)."""
     if value is None or not np.isfinite(value):
         return "∞" if value is not None and value > 0 else "—"
-    if value == 0:
-        return "0"
-    if abs(value) >= 1e5 or abs(value) < 1e-3:
-        return f"{value:.3e}"
-    return f"{value:.4g}"
+    if 0 <= value <= 1:
+        return rate_text(value)
+    return count_text(value) if abs(value) >= 10 else f"{value:.4g}"
 
 
 class FpPlotWidget(QtWidgets.QWidget):

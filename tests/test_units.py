@@ -1,0 +1,36 @@
+"""The one formatting policy for numbers a student reads (core.units)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from bloomviz.core.units import bits_text, count_text, human_bytes, one_in, percent_text, power_of_ten, rate_text
+
+
+@pytest.mark.parametrize("p, text", [(0.0, "0"), (-0.0, "0"), (1.0, "1"), (0.0517024885, "0.0517"),
+                                     (0.00012345, "0.0001234"), (2.2357e-7, "2.24 × 10⁻⁷"),
+                                     (9.9996e-5, "1 × 10⁻⁴"), (1e-108, "1 × 10⁻¹⁰⁸"), (math.nan, "—")])
+def test_rates(p, text):
+    assert rate_text(p) == text
+
+
+def test_percent_and_one_in_stay_short():
+    assert percent_text(0.0517) == "5.17 %" and percent_text(0) == "0 %"
+    assert one_in(0.01) == "1 in 100" and one_in(0.0517) == "1 in 19" and one_in(0) == "never"
+    assert one_in(1e-108) == "1 in 1 × 10¹⁰⁸"           # never a 108-digit integer
+    assert len(one_in(1e-300)) < 20
+
+
+@pytest.mark.parametrize("x, text", [(0.0, "0"), (-0.0, "0"), (12.345, "12.3"), (123456.7, "123,457"),
+                                     (math.inf, "∞"), (7, "7")])
+def test_counts(x, text):
+    assert count_text(x) == text
+
+
+def test_sizes():
+    assert bits_text(192) == "192 bits (24 B)"       # not "0.0 KiB"
+    assert bits_text(100) == "100 bits (13 B)"       # whole bytes, rounded up
+    assert human_bytes(2048) == "2.00 KiB" and human_bytes(9_585_059 / 8) == "1.14 MiB"
+    assert power_of_ten(123456.0) == "1.23 × 10⁵"

@@ -197,18 +197,27 @@ def test_log_toggle_sets_the_axis_and_leaves_out_zeros(widget, series, qtbot):
     zero = measured == 0
     assert np.isnan(y[zero]).all()
     np.testing.assert_allclose(y[~zero], np.log10(measured[~zero]))
-    # The band still has a body: its lower edge (0 before the first false positive) runs off the bottom.
-    assert widget.band.has_gaps()
+    # Before the first false positive the measured rate is 0, which has no logarithm: the band does not run
+    # down to the axis (that drew a bar suggesting a value); the interval's top is drawn as an upper limit.
+    high = series.column("fp_high")
     rect = widget.band.path().boundingRect()
     assert math.isfinite(rect.top()) and math.isfinite(rect.bottom())
     view_bottom = widget.plot_item.getViewBox().viewRange()[1][0]
-    assert rect.top() == pytest.approx(view_bottom)
-    assert rect.bottom() == pytest.approx(np.log10(series.column("fp_high").max()), rel=1e-6)
+    assert rect.top() > view_bottom + 1e-6
+    assert rect.top() == pytest.approx(np.log10(min(high[zero].min(), series.column("fp_low")[~zero].min())),
+                                       rel=1e-6)
+    assert rect.bottom() == pytest.approx(np.log10(high.max()), rel=1e-6)
+    limit = widget._limit_curve
+    assert limit.isVisible()
+    ly = limit.getData()[1]
+    np.testing.assert_allclose(ly[zero], np.log10(high[zero]))
+    assert np.isnan(ly[~zero]).all()
     lo, hi = widget.plot_item.getViewBox().viewRange()[1]
     assert math.isfinite(lo) and math.isfinite(hi)
 
     widget.set_log_y(False)
     assert not widget.plot_item.getAxis("left").logMode
+    assert not widget._limit_curve.isVisible()   # on a linear axis the band from 0 is the truth
     np.testing.assert_array_equal(widget.curve("fp_measured").getData()[1], measured)
     assert not widget.band.has_gaps()
 

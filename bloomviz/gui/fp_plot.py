@@ -64,6 +64,7 @@ LABELS = {
     "n_true": "true n",
 }
 BAND_LABEL = "measured, 95% interval"
+LIMIT_LABEL = "measured 0: the rate is below this (95%)"
 
 # Okabe–Ito colours: distinguishable with the common colour-vision deficiencies; lighter variants on dark.
 THEMES = {
@@ -144,8 +145,15 @@ class WilsonBand(pg.FillBetweenItem):
         if size == 0:
             self.setPath(QtGui.QPainterPath())
             return
+        low_y = lower[1][:size]
+        if np.array_equal(lower[0][:size], upper[0][:size]):
+            # Where the low edge has no value (a measured 0 on a log axis) the band closes onto the high edge:
+            # the interval's top is then an upper limit, drawn as such by the plot, not a bar to the axis.
+            missing = ~np.isfinite(low_y) & np.isfinite(upper[1][:size])
+            if missing.any():
+                low_y = np.where(missing, upper[1][:size], low_y)
         x = np.concatenate([lower[0][:size], upper[0][:size][::-1]])
-        y = np.concatenate([lower[1][:size], upper[1][:size][::-1]])
+        y = np.concatenate([low_y, upper[1][:size][::-1]])
         bad = ~np.isfinite(y)
         self._has_gaps = bool(bad.any())
         if self._has_gaps:
@@ -345,6 +353,12 @@ class FpPlotWidget(QtWidgets.QWidget):
         self._add_crosshair(plot)
         self._reference = None
         self._theory_label = LABELS["fp_exact"]
+        # A measured 0 has no logarithm: on a log axis it is drawn as what it says, an upper limit (the 95 %
+        # interval's top), never as a band down to the axis that would suggest a value.
+        self._limit_curve = pg.PlotDataItem(name=LIMIT_LABEL, antialias=True, connect="finite")
+        self._limit_curve.setZValue(9)
+        self._limit_curve.setVisible(False)
+        plot.addItem(self._limit_curve)
         self._reference_curve = pg.PlotDataItem(name="reference", antialias=True)
         self._reference_curve.setZValue(6)
         plot.addItem(self._reference_curve)
@@ -353,6 +367,8 @@ class FpPlotWidget(QtWidgets.QWidget):
         for key in ("fp_measured",):
             legend.addItem(self._curves[key], LABELS[key])
         legend.addItem(self._band, BAND_LABEL)
+        legend.addItem(self._limit_curve, LIMIT_LABEL)
+        self._limit_legend = legend
         for key in ("fp_exact", "fp_classic", "fp_approx", "fp_bound"):
             legend.addItem(self._curves[key], LABELS[key])
         self._legends.append(legend)
@@ -437,6 +453,7 @@ class FpPlotWidget(QtWidgets.QWidget):
         n = series.column("n")
         for key in RATE_CURVES:
             self._curves[key].setData(n, series.column(key))
+        self._draw_limit(n)
         self._draw_reference()
         # Range now rather than at the next paint: the linked plots below then clip to the final range, and
         # what the curves display is settled when this returns. Same work either way.
@@ -445,6 +462,26 @@ class FpPlotWidget(QtWidgets.QWidget):
         self._stale_fill = self._stale_estimate = True
         self._draw_subplots()
         self._update_readout()
+
+    def _draw_limit(self, n: np.ndarray | None = None) -> None:
+        series = self._series
+        zero = None
+        if self._log_y and series is not None and len(series):
+            measured = series.column("fp_measured")
+            zero = measured == 0
+        if zero is None or not zero.any():
+            self._limit_curve.clear()
+            self._limit_curve.setVisible(False)
+        else:
+            n = series.column("n") if n is None else n
+            self._limit_curve.setData(n, np.where(zero, series.column("fp_high"), np.nan))
+            self._limit_curve.setVisible(True)
+        item = self._limit_legend.getLabel(self._limit_curve)
+        if item is not None:   # the legend names the limit only while one is drawn
+            for sample, label in self._limit_legend.items:
+                if label is item:
+                    sample.setVisible(self._limit_curve.isVisible())
+                    label.setVisible(self._limit_curve.isVisible())
 
     def _draw_subplots(self) -> None:
         series = self._series
@@ -472,6 +509,7 @@ class FpPlotWidget(QtWidgets.QWidget):
             return
         self._log_y = on
         self._rate_plot.setLogMode(x=False, y=on)
+        self._draw_limit()
         vb = self._rate_plot.getViewBox()
         vb.enableAutoRange(axis="y")
         vb.updateAutoRange()  # now, so the band's floor is taken from the new axis, not the old one
@@ -604,6 +642,7 @@ class FpPlotWidget(QtWidgets.QWidget):
         self._curves["fp_low"].setPen(edge)
         self._curves["fp_high"].setPen(edge)
         self._band.setBrush(pg.mkBrush(pal["band"]))
+        self._limit_curve.setPen(pg.mkPen(pal["fp_measured"], width=2, style=QtCore.Qt.PenStyle.DotLine))
         self._reference_curve.setPen(pg.mkPen(pal["reference"], width=2.5, style=QtCore.Qt.PenStyle.DashDotDotLine))
         cap_pen = pg.mkPen(pal["capacity"], width=1.5, style=QtCore.Qt.PenStyle.DashLine)
         for line in self._capacity_lines:

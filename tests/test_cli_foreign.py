@@ -22,7 +22,8 @@ def run(capsys, *argv):
 
 @pytest.mark.parametrize("name,fmt", [
     ("guava-mitz64-utf8.guava", "guava"), ("pyprobables-bloom.blm", "pyprobables"),
-    ("pybloom-live-xxh128.pybloom", "pybloom-live"), ("duckdb-dictionary.parquet", "parquet")])
+    ("pybloom-live-xxh128.pybloom", "pybloom-live"), ("duckdb-dictionary.parquet", "parquet"),
+    ("go-bloom.marshal.json", "bits-and-blooms")])
 def test_inspect_json_gives_each_filters_numbers(capsys, name, fmt):
     code, out, err = run(capsys, "inspect", "--json", DATA / name)
     assert code == 0 and err == ""

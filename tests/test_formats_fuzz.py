@@ -26,9 +26,11 @@ CASES = {  # format -> sample file
     "guava": "guava-mitz64-utf8.guava",
     "pybloom-live": "pybloom-live-scalable.pybloom",
     "pyprobables": "pyprobables-bloom.blm",
+    "bits-and-blooms": "go-bloom.writeto",
 }
 CASES_EXTRA = [("parquet", "duckdb-dictionary.parquet"), ("pybloom-live", "pybloom-live-xxh128.pybloom"),
-               ("pyprobables", "pyprobables-counting.cbm"), ("pyprobables", "pyprobables-bloom.hex")]
+               ("pyprobables", "pyprobables-counting.cbm"), ("pyprobables", "pyprobables-bloom.hex"),
+               ("bits-and-blooms", "go-bloom.marshal.json")]
 ALL = list(CASES.items()) + CASES_EXTRA
 
 
@@ -85,6 +87,12 @@ def _absurd(fmt: str) -> list[tuple[bytes, str]]:
                 (struct.pack("<idQdl", 2, 0.9, 10, 0.01, 0x7FFFFFFF) + b"\0" * 64, "link count 2147483647"),
                 (struct.pack("<idQdl", 2, 0.9, 10, 0.01, 2) + struct.pack("<QQ", 1 << 62, 1 << 62) + b"\0" * 64,
                  "link table announces")]
+    if fmt == "bits-and-blooms":
+        return [(struct.pack(">QQQ", 1 << 40, 7, 1 << 40) + b"\0" * 64, "outside 1..2**34"),
+                (struct.pack(">QQQ", 1000, 7, 1000) + b"\0" * 64, "it has 88"),
+                (b'{"m": 1000, "k": 7, "b": "' + b"A" * 64 + b'"}', "length field does not match"),
+                (b'{"m": 99999999999999, "k": 7, "b": ""}', "outside 1..2**34"),
+                (b'{"m": ' + b"[" * 100000 + b"]" * 100000 + b"}", "not valid JSON")]
     if fmt == "pyprobables":
         return [(b"\0" * 64 + struct.pack("<QQf", (1 << 63), 0, 1e-30), "outside 1..2**34"),
                 (b"\0" * 8 + struct.pack("<QQf", 10, 0, 0.0), "usable m and k"),

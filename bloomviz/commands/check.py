@@ -56,8 +56,8 @@ def run(args) -> int:
     try:
         fmt = foreign.chosen_format(args)
         if fmt is None:
-            foreign.refuse_foreign_options(args)
             _header, flt = open_filter(args.file)
+            foreign.refuse_foreign_options(args)   # after the file's own errors, which come first
         else:
             filters = foreign.check_filters(args, fmt)
     except (ValueError, TypeError) as exc:

@@ -99,8 +99,8 @@ def run(args) -> int:
     try:
         fmt = foreign.chosen_format(args)
         if fmt is None:
-            foreign.refuse_foreign_options(args)
             result, text = describe(args.file), render_text
+            foreign.refuse_foreign_options(args)   # after the file's own errors, which come first
         else:
             result, text = foreign.describe(args, fmt), foreign.render_text
     except (ValueError, TypeError) as exc:

@@ -196,12 +196,39 @@ def guava_samples() -> None:
                probes_present=[p for p, v in zip(probe, verdicts) if v == "1"])
 
 
+def go_samples() -> None:
+    """bits-and-blooms/bloom built in GOPATH mode from Debian's golang-github-willf-bloom-dev sources."""
+    gopath = Path("/usr/share/gocode")
+    if not (shutil.which("go") and (gopath / "src/github.com/bits-and-blooms/bloom").is_dir()):
+        print("skipped Go: apt-get install golang-go golang-github-willf-bloom-dev "
+              "golang-github-bits-and-blooms-bitset-dev")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        items, probes = Path(tmp, "items.txt"), Path(tmp, "probes.txt")
+        items.write_text("\n".join(ITEMS) + "\n", encoding="utf-8")
+        probes.write_text("\n".join(PROBES) + "\n", encoding="utf-8")
+        env = dict(os.environ, GO111MODULE="off", GOPATH=str(gopath), GOCACHE=str(Path(tmp, "cache")))
+        subprocess.run(["go", "run", str(HERE / "GoSamples.go"), str(HERE), str(items), str(probes)], check=True,
+                       env=env)
+    answers = (HERE / "go-bloom.answers").read_text().split()
+    (HERE / "go-bloom.answers").unlink()
+    versions = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "golang-github-willf-bloom-dev"],
+                              capture_output=True, text=True).stdout or "unknown"
+    go_version = subprocess.run(["go", "version"], capture_output=True, text=True).stdout.split()[2]
+    record("go-bloom", library=f"bits-and-blooms/bloom {versions} (Debian golang-github-willf-bloom-dev), "
+                               f"{go_version}",
+           made_by="GoSamples.go: bloom.NewWithEstimates(500, 0.01); AddString each item; WriteTo -> "
+                   "go-bloom.writeto, json.Marshal -> go-bloom.marshal.json",
+           m=int(answers[0]), k=int(answers[1]), bits_set=int(answers[2]), items=ITEMS,
+           probes_present=[p for p, v in zip(PROBES, answers[3:]) if v == "1"])
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--pybloom3-child"]:
         _pybloom3_child(argv[1])
         return 0
     pybloom3 = argv[argv.index("--pybloom3") + 1] if "--pybloom3" in argv else None
-    for make in (pybloom_samples, pyprobables_samples, parquet_samples, guava_samples):
+    for make in (pybloom_samples, pyprobables_samples, parquet_samples, guava_samples, go_samples):
         make()
     pybloom3_sample(pybloom3)
     return 0

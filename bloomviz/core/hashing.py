@@ -231,8 +231,9 @@ def _mixed_block(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:
     z = np.empty((k, n), dtype=_U64)
     tmp = np.empty((k, n), dtype=_U64)
     with np.errstate(over="ignore"):
-        np.multiply(np.arange(k, dtype=_U64)[:, None], h2[None, :], out=z)
-        z += h1[None, :]
+        z[0] = h1
+        for i in range(1, k):          # h1 + i·h2 by repeated addition: one pass, no multiply
+            np.add(z[i - 1], h2, out=z[i])
         for const in (_U64(_FMIX_C1), _U64(_FMIX_C2)):
             np.right_shift(z, _U64(33), out=tmp)
             z ^= tmp

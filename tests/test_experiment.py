@@ -45,14 +45,31 @@ def test_tracker_equals_brute_force_after_every_single_insert(scheme, m, k, n):
     assert 0 < tracker.fp_count < PROBES // 2  # the case is neither empty nor saturated
 
 
+class _FirstWriteWins(np.ndarray):
+    """A scratch array on which repeated fancy writes end on the first value, not the last: the tracker's
+    check must notice and fall back to sorting."""
+
+    def __setitem__(self, key, value):
+        if isinstance(key, np.ndarray) and key.ndim == 1 and key.size > 1:
+            key, value = key[::-1], np.broadcast_to(value, key.shape)[::-1]
+        np.ndarray.__setitem__(self.view(np.ndarray), key, value)
+
+
+@pytest.mark.parametrize("path", ["scratch", "sort", "failed check"])
 @pytest.mark.parametrize("scheme, m, k, n", CASES)
-def test_tracker_batch_counts_equal_brute_force_after_every_row(scheme, m, k, n):
+def test_tracker_batch_counts_equal_brute_force_after_every_row(scheme, m, k, n, path, monkeypatch):
+    if path == "sort":   # filters above the scratch limit find first flips by sorting
+        monkeypatch.setattr(FpTracker, "SCRATCH_MAX_M", 8)
     flt = BloomFilter(m, k, scheme=scheme)
     reference = BloomFilter(m, k, scheme=scheme)
     probes = random_items(PROBES, seed=3, prefix="p")
     tracker = FpTracker(flt, probes)
+    if path == "failed check":
+        tracker._scratch = np.zeros(m, dtype=np.int32).view(_FirstWriteWins)
     values = items_with_repeats(n, seed=4)
     fp_after, bits_after = tracker.insert_batch(flt.positions_many(values), flt)
+    if path == "failed check":
+        assert tracker._scratch is None    # the check caught it and the sort gave the numbers below
     assert len(fp_after) == len(bits_after) == len(values)
     for i, item in enumerate(values):
         reference.add(item)

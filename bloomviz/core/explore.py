@@ -44,7 +44,7 @@ STEP_ITEMS = 32_768              # items hashed and inserted per step: a few ten
 
 # --- theory ---------------------------------------------------------------------------------------------
 def k_sweep(m: int, n: int, ks: Iterable[int]) -> dict[str, np.ndarray]:
-    """Columns k, fp_exact, fp_approx, fp_bound for each k at fixed m and n."""
+    """Columns k, fp_exact, fp_classic, fp_approx, fp_bound for each k at fixed m and n."""
     return theory.fp_for_k_range(m, n, ks)
 
 
@@ -57,7 +57,7 @@ def k_optimum(m: int, n: int) -> tuple[float | None, int | None]:
 
 
 def n_sweep(m: int, k: int, ns: Sequence[float]) -> dict[str, np.ndarray]:
-    """Columns n, fp_exact, fp_approx, fp_bound, fill_expected for one (m, k)."""
+    """Columns n, fp_exact, fp_classic, fp_approx, fp_bound, fill_expected for one (m, k)."""
     m, k = check_m(m), check_k(k)
     ns = np.asarray(ns, dtype=float)
     if ns.size and (not np.all(np.isfinite(ns)) or ns.min() < 0):
@@ -65,6 +65,7 @@ def n_sweep(m: int, k: int, ns: Sequence[float]) -> dict[str, np.ndarray]:
     if m == 1:   # theory_many takes log1p(-1/m): m = 1 (one bit, set by the first item) goes the scalar way
         ints = [int(v) for v in ns]
         return {"n": ns, "fp_exact": np.array([theory.fp_exact(1, k, v) for v in ints]),
+                "fp_classic": np.array([theory.fp_classic(1, k, v) for v in ints]),
                 "fp_approx": np.array([theory.fp_approx(1, k, v) for v in ints]),
                 "fp_bound": np.array([theory.fp_bound(1, k, v) for v in ints]),
                 "fill_expected": np.array([theory.fill_expected(1, k, v) for v in ints])}

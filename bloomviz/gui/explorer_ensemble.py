@@ -17,9 +17,8 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz.core import hashing
 from bloomviz.core.ensemble import EnsembleJob
 from bloomviz.gui.explorer_measure import MeasureRunner
-from bloomviz.gui.explorer_plots import EXACT, MEASURED, CurvePlot, fmt
+from bloomviz.gui.explorer_plots import CLASSIC, EXACT, MEASURED, CurvePlot, fmt
 
-CLASSIC = "#5a5a5a"
 MAX_GUI_M = 4096            # the page is for small filters, where the formulas differ; the CLI takes more
 MAX_GUI_FILTERS = 1_000_000
 

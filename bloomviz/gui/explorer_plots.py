@@ -25,7 +25,7 @@ from bloomviz.core.units import count_text, rate_text
 from bloomviz.gui.plot_export import EXPORT_FILTER, PlotExportError, export_plot
 
 # Okabe–Ito colours, as in the live plot.
-EXACT, APPROX, BOUND, MEASURED = "#0072B2", "#009E73", "#CC79A7", "#D55E00"
+EXACT, APPROX, BOUND, MEASURED, CLASSIC = "#0072B2", "#009E73", "#CC79A7", "#D55E00", "#5a5a5a"
 MARK, GREY = "#1f1f1f", "#777777"
 RUN_COLOURS = ("#D55E00", "#E69F00", "#56B4E9", "#8B4513", "#F0E442", "#000000")
 FAMILY = ("#6baed6", "#3182bd", "#0072B2", "#08519c", "#08306b")
@@ -199,6 +199,8 @@ class FpVsNPlot(CurvePlot):
             width = 3 if mm == m else 1.5
             self.curve(f"m{mm}", f"m = {mm:,}", ns, th["fp_exact"], pen=pg.mkPen(colour, width=width))
         th = explore.n_sweep(m, k, ns)
+        self.curve("classic", "Bloom's formula, classic (m = current)", ns, th["fp_classic"],
+                   pen=pg.mkPen(CLASSIC, width=1.5, style=QtCore.Qt.PenStyle.DashDotDotLine))
         self.curve("approx", "approximation (m = current)", ns, th["fp_approx"],
                    pen=pg.mkPen(APPROX, width=1.5, style=QtCore.Qt.PenStyle.DashLine))
         self.curve("bound", "bound (m = current)", ns, th["fp_bound"],
@@ -241,6 +243,8 @@ class FpVsKPlot(CurvePlot):
         sw = explore.k_sweep(m, n, ks)
         self.curve("exact", "exact", ks, sw["fp_exact"], pen=pg.mkPen(EXACT, width=2.5), symbol="o",
                    symbol_brush=EXACT, size=6)
+        self.curve("classic", "Bloom's formula (classic)", ks, sw["fp_classic"],
+                   pen=pg.mkPen(CLASSIC, width=1.5, style=QtCore.Qt.PenStyle.DashDotDotLine))
         self.curve("approx", "approximation", ks, sw["fp_approx"],
                    pen=pg.mkPen(APPROX, width=1.5, style=QtCore.Qt.PenStyle.DashLine))
         self.curve("bound", "bound", ks, sw["fp_bound"],

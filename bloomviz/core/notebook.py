@@ -40,6 +40,27 @@ def _png(rgb: np.ndarray) -> bytes:
             + chunk(b"IDAT", zlib.compress(rows.tobytes(), 9)) + chunk(b"IEND", b""))
 
 
+def _binned_bits(flt) -> tuple[np.ndarray, int] | None:
+    """(fill of each bin, bits per bin) straight from the bytes' popcounts, for a bit array too large to show
+    cell for cell; None when the filter has no plain bit array (scalable) or is small enough."""
+    bits = getattr(flt, "bits", None)
+    if flt.m <= MAX_CELLS or not hasattr(bits, "tobytes") or hasattr(flt, "counters"):
+        return None
+    per = 8 * math.ceil(flt.m / MAX_CELLS / 8)
+    raw = np.frombuffer(bits, dtype=np.uint8)
+    whole, step = raw.size // (per // 8), per // 8
+    fill = np.empty(whole + (raw.size % step > 0))
+    for start in range(0, whole, 1 << 16):   # a piece at a time: popcounts of the whole array would be m/8 bytes
+        stop = min(whole, start + (1 << 16))
+        piece = np.bitwise_count(raw[start * step:stop * step]).reshape(-1, step)
+        fill[start:stop] = piece.sum(axis=1, dtype=np.int64) / per
+    if fill.size > whole:
+        fill[-1] = int(np.bitwise_count(raw[whole * step:]).sum()) / per
+    cells = fill.size
+    fill[-1] *= per / (flt.m - (cells - 1) * per)   # the last bin holds fewer real bits
+    return fill, per
+
+
 def _values(flt) -> np.ndarray:
     """Per cell, how set it is in 0..1 (a counter's share of the largest counter for counting filters)."""
     if hasattr(flt, "values_for_grid"):
@@ -62,10 +83,14 @@ def _columns(flt, m: int) -> int:
 
 def grid_rgb(flt) -> np.ndarray:
     """The picture as an RGB uint8 array (rows, cols, 3), before scaling."""
-    v = _values(flt)
+    quick = _binned_bits(flt)
+    if quick is not None:
+        v, binned = quick
+    else:
+        v = _values(flt)
+        binned = math.ceil(v.size / MAX_CELLS) if v.size > MAX_CELLS else 1
     m = v.size
-    binned = math.ceil(m / MAX_CELLS) if m > MAX_CELLS else 1
-    if binned > 1:
+    if binned > 1 and quick is None:
         cells = math.ceil(m / binned)
         padded = np.zeros(cells * binned)
         padded[:m] = v

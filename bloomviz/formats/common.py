@@ -234,9 +234,8 @@ def _estimate(bits: bitarray, m: int, k: int, layout: dict) -> float:
     kind = layout["kind"]
     if kind == "blocks":
         w = layout["word_bits"]
-        counts = _word_counts(bits, m, w).reshape(-1, layout["block_bits"] // w)
         # every insert sets one bit in each word of one block: a block's inserts are its words' mean occupancy
-        return float(_occupancy(w, counts).mean(axis=1).sum())
+        return float(sum(_occupancy(w, c).mean(axis=1).sum() for c in _block_counts(bits, m, layout)))
     if kind == "slices":
         b = layout["slice_bits"]
         counts = np.array([bits[i * b:(i + 1) * b].count(1) for i in range(layout["slices"])])
@@ -253,8 +252,8 @@ def _expected_fp(bits: bitarray, m: int, k: int, layout: dict) -> float:
     kind = layout["kind"]
     if kind == "blocks":
         w = layout["word_bits"]
-        counts = _word_counts(bits, m, w).reshape(-1, layout["block_bits"] // w)
-        return float(np.prod(counts / w, axis=1).mean())
+        total = sum(float(np.prod(c / w, axis=1).sum()) for c in _block_counts(bits, m, layout))
+        return total / (m // layout["block_bits"])
     if kind == "slices":
         b = layout["slice_bits"]
         return float(np.prod([bits[i * b:(i + 1) * b].count(1) / b for i in range(layout["slices"])]))
@@ -267,6 +266,12 @@ def _expected_fp(bits: bitarray, m: int, k: int, layout: dict) -> float:
     return (bits.count(1) / m) ** k
 
 
-def _word_counts(bits: bitarray, m: int, w: int) -> np.ndarray:
-    raw = np.frombuffer(bits.tobytes(), dtype=np.uint8)[: m // 8]
-    return np.unpackbits(raw, bitorder="little").reshape(-1, w).sum(axis=1)
+def _block_counts(bits: bitarray, m: int, layout: dict, chunk_bytes: int = 1 << 20):
+    """Bits set in each word, as (blocks, words per block) arrays over successive pieces of the array, so a
+    2**30-bit filter costs a few MiB of temporaries rather than gigabytes."""
+    block_bytes, word_bytes = layout["block_bits"] // 8, layout["word_bits"] // 8
+    raw = np.frombuffer(bits, dtype=np.uint8)[: m // 8]
+    step = max(block_bytes, chunk_bytes // block_bytes * block_bytes)
+    for start in range(0, raw.size, step):
+        piece = np.bitwise_count(raw[start:start + step])
+        yield piece.reshape(-1, block_bytes // word_bytes, word_bytes).sum(axis=2, dtype=np.int16)

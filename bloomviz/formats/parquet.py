@@ -27,12 +27,11 @@ mod 2**32) >> 27`` is set: exactly one bit per word, k = 8.
 
 from __future__ import annotations
 
-import math
 import struct
 
 import xxhash
 
-from bloomviz.formats.common import (ForeignFilter, ForeignFormatError, ForeignLookup, Source, bits_from_words,
+from bloomviz.formats.common import (ForeignFilter, ForeignLookup, Source, bits_from_words,
                                      positions_of)
 from bloomviz.formats.thrift_compact import ThriftError, read_struct
 
@@ -213,16 +212,3 @@ def _filter(raw: bytes, name: str, group: int, ptype: int, type_length, offset: 
         positions=lookup if ptype != 3 and ptype != 0 else None, fields=fields,
         notes=[] if rows is None else [f"{rows:,} rows in the row group (an upper bound on distinct values)"])
 
-
-def theory_fp(blocks: int, n: float) -> float:
-    """The split-block rate for n distinct values: blocks receive Poisson(n/blocks) values; in a block with j,
-    each word has a given bit set with probability 1 - (31/32)^j, and all eight must be."""
-    if n <= 0:
-        return 0.0
-    lam = n / blocks
-    total, j, term = 0.0, 0, math.exp(-lam)
-    while j < 10 * lam + 50:
-        total += term * (1.0 - (31 / 32) ** j) ** 8
-        j += 1
-        term *= lam / j
-    return total

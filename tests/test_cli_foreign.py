@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,13 @@ def test_pybloom_known_member_and_hashing_options(capsys):
 def test_guava_funnel_option(capsys):
     code, out, _ = run(capsys, "check", "--funnel", "long", DATA / "guava-mitz64-long.guava", "0", "7", "14")
     assert code == 0, out
+
+
+@pytest.mark.parametrize("command", ["inspect", "check"])
+def test_a_fifo_is_refused_without_blocking(capsys, tmp_path, command):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)   # reading it would wait forever for a writer
+    extra = ["a"] if command == "check" else []
+    for argv in ([command, fifo, *extra], [command, "--format", "guava", fifo, *extra]):
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and out == "" and "FIFO" in err and err.count("\n") == 1

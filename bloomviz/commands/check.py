@@ -32,7 +32,8 @@ def add_parser(subparsers) -> CliParser:
     parser = subparsers.add_parser(
         NAME, help="print each item's verdict against a saved filter (exit 1 if any is definitely absent)",
         description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("file", metavar="FILE.bloom", help="a filter saved by bloomviz")
+    parser.add_argument("file", metavar="FILE.bloom",
+                        help="a filter saved by bloomviz, or another library's filter file (see --format)")
     parser.add_argument("items", nargs="*", metavar="ITEM", help="items to look up")
     parser.add_argument("--items", dest="items_file", metavar="LIST",
                         help="also look up every line of this UTF-8 text file")

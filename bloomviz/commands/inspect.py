@@ -29,7 +29,8 @@ def add_parser(subparsers) -> CliParser:
     parser = subparsers.add_parser(
         NAME, help="print a saved filter's header, fill, estimated n and expected false-positive rate",
         description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("file", metavar="FILE.bloom", help="a filter saved by bloomviz (File → Save filter)")
+    parser.add_argument("file", metavar="FILE.bloom",
+                        help="a filter saved by bloomviz (File → Save filter), or another library's filter file")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     foreign.add_options(parser)
     return parser

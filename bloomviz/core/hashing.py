@@ -425,3 +425,6 @@ def get_scheme(scheme_id: object) -> HashScheme:
     if not isinstance(scheme_id, str) or scheme_id not in SCHEMES:
         raise ValueError(f"unknown hash scheme {scheme_id!r}; known schemes: {', '.join(SCHEMES)}")
     return SCHEMES[scheme_id]
+
+
+import bloomviz.core.seed_schemes  # noqa: E402,F401  registers the seeds' schemes (kedmi-sha256, seminar-cpp)

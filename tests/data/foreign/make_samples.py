@@ -133,14 +133,17 @@ def parquet_samples() -> None:
     import pyarrow.parquet as pq
     con = duckdb.connect()
     ints = list(range(0, 3000, 7))[:len(ITEMS)]
-    table = pa.table({"s": ITEMS, "i64": pa.array(ints, pa.int64()), "i32": pa.array(ints, pa.int32())})
+    halves = [i * 0.5 for i in range(len(ITEMS))]
+    table = pa.table({"s": ITEMS, "i64": pa.array(ints, pa.int64()), "i32": pa.array(ints, pa.int32()),
+                      "f64": pa.array(halves, pa.float64())})
     path = HERE / "pyarrow-bloom.parquet"
     pq.write_table(table, path, row_group_size=200, bloom_filter_options={
-        "s": {"ndv": 200, "fpp": 0.02}, "i64": {"ndv": 200, "fpp": 0.05}, "i32": {"ndv": 100, "fpp": 0.1}})
+        "s": {"ndv": 200, "fpp": 0.02}, "i64": {"ndv": 200, "fpp": 0.05}, "i32": {"ndv": 100, "fpp": 0.1},
+        "f64": {"ndv": 100, "fpp": 0.2}})
     _record_parquet(con, "pyarrow-bloom", path, f"pyarrow {pa.__version__}",
                     "pyarrow.parquet.write_table(row_group_size=200, bloom_filter_options={s: ndv 200 fpp 0.02, "
-                    "i64: ndv 200 fpp 0.05, i32: ndv 100 fpp 0.1})",
-                    {"s": ITEMS, "i64": ints, "i32": ints}, 200)
+                    "i64: ndv 200 fpp 0.05, i32: ndv 100 fpp 0.1, f64: ndv 100 fpp 0.2})",
+                    {"s": ITEMS, "i64": ints, "i32": ints, "f64": halves}, 200)
     path = HERE / "duckdb-dictionary.parquet"
     con.execute(f"copy (select 'v' || (i % 90)::varchar as s, (i % 130)::bigint as i64 from range(1000) t(i)) "
                 f"to '{path}' (row_group_size 1000)")
@@ -150,6 +153,15 @@ def parquet_samples() -> None:
                     {"s": [f"v{i % 90}" for i in range(1000)], "i64": [i % 130 for i in range(1000)]}, 1000)
 
 
+def _probes_like(value) -> list:
+    """1000 values of the column's type that were never written."""
+    if isinstance(value, str):
+        return [f"probe-{i}" for i in range(1000)]
+    if isinstance(value, float):
+        return [i + 0.25 for i in range(1000)]
+    return list(range(100_000, 101_000))
+
+
 def _record_parquet(con, name, path, lib, made_by, columns: dict, per_group: int) -> None:
     meta = con.execute("select row_group_id, path_in_schema, bloom_filter_offset, bloom_filter_length "
                        "from parquet_metadata(?) order by row_group_id, column_id", [str(path)]).fetchall()
@@ -157,8 +169,7 @@ def _record_parquet(con, name, path, lib, made_by, columns: dict, per_group: int
     record(name, library=lib, checked_by=f"duckdb {version('duckdb')} parquet_bloom_probe", made_by=made_by,
            rows_per_group=per_group, columns={
                col: {"values": values,
-                     "probes": (probes := ([f"probe-{i}" for i in range(1000)] if isinstance(values[0], str)
-                                           else list(range(100_000, 101_000)))),
+                     "probes": (probes := _probes_like(values[0])),
                      "present_by_group": _probe(con, path, col, probes, groups),
                      "inserted_present_by_group": _probe(con, path, col, sorted(set(values), key=str), groups)}
                for col, values in columns.items()},

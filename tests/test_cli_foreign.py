@@ -119,3 +119,12 @@ def test_a_fifo_is_refused_without_blocking(capsys, tmp_path, command):
     for argv in ([command, fifo, *extra], [command, "--format", "guava", fifo, *extra]):
         code, out, err = run(capsys, *argv)
         assert code == 2 and out == "" and "FIFO" in err and err.count("\n") == 1
+
+
+def test_inspect_lists_a_scalable_filters_links(capsys):
+    code, out, _ = run(capsys, "inspect", DATA / "pybloom-live-scalable.pybloom")
+    [f] = formats.open_filters(DATA / "pybloom-live-scalable.pybloom")
+    assert code == 0
+    for i, link in enumerate(f.fields["links"]):
+        assert f"link {i}" in out and f"bits_per_slice = {link['bits_per_slice']:,}, " in out
+    assert f"count                 {f.fields['count']:,}" in out

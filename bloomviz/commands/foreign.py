@@ -89,7 +89,7 @@ def _value(v) -> str:
     if isinstance(v, int) and not isinstance(v, bool):
         return f"{v:,}"
     if isinstance(v, list):
-        return f"{len(v)} entries" if v and isinstance(v[0], dict) else ", ".join(map(str, v))
+        return ", ".join(map(str, v))
     return str(v)
 
 
@@ -117,7 +117,13 @@ def render_text(r: dict) -> str:
         est = "∞ (every bit is set)" if s["estimated_n"] is None else f"{s['estimated_n']:,.1f}"
         out += [line("m (bits)", f"{s['m']:,} ({human_bytes(s['m'] / 8)})"), line("k (hash positions)", str(s["k"])),
                 line("layout", _layout(s))]
-        out += [line(key, _value(value)) for key, value in s["fields"].items() if key not in ("blocks",)]
+        for key, value in s["fields"].items():
+            if isinstance(value, list) and value and isinstance(value[0], dict):   # a scalable filter's links
+                out += [line(f"{key[:-1] if key.endswith('s') else key} {i}",
+                             ", ".join(f"{k} = {_value(v)}" for k, v in entry.items()))
+                        for i, entry in enumerate(value)]
+            elif key != "blocks":
+                out.append(line(key, _value(value)))
         out += [line("bits set", f"{s['bits_set']:,} of {s['m']:,} (fill {s['fill'] * 100:.2f}%)"),
                 line("estimated n", f"{est}   (from the bits set, by the layout's occupancy)"),
                 line("expected FP now", f"{rate(s['expected_fp'])}  ({one_in(s['expected_fp'])}; from the bits)"),

@@ -26,6 +26,8 @@ SAMPLES = {  # sample file -> (the JSON its library's answers are recorded in, f
     "guava-mitz32-utf8.guava": ("guava-mitz32-utf8", "guava", {}),
     "guava-mitz64-utf8.guava": ("guava-mitz64-utf8", "guava", {}),
     "guava-mitz64-long.guava": ("guava-mitz64-long", "guava", {"funnel": "long"}),
+    "guava-mitz64-int.guava": ("guava-mitz64-int", "guava", {"funnel": "int"}),
+    "guava-mitz64-chars.guava": ("guava-mitz64-chars", "guava", {"funnel": "chars"}),
     "go-bloom.writeto": ("go-bloom", "bits-and-blooms", {}),
     "go-bloom.marshal.json": ("go-bloom", "bits-and-blooms", {}),   # the same Go filter, json.Marshal'ed
 }

@@ -66,6 +66,14 @@ public class GuavaSamples {
         List<Long> longProbes = new ArrayList<>();
         for (long i = 0; i < 2000; i++) longProbes.add(i * 7 + 3);
         write(longs, longProbes, dir, "guava-mitz64-long");
+        BloomFilter<CharSequence> chars = BloomFilter.create(Funnels.unencodedCharsFunnel(), 500, 0.01);
+        for (String s : items) chars.put(s);
+        write(chars, new ArrayList<CharSequence>(probes), dir, "guava-mitz64-chars");
+        BloomFilter<Integer> ints = BloomFilter.create(Funnels.integerFunnel(), 300, 0.03);
+        for (int i = 0; i < 300; i++) ints.put(i * 7 - 1000);
+        List<Integer> intProbes = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) intProbes.add(i * 7 + 3 - 1000);
+        write(ints, intProbes, dir, "guava-mitz64-int");
         System.out.println(com.google.common.hash.BloomFilter.class.getPackage().getImplementationVersion());
     }
 }

@@ -196,14 +196,16 @@ def guava_samples() -> None:
         guava_version = next(line.split("=", 1)[1] for line in props.splitlines() if line.startswith("version="))
     for name, funnel, inserted, probe in (
             ("guava-mitz32-utf8", "utf8", ITEMS, PROBES), ("guava-mitz64-utf8", "utf8", ITEMS, PROBES),
-            ("guava-mitz64-long", "long", [i * 7 for i in range(300)], [i * 7 + 3 for i in range(2000)])):
+            ("guava-mitz64-long", "long", [i * 7 for i in range(300)], [i * 7 + 3 for i in range(2000)]),
+            ("guava-mitz64-chars", "chars", ITEMS, PROBES),
+            ("guava-mitz64-int", "int", [i * 7 - 1000 for i in range(300)], [i * 7 + 3 - 1000 for i in range(2000)])):
         answers = (HERE / f"{name}.answers").read_text().split()
         (HERE / f"{name}.answers").unlink()
         bit_size, bit_count, k, verdicts = int(answers[0]), int(answers[1]), int(answers[2]), answers[3:]
         record(name, library=f"Guava {guava_version} (Debian libguava-java)", funnel=funnel,
                made_by="GuavaSamples.java: BloomFilter.create(funnel, n, fpp[, strategy]); put each item; writeTo",
                m=bit_size, k=k, bits_set=bit_count, items=inserted,
-               probes=probe if funnel != "utf8" else None,
+               probes=probe if probe is not PROBES else None,
                probes_present=[p for p, v in zip(probe, verdicts) if v == "1"])
 
 

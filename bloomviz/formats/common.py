@@ -134,7 +134,7 @@ def bits_from_words(raw: bytes, word_bytes: int, byteorder: str, m: int) -> bita
     return bits
 
 
-def positions_of(bits: bitarray, positions) -> tuple[int, ...]:
+def bits_at(bits: bitarray, positions) -> tuple[int, ...]:
     return tuple(int(bits[p]) for p in positions)
 
 

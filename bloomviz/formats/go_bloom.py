@@ -25,7 +25,7 @@ import struct
 import mmh3
 
 from bloomviz.formats.common import (MAX_M, ForeignFilter, ForeignLookup, Source, bits_from_words, check_k,
-                                     check_m, positions_of)
+                                     check_m, bits_at)
 
 NAME = "bits-and-blooms"
 TITLE = "bits-and-blooms/bloom (Go) WriteTo and JSON"
@@ -95,7 +95,7 @@ def read(path, **_options) -> list[ForeignFilter]:
     def lookup(item: object) -> ForeignLookup:
         data = item if isinstance(item, bytes) else str(item).encode("utf-8", "surrogateescape")
         pos = positions(data, k, m)
-        return ForeignLookup(item, pos, positions_of(bits, pos))
+        return ForeignLookup(item, pos, bits_at(bits, pos))
 
     return [ForeignFilter(format=NAME, m=m, k=k, bits=bits, layout={"kind": "flat"}, positions=lookup,
                           label=kind, hashing="MurmurHash3 x64_128 of the bytes and of the bytes + 0x01; "

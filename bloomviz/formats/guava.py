@@ -31,7 +31,7 @@ import struct
 import mmh3
 
 from bloomviz.formats.common import (ForeignFilter, ForeignLookup, Source, bits_from_words, check_k, check_m,
-                                     positions_of)
+                                     bits_at)
 
 NAME = "guava"
 TITLE = "Guava BloomFilter.writeTo"
@@ -102,7 +102,7 @@ def read(path, funnel: str = "utf8", **_options) -> list[ForeignFilter]:
 
     def lookup(item: object) -> ForeignLookup:
         pos = positions(funnel_bytes(item, funnel), k, m, ordinal)
-        return ForeignLookup(item, pos, positions_of(bits, pos))
+        return ForeignLookup(item, pos, bits_at(bits, pos))
 
     return [ForeignFilter(
         format=NAME, m=m, k=k, bits=bits, layout={"kind": "flat"}, positions=lookup,

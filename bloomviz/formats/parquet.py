@@ -32,7 +32,7 @@ import struct
 import xxhash
 
 from bloomviz.formats.common import (ForeignFilter, ForeignLookup, Source, bits_from_words,
-                                     positions_of)
+                                     bits_at)
 from bloomviz.formats.thrift_compact import ThriftError, read_struct
 
 NAME = "parquet"
@@ -198,7 +198,7 @@ def _filter(raw: bytes, name: str, group: int, ptype: int, type_length, offset: 
     def lookup(item: object) -> ForeignLookup:
         h = xxhash.xxh64_intdigest(plain_encoding(item, ptype, type_length))
         pos = block_positions(h, blocks)
-        return ForeignLookup(item, pos, positions_of(bits, pos))
+        return ForeignLookup(item, pos, bits_at(bits, pos))
 
     fields = {"column": name, "row_group": group, "physical_type": TYPES.get(ptype, str(ptype)),
               "blocks": blocks, "bitset_bytes": len(raw), "bloom_filter_offset": offset,

@@ -28,7 +28,7 @@ import hashlib
 import struct
 
 from bloomviz.formats.common import (ForeignFilter, ForeignLookup, Source, bits_from_words, check_k, check_m,
-                                     positions_of)
+                                     bits_at)
 
 NAME = "pybloom-live"
 TITLE = "pybloom-live BloomFilter/ScalableBloomFilter.tofile"
@@ -119,7 +119,7 @@ def _lookup_for(bits, k: int, b: int, offset: int, small: str):
 
     def lookup(item: object) -> ForeignLookup:
         pos = tuple(offset + j * b + p for j, p in enumerate(local(item)))
-        return ForeignLookup(item, pos, positions_of(bits, pos))
+        return ForeignLookup(item, pos, bits_at(bits, pos))
     return lookup
 
 

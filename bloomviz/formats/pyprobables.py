@@ -32,7 +32,7 @@ import numpy as np
 from bitarray import bitarray
 
 from bloomviz.formats.common import (ForeignFilter, ForeignLookup, Source, bits_from_words, check_k, check_m,
-                                     positions_of)
+                                     bits_at)
 
 NAME = "pyprobables"
 TITLE = "pyprobables BloomFilter/CountingBloomFilter export and export_hex"
@@ -162,7 +162,7 @@ def _read_hex(src: Source) -> ForeignFilter:
 def _build(bits: bitarray, m: int, k: int, fields: dict, counting: bool = False) -> ForeignFilter:
     def lookup(item: object) -> ForeignLookup:
         pos = positions(item, k, m)
-        return ForeignLookup(item, pos, positions_of(bits, pos))
+        return ForeignLookup(item, pos, bits_at(bits, pos))
 
     notes = ["m and k are recomputed from the footer's est_elements and fpr, as the library does"]
     if counting:

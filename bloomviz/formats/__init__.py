@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from bloomviz.formats import go_bloom, guava, parquet, pybloom_live, pyprobables, raw
+from bloomviz.formats import bitset_text, go_bloom, guava, parquet, pybloom_live, pyprobables, raw
 from bloomviz.formats.common import ForeignFilter, ForeignFormatError, ForeignLookup, Source
 
 # detection order: the most specific signatures first (Parquet has magic bytes at both ends; the others are
-# recognised by exact size relations between a header or footer and the file length)
-FORMATS: dict[str, ModuleType] = {m.NAME: m for m in (parquet, guava, go_bloom, pybloom_live, pyprobables, raw)}
+# recognised by exact size relations between a header or footer and the file length; a bitset text is only
+# 0s and 1s, which no binary header above is)
+FORMATS: dict[str, ModuleType] = {m.NAME: m for m in (parquet, guava, go_bloom, pybloom_live, pyprobables,
+                                                     bitset_text, raw)}
 BLOOMVIZ_MAGIC = b"BLOOMVZ\x00"
 SNIFF_BYTES = 4096
 

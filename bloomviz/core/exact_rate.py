@@ -20,7 +20,7 @@ and a probe hitting j distinct bits is a false positive when all j were hit by t
 
 P_j(N) is an entry of a matrix power: the number u of the j bits not yet hit is a Markov chain that steps
 u -> u-1 with probability u/m per position and stays with probability 1 - u/m, so P_j(N) = (T^N)[j, 0] for
-the (k+1) x (k+1) bidiagonal matrix T. The textbook closed form of that entry is the inclusion-exclusion sum
+the (J+1) x (J+1) bidiagonal matrix T, J = min(k, m). The textbook closed form of that entry is the inclusion-exclusion sum
 Σ_i (-1)^i C(j,i) (1 - i/m)^N, whose terms cancel catastrophically (nearly empty large filters lose every
 digit); the matrix power has no subtraction anywhere:
 
@@ -35,13 +35,14 @@ digit); the matrix power has no subtraction anywhere:
 
 Scalar values (fp_exact) use square-and-multiply on N with a diagonal rescaling σ = max(1, m/N) (entries of
 σ^u·T·σ^-u stay within [e^-64, 64^64] however empty a huge filter is) and a log-sum-exp over j, so even rates
-far below 1e-300 come out with full relative accuracy as logarithms (log_fp_exact). Error bound: 1e-10 relative
-for m <= 2^34, k <= 64, n <= 10^10 (the tests check 1e-9 against exact rational arithmetic and a 200-digit
-reference at m = 2^32).
+far below 1e-300 come out with full relative accuracy as logarithms (log_fp_exact). A nearly full filter
+(rate > 0.5) is computed as 1 − Σ_j w_j·Pr(some of the j bits still 0), the rows of a power of T summing to
+1, so that 1 − rate keeps its digits too. Error bound: 1e-10 relative for m <= 2^34, k <= 64, n <= 10^10 (the
+tests check 1e-9 against exact rational arithmetic and against an 800-digit reference up to m = 2^34).
 
 A whole curve (one value per insert, n = 0…n_max) is FP(n) = r_b · c_a with n = a·B + b and B ≈ sqrt(n_max):
-r_b = w·M^b and c_a = (M^B)^a e_0 for M = T^k, so the cost is O(sqrt(n_max)·k^2 + n_max·k), about 0.1 s for
-n_max = 10^6. Each value is within (a + b)·(k+1)·2^-53 relative (3e-10 at n_max = 10^6 and k = 64). Rates
+r_b = w·M^b and c_a = (M^B)^a e_0 for M = T^k, so the cost is O(sqrt(n_max)·k^2 + n_max·k), 25-35 ms for
+n_max = 10^6 here (benchmarks/bench_truth.py). Each value is within (a + b)·(k+1)·2^-53 relative (3e-10 at n_max = 10^6 and k = 64). Rates
 below about 1e-290 underflow in a curve (they do not in the scalar path).
 """
 

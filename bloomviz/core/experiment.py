@@ -19,6 +19,8 @@ import numpy as np
 
 from bloomviz.core import bitstore, hashing
 from bloomviz.core.exact_rate import fp_exact_at
+from bloomviz.core.filters import BloomFilter
+from bloomviz.core.first_flips import FirstIndex
 from bloomviz.core.items import random_items
 
 
@@ -27,7 +29,7 @@ class FpTracker:
     def __init__(self, flt, probes: Sequence[object]):
         self._probes = list(probes)
         self._k = flt.k
-        self._scratch: np.ndarray | None = None                # see _first_occurrences
+        self._tables: dict = {}                             # first_flips tables, reused batch after batch
         self._positions = flt.positions_many(self._probes)  # (P, k), fixed for the filter's m, k, scheme
         self.rebuild(flt)
 
@@ -73,40 +75,6 @@ class FpTracker:
         return self._zeros.copy()
 
     # --- updates -------------------------------------------------------------------------------------------
-    SCRATCH_MAX_M = 1 << 26   # an int32 per bit (256 MiB at most); larger filters sort instead
-
-    def _first_occurrences(self, pos: np.ndarray, m: int) -> np.ndarray:
-        """Bool mask: True at the first occurrence of each distinct value of ``pos`` (which is in insertion
-        order, so the first occurrence is the insert that sets the bit).
-
-        With a scratch array of one int32 per bit, each value's first index is found by writing the indices
-        in reverse, so that the earliest write lands last: two scatters and a gather, no sort (1.4-2x faster
-        than sorting (bit, time) keys). NumPy does not promise that the last of repeated writes wins, so the
-        result is checked (every other occurrence of a value must come after the one kept) and, should the
-        check ever fail, a sort gives the answer instead. Larger filters sort."""
-        size = pos.size
-        first = np.zeros(size, dtype=bool)
-        if size == 0:
-            return first
-        if m <= self.SCRATCH_MAX_M:
-            if self._scratch is None or self._scratch.size != m:
-                self._scratch = np.empty(m, dtype=np.int32)
-            index = np.arange(size, dtype=np.int32)
-            self._scratch[pos[::-1]] = index[::-1]
-            kept = self._scratch[pos]
-            first = kept == index
-            if np.all(kept <= index):
-                return first
-        self._scratch = None
-        order = np.argsort(pos, kind="stable")
-        sorted_pos = pos[order]
-        lead = np.empty(size, dtype=bool)
-        lead[0] = True
-        np.not_equal(sorted_pos[1:], sorted_pos[:-1], out=lead[1:])
-        first[:] = False
-        first[order[lead]] = True
-        return first
-
     def on_insert(self, newly_set: Iterable[int]) -> int:
         """Account for bits that one insert turned from 0 to 1 (each such bit exactly once)."""
         for p in newly_set:
@@ -122,7 +90,9 @@ class FpTracker:
     def insert_batch(self, positions: np.ndarray, flt) -> tuple[np.ndarray, np.ndarray]:
         """Insert the rows of ``positions`` into ``flt``; return (fp count, bits set) after every row.
 
-        Exact: the same numbers ``on_insert`` would give one insert at a time.
+        Exact: the same numbers ``on_insert`` would give one insert at a time. The bits that were still 0
+        are found with one gather, their first occurrences with a batch-sized table (first_flips), and a
+        standard filter is then given only those bits to set and count.
         """
         positions = np.asarray(positions, dtype=np.int64)
         n = positions.shape[0]
@@ -132,43 +102,36 @@ class FpTracker:
         k = positions.shape[1]
         flat = positions.ravel()
         fresh_at = np.flatnonzero(bitstore.test_bits(flt.bits, flat) == 0)
-        fresh_pos = flat[fresh_at]
-        first = self._first_occurrences(fresh_pos, len(flt.bits))
-        flipped_bits = fresh_pos[first]          # each bit this batch turns 0 -> 1, once
-        flip_time = fresh_at[first] // k         # the insert (row) that turns it
+        index = FirstIndex(flat[fresh_at], self._tables)
+        first = np.flatnonzero(index.first)
+        flip_time = fresh_at[first] // k               # the insert (row) that turns each flipped bit, once
         new_bits = np.bincount(flip_time, minlength=n).cumsum() + bits_before
 
-        flt.insert_positions(positions)
-        # The index holds only entries whose bit was 0 before this batch (it is compacted after every batch
-        # and every single insert leaves only stale entries for bits that are now 1, pruned here too).
-        hit = bitstore.test_bits(flt.bits, self._entry_pos) == 1 if self._entry_pos.size else \
-            np.zeros(0, bool)
-        hit_pos = self._entry_pos[hit]
-        hit_probe = self._entry_probe[hit]
-        order = np.argsort(flipped_bits, kind="stable") if self._scratch is None else None
-        if order is not None:
-            sorted_bits = flipped_bits[order]
-            slot = np.searchsorted(sorted_bits, hit_pos)
-            found = slot < sorted_bits.size
-            found[found] = sorted_bits[slot[found]] == hit_pos[found]
-            where = order[np.minimum(slot, max(sorted_bits.size - 1, 0))] if sorted_bits.size else slot
-        else:
-            # the scratch still holds, for every bit of this batch, the index of its first occurrence
-            where = self._scratch[hit_pos].astype(np.int64)   # stale values for bits not of this batch
-            found = (where >= 0) & (where < fresh_pos.size)
-            found[found] = fresh_pos[where[found]] == hit_pos[found]
-            where = np.searchsorted(np.flatnonzero(first), where)   # occurrence index -> flip index
-        # A hit entry whose bit is not among this batch's flips was already 1 (set by a single insert that
-        # on_insert accounted for): it no longer delays its probe.
-        entry_time = np.where(found, flip_time[np.minimum(where, max(flip_time.size - 1, 0))]
-                              if flip_time.size else -1, -1)
-        self._zeros -= np.bincount(hit_probe[found], minlength=len(self._probes))
+        if type(flt).insert_positions is BloomFilter.insert_positions:
+            if positions.size and (positions.min() < 0 or positions.max() >= flt.m):
+                raise ValueError(f"positions must lie in [0, {flt.m})")
+            flt.insert_fresh_bits(index.values[first], n)
+        else:   # variants whose insert does more than set bits (counting) or that remap them
+            flt.insert_positions(positions)
+        # The index holds only entries whose bit was 0 before this batch, or stale ones whose bit a single
+        # insert set (on_insert accounted for them): both kinds leave it now.
+        # Only entries whose bit is now 1 can have been flipped by this batch: look those few up.
+        hit = np.flatnonzero(bitstore.test_bits(flt.bits, self._entry_pos)) if self._entry_pos.size else \
+            np.zeros(0, np.int64)
+        where = index.lookup(self._entry_pos[hit])
+        found = where >= 0
+        hit_probe = self._entry_probe[hit[found]]
+        entry_time = fresh_at[where[found]] // k
+        self._zeros -= np.bincount(hit_probe, minlength=len(self._probes))
         latest = np.full(len(self._probes), -1, dtype=np.int64)
         np.maximum.at(latest, hit_probe, entry_time)
         becomes_fp = (self._zeros == 0) & (latest >= 0)
         fp_after = np.bincount(latest[becomes_fp], minlength=n).cumsum() + self._fp
-        self._entry_pos = self._entry_pos[~hit]
-        self._entry_probe = self._entry_probe[~hit]
+        if hit.size:
+            keep = np.ones(self._entry_pos.size, dtype=bool)
+            keep[hit] = False
+            self._entry_pos = self._entry_pos[keep]
+            self._entry_probe = self._entry_probe[keep]
         self._fp = int(fp_after[-1])
         return fp_after, new_bits
 

@@ -222,7 +222,6 @@ class ForeignFilter(RichDisplay):
                 "fields": dict(self.fields), "notes": list(self.notes)}
 
 
-
 def _occupancy(cell_bits: int, set_bits: np.ndarray) -> np.ndarray:
     """Inserts that most likely set ``set_bits`` of ``cell_bits`` bits when each insert sets one bit at random."""
     x = np.asarray(set_bits, dtype=float)

@@ -1,5 +1,5 @@
-"""The core and the foreign-format readers must stay usable without Qt (command line, notebooks, servers),
-so none of their modules may pull it in."""
+"""The core, the foreign-format readers and the lessons must stay usable without Qt (command line, notebooks,
+servers), so none of their modules may pull it in."""
 
 import os
 import subprocess
@@ -8,18 +8,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# Imports every module of bloomviz.core and bloomviz.formats in a fresh interpreter, then names any Qt module
-# that came with them.
+# Imports every module of bloomviz.core, bloomviz.formats and bloomviz.lessons in a fresh interpreter, then names
+# any Qt module that came with them.
 PROBE = """
 import importlib, pkgutil, sys
-import bloomviz.core, bloomviz.formats
+import bloomviz.core, bloomviz.formats, bloomviz.lessons
 names = []
-for package in (bloomviz.core, bloomviz.formats):
+for package in (bloomviz.core, bloomviz.formats, bloomviz.lessons):
     names += [package.__name__] + [m.name for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".")]
 for name in names:
     importlib.import_module(name)
 qt = sorted(m for m in sys.modules if m.split(".")[0] in ("PySide6", "shiboken6", "pyqtgraph"))
-print(len(names) if "bloomviz.formats.parquet" in names else 0)
+print(len(names) if {"bloomviz.formats.parquet", "bloomviz.lessons.runner"} <= set(names) else 0)
 print(" ".join(qt))
 """
 

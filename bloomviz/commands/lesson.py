@@ -1,0 +1,104 @@
+"""``bloomviz lesson``: check a lesson file, run it headless and write a report, or list the built-in lessons.
+
+A lesson is a Markdown file with ```bloomviz action blocks (README: Teaching with bloomviz). FILE may also name a
+built-in lesson by its name or number (``bloomviz lesson 1 --check``); ``--list`` prints them.
+
+  --check            parse the lesson and run every step on the core (no window); print one line per step
+  --report OUT.json  the same, and write per step: m, k, scheme, variant, n, bits set, the last verdict and its
+                     positions, the measured and the exact rate, and the numbers the step computed
+
+A malformed lesson, or one that fails while running, is refused with one line naming the file, the line and
+the reason (exit 2); nothing is written then.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+
+from bloomviz.commands.common import CliParser, fail
+
+NAME = "lesson"
+
+
+def add_parser(subparsers) -> CliParser:
+    parser = subparsers.add_parser(
+        NAME, help="check a lesson file or run it headless and write a JSON report (--list: built-in lessons)",
+        description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("file", metavar="FILE", nargs="?", help="a lesson (.md), or a built-in lesson's name or number")
+    parser.add_argument("--check", action="store_true", help="run every step headless and print a summary")
+    parser.add_argument("--report", metavar="OUT.json", help="run every step headless and write a JSON report")
+    parser.add_argument("--list", action="store_true", help="list the built-in lessons")
+    return parser
+
+
+def _load(name: str):
+    from bloomviz import lessons
+    if os.path.exists(name) or os.sep in name or name.endswith(".md"):
+        return lessons.parse_file(name)
+    return lessons.load_builtin(name)
+
+
+def _rate(value) -> str:
+    return "—" if value is None else f"{value:.4g}"
+
+
+def _summary(report: dict, total: int) -> str:
+    if report["m"] is None:
+        return f"step {report['step']} of {total}: {report['title']} (no filter yet)"
+    last = report["last"]
+    verdict = "" if not last or "verdict" not in last else \
+        f"; {last['item']}: {'probably in' if last['verdict'] == 'maybe' else 'definitely not in'}"
+    return (f"step {report['step']} of {total}: {report['title']} — m={report['m']:,} k={report['k']} "
+            f"{report['scheme']} {report['variant']}, n={report['n']:,}, bits set {report['bits_set']:,}, "
+            f"measured {_rate(report['measured_rate'])}, exact {_rate(report['exact_rate'])}{verdict}")
+
+
+def _plain(value):
+    """JSON without NaN or infinities (a rate of an empty filter is 0, never NaN; be safe anyway)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def run(args) -> int:
+    prog = f"bloomviz {NAME}"
+    from bloomviz import lessons
+    if args.list:
+        for name in lessons.builtin_lessons():
+            print(f"{name}\t{lessons.load_builtin(name).title}")
+        return 0
+    if not args.file:
+        return fail(prog, "give a lesson FILE (or --list)")
+    if not args.check and not args.report:
+        return fail(prog, "say what to do: --check or --report OUT.json (the window plays lessons)")
+    try:
+        lesson = _load(args.file)
+        writer = None
+        if args.report:
+            from bloomviz.core.atomic_write import AtomicWriter
+            writer = AtomicWriter(args.report, what="the report")   # refuses a bad target before the run
+        try:
+            reports = lessons.check(lesson)
+        except BaseException:
+            if writer is not None:
+                writer.discard()
+            raise
+    except lessons.LessonError as exc:
+        return fail(prog, exc)
+    except OSError as exc:
+        return fail(prog, f"{getattr(exc, 'filename', None) or args.report}: {exc.strerror or exc}")
+    for report in reports:
+        print(_summary(report, len(reports)))
+    if writer is not None:
+        doc = {"lesson": lesson.title, "file": lesson.path, "steps": _plain(reports)}
+        writer.write(json.dumps(doc, indent=1, ensure_ascii=False).encode("utf-8") + b"\n")
+        writer.commit()
+        print(f"report: {args.report}")
+    return 0

@@ -1,0 +1,36 @@
+"""Lessons: plain-text files (Markdown with ```bloomviz action blocks) that a teacher writes, and a runner that
+plays them on the core, step by step with Back, or headless (``bloomviz lesson FILE --check / --report``).
+
+- ``format.py``: the file format and its strict parser (``parse_file``, ``parse_text``, ``LessonError``);
+- ``actions.py``: the actions as data, and the check of their arguments;
+- ``runner.py``: ``LessonRunner`` (next, back, a snapshot per step), ``check`` (run every step);
+- ``builtin/``: the lessons shipped with bloomviz, from the seed documents (``builtin_lessons``).
+
+No Qt here: the window drives a ``LessonRunner`` like the command line does.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from bloomviz.lessons.format import Action, Lesson, LessonError, Step, parse_file, parse_text
+from bloomviz.lessons.runner import LessonRunner, check
+
+__all__ = ["Action", "Lesson", "LessonError", "LessonRunner", "Step", "builtin_lessons", "check", "load_builtin",
+           "parse_file", "parse_text"]
+
+
+def builtin_lessons() -> list[str]:
+    """The names of the built-in lessons (file names without .md), in teaching order."""
+    folder = resources.files("bloomviz.lessons") / "builtin"
+    return sorted(p.name[:-3] for p in folder.iterdir() if p.name.endswith(".md"))
+
+
+def load_builtin(name: str) -> Lesson:
+    """A built-in lesson by name (``01-what-is-a-bloom-filter``) or by its number (``1``)."""
+    names = builtin_lessons()
+    match = [n for n in names if n == name or n.split("-", 1)[0].lstrip("0") == str(name).lstrip("0")]
+    if len(match) != 1:
+        raise LessonError(str(name), 0, f"no built-in lesson {name!r}; built-in lessons: {', '.join(names)}")
+    text = (resources.files("bloomviz.lessons") / "builtin" / f"{match[0]}.md").read_text(encoding="utf-8")
+    return parse_text(text, f"builtin:{match[0]}")

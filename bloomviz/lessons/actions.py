@@ -1,0 +1,204 @@
+"""The lesson actions as data: what each takes, and the parse-time check of its arguments.
+
+An action is a name, positional arguments and ``key=value`` options. ``SPECS`` says which options each takes
+and whether its positional arguments are items; ``check_action`` turns the strings into typed values or raises
+ValueError saying what is wrong (the parser adds the file and line). Running them is ``runner.py``'s job, so
+a window can show, validate or replay the same records.
+
+Actions that only the window can show (``highlight``, ``show``, ``slow`` on inserts, ``predict``'s vote) are
+checked and recorded headless; ``predict`` also looks the item up, since the reveal is a lookup.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+LESSON_MAX_M = 1 << 28          # a lesson filter is built in memory by a file someone sent: at most 32 MiB
+THEORY_MAX_M = 1 << 48          # ``rates`` computes formulas only, so Brainflayer's 2^32 bits are fine
+MAX_RANDOM = 2_000_000          # items one insert-random adds
+MAX_ENSEMBLE_WORK = 4_000_000   # filters x inserts of one ensemble
+MAX_PROBES = 200_000
+
+
+@dataclass(frozen=True)
+class Spec:
+    options: tuple[str, ...]
+    items: bool = False          # positional arguments are items (quoted when they hold spaces)
+    min_args: int = 0
+    max_args: int | None = 0
+    summary: str = ""
+
+
+SPECS: dict[str, Spec] = {
+    "filter": Spec(("m", "k", "n", "p", "scheme", "variant", "counter_bits", "capacity", "growth", "tightening"),
+                   summary="make a new empty filter: m= k= (or n= p= for the textbook design), scheme=, "
+                           "variant= (standard, counting, scalable, partitioned, blocked)"),
+    "positions": Spec((), min_args=3, max_args=None,
+                      summary="positions ITEM = P1 P2 …: hand-set positions for ITEM (before filter "
+                              "scheme=hand-set)"),
+    "insert": Spec(("slow",), items=True, min_args=1, max_args=None, summary="insert ITEM …"),
+    "lookup": Spec(("slow",), items=True, min_args=1, max_args=None, summary="look up ITEM …"),
+    "predict": Spec((), items=True, min_args=1, max_args=1,
+                    summary="predict ITEM: the class votes, then the lookup is revealed"),
+    "remove": Spec(("force",), items=True, min_args=1, max_args=None,
+                   summary="remove ITEM … from a counting filter (force=yes removes a non-member)"),
+    "insert-random": Spec(("seed",), min_args=1, max_args=1, summary="insert-random N [seed=S]: N generated items"),
+    "measure": Spec(("probes", "seed"), summary="measure probes=N: the rate over N non-members from now on"),
+    "ensemble": Spec(("filters", "n", "probes", "seed"),
+                     summary="ensemble filters=F [n=N]: the mean rate of F random filters like this one"),
+    "design": Spec(("n", "p"), summary="design n=N p=P: k, m, bits per item and the lower bound"),
+    "rates": Spec(("m", "k", "n", "mib"),
+                  summary="rates m=M (or mib=) k=K n=N1,N2,…: exact, classic and approximate rates, no filter"),
+    "kedmi": Spec(("density", "seed"),
+                  summary="kedmi density=D: Kedmi's toy (32,768 keys, p = 0.001) started with D of its bits set"),
+    "highlight": Spec((), min_args=1, max_args=None, summary="highlight P …: light these bits (the window)"),
+    "show": Spec(("tab", "scenario"), summary="show tab=NAME or scenario=NAME (the window)"),
+    "expect": Spec(("m", "k", "n", "bits_set", "verdict", "positions", "scheme", "variant"), max_args=None,
+                   summary="expect key=value … or numbers.NAME~VALUE: stop the lesson if the state differs"),
+}
+
+VERDICTS = ("maybe", "no")
+
+
+def whole(text: str, what: str, low: int = 0, high: int | None = None) -> int:
+    """A whole number written as 1000, 1_000, 1,000 or 1e6 (integral), within [low, high]."""
+    clean = text.replace("_", "").replace(",", "")
+    try:
+        value = int(clean)
+    except ValueError:
+        try:
+            number = float(clean)
+        except ValueError:
+            raise ValueError(f"{what} must be a whole number, got {text!r}") from None
+        if not math.isfinite(number) or number != int(number):
+            raise ValueError(f"{what} must be a whole number, got {text!r}") from None
+        value = int(number)
+    if value < low or (high is not None and value > high):
+        raise ValueError(f"{what} = {text} is outside {low:,}…{high:,}" if high is not None else
+                         f"{what} = {text} must be at least {low:,}")
+    return value
+
+
+def fraction(text: str, what: str, low: float = 0.0, high: float = 1.0, open_low: bool = True) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{what} must be a number, got {text!r}") from None
+    if not math.isfinite(value) or value > high or value < low or (open_low and value == low):
+        raise ValueError(f"{what} = {text} is outside {'(' if open_low else '['}{low:g}, {high:g}]")
+    return value
+
+
+def _yes(text: str, what: str) -> bool:
+    if text not in ("yes", "no"):
+        raise ValueError(f"{what} must be yes or no, got {text!r}")
+    return text == "yes"
+
+
+def _filter_options(o: dict) -> dict:
+    from bloomviz.core.hashing import SCHEMES
+    from bloomviz.core.seed_schemes import HAND_SET_ID
+    from bloomviz.core.variant_registry import check_variant
+    out: dict = {"variant": check_variant(o.get("variant", "standard"))}
+    scheme = o.get("scheme")
+    if scheme is not None and scheme not in SCHEMES and scheme != HAND_SET_ID:
+        raise ValueError(f"unknown hash scheme {scheme!r}; known schemes: {', '.join(SCHEMES)}, {HAND_SET_ID}")
+    out["scheme"] = scheme
+    for key in ("m", "capacity", "n"):
+        if key in o:
+            out[key] = whole(o[key], key, 1, LESSON_MAX_M)
+    for key, high in (("k", 64), ("counter_bits", 8), ("growth", 16)):
+        if key in o:
+            out[key] = whole(o[key], key, 1, high)
+    if "p" in o:
+        out["p"] = fraction(o["p"], "p", 0.0, 0.5)
+    if "tightening" in o:
+        out["tightening"] = fraction(o["tightening"], "tightening", 0.0, 1.0)
+    variant = out["variant"]
+    if variant == "scalable":
+        if "capacity" not in out or "p" not in out:
+            raise ValueError("a scalable filter needs capacity= and p=")
+    elif not ({"m", "k"} <= set(out) or {"n", "p"} <= set(out)):
+        raise ValueError("needs m= and k=, or n= and p= for the textbook design")
+    return out
+
+
+def _expect(args: list, options: dict) -> tuple[list, dict]:
+    checks: dict = {}
+    for key, value in options.items():
+        if key in ("m", "k", "n", "bits_set"):
+            checks[key] = whole(value, key)
+        elif key == "verdict":
+            if value not in VERDICTS:
+                raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, got {value!r}")
+            checks[key] = value
+        elif key == "positions":
+            checks[key] = tuple(whole(p, "a position") for p in value.split(","))
+        else:
+            checks[key] = value
+    approx = []
+    for word in args:        # numbers.NAME~VALUE: equal to VALUE to the digits written
+        name, tilde, value = word.partition("~")
+        if not tilde or not name.startswith("numbers.") or len(name) <= len("numbers."):
+            raise ValueError(f"expected key=value or numbers.NAME~VALUE, got {word!r}")
+        fraction(value, name, -1e300, 1e300, open_low=False)
+        approx.append((name[len("numbers."):], value))
+    if not checks and not approx:
+        raise ValueError("expect needs at least one key=value")
+    return approx, checks
+
+
+def check_action(name: str, args: list, options: dict) -> tuple[list, dict]:
+    """Typed (args, options) for one action line, or ValueError naming the bad argument."""
+    spec = SPECS[name]
+    if len(args) < spec.min_args:
+        raise ValueError(f"needs at least {spec.min_args} argument{'s' if spec.min_args > 1 else ''}: "
+                         f"{spec.summary}")
+    if spec.max_args is not None and len(args) > spec.max_args:
+        raise ValueError(f"takes {spec.max_args or 'no'} positional argument{'s' if spec.max_args != 1 else ''}, "
+                         f"got {' '.join(args)!r}: {spec.summary}")
+    o = dict(options)
+    if name == "filter":
+        return [], _filter_options(o)
+    if name == "positions":
+        if args[1] != "=":
+            raise ValueError(f"write positions ITEM = P1 P2 …, got {' '.join(args)!r}")
+        return [args[0], *(whole(p, "a position") for p in args[2:])], {}
+    if name in ("insert", "lookup"):
+        return args, ({"slow": fraction(o["slow"], "slow (seconds per hash)", 0.0, 10.0)} if "slow" in o else {})
+    if name == "remove":
+        return args, {"force": _yes(o.get("force", "no"), "force")}
+    if name == "insert-random":
+        return [whole(args[0], "N", 1, MAX_RANDOM)], {"seed": whole(o.get("seed", "0"), "seed")}
+    if name == "measure":
+        return [], {"probes": whole(o.get("probes", "2000"), "probes", 1, MAX_PROBES),
+                    "seed": whole(o.get("seed", "0"), "seed")}
+    if name == "ensemble":
+        out = {"filters": whole(o.get("filters", "200"), "filters", 1, 100_000),
+               "probes": whole(o.get("probes", "32"), "probes", 1, 4096), "seed": whole(o.get("seed", "0"), "seed")}
+        if "n" in o:
+            out["n"] = whole(o["n"], "n", 1, MAX_RANDOM)
+        return [], out
+    if name == "design":
+        if "n" not in o or "p" not in o:
+            raise ValueError("needs n= and p=")
+        return [], {"n": whole(o["n"], "n", 1, 10 ** 15), "p": fraction(o["p"], "p", 0.0, 0.5)}
+    if name == "rates":
+        if ("m" in o) == ("mib" in o) or "k" not in o or "n" not in o:
+            raise ValueError("needs m= (or mib=), k= and n=")
+        m = whole(o["m"], "m", 1, THEORY_MAX_M) if "m" in o else whole(o["mib"], "mib", 1, THEORY_MAX_M >> 23) << 23
+        return [], {"m": m, "k": whole(o["k"], "k", 1, 64),
+                    "n": tuple(whole(v, "n", 0, 10 ** 15) for v in o["n"].split(","))}
+    if name == "kedmi":
+        return [], {"density": fraction(o.get("density", "0"), "density", 0.0, 0.99, open_low=False),
+                    "seed": whole(o.get("seed", "2017"), "seed")}
+    if name == "highlight":
+        return [whole(p, "a position") for p in args], {}
+    if name == "show":
+        if len(o) != 1:
+            raise ValueError("show takes one of tab=NAME or scenario=NAME")
+        return [], o
+    if name == "expect":
+        return _expect(args, o)
+    return args, o

@@ -1,0 +1,187 @@
+"""The lesson file format: Markdown with fenced ``bloomviz`` action blocks, parsed strictly.
+
+Why Markdown: a lesson is mostly narration, and teachers already write Markdown (it renders on GitHub, in
+editors and in slides tools); formulas go in as Unicode. Actions sit in fenced blocks, one per line, so every
+action has its own line number and an error can name it (TOML would put narration in strings and its parser
+gives no line for a semantic error such as an unknown scheme).
+
+    # Title                    the first non-blank line; exactly one
+    intro paragraphs           optional
+    ## Step title              starts a step; every step needs a title
+    narration paragraphs
+    ```bloomviz
+    action arg arg key=value   one action per line; quote items holding spaces ("like this"); # comments
+    ```
+
+``parse_text`` / ``parse_file`` return a ``Lesson`` (plain data: steps of narration and ``Action`` records) or
+raise ``LessonError`` naming the file, the line and the reason. Every action's arguments are checked here,
+before anything runs; what depends on the filter's state is checked by a dry run (``runner.check``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from dataclasses import dataclass, field
+
+from bloomviz.lessons.actions import SPECS, check_action
+
+FENCE = re.compile(r"^(```|~~~)\s*(\S*)\s*$")
+MAX_LESSON_BYTES = 1 << 20          # a lesson is text a person wrote: a megabyte is far beyond any
+
+
+class LessonError(ValueError):
+    """A lesson refused: ``path:line: reason`` (line 0 when the fault is the whole file)."""
+
+    def __init__(self, path: str, line: int, reason: str):
+        self.path, self.line, self.reason = path, line, reason
+        super().__init__(f"{path}:{line}: {reason}" if line else f"{path}: {reason}")
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action line: its name, its positional arguments and its options (already type-checked)."""
+
+    name: str
+    args: tuple
+    options: dict
+    line: int
+
+    def as_dict(self) -> dict:
+        return {"action": self.name, "args": list(self.args), "options": dict(self.options), "line": self.line}
+
+
+@dataclass(frozen=True)
+class Step:
+    title: str
+    narration: str
+    actions: tuple[Action, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class Lesson:
+    title: str
+    intro: str
+    steps: tuple[Step, ...]
+    path: str = "<lesson>"
+    meta: dict = field(default_factory=dict)
+
+
+def _tokens(text: str, path: str, line: int) -> list[str]:
+    try:
+        lexer = shlex.shlex(text, posix=True, punctuation_chars=False)
+        lexer.whitespace_split = True
+        lexer.commenters = ""
+        return list(lexer)
+    except ValueError as exc:            # shlex: "No closing quotation"
+        raise LessonError(path, line, f"{exc} in {text.strip()!r}") from None
+
+
+def parse_action(text: str, path: str, line: int) -> Action:
+    words = _tokens(text, path, line)
+    name, rest = words[0], words[1:]
+    if name not in SPECS:
+        raise LessonError(path, line, f"unknown action {name!r}; known actions: {', '.join(SPECS)}")
+    spec = SPECS[name]
+    args, options = [], {}
+    for word in rest:
+        key, eq, value = word.partition("=")
+        if eq and key in spec.options:
+            if key in options:
+                raise LessonError(path, line, f"{name}: option {key!r} is given twice")
+            options[key] = value
+        elif eq and key and re.fullmatch(r"[a-z_]+", key) and not spec.items:
+            raise LessonError(path, line, f"{name}: unknown option {key!r}; it takes: "
+                                          f"{', '.join(spec.options) or 'no options'}")
+        else:
+            args.append(word)
+    try:
+        args_checked, options_checked = check_action(name, args, options)
+    except ValueError as exc:
+        raise LessonError(path, line, f"{name}: {exc}") from None
+    return Action(name, tuple(args_checked), options_checked, line)
+
+
+def parse_text(text: str, path: str = "<lesson>") -> Lesson:
+    title, intro, steps = None, [], []
+    current: dict | None = None
+    fence_line, in_block = 0, False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        fence = FENCE.match(line.strip())
+        if in_block:
+            if fence and not fence.group(2):
+                in_block = False
+                continue
+            body = line.strip()
+            if body and not body.startswith("#"):
+                current["actions"].append(parse_action(body, path, number))
+            continue
+        if fence:
+            lang = fence.group(2)
+            if lang != "bloomviz":
+                raise LessonError(path, number, f"a fenced block must be ```bloomviz (actions), got "
+                                                f"```{lang}; put examples for readers in indented text")
+            if current is None:
+                raise LessonError(path, number, "an action block before the first step (## title)")
+            in_block, fence_line = True, number
+            continue
+        if line.startswith("# ") or line == "#":
+            if title is not None:
+                raise LessonError(path, number, "a second lesson title (# ...): a file holds one lesson; "
+                                                "steps start with ##")
+            if steps or current:
+                raise LessonError(path, number, "the title (# ...) must come before the steps")
+            title = line[2:].strip()
+            if not title:
+                raise LessonError(path, number, "the lesson title is empty")
+            continue
+        if line.startswith("## ") or line == "##":
+            if title is None:
+                raise LessonError(path, number, "a step before the lesson title (# Title on the first line)")
+            if current is not None:
+                steps.append(current)
+            heading = line[3:].strip()
+            if not heading:
+                raise LessonError(path, number, "a step without a title (## Title)")
+            current = {"title": heading, "text": [], "actions": [], "line": number}
+            continue
+        if title is None:
+            if line.strip():
+                raise LessonError(path, number, "a lesson starts with its title: # Title")
+            continue
+        (current["text"] if current is not None else intro).append(line)
+    if in_block:
+        raise LessonError(path, fence_line, "this ```bloomviz block is never closed with ```")
+    if title is None:
+        raise LessonError(path, 0, "empty: a lesson needs a # Title and at least one ## step")
+    if current is not None:
+        steps.append(current)
+    if not steps:
+        raise LessonError(path, 0, "no steps: each step starts with ## Title")
+    return Lesson(title=title, intro="\n".join(intro).strip(), path=path,
+                  steps=tuple(Step(s["title"], "\n".join(s["text"]).strip(), tuple(s["actions"]), s["line"])
+                              for s in steps))
+
+
+def parse_file(path) -> Lesson:
+    """Read and parse a lesson file; OSError and decoding problems become a LessonError naming the file."""
+    name = os.fsdecode(path)
+    from bloomviz.core.safe_files import open_regular
+    try:
+        with open_regular(name, MAX_LESSON_BYTES, "a lesson file") as f:
+            raw = f.read(MAX_LESSON_BYTES + 1)
+    except FileNotFoundError:
+        raise LessonError(name, 0, "no such file") from None
+    except (OSError, TypeError) as exc:
+        raise LessonError(name, 0, getattr(exc, "strerror", None) or str(exc)) from None
+    if len(raw) > MAX_LESSON_BYTES:
+        raise LessonError(name, 0, f"larger than {MAX_LESSON_BYTES:,} bytes: not a lesson")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise LessonError(name, line, f"not UTF-8 text (byte 0x{raw[exc.start]:02x})") from None
+    return parse_text(text, name)

@@ -1,0 +1,289 @@
+"""Run a lesson on the core (no Qt): step by step with Back, or all at once for ``--check`` and ``--report``.
+
+``LessonRunner(lesson)`` keeps one snapshot of the lesson state per step taken, so ``back()`` restores the state
+before the current step exactly (the filter is copied, not recomputed), and ``next()`` runs one step and
+returns its report. A window drives the same object: the step list is ``lesson.steps``, the progress
+``runner.position`` of ``len(lesson.steps)``, the actions are ``Action`` records it can also animate.
+
+A step's report: the filter (m, k, scheme, variant, n = inserts, bits set), the last verdict with its positions,
+the measured rate over the lesson's non-member probes (None for hand-set positions, which cannot hash a probe)
+and the exact rate E[(X/m)^k] (the variant's own formula), plus the numbers the step computed.
+
+Any failure while running is a ``LessonError`` naming the file and the action's line; ``check`` runs the whole
+lesson first, so a lesson that would fail half-way is refused before a class sees step one.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from bloomviz.core import theory
+from bloomviz.core.items import random_items, to_bytes
+from bloomviz.lessons.actions import LESSON_MAX_M, MAX_ENSEMBLE_WORK
+from bloomviz.lessons.format import Action, Lesson, LessonError
+
+CULPRIT_LIMIT = 2000     # name who set each bit only while the named members are few enough to list
+
+
+@dataclass
+class LessonState:
+    filter: object = None
+    named: list = field(default_factory=list)       # items inserted by name, in order (culprits, probe exclusion)
+    randoms: int = 0                                # items inserted by insert-random
+    hand_set: dict = field(default_factory=dict)    # item -> positions, for scheme=hand-set
+    last: dict | None = None
+    numbers: dict = field(default_factory=dict)
+    probes: int = 2000
+    probe_seed: int = 0
+    touched: set = field(default_factory=set)       # numbers set by the step being run
+
+    def put(self, numbers: dict) -> None:
+        self.numbers.update(numbers)
+        self.touched.update(numbers)
+
+    def copy(self) -> "LessonState":
+        out = copy.copy(self)
+        out.filter = None if self.filter is None else self.filter.copy()
+        out.named, out.hand_set, out.numbers = list(self.named), dict(self.hand_set), dict(self.numbers)
+        out.touched = set()
+        out.last = copy.deepcopy(self.last)
+        return out
+
+
+def _flt(state: LessonState, action: Action):
+    if state.filter is None:
+        raise ValueError("there is no filter yet: start with a filter action")
+    return state.filter
+
+
+def _make_filter(state: LessonState, o: dict):
+    from bloomviz.core.calculator import textbook_design
+    from bloomviz.core.seed_schemes import HAND_SET_ID, hand_set
+    from bloomviz.core.variant_registry import make_filter
+    scheme = o.get("scheme")
+    if scheme == HAND_SET_ID:
+        if not state.hand_set:
+            raise ValueError("scheme=hand-set needs positions lines (positions ITEM = P …) before the filter")
+        scheme = hand_set(state.hand_set)
+    variant = o["variant"]
+    if variant == "scalable":
+        return make_filter("scalable", initial_capacity=o["capacity"], p=o["p"], growth=o.get("growth"),
+                           tightening=o.get("tightening"), scheme=scheme)
+    m, k = o.get("m"), o.get("k")
+    if m is None or k is None:
+        m, k, _notes = textbook_design(o["n"], o["p"], max_m=LESSON_MAX_M)
+    params = {"m": m, "k": k, "scheme": scheme}
+    if variant == "counting":
+        params["counter_bits"] = o.get("counter_bits")
+    return make_filter(variant, **params)
+
+
+def _lookup_record(state: LessonState, name: str, item: str, look) -> dict:
+    rec = {"action": name, "item": item, "positions": list(look.positions), "bits": [int(b) for b in look.bits],
+           "verdict": "maybe" if look.maybe_present else "no"}
+    if look.maybe_present and len(state.named) <= CULPRIT_LIMIT and not state.randoms:
+        rec["member"] = item in state.named
+        positions_of = getattr(state.filter, "positions", None)   # a scalable filter has one set per stage
+        if positions_of is not None:
+            # who set each of the item's bits: the other named members whose own positions include it
+            setters: dict[int, list] = {p: [] for p in look.positions}
+            for member in dict.fromkeys(state.named):
+                if member != item:
+                    for p in set(positions_of(member)) & set(setters):
+                        setters[p].append(member)
+            rec["culprits"] = {str(p): who for p, who in setters.items()}
+    return rec
+
+
+def _ensemble(state: LessonState, o: dict) -> dict:
+    from bloomviz.core.ensemble import run_ensemble
+    flt = _flt(state, None)
+    if getattr(flt, "variant", "standard") != "standard" or flt.scheme == "hand-set":
+        raise ValueError("an ensemble draws random standard filters: use it with a standard filter and a real "
+                         "hash scheme")
+    n = o.get("n", len(flt))
+    if n < 1:
+        raise ValueError("the filter is empty: insert items first or give n=")
+    if o["filters"] * n > MAX_ENSEMBLE_WORK:
+        raise ValueError(f"filters × n = {o['filters'] * n:,} inserts is more than {MAX_ENSEMBLE_WORK:,}")
+    res = run_ensemble(flt.m, flt.k, n, o["filters"], scheme=flt.scheme, probes=o["probes"], seed=o["seed"])
+    at = n - 1
+    return {"ensemble.filters": o["filters"], "ensemble.n": n, "ensemble.mean": float(res.mean[at]),
+            "ensemble.low": float(res.low[at]), "ensemble.high": float(res.high[at]),
+            "ensemble.exact": float(res.fp_exact[at]), "ensemble.classic": float(res.fp_classic[at])}
+
+
+def _design(o: dict) -> dict:
+    n, p = o["n"], o["p"]
+    k, m = theory.optimal_params(n, p)
+    return {"design.n": n, "design.p": p, "design.k": k, "design.m": m, "design.bits_per_item": m / n,
+            "design.lower_bound_bits_per_item": theory.lower_bound_bits_per_element(p),
+            "design.optimal_k": theory.optimal_k(m, n), "design.exact": theory.fp_exact(m, k, n),
+            "design.classic": theory.fp_classic(m, k, n)}
+
+
+def _rates(o: dict) -> dict:
+    m, k, out = o["m"], o["k"], {"rates.m": o["m"], "rates.k": o["k"]}
+    for n in o["n"]:
+        out[f"rates.{n}.classic"] = theory.fp_classic(m, k, n)
+        out[f"rates.{n}.approx"] = theory.fp_approx(m, k, n)
+        if m <= 1 << 34:
+            out[f"rates.{n}.exact"] = theory.fp_exact(m, k, n)
+    return out
+
+
+def _expect(state: LessonState, action: Action) -> None:
+    flt, snap = state.filter, snapshot(state)
+    for key, want in action.options.items():
+        got = snap["last"]["verdict"] if key == "verdict" and snap["last"] else \
+            tuple(snap["last"]["positions"]) if key == "positions" and snap["last"] else snap.get(key)
+        if flt is None and key != "verdict":
+            raise ValueError(f"expected {key} = {want}, but there is no filter yet")
+        if got != want:
+            raise ValueError(f"expected {key} = {want}, the lesson has {got}")
+    for name, text in action.args:
+        if name not in state.numbers:
+            raise ValueError(f"expected numbers.{name}, but no step computed it (known: "
+                             f"{', '.join(sorted(state.numbers)) or 'none'})")
+        got, want = float(state.numbers[name]), float(text)
+        digits = text.lower().split("e")[0].lstrip("-").replace(".", "").lstrip("0") or "0"
+        tol = abs(want) * 0.5 * 10.0 ** (1 - len(digits)) if want else 0.0
+        if abs(got - want) > tol:
+            raise ValueError(f"expected numbers.{name} ≈ {text}, the lesson has {got:.6g}")
+
+
+def apply(state: LessonState, action: Action, window: list) -> None:
+    """Run one action on ``state`` (in place). ValueError/TypeError say what went wrong."""
+    name, a, o = action.name, action.args, action.options
+    if name == "positions":
+        state.hand_set[a[0]] = list(a[1:])
+    elif name == "filter":
+        state.filter, state.named, state.randoms, state.last = _make_filter(state, o), [], 0, None
+    elif name == "insert":
+        flt = _flt(state, action)
+        for item in a:
+            ins = flt.add(item)
+            state.named.append(item)
+            state.last = {"action": "insert", "item": item, "positions": list(ins.positions),
+                          "newly_set": [bool(x) for x in getattr(ins, "newly_set", ())]}
+        if "slow" in o:
+            window.append({"action": "slow", "seconds_per_hash": o["slow"]})
+    elif name in ("lookup", "predict"):
+        flt = _flt(state, action)
+        for item in a:
+            state.last = _lookup_record(state, name, item, flt.lookup(item))
+        if name == "predict":
+            window.append({"action": "predict", "item": a[0]})
+    elif name == "remove":
+        flt = _flt(state, action)
+        if not hasattr(flt, "remove"):
+            raise ValueError(f"a {flt.variant} filter cannot remove items: use variant=counting")
+        for item in a:
+            rem = flt.remove(item, force=o["force"])
+            if item in state.named and not o["force"]:
+                state.named.remove(item)
+            state.last = {"action": "remove", "item": item, "positions": list(rem.positions),
+                          "counters_before": list(rem.before), "counters_after": list(rem.after), "forced": o["force"]}
+    elif name == "insert-random":
+        flt = _flt(state, action)
+        flt.update(random_items(a[0], seed=o["seed"]))
+        state.randoms += a[0]
+    elif name == "measure":
+        state.probes, state.probe_seed = o["probes"], o["seed"]
+    elif name == "ensemble":
+        state.put(_ensemble(state, o))
+    elif name == "design":
+        state.put(_design(o))
+    elif name == "rates":
+        state.put(_rates(o))
+    elif name == "kedmi":
+        from bloomviz.core import kedmi_toy
+        flt, res = kedmi_toy.replay(o["density"], seed=o["seed"])
+        state.filter, state.named, state.randoms, state.last = flt, [], res.n, None
+        state.put({f"kedmi.{key}": value for key, value in res.as_dict().items()})
+    elif name == "highlight":
+        flt = _flt(state, action)
+        bad = [p for p in a if p >= flt.m]
+        if bad:
+            raise ValueError(f"position {bad[0]} is outside 0…{flt.m - 1}")
+        window.append({"action": "highlight", "positions": list(a)})
+    elif name == "show":
+        window.append({"action": "show", **o})
+    elif name == "expect":
+        _expect(state, action)
+
+
+def measured_rate(state: LessonState) -> float | None:
+    flt = state.filter
+    if flt is None or flt.scheme == "hand-set" or len(flt) == 0 and flt.bits_set == 0:
+        return None if flt is None or flt.scheme == "hand-set" else 0.0
+    probes = random_items(state.probes, seed=state.probe_seed, exclude=state.named, prefix="probe:")
+    return float(flt.contains_many(probes).mean())
+
+
+def snapshot(state: LessonState) -> dict:
+    """The filter's state as plain numbers (the report's per-step record, without the step's title)."""
+    from bloomviz.core.variant_registry import theory_fp
+    flt = state.filter
+    if flt is None:
+        return {"m": None, "k": None, "scheme": None, "variant": None, "n": 0, "bits_set": 0,
+                "last": state.last, "measured_rate": None, "exact_rate": None, "classic_rate": None}
+    n = len(flt)
+    return {"m": flt.m, "k": flt.k, "scheme": flt.scheme, "variant": getattr(flt, "variant", "standard"), "n": n,
+            "bits_set": flt.bits_set, "last": state.last, "measured_rate": measured_rate(state),
+            "exact_rate": theory_fp(flt), "classic_rate": max(0.0, theory.fp_classic(flt.m, flt.k, n))}
+
+
+class LessonRunner:
+    def __init__(self, lesson: Lesson):
+        self.lesson = lesson
+        self._snapshots = [LessonState()]          # state before step i is _snapshots[i]
+        self.reports: list[dict] = []
+
+    @property
+    def position(self) -> int:
+        """Steps taken so far (the window shows "step position of len(steps)")."""
+        return len(self._snapshots) - 1
+
+    @property
+    def state(self) -> LessonState:
+        return self._snapshots[-1]
+
+    @property
+    def finished(self) -> bool:
+        return self.position >= len(self.lesson.steps)
+
+    def next(self) -> dict:
+        if self.finished:
+            raise IndexError("the lesson has no more steps")
+        step = self.lesson.steps[self.position]
+        state, window = self.state.copy(), []
+        for action in step.actions:
+            try:
+                apply(state, action, window)
+            except (ValueError, TypeError, OverflowError, MemoryError) as exc:
+                raise LessonError(self.lesson.path, action.line, f"{action.name}: {exc}") from None
+        report = {"step": self.position + 1, "title": step.title, "line": step.line, **snapshot(state),
+                  "numbers": {k: v for k, v in state.numbers.items() if k in state.touched}, "window": window}
+        self._snapshots.append(state)
+        self.reports.append(report)
+        return report
+
+    def back(self) -> LessonState:
+        """Undo the last step: the state is the one saved before it, exactly."""
+        if self.position == 0:
+            raise IndexError("already at the start of the lesson")
+        self._snapshots.pop()
+        self.reports.pop()
+        return self.state
+
+    def run_all(self) -> list[dict]:
+        while not self.finished:
+            self.next()
+        return self.reports
+
+
+def check(lesson: Lesson) -> list[dict]:
+    """Run every step on the core; the reports, or the first LessonError (file, line, reason)."""
+    return LessonRunner(lesson).run_all()

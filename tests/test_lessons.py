@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from pathlib import Path
 
 import pytest
 
@@ -224,3 +226,12 @@ def test_a_bad_lesson_file_is_one_error_line_and_no_report(tmp_path, capsys):
 def test_list_names_the_built_in_lessons(capsys):
     assert cli.main(["lesson", "--list"]) == 0
     assert len(capsys.readouterr().out.strip().splitlines()) == 8
+
+
+def test_the_readme_example_lesson_runs():
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Teaching with bloomviz"):]
+    body = re.search(r"^````markdown\n(.*?)^````", section, re.S | re.M).group(1)
+    steps = lessons.check(parse_text(body, "README:phantom.md"))
+    assert (steps[0]["bits_set"], steps[1]["last"]["item"], steps[1]["last"]["verdict"]) == (7, "k1", "maybe")
+    assert steps[-1]["k"] == 7 and steps[-1]["numbers"]["design.m"] == 9586

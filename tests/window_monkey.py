@@ -14,8 +14,9 @@ statics and ``exec`` are replaced), with Cancel among the answers.
 Invariants, after each action (while no bulk job runs): no inserted item tests negative unless a forced removal
 named it; n agrees across the filter, the status bar, the plot and the history; the grid's picture equals the
 filter's values; the history table has a row per operation; an action that was refused or cancelled changed
-nothing. Exit 0 with a JSON summary on stdout (actions, exceptions, worst stall), 3 on exceptions, 4 on a broken
-invariant; the last actions are printed to replay a failure.
+nothing. Exit 0 with a JSON summary on stdout (actions, exceptions, worst stall, the slowest actions), 3 on exceptions,
+4 on a broken invariant; the last actions are printed to replay a failure. ``BLOOMVIZ_MONKEY_TRACE=1`` prints
+the filter and the view every 100 actions.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ SEED = int(os.environ.get("BLOOMVIZ_MONKEY_SEED", "1"))
 ACTIONS = int(os.environ.get("BLOOMVIZ_MONKEY_ACTIONS", "2000"))
 rng = random.Random(SEED)
 check_rng = random.Random(SEED + 1)   # the checks' own draws: they do not shift the walk's
+answer_rng = random.Random(SEED + 2)  # dialogs' answers: whether a dialog comes up depends on timing
 errors: list[str] = []
 log: list[str] = []
 
@@ -89,8 +91,8 @@ answers = {"cancelled": False}
 
 
 def answer_box(*_args, **_kw):
-    choice = rng.choice([Box.StandardButton.Yes, Box.StandardButton.No, Box.StandardButton.Ok,
-                         Box.StandardButton.Cancel])
+    choice = answer_rng.choice([Box.StandardButton.Yes, Box.StandardButton.No, Box.StandardButton.Ok,
+                                Box.StandardButton.Cancel])
     answers["cancelled"] |= choice in (Box.StandardButton.No, Box.StandardButton.Cancel)
     return choice
 
@@ -99,7 +101,7 @@ def exec_box(box):
     buttons = [b for b in (Box.StandardButton.Save, Box.StandardButton.Discard, Box.StandardButton.Cancel,
                            Box.StandardButton.Ok, Box.StandardButton.Yes, Box.StandardButton.No)
                if box.standardButtons() & b]
-    choice = rng.choice(buttons) if buttons else Box.StandardButton.Ok
+    choice = answer_rng.choice(buttons) if buttons else Box.StandardButton.Ok
     answers["cancelled"] |= choice in (Box.StandardButton.Cancel, Box.StandardButton.No)
     return int(choice.value)
 
@@ -108,16 +110,18 @@ for name in ("question", "warning", "information", "critical"):
     setattr(Box, name, staticmethod(answer_box))
 Box.about = staticmethod(lambda *a, **k: None)
 Box.exec = exec_box
-QtWidgets.QFileDialog.getOpenFileName = staticmethod(lambda *a, **k: (rng.choice(PATHS), ""))
-QtWidgets.QFileDialog.getSaveFileName = staticmethod(lambda *a, **k: (rng.choice(SAVE_PATHS), ""))
+QtWidgets.QFileDialog.getOpenFileName = staticmethod(lambda *a, **k: (answer_rng.choice(PATHS), ""))
+QtWidgets.QFileDialog.getSaveFileName = staticmethod(lambda *a, **k: (answer_rng.choice(SAVE_PATHS), ""))
 
 
 def get_int(parent, title, label, value=0, low=-2 ** 31, high=2 ** 31 - 1, step=1, *rest):
-    return rng.choice([low, high, value, rng.randint(low, min(high, low + 5000))]), rng.random() < 0.8
+    pick = answer_rng.choice([low, high, value, answer_rng.randint(low, min(high, low + 5000))])
+    return pick, answer_rng.random() < 0.8
 
 
 QtWidgets.QInputDialog.getInt = staticmethod(get_int)
-QtWidgets.QInputDialog.getText = staticmethod(lambda *a, **k: (rng.choice(["", "x", "é" * 3]), rng.random() < .8))
+QtWidgets.QInputDialog.getText = staticmethod(lambda *a, **k: (answer_rng.choice(["", "x", "é" * 3]),
+                                                                answer_rng.random() < .8))
 
 # --- the window ---------------------------------------------------------------------------------------------
 settings = QtCore.QSettings(os.environ["BLOOMVIZ_SETTINGS"], QtCore.QSettings.Format.IniFormat)
@@ -127,7 +131,7 @@ win.show()
 wb = win.wb
 for panel in (win.params_panel, win.item_panel):
     panel.confirm = lambda question: answer_box() in (Box.StandardButton.Yes, Box.StandardButton.Ok)
-win.scenarios.panel.ask = lambda title, question: rng.random() < 0.5
+win.scenarios.panel.ask = lambda title, question: answer_rng.random() < 0.5
 
 ITEMS = ["apple", "pear", "plum", "kiwi", "fig", "lime", "Zoë", "naïve", "東京", "a-b-c", "x y", "\ud800",
          "", "z" * 70_000, "\U0001F600"] + [f"i{i}" for i in range(60)]

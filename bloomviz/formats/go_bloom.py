@@ -48,7 +48,9 @@ def sniff(head: bytes, tail: bytes, size: int) -> bool:
     if size >= HEADER + 8 and len(head) >= HEADER and _layout(head[:HEADER], size):
         return True
     stripped = head.lstrip()
-    return stripped.startswith(b"{") and b'"b"' in head and b'"m"' in head and b'"k"' in head
+    # a bloomviz session is JSON too, and its items may be "b", "m" and "k": it names itself, so exclude it
+    return (stripped.startswith(b"{") and b'"b"' in head and b'"m"' in head and b'"k"' in head
+            and b'"bloomviz-session"' not in head)
 
 
 def positions(data: bytes, k: int, m: int) -> tuple[int, ...]:

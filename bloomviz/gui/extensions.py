@@ -16,6 +16,7 @@ MODULES = (
     "bloomviz.gui.compare_view",   # hash schemes and variants side by side
     "bloomviz.gui.setops_view",    # union and intersection of two filters
     "bloomviz.gui.find_fp",        # Tools: find a false positive
+    "bloomviz.gui.foreign_view",   # other libraries' filters (Parquet, Guava, ...), read-only
 )
 
 

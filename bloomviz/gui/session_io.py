@@ -36,7 +36,9 @@ from bloomviz.gui.workbench import Workbench
 
 SESSION_FILTER = "bloomviz sessions (*.bloomviz)"
 BLOOM_FILTER = "Bloom filters (*.bloom)"
-OPEN_FILTER = f"Sessions and filters (*.bloomviz *.bloom);;{SESSION_FILTER};;{BLOOM_FILTER};;All files (*)"
+OPEN_FILTER = (f"Sessions and filters (*.bloomviz *.bloom);;{SESSION_FILTER};;{BLOOM_FILTER};;"
+               "Other libraries' filters (*.parquet *.guava *.blm *.hex *.bin *.json *.txt *.pybloom *.writeto);;"
+               "All files (*)")
 TEXT_FILTER = "Text files (*.txt *.lst *.csv *.tsv);;All files (*)"
 CSV_FILTER = "CSV files (*.csv)"
 APP_TITLE = "bloomviz"
@@ -275,7 +277,21 @@ class FileActions(QtCore.QObject):
             return False
         if head == storage.MAGIC:
             return self.load_filter_path(path, ask=False)
+        foreign = self._foreign_format(path) if getattr(self.window, "foreign", None) is not None else None
+        if foreign is not None:   # another library's filter: shown read-only in its own tab
+            opened = self.window.foreign.open_path(path, foreign)
+            self.window.show_tab("foreign")
+            return opened
         return self.open_session_path(path, ask=False)
+
+    @staticmethod
+    def _foreign_format(path: str) -> str | None:
+        from bloomviz import formats
+        try:
+            name = formats.detect(path)
+        except (OSError, ValueError):
+            return None
+        return None if name in (None, "bloomviz", "raw") else name
 
     def _open_failed(self, path: str, title: str, text: str, exc: BaseException | None = None) -> None:
         if isinstance(exc, FileNotFoundError) and os.path.abspath(path) in self.recent.paths():

@@ -215,9 +215,13 @@ def apply(state: LessonState, action: Action, window: list) -> None:
 
 
 def measured_rate(state: LessonState) -> float | None:
+    """The share of the lesson's non-member probes the filter calls present; None when nothing can be measured
+    (no filter, or hand-set positions, which exist only for the items typed in)."""
     flt = state.filter
-    if flt is None or flt.scheme == "hand-set" or len(flt) == 0 and flt.bits_set == 0:
-        return None if flt is None or flt.scheme == "hand-set" else 0.0
+    if flt is None or flt.scheme == "hand-set":
+        return None
+    if flt.bits_set == 0:
+        return 0.0
     probes = random_items(state.probes, seed=state.probe_seed, exclude=state.named, prefix="probe:")
     return float(flt.contains_many(probes).mean())
 

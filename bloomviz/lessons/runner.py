@@ -19,7 +19,7 @@ import copy
 from dataclasses import dataclass, field
 
 from bloomviz.core import theory
-from bloomviz.core.items import random_items, to_bytes
+from bloomviz.core.items import random_items
 from bloomviz.lessons.actions import LESSON_MAX_M, MAX_ENSEMBLE_WORK
 from bloomviz.lessons.format import Action, Lesson, LessonError
 

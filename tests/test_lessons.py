@@ -62,6 +62,9 @@ def test_a_lesson_is_title_steps_narration_and_actions_as_data():
     ("# T\n## S\n```bloomviz\nexpect\n```\n", 4, "at least one key=value"),
     ("# T\n## S\n```bloomviz\nexpect numbers.x=3\n```\n", 4, "numbers.NAME~VALUE"),
     ("# T\n## S\n```bloomviz\nrates m=8 mib=1 k=2 n=3\n```\n", 4, "needs m= (or mib=)"),
+    ("# T\n## S\n```bloomviz\nshow tab=plots\n```\n", 4, "unknown tab 'plots'"),
+    ("# T\n## S\n```bloomviz\nshow scenario=dns\n```\n", 4, "unknown scenario 'dns'; known: spell"),
+    ("# T\n## S\n```bloomviz\nautoplay 10 speed=0\n```\n", 4, "speed (items per second) = 0 is outside"),
 ])
 def test_a_malformed_lesson_is_refused_with_file_line_and_reason(text, line, reason):
     with pytest.raises(LessonError) as info:
@@ -178,8 +181,22 @@ def test_lesson_6_a_forced_removal_makes_a_false_negative(reports):
     assert (steps[3]["last"]["item"], steps[3]["last"]["verdict"]) == ("S", "maybe")
 
 
+def test_window_actions_are_recorded_for_the_window_and_its_tab_names_are_the_windows():
+    from bloomviz.gui.app import TABS
+    from bloomviz.lessons.actions import WINDOW_TABS
+    assert WINDOW_TABS == TABS
+    lesson = parse_text("# T\n## S\n```bloomviz\nfilter m=64 k=3\nautoplay 5 speed=2\nshow tab=compare\n"
+                        "insert a slow=0.5\npredict a\nhighlight 1 2\n```\n")
+    step = lessons.check(lesson)[0]
+    assert step["n"] == 6 and step["window"] == [
+        {"action": "autoplay", "items": 5, "speed": 2.0}, {"action": "show", "tab": "compare"},
+        {"action": "slow", "seconds_per_hash": 0.5}, {"action": "predict", "item": "a"},
+        {"action": "highlight", "positions": [1, 2]}]
+
+
 def test_lesson_7_a_scalable_filter_keeps_its_bound(reports):
     fixed, scalable = reports["07-growing-scalable-filters"]
+    assert scalable["window"][0]["action"] == "autoplay"
     assert fixed["measured_rate"] > 0.5
     assert scalable["variant"] == "scalable" and scalable["measured_rate"] < 0.01 and scalable["m"] > fixed["m"]
 

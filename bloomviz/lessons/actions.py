@@ -44,6 +44,9 @@ SPECS: dict[str, Spec] = {
     "remove": Spec(("force",), items=True, min_args=1, max_args=None,
                    summary="remove ITEM … from a counting filter (force=yes removes a non-member)"),
     "insert-random": Spec(("seed",), min_args=1, max_args=1, summary="insert-random N [seed=S]: N generated items"),
+    "autoplay": Spec(("seed", "speed"), min_args=1, max_args=1,
+                     summary="autoplay N [speed=ITEMS_PER_SECOND] [seed=S]: the window inserts N generated items "
+                             "at that pace; headless, like insert-random"),
     "measure": Spec(("probes", "seed"), summary="measure probes=N: the rate over N non-members from now on"),
     "ensemble": Spec(("filters", "n", "probes", "seed"),
                      summary="ensemble filters=F [n=N]: the mean rate of F random filters like this one"),
@@ -59,6 +62,7 @@ SPECS: dict[str, Spec] = {
 }
 
 VERDICTS = ("maybe", "no")
+WINDOW_TABS = ("filter", "start", "explorer", "compare", "setops")   # bloomviz.gui.app.TABS (a test compares)
 
 
 def whole(text: str, what: str, low: int = 0, high: int | None = None) -> int:
@@ -169,8 +173,11 @@ def check_action(name: str, args: list, options: dict) -> tuple[list, dict]:
         return args, ({"slow": fraction(o["slow"], "slow (seconds per hash)", 0.0, 10.0)} if "slow" in o else {})
     if name == "remove":
         return args, {"force": _yes(o.get("force", "no"), "force")}
-    if name == "insert-random":
-        return [whole(args[0], "N", 1, MAX_RANDOM)], {"seed": whole(o.get("seed", "0"), "seed")}
+    if name in ("insert-random", "autoplay"):
+        out = {"seed": whole(o.get("seed", "0"), "seed")}
+        if "speed" in o:
+            out["speed"] = fraction(o["speed"], "speed (items per second)", 0.0, 1e6)
+        return [whole(args[0], "N", 1, MAX_RANDOM)], out
     if name == "measure":
         return [], {"probes": whole(o.get("probes", "2000"), "probes", 1, MAX_PROBES),
                     "seed": whole(o.get("seed", "0"), "seed")}
@@ -198,6 +205,11 @@ def check_action(name: str, args: list, options: dict) -> tuple[list, dict]:
     if name == "show":
         if len(o) != 1:
             raise ValueError("show takes one of tab=NAME or scenario=NAME")
+        from bloomviz.core.scenarios import SCENARIOS
+        known = WINDOW_TABS if "tab" in o else tuple(SCENARIOS)
+        value = o.get("tab", o.get("scenario"))
+        if value not in known:
+            raise ValueError(f"unknown {'tab' if 'tab' in o else 'scenario'} {value!r}; known: {', '.join(known)}")
         return [], o
     if name == "expect":
         return _expect(args, o)

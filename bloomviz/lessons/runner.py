@@ -185,10 +185,12 @@ def apply(state: LessonState, action: Action, window: list) -> None:
                 state.named.remove(item)
             state.last = {"action": "remove", "item": item, "positions": list(rem.positions),
                           "counters_before": list(rem.before), "counters_after": list(rem.after), "forced": o["force"]}
-    elif name == "insert-random":
+    elif name in ("insert-random", "autoplay"):
         flt = _flt(state, action)
         flt.update(random_items(a[0], seed=o["seed"]))
         state.randoms += a[0]
+        if name == "autoplay":
+            window.append({"action": "autoplay", "items": a[0], **({"speed": o["speed"]} if "speed" in o else {})})
     elif name == "measure":
         state.probes, state.probe_seed = o["probes"], o["seed"]
     elif name == "ensemble":

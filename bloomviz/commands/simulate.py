@@ -2,8 +2,11 @@
 
 The rate is exact for a fixed set of probes (seeded random items that are not members), measured after every
 insert (bloomviz.core.experiment). A CSV row is written every E inserts, and always for the last insert.
-Items are seeded random strings unless --items FILE gives them (one per line, UTF-8). --save FILE.bloom also
-writes the filter as it is after the last insert (read it back with inspect and check, or File → Open).
+Items are generated unless --items FILE gives them (one per line, UTF-8): seeded, distinct by construction,
+made and hashed in numpy a chunk at a time and never held, so n is limited by time, not memory. The rows kept
+for the CSV are held (88 bytes each, at most 50 million: --n / --every <= 50 million); --items and scalable
+filters hold their items too (n <= 50 million). --save FILE.bloom also writes the filter as it is after the
+last insert (read it back with inspect and check, or File → Open).
 
 Columns: n, fp_measured, fp_low, fp_high (95% Wilson interval), fp_exact, fp_approx, fp_bound (theory),
 fill (bits set / m), fill_expected, n_estimated (-(m/k) ln(1 - fill); inf once every bit is set).
@@ -31,7 +34,8 @@ from bloomviz.commands.common import (CliParser, Progress, design, fail, input_p
                                       rate, scheme_arg)
 
 NAME = "simulate"
-MAX_N = 50_000_000        # items are held in memory; beyond this a run would exhaust it rather than finish
+MAX_N = 50_000_000        # items read from a file (or a scalable filter's items) are held in memory
+MAX_ROWS = 50_000_000     # rows kept for the CSV: 88 bytes each, 4.4 GB at most; generated items are not held
 MAX_PROBES = 10_000_000
 DEFAULT_PROBES = 10_000
 CSV_BLOCK = 1 << 16       # rows formatted per step: bounds the temporary text
@@ -133,9 +137,15 @@ def build_simulation(args, warnings: TextIO | None = None):
         raise ValueError("--n is required (how many random items to insert), or give --items FILE")
     else:
         n = args.n
-    if n > MAX_N:
-        raise ValueError(f"--n is {n:,}; simulate holds every item in memory and supports at most {MAX_N:,}")
     variant = getattr(args, "variant", "standard") or "standard"
+    if n > MAX_N and (items is not None or variant == "scalable"):
+        raise ValueError(f"--n is {n:,}; simulate holds items read from a file (or a scalable filter's items) "
+                         f"in memory and supports at most {MAX_N:,} of them")
+    every = getattr(args, "every", 1)
+    rows = -(-n // every) + 1
+    if rows > MAX_ROWS:
+        raise ValueError(f"--n {n:,} with --every {every:,} keeps {rows:,} rows; at most {MAX_ROWS:,} "
+                         f"(88 bytes each) are kept: raise --every to at least {-(-n // (MAX_ROWS - 1)):,}")
     flt = _variant_filter(args, variant, n)
     if variant == "scalable":
         return ScalableSimulation(flt, n, probes=args.probes, seed=args.seed, items=items)
@@ -278,6 +288,7 @@ def run(args) -> int:
     if args.filters is not None:
         from bloomviz.commands.simulate_ensemble import run_ensemble_command
         return run_ensemble_command(args, prog, AtomicText)
+    from bloomviz.core.experiment import Simulation
     from bloomviz.core.items import ItemFileError
     try:
         simulation = build_simulation(args)
@@ -300,10 +311,12 @@ def run(args) -> int:
     try:
         progress = Progress("simulating")
         try:
-            series = simulation.run(progress=progress)
+            series = simulation.run(every=args.every, progress=progress)
         finally:
             progress.close()
-        indices = row_indices(len(series), args.every)
+        # Simulation keeps only the rows to write; ScalableSimulation keeps every row
+        indices = np.arange(len(series)) if isinstance(simulation, Simulation) else \
+            row_indices(len(series), args.every)
         extra = None
         flt = simulation.filter
         if getattr(flt, "variant", "standard") != "standard":

@@ -21,6 +21,8 @@ from bloomviz.core import bitstore, hashing
 from bloomviz.core.exact_rate import fp_exact_at
 from bloomviz.core.filters import BloomFilter
 from bloomviz.core.first_flips import FirstIndex
+from bloomviz.core.generated_items import GeneratedItems
+from bloomviz.core.generated_items import positions as generated_positions
 from bloomviz.core.items import random_items
 
 
@@ -250,9 +252,11 @@ class Cancelled(Exception):
 class Simulation:
     """Insert n items into a fresh filter, measuring the false-positive rate exactly after every insert.
 
-    Items are seeded random strings (prefix ``i``) unless given; probes are seeded random strings with
-    prefix ``p``, so they can never equal a generated item; given items are excluded from the probes
-    explicitly.
+    Items are generated (core.generated_items: seeded, prefix ``i``, distinct by construction, made and hashed
+    in numpy chunk by chunk, never all held) unless given; probes are generated with prefix ``p``, so they can
+    never equal a generated item. Given items are held as a list and excluded from the probes explicitly.
+    ``run(every=E)`` keeps a row every E inserts and the last one (88 bytes a row), so the memory of a run
+    does not grow with n beyond its rows.
     """
 
     def __init__(self, m: int | None = None, k: int | None = None, n: int | None = None,
@@ -261,30 +265,42 @@ class Simulation:
         if flt is None:
             flt = _build(variant, m, k, scheme, params)
         self.filter = flt
-        generated = items is None
-        if generated:
+        if items is None:
             if n is None:
                 raise ValueError("give n (how many random items) or items")
-            items = random_items(n, seed=seed, prefix="i")
-        self.items = list(items)
-        exclude = () if generated else self.items
-        self.tracker = FpTracker(flt, random_items(probes, seed=seed + 1_000_003, prefix="p", exclude=exclude))
-        self.series = Series(capacity=len(self.items) + 1)
+            self.items = GeneratedItems(n, seed=seed, prefix="i")
+            probe_items = GeneratedItems(probes, seed=seed + 1_000_003, prefix="p").texts(0, probes)
+        else:
+            self.items = list(items)
+            probe_items = random_items(probes, seed=seed + 1_000_003, prefix="p", exclude=self.items)
+        self.tracker = FpTracker(flt, probe_items)
+        self.series = Series(capacity=min(len(self.items), 1 << 16) + 1)
+
+    def _positions(self, start: int, stop: int) -> np.ndarray:
+        if isinstance(self.items, GeneratedItems):
+            return generated_positions(self.filter, self.items, start, stop)
+        return self.filter.positions_many(self.items[start:stop])
 
     def run(self, every: int = 1, chunk: int = 65_536,
             progress: Callable[[int, int], None] | None = None,
             cancel: Callable[[], bool] | None = None) -> Series:
+        """Insert every item; the series gets the rows at n = every, 2·every, … and the last n."""
+        if isinstance(every, bool) or not isinstance(every, (int, np.integer)) or every < 1:
+            raise ValueError(f"every must be a positive integer, got {every!r}")
         flt, tr = self.filter, self.tracker
         total = len(self.items)
         for start in range(0, total, chunk):
             if cancel is not None and cancel():
                 raise Cancelled(f"cancelled after {start} of {total} items")
-            batch = self.items[start:start + chunk]
-            fp, bits = tr.insert_batch(flt.positions_many(batch), flt)
-            n = np.arange(start + 1, start + len(batch) + 1)
+            stop = min(start + chunk, total)
+            fp, bits = tr.insert_batch(self._positions(start, stop), flt)
+            n = np.arange(start + 1, stop + 1)
+            if every > 1:     # only the kept rows get theory and intervals computed
+                keep = np.flatnonzero((n % every == 0) | (n == total))
+                n, fp, bits = n[keep], fp[keep], bits[keep]
             self.series.extend(**series_rows(flt.m, flt.k, n, fp, tr.probe_count, bits))
             if progress is not None:
-                progress(start + len(batch), total)
+                progress(stop, total)
         return self.series
 
     def __iter__(self) -> Iterator[dict[str, float]]:

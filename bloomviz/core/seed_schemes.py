@@ -7,7 +7,7 @@
   64-bit Linux (``std::_Hash_bytes(ptr, len, 0xc70f6907)``, MurmurHash2-64A with an unaligned tail), and the
   positions h, h >> 16, h >> 32, each mod m. The seminar has k = 3; for larger k position i is h >> 16·i with the
   shift count taken mod 64, as x86-64's SHR does with a run-time count (C++ leaves shifts >= 64 undefined), so
-  positions 4, 5, ... repeat 0, 1, ...: a weak scheme, on purpose.
+  positions 4, 5, ... repeat 0, 1, ...: a weak scheme, which is what lesson 5 shows.
 - ``hand-set``: positions typed per item, for textbook figures (Roughgarden's k1 with bits 23, 17 and 5). It
   carries data, so it is not one registry entry: ``hand_set({...})`` makes a scheme object that a filter takes
   as its ``scheme``. An item without positions is refused by name. A filter with it cannot be saved as a

@@ -20,7 +20,7 @@ import numpy as np
 from bloomviz.core import bitstore, hashing
 from bloomviz.core.exact_rate import fp_exact_at
 from bloomviz.core.filters import BloomFilter
-from bloomviz.core.first_flips import FirstIndex
+from bloomviz.core.first_flips import FirstIndex, flip_pass, times_of
 from bloomviz.core.generated_items import GeneratedItems
 from bloomviz.core.generated_items import positions as generated_positions
 from bloomviz.core.items import random_items
@@ -92,9 +92,10 @@ class FpTracker:
     def insert_batch(self, positions: np.ndarray, flt) -> tuple[np.ndarray, np.ndarray]:
         """Insert the rows of ``positions`` into ``flt``; return (fp count, bits set) after every row.
 
-        Exact: the same numbers ``on_insert`` would give one insert at a time. The bits that were still 0
-        are found with one gather, their first occurrences with a batch-sized table (first_flips), and a
-        standard filter is then given only those bits to set and count.
+        Exact: the same numbers ``on_insert`` would give one insert at a time. For a standard filter one pass
+        over the positions in insertion order sets the bits and yields the flips, each bit once at the insert
+        that turns it (first_flips.flip_pass: one random read per position, bits counted, not recounted);
+        other variants are inserted as they insert, the flips found with a batch-sized table (FirstIndex).
         """
         positions = np.asarray(positions, dtype=np.int64)
         n = positions.shape[0]
@@ -103,27 +104,28 @@ class FpTracker:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         k = positions.shape[1]
         flat = positions.ravel()
-        fresh_at = np.flatnonzero(bitstore.test_bits(flt.bits, flat) == 0)
-        index = FirstIndex(flat[fresh_at], self._tables)
-        first = np.flatnonzero(index.first)
-        flip_time = fresh_at[first] // k               # the insert (row) that turns each flipped bit, once
-        new_bits = np.bincount(flip_time, minlength=n).cumsum() + bits_before
-
+        # Entries whose bit a single insert set are stale (on_insert accounted for them): they leave first,
+        # so every entry whose bit is 1 after the batch was flipped by it.
+        if self._entry_pos.size:
+            live = bitstore.test_bits(flt.bits, self._entry_pos) == 0
+            if not live.all():
+                self._entry_pos, self._entry_probe = self._entry_pos[live], self._entry_probe[live]
         if type(flt).insert_positions is BloomFilter.insert_positions:
             if positions.size and (positions.min() < 0 or positions.max() >= flt.m):
                 raise ValueError(f"positions must lie in [0, {flt.m})")
-            flt.insert_fresh_bits(index.values[first], n)
+            flip_at = flip_pass(bitstore.byte_view(flt.bits), flat, self._tables)
+            flt.count_fresh_bits(flip_at.size, n)
         else:   # variants whose insert does more than set bits (counting) or that remap them
+            fresh_at = np.flatnonzero(bitstore.test_bits(flt.bits, flat) == 0)
+            flip_at = fresh_at[FirstIndex(flat[fresh_at], self._tables).first]
             flt.insert_positions(positions)
-        # The index holds only entries whose bit was 0 before this batch, or stale ones whose bit a single
-        # insert set (on_insert accounted for them): both kinds leave it now.
-        # Only entries whose bit is now 1 can have been flipped by this batch: look those few up.
+        flip_time = flip_at // k                       # the insert (row) that turns each flipped bit
+        new_bits = np.bincount(flip_time, minlength=n).cumsum() + bits_before
+
         hit = np.flatnonzero(bitstore.test_bits(flt.bits, self._entry_pos)) if self._entry_pos.size else \
             np.zeros(0, np.int64)
-        where = index.lookup(self._entry_pos[hit])
-        found = where >= 0
-        hit_probe = self._entry_probe[hit[found]]
-        entry_time = fresh_at[where[found]] // k
+        entry_time = times_of(self._entry_pos[hit], flat[flip_at], flip_time)
+        hit_probe = self._entry_probe[hit]
         self._zeros -= np.bincount(hit_probe, minlength=len(self._probes))
         latest = np.full(len(self._probes), -1, dtype=np.int64)
         np.maximum.at(latest, hit_probe, entry_time)

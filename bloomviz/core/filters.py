@@ -174,13 +174,10 @@ class BloomFilter(RichDisplay):
         self._count += positions.shape[0]
         return self._bits_set - before
 
-    def insert_fresh_bits(self, fresh_bits: np.ndarray, rows: int) -> None:
-        """Record ``rows`` inserts whose bits that were still 0 are ``fresh_bits``, each once (the exact
-        tracker has found them: FpTracker.insert_batch). The bits set grow by their count: no recount of the
-        array (130 ms at m = 2^32), and only the bits that change are written."""
-        from bloomviz.core.first_flips import set_fresh_bits
-        set_fresh_bits(bitstore.byte_view(self._bits), fresh_bits)
-        self._bits_set += int(fresh_bits.size)
+    def count_fresh_bits(self, new_bits: int, rows: int) -> None:
+        """Record ``rows`` inserts that the exact tracker has just written into the bits, turning ``new_bits``
+        bits from 0 to 1 (first_flips.flip_pass counts them): no recount of the array (130 ms at m = 2^32)."""
+        self._bits_set += int(new_bits)
         self._count += int(rows)
 
     def test_positions(self, positions: np.ndarray) -> np.ndarray:

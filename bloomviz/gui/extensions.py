@@ -17,6 +17,7 @@ MODULES = (
     "bloomviz.gui.setops_view",    # union and intersection of two filters
     "bloomviz.gui.find_fp",        # Tools: find a false positive
     "bloomviz.gui.foreign_view",   # other libraries' filters (Parquet, Guava, ...), read-only
+    "bloomviz.gui.slow_motion",    # Tools: an insert or a lookup one hash at a time
 )
 
 

@@ -1,0 +1,73 @@
+"""Slow motion: one hash at a time, the filter untouched until the last step, then the workbench's own op."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6 import QtCore
+
+from bloomviz.core import hashing
+from bloomviz.gui import slow_motion
+from bloomviz.gui.main_window import MainWindow
+from bloomviz.gui.workbench import Workbench
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    w = MainWindow(workbench=Workbench(probes=200),
+                   settings=QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat))
+    qtbot.addWidget(w)
+    slow_motion.install(w)
+    return w
+
+
+@pytest.mark.parametrize("variant, params", [("standard", {}), ("counting", {}), ("blocked", {"block_bits": 64}),
+                                             ("partitioned", {})])
+def test_an_insert_step_by_step_then_done(window, variant, params):
+    wb = window.wb
+    wb.configure(256, 4, variant=variant, **params)
+    wb.insert_batch(["alpha", "beta", "gamma"])
+    panel = window.slow_motion
+    before = wb.filter.bits_set, len(wb.filter)
+    assert panel.start("insert", "delta")
+    k = wb.filter.k
+    assert len(panel.steps) == k + 3          # bytes, the scheme's values, k positions, the verdict
+    for i in range(k + 2):      # start showed the first step; the last next() performs the insert
+        assert (wb.filter.bits_set, len(wb.filter)) == before    # nothing changes while it is shown
+        panel.next()
+    assert not panel.running and len(wb.filter) == before[1] + 1
+    positions = list(wb.filter.positions("delta"))
+    if variant == "standard":   # the scheme's arithmetic ends with each position
+        for i, p in enumerate(positions):
+            assert f"= {p:,}" in panel.steps[2 + i]
+
+
+def test_a_lookup_shows_zero_bits_and_cancel_changes_nothing(window):
+    wb = window.wb
+    wb.configure(64, 3, scheme="murmur3-km")
+    panel = window.slow_motion
+    assert panel.start("lookup", "never")
+    panel.next()
+    panel.next()
+    assert "0 — the item is definitely not in the set" in panel.narration.text()
+    panel.cancel()
+    assert not panel.running and "Cancelled" in panel.narration.text() and len(wb.history) == 0
+
+
+def test_a_bad_item_is_refused_with_a_message(window):
+    assert not window.slow_motion.start("insert", "x" * 70_000)
+    assert "Refused" in window.slow_motion.narration.text() and not window.slow_motion.running
+
+
+def test_every_scheme_can_be_shown(window):
+    for scheme in hashing.SCHEMES:
+        window.wb.configure(128, 3, scheme=scheme)
+        assert window.slow_motion.start("lookup", "probe")
+        window.slow_motion.cancel()
+
+
+def test_a_new_filter_stops_slow_motion(window):
+    window.wb.configure(64, 3)
+    assert window.slow_motion.start("insert", "alpha")
+    window.wb.configure(128, 3)
+    assert not window.slow_motion.running and "replaced" in window.slow_motion.narration.text()
+    assert len(window.wb.filter) == 0

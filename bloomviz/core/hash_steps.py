@@ -81,9 +81,23 @@ def _weak(data: bytes, m: int, k: int) -> list[str]:
             + ("  (the same as hash " + str(i % 4) + ")" if i >= 4 else "") for i in range(k)]
 
 
+def _kedmi(data: bytes, m: int, k: int) -> list[str]:
+    from bloomviz.core.seed_schemes import kedmi_value
+    return [f"SHA-256(byte {i} ‖ item) = {kedmi_value(data, i):,};  mod {m:,} = {kedmi_value(data, i) % m:,}"
+            for i in range(k)]
+
+
+def _seminar(data: bytes, m: int, k: int) -> list[str]:
+    from bloomviz.core.seed_schemes import std_hash
+    h = std_hash(data)
+    return [f"std::hash = {h:,};  >> {16 * i % 64} = {h >> (16 * i % 64):,};  mod {m:,} = {(h >> (16 * i % 64)) % m:,}"
+            for i in range(k)]
+
+
 STEPS: dict[str, Callable[[bytes, int, int], list[str]]] = {
     "murmur3-km": _km, "murmur3-mix": _mix, "murmur3-enhanced": _enhanced, "murmur3-seeded": _seeded,
-    "sha256-salted": _sha, "murmur-fnv": _fnv, "weak-shift": _weak,
+    "sha256-salted": _sha, "murmur-fnv": _fnv, "weak-shift": _weak, "kedmi-sha256": _kedmi,
+    "seminar-cpp": _seminar,
 }
 
 

@@ -42,7 +42,7 @@ class AutoPlayPanel(QtWidgets.QWidget):
         self.count_spin.setToolTip("How many items this run inserts.")
 
         self.play_button = QtWidgets.QPushButton("Play")
-        self.play_button.setToolTip("Start inserting (F5); press again to pause.")
+        self.play_button.setToolTip("Start inserting (F7); press again to pause.")
         self.step_button = QtWidgets.QPushButton("Step")
         self.step_button.setToolTip("Insert just the next item and watch it (F6).")
         self.cancel_button = QtWidgets.QPushButton("Cancel")

@@ -18,6 +18,7 @@ MODULES = (
     "bloomviz.gui.find_fp",        # Tools: find a false positive
     "bloomviz.gui.foreign_view",   # other libraries' filters (Parquet, Guava, ...), read-only
     "bloomviz.gui.slow_motion",    # Tools: an insert or a lookup one hash at a time
+    "bloomviz.gui.lesson_view",    # the Lesson tab, and presenter mode (F5)
 )
 
 

@@ -306,7 +306,7 @@ class MainWindow(QtWidgets.QMainWindow):
         a["probes"] = self._action("Measurement probes…", self.ask_probe_count, None,
                                    "How many never-inserted items the false-positive rate is measured on "
                                    "(more probes: a narrower interval).")
-        a["play"] = self._action("Auto-play: play / pause", self.autoplay.toggle, "F5",
+        a["play"] = self._action("Auto-play: play / pause", self.autoplay.toggle, "F7",
                                  "Insert items automatically at the chosen rate; again to pause.")
         a["step"] = self._action("Auto-play: step", self.autoplay.step, "F6", "Insert just the next item.")
         a["cancel"] = self._action("Cancel bulk work", self.cancel_work, "Esc",

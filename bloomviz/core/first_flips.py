@@ -1,4 +1,9 @@
-"""The first occurrence of every distinct value in a batch of bit positions, and setting bits known to be 0.
+"""The bits a batch of inserts flips, each once at the insert that flips it, for the exact tracker.
+
+``flip_pass`` (a standard filter's batch) sets the bits block by block in insertion order, so one random read
+per position finds the flips; ``FirstIndex`` finds first occurrences where the bits cannot be read that way (a
+block's own repeats, and variants whose insert is not a bit write); ``set_fresh_bits`` is the scatter with
+read-back that bitstore.set_bits uses for large filters; ``times_of`` gives the probe bits' flip times.
 
 ``FirstIndex`` replaces both an m-sized scratch array (one int32 per bit: 38 MB at m = 9.6e6, more than the
 32 MiB L3 shared here, so every access missed) and a sort of the batch: it needs a table about twice the

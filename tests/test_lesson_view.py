@@ -79,3 +79,15 @@ def test_presenter_mode_full_screen_keys_blank_and_back(window, qtbot):
     assert not presenter.active and not window.isFullScreen() and window.menuBar().isVisible()
     assert sorted(d.objectName() for d in window.findChildren(QtWidgets.QDockWidget) if d.isVisible()) == \
         sorted(docks_before)
+
+
+def test_view_reset_layout_puts_every_panel_back(window):
+    docks = window.findChildren(QtWidgets.QDockWidget)
+    for dock in docks[:3]:
+        dock.setFloating(True)
+    docks[3].hide()
+    window.settings.setValue("window/state", window.saveState())
+    window.reset_layout()
+    assert not any(d.isFloating() for d in docks)
+    assert all(d.isVisible() for key, d in window.docks.items() if key in window._default_docks)
+    assert window.settings.value("window/state") is None

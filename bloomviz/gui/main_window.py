@@ -146,6 +146,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self._progress_timer.timeout.connect(self._show_progress)
 
         self.resize(*DEFAULT_SIZE)
+        self._default_state = self.saveState()   # the layout View → Reset layout goes back to
+        self._default_docks = set(self.docks)
         self._restore_settings()
         self._on_filter_reset()
 
@@ -361,6 +363,10 @@ class MainWindow(QtWidgets.QMainWindow):
         panels = self._panels_menu = view.addMenu("Panels")
         for dock in self.docks.values():
             panels.addAction(dock.toggleViewAction())
+        reset = QtGui.QAction("Reset layout", self)
+        reset.setStatusTip("Put every panel back where it started (a saved layout can be broken by a large font)")
+        reset.triggered.connect(self.reset_layout)
+        view.addAction(reset)
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(a["primer"])
         help_menu.addAction(a["about"])
@@ -619,6 +625,16 @@ class MainWindow(QtWidgets.QMainWindow):
         self.plot.set_font_scale(scale)
         self.settings.setValue("view/font_scale", scale)
         self.statusBar().showMessage(f"Text size {scale * 100:.0f}%", 3_000)
+
+    def reset_layout(self) -> None:
+        """The panels as a new window has them, on the Filter tab; the saved layout is forgotten."""
+        self.show_tab("filter")
+        for dock in self.docks.values():
+            dock.setFloating(False)
+        self.restoreState(self._default_state)
+        for key, dock in self.docks.items():
+            dock.setVisible(key in self._default_docks)   # panels added later (slow motion) start hidden
+        self.settings.remove("window/state")
 
     def step_font(self, step: int) -> None:
         self.set_font_scale(theme.step_scale(self._font_scale, step))

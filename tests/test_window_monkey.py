@@ -28,7 +28,9 @@ def test_random_walk_through_the_window_keeps_its_invariants(tmp_path):
                                                                if p])
     proc = subprocess.run([sys.executable, str(HERE / "window_monkey.py")], env=env, capture_output=True, text=True,
                           timeout=1800, cwd=tmp_path)
-    tail = proc.stderr[-6000:]
+    # Qt's offscreen platform warns on every dock it shows: leave those out of what a failure prints
+    lines = [line for line in proc.stderr.splitlines() if "This plugin does not support" not in line]
+    tail = "\n".join(lines[-120:])
     # 3: an exception in the window; 4: a broken invariant; a negative code: the process crashed (a signal)
     assert proc.returncode == 0, f"exit {proc.returncode}\n{tail}"
     summary = json.loads(proc.stdout.strip().splitlines()[-1])

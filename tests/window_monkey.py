@@ -371,6 +371,8 @@ def main() -> int:
                "seconds_by_action": {k: round(v, 1) for k, v in sorted(cost.items(), key=lambda kv: -kv[1])},
                "slowest_actions": slowest}
     print(json.dumps(summary), flush=True)
+    if errors:   # the first again, at the end, where a failing test's tail shows it
+        print(f"{len(errors)} EXCEPTIONS (seed {SEED}); the first:\n{errors[0]}", file=sys.stderr)
     return 3 if errors else 0
 
 

@@ -253,7 +253,7 @@ def act_scenario():
 def act_widget():
     """A random field or button of the current tab or a dock: the tabs' own controls, poked."""
     if rng.random() < 0.25:   # switching tabs relays the docks out: not every time
-        win.show_tab(rng.choice(["filter", "start", "explorer", "compare", "setops"]))
+        win.show_tab(rng.choice(sorted(win._tab_keys)))   # every tab the window has, new ones included
     key = win.current_tab()
     root = win.current_view() if key != "filter" else win
     kinds = (QtWidgets.QLineEdit, QtWidgets.QSpinBox, QtWidgets.QComboBox, QtWidgets.QAbstractButton)

@@ -49,13 +49,14 @@ def test_ctrl_l_in_the_item_box_looks_the_item_up(win, qtbot):
 
 
 def test_no_key_is_bound_twice(win):
+    # Among the shortcuts enabled at the same time: two of them on one key make it ambiguous, and Qt runs none.
     keys = Counter()
     for act in win.findChildren(QtGui.QAction):
-        for seq in act.shortcuts():
+        for seq in act.shortcuts() if act.isEnabled() else ():
             if not seq.isEmpty():
                 keys[seq.toString()] += 1
     for shortcut in win.findChildren(QtGui.QShortcut):
-        if not shortcut.key().isEmpty():
+        if shortcut.isEnabled() and not shortcut.key().isEmpty():
             keys[shortcut.key().toString()] += 1
     assert [key for key, n in keys.items() if n > 1] == []
 

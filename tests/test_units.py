@@ -34,3 +34,8 @@ def test_sizes():
     assert bits_text(100) == "100 bits (13 B)"       # whole bytes, rounded up
     assert human_bytes(2048) == "2.00 KiB" and human_bytes(9_585_059 / 8) == "1.14 MiB"
     assert power_of_ten(123456.0) == "1.23 × 10⁵"
+
+
+@pytest.mark.parametrize("p", [5e-324, 1e-310, 2.2e-308])
+def test_subnormal_rates_are_written_not_raised(p):
+    assert "× 10⁻³" in rate_text(p) and one_in(p).startswith("1 in ") and "× 10³" in one_in(p)

@@ -23,14 +23,20 @@ __all__ = ["rate_text", "percent_text", "one_in", "count_text", "human_bytes", "
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def power_of_ten(x: float, digits: int = 3) -> str:
-    """x as "m × 10ⁿ" with ``digits`` significant digits (x > 0, finite)."""
-    exponent = math.floor(math.log10(x))
-    mantissa = x / 10 ** exponent
+def _power_of_ten_log(log10x: float, digits: int) -> str:
+    """"m × 10ⁿ" for the number whose base-10 logarithm is ``log10x`` (works where the number itself would
+    overflow or underflow: the reciprocal of a subnormal rate, say)."""
+    exponent = math.floor(log10x)
+    mantissa = 10 ** (log10x - exponent)
     if round(mantissa, digits - 1) >= 10:   # 9.996e-5 rounds up to the next power
         mantissa, exponent = mantissa / 10, exponent + 1
     text = f"{mantissa:.{digits - 1}f}".rstrip("0").rstrip(".")
     return f"{text} × 10{str(exponent).translate(_SUPERSCRIPT)}"
+
+
+def power_of_ten(x: float, digits: int = 3) -> str:
+    """x as "m × 10ⁿ" with ``digits`` significant digits (x > 0, finite)."""
+    return _power_of_ten_log(math.log10(x), digits)
 
 
 def rate_text(p: float | None) -> str:
@@ -58,10 +64,9 @@ def percent_text(p: float | None) -> str:
 def one_in(p: float) -> str:
     if not p > 0:
         return "never"
-    inverse = 1 / p
-    if inverse < 1e9:
-        return f"1 in {inverse:,.0f}"
-    return f"1 in {power_of_ten(inverse, 2)}"
+    if p > 1e-9:
+        return f"1 in {1 / p:,.0f}"
+    return f"1 in {_power_of_ten_log(-math.log10(p), 2)}"   # 1/p overflows for a subnormal p
 
 
 def count_text(x: float | None) -> str:

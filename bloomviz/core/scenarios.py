@@ -257,7 +257,8 @@ class SpellChecker(Scenario):
 class BannedPasswords(Scenario):
     key = "passwords"
     title = "Banned passwords"
-    tagline = "Refuse the 30,000 most common passwords; now and then a good one is refused too."
+    tagline = ("Refuse the 29,292 most common passwords (a list fit for a classroom); now and then a good one is "
+               "refused too.")
     datasets = ("common-passwords",)
     check_label = "Try this password"
     check_hint = "Type a new password"

@@ -442,3 +442,15 @@ def test_the_readout_reads_the_latest_row_after_removals(widget):
     assert latest["fp_measured"] == s.column("fp_measured")[-1]
     assert widget.values_at(7.2)["fp_measured"] == s.column("fp_measured")[-1]   # the latest row at n = 7
     assert "n = 7" in widget.readout_text()
+
+
+def test_an_empty_or_one_point_plot_shows_the_range_to_the_capacity(widget):
+    widget.set_capacity(200)
+    widget.set_series(FakeSeries(0))
+    lo, hi = widget.plot_item.getViewBox().viewRange()[0]
+    assert lo == pytest.approx(0) and hi == pytest.approx(210)      # not a sliver around the capacity line
+    widget.set_series(FakeSeries(1, start=150))
+    lo, hi = widget.plot_item.getViewBox().viewRange()[0]
+    assert lo == pytest.approx(0) and hi >= 200
+    widget.set_series(FakeSeries(300))                              # a curve: autorange fits it again
+    assert widget.plot_item.getViewBox().autoRangeEnabled()[0]

@@ -443,6 +443,7 @@ class FpPlotWidget(QtWidgets.QWidget):
 
     def _redraw(self) -> None:
         series = self._series
+        self._frame_x(series)
         if series is None or len(series) == 0:
             for curve in self._curves.values():
                 curve.clear()
@@ -462,6 +463,19 @@ class FpPlotWidget(QtWidgets.QWidget):
         self._stale_fill = self._stale_estimate = True
         self._draw_subplots()
         self._update_readout()
+
+    def _frame_x(self, series) -> None:
+        """With no point or one (a new filter, one opened from a file) autorange would zoom onto a sliver
+        around the capacity line or the point (199.6–200.4): show 0 … max(capacity, n, 10) instead, and give
+        the axis back to autorange once there is a curve to fit."""
+        vb = self._rate_plot.getViewBox()
+        if series is None or len(series) <= 1:
+            last = float(series.column("n")[-1]) if series is not None and len(series) else 0.0
+            vb.setXRange(0.0, max(self._capacity or 0.0, last, 10.0) * 1.05, padding=0)
+            self._x_framed = True
+        elif getattr(self, "_x_framed", False):
+            self._x_framed = False
+            vb.enableAutoRange(axis="x")
 
     def _draw_limit(self, n: np.ndarray | None = None) -> None:
         series = self._series
@@ -624,6 +638,8 @@ class FpPlotWidget(QtWidgets.QWidget):
                 line.setPos(n)
                 if getattr(line, "label", None) is not None:
                     line.label.valueChanged()
+        if self._series is None or len(self._series) <= 1:
+            self._frame_x(self._series)
 
     # --- looks ----------------------------------------------------------------------------------------------
     @property

@@ -194,7 +194,7 @@ def one_letter_misspellings(words: Sequence[str], truth: set[bytes], count: int,
 class SpellChecker(Scenario):
     key = "spell"
     title = "Spell checker"
-    tagline = ("A 1970s spell checker: an English dictionary in a few KiB; a misspelling it accepts is a "
+    tagline = ("A 1970s spell checker: an English dictionary in about 64 KiB; a misspelling it accepts is a "
                "false positive.")
     datasets = ("english-words", "spelling-paragraph")
     check_label = "Check the paragraph"
@@ -350,7 +350,8 @@ class EmailContacts(Scenario):
             "“Save contact?”; “probably in the set” means it is already known, so it asks nothing.",
             f"{flt.bits_set} of the {m} bits are set ({pct(flt.bits_set / m)}); {len(shared)} bits were set by "
             f"two or more addresses (collisions).{busy} Hover a cell to see who set it.",
-            f"At this fill a new address passes with probability {pct(expected_fp(flt))}. Of {r.trials} new "
+            f"At this fill a new address passes with probability (X/m)^k = {pct((flt.bits_set / m) ** k)} (the "
+            f"exact rate expected for {len(flt)} addresses is {pct(expected_fp(flt))}). Of {r.trials} new "
             f"addresses, {r.hits} passed: for those the client would wrongly skip the “Save contact?” "
             "question — a false positive.",
             "Next: type a recipient in the Scenario panel and press “Send to this address”.",

@@ -452,5 +452,6 @@ def test_an_empty_or_one_point_plot_shows_the_range_to_the_capacity(widget):
     widget.set_series(FakeSeries(1, start=150))
     lo, hi = widget.plot_item.getViewBox().viewRange()[0]
     assert lo == pytest.approx(0) and hi >= 200
+    assert "one point: the filter as it was opened" in widget.readout_text()   # says why there is no curve
     widget.set_series(FakeSeries(300))                              # a curve: autorange fits it again
     assert widget.plot_item.getViewBox().autoRangeEnabled()[0]

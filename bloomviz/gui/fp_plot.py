@@ -827,6 +827,9 @@ class FpPlotWidget(QtWidgets.QWidget):
             parts.append(f"fill {_fmt(row['fill'])} (expected {_fmt(row['fill_expected'])})")
         if self._show_estimate:
             parts.append(f"estimated n {_fmt(row['n_estimated'])}")
+        if len(series) == 1 and row["n"] > 0:
+            # one point with items already in: a filter opened without the history of how it filled
+            parts.append("<i>one point: the filter as it was opened; each insert adds the next</i>")
         self._readout.setText(" &nbsp;·&nbsp; ".join(parts))
         for line in self._crosshairs:
             line.setVisible(hovering)

@@ -19,6 +19,8 @@ MODULES = (
     "bloomviz.gui.foreign_view",   # other libraries' filters (Parquet, Guava, ...), read-only
     "bloomviz.gui.slow_motion",    # Tools: an insert or a lookup one hash at a time
     "bloomviz.gui.lesson_view",    # the Lesson tab, and presenter mode (F5)
+    "bloomviz.gui.history_relight",  # click a History row to light its bits again
+    "bloomviz.gui.fill_gauge",     # the status bar's gauge: items against the design capacity
 )
 
 

@@ -1,0 +1,37 @@
+"""Click a History row to light that operation's bits again and read what it was.
+
+An insert's or a lookup's k positions are lit on the grid as they are now (1 or 0: a counting filter's removal
+may have cleared some since), and the explain panel says which operation it was, its verdict then, and what the
+bits say now. A batch has no positions of its own: its row only says so. Nothing changes in the filter.
+"""
+
+from __future__ import annotations
+
+
+def relight(window, row: int) -> bool:
+    """Light the positions of History row ``row``; False when the row is gone or has no positions."""
+    panel, wb, grid = window.history_panel, window.wb, window.grid
+    model = panel.model()
+    if not 0 <= row < model.rowCount():
+        return False
+    entry = model.entry(row)
+    if not entry.positions:
+        wb.explain_note(f"#{entry.index}: {entry.op}", f"{entry.label}: a batch of {entry.count:,} items has no "
+                                                       "positions of its own to light.")
+        return False
+    if grid.m != wb.filter.m or max(entry.positions) >= grid.m:
+        return False
+    values = [grid.value(p) for p in entry.positions]
+    grid.highlight(list(entry.positions), ["one" if v else "zero" for v in values])
+    now = "all set" if all(values) else f"{sum(1 for v in values if not v)} of them 0 now"
+    wb.explain_note(f"#{entry.index}: {entry.op} “{entry.label}”",
+                    f"Verdict then: {entry.verdict}. Its positions {', '.join(f'{p:,}' for p in entry.positions)} "
+                    f"are lit on the grid as they are now: {now}. (n was {entry.n:,} after it.)")
+    return True
+
+
+def install(window) -> None:
+    window.history_panel.clicked.connect(
+        lambda index: relight(window, index.row()) if index.isValid() else None)
+    window.history_panel.setToolTip("Click a row to light that operation's bits again and read what it was.")
+    window.relight_history_row = lambda row: relight(window, row)

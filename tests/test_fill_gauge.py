@@ -1,0 +1,36 @@
+"""The fill gauge: amber at the design capacity, words past it, the fill without a design."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6 import QtCore
+
+from bloomviz.core import theory
+from bloomviz.gui import fill_gauge
+from bloomviz.gui.fill_gauge import AMBER, RED, gauge_state
+from bloomviz.gui.main_window import MainWindow
+from bloomviz.gui.workbench import Workbench
+
+
+def test_states_below_at_and_past_capacity():
+    below = gauge_state(50, 100, 300, 959, 7, "standard")
+    assert below["colour"] == "" and below["value"] == 500 and below["text"] == "50 of 100 items"
+    at = gauge_state(100, 100, 480, 959, 7, "standard")
+    assert at["colour"] == AMBER and "past capacity" not in at["text"]
+    past = gauge_state(130, 100, 600, 959, 7, "standard")
+    ratio = theory.fp_exact(959, 7, 130) / theory.fp_exact(959, 7, 100)
+    assert past["colour"] == AMBER and f"{ratio:.1f}× the design's" in past["text"] and past["value"] == 1000
+    assert gauge_state(200, 100, 800, 959, 7, "standard")["colour"] == RED
+    plain = gauge_state(10, None, 32, 64, 3, "standard")
+    assert plain["text"] == "fill 50 %" and plain["value"] == 500
+
+
+def test_the_gauge_follows_the_window_s_filter(qtbot, tmp_path):
+    w = MainWindow(workbench=Workbench(probes=200),
+                   settings=QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat))
+    qtbot.addWidget(w)
+    gauge = fill_gauge.install(w)
+    w.wb.configure(959, 7, capacity=100)
+    w.wb.insert_batch([f"i{j}" for j in range(120)])
+    qtbot.waitUntil(lambda: gauge.state["text"].startswith("120 of 100 items"), timeout=3000)
+    assert gauge.state["colour"] == AMBER and "past capacity" in gauge.format()

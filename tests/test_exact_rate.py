@@ -187,3 +187,11 @@ def test_a_scalable_filter_from_capacity_one_stays_within_p():
     from bloomviz.core.scalable import scalable_fp
     rates = scalable_fp(1, 0.01, np.arange(0, 5000), 2, 0.9)
     assert float(np.max(rates)) <= 0.01
+
+
+def test_smallest_m_is_the_first_m_meeting_p_from_any_lower_start():
+    for k, n, p in [(3, 5, 0.05), (7, 1000, 0.01), (10, 1, 0.001)]:
+        m = theory.smallest_m(k, n, p)
+        assert theory.fp_exact(m, k, n) <= p < theory.fp_exact(m - 1, k, n)
+        assert theory.smallest_m(k, n, p, lowest=max(1, m // 3)) == m
+    assert theory.smallest_m(64, 10 ** 10, 1e-12) is None

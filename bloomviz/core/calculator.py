@@ -99,18 +99,10 @@ def _describe(n: int, m: int, k: int, p_target: float | None, notes: list[str]) 
 
 
 def _smallest_m(n: int, k: int, p: float) -> int:
-    lo, hi = 1, 1
-    while theory.fp_exact(hi, k, n) > p:
-        hi *= 2
-        if hi > 2 ** 34:
-            raise CalcError(f"no m up to 2**34 bits reaches p = {p:g} with k = {k} for n = {n:,}")
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if theory.fp_exact(mid, k, n) <= p:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    m = theory.smallest_m(k, n, p)
+    if m is None:
+        raise CalcError(f"no m up to 2**34 bits reaches p = {p:g} with k = {k} for n = {n:,}")
+    return m
 
 
 def _largest_n(m: int, k: int, p: float) -> int:

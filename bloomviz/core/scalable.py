@@ -42,7 +42,7 @@ from bloomviz.core.exact_rate import fp_exact_at, fp_exact_kernel
 from bloomviz.core.filters import BloomFilter, Insertion, Lookup
 from bloomviz.core.items import to_bytes, to_bytes_list
 from bloomviz.core.notebook import RichDisplay
-from bloomviz.core.theory import optimal_params
+from bloomviz.core.theory import optimal_params, smallest_m
 from bloomviz.core.validate import check_k, check_m, check_n, check_p
 from bloomviz.core.variant_common import (check_count, check_growth, check_params,
                                           check_tightening)
@@ -54,28 +54,6 @@ MAX_M = 1 << 34
 def _fp_classic(m: int, k: int, n) -> np.ndarray | float:
     """(1 − (1 − 1/m)^{kn})^k via expm1/log1p (vectorised over n): a lower bound of the exact rate."""
     return (-np.expm1(k * np.asarray(n, dtype=np.float64) * math.log1p(-1.0 / m))) ** k
-
-
-def _smallest_m(k: int, capacity: int, error: float, lowest: int) -> int:
-    """The smallest m >= lowest with fp_exact(m, k, capacity) <= error (lowest meets it in classic terms, a
-    lower bound since the classic rate is below the exact one), or MAX_M + 1 when none up to MAX_M does."""
-    if fp_exact_kernel(lowest, k, capacity) <= error:
-        return lowest
-    lo, step = lowest, max(1, lowest // 64)       # fp(lo) > error
-    hi = lo + step
-    while fp_exact_kernel(min(hi, MAX_M), k, capacity) > error:
-        if hi >= MAX_M:
-            return MAX_M + 1
-        lo, step = hi, step * 2
-        hi = lo + step
-    hi = min(hi, MAX_M)
-    while hi - lo > 1:                            # fp(lo) > error >= fp(hi)
-        mid = (lo + hi) // 2
-        if fp_exact_kernel(mid, k, capacity) <= error:
-            hi = mid
-        else:
-            lo = mid
-    return hi
 
 
 @dataclass(frozen=True)
@@ -107,7 +85,8 @@ def stage_spec(initial_capacity: int, p: float, growth: int, tightening: float, 
         m = max(m, need)
         while float(_fp_classic(m, k, capacity)) > error:  # guards the float rounding of the closed form
             m += 1
-        m = _smallest_m(k, capacity, error, m)
+        if m <= MAX_M:   # the classic m is a lower bound of the exact one
+            m = smallest_m(k, capacity, error, lowest=m) or MAX_M + 1
     if m > MAX_M:
         raise ValueError(f"the scalable filter cannot add stage {index}: capacity {capacity} at error "
                          f"{error:.3g} needs m={m} bits (the limit is 2^34 = {MAX_M})")

@@ -41,7 +41,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from bloomviz.core import exact_rate
-from bloomviz.core.validate import MAX_N, check_count, check_k, check_m, check_n, check_p, check_real
+from bloomviz.core.validate import MAX_M, MAX_N, check_count, check_k, check_m, check_n, check_p, check_real
 
 LN2 = math.log(2.0)
 MAX_CURVE_N = 50_000_000
@@ -52,7 +52,7 @@ __all__ = [
     "optimal_k", "optimal_k_int", "optimal_params",
     "bits_per_element", "lower_bound_bits_per_element", "bloom_bits_per_element", "estimate_count",
     "estimate_union", "estimate_intersection", "estimate_intersection_from_bits", "wilson_interval",
-    "capacity_for", "fp_for_k_range", "scalable_fp_bound",
+    "capacity_for", "smallest_m", "fp_for_k_range", "scalable_fp_bound",
 ]
 
 
@@ -222,6 +222,34 @@ def capacity_for(m: int, k: int, p: float) -> int:
         else:
             hi = mid
     return lo
+
+
+def smallest_m(k: int, n: int, p: float, lowest: int = 1) -> int | None:
+    """The smallest m in [lowest, 2**34] with fp_exact(m, k, n) <= p, or None when even 2**34 bits miss p.
+
+    The rate falls as m grows, so the search gallops up from ``lowest`` (steps of lowest/64, doubling) and
+    bisects. A good ``lowest`` (the m that meets p in classic terms, a lower bound since the classic rate is
+    below the exact one) makes it a few evaluations; the default searches from one bit.
+    """
+    k, n, p = check_k(k), check_n(n), check_p(p)
+    lowest = check_m(lowest)
+    if _fp_exact(lowest, k, n) <= p:
+        return lowest
+    lo, step = lowest, max(1, lowest // 64)       # fp(lo) > p
+    hi = lo + step
+    while _fp_exact(min(hi, MAX_M), k, n) > p:
+        if hi >= MAX_M:
+            return None
+        lo, step = hi, step * 2
+        hi = lo + step
+    hi = min(hi, MAX_M)
+    while hi - lo > 1:                            # fp(lo) > p >= fp(hi)
+        mid = (lo + hi) // 2
+        if _fp_exact(mid, k, n) <= p:
+            hi = mid
+        else:
+            lo = mid
+    return hi
 
 
 def scalable_fp_bound(p0: float, r: float) -> float:

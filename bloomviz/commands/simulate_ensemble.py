@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import sys
 
-import numpy as np
-
 from bloomviz.commands.common import Progress, fail, rate
 
 ENSEMBLE_DEFAULT_PROBES = 32
@@ -22,7 +20,8 @@ COLUMNS = ("n", "fp_mean", "fp_low", "fp_high", "fp_exact", "fp_classic", "filte
 def run_ensemble_command(args, prog: str, open_target) -> int:
     """Run the ensemble the options describe and write its CSV; ``open_target(path)`` gives the atomic
     writer simulate uses for --csv (so the same path rules apply)."""
-    from bloomviz.core.ensemble import run_ensemble
+    from bloomviz.commands.simulate import row_indices
+    from bloomviz.core.ensemble import EnsembleJob
     if args.items is not None or getattr(args, "variant", "standard") not in (None, "standard") \
             or args.save is not None:
         return fail(prog, "--filters measures standard filters filled with random items: it does not take "
@@ -38,8 +37,8 @@ def run_ensemble_command(args, prog: str, open_target) -> int:
         else:
             m, k = args.m, args.k
         probes = args.probes if args.probes is not None else ENSEMBLE_DEFAULT_PROBES
-        from bloomviz.core.ensemble import _check_sizes
-        _check_sizes(m, k, args.n, args.filters, probes)
+        # made before the CSV is opened: its sizes are checked here, so a refusal costs no file and no work
+        job = EnsembleJob(m, k, args.n, args.filters, scheme=args.scheme, probes=probes, seed=args.seed)
     except (ValueError, TypeError) as exc:
         return fail(prog, exc)
     to_stdout = args.csv == "-"
@@ -52,16 +51,15 @@ def run_ensemble_command(args, prog: str, open_target) -> int:
     try:
         progress = Progress("filters")
         try:
-            result = run_ensemble(m, k, args.n, args.filters, scheme=args.scheme, probes=probes, seed=args.seed,
-                                  progress=progress)
+            while not job.finished:
+                job.step()
+                progress(job.done, job.total)
         finally:
             progress.close()
+        result = job.result()
         out = sys.stdout if to_stdout else target.fh
         out.write(",".join(COLUMNS) + "\n")
-        idx = np.arange(args.every - 1, args.n, args.every)
-        if idx.size == 0 or idx[-1] != args.n - 1:
-            idx = np.append(idx, args.n - 1)
-        for i in idx:
+        for i in row_indices(args.n, args.every):
             out.write(f"{result.n[i]},{result.mean[i]:.9g},{result.low[i]:.9g},{result.high[i]:.9g},"
                       f"{result.fp_exact[i]:.9g},{result.fp_classic[i]:.9g},{result.filters},{result.probes}\n")
         if target is not None:

@@ -13,15 +13,15 @@ from bloomviz.gui.workbench import Workbench
 
 
 def test_states_below_at_and_past_capacity():
-    below = gauge_state(50, 100, 300, 959, 7, "standard")
+    below = gauge_state(50, 100, 300, 959, 7, True)
     assert below["colour"] == "" and below["value"] == 500 and below["text"] == "50 of 100 items"
-    at = gauge_state(100, 100, 480, 959, 7, "standard")
+    at = gauge_state(100, 100, 480, 959, 7, True)
     assert at["colour"] == AMBER and "past capacity" not in at["text"]
-    past = gauge_state(130, 100, 600, 959, 7, "standard")
+    past = gauge_state(130, 100, 600, 959, 7, True)
     ratio = theory.fp_exact(959, 7, 130) / theory.fp_exact(959, 7, 100)
     assert past["colour"] == AMBER and f"{ratio:.1f}× the design's" in past["text"] and past["value"] == 1000
-    assert gauge_state(200, 100, 800, 959, 7, "standard")["colour"] == RED
-    plain = gauge_state(10, None, 32, 64, 3, "standard")
+    assert gauge_state(200, 100, 800, 959, 7, True)["colour"] == RED
+    plain = gauge_state(10, None, 32, 64, 3, True)
     assert plain["text"] == "fill 50 %" and plain["value"] == 500
 
 

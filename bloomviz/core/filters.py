@@ -59,6 +59,9 @@ class BloomFilter(RichDisplay):
     """m bits, k hash positions per item. ``len()`` counts inserts (adds and update items), not distinct items."""
 
     variant = "standard"
+    # The standard filter's formulas (classic, approximation, bound) describe this filter; a variant with a
+    # layout of its own (slices, blocks, stages) sets False and brings its own theory_fp.
+    standard_formulas = True
 
     def __init__(self, m: int, k: int, scheme: str = hashing.DEFAULT_SCHEME):
         self._m = check_m(m)

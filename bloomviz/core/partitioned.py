@@ -45,6 +45,7 @@ class PartitionedBloomFilter(RemappedPositions, BloomFilter):
     """k slices of m/k bits, one position per slice. Same API as ``BloomFilter``."""
 
     variant = "partitioned"
+    standard_formulas = False   # its own theory (theory_fp); the standard filter's formulas describe another
 
     def __init__(self, m: int, k: int, scheme: str = hashing.DEFAULT_SCHEME):
         m, k = check_m(m), check_k(k)

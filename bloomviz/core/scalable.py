@@ -178,6 +178,7 @@ class ScalableBloomFilter(RichDisplay):
     """A growing list of standard filters whose errors sum to at most p. See the module docstring."""
 
     variant = "scalable"
+    standard_formulas = False   # its own theory (theory_fp); the standard filter's formulas describe another
 
     def __init__(self, initial_capacity: int, p: float, growth: int = 2, tightening: float = 0.9,
                  scheme: str = hashing.DEFAULT_SCHEME):

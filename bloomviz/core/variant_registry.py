@@ -75,6 +75,12 @@ def grid_values(flt) -> np.ndarray:
     return bitstore.unpack(flt.bits)
 
 
+def standard_formulas_apply(flt) -> bool:
+    """Whether the standard filter's classic formula, approximation and bound describe ``flt`` (a counting
+    filter answers lookups as a standard one does; slices, blocks and stages have their own theory)."""
+    return bool(getattr(flt, "standard_formulas", False))
+
+
 def theory_fp(flt, n: float | None = None) -> float:
     """The filter's own theoretical false-positive rate after n inserts (default: its insert count)."""
     n = len(flt) if n is None else n

@@ -13,12 +13,13 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.core import theory
 from bloomviz.core.units import percent_text, rate_text
+from bloomviz.core.variant_registry import standard_formulas_apply
 
 AMBER, RED = "#E69F00", "#C0392B"
 REFRESH_MS = 200
 
 
-def gauge_state(n: int, capacity: int | None, bits_set: int, m: int, k: int, variant: str) -> dict:
+def gauge_state(n: int, capacity: int | None, bits_set: int, m: int, k: int, standard_formulas: bool) -> dict:
     """What the gauge shows, as plain values (tested without Qt): value 0…1000, text, tip, colour."""
     if not capacity:
         fill = bits_set / m if m else 0.0
@@ -30,7 +31,7 @@ def gauge_state(n: int, capacity: int | None, bits_set: int, m: int, k: int, var
     if share >= 1.0:
         colour = AMBER if share < 1.5 else RED
         tip = f"At or past its design capacity of {capacity:,} items."
-        if n > capacity and variant in ("standard", "counting") and m and k:
+        if n > capacity and standard_formulas and m and k:
             now, then = theory.fp_exact(m, k, n), theory.fp_exact(m, k, capacity)
             text += f" — past capacity: rate {rate_text(now)}, {now / then:.1f}× the design's" if then else ""
             tip += (f" Its exact false-positive rate is now {rate_text(now)} against {rate_text(then)} at "
@@ -62,7 +63,8 @@ class FillGauge(QtWidgets.QProgressBar):
     def refresh(self) -> None:
         wb = self._wb
         flt = wb.filter
-        state = gauge_state(len(flt), wb.capacity, flt.bits_set, flt.m, getattr(flt, "k", 0), wb.variant)
+        state = gauge_state(len(flt), wb.capacity, flt.bits_set, flt.m, getattr(flt, "k", 0),
+                            standard_formulas_apply(flt))
         self.setValue(state["value"])
         self.setFormat(state["text"])
         self.setToolTip(state["tip"])

@@ -19,7 +19,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz import lessons
 from bloomviz.core.units import rate_text
-from bloomviz.core.variant_registry import grid_values
+from bloomviz.core.variant_registry import grid_values, standard_formulas_apply
 from bloomviz.gui.bit_grid import BitGridWidget
 from bloomviz.gui.file_dialogs import Dialogs
 from bloomviz.gui.workbench import MAX_M
@@ -186,12 +186,12 @@ class LessonView(QtWidgets.QWidget):
             for shown in report.get("window", ()):
                 if shown.get("action") == "highlight":
                     self.grid.highlight(shown["positions"], "culprit")
-        self.numbers.setText(self._numbers(report))
+        self.numbers.setText(self._numbers(report, flt))
         self._refresh_controls()
         self.stepChanged.emit(self.runner.position)
 
     @staticmethod
-    def _numbers(r: dict) -> str:
+    def _numbers(r: dict, flt) -> str:
         if r.get("m") is None:
             return ""
         parts = [f"m = {r['m']:,} bits", f"k = {r['k']}", f"{r['scheme']}", f"n = {r['n']:,}",
@@ -200,7 +200,7 @@ class LessonView(QtWidgets.QWidget):
             parts.append(f"measured {rate_text(r['measured_rate'])}")
         if r.get("exact_rate") is not None:
             parts.append(f"exact {rate_text(r['exact_rate'])}")
-        if r.get("classic_rate") is not None and r.get("variant") in ("standard", "counting"):
+        if r.get("classic_rate") is not None and standard_formulas_apply(flt):
             parts.append(f"Bloom's formula {rate_text(r['classic_rate'])}")
         last = r.get("last") or {}
         if last.get("action"):

@@ -23,7 +23,6 @@ from bloomviz.gui.workbench import ItemError, check_item
 
 SPEEDS = (("step with Space", 0), ("one step a second", 1000), ("two steps a second", 500),
           ("one step every 2 s", 2000))
-ONE_ARRAY = ("standard", "counting")   # the scheme's arithmetic is the position; other variants remap it
 
 
 class SlowMotionPanel(QtWidgets.QWidget):
@@ -133,7 +132,9 @@ class SlowMotionPanel(QtWidgets.QWidget):
         if op == "insert" and variant == "scalable":
             positions = positions[-flt.k:]    # an insert goes to the newest stage only
         scheme = hashing.get_scheme(flt.scheme)
-        if variant in ONE_ARRAY:
+        # the scheme's arithmetic is worth showing where its positions are the grid's; a filter that remaps
+        # them (slices, blocks, a stage's offset) gets its own positions, named one by one
+        if tuple(positions) == tuple(scheme.positions(data, flt.m, flt.k)):
             lines = position_steps(flt.scheme, data, flt.m, flt.k)
         else:
             lines = position_steps(flt.scheme, data, flt.m, len(positions), positions=positions)

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from PySide6 import QtCore
 
+from bloomviz.core.variant_registry import standard_formulas_apply
+
 THEORY_LABELS = {
     "counting": "theory: exact (a counter > 0 is a set bit)",
     "scalable": "theory: 1 − Π(1 − FP of stage i)",
@@ -61,7 +63,7 @@ class VariantViews(QtCore.QObject):
         w.plot.set_theory_label(THEORY_LABELS.get(wb.variant))
         # the standard filter's formulas describe a counting filter too, but not the others (see Workbench._rows)
         for key in ("fp_classic", "fp_approx", "fp_bound"):
-            w.plot.curve(key).setVisible(wb.variant in ("standard", "counting"))
+            w.plot.curve(key).setVisible(standard_formulas_apply(wb.filter))
         self.refresh_bands()
 
     def refresh_bands(self) -> None:

@@ -44,6 +44,7 @@ from PySide6 import QtCore
 from bloomviz.core import bitstore, hashing
 from bloomviz.core.experiment import FpTracker, Series, series_rows, theory_many, wilson
 from bloomviz.core.items import describe, random_items, to_bytes, to_bytes_list
+from bloomviz.core.variant_registry import standard_formulas_apply
 from bloomviz.core.variant_registry import theory_curve as variant_theory
 
 MIN_M = 8
@@ -1297,7 +1298,7 @@ class Workbench(QtCore.QObject):
             # others they would describe a different filter (the standard "bound" sat below a blocked filter's
             # rate): NaN, not drawn.
             rows["fp_exact"] = variant_theory(flt, n)
-            if self._variant != "counting":
+            if not standard_formulas_apply(flt):
                 for key in ("fp_classic", "fp_approx", "fp_bound"):
                     rows[key] = np.full(len(n), np.nan)
         return rows

@@ -24,11 +24,14 @@ def _halves(data: bytes) -> tuple[int, int]:
     return hashing._murmur_halves(data)
 
 
+def _double(h1: int, h2: int, name: str, m: int, k: int) -> list[str]:
+    return [f"h1 + {i}·{name} = {(h1 + i * h2) & MASK64:,} (mod 2^64);  mod {m:,} = {((h1 + i * h2) & MASK64) % m:,}"
+            for i in range(k)]
+
+
 def _km(data: bytes, m: int, k: int) -> list[str]:
     h1, h2 = _halves(data)
-    h2 |= 1
-    return [f"h1 + {i}·h2 = {(h1 + i * h2) & MASK64:,} (mod 2^64);  mod {m:,} = {((h1 + i * h2) & MASK64) % m:,}"
-            for i in range(k)]
+    return _double(h1, h2 | 1, "h2", m, k)
 
 
 def _mix(data: bytes, m: int, k: int) -> list[str]:
@@ -69,10 +72,7 @@ def _sha(data: bytes, m: int, k: int) -> list[str]:
 
 
 def _fnv(data: bytes, m: int, k: int) -> list[str]:
-    h1 = _halves(data)[0]
-    h2 = hashing.fnv1a64(data) | 1
-    return [f"h1 + {i}·FNV = {(h1 + i * h2) & MASK64:,} (mod 2^64);  mod {m:,} = {((h1 + i * h2) & MASK64) % m:,}"
-            for i in range(k)]
+    return _double(_halves(data)[0], hashing.fnv1a64(data) | 1, "FNV", m, k)
 
 
 def _weak(data: bytes, m: int, k: int) -> list[str]:

@@ -37,7 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import mmh3  # noqa: E402
 
 from bloomviz.core import BloomFilter  # noqa: E402
-from bloomviz.core.items import random_items  # noqa: E402
+from bloomviz.items.encoding import random_items  # noqa: E402
 
 P = 0.01
 SEED = 20240601

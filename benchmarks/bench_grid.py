@@ -75,7 +75,7 @@ def _setup_view(widget, app):
 
 def measure_grid(m: int = 10_000_000, seed: int = 0) -> dict:
     """Median ms of a 7-cell update and of a full redraw of a BitGridWidget with m cells, repaint included."""
-    from bloomviz.gui.bit_grid import BitGridWidget
+    from bloomviz.gui.widgets.bit_grid import BitGridWidget
 
     app = _app()
     rng = np.random.default_rng(seed)
@@ -122,7 +122,7 @@ def measure_plain_pyqtgraph(m: int = 10_000_000, seed: int = 0) -> dict:
     """The peer: one ImageItem over the whole padded array with pyqtgraph's autoDownsample."""
     import pyqtgraph as pg
 
-    from bloomviz.gui.grid_layout import grid_shape
+    from bloomviz.gui.widgets.grid_layout import grid_shape
 
     app = _app()
     rng = np.random.default_rng(seed)

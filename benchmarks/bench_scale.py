@@ -37,11 +37,13 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 
-from bloomviz.core import bitstore, theory  # noqa: E402
-from bloomviz.core.experiment import FpTracker, Simulation  # noqa: E402
-from bloomviz.core.filters import BloomFilter  # noqa: E402
-from bloomviz.core.first_flips import set_fresh_bits  # noqa: E402
-from bloomviz.core.generated_items import GeneratedItems, positions  # noqa: E402
+from bloomviz.filters import bitstore  # noqa: E402
+
+from bloomviz.theory import rates as theory
+from bloomviz.measure.experiment import FpTracker, Simulation  # noqa: E402
+from bloomviz.filters.standard import BloomFilter  # noqa: E402
+from bloomviz.measure.first_flips import set_fresh_bits  # noqa: E402
+from bloomviz.items.generated import GeneratedItems, positions  # noqa: E402
 
 CHUNK = 65_536
 

@@ -25,9 +25,11 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 
-from bloomviz.core import BloomFilter, theory  # noqa: E402
-from bloomviz.core.exact_rate import fp_exact_curve, log_fp_exact_kernel  # noqa: E402
-from bloomviz.core.items import random_items  # noqa: E402
+from bloomviz.core import BloomFilter  # noqa: E402
+
+from bloomviz.theory import rates as theory
+from bloomviz.theory.exact_rate import fp_exact_curve, log_fp_exact_kernel  # noqa: E402
+from bloomviz.items.encoding import random_items  # noqa: E402
 
 
 def best_of(repeat: int, fn) -> float:

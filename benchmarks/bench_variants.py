@@ -24,9 +24,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-from bloomviz.core import BloomFilter, counting
-from bloomviz.core.items import random_items, to_bytes_list
-from bloomviz.core.variant_registry import make_filter
+from bloomviz.core import BloomFilter
+
+from bloomviz.filters import counting
+from bloomviz.items.encoding import random_items, to_bytes_list
+from bloomviz.filters.registry import make_filter
 
 
 def best_of(fn, repeat=3):
@@ -63,7 +65,7 @@ def updates(n: int, m: int, k: int) -> dict:
 
 
 def scalable_tracking(n: int, probes: int) -> dict:
-    from bloomviz.core.variant_tracking import ScalableFpTracker
+    from bloomviz.measure.tracking import ScalableFpTracker
     items = random_items(n, seed=5)
     datas = to_bytes_list(items)
     probe_items = random_items(probes, seed=6, prefix="p")

@@ -18,7 +18,7 @@ def main(out: str) -> None:
     from PySide6 import QtCore, QtWidgets
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
     from bloomviz.gui.main_window import MainWindow
-    from bloomviz.gui.variant_view import connect_variant_views
+    from bloomviz.gui.filter_tab.variant_view import connect_variant_views
     settings = QtCore.QSettings(str(Path(out) / "settings.ini"), QtCore.QSettings.Format.IniFormat)
     win = MainWindow(settings=settings)
     if not hasattr(win, "variant_views"):

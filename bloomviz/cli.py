@@ -87,7 +87,7 @@ def build_parser() -> CliParser:
 def check_window_values(parser: CliParser, args) -> None:
     """Refuse (one line, exit 2) a --demo over the limit or an --open that is not a regular file, before Qt."""
     from bloomviz.commands.common import parse_whole
-    from bloomviz.core.items import MAX_DEMO_ITEMS
+    from bloomviz.items.encoding import MAX_DEMO_ITEMS
     if args.window_demo is not None:
         try:
             n = parse_whole(args.window_demo)
@@ -97,7 +97,7 @@ def check_window_values(parser: CliParser, args) -> None:
             parser.error(f"argument --demo: {args.window_demo} is out of range: the window inserts 0 to "
                          f"{MAX_DEMO_ITEMS:,} demo items")
     if args.window_open is not None:
-        from bloomviz.core.safe_files import check_regular
+        from bloomviz.files.safe_files import check_regular
         try:
             check_regular(args.window_open, "a session (.bloomviz) or a filter (.bloom)")
         except FileNotFoundError:

@@ -98,8 +98,8 @@ def test_screenshot_of_a_scenario_on_another_tab(tmp_path):
 
 
 def test_open_a_saved_filter_at_start(tmp_path):
-    from bloomviz.core import storage
-    from bloomviz.core.filters import BloomFilter
+    from bloomviz.files import storage
+    from bloomviz.filters.standard import BloomFilter
     flt = BloomFilter(512, 3)
     flt.update([f"w{i}" for i in range(40)])
     storage.save(flt, tmp_path / "f.bloom")

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from bloomviz.core.filters import BloomFilter
-from bloomviz.gui.autoplay import IDLE, MAX_RATE, PAUSED, RUNNING, AutoPlay, ItemStream, load_words
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.gui.filter_tab.autoplay import IDLE, MAX_RATE, PAUSED, RUNNING, AutoPlay, ItemStream, load_words
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import Workbench
 

@@ -9,7 +9,7 @@ import pytest  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from bloomviz.gui import grid_layout as gl  # noqa: E402
+from bloomviz.gui.widgets import grid_layout as gl  # noqa: E402
 
 # ---------------------------------------------------------------- pure helpers (no Qt)
 
@@ -94,7 +94,7 @@ def test_block_factor_never_samples():
 
 # ---------------------------------------------------------------- the widget
 
-from bloomviz.gui.bit_grid import (  # noqa: E402
+from bloomviz.gui.widgets.bit_grid import (  # noqa: E402
     BORDER_MIN_PX, HIGHLIGHT_KINDS, HIGHLIGHT_STYLE, MAX_LABELS, MIN_MARKER_PX, BitGridWidget, build_lut, LIGHT,
 )
 from PySide6 import QtCore, QtGui  # noqa: E402

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bloomviz import cli, formats
-from bloomviz.core.filters import BloomFilter
+from bloomviz.filters.standard import BloomFilter
 from bloomviz.formats import bitset_text
 from bloomviz.formats.common import ForeignFormatError
 

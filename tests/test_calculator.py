@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bloomviz.core import theory
-from bloomviz.core.calculator import CalcError, memory_units, one_in, solve
+from bloomviz.theory import rates as theory
+from bloomviz.theory.calculator import CalcError, memory_units, one_in, solve
 
 ns = st.integers(min_value=1, max_value=10 ** 9)
 ps = st.floats(min_value=1e-12, max_value=0.5, allow_nan=False)

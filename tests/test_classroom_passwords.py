@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from bloomviz.core import datasets
+from bloomviz.scenarios import datasets
 
 ROOT = Path(__file__).resolve().parent.parent / "assets" / "datasets"
 

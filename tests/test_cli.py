@@ -21,9 +21,9 @@ import pytest
 
 from bloomviz import cli
 from bloomviz.commands import COMMANDS, calc, simulate
-from bloomviz.core import theory
-from bloomviz.core.experiment import Series, Simulation
-from bloomviz.core.filters import BloomFilter
+from bloomviz.theory import rates as theory
+from bloomviz.measure.experiment import Series, Simulation
+from bloomviz.filters.standard import BloomFilter
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

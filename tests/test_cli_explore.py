@@ -9,7 +9,7 @@ import pytest
 
 from bloomviz import cli
 from bloomviz.commands import COMMANDS
-from bloomviz.core import theory
+from bloomviz.theory import rates as theory
 
 
 def run(capsys, *argv):

@@ -10,9 +10,9 @@ import sys
 import pytest
 
 from bloomviz.cli import main
-from bloomviz.core import storage
-from bloomviz.core.filters import BloomFilter
-from bloomviz.core.variant_registry import make_filter
+from bloomviz.files import storage
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.filters.registry import make_filter
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "data", "golden-v1.bloom")
 

@@ -5,11 +5,11 @@ import math
 import numpy as np
 import pytest
 
-from bloomviz.core import theory
-from bloomviz.core.compare import (Comparison, Config, LaneSummary, build_filter, check_configs, lesson_configs,
+from bloomviz.theory import rates as theory
+from bloomviz.studies.compare import (Comparison, Config, LaneSummary, build_filter, check_configs, lesson_configs,
                                    lesson_design)
-from bloomviz.core.experiment import Cancelled, theory_many
-from bloomviz.core.filters import BloomFilter
+from bloomviz.measure.experiment import Cancelled, theory_many
+from bloomviz.filters.standard import BloomFilter
 
 
 def test_lesson_design_is_the_p_0001_design():

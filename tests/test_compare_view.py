@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from bloomviz.core.compare import Config
-from bloomviz.core.variant_registry import grid_values
-from bloomviz.gui.compare_view import TAB_KEY, CompareView, install
+from bloomviz.studies.compare import Config
+from bloomviz.filters.registry import grid_values
+from bloomviz.gui.compare_tab.view import TAB_KEY, CompareView, install
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bloomviz.core import datasets
-from bloomviz.core.datasets import DATASETS, DatasetError, dataset_path, open_dataset, read_lines
+from bloomviz.scenarios import datasets
+from bloomviz.scenarios.datasets import DATASETS, DatasetError, dataset_path, open_dataset, read_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSETS = ROOT / "assets" / "datasets"
@@ -122,7 +122,7 @@ def test_non_editable_install_finds_the_data_sets(tmp_path):
                             capture_output=True, text=True, timeout=600, env=env, stdin=subprocess.DEVNULL)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     shutil.rmtree(src)   # the installed copy must not lean on the source tree
-    probe = ("import bloomviz.core.datasets as d, sys\n"
+    probe = ("import bloomviz.scenarios.datasets as d, sys\n"
              "assert 'site-packages' in d.__file__, d.__file__\n"
              "for name in sorted(d.DATASETS):\n"
              "    p = d.dataset_path(name); print(name, p, len(d.read_lines(name)))\n")

@@ -6,9 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bloomviz.core import hashing, theory
-from bloomviz.core.ensemble import run_ensemble
-from bloomviz.core.experiment import Cancelled
+from bloomviz.hashing import schemes as hashing
+
+from bloomviz.theory import rates as theory
+from bloomviz.measure.ensemble import run_ensemble
+from bloomviz.measure.experiment import Cancelled
 
 
 @pytest.mark.parametrize("m, k, n", [(64, 8, 8), (100, 8, 12), (192, 16, 18)])

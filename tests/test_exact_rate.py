@@ -11,7 +11,9 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from bloomviz.core import exact_rate, theory
+from bloomviz.theory import exact_rate
+
+from bloomviz.theory import rates as theory
 
 
 # --- references ---------------------------------------------------------------------------------------------
@@ -159,7 +161,7 @@ def test_capacity_is_exact():
 
 @pytest.mark.parametrize("n, p", [(5, 0.01), (1, 0.1), (30, 0.001), (1_000_000, 0.01)])
 def test_the_smallest_exact_design_meets_p_and_one_bit_less_does_not(n, p):
-    from bloomviz.core.calculator import smallest_exact_design
+    from bloomviz.theory.calculator import smallest_exact_design
     m_min, k_min = smallest_exact_design(n, p)
     assert theory.fp_exact(m_min, k_min, n) <= p
     if n < 100:   # one bit less misses p at every k (checked by brute force where it is cheap)
@@ -184,7 +186,7 @@ def test_calc_keeps_the_textbook_headline_and_adds_the_exact_answers(capsys):
 
 
 def test_a_scalable_filter_from_capacity_one_stays_within_p():
-    from bloomviz.core.scalable import scalable_fp
+    from bloomviz.filters.scalable import scalable_fp
     rates = scalable_fp(1, 0.01, np.arange(0, 5000), 2, 0.9)
     assert float(np.max(rates)) <= 0.01
 

@@ -8,10 +8,12 @@ import math
 import numpy as np
 import pytest
 
-from bloomviz.core import first_flips, theory
-from bloomviz.core.experiment import Cancelled, FpTracker, Series, Simulation, series_rows, wilson
-from bloomviz.core.filters import BloomFilter
-from bloomviz.core.items import random_items
+from bloomviz.measure import first_flips
+
+from bloomviz.theory import rates as theory
+from bloomviz.measure.experiment import Cancelled, FpTracker, Series, Simulation, series_rows, wilson
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.items.encoding import random_items
 
 # Non-saturated: after all inserts the fill is about 0.4-0.6 and a few percent of the probes are false positives.
 CASES = [("murmur3-km", 3000, 4, 450), ("murmur3-enhanced", 2500, 3, 400), ("weak-shift", 4000, 7, 400)]

@@ -9,8 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bloomviz.core import explore, theory
-from bloomviz.core.experiment import Cancelled
+from bloomviz.studies import explore
+
+from bloomviz.theory import rates as theory
+from bloomviz.measure.experiment import Cancelled
 
 
 @settings(max_examples=40)
@@ -120,8 +122,8 @@ def test_measured_n_points_agree_with_theory_and_with_a_filter_built_directly():
     assert list(r["n"]) == ns and r["hits"][0] == 0
     assert np.all(_within_5_sd(r["fp_measured"], r["fp_exact"], probes))
     # the tracker's count at n = 2000 equals testing the probes against a filter of the first 2000 items
-    from bloomviz.core.filters import BloomFilter
-    from bloomviz.core.items import random_items
+    from bloomviz.filters.standard import BloomFilter
+    from bloomviz.items.encoding import random_items
     flt = BloomFilter(20_000, 7)
     flt.update(random_items(2_000, seed=3, prefix="i"))
     hits = int(np.count_nonzero(flt.contains_many(random_items(

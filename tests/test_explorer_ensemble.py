@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bloomviz.core import theory
-from bloomviz.gui.explorer_ensemble import EnsemblePage
+from bloomviz.theory import rates as theory
+from bloomviz.gui.explorer_tab.ensemble import EnsemblePage
 
 
 @pytest.fixture

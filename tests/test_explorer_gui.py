@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui
 
-from bloomviz.core import hashing, theory
-from bloomviz.gui.explorer import TAB_TITLE, ExplorerWidget, install
+from bloomviz.hashing import schemes as hashing
+
+from bloomviz.theory import rates as theory
+from bloomviz.gui.explorer_tab.view import TAB_TITLE, ExplorerWidget, install
 from bloomviz.gui.main_window import MainWindow
 
 

@@ -11,13 +11,14 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from bloomviz.core import session as sessions
-from bloomviz.core import storage
-from bloomviz.core.filters import BloomFilter
-from bloomviz.gui import file_dialogs, session_io
+from bloomviz.files import session as sessions
+from bloomviz.files import storage
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.gui.files import file_dialogs
+from bloomviz.gui.files import session_io
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import FALSE_POSITIVE, MAYBE_PRESENT, Workbench
-from bloomviz.core.experiment import Series
+from bloomviz.measure.experiment import Series
 
 
 class FakeDialogs:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from PySide6 import QtCore
 
-from bloomviz.core import theory
-from bloomviz.gui import fill_gauge
-from bloomviz.gui.fill_gauge import AMBER, RED, gauge_state
+from bloomviz.theory import rates as theory
+from bloomviz.gui.widgets import fill_gauge
+from bloomviz.gui.widgets.fill_gauge import AMBER, RED, gauge_state
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import Workbench
 

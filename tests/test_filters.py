@@ -9,10 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bloomviz.core import bitstore, hashing
-from bloomviz.core.filters import BloomFilter
-from bloomviz.core.hashing import SCHEMES
-from bloomviz.core.items import random_items
+from bloomviz.filters import bitstore
+
+from bloomviz.hashing import schemes as hashing
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.hashing.schemes import SCHEMES
+from bloomviz.items.encoding import random_items
 
 SCHEME_IDS = sorted(SCHEMES)
 SPECIAL = ["", "\x00", "a\x00b", "😀", "\ud800", "x\udfffy", b"", b"\x00", b"\xff\xfe", "héllo"]
@@ -167,7 +169,7 @@ def test_memory_is_m_over_8_bytes():
 
 
 # --- bad arguments ----------------------------------------------------------------------------------------
-# The documented kinds (bloomviz.core.validate): a value of the right kind out of range is a ValueError; a
+# The documented kinds (bloomviz.theory.validate): a value of the right kind out of range is a ValueError; a
 # value of the wrong kind (bool, str, None, any float where an integer is needed) is a TypeError.
 @pytest.mark.parametrize("m, error", [(0, ValueError), (-1, ValueError), (2 ** 34 + 1, ValueError),
                                       (1.5, TypeError), (True, TypeError), ("x", TypeError),

@@ -3,8 +3,8 @@
 import pytest
 from PySide6 import QtCore
 
-from bloomviz.gui import find_fp
-from bloomviz.gui.find_fp import FOUND, CANCELLED, EMPTY, UNLIKELY, FalsePositiveHunt, FindFalsePositiveDialog
+from bloomviz.gui.filter_tab import find_fp
+from bloomviz.gui.filter_tab.find_fp import FOUND, CANCELLED, EMPTY, UNLIKELY, FalsePositiveHunt, FindFalsePositiveDialog
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import FALSE_POSITIVE
 
@@ -59,7 +59,7 @@ def test_finds_a_false_positive_and_looks_it_up(window, qtbot):
 
 def test_tries_skip_candidates_that_were_inserted(window, qtbot):
     # Insert the very candidates the search will draw first: they pass, but as true positives.
-    from bloomviz.core.items import random_items
+    from bloomviz.items.encoding import random_items
     window.wb.configure(m=4096, k=2)
     hunt = FalsePositiveHunt(window.wb, seed=0)
     first = random_items(50, seed=[1, 0], prefix=find_fp.CANDIDATE_PREFIX)

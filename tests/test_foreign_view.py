@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from bloomviz import formats
-from bloomviz.core import bitstore
-from bloomviz.gui.foreign_view import ForeignView
+from bloomviz.filters import bitstore
+from bloomviz.gui.files.foreign_view import ForeignView
 
 DATA = Path(__file__).parent / "data" / "foreign"
 GUAVA = DATA / "guava-mitz64-utf8.guava"
@@ -74,7 +74,9 @@ def test_refusals_name_the_problem_and_keep_the_filter_shown(view, tmp_path):
 def test_file_open_sends_another_library_s_file_to_the_tab(qtbot, tmp_path):
     from PySide6 import QtCore
 
-    from bloomviz.gui import foreign_view, session_io
+    from bloomviz.gui.files import foreign_view
+
+    from bloomviz.gui.files import session_io
     from bloomviz.gui.main_window import MainWindow
     window = MainWindow(settings=QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat))
     qtbot.addWidget(window)

@@ -13,9 +13,9 @@ import pyqtgraph as pg
 import pytest
 from PySide6 import QtCore, QtGui
 
-from bloomviz.core.exact_rate import fp_exact_at
-from bloomviz.gui.fp_plot import ESTIMATE_CURVES, FILL_CURVES, RATE_CURVES, FpPlotWidget
-from bloomviz.gui.plot_export import PlotExportError
+from bloomviz.theory.exact_rate import fp_exact_at
+from bloomviz.gui.filter_tab.fp_plot import ESTIMATE_CURVES, FILL_CURVES, RATE_CURVES, FpPlotWidget
+from bloomviz.gui.widgets.plot_export import PlotExportError
 
 M, K, PROBES = 1000, 5, 2000
 COLUMNS = ("n", "fp_measured", "fp_low", "fp_high", "fp_exact", "fp_approx", "fp_bound",
@@ -127,7 +127,7 @@ def test_band_spans_the_wilson_interval(widget, series):
 
 
 def test_a_real_experiment_series_is_drawn(widget):
-    experiment = pytest.importorskip("bloomviz.core.experiment")
+    experiment = pytest.importorskip("bloomviz.measure.experiment")
     real = experiment.Simulation(m=M, k=K, n=200, probes=1000, seed=3).run()
     assert len(real) == 200
     widget.set_series(real)

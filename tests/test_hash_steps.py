@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bloomviz.core import hashing
-from bloomviz.core.hash_steps import position_steps
+from bloomviz.hashing import schemes as hashing
+from bloomviz.hashing.steps import position_steps
 
 
 @pytest.mark.parametrize("scheme", sorted(hashing.SCHEMES))

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bloomviz.core import hashing
-from bloomviz.core.hashing import SCHEMES, fnv1a64, fnv1a64_many, get_scheme
-from bloomviz.core.items import random_items, to_bytes
+from bloomviz.hashing import schemes as hashing
+from bloomviz.hashing.schemes import SCHEMES, fnv1a64, fnv1a64_many, get_scheme
+from bloomviz.items.encoding import random_items, to_bytes
 
 SPECIAL = ["", "\x00", "😀", "\ud800", "a\udfffb", "héllo", "x" * 5000]
 MASK = (1 << 64) - 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6 import QtCore
 
-from bloomviz.gui import history_relight
+from bloomviz.gui.filter_tab import history_relight
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import Workbench
 

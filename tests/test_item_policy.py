@@ -14,10 +14,10 @@ import sys
 
 import pytest
 
-from bloomviz.core import session as S
-from bloomviz.core.calculator import textbook_design
-from bloomviz.core.items import to_bytes
-from bloomviz.core.variant_registry import make_filter
+from bloomviz.files import session as S
+from bloomviz.theory.calculator import textbook_design
+from bloomviz.items.encoding import to_bytes
+from bloomviz.filters.registry import make_filter
 
 VARIANTS = {"standard": dict(m=4096, k=4), "counting": dict(m=4096, k=4), "partitioned": dict(m=4096, k=4),
             "blocked": dict(m=4096, k=4), "scalable": dict(initial_capacity=50, p=0.01)}
@@ -67,7 +67,7 @@ def test_lone_surrogates_are_distinct_reproducible_items(variant):
 def test_lone_surrogates_hash_the_same_in_another_process():
     flt = make_filter("standard", m=4096, k=4)
     here = [int(x) for x in flt.lookup("\ud800").positions]
-    code = ("from bloomviz.core.variant_registry import make_filter\n"
+    code = ("from bloomviz.filters.registry import make_filter\n"
             "print([int(x) for x in make_filter('standard', m=4096, k=4).lookup('\\ud800').positions])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip() == str(here)
@@ -111,7 +111,7 @@ def test_simulate_prints_the_capped_k_note():
 
 
 def test_for_capacity_warns_when_it_caps_k():
-    from bloomviz.core.filters import BloomFilter
+    from bloomviz.filters.standard import BloomFilter
     with pytest.warns(UserWarning, match="k = 64 is used"):
         flt = BloomFilter.for_capacity(100, 1e-25)
     assert flt.k == 64

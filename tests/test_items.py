@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bloomviz.core import items
-from bloomviz.core.items import (ItemFileError, LineReport, check_item_file, describe, encode_texts, prepare_items,
+from bloomviz.items import encoding as items
+from bloomviz.items.encoding import (ItemFileError, LineReport, check_item_file, describe, encode_texts, prepare_items,
                                  random_items, read_item_lines, to_bytes, to_bytes_list)
 
 SPECIAL = ["", "\x00", "a\x00b", "😀", "\ud800", "x\udfffy", "héllo", "\n", " "]

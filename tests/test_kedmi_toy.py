@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bloomviz.core import kedmi_toy, theory
+from bloomviz.scenarios import kedmi_toy
+
+from bloomviz.theory import rates as theory
 
 
 def test_his_design_numbers():

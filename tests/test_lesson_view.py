@@ -8,8 +8,8 @@ import pytest
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz import lessons
-from bloomviz.core import bitstore
-from bloomviz.gui import lesson_view
+from bloomviz.filters import bitstore
+from bloomviz.gui.lesson_tab import view as lesson_view
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import Workbench
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bloomviz import cli, lessons
-from bloomviz.core import theory
+from bloomviz.theory import rates as theory
 from bloomviz.lessons import LessonError, LessonRunner, parse_text
 
 GOOD = """# A lesson

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from bloomviz.core import hashing
+from bloomviz.hashing import schemes as hashing
 from bloomviz.gui import theme
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import Workbench
@@ -199,7 +199,7 @@ def test_apply_asks_before_discarding_items(window, qtbot):
 
 
 def test_design_fills_in_m_and_k_and_apply_marks_the_capacity(window, qtbot):
-    from bloomviz.core.theory import optimal_params
+    from bloomviz.theory.rates import optimal_params
     panel = window.params_panel
     panel.n_edit.setText("1,000")
     panel.p_edit.setText("1%")
@@ -215,7 +215,7 @@ def test_design_fills_in_m_and_k_and_apply_marks_the_capacity(window, qtbot):
 
 
 def test_the_scheme_combo_offers_every_scheme_with_a_teaching_tooltip(window):
-    from bloomviz.core import hashing
+    from bloomviz.hashing import schemes as hashing
     combo = window.params_panel.scheme_combo
     assert [combo.itemData(i) for i in range(combo.count())] == list(hashing.SCHEMES)
     for i in range(combo.count()):

@@ -7,9 +7,9 @@ import mmh3
 import numpy as np
 import pytest
 
-from bloomviz.core.filters import BloomFilter
-from bloomviz.core.generated_items import GeneratedItems, positions
-from bloomviz.core.murmur_np import hash128_rows, hash_bytes_many
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.items.generated import GeneratedItems, positions
+from bloomviz.hashing.murmur_np import hash128_rows, hash_bytes_many
 
 SEEDS = [0, 1, 42, 2 ** 31, 2 ** 32 - 1]
 LONG = [127, 128, 129, 1000, 4095, 4096, 4097, 65535, 65536]

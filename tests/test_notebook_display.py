@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from bloomviz import formats
-from bloomviz.core import notebook
-from bloomviz.core.filters import BloomFilter
-from bloomviz.core.variant_registry import make_filter
+from bloomviz.explain import notebook
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.filters.registry import make_filter
 
 DATA = Path(__file__).parent / "data" / "foreign"
 
@@ -97,7 +97,7 @@ def test_html_for_a_foreign_filter():
 
 
 def test_display_needs_no_qt():
-    code = ("import sys; from bloomviz import formats; from bloomviz.core.filters import BloomFilter; "
+    code = ("import sys; from bloomviz import formats; from bloomviz.filters.standard import BloomFilter; "
             "b = BloomFilter(64, 2); b.add('x'); b._repr_html_(); "
             f"formats.open_filters({str(DATA / 'pyprobables-bloom.blm')!r})[0]._repr_png_(); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6', 'pyqtgraph')))")

@@ -11,7 +11,7 @@ import pyqtgraph as pg
 import pytest
 from PySide6 import QtGui
 
-from bloomviz.gui.plot_export import EXPORT_FILTER, SUFFIXES, PlotExportError, export_plot
+from bloomviz.gui.widgets.plot_export import EXPORT_FILTER, SUFFIXES, PlotExportError, export_plot
 
 
 @pytest.fixture

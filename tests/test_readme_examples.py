@@ -115,7 +115,7 @@ def test_the_compare_preset_ratio_the_readme_states_is_what_the_core_measures():
     text = " ".join(README.read_text(encoding="utf-8").split())
     claim = re.search(r"`weak-shift` scheme measures about ([\d.]+)× its theory", text)
     assert claim, "the README's Compare paragraph changed: update this test with it"
-    from bloomviz.core import compare
+    from bloomviz.studies import compare
     m, k, n = compare.lesson_design()
     run = compare.Comparison(compare.lesson_configs(), m, k, n)
     run.run()

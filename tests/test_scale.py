@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from bloomviz.commands.simulate import MAX_ROWS, build_simulation
-from bloomviz.core.experiment import Simulation
-from bloomviz.core.generated_items import GeneratedItems
+from bloomviz.measure.experiment import Simulation
+from bloomviz.items.generated import GeneratedItems
 
 
 def test_rows_every_e_are_the_full_series_at_those_inserts():
@@ -56,7 +56,7 @@ def test_every_must_be_positive():
 
 
 def test_flip_pass_sets_the_bits_and_names_each_flip_once_in_insertion_order():
-    from bloomviz.core.first_flips import flip_pass, times_of
+    from bloomviz.measure.first_flips import flip_pass, times_of
     rng = np.random.default_rng(21)
     for _ in range(30):
         m = int(rng.integers(8, 5000))

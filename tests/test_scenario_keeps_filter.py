@@ -14,9 +14,11 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from bloomviz.core.experiment import Series
-from bloomviz.core.items import to_bytes
-from bloomviz.gui import file_dialogs, scenarios, session_io
+from bloomviz.measure.experiment import Series
+from bloomviz.items.encoding import to_bytes
+from bloomviz.gui.files import file_dialogs
+from bloomviz.gui.scenarios_tab import controller as scenarios
+from bloomviz.gui.files import session_io
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import Workbench
 

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtWidgets
 
-from bloomviz.core import scenarios as core
-from bloomviz.core.filters import BloomFilter
-from bloomviz.core.items import to_bytes
+from bloomviz.scenarios import stories as core
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.items.encoding import to_bytes
 from bloomviz.gui import workbench as wbm
 from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.scenarios import SCENARIOS, install
+from bloomviz.gui.scenarios_tab.controller import SCENARIOS, install
 from bloomviz.gui.workbench import Workbench
 
 
@@ -206,7 +206,7 @@ def test_cancelling_a_chunked_scenario_leaves_the_filter_as_it_was(qtbot, window
 
 
 def test_missing_data_is_reported_and_changes_nothing(qtbot, window, tmp_path, monkeypatch):
-    from bloomviz.core import datasets
+    from bloomviz.scenarios import datasets
     monkeypatch.setattr(datasets, "_checkout_root", lambda: None)
     monkeypatch.setattr(datasets, "INSTALLED_SUBDIR", tmp_path / "nothing")
     monkeypatch.setenv(datasets.ENV_VAR, str(tmp_path))
@@ -251,6 +251,6 @@ def test_shipped_blocklist_is_what_the_build_script_makes():
     spec = importlib.util.spec_from_file_location("build_datasets", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    from bloomviz.core.datasets import read_lines
+    from bloomviz.scenarios.datasets import read_lines
     assert read_lines("url-blocklist") == mod.synthesise_blocklist()
     assert all(u.split("/")[2].endswith(".test") for u in read_lines("url-blocklist"))

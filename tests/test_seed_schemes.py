@@ -13,10 +13,12 @@ from string import ascii_letters
 import numpy as np
 import pytest
 
-from bloomviz.core import seed_schemes, storage
-from bloomviz.core.filters import BloomFilter
-from bloomviz.core.hashing import SCHEMES
-from bloomviz.core.items import to_bytes
+from bloomviz.hashing import seed_schemes
+
+from bloomviz.files import storage
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.hashing.schemes import SCHEMES
+from bloomviz.items.encoding import to_bytes
 
 DATA = Path(__file__).parent / "data"
 SEMINAR = DATA / "seminar"

@@ -7,7 +7,7 @@ import json
 import pytest
 from hypothesis import given, strategies as st
 
-from bloomviz.core import session as S
+from bloomviz.files import session as S
 
 ITEMS = ["apple", "é✓🙂", "a\ud800b", "\udfff", b"\x00\xff\x10", "x" * 1000, " spaced ", "line\nbreak"]
 
@@ -60,8 +60,8 @@ def test_variants_round_trip(variant, params, m, k):
 
 
 def test_base_filter_bytes_round_trip():
-    from bloomviz.core import storage
-    from bloomviz.core.filters import BloomFilter
+    from bloomviz.files import storage
+    from bloomviz.filters.standard import BloomFilter
     flt = BloomFilter(64, 3)
     flt.update(["a", "b"])
     bloom = b"".join(storage.encode(flt))

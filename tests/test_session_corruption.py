@@ -23,9 +23,9 @@ import tracemalloc
 
 import pytest
 
-from bloomviz.core import session as S
-from bloomviz.core import storage
-from bloomviz.core.filters import BloomFilter
+from bloomviz.files import session as S
+from bloomviz.files import storage
+from bloomviz.filters.standard import BloomFilter
 
 MEMORY_FACTOR = 24          # JSON text becomes Python objects: a few times its size
 MEMORY_SLACK = 256 * 1024   # exceptions, messages, the parser's own state
@@ -54,7 +54,7 @@ def base_documents() -> dict[str, dict]:
     return docs
 
 
-# Values that are wrong for a key wherever it appears (by the schema in bloomviz/core/session.py).
+# Values that are wrong for a key wherever it appears (by the schema in bloomviz/files/session.py).
 NOT_STR = [None, 1, True, [], {}]
 NOT_INT = [None, "7", True, [], {}, 1.5, -1]
 WRONG = {

@@ -14,7 +14,9 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from bloomviz.gui import session_io, session_replay
+from bloomviz.gui.files import session_io
+
+from bloomviz.gui.files import session_replay
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import Workbench
 

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from bloomviz.core import theory
-from bloomviz.core.filters import BloomFilter
-from bloomviz.core.setops import build, combine, compare_sets, distinct, parse_items, rates, sample_sets
+from bloomviz.theory import rates as theory
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.studies.setops import build, combine, compare_sets, distinct, parse_items, rates, sample_sets
 
 
 def test_parse_items_strips_skips_blanks_and_dedupes():

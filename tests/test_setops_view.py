@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from bloomviz.core import bitstore
-from bloomviz.core.setops import build
-from bloomviz.gui.setops_view import TAB_KEY, SetOpsView, install
+from bloomviz.filters import bitstore
+from bloomviz.studies.setops import build
+from bloomviz.gui.setops_tab.view import TAB_KEY, SetOpsView, install
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import io
 import pytest
 
 from bloomviz.cli import main
-from bloomviz.core import theory
+from bloomviz.theory import rates as theory
 
 
 def run(capsys, *argv):

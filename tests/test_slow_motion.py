@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from PySide6 import QtCore
 
-from bloomviz.core import hashing
-from bloomviz.gui import slow_motion
+from bloomviz.hashing import schemes as hashing
+from bloomviz.gui.filter_tab import slow_motion
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import Workbench
 

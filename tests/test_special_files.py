@@ -17,9 +17,13 @@ import sys
 
 import pytest
 
-from bloomviz.core import safe_files, session, storage
-from bloomviz.core.filters import BloomFilter
-from bloomviz.core.items import ItemFileError, check_item_file, read_item_lines
+from bloomviz.files import safe_files
+
+from bloomviz.files import session
+
+from bloomviz.files import storage
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.items.encoding import ItemFileError, check_item_file, read_item_lines
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo") or sys.platform == "win32", reason="POSIX special files")
 

@@ -11,11 +11,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bloomviz.core import atomic_write, hashing, storage
-from bloomviz.core.filters import BloomFilter
-from bloomviz.core.items import random_items
-from bloomviz.core.storage import FilterFormatError, Header, load, read_header, save
-from bloomviz.core.variant_registry import VARIANTS, grid_values, make_filter
+from bloomviz.files import atomic_write
+
+from bloomviz.hashing import schemes as hashing
+
+from bloomviz.files import storage
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.items.encoding import random_items
+from bloomviz.files.storage import FilterFormatError, Header, load, read_header, save
+from bloomviz.filters.registry import VARIANTS, grid_values, make_filter
 
 from bloom_layout import Spec, build, parse
 

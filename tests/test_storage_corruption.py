@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bloomviz.core import storage
-from bloomviz.core.items import random_items
-from bloomviz.core.storage import FilterFormatError, load, read_header
-from bloomviz.core.variant_registry import make_filter
+from bloomviz.files import storage
+from bloomviz.items.encoding import random_items
+from bloomviz.files.storage import FilterFormatError, load, read_header
+from bloomviz.filters.registry import make_filter
 
 from bloom_layout import MAGIC, Spec, build, fix_crc, header_size, parse
 

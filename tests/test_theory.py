@@ -12,7 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bloomviz.core import theory, validate
+from bloomviz.theory import rates as theory
+
+from bloomviz.theory import validate
 
 FEW = settings(max_examples=50, deadline=None)
 

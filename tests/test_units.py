@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from bloomviz.core.units import bits_text, count_text, human_bytes, one_in, percent_text, power_of_ten, rate_text
+from bloomviz.theory.units import bits_text, count_text, human_bytes, one_in, percent_text, power_of_ten, rate_text
 
 
 @pytest.mark.parametrize("p, text", [(0.0, "0"), (-0.0, "0"), (1.0, "1"), (0.0517024885, "0.0517"),

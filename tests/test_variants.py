@@ -10,11 +10,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bloomviz.core import hashing, theory
-from bloomviz.core.filters import BloomFilter
-from bloomviz.core.items import random_items
-from bloomviz.core.variant_registry import PARAMETERS, REQUIRED, VARIANTS, grid_values, make_filter, theory_fp
-from bloomviz.core.variants import (BlockedBloomFilter, CountingBloomFilter, PartitionedBloomFilter,
+from bloomviz.hashing import schemes as hashing
+
+from bloomviz.theory import rates as theory
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.items.encoding import random_items
+from bloomviz.filters.registry import PARAMETERS, REQUIRED, VARIANTS, grid_values, make_filter, theory_fp
+from bloomviz.filters.variants import (BlockedBloomFilter, CountingBloomFilter, PartitionedBloomFilter,
                                     ScalableBloomFilter, ScalableLookup, blocked_fp, blocked_fp_curve,
                                     partitioned_fp, scalable_fp)
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from bloomviz import cli
-from bloomviz.core.items import random_items
-from bloomviz.core.variant_registry import theory_curve
+from bloomviz.items.encoding import random_items
+from bloomviz.filters.registry import theory_curve
 from bloomviz.gui.workbench import FORCED_REMOVAL, REMOVED, Workbench
 
 VARIANTS = [
@@ -171,7 +171,7 @@ def test_partitioned_and_blocked_rates_within_five_sd_of_their_theory(qtbot, var
 
 
 def test_item_panel_remove_asks_before_forcing(wb, qtbot):
-    from bloomviz.gui.item_panel import ItemPanel
+    from bloomviz.gui.filter_tab.item_panel import ItemPanel
     panel = ItemPanel(wb)
     qtbot.addWidget(panel)
     assert not panel.remove_button.isEnabled()
@@ -191,7 +191,7 @@ def test_item_panel_remove_asks_before_forcing(wb, qtbot):
 
 
 def test_params_panel_variant_fields_and_validation(wb, qtbot):
-    from bloomviz.gui.params_panel import ParamsPanel
+    from bloomviz.gui.filter_tab.params_panel import ParamsPanel
     panel = ParamsPanel(wb)
     qtbot.addWidget(panel)
     panel.variant_combo.setCurrentIndex(panel.variant_combo.findData("counting"))
@@ -248,7 +248,7 @@ def test_simulate_bad_variant_is_one_error_line_exit_2(tmp_path, capsys, args, n
 def test_window_shows_bands_bound_and_heat_map_key(qtbot, tmp_path):
     from PySide6 import QtCore
     from bloomviz.gui.main_window import MainWindow
-    from bloomviz.gui.variant_view import connect_variant_views
+    from bloomviz.gui.filter_tab.variant_view import connect_variant_views
     settings = QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat)
     win = MainWindow(settings=settings)
     qtbot.addWidget(win)

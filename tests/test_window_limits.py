@@ -83,7 +83,7 @@ def test_probes_are_capped_and_the_dialog_offers_no_more(qtbot, tmp_path, monkey
 
 
 def test_the_explorer_takes_m_beyond_32_bits(qtbot, tmp_path):
-    from bloomviz.gui.explorer import install
+    from bloomviz.gui.explorer_tab.view import install
     w = make_window(qtbot, tmp_path / "settings.ini")
     explorer = install(w)
     seen = []
@@ -93,7 +93,7 @@ def test_the_explorer_takes_m_beyond_32_bits(qtbot, tmp_path):
 
 
 def test_compare_refuses_a_design_below_its_smallest_m(qtbot):
-    from bloomviz.gui.compare_view import CompareView
+    from bloomviz.gui.compare_tab.view import CompareView
     view = CompareView()
     qtbot.addWidget(view)
     view.set_sizing(n=1, p=0.9)     # designs m = 1: the spin boxes never offer it

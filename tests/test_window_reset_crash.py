@@ -16,7 +16,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6 import QtCore
 
-from bloomviz.gui.history_panel import HistoryModel
+from bloomviz.gui.filter_tab.history_panel import HistoryModel
 from bloomviz.gui.workbench import Workbench
 
 SCRIPT = textwrap.dedent("""

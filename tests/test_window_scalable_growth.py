@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from bloomviz.gui.autoplay import MAX_RATE
+from bloomviz.gui.filter_tab.autoplay import MAX_RATE
 from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.variant_view import connect_variant_views  # noqa: F401 - the window wires it
+from bloomviz.gui.filter_tab.variant_view import connect_variant_views  # noqa: F401 - the window wires it
 from bloomviz.gui.workbench import Workbench
 
 

@@ -16,7 +16,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest
 from PySide6 import QtCore
 
-from bloomviz.gui import session_io
+from bloomviz.gui.files import session_io
 from bloomviz.gui.app import main
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import Workbench

@@ -9,9 +9,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import numpy as np
 import pytest
 
-from bloomviz.core import bitstore, hashing, theory
-from bloomviz.core.filters import BloomFilter
-from bloomviz.core.items import describe, random_items
+from bloomviz.filters import bitstore
+
+from bloomviz.hashing import schemes as hashing
+
+from bloomviz.theory import rates as theory
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.items.encoding import describe, random_items
 from bloomviz.gui.workbench import (FALSE_POSITIVE, INSERTED, MAX_ITEM_BYTES, MAX_M, TRUE_NEGATIVE,
                                     TRUE_POSITIVE, Workbench, design_params)
 
@@ -234,7 +238,7 @@ def test_configure_makes_a_new_empty_filter(wb, qtbot):
 
 
 def test_design_uses_the_optimal_parameters_and_records_capacity(wb):
-    from bloomviz.core.theory import optimal_params
+    from bloomviz.theory.rates import optimal_params
     m, k = wb.design(1000, 0.01)
     k_opt, m_opt = optimal_params(1000, 0.01)
     assert (m, k) == (m_opt, k_opt) == (wb.filter.m, wb.filter.k)

@@ -9,8 +9,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import numpy as np
 import pytest
 
-from bloomviz.core.filters import BloomFilter
-from bloomviz.core.items import random_items
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.items.encoding import random_items
 from bloomviz.gui.workbench import FALSE_POSITIVE, MAYBE_PRESENT, TRUE_POSITIVE, Workbench
 
 

@@ -55,8 +55,8 @@ app = QtWidgets.QApplication([])
 tmp = tempfile.mkdtemp(prefix="bloomviz-monkey-")
 os.environ["BLOOMVIZ_SETTINGS"] = os.path.join(tmp, "settings.ini")
 
-from bloomviz.core import storage  # noqa: E402
-from bloomviz.core.filters import BloomFilter  # noqa: E402
+from bloomviz.files import storage  # noqa: E402
+from bloomviz.filters.standard import BloomFilter  # noqa: E402
 from bloomviz.gui.extensions import install_all  # noqa: E402
 from bloomviz.gui.main_window import MainWindow  # noqa: E402
 from bloomviz.gui.workbench import Workbench  # noqa: E402

@@ -53,7 +53,7 @@ def _mode(args) -> str:
 
 def compute(args) -> dict:
     """All the figures of one calc run, as plain numbers."""
-    from bloomviz.core import theory
+    from bloomviz.theory import rates as theory
 
     mode = _mode(args)
     n = args.n
@@ -68,7 +68,7 @@ def compute(args) -> dict:
     k_opt = theory.optimal_k_int(m, n)
     m_min = k_min = None
     if mode == "design":
-        from bloomviz.core.calculator import CalcError, smallest_exact_design
+        from bloomviz.theory.calculator import CalcError, smallest_exact_design
         try:
             m_min, k_min = smallest_exact_design(n, args.p)
         except CalcError as exc:

@@ -51,7 +51,7 @@ def arg_bytes(text: str) -> bytes:
 
 def run(args) -> int:
     prog = f"bloomviz {NAME}"
-    from bloomviz.core.items import LineReport, describe, read_item_lines
+    from bloomviz.items.encoding import LineReport, describe, read_item_lines
     if not args.items and not args.items_file:
         return fail(prog, "give at least one ITEM to look up (or --items LIST)")
     try:
@@ -96,7 +96,7 @@ def _check_foreign(prog: str, args, filters: list) -> int:
     """The same lines for another library's filter: items go to it as text, hashed as that library does
     (UTF-8, code points, or a Parquet column's typed PLAIN encoding); several row groups' filters answer
     "probably present" when any of them does, naming which."""
-    from bloomviz.core.items import LineReport, describe, read_item_lines
+    from bloomviz.items.encoding import LineReport, describe, read_item_lines
     queries = [(describe(a, 200), a) for a in args.items]
     report = LineReport()
     if args.items_file:

@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Callable, TextIO
 
-from bloomviz.core import units
+from bloomviz.theory import units
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -76,22 +76,22 @@ def _checked(check: Callable, convert: Callable = parse_whole, **kw) -> Callable
 
 
 def m_arg(text: str) -> int:
-    from bloomviz.core.validate import check_m
+    from bloomviz.theory.validate import check_m
     return _checked(check_m)(text)
 
 
 def k_arg(text: str) -> int:
-    from bloomviz.core.validate import check_k
+    from bloomviz.theory.validate import check_k
     return _checked(check_k)(text)
 
 
 def n_arg(text: str) -> int:
-    from bloomviz.core.validate import check_n
+    from bloomviz.theory.validate import check_n
     return _checked(check_n, allow_zero=False)(text)
 
 
 def p_arg(text: str) -> float:
-    from bloomviz.core.validate import check_p
+    from bloomviz.theory.validate import check_p
     return _checked(check_p, parse_real)(text)
 
 
@@ -133,7 +133,7 @@ def input_path(text: str) -> str:
 
 
 def scheme_arg(text: str) -> str:
-    from bloomviz.core.hashing import SCHEMES
+    from bloomviz.hashing.schemes import SCHEMES
     if text not in SCHEMES:
         raise argparse.ArgumentTypeError(f"unknown hash scheme {text!r}; known schemes: {', '.join(SCHEMES)}")
     return text
@@ -144,7 +144,7 @@ def design(n: int, p: float) -> tuple[int, int, list[str]]:
 
     k above 64 is capped (and said so in a note); an m above 2**34 bits is refused with a message saying why.
     The rule lives in the core (``calculator.textbook_design``), so the window says the same."""
-    from bloomviz.core.calculator import textbook_design
+    from bloomviz.theory.calculator import textbook_design
     return textbook_design(n, p)
 
 

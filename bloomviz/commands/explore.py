@@ -20,7 +20,7 @@ FLOAT_FORMAT = "{:.9g}"
 
 
 def k_range_arg(text: str) -> list[int]:
-    from bloomviz.core.explore import parse_k_range
+    from bloomviz.studies.explore import parse_k_range
     try:
         return parse_k_range(text)
     except ValueError as exc:
@@ -28,7 +28,7 @@ def k_range_arg(text: str) -> list[int]:
 
 
 def add_parser(subparsers) -> CliParser:
-    from bloomviz.core.hashing import DEFAULT_SCHEME, SCHEMES
+    from bloomviz.hashing.schemes import DEFAULT_SCHEME, SCHEMES
     parser = subparsers.add_parser(
         NAME, help="false-positive rate against k for given m and n (theory, optionally measured), as CSV",
         description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -50,7 +50,7 @@ def add_parser(subparsers) -> CliParser:
 
 def compute(args, progress=None) -> dict:
     """The columns of the CSV as arrays; ValueError names a refused argument."""
-    from bloomviz.core import explore
+    from bloomviz.studies import explore
     if args.measure:
         job = explore.KMeasurement(args.m, args.n, args.k_range, probes=args.probes, seed=args.seed,
                                    scheme=args.scheme)
@@ -70,7 +70,7 @@ def csv_text(columns: dict, measured: bool) -> str:
 def run(args) -> int:
     prog = f"bloomviz {NAME}"
     from bloomviz.commands.simulate import AtomicText
-    from bloomviz.core.explore import k_optimum
+    from bloomviz.studies.explore import k_optimum
     target = None
     if args.csv != "-":
         try:

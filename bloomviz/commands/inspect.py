@@ -38,7 +38,7 @@ def add_parser(subparsers) -> CliParser:
 
 def open_filter(path: str):
     """(header, filter) of a .bloom file, or ValueError with one line naming the file and the problem."""
-    from bloomviz.core import storage
+    from bloomviz.files import storage
     try:
         header = storage.read_header(path)
         flt = storage.load(path)
@@ -52,9 +52,9 @@ def open_filter(path: str):
 
 
 def describe(path: str) -> dict:
-    from bloomviz.core import storage
-    from bloomviz.core.hashing import SCHEMES
-    from bloomviz.core.variant_registry import theory_fp
+    from bloomviz.files import storage
+    from bloomviz.hashing.schemes import SCHEMES
+    from bloomviz.filters.registry import theory_fp
     header, flt = open_filter(path)
     estimated = float(flt.estimated_count)
     return {

@@ -1,7 +1,7 @@
 """``bloomviz simulate``: insert n items into a fresh filter and measure its false-positive rate after each.
 
 The rate is exact for a fixed set of probes (seeded random items that are not members), measured after every
-insert (bloomviz.core.experiment). A CSV row is written every E inserts, and always for the last insert.
+insert (bloomviz.measure.experiment). A CSV row is written every E inserts, and always for the last insert.
 Items are generated unless --items FILE gives them (one per line, UTF-8): seeded, distinct by construction,
 made and hashed in numpy a chunk at a time and never held, so n is limited by time, not memory. The rows kept
 for the CSV are held (88 bytes each, at most 50 million: --n / --every <= 50 million); --items and scalable
@@ -43,7 +43,7 @@ FLOAT_FORMAT = "%.9g"
 
 
 def add_parser(subparsers) -> CliParser:
-    from bloomviz.core.hashing import DEFAULT_SCHEME, SCHEMES
+    from bloomviz.hashing.schemes import DEFAULT_SCHEME, SCHEMES
     parser = subparsers.add_parser(
         NAME, help="measure a filter's false-positive rate insert by insert, as CSV",
         description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -88,7 +88,7 @@ def add_parser(subparsers) -> CliParser:
 
 # --- building the run -----------------------------------------------------------------------------------
 def _read_items(path: str, limit: int | None, stream: TextIO) -> list[str]:
-    from bloomviz.core.items import LineReport, read_item_lines
+    from bloomviz.items.encoding import LineReport, read_item_lines
     report = LineReport()
     items: list[str] = []
     for text, _ in read_item_lines(path, report):
@@ -124,7 +124,7 @@ def _design(args, n: int) -> tuple[int, int]:
 
 def build_simulation(args, warnings: TextIO | None = None):
     """The Simulation the options describe; ValueError/TypeError/ItemFileError name what was refused."""
-    from bloomviz.core.experiment import Simulation
+    from bloomviz.measure.experiment import Simulation
     if args.probes is None:
         args.probes = DEFAULT_PROBES
     if args.probes > MAX_PROBES:
@@ -162,7 +162,7 @@ VARIANT_OPTIONS = {"counter_bits": "--counter-bits", "initial_capacity": "--init
 def _variant_filter(args, variant: str, n: int):
     """The variant's filter built from the options (None for the standard filter); a parameter the variant does
     not take, or a bad value, is refused naming the option."""
-    from bloomviz.core.variant_registry import PARAMETERS, check_variant, make_filter
+    from bloomviz.filters.registry import PARAMETERS, check_variant, make_filter
     check_variant(variant)
     given = {name: getattr(args, name, None) for name in VARIANT_OPTIONS}
     given = {name: value for name, value in given.items() if value is not None}
@@ -186,9 +186,9 @@ class ScalableSimulation:
     """``Simulation`` for a scalable filter: stages open as it fills, measured exactly stage by stage."""
 
     def __init__(self, flt, n: int, probes: int, seed: int, items=None):
-        from bloomviz.core.experiment import Series
-        from bloomviz.core.items import random_items
-        from bloomviz.core.variant_tracking import ScalableFpTracker
+        from bloomviz.measure.experiment import Series
+        from bloomviz.items.encoding import random_items
+        from bloomviz.measure.tracking import ScalableFpTracker
         self.filter = flt
         generated = items is None
         self.items = list(items) if items is not None else random_items(n, seed=seed, prefix="i")
@@ -198,8 +198,8 @@ class ScalableSimulation:
         self.series = Series(capacity=len(self.items) + 1)
 
     def run(self, every: int = 1, chunk: int = 65_536, progress=None, cancel=None):
-        from bloomviz.core.experiment import series_rows
-        from bloomviz.core.items import to_bytes_list
+        from bloomviz.measure.experiment import series_rows
+        from bloomviz.items.encoding import to_bytes_list
         flt, tr = self.filter, self.tracker
         total = len(self.items)
         for start in range(0, total, chunk):
@@ -251,8 +251,8 @@ class AtomicText:
     renamed over. A FIFO nobody reads is refused at once instead of blocking (core.safe_files)."""
 
     def __init__(self, path: str):
-        from bloomviz.core.atomic_write import AtomicWriter
-        from bloomviz.core.safe_files import open_stream_for_writing
+        from bloomviz.files.atomic_write import AtomicWriter
+        from bloomviz.files.safe_files import open_stream_for_writing
         self.path = path
         self.writer = None
         try:
@@ -288,8 +288,8 @@ def run(args) -> int:
     if args.filters is not None:
         from bloomviz.commands.simulate_ensemble import run_ensemble_command
         return run_ensemble_command(args, prog, AtomicText)
-    from bloomviz.core.experiment import Simulation
-    from bloomviz.core.items import ItemFileError
+    from bloomviz.measure.experiment import Simulation
+    from bloomviz.items.encoding import ItemFileError
     try:
         simulation = build_simulation(args)
     except ItemFileError as exc:
@@ -320,7 +320,7 @@ def run(args) -> int:
         extra = None
         flt = simulation.filter
         if getattr(flt, "variant", "standard") != "standard":
-            from bloomviz.core.variant_registry import theory_curve
+            from bloomviz.filters.registry import theory_curve
             extra = {"fp_variant": theory_curve(flt, series.column("n"), samples=2000)}
         writing = Progress("writing CSV")
         try:
@@ -342,7 +342,7 @@ def run(args) -> int:
             target.discard()
         raise
     if args.save is not None:
-        from bloomviz.core import storage
+        from bloomviz.files import storage
         try:
             storage.save(simulation.filter, args.save)
         except (OSError, ValueError, TypeError) as exc:
@@ -362,7 +362,7 @@ def run(args) -> int:
 
 def _check_save_target(path: str) -> str:
     """Why ``path`` cannot take the filter, or "" (checked before the run, so a bad path costs no work)."""
-    from bloomviz.core.safe_files import check_writable_target
+    from bloomviz.files.safe_files import check_writable_target
     try:
         check_writable_target(path, "a .bloom file")
     except OSError as exc:

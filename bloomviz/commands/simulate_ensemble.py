@@ -21,7 +21,7 @@ def run_ensemble_command(args, prog: str, open_target) -> int:
     """Run the ensemble the options describe and write its CSV; ``open_target(path)`` gives the atomic
     writer simulate uses for --csv (so the same path rules apply)."""
     from bloomviz.commands.simulate import row_indices
-    from bloomviz.core.ensemble import EnsembleJob
+    from bloomviz.measure.ensemble import EnsembleJob
     if args.items is not None or getattr(args, "variant", "standard") not in (None, "standard") \
             or args.save is not None:
         return fail(prog, "--filters measures standard filters filled with random items: it does not take "

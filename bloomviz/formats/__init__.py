@@ -12,14 +12,15 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from bloomviz.formats import bitset_text, go_bloom, guava, parquet, pybloom_live, pyprobables, raw
+from bloomviz.formats import bitset_text, go_bloom, guava, parquet, pybloom_live, pyprobables, raw, redisbloom
 from bloomviz.formats.common import ForeignFilter, ForeignFormatError, ForeignLookup, Source
 
-# detection order: the most specific signatures first (Parquet has magic bytes at both ends; the others are
+# detection order: the most specific signatures first (Parquet has magic bytes at both ends, a RedisBloom dump
+# its magic or an (iterator 1, header) record whose length gives its link count; the others are
 # recognised by exact size relations between a header or footer and the file length; a bitset text is only
 # 0s and 1s, which no binary header above is)
-FORMATS: dict[str, ModuleType] = {m.NAME: m for m in (parquet, guava, go_bloom, pybloom_live, pyprobables,
-                                                     bitset_text, raw)}
+FORMATS: dict[str, ModuleType] = {m.NAME: m for m in (parquet, redisbloom, guava, go_bloom, pybloom_live,
+                                                     pyprobables, bitset_text, raw)}
 BLOOMVIZ_MAGIC = b"BLOOMVZ\x00"
 SNIFF_BYTES = 4096
 

@@ -72,8 +72,8 @@ def read(path, m: int | None = None, k: int | None = None, **_options) -> list[F
     check_k(NAME, k, path)
     if m is not None and m != len(bits):
         raise ValueError(f"{os.fsdecode(path)}: {NAME}: the file has {len(bits):,} bits, not m = {m:,}")
-    from bloomviz.core.hashing import SCHEMES
-    from bloomviz.core.items import to_bytes
+    from bloomviz.hashing.schemes import SCHEMES
+    from bloomviz.items.encoding import to_bytes
     scheme, size = SCHEMES[SEMINAR_SCHEME], len(bits)
 
     def lookup(item: object) -> ForeignLookup:
@@ -89,14 +89,14 @@ def read(path, m: int | None = None, k: int | None = None, **_options) -> list[F
 
 def load_filter(path, k: int = SEMINAR_K, scheme: str = SEMINAR_SCHEME):
     """The file as a core ``BloomFilter`` (insert count unknown: 0) to keep inserting into, as the program does."""
-    from bloomviz.core.filters import BloomFilter
+    from bloomviz.filters.standard import BloomFilter
     ff = read(path, k=k)[0]
     return BloomFilter.from_state(ff.m, k, scheme, 0, {}, ff.bits.tobytes())
 
 
 def write_filter(flt, path) -> None:
     """Write a filter's bits as the seminar's program would (atomically: the old file stays whole on failure)."""
-    from bloomviz.core.atomic_write import AtomicWriter
+    from bloomviz.files.atomic_write import AtomicWriter
     bits = flt if isinstance(flt, bitarray) else flt.bits
     with AtomicWriter(path, what="a bitset text file") as out:
         out.write(to_text(bits).encode("ascii"))

@@ -77,7 +77,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         raise _ArgError("--screenshot needs a file name")
     from bloomviz.gui.workbench import Workbench  # noqa: F401 - fails early if the GUI stack is missing
     if args.m is not None or args.k is not None or args.scheme is not None:
-        from bloomviz.core import hashing
+        from bloomviz.hashing import schemes as hashing
         from bloomviz.gui.workbench import design_params
         m_default, k_default = design_params(200, 0.01)
         problem = Workbench.validate_config(args.m if args.m is not None else m_default,
@@ -86,12 +86,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         if problem:
             raise _ArgError(problem)
     if args.scenario is not None:
-        from bloomviz.core.scenarios import SCENARIOS
+        from bloomviz.scenarios.stories import SCENARIOS
         if args.scenario not in SCENARIOS:
             raise _ArgError(f"--scenario: unknown scenario {args.scenario!r}; known: {', '.join(SCENARIOS)}")
     if args.open is not None:
         # Refused by its kind before the window opens it: a FIFO would block the window for ever.
-        from bloomviz.core.safe_files import check_regular
+        from bloomviz.files.safe_files import check_regular
         try:
             check_regular(args.open, "a session (.bloomviz) or a filter (.bloom)")
         except FileNotFoundError:

@@ -10,17 +10,17 @@ from __future__ import annotations
 import importlib
 
 MODULES = (
-    "bloomviz.gui.session_io",     # File: sessions, filters, import, history export
-    "bloomviz.gui.scenarios",      # Scenarios menu, the Start tab, the scenario dock
-    "bloomviz.gui.explorer",       # the parameter explorer tab
-    "bloomviz.gui.compare_view",   # hash schemes and variants side by side
-    "bloomviz.gui.setops_view",    # union and intersection of two filters
-    "bloomviz.gui.find_fp",        # Tools: find a false positive
-    "bloomviz.gui.foreign_view",   # other libraries' filters (Parquet, Guava, ...), read-only
-    "bloomviz.gui.slow_motion",    # Tools: an insert or a lookup one hash at a time
-    "bloomviz.gui.lesson_view",    # the Lesson tab, and presenter mode (F5)
-    "bloomviz.gui.history_relight",  # click a History row to light its bits again
-    "bloomviz.gui.fill_gauge",     # the status bar's gauge: items against the design capacity
+    "bloomviz.gui.files.session_io",     # File: sessions, filters, import, history export
+    "bloomviz.gui.scenarios_tab.controller",      # Scenarios menu, the Start tab, the scenario dock
+    "bloomviz.gui.explorer_tab.view",       # the parameter explorer tab
+    "bloomviz.gui.compare_tab.view",   # hash schemes and variants side by side
+    "bloomviz.gui.setops_tab.view",    # union and intersection of two filters
+    "bloomviz.gui.filter_tab.find_fp",        # Tools: find a false positive
+    "bloomviz.gui.files.foreign_view",   # other libraries' filters (Parquet, Guava, ...), read-only
+    "bloomviz.gui.filter_tab.slow_motion",    # Tools: an insert or a lookup one hash at a time
+    "bloomviz.gui.lesson_tab.view",    # the Lesson tab, and presenter mode (F5)
+    "bloomviz.gui.filter_tab.history_relight",  # click a History row to light its bits again
+    "bloomviz.gui.widgets.fill_gauge",     # the status bar's gauge: items against the design capacity
 )
 
 

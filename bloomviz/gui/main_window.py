@@ -14,15 +14,15 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz import __version__
 from bloomviz.gui import theme
-from bloomviz.gui.autoplay import RATES, AutoPlay
-from bloomviz.gui.autoplay_panel import AutoPlayPanel
-from bloomviz.gui.bit_grid import BitGridWidget
-from bloomviz.gui.explain_panel import ExplainPanel
-from bloomviz.gui.fp_plot import FpPlotWidget
-from bloomviz.gui.grid_legend import GridLegend
-from bloomviz.gui.history_panel import HistoryPanel
-from bloomviz.gui.item_panel import ItemPanel
-from bloomviz.gui.params_panel import ParamsPanel
+from bloomviz.gui.filter_tab.autoplay import RATES, AutoPlay
+from bloomviz.gui.filter_tab.autoplay_panel import AutoPlayPanel
+from bloomviz.gui.widgets.bit_grid import BitGridWidget
+from bloomviz.gui.filter_tab.explain_panel import ExplainPanel
+from bloomviz.gui.filter_tab.fp_plot import FpPlotWidget
+from bloomviz.gui.widgets.grid_legend import GridLegend
+from bloomviz.gui.filter_tab.history_panel import HistoryPanel
+from bloomviz.gui.filter_tab.item_panel import ItemPanel
+from bloomviz.gui.filter_tab.params_panel import ParamsPanel
 from bloomviz.gui.window_limits import MAX_PROBES, font_scale
 from bloomviz.gui.workbench import Workbench
 
@@ -125,7 +125,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._build_menus()
         self._wire()
         # After _wire: Qt calls slots in connection order, so the variant's bands land after the grid's reset.
-        from bloomviz.gui.variant_view import connect_variant_views
+        from bloomviz.gui.filter_tab.variant_view import connect_variant_views
         self.variant_views = connect_variant_views(self)
         self._docks_shown: dict | None = None
         self.tabs.currentChanged.connect(self._on_tab_changed)
@@ -550,7 +550,7 @@ class MainWindow(QtWidgets.QMainWindow):
                 QtWidgets.QMessageBox.warning(self, "Export failed", f"Could not save {path}: {exc}")
 
     def export_plot(self) -> None:
-        from bloomviz.gui.plot_export import EXPORT_FILTER
+        from bloomviz.gui.widgets.plot_export import EXPORT_FILTER
         path = self._save_path("Export the plot", EXPORT_FILTER, "bloom-fp.png")
         if path:
             try:
@@ -682,7 +682,7 @@ class MainWindow(QtWidgets.QMainWindow):
         word that was not inserted — a false positive if one of the remaining words is one, so the picture
         shows the filter's characteristic mistake and who caused it.
         """
-        from bloomviz.gui.autoplay import ItemStream, load_words
+        from bloomviz.gui.filter_tab.autoplay import ItemStream, load_words
         words = load_words()
         order = np.random.default_rng(7).permutation(len(words))
         words = [words[i] for i in order]

@@ -28,7 +28,7 @@ def check_probes(probes: object) -> int:
 
 
 def _stage_spec(initial_capacity, p, growth, tightening, index):
-    from bloomviz.core.scalable import stage_spec
+    from bloomviz.filters.scalable import stage_spec
     return stage_spec(initial_capacity, p, growth, tightening, index)
 
 

@@ -41,11 +41,13 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 from PySide6 import QtCore
 
-from bloomviz.core import bitstore, hashing
-from bloomviz.core.experiment import FpTracker, Series, series_rows, theory_many, wilson
-from bloomviz.core.items import describe, random_items, to_bytes, to_bytes_list
-from bloomviz.core.variant_registry import standard_formulas_apply
-from bloomviz.core.variant_registry import theory_curve as variant_theory
+from bloomviz.filters import bitstore
+
+from bloomviz.hashing import schemes as hashing
+from bloomviz.measure.experiment import FpTracker, Series, series_rows, theory_many, wilson
+from bloomviz.items.encoding import describe, random_items, to_bytes, to_bytes_list
+from bloomviz.filters.registry import standard_formulas_apply
+from bloomviz.filters.registry import theory_curve as variant_theory
 
 MIN_M = 8
 MAX_M = 10_000_000           # the grid's range: one byte of picture per bit
@@ -191,7 +193,7 @@ def design_params(n: object, p: object) -> tuple[int, int]:
             or not 0 < p < 1:
         raise ValueError(f"p (false-positive rate) must be a number strictly between 0 and 1, got {p!r}")
     try:
-        from bloomviz.core.theory import optimal_params
+        from bloomviz.theory.rates import optimal_params
         k, m = optimal_params(int(n), float(p))
     except ImportError:  # pragma: no cover - the formulas of the docstring, should theory be missing
         k = math.ceil(-math.log2(p))
@@ -342,9 +344,9 @@ class Workbench(QtCore.QObject):
     @staticmethod
     def _build(variant: str, params: dict):
         if variant == "standard":
-            from bloomviz.core.filters import BloomFilter
+            from bloomviz.filters.standard import BloomFilter
             return BloomFilter(check_m(params["m"]), check_k(params["k"]), scheme=check_scheme(params["scheme"]))
-        from bloomviz.core.variant_registry import PARAMETERS, check_variant, make_filter
+        from bloomviz.filters.registry import PARAMETERS, check_variant, make_filter
         variant = check_variant(variant)
         if "m" in PARAMETERS[variant]:
             check_m(params.get("m"))
@@ -425,7 +427,7 @@ class Workbench(QtCore.QObject):
         """The exact measurement for this filter: FpTracker over one bit array, the stage-wise tracker for a
         scalable filter, or None (then every probe is tested after each operation)."""
         if getattr(flt, "variant", "standard") == "scalable":
-            from bloomviz.core.variant_tracking import ScalableFpTracker
+            from bloomviz.measure.tracking import ScalableFpTracker
             return ScalableFpTracker(flt, probes)
         return FpTracker(flt, probes) if cls._has_bits(flt) else None
 
@@ -996,7 +998,7 @@ class Workbench(QtCore.QObject):
 
     # --- variants --------------------------------------------------------------------------------------------
     def variant_title(self) -> str:
-        from bloomviz.core.variant_registry import TITLES
+        from bloomviz.filters.registry import TITLES
         return TITLES.get(self._variant, self._variant)
 
     def can_remove(self) -> bool:

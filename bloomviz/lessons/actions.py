@@ -101,9 +101,9 @@ def _yes(text: str, what: str) -> bool:
 
 
 def _filter_options(o: dict) -> dict:
-    from bloomviz.core.hashing import SCHEMES
-    from bloomviz.core.seed_schemes import HAND_SET_ID
-    from bloomviz.core.variant_registry import check_variant
+    from bloomviz.hashing.schemes import SCHEMES
+    from bloomviz.hashing.seed_schemes import HAND_SET_ID
+    from bloomviz.filters.registry import check_variant
     out: dict = {"variant": check_variant(o.get("variant", "standard"))}
     scheme = o.get("scheme")
     if scheme is not None and scheme not in SCHEMES and scheme != HAND_SET_ID:
@@ -205,7 +205,7 @@ def check_action(name: str, args: list, options: dict) -> tuple[list, dict]:
     if name == "show":
         if len(o) != 1:
             raise ValueError("show takes one of tab=NAME or scenario=NAME")
-        from bloomviz.core.scenarios import SCENARIOS
+        from bloomviz.scenarios.stories import SCENARIOS
         known = WINDOW_TABS if "tab" in o else tuple(SCENARIOS)
         value = o.get("tab", o.get("scenario"))
         if value not in known:

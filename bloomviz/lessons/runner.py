@@ -18,8 +18,8 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from bloomviz.core import theory
-from bloomviz.core.items import random_items
+from bloomviz.theory import rates as theory
+from bloomviz.items.encoding import random_items
 from bloomviz.lessons.actions import LESSON_MAX_M, MAX_ENSEMBLE_WORK
 from bloomviz.lessons.format import Action, Lesson, LessonError
 
@@ -58,9 +58,9 @@ def _flt(state: LessonState, action: Action):
 
 
 def _make_filter(state: LessonState, o: dict):
-    from bloomviz.core.calculator import textbook_design
-    from bloomviz.core.seed_schemes import HAND_SET_ID, hand_set
-    from bloomviz.core.variant_registry import make_filter
+    from bloomviz.theory.calculator import textbook_design
+    from bloomviz.hashing.seed_schemes import HAND_SET_ID, hand_set
+    from bloomviz.filters.registry import make_filter
     scheme = o.get("scheme")
     if scheme == HAND_SET_ID:
         if not state.hand_set:
@@ -97,7 +97,7 @@ def _lookup_record(state: LessonState, name: str, item: str, look) -> dict:
 
 
 def _ensemble(state: LessonState, o: dict) -> dict:
-    from bloomviz.core.ensemble import run_ensemble
+    from bloomviz.measure.ensemble import run_ensemble
     flt = _flt(state, None)
     if getattr(flt, "variant", "standard") != "standard" or flt.scheme == "hand-set":
         raise ValueError("an ensemble draws random standard filters: use it with a standard filter and a real "
@@ -200,7 +200,7 @@ def apply(state: LessonState, action: Action, window: list) -> None:
     elif name == "rates":
         state.put(_rates(o))
     elif name == "kedmi":
-        from bloomviz.core import kedmi_toy
+        from bloomviz.scenarios import kedmi_toy
         flt, res = kedmi_toy.replay(o["density"], seed=o["seed"])
         state.filter, state.named, state.randoms, state.last = flt, [], res.n, None
         state.put({f"kedmi.{key}": value for key, value in res.as_dict().items()})
@@ -230,7 +230,7 @@ def measured_rate(state: LessonState) -> float | None:
 
 def snapshot(state: LessonState) -> dict:
     """The filter's state as plain numbers (the report's per-step record, without the step's title)."""
-    from bloomviz.core.variant_registry import theory_fp
+    from bloomviz.filters.registry import theory_fp
     flt = state.filter
     if flt is None:
         return {"m": None, "k": None, "scheme": None, "variant": None, "n": 0, "bits_set": 0,

@@ -1,0 +1,119 @@
+"""Variant ids -> filter classes, and one way to build any of them from validated arguments.
+
+The ids are written into saved files (``flt.variant``): never rename one. The command line (``--variant``), the
+window's parameter panel and storage build filters through ``make_filter`` and ``VARIANTS[id].from_state``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from bloomviz.filters import bitstore
+
+from bloomviz.hashing import schemes as hashing
+from bloomviz.filters.blocked import BlockedBloomFilter
+from bloomviz.filters.counting import CountingBloomFilter
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.filters.partitioned import PartitionedBloomFilter
+from bloomviz.filters.scalable import ScalableBloomFilter
+
+VARIANTS: dict[str, type] = {
+    "standard": BloomFilter,
+    "counting": CountingBloomFilter,
+    "scalable": ScalableBloomFilter,
+    "partitioned": PartitionedBloomFilter,
+    "blocked": BlockedBloomFilter,
+}
+
+TITLES: dict[str, str] = {
+    "standard": "Standard",
+    "counting": "Counting (c-bit counters, supports removal)",
+    "scalable": "Scalable (grows in stages, rate kept under p)",
+    "partitioned": "Partitioned (k slices, one position each)",
+    "blocked": "Blocked (all k positions in one 512-bit block)",
+}
+
+REQUIRED = object()  # marks a parameter without a default
+
+# Every constructor argument of every variant, in the order a form would ask for them, with its default.
+PARAMETERS: dict[str, dict[str, object]] = {
+    "standard": {"m": REQUIRED, "k": REQUIRED, "scheme": hashing.DEFAULT_SCHEME},
+    "counting": {"m": REQUIRED, "k": REQUIRED, "counter_bits": 4, "scheme": hashing.DEFAULT_SCHEME},
+    "scalable": {"initial_capacity": REQUIRED, "p": REQUIRED, "growth": 2, "tightening": 0.9,
+                 "scheme": hashing.DEFAULT_SCHEME},
+    "partitioned": {"m": REQUIRED, "k": REQUIRED, "scheme": hashing.DEFAULT_SCHEME},
+    "blocked": {"m": REQUIRED, "k": REQUIRED, "block_bits": 512, "scheme": hashing.DEFAULT_SCHEME},
+}
+
+
+def check_variant(variant: object) -> str:
+    if not isinstance(variant, str) or variant not in VARIANTS:
+        raise ValueError(f"unknown filter variant {variant!r}; known variants: {', '.join(VARIANTS)}")
+    return variant
+
+
+def make_filter(variant: str = "standard", **params):
+    """Build a filter of the given variant. Arguments are checked by the constructor (messages name the bad
+    value); a parameter given as None takes its default; an unknown or missing parameter is named."""
+    variant = check_variant(variant)
+    accepted = PARAMETERS[variant]
+    given = {name: value for name, value in params.items() if value is not None}
+    unknown = [name for name in given if name not in accepted]
+    if unknown:
+        raise ValueError(f"unknown parameter {unknown[0]!r} for a {variant} filter; "
+                         f"it takes: {', '.join(accepted)}")
+    missing = [name for name, default in accepted.items() if default is REQUIRED and name not in given]
+    if missing:
+        raise ValueError(f"a {variant} filter needs {' and '.join(missing)}")
+    return VARIANTS[variant](**given)
+
+
+def grid_values(flt) -> np.ndarray:
+    """What the grid shows for any filter: a uint8 array of length ``flt.m`` (bits 0/1, or counters)."""
+    if hasattr(flt, "values_for_grid"):
+        return flt.values_for_grid()
+    return bitstore.unpack(flt.bits)
+
+
+def standard_formulas_apply(flt) -> bool:
+    """Whether the standard filter's classic formula, approximation and bound describe ``flt`` (a counting
+    filter answers lookups as a standard one does; slices, blocks and stages have their own theory)."""
+    return bool(getattr(flt, "standard_formulas", False))
+
+
+def theory_fp(flt, n: float | None = None) -> float:
+    """The filter's own theoretical false-positive rate after n inserts (default: its insert count)."""
+    n = len(flt) if n is None else n
+    if hasattr(flt, "theory_fp"):
+        return flt.theory_fp(n)
+    from bloomviz.theory.rates import fp_exact
+    return fp_exact(flt.m, flt.k, n)
+
+
+def theory_curve(flt, n, samples: int = 64) -> np.ndarray:
+    """The filter's own theoretical false-positive rate at every n of the array (vectorised).
+
+    Counting filters follow the standard formula (a counter above 0 is a set bit); partitioned, blocked and
+    scalable filters have their own (see their core modules). A blocked filter's curve is exact at up to
+    ``samples`` values of n and interpolated between them."""
+    n = np.atleast_1d(np.asarray(n, dtype=float))
+    variant = getattr(flt, "variant", "standard")
+    if variant == "scalable":
+        from bloomviz.filters.scalable import scalable_fp
+        return np.atleast_1d(scalable_fp(flt.initial_capacity, flt.p, n, flt.growth, flt.tightening))
+    if variant == "partitioned":
+        m, k = flt.m, flt.k
+        if k >= m:
+            return np.where(n > 0, 1.0, 0.0)
+        return np.where(n > 0, (-np.expm1(n * math.log1p(-k / m))) ** k, 0.0)
+    if variant == "blocked":
+        if n.size <= 64:
+            return np.array([flt.theory_fp(float(x)) for x in n], dtype=float)
+        from bloomviz.filters.blocked import blocked_fp_curve
+        # the curve is smooth: ``samples`` exact points, interpolated between (a window's chunk of rows spans a
+        # short stretch, where 64 are plenty)
+        return blocked_fp_curve(flt.m, flt.k, n, flt.block_bits, samples=samples)
+    from bloomviz.measure.experiment import theory_many
+    return theory_many(flt.m, flt.k, n)["fp_exact"]

@@ -1,0 +1,517 @@
+"""The scalable Bloom filter (Almeida, Baquero, Preguiça & Hutchison 2007): a filter that grows as items
+arrive and still keeps its false-positive rate under a bound p chosen in advance.
+
+It is a list of stages. Stage i (i = 0, 1, 2, …) has
+
+    capacity  n_i = initial_capacity · growth^i        (growth s = 2 or 4)
+    error     p_i = p_0 · r^i,  with p_0 = p·(1 − r)    (tightening r in [0.5, 0.95])
+
+so the stages' errors sum to at most p_0 / (1 − r) = p: an item that is in no stage passes a lookup with
+probability at most Σ p_i < p (the union bound over the stages). Items always go into the newest stage; once it
+holds n_i items, the next insert first opens stage i + 1.
+
+Each stage is a standard ``BloomFilter`` (the paper uses partitioned stages; either satisfies the bound, and a
+standard stage reads on the grid exactly like the main filter, so its band needs no new explanation). A stage is
+sized by ``theory.optimal_params(n_i, p_i)`` (k_i = ceil(log2(1/p_i)), m_i = ceil(n_i·ln(1/p_i)/(ln 2)^2)), and
+then m_i is raised to the smallest m for which the exact rate at capacity, (1 − (1 − 1/m)^{k_i·n_i})^{k_i}, is
+at most p_i: rounding k up makes the optimal m fall a little short, and the bound only holds if every stage
+keeps its own p_i. The raise is well under 1 % of m_i.
+
+Conventions. ``m`` is the total number of bits of all stages; ``k`` is the k of the newest stage (``ks`` gives
+every stage's); ``len()`` counts inserts, duplicates included (an item inserted twice counts twice toward a
+stage's capacity). Positions are given in the concatenated grid: stage i occupies bits
+[``stage_offsets()[i]``, ``stage_offsets()[i]`` + m_i), and its positions are offset by that start.
+
+Union and intersection are not defined: which stage an item lands in depends on the order of all inserts, so no
+stage-wise combination equals the filter of the combined items.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import struct
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable
+
+import numpy as np
+
+from bloomviz.filters import bitstore
+
+from bloomviz.hashing import schemes as hashing
+from bloomviz.theory.exact_rate import fp_exact_at, fp_exact_kernel
+from bloomviz.filters.standard import BloomFilter, Insertion, Lookup
+from bloomviz.items.encoding import to_bytes, to_bytes_list
+from bloomviz.explain.notebook import RichDisplay
+from bloomviz.theory.rates import optimal_params, smallest_m
+from bloomviz.theory.validate import check_k, check_m, check_n, check_p
+from bloomviz.filters.common import (check_count, check_growth, check_params,
+                                          check_tightening)
+
+MAX_K = 64
+MAX_M = 1 << 34
+
+
+def _fp_classic(m: int, k: int, n) -> np.ndarray | float:
+    """(1 − (1 − 1/m)^{kn})^k via expm1/log1p (vectorised over n): a lower bound of the exact rate."""
+    return (-np.expm1(k * np.asarray(n, dtype=np.float64) * math.log1p(-1.0 / m))) ** k
+
+
+@dataclass(frozen=True)
+class StageSpec:
+    index: int
+    capacity: int
+    error: float
+    m: int
+    k: int
+    start: int  # the insert count at which the stage opens: the capacities of the stages before it
+
+
+@lru_cache(maxsize=4096)
+def stage_spec(initial_capacity: int, p: float, growth: int, tightening: float, index: int) -> StageSpec:
+    """The size of stage ``index``: k = ceil(log2(1/error)) and the smallest m whose *exact* rate at the stage's
+    capacity is within its budget error = p(1 - r)r^i, so the compound rate never exceeds p however small the
+    first stage (sized by the classic formula, a stage of capacity 1 at p = 0.01 gave 1.03 p after 3 items).
+    Raises ValueError when the stage would exceed m ≤ 2^34 or k ≤ 64."""
+    capacity = initial_capacity * growth ** index
+    error = p * (1 - tightening) * tightening ** index
+    start = initial_capacity * (growth ** index - 1) // (growth - 1)
+    k, m = optimal_params(capacity, error)
+    if k > MAX_K:
+        raise ValueError(f"the scalable filter cannot add stage {index}: its error {error:.3g} needs k={k} "
+                         f"hash functions (the limit is {MAX_K})")
+    if m <= MAX_M:
+        root = error ** (1.0 / k)
+        need = math.ceil(1.0 / -math.expm1(math.log1p(-root) / (k * capacity))) if root < 1 else 1
+        m = max(m, need)
+        while float(_fp_classic(m, k, capacity)) > error:  # guards the float rounding of the closed form
+            m += 1
+        if m <= MAX_M:   # the classic m is a lower bound of the exact one
+            m = smallest_m(k, capacity, error, lowest=m) or MAX_M + 1
+    if m > MAX_M:
+        raise ValueError(f"the scalable filter cannot add stage {index}: capacity {capacity} at error "
+                         f"{error:.3g} needs m={m} bits (the limit is 2^34 = {MAX_M})")
+    return StageSpec(index, capacity, error, int(m), int(k), start)
+
+
+def scalable_fp(initial_capacity: int, p: float, n, growth: int = 2, tightening: float = 0.9):
+    """The expected false-positive rate after n inserts (scalar or array): 1 − Π_i (1 − FP_i(n_i)), where
+    n_i is the load of stage i after n inserts and FP_i the exact standard-filter rate of that stage (stages are
+    independent filters, so the product is exact too)."""
+    n_arr = np.asarray(n, dtype=np.float64)
+    miss = np.ones_like(n_arr)
+    top = float(n_arr.max()) if n_arr.size else 0.0
+    i = 0
+    while True:
+        spec = stage_spec(initial_capacity, p, growth, tightening, i)
+        if spec.start >= top and i > 0:
+            break
+        load = np.clip(n_arr - spec.start, 0, spec.capacity)
+        if load.size and float(load.min()) == spec.capacity:      # a full stage: one cached value
+            miss *= 1.0 - fp_exact_kernel(spec.m, spec.k, spec.capacity)
+        else:
+            miss *= 1.0 - fp_exact_at(spec.m, spec.k, load)
+        i += 1
+    out = 1.0 - miss
+    return float(out) if out.ndim == 0 else out
+
+
+@dataclass(frozen=True)
+class StageInsertion(Insertion):
+    """An insert into the newest stage. ``positions`` are in the concatenated grid (offset by the stage's
+    start); ``local_positions`` are the stage's own. ``new_stage`` says this insert opened the stage (the grid
+    grew: ``m`` changed)."""
+    stage: int = 0
+    offset: int = 0
+    local_positions: tuple[int, ...] = ()
+    new_stage: bool = False
+
+
+@dataclass(frozen=True)
+class ScalableLookup:
+    """A lookup in every stage. Duck-compatible with ``Lookup``: ``positions`` and ``bits`` list every stage's
+    positions one stage after another, in grid coordinates; ``stage_of`` gives the stage of each. The item is
+    maybe present when ALL the positions of ANY one stage are set."""
+    item: object
+    stages: tuple[Lookup, ...]          # each with the stage's own (local) positions
+    offsets: tuple[int, ...]
+
+    @property
+    def positions(self) -> tuple[int, ...]:
+        return tuple(off + p for look, off in zip(self.stages, self.offsets) for p in look.positions)
+
+    @property
+    def bits(self) -> tuple[int, ...]:
+        return tuple(b for look in self.stages for b in look.bits)
+
+    @property
+    def stage_of(self) -> tuple[int, ...]:
+        return tuple(i for i, look in enumerate(self.stages) for _ in look.positions)
+
+    def stage_positions(self, index: int) -> tuple[int, ...]:
+        off = self.offsets[index]
+        return tuple(off + p for p in self.stages[index].positions)
+
+    @property
+    def hit_stages(self) -> tuple[int, ...]:
+        """The stages in which every position is set."""
+        return tuple(i for i, look in enumerate(self.stages) if look.maybe_present)
+
+    @property
+    def stage(self) -> int | None:
+        """The first stage that says "maybe present", or None."""
+        hits = self.hit_stages
+        return hits[0] if hits else None
+
+    @property
+    def maybe_present(self) -> bool:
+        return any(look.maybe_present for look in self.stages)
+
+    @property
+    def zero_positions(self) -> tuple[int, ...]:
+        return tuple(off + p for look, off in zip(self.stages, self.offsets) for p in look.zero_positions)
+
+
+_STAGE_RECORD = struct.Struct("<QBQ")  # m_i, k_i, inserts in stage i
+
+
+class ScalableBloomFilter(RichDisplay):
+    """A growing list of standard filters whose errors sum to at most p. See the module docstring."""
+
+    variant = "scalable"
+    standard_formulas = False   # its own theory (theory_fp); the standard filter's formulas describe another
+
+    def __init__(self, initial_capacity: int, p: float, growth: int = 2, tightening: float = 0.9,
+                 scheme: str = hashing.DEFAULT_SCHEME):
+        self._set_params(initial_capacity, p, growth, tightening, scheme)
+        self.clear()
+
+    def _set_params(self, initial_capacity, p, growth, tightening, scheme) -> None:
+        self._initial = check_n(initial_capacity, allow_zero=False)
+        self._p = check_p(p)
+        self._growth = check_growth(growth)
+        self._r = check_tightening(tightening)
+        self._scheme = hashing.get_scheme(scheme)
+        self._specs: list[StageSpec] = []
+        self._stages: list[BloomFilter] = []
+        self._offsets: list[int] = []
+        self._count = 0
+
+    @classmethod
+    def _blank(cls, initial_capacity, p, growth, tightening, scheme) -> "ScalableBloomFilter":
+        """Validated parameters and no stage at all (for from_state, which checks before it allocates)."""
+        out = cls.__new__(cls)
+        out._set_params(initial_capacity, p, growth, tightening, scheme)
+        return out
+
+    # --- description -------------------------------------------------------------------------------------
+    initial_capacity = property(lambda self: self._initial)
+    p = property(lambda self: self._p, doc="the compound bound on the false-positive rate")
+    growth = property(lambda self: self._growth)
+    tightening = property(lambda self: self._r)
+    scheme = property(lambda self: self._scheme.id)
+    scheme_obj = property(lambda self: self._scheme)
+
+    @property
+    def first_error(self) -> float:
+        """p_0 = p·(1 − r), the error of stage 0."""
+        return self._p * (1 - self._r)
+
+    @property
+    def stages(self) -> list[BloomFilter]:
+        """The stages, oldest first (a new list; the filters are live: read them, do not change them)."""
+        return list(self._stages)
+
+    def stage_specs(self) -> list[StageSpec]:
+        return list(self._specs)
+
+    def stage_offsets(self) -> tuple[int, ...]:
+        """The first grid bit of every stage."""
+        return tuple(self._offsets)
+
+    @property
+    def m(self) -> int:
+        return self._offsets[-1] + self._stages[-1].m
+
+    @property
+    def k(self) -> int:
+        """k of the newest stage (the one inserts go to)."""
+        return self._stages[-1].k
+
+    @property
+    def ks(self) -> tuple[int, ...]:
+        return tuple(s.k for s in self._stages)
+
+    @property
+    def capacity(self) -> int:
+        """Inserts the current stages hold before another stage opens."""
+        return self._specs[-1].start + self._specs[-1].capacity
+
+    def __len__(self) -> int:
+        return self._count
+
+    @property
+    def bits_set(self) -> int:
+        return sum(s.bits_set for s in self._stages)
+
+    @property
+    def fill_ratio(self) -> float:
+        return self.bits_set / self.m
+
+    @property
+    def estimated_count(self) -> float:
+        return sum(s.estimated_count for s in self._stages)
+
+    @property
+    def expected_fp(self) -> float:
+        """The rate for a fresh item given the bits set now: 1 − Π_i (1 − fill_i^{k_i})."""
+        return 1.0 - math.prod(1.0 - s.expected_fp for s in self._stages)
+
+    def theory_fp(self, n: float | None = None) -> float:
+        return scalable_fp(self._initial, self._p, len(self) if n is None else n, self._growth, self._r)
+
+    def nbytes(self) -> int:
+        return sum(s.nbytes() for s in self._stages)
+
+    def values_for_grid(self) -> np.ndarray:
+        """All stages' bits, concatenated, as a uint8 0/1 array of length m."""
+        return np.concatenate([bitstore.unpack(s.bits) for s in self._stages])
+
+    def __repr__(self) -> str:
+        return (f"ScalableBloomFilter(initial_capacity={self._initial}, p={self._p}, growth={self._growth}, "
+                f"tightening={self._r}, scheme={self.scheme!r}, n={self._count}, stages={len(self._stages)}, "
+                f"m={self.m})")
+
+    # --- growth ------------------------------------------------------------------------------------------
+    def _plan(self, inserts: int) -> list[StageSpec]:
+        """The stages that ``inserts`` more items will open (raises, changing nothing, if one cannot be made)."""
+        specs = []
+        spec = self._specs[-1]
+        held = len(self._stages[-1])
+        while inserts > 0:
+            room = spec.capacity - held
+            if room <= 0:
+                spec = stage_spec(self._initial, self._p, self._growth, self._r, spec.index + 1)
+                specs.append(spec)
+                held = 0
+                continue
+            take = min(room, inserts)
+            held += take
+            inserts -= take
+        return specs
+
+    def _open(self, specs: list[StageSpec]) -> None:
+        for spec in specs:
+            self._offsets.append(self.m)
+            self._specs.append(spec)
+            self._stages.append(BloomFilter(spec.m, spec.k, scheme=self._scheme.id))
+
+    # --- stage by stage (for an exact measurement that follows the stages) -------------------------------
+    def room(self) -> int:
+        """Inserts the newest stage takes before the next one must open (0: the next insert opens one)."""
+        return max(0, self._specs[-1].capacity - len(self._stages[-1]))
+
+    def open_stage(self) -> StageSpec:
+        """Open the next stage now (raises ValueError, changing nothing, if it cannot be made)."""
+        spec = stage_spec(self._initial, self._p, self._growth, self._r, self._specs[-1].index + 1)
+        self._open([spec])
+        return spec
+
+    def insert_newest(self, positions: np.ndarray) -> int:
+        """Insert items given by their rows of positions in the newest stage (its own, local positions); they
+        must fit in its ``room()``. Returns the bits newly set."""
+        positions = np.asarray(positions, dtype=np.int64)
+        if positions.ndim != 2 or positions.shape[0] > self.room():
+            raise ValueError(f"{positions.shape[0] if positions.ndim == 2 else positions.shape} rows do not fit "
+                             f"the newest stage's room of {self.room()} inserts")
+        newly = self._stages[-1].insert_positions(positions)
+        self._count += positions.shape[0]
+        return newly
+
+    def stage_of_bit(self, index: int) -> int:
+        """The stage that holds grid bit ``index``."""
+        if not 0 <= index < self.m:
+            raise ValueError(f"bit index must lie in [0, {self.m}), got {index!r}")
+        return bisect.bisect_right(self._offsets, index) - 1
+
+    # --- single items ------------------------------------------------------------------------------------
+    def add(self, item: object) -> StageInsertion:
+        data = to_bytes(item)
+        opened = self._plan(1)
+        self._open(opened)
+        i = len(self._stages) - 1
+        ins = self._stages[i].add(data)
+        self._count += 1
+        off = self._offsets[i]
+        return StageInsertion(item, tuple(off + p for p in ins.positions), ins.newly_set, stage=i, offset=off,
+                              local_positions=ins.positions, new_stage=bool(opened))
+
+    def lookup(self, item: object) -> ScalableLookup:
+        data = to_bytes(item)
+        looks = tuple(s.lookup(data) for s in self._stages)
+        looks = tuple(Lookup(item, look.positions, look.bits) for look in looks)
+        return ScalableLookup(item, looks, tuple(self._offsets))
+
+    def __contains__(self, item: object) -> bool:
+        data = to_bytes(item)
+        return any(data in s for s in self._stages)
+
+    def explain(self, item: object) -> list[tuple[str, str]]:
+        """Each stage's size and the item's positions in it (grid coordinates)."""
+        data = to_bytes(item)
+        rows = [("stages", f"{len(self._stages)}; stage i holds {self._initial}·{self._growth}^i items at error "
+                           f"{self.first_error:.3g}·{self._r}^i (sum < p = {self._p})")]
+        for i, (s, spec, off) in enumerate(zip(self._stages, self._specs, self._offsets)):
+            pos = ", ".join(str(off + p) for p in s.positions(data))
+            rows.append((f"stage {i}: m={s.m}, k={s.k}, {len(s)}/{spec.capacity} items, bits {off}…{off + s.m - 1}",
+                         pos))
+        return rows
+
+    def positions(self, item: object) -> tuple[int, ...]:
+        """Every stage's positions of the item, stage after stage, in grid coordinates."""
+        data = to_bytes(item)
+        return tuple(off + p for s, off in zip(self._stages, self._offsets) for p in s.positions(data))
+
+    # --- batches -----------------------------------------------------------------------------------------
+    def update(self, items: Iterable[object]) -> int:
+        """Insert every item (vectorised per stage), opening stages as they fill. Returns bits newly set."""
+        datas = to_bytes_list(items)
+        self._open(self._plan(len(datas)))
+        newly = 0
+        start = 0
+        # Stages before the first that has room are full; fill from there on in order.
+        for i, (stage, spec) in enumerate(zip(self._stages, self._specs)):
+            if start >= len(datas):
+                break
+            room = spec.capacity - len(stage)
+            if room <= 0:
+                continue
+            chunk = datas[start:start + room]
+            newly += stage.update(chunk)
+            start += len(chunk)
+        self._count += len(datas)
+        return newly
+
+    def contains_many(self, items: Iterable[object]) -> np.ndarray:
+        datas = to_bytes_list(items)
+        out = np.zeros(len(datas), dtype=bool)
+        for s in self._stages:
+            out |= s.contains_many(datas)
+        return out
+
+    def positions_many(self, items: Iterable[object]) -> np.ndarray:
+        """n x (Σ k_i) int64: each row holds the item's positions in every stage, in grid coordinates."""
+        datas = to_bytes_list(items)
+        return np.hstack([s.positions_many(datas) + off for s, off in zip(self._stages, self._offsets)])
+
+    def test_positions(self, positions: np.ndarray) -> np.ndarray:
+        """Bool per row of ``positions_many``: is some stage's group of positions all set?"""
+        positions = np.asarray(positions, dtype=np.int64)
+        out = np.zeros(positions.shape[0], dtype=bool)
+        col = 0
+        for s, off in zip(self._stages, self._offsets):
+            out |= s.test_positions(positions[:, col:col + s.k] - off)
+            col += s.k
+        return out
+
+    # --- set algebra and copies --------------------------------------------------------------------------
+    def __or__(self, other):
+        raise TypeError("union (|) is not defined for scalable filters: which stage an item lands in depends on "
+                        "the order of all inserts, so no stage-wise combination equals the filter of the union")
+
+    def __and__(self, other):
+        raise TypeError("intersection (&) is not defined for scalable filters: which stage an item lands in "
+                        "depends on the order of all inserts")
+
+    def _key(self) -> tuple:
+        return (self._initial, self._p, self._growth, self._r, self.scheme, self._count)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._key() == other._key() and self._stages == other._stages
+
+    __hash__ = None
+
+    def copy(self) -> "ScalableBloomFilter":
+        out = type(self).__new__(type(self))
+        out.__dict__.update(self.__dict__)
+        out._stages = [s.copy() for s in self._stages]
+        out._specs = list(self._specs)
+        out._offsets = list(self._offsets)
+        return out
+
+    def clear(self) -> None:
+        """Back to one empty stage 0."""
+        spec = self._specs[0] if self._specs else stage_spec(self._initial, self._p, self._growth, self._r, 0)
+        self._specs = [spec]
+        self._stages = [BloomFilter(spec.m, spec.k, scheme=self._scheme.id)]
+        self._offsets = [0]
+        self._count = 0
+
+    # --- persistence -------------------------------------------------------------------------------------
+    def state_params(self) -> dict[str, int | float]:
+        return {"initial_capacity": self._initial, "p": self._p, "growth": self._growth,
+                "tightening": self._r, "stages": len(self._stages)}
+
+    def state_payload(self) -> bytes:
+        """The stages, oldest first, as a table followed by the bits.
+
+        Layout (S = params["stages"]; all integers little-endian):
+
+        - S records of 17 bytes, one per stage: m_i (uint64), k_i (uint8), inserts held by stage i (uint64);
+        - then for each stage in order its m_i bits in ceil(m_i/8) bytes, bit j at byte j//8, bit j%8
+          (least significant first), unused padding bits 0 — each stage's ``BloomFilter.state_payload``.
+
+        The saved m is Σ m_i and the saved k is the newest stage's k_i. The sizes are stored rather than
+        re-derived, so a file keeps loading even if the sizing rule is refined later.
+        """
+        table = b"".join(_STAGE_RECORD.pack(s.m, s.k, len(s)) for s in self._stages)
+        return table + b"".join(s.state_payload() for s in self._stages)
+
+    @classmethod
+    def from_state(cls, m, k, scheme, count, params, payload) -> "ScalableBloomFilter":
+        check_params(params, ("initial_capacity", "p", "growth", "tightening", "stages"), cls.variant)
+        stages = params["stages"]
+        if isinstance(stages, bool) or not isinstance(stages, (int, np.integer)) or not 1 <= stages <= 64:
+            raise ValueError(f"stages must be an integer from 1 to 64, got {stages!r}")
+        m, k, count = check_m(m), check_k(k), check_count(count)
+        if not isinstance(payload, (bytes, bytearray, memoryview)):
+            raise ValueError(f"payload must be bytes, got {type(payload).__name__}")
+        payload = bytes(payload)
+        out = cls._blank(params["initial_capacity"], params["p"], params["growth"], params["tightening"], scheme)
+        table_len = _STAGE_RECORD.size * stages
+        if len(payload) < table_len:
+            raise ValueError(f"payload is {len(payload)} bytes, too short for the table of {stages} stages "
+                             f"({table_len} bytes)")
+        records = [_STAGE_RECORD.unpack_from(payload, i * _STAGE_RECORD.size) for i in range(stages)]
+        specs = [stage_spec(out._initial, out._p, out._growth, out._r, i) for i in range(stages)]
+        # Every size and count is checked before any stage is allocated.
+        for i, ((mi, ki, ni), spec) in enumerate(zip(records, specs)):
+            if not 1 <= mi <= MAX_M or not 1 <= ki <= MAX_K:
+                raise ValueError(f"stage {i} has m={mi}, k={ki}: out of range")
+            last = i == stages - 1
+            if ni > spec.capacity or (not last and ni != spec.capacity):
+                raise ValueError(f"stage {i} holds {ni} inserts; its capacity is {spec.capacity}"
+                                 + ("" if last else " and every stage but the newest must be full"))
+        total_m = sum(r[0] for r in records)
+        if total_m != m:
+            raise ValueError(f"the stages have {total_m} bits in all, not m={m}")
+        if records[-1][1] != k:
+            raise ValueError(f"k={k} differs from the newest stage's k={records[-1][1]}")
+        if sum(r[2] for r in records) != count:
+            raise ValueError(f"the stages hold {sum(r[2] for r in records)} inserts, not count={count}")
+        expected = table_len + sum((r[0] + 7) // 8 for r in records)
+        if len(payload) != expected:
+            raise ValueError(f"payload is {len(payload)} bytes; the stage table says {expected}")
+        pos, start = table_len, 0
+        for (mi, ki, ni), spec in zip(records, specs):
+            nbytes = (mi + 7) // 8
+            out._stages.append(BloomFilter.from_state(mi, ki, out.scheme, ni, {}, payload[pos:pos + nbytes]))
+            out._specs.append(StageSpec(spec.index, spec.capacity, spec.error, mi, ki, spec.start))
+            out._offsets.append(start)
+            pos += nbytes
+            start += mi
+        out._count = count
+        return out

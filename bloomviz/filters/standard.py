@@ -1,0 +1,304 @@
+"""The standard Bloom filter over a bitarray, with a set-like API.
+
+``add`` and ``lookup`` return what they did (positions, which bits were new or set) so that a window can
+highlight and explain them; ``update`` and ``contains_many`` are the vectorised batch paths.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import numpy as np
+from bitarray import bitarray
+
+from bloomviz.filters import bitstore
+
+from bloomviz.hashing import schemes as hashing
+from bloomviz.items.encoding import prepare_items, to_bytes
+from bloomviz.explain.notebook import RichDisplay
+from bloomviz.theory.validate import check_k, check_m, check_n, check_p
+
+BATCH = 1 << 16  # items hashed per numpy step: bounds temporary memory (BATCH x k x 8 bytes)
+# Items per step of update and contains_many, which work on one column of positions at a time: their few
+# n-long temporaries then stay in the CPU cache (measured 1.2x-1.4x faster than 65536 x k matrices).
+COLUMN_BATCH = 1 << 14
+
+
+@dataclass(frozen=True)
+class Insertion:
+    item: object
+    positions: tuple[int, ...]
+    newly_set: tuple[bool, ...]
+
+    @property
+    def changed(self) -> bool:
+        return any(self.newly_set)
+
+
+@dataclass(frozen=True)
+class Lookup:
+    item: object
+    positions: tuple[int, ...]
+    bits: tuple[int, ...]
+
+    @property
+    def maybe_present(self) -> bool:
+        return all(self.bits)
+
+    @property
+    def zero_positions(self) -> tuple[int, ...]:
+        return tuple(p for p, b in zip(self.positions, self.bits) if not b)
+
+
+def _chunks(seq: Sequence, size: int = BATCH):
+    for start in range(0, len(seq), size):
+        yield seq[start:start + size]
+
+
+class BloomFilter(RichDisplay):
+    """m bits, k hash positions per item. ``len()`` counts inserts (adds and update items), not distinct items."""
+
+    variant = "standard"
+    # The standard filter's formulas (classic, approximation, bound) describe this filter; a variant with a
+    # layout of its own (slices, blocks, stages) sets False and brings its own theory_fp.
+    standard_formulas = True
+
+    def __init__(self, m: int, k: int, scheme: str = hashing.DEFAULT_SCHEME):
+        self._m = check_m(m)
+        self._k = check_k(k)
+        self._scheme = hashing.get_scheme(scheme)
+        self._bits = bitstore.new_bits(self._m)
+        self._count = 0
+        self._bits_set = 0
+
+    @classmethod
+    def for_capacity(cls, n: int, p: float, scheme: str = hashing.DEFAULT_SCHEME) -> "BloomFilter":
+        """The textbook design for n items at rate p. A p so small that it asks for more than 64 positions gets
+        k = 64 and a UserWarning saying so (calculator.textbook_design's note), never a silent cap."""
+        import warnings
+        from bloomviz.theory.calculator import textbook_design
+        m, k, notes = textbook_design(check_n(n, allow_zero=False), check_p(p))
+        for note in notes:
+            warnings.warn(note, UserWarning, stacklevel=2)
+        return cls(m, k, scheme=scheme)
+
+    # --- description -------------------------------------------------------------------------------------
+    m = property(lambda self: self._m)
+    k = property(lambda self: self._k)
+    scheme = property(lambda self: self._scheme.id, doc="the hash scheme's stable id")
+    scheme_obj = property(lambda self: self._scheme)
+
+    @property
+    def bits(self) -> bitarray:
+        """The bit array itself. Read it; mutate the filter only through its methods."""
+        return self._bits
+
+    def __len__(self) -> int:
+        return self._count
+
+    @property
+    def bits_set(self) -> int:
+        return self._bits_set
+
+    @property
+    def fill_ratio(self) -> float:
+        return self._bits_set / self._m
+
+    @property
+    def estimated_count(self) -> float:
+        if self._bits_set >= self._m:
+            return math.inf
+        return -(self._m / self._k) * math.log1p(-self._bits_set / self._m)
+
+    @property
+    def expected_fp(self) -> float:
+        """The false-positive rate for a fresh item given the bits set now: (X/m)^k."""
+        return self.fill_ratio ** self._k
+
+    def nbytes(self) -> int:
+        return self._bits.nbytes
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(m={self._m}, k={self._k}, scheme={self.scheme!r}, "
+                f"n={self._count}, bits_set={self._bits_set})")
+
+    # --- single items ------------------------------------------------------------------------------------
+    def positions(self, item: object) -> tuple[int, ...]:
+        return self._scheme.positions(to_bytes(item), self._m, self._k)
+
+    def add(self, item: object) -> Insertion:
+        pos = self.positions(item)
+        bits = self._bits
+        newly = []
+        for p in pos:
+            fresh = not bits[p]
+            if fresh:
+                bits[p] = 1
+                self._bits_set += 1
+            newly.append(fresh)
+        self._count += 1
+        return Insertion(item, pos, tuple(newly))
+
+    def lookup(self, item: object) -> Lookup:
+        pos = self.positions(item)
+        return Lookup(item, pos, tuple(self._bits[p] for p in pos))
+
+    def __contains__(self, item: object) -> bool:
+        bits = self._bits
+        return all(bits[p] for p in self.positions(item))
+
+    def bit(self, index: int) -> int:
+        return self._bits[index]
+
+    # --- batches -----------------------------------------------------------------------------------------
+    def _chunk_positions(self, chunk: Sequence, text: bool) -> np.ndarray:
+        if text:
+            return self._scheme.positions_many_text(chunk, self._m, self._k)
+        return self._scheme.positions_many(chunk, self._m, self._k)
+
+    def positions_many(self, items: Iterable[object]) -> np.ndarray:
+        """An n x k int64 array: row i holds the positions of item i, in insertion order."""
+        datas, text = prepare_items(items)
+        if not datas:
+            return np.empty((0, self._k), dtype=np.int64)
+        parts = [self._chunk_positions(c, text) for c in _chunks(datas)]
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+    def insert_positions(self, positions: np.ndarray) -> int:
+        """Insert items given by their rows of positions (from ``positions_many``); returns bits newly set."""
+        positions = np.asarray(positions, dtype=np.int64)
+        if positions.ndim != 2 or positions.shape[1] != self._k:
+            raise ValueError(f"positions must be an n x {self._k} array, got shape {positions.shape}")
+        if positions.size and (positions.min() < 0 or positions.max() >= self._m):
+            raise ValueError(f"positions must lie in [0, {self._m})")
+        before = self._bits_set
+        bitstore.set_bits(self._bits, positions)
+        self._bits_set = self._bits.count()
+        self._count += positions.shape[0]
+        return self._bits_set - before
+
+    def count_fresh_bits(self, new_bits: int, rows: int) -> None:
+        """Record ``rows`` inserts that the exact tracker has just written into the bits, turning ``new_bits``
+        bits from 0 to 1 (first_flips.flip_pass counts them): no recount of the array (130 ms at m = 2^32)."""
+        self._bits_set += int(new_bits)
+        self._count += int(rows)
+
+    def test_positions(self, positions: np.ndarray) -> np.ndarray:
+        """Bool per row: are all the row's bits set?"""
+        positions = np.asarray(positions, dtype=np.int64)
+        if positions.shape[0] == 0:
+            return np.zeros(0, dtype=bool)
+        return bitstore.test_bits(self._bits, positions).all(axis=1)
+
+    def update(self, items: Iterable[object]) -> int:
+        """Insert every item (vectorised). All items are checked first, so a bad one changes nothing.
+
+        Returns the number of bits that went from 0 to 1.
+        """
+        datas, text = prepare_items(items)
+        before = self._bits_set
+        setter = bitstore.BitSetter(self._bits, len(datas) * self._k)
+        for chunk in _chunks(datas, COLUMN_BATCH):
+            for column in self._scheme.position_columns(chunk, self._m, self._k, text):
+                setter.add(column)
+        setter.finish()
+        self._bits_set = self._bits.count()
+        self._count += len(datas)
+        return self._bits_set - before
+
+    def contains_many(self, items: Iterable[object]) -> np.ndarray:
+        datas, text = prepare_items(items)
+        out = np.empty(len(datas), dtype=bool)
+        if type(self).test_positions is not BloomFilter.test_positions:
+            # A subclass decides membership its own way: give it whole rows of positions.
+            for start in range(0, len(datas), BATCH):
+                chunk = datas[start:start + BATCH]
+                out[start:start + len(chunk)] = self.test_positions(self._chunk_positions(chunk, text))
+            return out
+        # An item is in iff all its bits are set: AND the bits of each column of positions in turn.
+        for start in range(0, len(datas), COLUMN_BATCH):
+            chunk = datas[start:start + COLUMN_BATCH]
+            found = None
+            for column in self._scheme.position_columns(chunk, self._m, self._k, text):
+                hit = bitstore.test_bits(self._bits, column).view(bool)
+                if found is None:
+                    found = hit
+                else:
+                    found &= hit
+            out[start:start + len(chunk)] = found
+        return out
+
+    # --- set algebra and copies --------------------------------------------------------------------------
+    def _check_compatible(self, other: object, op: str) -> "BloomFilter":
+        if not isinstance(other, BloomFilter):
+            raise TypeError(f"{op} needs two Bloom filters, got {type(other).__name__}")
+        if type(other) is not type(self):
+            raise ValueError(f"{op}: cannot combine a {self.variant} filter with a {other.variant} filter")
+        for name in ("m", "k", "scheme"):
+            a, b = getattr(self, name), getattr(other, name)
+            if a != b:
+                raise ValueError(f"{op}: the filters differ in {name} ({a!r} vs {b!r}); "
+                                 "only filters with the same m, k and scheme can be combined")
+        return other
+
+    def _combined(self, other: "BloomFilter", bits: bitarray, count: int) -> "BloomFilter":
+        out = self.copy()
+        out._bits = bits
+        out._bits_set = bits.count()
+        out._count = count
+        return out
+
+    def __or__(self, other: "BloomFilter") -> "BloomFilter":
+        other = self._check_compatible(other, "union (|)")
+        # len() of a union counts the inserts of both: an upper bound on the distinct items it holds.
+        return self._combined(other, self._bits | other._bits, self._count + other._count)
+
+    def __and__(self, other: "BloomFilter") -> "BloomFilter":
+        other = self._check_compatible(other, "intersection (&)")
+        # Insert count of an intersection is unknowable; min() is an upper bound on true |A ∩ B|.
+        return self._combined(other, self._bits & other._bits, min(self._count, other._count))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BloomFilter) or type(other) is not type(self):
+            return NotImplemented
+        return (self._m, self._k, self.scheme, self._count) == (other._m, other._k, other.scheme, other._count) \
+            and self._bits == other._bits
+
+    __hash__ = None  # mutable
+
+    def copy(self) -> "BloomFilter":
+        out = type(self).__new__(type(self))
+        out.__dict__.update(self.__dict__)
+        out._bits = self._bits.copy()
+        return out
+
+    # --- persistence hooks (the file format lives in storage.py) -----------------------------------------
+    def state_params(self) -> dict[str, int | float]:
+        """The variant's parameters besides m, k and scheme, as plain numbers (none for the standard filter)."""
+        return {}
+
+    def state_payload(self) -> bytes:
+        return self._bits.tobytes()
+
+    @classmethod
+    def from_state(cls, m: int, k: int, scheme: str, count: int, params: dict, payload: bytes) -> "BloomFilter":
+        out = cls(m, k, scheme=scheme)
+        expected = (m + 7) // 8
+        if len(payload) != expected:
+            raise ValueError(f"payload is {len(payload)} bytes, a {m}-bit filter needs {expected}")
+        bits = bitarray(endian="little")
+        bits.frombytes(payload)
+        if bits.count(1, m, len(bits)):
+            raise ValueError(f"padding bits after bit {m} are set")
+        del bits[m:]
+        out._bits = bits
+        out._bits_set = bits.count()
+        out._count = count
+        return out
+
+    def clear(self) -> None:
+        self._bits.setall(0)
+        self._bits_set = 0
+        self._count = 0

@@ -1,0 +1,1 @@
+"""explorer_tab"""

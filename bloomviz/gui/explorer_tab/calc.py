@@ -1,0 +1,245 @@
+"""The explorer's calculator: type what you know of n, p, m and k, read the rest.
+
+Empty fields are the unknowns. The figures are solved by ``bloomviz.theory.calculator.solve`` as you type (after
+a short pause) and shown as a table; anything inconsistent or out of range becomes a message under the
+fields, never an exception. "Use these parameters" sends m, k, the scheme and the capacity n to the window's
+filter through the workbench, asking first when that would discard inserted items.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import Callable
+
+from PySide6 import QtCore, QtWidgets
+
+from bloomviz.hashing import schemes as hashing
+from bloomviz.theory.calculator import CalcError, Design, solve
+from bloomviz.theory.units import human_bytes, percent_text, rate_text
+from bloomviz.gui.filter_tab.params_panel import parse_int, parse_rate
+from bloomviz.gui.workbench import Workbench
+
+SOLVE_DELAY_MS = 250
+TIPS = {
+    "n": "n: how many items the filter must hold.",
+    "p": "p: the false-positive rate you accept at n items, e.g. 0.01, 1% or 1e-6.",
+    "m": "m: the number of bits. 1e6 and 1,000,000 are accepted.",
+    "k": "k: the number of hash functions (bits set per item), 1 to 64. Leave empty for the best k.",
+}
+EXAMPLES = (("n, p", {"n": "1000000", "p": "0.01"}), ("m, n", {"m": "20000", "n": "2000"}),
+            ("m, n, k", {"m": "20000", "n": "2000", "k": "3"}), ("m, p", {"m": "8388608", "p": "0.001"}))
+
+
+def _row(label: str, value: str, tip: str = "") -> str:
+    title = f' title="{html.escape(tip)}"' if tip else ""
+    return f"<tr><td{title}>{html.escape(label)}</td><td><b>{value}</b></td></tr>"
+
+
+def _rate(p: float) -> str:
+    return rate_text(p) if p < 1e-4 else f"{rate_text(p)} ({percent_text(p)})"
+
+
+def design_html(d: Design) -> str:
+    nbytes = d.memory_units["B"]
+    memory = human_bytes(nbytes) if nbytes < 1024 else f"{human_bytes(nbytes)} ({nbytes:,.0f} bytes)"
+    rows = [
+        _row("n (items)", f"{d.n:,}"),
+        _row("m (bits)", f"{d.m:,}"),
+        _row("memory", memory),
+        _row("k used", f"{d.k}"),
+        _row("optimal k, real: (m/n)·ln 2", f"{d.k_real:.3f}"),
+        _row("optimal k, rounded", f"{d.k_floor} or {d.k_ceil}"),
+        _row(f"rate at k = {d.k_floor}", _rate(d.fp_floor)),
+        _row(f"rate at k = {d.k_ceil}", _rate(d.fp_ceil)),
+        _row("false-positive rate (exact)", f"{_rate(d.fp)} — {html.escape(d.one_in)}",
+             "E[(X/m)^k] over the number X of bits set: independent, uniform hash positions"),
+        _row("Bloom's formula (classic)", _rate(d.fp_classic),
+             "(1 − (1 − 1/m)^(kn))^k: treats the bits as independent, so it is below the exact rate"),
+        _row("approximation", _rate(d.fp_approx), "(1 − e^(−kn/m))^k"),
+        _row("bound", _rate(d.fp_bound), "(1 − e^(−k(n + ½)/(m − 1)))^k, above the exact rate for every m"),
+        _row("bits per item", f"{d.bits_per_item:.3f}"),
+        _row("lower bound log2(1/rate)", f"{d.lower_bound_bits:.3f} bits per item",
+             "no structure answering with this false-positive rate can use fewer bits per item"),
+        _row("overhead over the lower bound",
+             f"{d.overhead:.3f}× (+{(d.overhead - 1):.1%})" if math.isfinite(d.overhead) else "—"),
+        _row("fill at capacity", f"{d.fill_at_capacity:.1%} of bits set"),
+    ]
+    if d.p_target is not None:
+        rows.insert(8, _row("target p", f"{d.p_target:g}"))
+    notes = "".join(f"<li>{html.escape(n)}</li>" for n in d.notes)
+    return (f"<table cellspacing='0' cellpadding='2'>{''.join(rows)}</table>"
+            + (f"<ul style='margin-left:-20px'>{notes}</ul>" if notes else ""))
+
+
+class CalculatorPanel(QtWidgets.QWidget):
+    """See the module docstring. ``confirm(question) -> bool`` may be replaced (tests, scripted use)."""
+
+    designChanged = QtCore.Signal(object)     # a Design
+    # object, not int: Qt's int is 32 bits and m or n >= 2^31 overflowed the signal
+    zeroItems = QtCore.Signal(object, object)  # m, k: n = 0 was asked for (no design, but a picture of why)
+    parametersUsed = QtCore.Signal(object, object, str, object)
+
+    def __init__(self, workbench: Workbench, parent=None):
+        super().__init__(parent)
+        self._wb = workbench
+        self.design: Design | None = None
+        self.confirm: Callable[[str], bool] = self._ask
+        self.edits: dict[str, QtWidgets.QLineEdit] = {}
+        form = QtWidgets.QFormLayout()
+        labels = {"n": "n (items)", "p": "p (FP rate)", "m": "m (bits)", "k": "k (hashes)"}
+        for key in ("n", "p", "m", "k"):
+            edit = QtWidgets.QLineEdit()
+            edit.setPlaceholderText("empty: solve for it")
+            edit.setToolTip(TIPS[key])
+            edit.setClearButtonEnabled(True)
+            edit.textEdited.connect(self._schedule)
+            edit.returnPressed.connect(self.solve)
+            label = QtWidgets.QLabel(labels[key])
+            label.setToolTip(TIPS[key])
+            form.addRow(label, edit)
+            self.edits[key] = edit
+        examples = QtWidgets.QHBoxLayout()
+        examples.addWidget(QtWidgets.QLabel("Try:"))
+        for title, values in EXAMPLES:
+            button = QtWidgets.QToolButton()
+            button.setText(title)
+            button.setToolTip("Fill in " + ", ".join(f"{k} = {v}" for k, v in values.items()))
+            button.clicked.connect(lambda _=False, v=values: self.set_inputs(**v))
+            examples.addWidget(button)
+        examples.addStretch(1)
+        self.message = QtWidgets.QLabel()
+        self.message.setWordWrap(True)
+        self.message.setObjectName("calcMessage")
+        self.result = QtWidgets.QLabel()
+        self.result.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.result.setWordWrap(True)
+        self.result.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.result.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft)
+
+        self.scheme_combo = QtWidgets.QComboBox()
+        for sid, scheme in hashing.SCHEMES.items():
+            self.scheme_combo.addItem(scheme.title, sid)
+        self.scheme_combo.setCurrentIndex(max(0, self.scheme_combo.findData(hashing.DEFAULT_SCHEME)))
+        self.scheme_combo.setToolTip("The hash scheme of the filter made by Use these parameters.")
+        self.use_button = QtWidgets.QPushButton("Use these parameters")
+        self.use_button.setToolTip("Make the window's filter a new, empty one with this m, k and scheme, "
+                                   "designed for n items (asks before discarding inserted items).")
+        self.use_button.clicked.connect(self.use_parameters)
+        self.use_message = QtWidgets.QLabel()
+        self.use_message.setWordWrap(True)
+        use_row = QtWidgets.QVBoxLayout()
+        use_row.addWidget(self.scheme_combo)
+        use_row.addWidget(self.use_button)
+
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        intro = QtWidgets.QLabel("Type what you know; leave the rest empty.")
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        layout.addLayout(form)
+        layout.addLayout(examples)
+        layout.addWidget(self.message)
+        layout.addWidget(self.result)
+        layout.addLayout(use_row)
+        layout.addWidget(self.use_message)
+        layout.addStretch(1)
+
+        self._timer = QtCore.QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(SOLVE_DELAY_MS)
+        self._timer.timeout.connect(self.solve)
+
+    # --- solving -------------------------------------------------------------------------------------------
+    def set_inputs(self, **values: str) -> Design | None:
+        """Set the four fields (missing ones emptied) and solve at once."""
+        for key, edit in self.edits.items():
+            edit.setText(str(values.get(key, "")))
+        return self.solve()
+
+    def _schedule(self, *_args) -> None:
+        self._timer.start()
+
+    def _parsed(self) -> dict:
+        out = {}
+        for key, edit in self.edits.items():
+            text = edit.text().strip()
+            if not text:
+                continue
+            out[key] = parse_rate(text, "p") if key == "p" else parse_int(text, key)
+        return out
+
+    def show_message(self, text: str, error: bool = True) -> None:
+        self.message.setText(text)
+        self.message.setStyleSheet("color: #C0392B;" if error and text else "")
+
+    def solve(self) -> Design | None:
+        """Solve from the fields; on bad input show why and keep the last good design on the plots."""
+        self._timer.stop()
+        try:
+            values = self._parsed()
+            if values.get("n") == 0 and "m" in values:
+                self._zero_items(values)
+                return None
+            design = solve(**values)
+        except (CalcError, ValueError, TypeError) as exc:
+            self.show_message(str(exc))
+            self._unsolved()
+            return None
+        self.show_message("")
+        self.result.setEnabled(True)
+        self.use_button.setEnabled(True)
+        self.design = design
+        self.result.setText(design_html(design))
+        self.designChanged.emit(design)
+        return design
+
+    def _unsolved(self) -> None:
+        # The table stays, greyed, as the last good design; nothing can be used or measured from it.
+        self.design = None
+        self.result.setEnabled(False)
+        self.use_button.setEnabled(False)
+
+    def _zero_items(self, values: dict) -> None:
+        m, k = values["m"], values.get("k", 1)
+        try:
+            solve(m=m, n=1, k=k)   # the same range checks as a real design
+        except CalcError as exc:
+            raise CalcError(str(exc).replace("n = 1", "n")) from None
+        self.show_message("n = 0: with nothing inserted every k gives a false-positive rate of 0, so there is "
+                          "no optimal k and nothing to design. Enter n ≥ 1.")
+        self._unsolved()
+        self.zeroItems.emit(m, k)
+
+    # --- use ---------------------------------------------------------------------------------------------
+    def _ask(self, question: str) -> bool:
+        answer = QtWidgets.QMessageBox.question(self, "Discard the inserted items?", question)
+        return answer == QtWidgets.QMessageBox.StandardButton.Yes
+
+    def show_use_message(self, text: str, error: bool = True) -> None:
+        self.use_message.setText(text)
+        self.use_message.setStyleSheet("color: #C0392B;" if error and text else "")
+
+    def use_parameters(self) -> bool:
+        d = self.design
+        if d is None:
+            self.show_use_message("Nothing solved yet: enter n and p, or m and n.")
+            return False
+        scheme = self.scheme_combo.currentData()
+        problem = Workbench.validate_config(d.m, d.k, scheme)
+        if problem:
+            self.show_use_message(f"The window's filter cannot take this design: {problem}. "
+                                  "The filter was not changed.")
+            return False
+        held = len(self._wb.filter)
+        if held and not self.confirm(f"The filter holds {held:,} inserted items. A new filter starts empty: "
+                                     "discard them?"):
+            self.show_use_message("Kept the current filter.", error=False)
+            return False
+        if not self._wb.configure(d.m, d.k, scheme, capacity=d.n):
+            self.show_use_message("The filter was not changed.")
+            return False
+        self.show_use_message(f"The filter now has m = {d.m:,} bits and k = {d.k} ({scheme}), "
+                              f"designed for n = {d.n:,} items.", error=False)
+        self.parametersUsed.emit(d.m, d.k, scheme, d.n)
+        return True

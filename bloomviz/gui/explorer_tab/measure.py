@@ -1,0 +1,176 @@
+"""Quick measurements for the explorer, run in steps from a zero-delay timer so the window never freezes.
+
+``MeasureRunner`` drives any object with ``step() -> finished``, ``done``, ``total`` and ``result()`` (the
+core's ``KMeasurement`` and ``NMeasurement``), a few steps per turn of the event loop, at most
+``SLICE_MS`` milliseconds at a time. ``MeasurePanel`` is the row of controls under a plot: probes, seed,
+Measure, Measure with a new seed, Cancel, Clear, a progress bar and a message line. What is measured is
+the business of the ``make_job(probes, seed)`` callback it is given (it may raise ValueError: the message
+is shown beside the controls).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from PySide6 import QtCore, QtWidgets
+
+from bloomviz.studies.explore import MAX_MEASURE_PROBES
+
+SLICE_MS = 30
+
+
+class MeasureRunner(QtCore.QObject):
+    progress = QtCore.Signal(object, object)   # object: Qt's int is 32 bits
+    finished = QtCore.Signal(object)        # the job, finished
+    cancelled = QtCore.Signal()
+    failed = QtCore.Signal(str)
+    busyChanged = QtCore.Signal(bool)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._job = None
+        self._timer = QtCore.QTimer(self)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._tick)
+
+    @property
+    def busy(self) -> bool:
+        return self._job is not None
+
+    def start(self, job) -> None:
+        self.cancel()
+        self._job = job
+        self.busyChanged.emit(True)
+        self.progress.emit(0, job.total)
+        self._timer.start()
+
+    def cancel(self) -> None:
+        if self._job is None:
+            return
+        self._stop()
+        self.cancelled.emit()
+
+    def _stop(self) -> None:
+        self._timer.stop()
+        self._job = None
+        self.busyChanged.emit(False)
+
+    def _tick(self) -> None:
+        job = self._job
+        if job is None:
+            return
+        deadline = time.monotonic() + SLICE_MS / 1000
+        try:
+            while not job.step() and time.monotonic() < deadline:
+                pass
+        except (ValueError, MemoryError) as exc:
+            self._stop()
+            self.failed.emit(str(exc))
+            return
+        self.progress.emit(job.done, job.total)
+        if job.finished:
+            self._stop()
+            self.finished.emit(job)
+
+
+class MeasurePanel(QtWidgets.QWidget):
+    """Controls of one measurement; ``runs`` of earlier results are kept by the owner, not here."""
+
+    measured = QtCore.Signal(object, object)  # result dict, seed
+    clearRequested = QtCore.Signal()
+
+    def __init__(self, make_job: Callable[[int, int], object], what: str, parent=None):
+        super().__init__(parent)
+        self._make_job = make_job
+        self._seed_used = 0
+        self.runner = MeasureRunner(self)
+        self.probes = QtWidgets.QSpinBox()
+        self.probes.setRange(100, MAX_MEASURE_PROBES)
+        self.probes.setSingleStep(1000)
+        self.probes.setValue(10_000)
+        self.probes.setGroupSeparatorShown(True)
+        self.probes.setToolTip("How many items that were never inserted are looked up; the share that pass is "
+                               "the measured rate. More probes, narrower intervals.")
+        self.seed = QtWidgets.QSpinBox()
+        self.seed.setRange(0, 1_000_000)
+        self.seed.setToolTip("Seed of the random items and probes. The same seed gives the same points.")
+        self.measure_button = QtWidgets.QPushButton("Measure")
+        self.measure_button.setToolTip(f"Simulate {what}: insert n random items into a fresh filter and look up "
+                                       "the probes. Runs in the background; the window stays usable.")
+        self.reseed_button = QtWidgets.QPushButton("New seed")
+        self.reseed_button.setToolTip("Measure again with the next seed: the spread of the points shows how "
+                                      "much a single measurement varies.")
+        self.cancel_button = QtWidgets.QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.clear_button = QtWidgets.QPushButton("Clear")
+        self.clear_button.setToolTip("Remove the measured points from the plot.")
+        self.bar = QtWidgets.QProgressBar()
+        self.bar.setTextVisible(False)
+        self.bar.setMaximumHeight(10)
+        self.bar.hide()
+        self.message = QtWidgets.QLabel()
+        self.message.setWordWrap(True)
+
+        row = QtWidgets.QHBoxLayout()
+        self.extra = QtWidgets.QHBoxLayout()   # the owner may put its own fields here (a k range)
+        row.addLayout(self.extra)
+        row.addWidget(QtWidgets.QLabel("probes"))
+        row.addWidget(self.probes)
+        row.addWidget(QtWidgets.QLabel("seed"))
+        row.addWidget(self.seed)
+        for button in (self.measure_button, self.reseed_button, self.cancel_button, self.clear_button):
+            row.addWidget(button)
+        row.addStretch(1)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(2, 0, 2, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.message)
+
+        self.measure_button.clicked.connect(self.measure)
+        self.reseed_button.clicked.connect(self.measure_new_seed)
+        self.cancel_button.clicked.connect(self.runner.cancel)
+        self.clear_button.clicked.connect(self.clearRequested.emit)
+        self.runner.busyChanged.connect(self._on_busy)
+        self.runner.progress.connect(self._on_progress)
+        self.runner.finished.connect(self._on_finished)
+        self.runner.cancelled.connect(lambda: self.show_message("Cancelled; the plot keeps the earlier points."))
+        self.runner.failed.connect(lambda text: self.show_message(text, error=True))
+
+    def show_message(self, text: str, error: bool = False) -> None:
+        self.message.setText(text)
+        self.message.setStyleSheet("color: #C0392B;" if error else "")
+
+    def measure(self) -> bool:
+        seed = self.seed.value()
+        try:
+            job = self._make_job(self.probes.value(), seed)
+        except ValueError as exc:
+            self.show_message(f"{exc}. Nothing was measured.", error=True)
+            return False
+        self._seed_used = seed
+        self.show_message("Measuring…")
+        self.runner.start(job)
+        return True
+
+    def measure_new_seed(self) -> bool:
+        self.seed.setValue(self.seed.value() + 1)
+        return self.measure()
+
+    def _on_busy(self, busy: bool) -> None:
+        self.cancel_button.setEnabled(busy)
+        self.measure_button.setEnabled(not busy)
+        self.reseed_button.setEnabled(not busy)
+        self.bar.setVisible(busy)
+
+    def _on_progress(self, done: int, total: int) -> None:
+        self.bar.setRange(0, 1000)
+        self.bar.setValue(int(1000 * done / max(total, 1)))
+
+    def _on_finished(self, job) -> None:
+        result = job.result()
+        self.show_message(f"Measured with {job.probes:,} probes, seed {self._seed_used}: diamonds with 95% "
+                          "intervals. An interval covers the probes' sampling for one filter; New seed builds "
+                          "other filters, and at small m their own luck spreads the points further.")
+        self.measured.emit(result, self._seed_used)

@@ -1,0 +1,271 @@
+"""The "Other libraries' filter" tab: a filter read from a Parquet, Guava, pybloom-live, pyprobables, Go or raw
+file (``bloomviz.formats``), shown as it is.
+
+The grid draws the library's bits in the library's own layout (a Parquet filter's 256-bit blocks, a
+pybloom-live filter's slices, a scalable filter's links as bands); beside it the header's numbers, the fill,
+the estimated number of items and the rate a never-inserted item meets at this fill; a lookup answers with the
+library's own hashing and lights its positions. What was inserted is not in the file, so there is no measured
+curve and a passing lookup is "probably in the set", never called a true or a false positive: the tab says so.
+
+The window's own filter is never touched: this tab only reads files. ``install(window)`` adds the tab and
+File → "Open another library's filter…"; ``bloomviz.gui.files.session_io`` sends a file that File → Open does not
+recognise as a session or a ``.bloom`` filter here when ``formats.detect`` names its format.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+
+from PySide6 import QtGui, QtWidgets
+
+from bloomviz import formats
+from bloomviz.filters import bitstore
+from bloomviz.theory.units import count_text, one_in, percent_text, rate_text
+from bloomviz.formats.guava import FUNNELS
+from bloomviz.formats.pybloom_live import HASHINGS
+from bloomviz.gui.widgets.bit_grid import BitGridWidget
+from bloomviz.gui.files.file_dialogs import Dialogs
+from bloomviz.gui.workbench import MAX_M
+
+TAB_KEY = "foreign"
+TAB_TITLE = "Other libraries' filter"
+FILE_FILTER = ("Bloom filters of other libraries (*.parquet *.guava *.bloom *.blm *.hex *.bin *.json *.txt "
+               "*.pybloom *.writeto);;All files (*)")
+MAX_BANDS = 64    # more bands than this would hide the bits: then only the lookup's own block is outlined
+
+
+def _bands(layout: dict, m: int, positions=()) -> list[tuple[int, int, str]]:
+    kind = layout.get("kind")
+    if kind == "slices":
+        size = int(layout["slice_bits"])
+        return [(i * size, (i + 1) * size, f"slice {i}") for i in range(int(layout["slices"]))]
+    if kind == "links":
+        return [(int(off), int(off) + int(mm), f"link {i}") for i, (off, mm, *_r) in enumerate(layout["links"])]
+    if kind == "blocks":
+        size = int(layout["block_bits"])
+        count = m // size
+        if count <= MAX_BANDS:
+            return [(i * size, (i + 1) * size, f"block {i}") for i in range(count)]
+        return sorted({(p // size * size, p // size * size + size, f"block {p // size:,}") for p in positions})
+    return []
+
+
+class ForeignView(QtWidgets.QWidget):
+    def __init__(self, dialogs: Dialogs | None = None, parent=None):
+        super().__init__(parent)
+        self.dialogs = dialogs if dialogs is not None else Dialogs(self)
+        self.path: str | None = None
+        self.filters: list = []
+        self.current = None
+
+        self.open_button = QtWidgets.QPushButton("Open a file…")
+        self.format_combo = QtWidgets.QComboBox()
+        self.format_combo.addItem("detect from the contents", None)
+        for name in formats.FORMATS:
+            self.format_combo.addItem(name, name)
+        self.funnel = QtWidgets.QComboBox()
+        self.funnel.addItems(FUNNELS)
+        self.funnel.setToolTip("Guava: how items were turned into bytes (the file does not say)")
+        self.hashing = QtWidgets.QComboBox()
+        self.hashing.addItems(HASHINGS)
+        self.hashing.setToolTip("pybloom-live: xxh128 (release 4.0) or md5 (up to 3.1) for small filters; the "
+                                "file does not say which")
+        self.known = QtWidgets.QLineEdit()
+        self.known.setPlaceholderText("a known member (picks the hashing that finds it)")
+        self.raw_m = QtWidgets.QLineEdit()
+        self.raw_m.setPlaceholderText("m")
+        self.raw_k = QtWidgets.QLineEdit()
+        self.raw_k.setPlaceholderText("k")
+        for edit in (self.raw_m, self.raw_k):
+            edit.setMaximumWidth(110)
+            edit.setToolTip("raw bytes only: the file holds no header, so m and k are yours to give")
+        self.reread_button = QtWidgets.QPushButton("Read again with these settings")
+        self.which = QtWidgets.QComboBox()
+        self.which.setToolTip("A Parquet file holds one filter per column and row group")
+        self.grid = BitGridWidget()
+        self.numbers = QtWidgets.QLabel("Open a file written by another library to see its filter.")
+        self.numbers.setWordWrap(True)
+        self.numbers.setTextFormat(QtGui.Qt.TextFormat.RichText)
+        self.item = QtWidgets.QLineEdit()
+        self.item.setPlaceholderText("an item to look up (text; numbers for a numeric Parquet column)")
+        self.lookup_button = QtWidgets.QPushButton("Look up")
+        self.verdict = QtWidgets.QLabel()
+        self.verdict.setWordWrap(True)
+        self.message = QtWidgets.QLabel()
+        self.message.setWordWrap(True)
+
+        options = QtWidgets.QHBoxLayout()
+        for label, widget in (("read as", self.format_combo), ("Guava funnel", self.funnel),
+                              ("pybloom-live hashing", self.hashing)):
+            options.addWidget(QtWidgets.QLabel(label))
+            options.addWidget(widget)
+        options.addWidget(self.known, 1)
+        options.addWidget(self.raw_m)
+        options.addWidget(self.raw_k)
+        top = QtWidgets.QHBoxLayout()
+        top.addWidget(self.open_button)
+        top.addWidget(self.reread_button)
+        top.addWidget(QtWidgets.QLabel("filter"))
+        top.addWidget(self.which, 1)
+        side = QtWidgets.QVBoxLayout()
+        side.addWidget(self.numbers)
+        row = QtWidgets.QHBoxLayout()
+        row.addWidget(self.item, 1)
+        row.addWidget(self.lookup_button)
+        side.addLayout(row)
+        side.addWidget(self.verdict)
+        side.addStretch(1)
+        side_box = QtWidgets.QWidget()
+        side_box.setLayout(side)
+        side_box.setMinimumWidth(360)
+        split = QtWidgets.QSplitter()
+        split.addWidget(self.grid)
+        split.addWidget(side_box)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addLayout(options)
+        layout.addWidget(self.message)
+        layout.addWidget(split, 1)
+
+        self.open_button.clicked.connect(self.open_dialog)
+        self.reread_button.clicked.connect(lambda: self.path and self.open_path(self.path))
+        self.which.currentIndexChanged.connect(self.show_filter)
+        self.lookup_button.clicked.connect(self.lookup)
+        self.item.returnPressed.connect(self.lookup)
+        self._set_enabled(False)
+
+    def _set_enabled(self, loaded: bool) -> None:
+        for widget in (self.item, self.lookup_button, self.which, self.reread_button):
+            widget.setEnabled(loaded)
+
+    def show_message(self, text: str, error: bool = False) -> None:
+        self.message.setText(text)
+        self.message.setStyleSheet("color: #C0392B;" if error else "")
+
+    # --- reading ---------------------------------------------------------------------------------------------
+    def open_dialog(self) -> bool:
+        directory = os.path.dirname(self.path) if self.path else ""
+        path = self.dialogs.open_path("Open another library's Bloom filter", FILE_FILTER, directory)
+        return self.open_path(path) if path else False
+
+    def options(self) -> dict:
+        opts = {"funnel": self.funnel.currentText(), "hashing": self.hashing.currentText()}
+        if self.known.text().strip():
+            opts["known_member"] = self.known.text().strip()
+        for key, edit in (("m", self.raw_m), ("k", self.raw_k)):
+            text = edit.text().strip().replace(",", "").replace("_", "")
+            if text:
+                if not text.isdigit():
+                    raise ValueError(f"{key} must be a whole number, got {edit.text()!r}")
+                opts[key] = int(text)
+        return opts
+
+    def open_path(self, path: str, fmt: str | None = None) -> bool:
+        """Read ``path`` (format detected unless chosen); on any refusal the filter shown stays as it was."""
+        fmt = fmt if fmt is not None else self.format_combo.currentData()
+        try:
+            found = formats.open_filters(path, format=fmt, **self.options())
+        except (formats.ForeignFormatError, ValueError) as exc:
+            self.show_message(f"Not opened: {exc}. The filter shown (if any) is unchanged.", error=True)
+            return False
+        except OSError as exc:
+            self.show_message(f"Not opened: {path}: {exc.strerror or exc}. The filter shown (if any) is "
+                              "unchanged.", error=True)
+            return False
+        if not found:
+            self.show_message(f"Not opened: {path} holds no Bloom filter (a Parquet file written without "
+                              "bloom filters has none).", error=True)
+            return False
+        self.path, self.filters = path, found
+        self.which.blockSignals(True)
+        self.which.clear()
+        for flt in found:
+            self.which.addItem(flt.label or f"{flt.format} filter")
+        self.which.blockSignals(False)
+        self._set_enabled(True)
+        self.show_message(f"{os.path.basename(path)}: {len(found)} filter{'s' if len(found) > 1 else ''} "
+                          f"({found[0].format}).")
+        self.show_filter(0)
+        return True
+
+    def show_filter(self, index: int) -> None:
+        if not 0 <= index < len(self.filters):
+            return
+        flt = self.current = self.filters[index]
+        self.verdict.setText("")
+        if flt.m <= MAX_M:
+            self.grid.reset(flt.m, bitstore.unpack(flt.bits))
+            self.grid.set_bands(_bands(flt.layout, flt.m))
+        else:
+            self.grid.reset(1)
+        self.numbers.setText(self.numbers_html(flt))
+
+    @staticmethod
+    def numbers_html(flt) -> str:
+        s = flt.summary()
+        grid_note = "" if flt.m <= MAX_M else f"<br><i>m is above the {MAX_M:,} bits the grid draws: numbers only.</i>"
+        rows = [("format", s["format"]), ("filter", s["label"] or "—"), ("m (bits)", f"{s['m']:,}"),
+                ("k (positions per item)", str(s["k"])), ("layout", s["layout"]),
+                ("bits set", f"{s['bits_set']:,} ({percent_text(s['fill'])})"),
+                ("estimated items inserted", count_text(s["estimated_n"]) if s["estimated_n"] is not None
+                 else "∞ (every bit set)"),
+                ("rate at this fill", f"{rate_text(s['expected_fp'])} ({one_in(s['expected_fp'])})"),
+                ("hashing", s["hashing"] + ("" if s["membership"] else " — lookups cannot be reproduced"))]
+        rows += [(str(key), str(value)) for key, value in s["fields"].items() if key not in ("column", "row_group")]
+        table = "".join(f"<tr><td>{html.escape(a)}</td><td><b>{html.escape(b)}</b></td></tr>" for a, b in rows)
+        notes = "".join(f"<li>{html.escape(str(n))}</li>" for n in s["notes"])
+        return (f"<table cellspacing='0' cellpadding='2'>{table}</table>{grid_note}"
+                + (f"<ul>{notes}</ul>" if notes else "")
+                + "<p><i>What was inserted is not in the file: there is no measured curve, and a lookup that "
+                  "passes cannot be called a true or a false positive. The rate at this fill is the chance that "
+                  "an item never inserted passes, given these bits.</i></p>")
+
+    # --- looking up ------------------------------------------------------------------------------------------
+    def lookup(self) -> bool:
+        flt, text = self.current, self.item.text()
+        if flt is None or not text:
+            return False
+        try:
+            found = flt.lookup(text)
+        except (ValueError, TypeError) as exc:
+            self.verdict.setText(f"Refused: {html.escape(str(exc))}.")
+            self.verdict.setStyleSheet("color: #C0392B;")
+            return False
+        positions = list(found.positions)
+        bits = list(found.bits)
+        if flt.m <= MAX_M and positions:
+            self.grid.set_bands(_bands(flt.layout, flt.m, positions))
+            self.grid.highlight(positions, ["one" if b else "zero" for b in bits])
+        shown = ", ".join(f"{p:,}" for p in positions[:12]) + (" …" if len(positions) > 12 else "")
+        if found.maybe_present:
+            words = (f"<b>probably in the set</b>: all of its bits are 1 (positions {shown}). What was inserted is "
+                     "unknown, so this may be a false positive; the rate at this fill says how likely.")
+            colour = "#1565C0"
+        else:
+            zero = next(p for p, b in zip(positions, bits) if not b)
+            words = (f"<b>definitely not in the set</b>: bit {zero:,} is 0 (positions {shown}).")
+            colour = "#2E7D32"
+        self.verdict.setText(f"“{html.escape(text)}”: {words}")
+        self.verdict.setStyleSheet(f"color: {colour};")
+        return True
+
+
+def install(window) -> ForeignView:
+    view = ForeignView()
+    window.add_tab(TAB_KEY, TAB_TITLE, view, "A Bloom filter from another library's file (Parquet, Guava, "
+                                             "pybloom-live, pyprobables, Go, raw bytes), read-only")
+    window.foreign = view
+
+    def open_foreign() -> None:
+        if view.open_dialog():
+            window.show_tab(TAB_KEY)
+
+    action = QtGui.QAction("Open another library's filter…", window)
+    action.setStatusTip("Parquet, Guava, pybloom-live, pyprobables, Go or raw bytes: see how full it is, what rate "
+                        "it gives, and look items up with the library's own hashing")
+    action.triggered.connect(open_foreign)
+    window.menu("&File").addAction(action)
+    return view

@@ -1,0 +1,133 @@
+"""The auto-play controls: source, seed, rate, how many items; Play/Pause, Step, Cancel, Reset; progress."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtWidgets
+
+from bloomviz.gui.filter_tab.autoplay import MAX_RATE, PAUSED, RATES, RUNNING, SOURCES, AutoPlay
+
+PROGRESS_INTERVAL_MS = 250  # a progress bar repaints synchronously (~6 ms): four times a second is plenty
+
+
+def rate_label(rate: int) -> str:
+    return "as fast as possible" if rate == MAX_RATE else f"{rate:,} per second"
+
+
+class AutoPlayPanel(QtWidgets.QWidget):
+    def __init__(self, autoplay: AutoPlay, parent=None):
+        super().__init__(parent)
+        self._ap = autoplay
+        self.source_combo = QtWidgets.QComboBox()
+        for key, title in SOURCES.items():
+            self.source_combo.addItem(title, key)
+        self.source_combo.setToolTip("Random items are distinct strings drawn from a seed; the word list is "
+                                     "5,000 English words (SCOWL) in an order drawn from the seed.")
+        self.source_combo.setSizeAdjustPolicy(
+            QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.source_combo.setMinimumContentsLength(14)
+        self.seed_spin = QtWidgets.QSpinBox()
+        self.seed_spin.setRange(0, 2**31 - 1)
+        self.seed_spin.setToolTip("The same seed gives the same items in the same order: runs are repeatable.")
+        self.rate_combo = QtWidgets.QComboBox()
+        for rate in RATES:
+            self.rate_combo.addItem(rate_label(rate), rate)
+        self.rate_combo.setCurrentIndex(RATES.index(autoplay.rate))
+        self.rate_combo.setToolTip(
+            "Slow rates insert one item at a time so you can watch its k bits light up; fast rates insert in "
+            "batches; 'as fast as possible' inserts a million items in seconds.")
+        self.count_spin = QtWidgets.QSpinBox()
+        self.count_spin.setRange(1, 10_000_000)
+        self.count_spin.setGroupSeparatorShown(True)
+        self.count_spin.setValue(autoplay.count)
+        self.count_spin.setToolTip("How many items this run inserts.")
+
+        self.play_button = QtWidgets.QPushButton("Play")
+        self.play_button.setToolTip("Start inserting (F7); press again to pause.")
+        self.step_button = QtWidgets.QPushButton("Step")
+        self.step_button.setToolTip("Insert just the next item and watch it (F6).")
+        self.cancel_button = QtWidgets.QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop this run; what was inserted stays (Esc).")
+        self.reset_button = QtWidgets.QPushButton("Reset")
+        self.reset_button.setToolTip("Stop, empty the filter and start the item stream again.")
+        self.progress_bar = QtWidgets.QProgressBar()
+        self.progress_bar.setRange(0, autoplay.count)
+        self.progress_bar.setValue(0)
+        self.progress_bar.setFormat(f"0 of {autoplay.count:,}")
+        self.status = QtWidgets.QLabel()
+        self.status.setWordWrap(True)
+        self._latest = (0, autoplay.count)
+        self._progress_timer = QtCore.QTimer(self)
+        self._progress_timer.setSingleShot(True)
+        self._progress_timer.setInterval(PROGRESS_INTERVAL_MS)
+        self._progress_timer.timeout.connect(self._show_progress)
+
+        form = QtWidgets.QFormLayout()
+        form.setFieldGrowthPolicy(QtWidgets.QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.addRow("Items", self.source_combo)
+        row = QtWidgets.QHBoxLayout()
+        row.addWidget(self.count_spin, 2)
+        row.addWidget(QtWidgets.QLabel("seed"))
+        row.addWidget(self.seed_spin, 1)
+        form.addRow("How many", row)
+        form.addRow("Rate", self.rate_combo)
+        buttons = QtWidgets.QGridLayout()
+        buttons.addWidget(self.play_button, 0, 0)
+        buttons.addWidget(self.step_button, 0, 1)
+        buttons.addWidget(self.cancel_button, 1, 0)
+        buttons.addWidget(self.reset_button, 1, 1)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(form)
+        layout.addLayout(buttons)
+        layout.addWidget(self.progress_bar)
+        layout.addWidget(self.status)
+        layout.addStretch(1)
+
+        self.play_button.clicked.connect(self.toggle)
+        self.step_button.clicked.connect(self.step)
+        self.cancel_button.clicked.connect(autoplay.cancel)
+        self.reset_button.clicked.connect(autoplay.reset)
+        self.rate_combo.currentIndexChanged.connect(lambda _i: autoplay.set_rate(self.rate_combo.currentData()))
+        self.count_spin.valueChanged.connect(self._count_changed)
+        self.source_combo.currentIndexChanged.connect(self._source_changed)
+        self.seed_spin.valueChanged.connect(self._source_changed)
+        autoplay.stateChanged.connect(self._state_changed)
+        autoplay.progress.connect(self._progress)
+        autoplay.message.connect(self.status.setText)
+        self._state_changed(autoplay.state)
+
+    def toggle(self) -> None:
+        self._ap.toggle()
+
+    def step(self) -> None:
+        self._ap.step()
+
+    def _count_changed(self, value: int) -> None:
+        self._ap.set_count(int(value))
+        self._latest = (self._ap.done if self._ap.state != "idle" else 0, int(value))
+        self._show_progress()
+
+    def _source_changed(self, *_):
+        self._ap.set_source(self.source_combo.currentData(), int(self.seed_spin.value()))
+        self.progress_bar.setValue(0)
+
+    def _state_changed(self, state: str) -> None:
+        if state not in (RUNNING,):
+            self._show_progress()
+        self.play_button.setText("Pause" if state == RUNNING else ("Resume" if state == PAUSED else "Play"))
+        self.cancel_button.setEnabled(state in (RUNNING, PAUSED))
+        for w in (self.source_combo, self.seed_spin, self.count_spin):
+            w.setEnabled(state not in (RUNNING, PAUSED))
+
+    def _progress(self, done: int, total: int) -> None:
+        # A progress bar repaints itself synchronously on every new value: at thousands of updates a second
+        # that costs more than the inserts, so show the latest value at most ten times a second.
+        self._latest = (done, total)
+        if not self._progress_timer.isActive():
+            self._progress_timer.start()
+
+    def _show_progress(self) -> None:
+        done, total = self._latest
+        self.progress_bar.setRange(0, max(total, 1))
+        self.progress_bar.setFormat(f"{done:,} of {total:,}")
+        self.progress_bar.setValue(min(done, total))

@@ -1,0 +1,171 @@
+"""The explain panel: what the last operation did, step by step, and the formulas with today's numbers.
+
+For an insert or a lookup: the item's bytes, the scheme's hash values and the k positions (with what each bit
+was), the verdict; then, for every operation, the textbook formulas with the current m, k, n and X (bits set)
+plugged in, beside the rate measured on the probes. For a variant, a section says what it did with the item
+(the counters changed, the stage chosen, the slice or block used) and gives its own theory with the numbers. Bulk work emits an explanation per chunk; the panel
+renders at most ten times a second.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+from PySide6 import QtCore, QtWidgets
+
+from bloomviz.theory.units import count_text, percent_text, rate_text
+from bloomviz.gui.theme import verdict_colour
+from bloomviz.gui.workbench import Explanation, Numbers, Workbench
+
+KIND_WORDS = {"new": "0 → 1", "old": "already 1", "zero": "0", "one": "1", "culprit": "1, set by others",
+              "removed": "decremented", "cleared": "fell to 0", "stuck": "saturated, kept",
+              "lost": "a false negative's"}
+
+
+def fmt_rate(x: float) -> str:
+    """A rate by the one policy (core.units), with its percentage from 0.1 % up."""
+    if not math.isfinite(x):
+        return str(x)
+    return f"{rate_text(x)} ({percent_text(x)})" if x >= 0.001 else rate_text(x)
+
+
+def fmt_num(x: float) -> str:
+    return count_text(x)
+
+
+def _gap_words(exact: float, classic: float) -> str:
+    """How far the classic formula is below the exact rate, in words a student can read."""
+    if not exact or not classic:
+        return "the classic formula is below it"
+    gap = exact / classic - 1
+    if gap < 1e-6:
+        return "the classic formula agrees to within a millionth"
+    return f"{gap * 100:.2g}% above the classic formula"
+
+
+def formulas_html(nums: Numbers) -> str:
+    m, k, n, x = nums.m, nums.k, nums.n, nums.bits_set
+    e = html.escape
+    rows = [
+        ("P(a given bit is still 0)",
+         f"(1 − 1/m)<sup>kn</sup> = (1 − 1/{m:,})<sup>{k}·{n:,}</sup>", f"{nums.p_zero:.4f}"),
+        ("Bloom's formula (classic: treats the bits as independent)",
+         f"(1 − (1 − 1/m)<sup>kn</sup>)<sup>k</sup> = (1 − {nums.p_zero:.4f})<sup>{k}</sup>",
+         fmt_rate(nums.fp_classic)),
+        ("exact expected rate (averaged over how many bits are set)",
+         f"E[(X/m)<sup>k</sup>] after {k}·{n:,} uniform positions"
+         + (f" — {_gap_words(nums.fp_exact, nums.fp_classic)}" if nums.n and k > 1 else ""),
+         fmt_rate(nums.fp_exact)),
+        ("rate from the bits set now",
+         f"(X/m)<sup>k</sup> = ({x:,}/{m:,})<sup>{k}</sup>", fmt_rate(nums.fp_now)),
+        ("measured on the probes",
+         f"{nums.fp_count:,} of {nums.probes:,} non-members pass",
+         f"{fmt_rate(nums.fp_measured)}<br><small>95% Wilson interval {fmt_rate(nums.fp_low)} – "
+         f"{fmt_rate(nums.fp_high)}</small>"),
+        ("estimated n from the bits",
+         f"−(m/k)·ln(1 − X/m) = −({m:,}/{k})·ln(1 − {x:,}/{m:,})",
+         f"{fmt_num(nums.n_estimated)} <small>(true n = {n:,})</small>"),
+    ]
+    items = "".join(
+        f"<p style='margin:3px 0 0 0'>{e(name)}:<br>&nbsp;&nbsp;{formula} <b>= {value}</b></p>"
+        for name, formula, value in rows)
+    return (f"<p style='margin:2px 0'>m = {m:,} bits, k = {k}, n = {n:,} inserts, X = {x:,} bits set "
+            f"(fill {nums.fill * 100:.1f}%)</p>{items}")
+
+
+def explanation_html(expl: Explanation, dark: bool = False) -> str:
+    e = html.escape
+    parts = []
+    if expl.op in ("insert", "lookup", "remove"):
+        colour = verdict_colour(expl.verdict, dark)
+        parts.append(f"<h3 style='margin:2px 0'>{e(expl.op.capitalize())} “{e(expl.label)}”</h3>")
+        head = expl.verdict.upper()
+        text = expl.verdict_text
+        if text.upper().startswith(head):   # the false-positive text already opens with its verdict
+            head, _, text = text.partition(": ")
+        parts.append(f"<p style='margin:2px 0; color:{colour}'><b>{e(head)}</b> — {e(text)}</p>")
+        parts.append("<h4 style='margin:6px 0 2px 0'>1. The item as bytes (UTF-8)</h4>")
+        parts.append(f"<p style='margin:2px 0'><code>{e(expl.data_hex)}</code> — {expl.data_len:,} bytes</p>")
+        parts.append(f"<h4 style='margin:6px 0 2px 0'>2. Hashing: {e(expl.scheme_title)}</h4>")
+        if expl.hash_rows:
+            rows = "".join(f"<tr><td style='padding:1px 8px 1px 0'>{e(a)}</td><td><code>{e(b)}</code></td></tr>"
+                           for a, b in expl.hash_rows)
+            parts.append(f"<table cellspacing='0'>{rows}</table>")
+        pos = ", ".join(f"{p:,} ({KIND_WORDS.get(kind, kind)})" for p, kind in zip(expl.positions, expl.kinds))
+        parts.append(f"<p style='margin:2px 0'>k = {len(expl.positions)} positions: {e(pos)}</p>")
+        if expl.culprits:
+            lines = []
+            for p, (items, total) in expl.culprits.items():
+                names = ", ".join(f"“{e(_short(x))}”" for x in items[:8])
+                more = f" and {total - min(total, 8):,} more" if total > 8 else ""
+                lines.append(f"<li>bit {p:,}: {names}{more}</li>")
+            parts.append("<p style='margin:2px 0'>Who set the bits of this false positive:</p>"
+                         f"<ul style='margin:0'>{''.join(lines)}</ul>")
+        step = 3
+    else:
+        # A state change or a caller's note (a scenario's story): its title, then its paragraphs.
+        title = expl.op[:1].upper() + expl.op[1:] if expl.op else ""
+        if title:
+            parts.append(f"<h3 style='margin:2px 0'>{e(title)}</h3>")
+        for para in (p.strip() for p in expl.verdict_text.split("\n\n")):
+            if para:
+                body = e(para).replace("\n", "<br>")
+                parts.append(f"<p style='margin:3px 0'>{body}</p>")
+        step = 1
+    if expl.variant_rows:
+        parts.append(f"<h4 style='margin:6px 0 2px 0'>{step}. {e(expl.variant_title or 'The variant')}</h4>")
+        rows = "".join(f"<tr><td style='padding:1px 8px 1px 0'>{e(a)}</td><td>{e(b)}</td></tr>"
+                       for a, b in expl.variant_rows)
+        parts.append(f"<table cellspacing='0'>{rows}</table>")
+        step += 1
+    if expl.numbers is not None:
+        same = " (of a standard filter with the same m and k)" if expl.variant_rows else ""
+        parts.append(f"<h4 style='margin:6px 0 2px 0'>{step}. The formulas, with the current numbers{same}</h4>")
+        parts.append(formulas_html(expl.numbers))
+    return "".join(parts)
+
+
+def _short(item: object) -> str:
+    from bloomviz.items.encoding import describe
+    return describe(item, 30)
+
+
+class ExplainPanel(QtWidgets.QTextBrowser):
+    RENDER_INTERVAL_MS = 100
+
+    def __init__(self, workbench: Workbench, parent=None):
+        super().__init__(parent)
+        self._wb = workbench
+        self._dark = False
+        self._pending: Explanation | None = None
+        self.setOpenExternalLinks(False)
+        self.setToolTip("What the last operation did, and the Bloom filter formulas with today's m, k and n.")
+        self._timer = QtCore.QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(self.RENDER_INTERVAL_MS)
+        self._timer.timeout.connect(self.render_now)
+        workbench.operationExplained.connect(self._on_explained)
+        if workbench.last_explanation is not None:
+            self._pending = workbench.last_explanation
+            self.render_now()
+
+    def set_dark(self, dark: bool) -> None:
+        self._dark = dark
+        if self._wb.last_explanation is not None:
+            self._pending = self._wb.last_explanation
+            self.render_now()
+
+    def _on_explained(self, expl: Explanation) -> None:
+        self._pending = expl
+        if expl.op in ("insert", "lookup", "remove"):   # a person's action: answer at once
+            self.render_now()
+        elif not self._timer.isActive():
+            self._timer.start()
+
+    def render_now(self) -> None:
+        self._timer.stop()
+        if self._pending is None:
+            return
+        self.setHtml(explanation_html(self._pending, self._dark))
+        self._pending = None

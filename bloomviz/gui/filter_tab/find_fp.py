@@ -1,0 +1,244 @@
+"""Tools ▸ Find a false positive: draw random items until one that was never inserted passes the filter.
+
+A false positive is rare by design, so finding one by hand is tedious; this draws seeded random candidates in
+batches from a zero-delay QTimer (the window stays responsive), tests each batch with the filter's
+``contains_many`` (reading only), skips any candidate that really was inserted (``Workbench.is_member``), and
+stops at the first one that passes. Then it asks the workbench to look that item up, so the grid marks its k
+bits and the explain panel names the inserted items that set them.
+
+The number of tries is compared with what theory expects: each fresh item passes with probability
+FP = (X/m)^k for the current fill X/m (the filter's ``expected_fp``), so the tries until the first success
+are geometric with mean 1/FP. A filter with nothing set can never produce a false positive, and when 1/FP
+exceeds ``MAX_TRIES`` the search is refused up front, saying how many tries it would take; a search that
+reaches the cap stops saying so. The filter itself is never changed.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from bloomviz.items.encoding import describe, random_items
+
+SHORTCUT = "Ctrl+Shift+F"
+MAX_TRIES = 5_000_000
+FIRST_BATCH = 2048
+TICK_MS = 25
+CANDIDATE_PREFIX = "fp-"
+
+FOUND, CAP, CANCELLED, EMPTY, UNLIKELY, BUSY = "found", "cap", "cancelled", "empty", "unlikely", "busy"
+
+
+@dataclass(frozen=True)
+class HuntResult:
+    outcome: str                  # FOUND, CAP, CANCELLED, EMPTY, UNLIKELY or BUSY
+    tries: int                    # candidates tested that were not members
+    expected_tries: float         # 1/FP at the fill when the search started (inf for an empty filter)
+    fp: float                     # (X/m)^k then
+    item: object = None           # the false positive found
+    message: str = ""
+
+
+def expected_rate(flt) -> float:
+    """The chance that a fresh item passes now: (X/m)^k for a standard filter; each variant's own form."""
+    return float(flt.expected_fp)
+
+
+class FalsePositiveHunt(QtCore.QObject):
+    """The search, driven by a QTimer. ``progress(tries, cap)``; ``finished(HuntResult)``."""
+
+    progress = QtCore.Signal(object, object)   # object: Qt's int is 32 bits
+    finished = QtCore.Signal(object)
+
+    def __init__(self, workbench, seed: int = 0, cap: int = MAX_TRIES, parent=None):
+        super().__init__(parent)
+        self.wb = workbench
+        self.cap = int(cap)
+        self._seed = int(seed)
+        self._timer = QtCore.QTimer(self)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._tick)
+        self._batch = FIRST_BATCH
+        self._round = 0
+        self._tries = 0
+        self._fp = 0.0
+        self._last: HuntResult | None = None
+        self.wb.filterReset.connect(self._on_filter_reset)
+
+    @property
+    def running(self) -> bool:
+        return self._timer.isActive()
+
+    @property
+    def tries(self) -> int:
+        return self._tries
+
+    @property
+    def result(self) -> HuntResult | None:
+        return self._last
+
+    def start(self) -> bool:
+        """Begin a search (each one with fresh candidates). False when refused; ``finished`` says why."""
+        if self.running:
+            return False
+        flt = self.wb.filter
+        self._fp = expected_rate(flt)
+        self._tries = 0
+        self._batch = FIRST_BATCH
+        self._seed += 1
+        self._round = 0
+        if self.wb.busy:
+            return self._finish(BUSY, "A bulk insert is running; find a false positive when it has finished.")
+        if flt.bits_set == 0 or self._fp <= 0.0:
+            return self._finish(EMPTY, "The filter has no bit set, so every lookup finds a 0 bit: no item can "
+                                       "be a false positive. Insert some items first.")
+        expected = 1.0 / self._fp
+        if expected > self.cap:
+            return self._finish(UNLIKELY, (
+                f"Not searching: with fill {flt.fill_ratio:.2%} and k = {flt.k}, a random item passes with "
+                f"probability (X/m)^k = {self._fp:.3g}, so finding one would take about {expected:,.0f} tries "
+                f"on average — more than the cap of {self.cap:,}. Insert more items (or use a smaller filter) "
+                "to make false positives likelier."))
+        self.progress.emit(0, self.cap)
+        self._timer.start()
+        return True
+
+    def cancel(self) -> None:
+        if self.running:
+            self._finish(CANCELLED, f"Cancelled after {self._tries:,} tries.")
+
+    def _on_filter_reset(self) -> None:
+        if self.running:
+            self._finish(CANCELLED, f"Stopped after {self._tries:,} tries: the filter was replaced.")
+
+    def _tick(self) -> None:
+        started = time.perf_counter()
+        batch = min(self._batch, self.cap - self._tries)
+        candidates = random_items(batch, seed=[self._seed, self._round], prefix=CANDIDATE_PREFIX)
+        self._round += 1
+        passed = np.flatnonzero(self.wb.filter.contains_many(candidates))
+        members = 0
+        for i in passed:
+            item = candidates[int(i)]
+            if self.wb.is_member(item):  # a true positive: never a candidate
+                members += 1
+                continue
+            self._tries += int(i) + 1 - members
+            return self._found(item)
+        self._tries += batch - members
+        self.progress.emit(self._tries, self.cap)
+        if self._tries >= self.cap:
+            self._finish(CAP, f"No false positive in {self._tries:,} tries (the cap); theory expected one "
+                              f"in about {1 / self._fp:,.0f}.")
+            return
+        spent = time.perf_counter() - started
+        if spent > 0:
+            self._batch = int(min(max(batch * TICK_MS / 1000 / spent, self._batch / 4, 256), self._batch * 4,
+                                  1 << 20))
+
+    def _found(self, item) -> None:
+        expected = 1.0 / self._fp
+        ratio = self._tries / expected
+        text = (f"Found a false positive after {self._tries:,} tries: “{describe(item, 40)}” was never inserted, "
+                f"yet all its bits are set. Theory: each try passes with probability (X/m)^k = {self._fp:.3g}, "
+                f"so about 1/FP = {expected:,.0f} tries are expected ({ratio:.2f}× that here; the number of "
+                "tries is geometric, so anything from a tenth to three times is common).")
+        self.wb.lookup(item)  # first, so the grid and the explain panel show it when ``finished`` arrives
+        self._finish(FOUND, text, item)
+
+    def _finish(self, outcome: str, message: str, item=None) -> bool:
+        self._timer.stop()
+        expected = 1.0 / self._fp if self._fp > 0 else math.inf
+        self._last = HuntResult(outcome, self._tries, expected, self._fp, item, message)
+        self.progress.emit(self._tries, self.cap)
+        self.finished.emit(self._last)
+        return False
+
+
+class FindFalsePositiveDialog(QtWidgets.QDialog):
+    """A small non-modal window: progress, the outcome in words, Cancel / Search again / Close."""
+
+    def __init__(self, hunt: FalsePositiveHunt, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Find a false positive")
+        self.setModal(False)
+        self.hunt = hunt
+        self.label = QtWidgets.QLabel()
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.label.setMinimumWidth(420)
+        self.bar = QtWidgets.QProgressBar()
+        self.bar.setFormat("%v tries")
+        self.cancel_button = QtWidgets.QPushButton("Cancel")
+        self.again_button = QtWidgets.QPushButton("Search again")
+        self.close_button = QtWidgets.QPushButton("Close")
+        self.cancel_button.clicked.connect(hunt.cancel)
+        self.again_button.clicked.connect(self.search)
+        self.close_button.clicked.connect(self.close)
+        buttons = QtWidgets.QHBoxLayout()
+        buttons.addStretch(1)
+        for b in (self.cancel_button, self.again_button, self.close_button):
+            buttons.addWidget(b)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.addWidget(self.label)
+        layout.addWidget(self.bar)
+        layout.addLayout(buttons)
+        hunt.progress.connect(self._on_progress)
+        hunt.finished.connect(self._on_finished)
+
+    def search(self) -> None:
+        flt = self.hunt.wb.filter
+        fp = expected_rate(flt)
+        expect = f"about {1 / fp:,.0f} tries expected (1/FP, FP = (X/m)^k = {fp:.3g})" if fp > 0 else ""
+        self.label.setText(f"Drawing random items that were never inserted… {html.escape(expect)}")
+        self.adjustSize()
+        self.bar.setRange(0, self.hunt.cap)
+        self.bar.setValue(0)
+        self._busy(True)
+        if not self.hunt.start():
+            self._busy(False)
+
+    def _busy(self, on: bool) -> None:
+        self.cancel_button.setEnabled(on)
+        self.again_button.setEnabled(not on)
+
+    def _on_progress(self, tries: int, cap: int) -> None:
+        self.bar.setValue(min(tries, cap))
+
+    def _on_finished(self, result: HuntResult) -> None:
+        self._busy(False)
+        colour = "#1A6B2F" if result.outcome == FOUND else "#B00020"
+        self.label.setText(f"<span style='color:{colour}'>{html.escape(result.message, quote=False)}</span>")
+        self.adjustSize()  # the outcome is several lines: grow to show all of it
+
+    def closeEvent(self, event) -> None:
+        self.hunt.cancel()
+        super().closeEvent(event)
+
+
+def install(window) -> QtGui.QAction:
+    """Add Tools ▸ Find a false positive (Ctrl+Shift+F) to ``window`` (a MainWindow)."""
+    hunt = FalsePositiveHunt(window.wb, parent=window)
+    hunt.setObjectName("findFalsePositiveHunt")  # scripts and tests find it with findChild
+    dialog = FindFalsePositiveDialog(hunt, window)
+    dialog.setObjectName("findFalsePositiveDialog")
+    action = QtGui.QAction("Find a &false positive", window)
+    action.setShortcut(QtGui.QKeySequence(SHORTCUT))
+    action.setStatusTip("Draw random items until one that was never inserted passes the filter; compare the "
+                        "tries with 1/FP")
+    action.setToolTip(action.statusTip())
+
+    def run() -> None:
+        dialog.show()
+        dialog.raise_()
+        dialog.search()
+
+    action.triggered.connect(run)
+    hunt.finished.connect(lambda r: window.statusBar().showMessage(r.message, 10_000))
+    window.menu("Tools").addAction(action)
+    return action

@@ -1,0 +1,79 @@
+"""The history as CSV: one row per operation, with its verdict and the running counts after it.
+
+Columns: index, op, item, verdict, count, n, lookups, true_positives, true_negatives, false_positives, fill,
+fp_measured, positions. ``item`` is the item's text for a single operation (``bytes`` items and text holding a
+lone surrogate are written as their escaped form, e.g. ``b'\\x00\\xff'`` or ``a\\ud800``, since a CSV file is
+UTF-8 text); for a batch it is empty unless ``batch_items`` asks for them, one row per item after the batch's
+row. ``positions`` are the k hashed positions separated by spaces. The file is written to a temporary file and
+renamed, so a failed export leaves an existing file as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import os
+import tempfile
+from typing import Iterable, Sequence
+
+from bloomviz.items.encoding import describe
+
+COLUMNS = ("index", "op", "item", "verdict", "count", "n", "lookups", "true_positives", "true_negatives",
+           "false_positives", "fill", "fp_measured", "positions")
+
+
+def item_text(item: object) -> str:
+    """The item as one CSV cell: itself when it is plain text, else its escaped, printable form."""
+    if isinstance(item, str):
+        try:
+            item.encode("utf-8")
+            return item
+        except UnicodeEncodeError:
+            pass
+    if item is None:
+        return ""
+    return describe(item, limit=1 << 30)
+
+
+def rows(history: Sequence, items: Sequence | None = None, batch_items: bool = False) -> Iterable[list]:
+    """The CSV rows (without the header) for ``history`` (a list of HistoryEntry).
+
+    With ``batch_items`` and the workbench's ``items`` list, each batch is followed by one row per item it
+    inserted (op ``"batch item"``)."""
+    for e in history:
+        yield [e.index, e.op, item_text(e.item), e.verdict, e.count, e.n, e.lookups, e.true_positives,
+               e.true_negatives, e.false_positives, f"{e.fill:.9g}", f"{e.fp_measured:.9g}",
+               " ".join(str(p) for p in e.positions)]
+        if batch_items and items is not None and e.item is None and e.count > 1:
+            for x in items[e.n - e.count: e.n]:
+                yield ["", "batch item", item_text(x), "", 1, "", "", "", "", "", "", "", ""]
+
+
+def to_csv_text(history: Sequence, items: Sequence | None = None, batch_items: bool = False) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    writer.writerows(rows(history, items, batch_items))
+    return out.getvalue()
+
+
+def write_csv(history: Sequence, path, items: Sequence | None = None, batch_items: bool = False) -> int:
+    """Write the history to ``path`` (UTF-8, atomically). Returns the number of operations written."""
+    target = os.path.realpath(os.fsdecode(path))
+    directory, name = os.path.split(target)
+    tmp = tempfile.NamedTemporaryFile(mode="w", encoding="utf-8", newline="", delete=False, dir=directory,
+                                      prefix=f".{name}.", suffix=".tmp")
+    try:
+        with tmp:
+            writer = csv.writer(tmp, lineterminator="\n")
+            writer.writerow(COLUMNS)
+            writer.writerows(rows(history, items, batch_items))
+        with contextlib.suppress(OSError):
+            os.chmod(tmp.name, 0o644)
+        os.replace(tmp.name, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp.name)
+        raise
+    return len(history)

@@ -1,0 +1,229 @@
+"""Slow motion: an insert or a lookup revealed one hash at a time, then done.
+
+Step 1 shows the item's bytes; step 2 the scheme's own values (h1 and h2, or what the scheme uses); then for
+i = 0 … k−1 the arithmetic of position i (``core.hash_steps``) while its cell lights up on the grid (for a
+lookup: 1 or 0; for an insert: already 1 or about to be set); the last step performs the operation through
+the workbench, whose verdict and explanation then appear as for any insert or lookup. Space (or Next) steps;
+Play steps on a timer at the chosen speed; Cancel stops without changing anything.
+
+Nothing here changes the filter before the last step, and then only through ``Workbench.insert`` or
+``Workbench.lookup`` (widgets never mutate a filter). ``install(window)`` adds the panel as a dock and
+Tools → Slow motion actions.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from bloomviz.hashing import schemes as hashing
+from bloomviz.hashing.steps import position_steps
+from bloomviz.gui.workbench import ItemError, check_item
+
+SPEEDS = (("step with Space", 0), ("one step a second", 1000), ("two steps a second", 500),
+          ("one step every 2 s", 2000))
+
+
+class SlowMotionPanel(QtWidgets.QWidget):
+    finished = QtCore.Signal(str)       # "insert" or "lookup", once the operation is done
+
+    def __init__(self, window, parent=None):
+        super().__init__(parent)
+        self._window = window
+        self._steps: list[tuple[str, list[int], list[str]]] = []   # (text, positions lit, kinds)
+        self._at = -1
+        self._active = False
+        self._op = ""
+        self._item = ""
+        self.line = QtWidgets.QLineEdit()
+        self.line.setPlaceholderText("an item (empty: the one in Insert and look up)")
+        self.insert_button = QtWidgets.QPushButton("Insert slowly")
+        self.lookup_button = QtWidgets.QPushButton("Look up slowly")
+        self.next_button = QtWidgets.QPushButton("Next (Space)")
+        self.play_button = QtWidgets.QPushButton("Play")
+        self.cancel_button = QtWidgets.QPushButton("Cancel")
+        self.speed = QtWidgets.QComboBox()
+        for label, ms in SPEEDS:
+            self.speed.addItem(label, ms)
+        self.progress = QtWidgets.QLabel()
+        self.narration = QtWidgets.QLabel("Type an item and choose Insert slowly or Look up slowly: each hash is "
+                                          "shown with its arithmetic and its cell, one at a time.")
+        self.narration.setWordWrap(True)
+        self.narration.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.narration.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._timer = QtCore.QTimer(self)
+        self._timer.timeout.connect(self.next)
+
+        top = QtWidgets.QHBoxLayout()
+        top.addWidget(self.line, 1)
+        top.addWidget(self.insert_button)
+        top.addWidget(self.lookup_button)
+        controls = QtWidgets.QHBoxLayout()
+        for widget in (self.next_button, self.play_button, self.speed, self.cancel_button):
+            controls.addWidget(widget)
+        controls.addWidget(self.progress, 1)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addLayout(controls)
+        layout.addWidget(self.narration, 1)
+        self.insert_button.clicked.connect(lambda: self.start("insert"))
+        self.lookup_button.clicked.connect(lambda: self.start("lookup"))
+        self.next_button.clicked.connect(self.next)
+        self.play_button.clicked.connect(self.toggle_play)
+        self.cancel_button.clicked.connect(self.cancel)
+        QtGui.QShortcut(QtGui.QKeySequence(QtCore.Qt.Key.Key_Space), self, self.next,
+                        context=QtCore.Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        # another filter (Apply, a scenario, Open, a new stage) makes the planned positions wrong: stop
+        window.wb.filterReset.connect(lambda: self.cancel("the filter was replaced"))
+        if hasattr(window.wb, "filterGrown"):
+            window.wb.filterGrown.connect(lambda *_: self.cancel("the filter grew a stage"))
+        self._set_running(False)
+
+    @property
+    def running(self) -> bool:
+        return self._active
+
+    @property
+    def steps(self) -> list[str]:
+        return [text for text, _, _ in self._steps]
+
+    def _set_running(self, on: bool) -> None:
+        self.next_button.setEnabled(on)
+        self.play_button.setEnabled(on)
+        self.cancel_button.setEnabled(on)
+        self.insert_button.setEnabled(not on)
+        self.lookup_button.setEnabled(not on)
+        if not on:
+            self._timer.stop()
+            self.play_button.setText("Play")
+
+    def _say(self, text: str, error: bool = False) -> None:
+        colour = "#C0392B" if error else ""
+        self.narration.setText(f"<span style='color:{colour}'>{text}</span>" if colour else text)
+
+    def start(self, op: str, item: str | None = None) -> bool:
+        wb = self._window.wb
+        if self.running or wb.busy:
+            self._say("Wait: another operation is running.", error=True)
+            return False
+        text = item if item is not None else (self.line.text() or self._window.item_panel.line.text())
+        try:
+            data = check_item(text)
+        except ItemError as exc:
+            self._say(f"Refused: {html.escape(str(exc))}. Nothing was changed.", error=True)
+            return False
+        if not text:
+            self._say("Type an item first.", error=True)
+            return False
+        self._op, self._item = op, text
+        self._steps = self._plan(op, text, data)
+        self._at = -1
+        self._active = True
+        self._set_running(True)
+        self.next()
+        return True
+
+    def _plan(self, op: str, text: str, data: bytes):
+        wb = self._window.wb
+        flt = wb.filter
+        variant = wb.variant
+        positions = [int(p) for p in flt.positions(text)]
+        if op == "insert" and variant == "scalable":
+            positions = positions[-flt.k:]    # an insert goes to the newest stage only
+        scheme = hashing.get_scheme(flt.scheme)
+        # the scheme's arithmetic is worth showing where its positions are the grid's; a filter that remaps
+        # them (slices, blocks, a stage's offset) gets its own positions, named one by one
+        if tuple(positions) == tuple(scheme.positions(data, flt.m, flt.k)):
+            lines = position_steps(flt.scheme, data, flt.m, flt.k)
+        else:
+            lines = position_steps(flt.scheme, data, flt.m, len(positions), positions=positions)
+        grid = self._window.grid
+        values = [grid.value(p) > 0 if 0 <= p < grid.m else False for p in positions]
+        hexed = data[:24].hex(" ") + (" …" if len(data) > 24 else "")
+        steps = [(f"<b>{html.escape(op.capitalize())} “{html.escape(text)}”</b> — as bytes (UTF-8): "
+                  f"<code>{hexed}</code> ({len(data):,} bytes)", [], [])]
+        values_text = "; ".join(f"{html.escape(name)} = {html.escape(str(value))}"
+                                for name, value in scheme.explain(data, flt.m, flt.k)[:-1])
+        steps.append((f"<b>{html.escape(scheme.title)}</b>: {values_text or 'the scheme hashes the bytes'}", [], []))
+        for i, line in enumerate(lines[:len(positions)]):
+            lit = positions[:i + 1]
+            if op == "lookup":
+                kinds = ["one" if values[j] else "zero" for j in range(i + 1)]
+                state = "1" if values[i] else "0 — the item is definitely not in the set"
+            else:
+                kinds = ["old" if values[j] else "new" for j in range(i + 1)]
+                state = "already 1" if values[i] else "0, to be set"
+            steps.append((f"position {i} of {len(positions)}: {html.escape(line)}<br>bit {positions[i]:,} is "
+                          f"{state}", lit, kinds))
+        steps.append(("<b>Now the verdict</b> — done through the filter, as any "
+                      f"{'insert' if op == 'insert' else 'lookup'}: see the verdict and the explanation.",
+                      positions, []))
+        return steps
+
+    def next(self) -> None:
+        if not self.running:
+            return
+        self._at += 1
+        if self._at >= len(self._steps) - 1:
+            self._finish()
+            return
+        text, lit, kinds = self._steps[self._at]
+        self.progress.setText(f"step {self._at + 1} of {len(self._steps)}")
+        self._say(text)
+        grid = self._window.grid
+        if lit and grid.m == self._window.wb.filter.m and max(lit) < grid.m:
+            grid.highlight(lit, kinds)
+        else:   # the grid is being redrawn at another size: light nothing rather than the wrong cells
+            grid.clear_highlight()
+
+    def _finish(self) -> None:
+        op, item = self._op, self._item
+        self._at, self._active = -1, False
+        self._set_running(False)
+        self.progress.setText(f"step {len(self._steps)} of {len(self._steps)}")
+        self._say(self._steps[-1][0])
+        wb = self._window.wb
+        wb.insert(item) if op == "insert" else wb.lookup(item)
+        self.finished.emit(op)
+
+    def toggle_play(self) -> None:
+        if self._timer.isActive():
+            self._timer.stop()
+            self.play_button.setText("Play")
+            return
+        interval = self.speed.currentData() or 1000
+        self._timer.start(interval)
+        self.play_button.setText("Pause")
+
+    def cancel(self, why: str = "") -> None:
+        if not self.running:
+            return
+        self._at, self._active = -1, False
+        self._set_running(False)
+        self._window.grid.clear_highlight()
+        self.progress.setText("")
+        self._say(f"Cancelled{' (' + why + ')' if why else ''}: nothing was inserted or looked up.")
+
+
+def install(window) -> SlowMotionPanel:
+    panel = SlowMotionPanel(window)
+    dock = window.add_dock("slow_motion", "Slow motion", panel, QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
+    dock.hide()
+    window.slow_motion = panel
+
+    def run(op: str) -> None:
+        dock.show()
+        dock.raise_()
+        panel.start(op)
+
+    tools = window.menu("Tools")
+    for label, op, keys in (("Insert in slow motion", "insert", "Ctrl+Alt+I"),
+                            ("Look up in slow motion", "lookup", "Ctrl+Alt+L")):
+        action = QtGui.QAction(label, window)
+        action.setShortcut(QtGui.QKeySequence(keys))
+        action.setStatusTip("One hash at a time: the item's bytes, the hash values, each position's arithmetic "
+                            "and its cell, then the verdict (Space steps)")
+        action.triggered.connect(lambda _=False, o=op: run(o))
+        tools.addAction(action)
+    return panel

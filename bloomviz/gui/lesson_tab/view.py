@@ -1,0 +1,333 @@
+"""The Lesson tab: a lesson (``bloomviz.lessons``) played step by step, and presenter mode for a lecture hall.
+
+The tab drives a ``LessonRunner`` on the core, as ``bloomviz lesson --report`` does: the lesson has its own
+filter, so walking a class through it never touches the window's filter. Next runs one step; Back restores the
+state before it exactly (the runner keeps a snapshot per step); the step list jumps. The grid shows the lesson's
+filter with the last operation's positions lit (1 or 0), the narration the step's text, and a line of numbers
+the step's report carries: m, k, n, bits set, the measured rate and the exact one beside Bloom's classic formula.
+
+Presenter mode (F5, or View → Presenter mode): full screen, panels and menus hidden, the lesson's grid as large
+as the screen allows with the narration in large type beneath; a clicker's keys: PageDown, Right or Space next;
+PageUp or Left back; B blanks the screen (again to show it); Esc leaves, putting every panel back as it was.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from bloomviz import lessons
+from bloomviz.theory.units import rate_text
+from bloomviz.filters.registry import grid_values, standard_formulas_apply
+from bloomviz.gui.widgets.bit_grid import BitGridWidget
+from bloomviz.gui.files.file_dialogs import Dialogs
+from bloomviz.gui.workbench import MAX_M
+
+TAB_KEY = "lesson"
+PRESENTER_FONT = 1.9     # narration size in presenter mode, times the normal font
+
+
+def _paragraphs(text: str) -> str:
+    return "".join(f"<p>{html.escape(p.strip())}</p>" for p in text.split("\n\n") if p.strip())
+
+
+class LessonView(QtWidgets.QWidget):
+    stepChanged = QtCore.Signal(int)      # the number of steps taken
+
+    def __init__(self, dialogs: Dialogs | None = None, parent=None):
+        super().__init__(parent)
+        self.dialogs = dialogs if dialogs is not None else Dialogs(self)
+        self.lesson = None
+        self.runner = None
+        self.choice = QtWidgets.QComboBox()
+        for name in lessons.builtin_lessons():
+            self.choice.addItem(name.split("-", 1)[1].replace("-", " ").capitalize(), name)
+        self.open_button = QtWidgets.QPushButton("Open a lesson file…")
+        self.back_button = QtWidgets.QPushButton("◀ Back")
+        self.next_button = QtWidgets.QPushButton("Next ▶")
+        self.progress = QtWidgets.QLabel()
+        self.steps = QtWidgets.QListWidget()
+        self.steps.setMaximumWidth(280)
+        self.grid = BitGridWidget()
+        self.numbers = QtWidgets.QLabel()
+        self.numbers.setWordWrap(True)
+        self.numbers.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.narration = QtWidgets.QTextBrowser()
+        self.narration.setOpenExternalLinks(False)
+        # the clicker's keys (Space, PageDown, arrows) must reach presenter mode, not scroll the text
+        self.narration.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
+        self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
+        self.message = QtWidgets.QLabel()
+        self.message.setWordWrap(True)
+        self.message.setTextFormat(QtCore.Qt.TextFormat.RichText)
+
+        top = QtWidgets.QHBoxLayout()
+        top.addWidget(QtWidgets.QLabel("Lesson"))
+        top.addWidget(self.choice, 1)
+        top.addWidget(self.open_button)
+        top.addWidget(self.back_button)
+        top.addWidget(self.next_button)
+        top.addWidget(self.progress)
+        self.stage = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        self.stage.addWidget(self.grid)
+        lower = QtWidgets.QWidget()
+        lower_layout = QtWidgets.QVBoxLayout(lower)
+        lower_layout.setContentsMargins(0, 0, 0, 0)
+        lower_layout.addWidget(self.numbers)
+        lower_layout.addWidget(self.narration, 1)
+        self.stage.addWidget(lower)
+        self.stage.setStretchFactor(0, 3)
+        self.stage.setStretchFactor(1, 2)
+        body = QtWidgets.QHBoxLayout()
+        body.addWidget(self.steps)
+        body.addWidget(self.stage, 1)
+        self.top_bar = QtWidgets.QWidget()
+        self.top_bar.setLayout(top)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.addWidget(self.top_bar)
+        layout.addWidget(self.message)
+        layout.addLayout(body, 1)
+
+        self.choice.activated.connect(lambda _i: self.load_builtin(self.choice.currentData()))
+        self.open_button.clicked.connect(self.open_dialog)
+        self.back_button.clicked.connect(self.back)
+        self.next_button.clicked.connect(self.next)
+        self.steps.itemClicked.connect(lambda item: self.go_to(self.steps.row(item) + 1))
+        if self.choice.count():
+            self.load_builtin(self.choice.itemData(0))
+
+    # --- loading ---------------------------------------------------------------------------------------------
+    def load_builtin(self, name: str) -> bool:
+        try:
+            return self.load(lessons.load_builtin(name))
+        except lessons.LessonError as exc:
+            self._say_error(exc)
+            return False
+
+    def open_dialog(self) -> bool:
+        path = self.dialogs.open_path("Open a lesson", "Lessons (*.md *.markdown *.txt);;All files (*)")
+        return self.open_path(path) if path else False
+
+    def open_path(self, path: str) -> bool:
+        """A lesson file; a malformed one is refused with its file, line and reason, the current lesson kept."""
+        try:
+            lesson = lessons.parse_file(path)
+            lessons.check(lesson)     # nothing runs half-way in front of a class
+        except (lessons.LessonError, OSError) as exc:
+            self._say_error(exc)
+            return False
+        return self.load(lesson)
+
+    def _say_error(self, exc: BaseException) -> None:
+        self.message.setText(f"Not opened: {html.escape(str(exc))}. The lesson shown is unchanged.")
+        self.message.setStyleSheet("color: #C0392B;")
+
+    def load(self, lesson) -> bool:
+        self.lesson, self.runner = lesson, lessons.LessonRunner(lesson)
+        self.steps.clear()
+        for i, step in enumerate(lesson.steps, start=1):
+            self.steps.addItem(f"{i}. {step.title}")
+        self.message.setText(html.escape(lesson.title))
+        self.message.setStyleSheet("font-weight: bold;")
+        self.narration.setHtml(f"<h2>{html.escape(lesson.title)}</h2>{_paragraphs(lesson.intro)}"
+                               "<p><i>Next (or PageDown) starts the first step.</i></p>")
+        self.grid.reset(1)
+        self.numbers.setText("")
+        self._refresh_controls()
+        return True
+
+    # --- stepping --------------------------------------------------------------------------------------------
+    def next(self) -> bool:
+        if self.runner is None or self.runner.finished:
+            return False
+        try:
+            report = self.runner.next()
+        except lessons.LessonError as exc:
+            self._say_error(exc)
+            return False
+        self._show(report)
+        return True
+
+    def back(self) -> bool:
+        if self.runner is None or self.runner.position == 0:
+            return False
+        self.runner.back()
+        if self.runner.reports:
+            self._show(self.runner.reports[-1])
+        else:
+            self.load(self.lesson)
+        return True
+
+    def go_to(self, taken: int) -> None:
+        """Show the lesson after ``taken`` steps (Back and Next as many times as it takes)."""
+        while self.runner is not None and self.runner.position > taken and self.back():
+            pass
+        while self.runner is not None and self.runner.position < taken and self.next():
+            pass
+
+    def _show(self, report: dict) -> None:
+        step = self.lesson.steps[report["step"] - 1]
+        self.narration.setHtml(f"<h2>{html.escape(step.title)}</h2>{_paragraphs(step.narration)}")
+        flt = self.runner.state.filter
+        if flt is not None and flt.m <= MAX_M:
+            values = grid_values(flt)    # bits, or counters for a counting filter; every stage of a scalable one
+            top = int(values.max()) if values.size else 1
+            if self.grid.m != flt.m or self.grid.max_value != max(1, top if top > 1 else 1):
+                self.grid.reset(flt.m, values, max_value=max(1, top))
+            else:
+                self.grid.set_all(values)
+            last = report.get("last") or {}
+            positions = [int(p) for p in last.get("positions", ()) if 0 <= int(p) < flt.m]
+            if positions:
+                self.grid.highlight(positions, ["one" if values[p] else "zero" for p in positions])
+            else:
+                self.grid.clear_highlight()
+            for shown in report.get("window", ()):
+                if shown.get("action") == "highlight":
+                    self.grid.highlight(shown["positions"], "culprit")
+        self.numbers.setText(self._numbers(report, flt))
+        self._refresh_controls()
+        self.stepChanged.emit(self.runner.position)
+
+    @staticmethod
+    def _numbers(r: dict, flt) -> str:
+        if r.get("m") is None:
+            return ""
+        parts = [f"m = {r['m']:,} bits", f"k = {r['k']}", f"{r['scheme']}", f"n = {r['n']:,}",
+                 f"bits set {r['bits_set']:,}"]
+        if r.get("measured_rate") is not None:
+            parts.append(f"measured {rate_text(r['measured_rate'])}")
+        if r.get("exact_rate") is not None:
+            parts.append(f"exact {rate_text(r['exact_rate'])}")
+        if r.get("classic_rate") is not None and standard_formulas_apply(flt):
+            parts.append(f"Bloom's formula {rate_text(r['classic_rate'])}")
+        last = r.get("last") or {}
+        if last.get("action"):
+            verdict = {"maybe": "probably in the set", "no": "definitely not in the set"}.get(
+                last.get("verdict"), "done")
+            parts.append(f"last: {last['action']} “{last.get('item', '')!s}” → {verdict}")
+        return " · ".join(html.escape(str(p)) for p in parts)
+
+    def _refresh_controls(self) -> None:
+        total = len(self.lesson.steps) if self.lesson else 0
+        taken = self.runner.position if self.runner else 0
+        self.progress.setText(f"step {taken} of {total}" if taken else f"{total} steps")
+        self.back_button.setEnabled(taken > 0)
+        self.next_button.setEnabled(self.runner is not None and not self.runner.finished)
+        if taken:
+            self.steps.setCurrentRow(taken - 1)
+
+
+class Presenter(QtCore.QObject):
+    """Full screen for a lecture: the lesson's grid and narration only, a clicker's keys, B to blank."""
+
+    def __init__(self, window, view: LessonView):
+        super().__init__(window)
+        self._window, self._view = window, view
+        self._saved = None
+        self._blank = QtWidgets.QWidget(window)
+        self._blank.setStyleSheet("background: black;")
+        self._blank.hide()
+        keys = {self._view.next: ("PgDown", "Right", "Space"), self._view.back: ("PgUp", "Left"),
+                self.toggle_blank: ("B",), self.leave: ("Esc",)}
+        self._shortcuts = []
+        for slot, names in keys.items():
+            for name in names:
+                sc = QtGui.QShortcut(QtGui.QKeySequence(name), window, slot,
+                                     context=QtCore.Qt.ShortcutContext.ApplicationShortcut)
+                sc.setEnabled(False)
+                self._shortcuts.append(sc)
+
+    @property
+    def active(self) -> bool:
+        return self._saved is not None
+
+    def toggle(self) -> None:
+        self.leave() if self.active else self.enter()
+
+    def enter(self) -> None:
+        if self.active:
+            return
+        w = self._window
+        docks = [d for d in w.findChildren(QtWidgets.QDockWidget) if d.isVisible()]
+        self._saved = {"state": w.saveState(), "geometry": w.saveGeometry(), "docks": docks,
+                       "tab": w.tabs.currentIndex(), "font": self._view.narration.font()}
+        for dock in docks:
+            dock.hide()
+        w.menuBar().hide()
+        w.statusBar().hide()
+        w.tabs.tabBar().hide()
+        self._view.steps.hide()
+        self._view.top_bar.hide()
+        font = QtGui.QFont(self._saved["font"])
+        font.setPointSizeF(font.pointSizeF() * PRESENTER_FONT)
+        self._view.narration.setFont(font)
+        self._view.numbers.setFont(font)
+        w.show_tab(TAB_KEY)
+        w.showFullScreen()
+        screen = w.screen()
+        if screen is not None and w.geometry() != screen.geometry():
+            # without a window manager (a bare X server) full screen only sets a flag: size it by hand
+            w.setGeometry(screen.geometry())
+            w.setWindowState(w.windowState() | QtCore.Qt.WindowState.WindowFullScreen)
+        # Esc cancels bulk work elsewhere in the window: while presenting it means "leave" (two actions on one
+        # key would make Qt run neither)
+        self._saved["esc"] = [(a, a.shortcuts()) for a in w.findChildren(QtGui.QAction)
+                              if QtGui.QKeySequence("Esc") in a.shortcuts()]
+        for a, _keys in self._saved["esc"]:
+            a.setShortcuts([])
+        for sc in self._shortcuts:
+            sc.setEnabled(True)
+        self._view.setFocus()
+
+    def leave(self) -> None:
+        if not self.active:
+            return
+        w, saved = self._window, self._saved
+        self._saved = None
+        for sc in self._shortcuts:
+            sc.setEnabled(False)
+        for a, keys in saved["esc"]:
+            a.setShortcuts(keys)
+        self._blank.hide()
+        w.showNormal()
+        w.restoreGeometry(saved["geometry"])
+        w.menuBar().show()
+        w.statusBar().show()
+        w.tabs.tabBar().show()
+        self._view.steps.show()
+        self._view.top_bar.show()
+        self._view.narration.setFont(saved["font"])
+        self._view.numbers.setFont(saved["font"])
+        w.tabs.setCurrentIndex(saved["tab"])   # first: the window shows or hides docks by tab
+        w.restoreState(saved["state"])
+        for dock in saved["docks"]:
+            dock.show()
+
+    def toggle_blank(self) -> None:
+        if self._blank.isVisible():
+            self._blank.hide()
+        else:
+            self._blank.setGeometry(self._window.rect())
+            self._blank.raise_()
+            self._blank.show()
+
+    @property
+    def blanked(self) -> bool:
+        return self._blank.isVisible()
+
+
+def install(window) -> LessonView:
+    view = LessonView()
+    window.add_tab(TAB_KEY, "Lesson", view, "Step-by-step lessons from the seeds; F5 presents one full screen")
+    window.lesson_view = view
+    presenter = Presenter(window, view)
+    window.presenter = presenter
+    action = QtGui.QAction("Presenter mode", window)
+    action.setShortcut(QtGui.QKeySequence("F5"))
+    action.setStatusTip("Full screen: the lesson's grid and narration in large type; PageDown/Right/Space next, "
+                        "PageUp/Left back, B blanks, Esc leaves")
+    action.triggered.connect(presenter.toggle)
+    window.menu("&View").addAction(action)
+    return view

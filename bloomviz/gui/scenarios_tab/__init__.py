@@ -1,0 +1,1 @@
+"""scenarios_tab"""

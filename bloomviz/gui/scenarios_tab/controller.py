@@ -1,0 +1,265 @@
+"""Scenarios in the window: a Scenarios menu, a start page, and the runner that plays a scenario.
+
+``install(window)`` adds the menu (one action per scenario, and the start page), the "Start" tab and the
+"Scenario" dock (``bloomviz.gui.scenarios_tab.panel``) to a ``MainWindow``, and returns the ``ScenarioController``
+(also kept as ``window.scenarios``). Running a scenario goes through the workbench only: ``configure`` with
+the scenario's m and k, the items inserted (in chunks from the event loop when there are many, all or nothing),
+then the scenario's story, numbers plugged in, in the explain panel (``explain_note``).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Callable
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from bloomviz.scenarios.datasets import DatasetError
+from bloomviz.scenarios.stories import SCENARIOS, Scenario, get_scenario
+from bloomviz.gui.workbench import Workbench
+
+SINGLES_LIMIT = 64   # up to this many items go in one by one
+SYNC_LIMIT = 5_000     # up to this many items go in at once; more run as a chunked job with progress and cancel
+
+INTRO = ("<h1 style='margin:0'>bloomviz</h1>"
+         "<p style='font-size:large'>A Bloom filter answers “is this in the set?” with m bits and k hash "
+         "functions: “definitely not” or “probably yes”.<br>"
+         "Here every insert and lookup lights its k bits on the grid, and the false-positive rate is measured "
+         "live against theory.<br>"
+         "Start with a story below, or type an item on the Filter tab and press Enter.</p>")
+
+
+class ScenarioRunner(QtCore.QObject):
+    """Plays a scenario on the workbench. ``finished(key)`` once its data are in and its story is told."""
+
+    started = QtCore.Signal(str)
+    finished = QtCore.Signal(str)
+    failed = QtCore.Signal(str, str)     # key, message
+
+    def __init__(self, workbench: Workbench, parent=None):
+        super().__init__(parent)
+        self.wb = workbench
+        self.scenario: Scenario | None = None
+        self.story: list[str] = []
+        self._cache: dict[str, Scenario] = {}
+        self._pending: str | None = None
+        self._before = None      # the user's state, put back exactly if the scenario is cancelled or fails
+        workbench.jobFinished.connect(self._on_job_finished)
+
+    def get(self, key: str) -> Scenario:
+        if key not in self._cache:
+            self._cache[key] = get_scenario(key)
+        return self._cache[key]
+
+    @property
+    def running(self) -> bool:
+        return self._pending is not None
+
+    def run(self, key: str) -> bool:
+        """Set the scenario's parameters and insert its data. False (and ``failed``) when it cannot start."""
+        if self.wb.busy:
+            self.failed.emit(key, "Another bulk insert is running; cancel it first (Esc).")
+            return False
+        try:
+            scenario = self.get(key)
+            items = scenario.items
+            design = scenario.design()
+        except (DatasetError, OSError, ValueError) as exc:
+            self.failed.emit(key, f"The scenario could not load its data: {exc}")
+            return False
+        before = self.wb.snapshot()
+        if not self.wb.configure(design.m, design.k, design.scheme, capacity=design.capacity):
+            self.failed.emit(key, "The scenario's parameters were refused (see the status bar).")
+            return False
+        self.scenario, self.story = scenario, []
+        self.started.emit(key)
+        if len(items) <= SINGLES_LIMIT:
+            # A handful (the address book): one insert each, so the history lists every one.
+            if sum(self.wb.insert(item) is not None for item in items) != len(items):
+                self._put_back(key, before, "The scenario's items were refused (see the status bar)")
+                return False
+            self._tell(key)
+            return True
+        if len(items) <= SYNC_LIMIT:
+            if self.wb.insert_batch(items) != len(items):
+                self._put_back(key, before, "The scenario's items were refused (see the status bar)")
+                return False
+            self._tell(key)
+            return True
+        position = [0]
+
+        def source(count: int) -> list:
+            chunk = items[position[0]: position[0] + count]
+            position[0] += len(chunk)
+            return chunk
+
+        self._pending, self._before = key, before
+        if not self.wb.run_job(source, len(items), f"items of “{scenario.title}”", atomic=True):
+            self._pending = self._before = None
+            self._put_back(key, before, "Another bulk insert is running; cancel it first (Esc)")
+            return False
+        return True
+
+    def _put_back(self, key: str, before, why: str) -> None:
+        self.wb.restore(before)
+        self.failed.emit(key, f"{why}; the filter was put back as it was before the scenario started "
+                              f"({before.inserts:,} inserted items).")
+
+    def _on_job_finished(self, done: int, total: int, cancelled: bool) -> None:
+        key, self._pending = self._pending, None
+        before, self._before = self._before, None
+        if key is None:
+            return
+        if cancelled:
+            self._put_back(key, before, f"Cancelled after {done:,} of {total:,} items")
+            return
+        self._tell(key)
+
+    def _tell(self, key: str) -> None:
+        scenario = self._cache[key]
+        self.story = scenario.story(self.wb.filter)
+        self.wb.explain_note(f"Scenario: {scenario.title}", "\n\n".join(self.story))
+        self.finished.emit(key)
+
+
+class StartPage(QtWidgets.QScrollArea):
+    """What bloomviz is, the scenarios as cards with a Run button each, and the key shortcuts."""
+
+    runRequested = QtCore.Signal(str)
+
+    def __init__(self, shortcuts: list[tuple[str, str]], parent=None):
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        body = QtWidgets.QWidget()
+        body.setObjectName("startPage")
+        layout = QtWidgets.QVBoxLayout(body)
+        layout.setContentsMargins(32, 24, 32, 24)
+        layout.setSpacing(14)
+        intro = QtWidgets.QLabel(INTRO)
+        intro.setWordWrap(True)
+        intro.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        layout.addWidget(intro)
+
+        heading = QtWidgets.QLabel("<h2 style='margin:0'>Scenarios</h2>")
+        layout.addWidget(heading)
+        cards = QtWidgets.QGridLayout()
+        cards.setSpacing(12)
+        self.run_buttons: dict[str, QtWidgets.QPushButton] = {}
+        for i, (key, cls) in enumerate(SCENARIOS.items()):
+            cards.addWidget(self._card(key, cls), i // 2, i % 2)
+        layout.addLayout(cards)
+
+        keys = QtWidgets.QLabel()
+        keys.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        rows = "".join(f"<tr><td style='padding:1px 16px 1px 0'><b>{html.escape(s)}</b></td>"
+                       f"<td>{html.escape(t)}</td></tr>" for t, s in shortcuts)
+        keys.setText(f"<h2 style='margin:0'>Keys</h2><table cellspacing='0'>{rows}</table>")
+        self.shortcuts_label = keys
+        layout.addWidget(keys)
+        layout.addStretch(1)
+        self.setWidget(body)
+
+    def _card(self, key: str, cls: type[Scenario]) -> QtWidgets.QFrame:
+        card = QtWidgets.QFrame()
+        card.setObjectName(f"card_{key}")
+        card.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
+        box = QtWidgets.QVBoxLayout(card)
+        title = QtWidgets.QLabel(f"<b style='font-size:large'>{html.escape(cls.title)}</b>")
+        line = QtWidgets.QLabel(html.escape(cls.tagline))
+        line.setWordWrap(True)
+        button = QtWidgets.QPushButton(f"Run “{cls.title}”")
+        button.setToolTip(f"Make the filter of this story, insert its data and explain it. Data: "
+                          f"{', '.join(cls.datasets)} (assets/datasets).")
+        button.clicked.connect(lambda _=False, k=key: self.runRequested.emit(k))
+        self.run_buttons[key] = button
+        row = QtWidgets.QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(button)
+        box.addWidget(title)
+        box.addWidget(line, 1)
+        box.addLayout(row)
+        return card
+
+
+def window_shortcuts(window: QtWidgets.QWidget) -> list[tuple[str, str]]:
+    """(action text, shortcut) for every action of the window that has a shortcut, menus' order aside."""
+    out: dict[str, str] = {}
+    for act in window.findChildren(QtGui.QAction):
+        seq = act.shortcut()
+        if seq.isEmpty():
+            continue
+        text = act.text().replace("&", "")
+        out.setdefault(text, seq.toString(QtGui.QKeySequence.SequenceFormat.NativeText))
+    return list(out.items())
+
+
+class ScenarioController(QtCore.QObject):
+    """Glue between the window, the runner, the start page and the scenario panel."""
+
+    def __init__(self, window, ask: Callable[[str, str], bool] | None = None):
+        super().__init__(window)
+        from bloomviz.gui.scenarios_tab.panel import ScenarioPanel
+        self.window = window
+        self.runner = ScenarioRunner(window.wb, self)
+        self.panel = ScenarioPanel(window.wb, self.runner, ask=ask)
+        self.dock = window.add_dock("scenario", "Scenario", self.panel, QtCore.Qt.DockWidgetArea.LeftDockWidgetArea)
+        # A tab beside auto-play rather than a fourth panel in the left column, which is full already.
+        beside = getattr(window, "docks", {}).get("autoplay")
+        if beside is not None:
+            window.tabifyDockWidget(beside, self.dock)
+            beside.raise_()
+        self.menu = window.menu("&Scenarios")
+        self.actions: dict[str, QtGui.QAction] = {}
+        start = QtGui.QAction("Start page", window)
+        start.setShortcut(QtGui.QKeySequence("Alt+0"))
+        start.setStatusTip("What bloomviz is, the scenarios and the keys.")
+        start.triggered.connect(lambda: window.show_tab("start"))
+        self.menu.addAction(start)
+        self.menu.addSeparator()
+        for i, (key, cls) in enumerate(SCENARIOS.items(), start=1):
+            act = QtGui.QAction(f"&{i} {cls.title}", window)
+            act.setShortcut(QtGui.QKeySequence(f"Alt+{i}"))
+            act.setStatusTip(cls.tagline)
+            act.setToolTip(cls.tagline)
+            act.triggered.connect(lambda _=False, k=key: self.run(k))
+            self.menu.addAction(act)
+            self.actions[key] = act
+        window.addActions(list(self.actions.values()) + [start])
+        self.start_action = start
+        self.start_page = StartPage(window_shortcuts(window))
+        self.start_page.runRequested.connect(self.run)
+        window.add_tab("start", "Start", self.start_page, "What bloomviz is, stories to run, and the keys.")
+        self.runner.failed.connect(self._on_failed)
+
+    def run(self, key: str) -> bool:
+        if not self.window.wb.busy and not self._may_replace(key):
+            return False
+        self.window.show_tab("filter")
+        self.dock.show()
+        self.dock.raise_()
+        return self.runner.run(key)
+
+    def _may_replace(self, key: str) -> bool:
+        """Ask before a scenario replaces the user's filter, as New and Open do (unsaved items: Save/Discard/Cancel)."""
+        title = SCENARIOS[key].title if key in SCENARIOS else key
+        files = getattr(self.window, "file_actions", None)
+        if files is not None:
+            return files.maybe_discard(f"run the scenario “{title}”")
+        n = len(self.window.wb.filter)
+        return not n or self.window.params_panel.confirm(
+            f"Run the scenario “{title}”? The filter's {n:,} inserted items are discarded.")
+
+    def _on_failed(self, key: str, message: str) -> None:
+        self.window.statusBar().showMessage(message, 10_000)
+
+
+def install(window, ask: Callable[[str, str], bool] | None = None) -> ScenarioController:
+    """Add the Scenarios menu, the Start tab and the Scenario dock to ``window`` (a MainWindow).
+
+    ``ask(title, question) -> bool`` answers the scenarios' yes/no prompts ("Save contact?"); by default a
+    QMessageBox asks. Tests pass their own so nothing blocks.
+    """
+    controller = ScenarioController(window, ask=ask)
+    window.scenarios = controller
+    return controller

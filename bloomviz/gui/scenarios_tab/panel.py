@@ -1,0 +1,237 @@
+"""The Scenario dock: the running scenario's story and its interactive step.
+
+- spell checker: the paragraph (editable) and "Check the paragraph": every distinct word is looked up through
+  the workbench; the result shows the text with flagged words and accepted misspellings (false positives)
+  marked, and the last lookup made is a false positive when there is one, so the grid and the explain panel
+  show who set its bits;
+- the others: one line ("Try this password", "Send to this address", "Check this key", "Visit this URL"), a
+  list of examples worth trying (including a false positive found at run time when there is one), and the
+  answer in the scenario's words. For the contacts a new address brings the "Save contact?" prompt; Yes
+  inserts it.
+
+Every lookup and insert goes through the workbench, so the grid, the history and the explain panel follow; the
+verdict shown is the workbench's (it knows the truth, including contacts saved along the way).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Callable
+
+from PySide6 import QtCore, QtWidgets
+
+from bloomviz.scenarios.stories import FALSE_POSITIVE, TRUE_NEGATIVE, TRUE_POSITIVE, SpellChecker, Verdict
+from bloomviz.gui import workbench as wbm
+from bloomviz.gui.workbench import Workbench
+
+COLOURS = {TRUE_NEGATIVE: "#1E6FB8", TRUE_POSITIVE: "#2E7D32", FALSE_POSITIVE: "#C0392B"}
+
+
+def _default_ask(parent: QtWidgets.QWidget) -> Callable[[str, str], bool]:
+    def ask(title: str, question: str) -> bool:
+        answer = QtWidgets.QMessageBox.question(parent, title, question)
+        return answer == QtWidgets.QMessageBox.StandardButton.Yes
+    return ask
+
+
+class ScenarioPanel(QtWidgets.QWidget):
+    checked = QtCore.Signal(object)        # a list of Verdict after every check
+
+    def __init__(self, workbench: Workbench, runner, ask: Callable[[str, str], bool] | None = None,
+                 parent=None):
+        super().__init__(parent)
+        self.wb = workbench
+        self.runner = runner
+        self.ask = ask or _default_ask(self)
+        self.last_verdicts: list[Verdict] = []
+
+        self.title = QtWidgets.QLabel("<b>No scenario yet</b> — pick one from the Scenarios menu or the Start tab.")
+        self.title.setWordWrap(True)
+        self.story = QtWidgets.QTextBrowser()
+        self.story.setToolTip("The scenario's story, with the numbers of the filter just built.")
+        self.story.setMinimumHeight(80)
+
+        # one line to check (passwords, contacts, keys, URLs)
+        self.line = QtWidgets.QLineEdit()
+        self.line.setMaxLength(wbm.MAX_ITEM_BYTES)
+        self.line.returnPressed.connect(self.check_line)
+        self.check_button = QtWidgets.QPushButton("Check")
+        self.check_button.clicked.connect(self.check_line)
+        self.examples = QtWidgets.QComboBox()
+        self.examples.setToolTip("Items worth trying; a false positive found for this filter is among them "
+                                 "when there is one.")
+        self.examples.activated.connect(self._use_example)
+        line_row = QtWidgets.QHBoxLayout()
+        line_row.addWidget(self.line, 1)
+        line_row.addWidget(self.check_button)
+        self.line_box = QtWidgets.QWidget()
+        lb = QtWidgets.QVBoxLayout(self.line_box)
+        lb.setContentsMargins(0, 0, 0, 0)
+        lb.addLayout(line_row)
+        ex_row = QtWidgets.QHBoxLayout()
+        ex_row.addWidget(QtWidgets.QLabel("Try:"))
+        ex_row.addWidget(self.examples, 1)
+        lb.addLayout(ex_row)
+
+        # a paragraph to check (spell checker)
+        self.text = QtWidgets.QPlainTextEdit()
+        self.text.setToolTip("The text to spell-check; edit it freely.")
+        self.text.setMaximumHeight(130)
+        self.text_button = QtWidgets.QPushButton("Check the paragraph")
+        self.text_button.setToolTip("Look up every distinct word of the paragraph in the filter.")
+        self.text_button.clicked.connect(self.check_paragraph)
+        self.text_box = QtWidgets.QWidget()
+        tb = QtWidgets.QVBoxLayout(self.text_box)
+        tb.setContentsMargins(0, 0, 0, 0)
+        tb.addWidget(self.text)
+        tb.addWidget(self.text_button)
+
+        self.result = QtWidgets.QTextBrowser()
+        self.result.setToolTip("The answer to the last check, in the scenario's words.")
+        self.result.setMinimumHeight(60)
+
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.title)
+        layout.addWidget(self.story, 3)
+        layout.addWidget(self.line_box)
+        layout.addWidget(self.text_box)
+        layout.addWidget(self.result, 2)
+        self._set_interactive(False)
+
+        runner.started.connect(self._on_started)
+        runner.finished.connect(self._on_finished)
+        runner.failed.connect(self._on_failed)
+        workbench.filterReset.connect(self._on_filter_reset)
+
+    # --- runner -> panel -----------------------------------------------------------------------------------
+    def _set_interactive(self, on: bool, spell: bool = False) -> None:
+        self.line_box.setVisible(on and not spell)
+        self.text_box.setVisible(on and spell)
+
+    def _on_started(self, key: str) -> None:
+        sc = self.runner.scenario
+        self.title.setText(f"<b>{html.escape(sc.title)}</b> — loading {len(sc.items):,} items…")
+        self.story.setPlainText("")
+        self.result.clear()
+        self._set_interactive(False)
+
+    def _on_failed(self, key: str, message: str) -> None:
+        self.title.setText(f"<b style='color:#C0392B'>Scenario not run</b> — {html.escape(message)}")
+
+    def _on_filter_reset(self) -> None:
+        # Another filter replaced the scenario's (new parameters, a load, a reset): its check no longer applies.
+        if self.runner.scenario is not None and not self.runner.running and not self._is_scenario_filter():
+            self.title.setText(f"<b>{html.escape(self.runner.scenario.title)}</b> — the filter was replaced; "
+                               "run the scenario again to check against it.")
+            self._set_interactive(False)
+
+    def _is_scenario_filter(self) -> bool:
+        sc = self.runner.scenario
+        d = sc.design()
+        flt = self.wb.filter
+        return (flt.m, flt.k) == (d.m, d.k) and len(flt) >= len(sc.items)
+
+    def _on_finished(self, key: str) -> None:
+        sc = self.runner.scenario
+        self.title.setText(f"<b>{html.escape(sc.title)}</b> — {len(sc.items):,} items in; "
+                           f"m = {self.wb.filter.m:,}, k = {self.wb.filter.k}")
+        self.story.setHtml("".join(f"<p>{html.escape(p)}</p>" for p in self.runner.story))
+        spell = isinstance(sc, SpellChecker)
+        self._set_interactive(True, spell)
+        if spell:
+            self.text.setPlainText(sc.paragraph)
+        else:
+            self.line.clear()
+            self.line.setPlaceholderText(sc.check_hint)
+            self.check_button.setText(sc.check_label)
+            self.examples.clear()
+            self.examples.addItem("— pick an example —")
+            for item in sc.examples(self.wb.filter):
+                self.examples.addItem(item)
+
+    # --- checks --------------------------------------------------------------------------------------------
+    def _lookup(self, item: str) -> Verdict | None:
+        """One lookup through the workbench; its verdict (the workbench knows the truth) as a Verdict."""
+        before = len(self.wb.history)
+        if self.wb.lookup(item) is None or len(self.wb.history) == before:
+            return None
+        verdict = self.wb.history[-1].verdict
+        return Verdict(item, member=verdict == wbm.TRUE_POSITIVE, passes=verdict != wbm.TRUE_NEGATIVE)
+
+    def _use_example(self, index: int) -> None:
+        if index > 0:
+            self.line.setText(self.examples.itemText(index))
+            self.check_line()
+
+    def check_line(self) -> Verdict | None:
+        sc = self.runner.scenario
+        item = self.line.text().strip()
+        if sc is None or not item:
+            return None
+        v = self._lookup(item)
+        if v is None:
+            self.result.setHtml("<p>Refused: see the status bar.</p>")
+            return None
+        text = sc.verdict_text(v)
+        parts = [f"<p style='color:{COLOURS[v.kind]}'><b>{html.escape(v.kind.upper())}</b> — "
+                 f"{html.escape(text)}</p>"]
+        if sc.key == "contacts" and v.kind == TRUE_NEGATIVE:
+            if self.ask("Save contact?", f"{item} is not in your address book. Save it as a contact?"):
+                self.wb.insert(item)
+                parts.append(f"<p>Saved: {html.escape(item)} is now in the address book (its {self.wb.filter.k} "
+                             "bits are set).</p>")
+            else:
+                parts.append("<p>Not saved.</p>")
+        self.result.setHtml("".join(parts))
+        self.last_verdicts = [v]
+        self.checked.emit(self.last_verdicts)
+        return v
+
+    def check_paragraph(self) -> list[Verdict]:
+        sc = self.runner.scenario
+        if not isinstance(sc, SpellChecker):
+            return []
+        from bloomviz.scenarios.stories import words_of
+        text = self.text.toPlainText()
+        verdicts: list[Verdict] = []
+        for word in dict.fromkeys(words_of(text)):
+            v = self._lookup(word)
+            if v is not None:
+                verdicts.append(v)
+        fps = [v for v in verdicts if v.false_positive]
+        if fps:
+            self._lookup(fps[0].item)   # the last lookup: the grid and the explain panel show its culprits
+        self.last_verdicts = verdicts
+        self.result.setHtml(self._paragraph_html(text, verdicts))
+        self.checked.emit(verdicts)
+        return verdicts
+
+    @staticmethod
+    def _paragraph_html(text: str, verdicts: list[Verdict]) -> str:
+        import re
+        kinds = {v.item: v.kind for v in verdicts}
+
+        def mark(match: re.Match) -> str:
+            word = match.group(0)
+            kind = kinds.get(word.lower())
+            if kind == TRUE_NEGATIVE:
+                return (f"<span style='color:{COLOURS[kind]}; text-decoration:underline'>"
+                        f"{html.escape(word)}</span>")
+            if kind == FALSE_POSITIVE:
+                return f"<b style='color:#FFFFFF; background:{COLOURS[kind]}'>&nbsp;{html.escape(word)}&nbsp;</b>"
+            return html.escape(word)
+
+        marked = "".join(mark(m) if m.group(0).isalpha() else html.escape(m.group(0))
+                         for m in re.finditer(r"[A-Za-z]+|[^A-Za-z]+", text))
+        flagged = [v.item for v in verdicts if v.kind == TRUE_NEGATIVE]
+        fps = [v.item for v in verdicts if v.false_positive]
+        summary = (f"<p><b>{len(verdicts)}</b> distinct words checked: "
+                   f"<span style='color:{COLOURS[TRUE_NEGATIVE]}'><b>{len(flagged)} flagged</b></span> "
+                   f"(not in the dictionary: {html.escape(', '.join(flagged)) or 'none'}); "
+                   f"<span style='color:{COLOURS[FALSE_POSITIVE]}'><b>{len(fps)} accepted although not words"
+                   f"</b></span> — false positives: {html.escape(', '.join(fps)) or 'none'}.</p>")
+        note = ("<p><small>Underlined: flagged as misspelt. Red: a misspelling the filter accepts (a false "
+                "positive); the explain panel shows which dictionary words set its bits.</small></p>"
+                if fps else "")
+        return summary + f"<p>{marked}</p>" + note

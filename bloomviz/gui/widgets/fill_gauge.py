@@ -1,0 +1,79 @@
+"""The fill gauge in the status bar: how full the filter is against what it was designed for.
+
+With a design capacity (a filter made for n items at rate p) the bar is the items held over that capacity: it
+turns amber at the capacity and says in words, past it, how far the exact rate has gone beyond the design's
+(a filter keeps answering when overfull; its false positives climb, which is the point worth a warning).
+Without a design it shows the fraction of bits set. It reads the workbench after each change, at most five
+times a second; it never changes anything.
+"""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtWidgets
+
+from bloomviz.theory import rates as theory
+from bloomviz.theory.units import percent_text, rate_text
+from bloomviz.filters.registry import standard_formulas_apply
+
+AMBER, RED = "#E69F00", "#C0392B"
+REFRESH_MS = 200
+
+
+def gauge_state(n: int, capacity: int | None, bits_set: int, m: int, k: int, standard_formulas: bool) -> dict:
+    """What the gauge shows, as plain values (tested without Qt): value 0…1000, text, tip, colour."""
+    if not capacity:
+        fill = bits_set / m if m else 0.0
+        return {"value": round(1000 * fill), "text": f"fill {percent_text(fill)}", "colour": "",
+                "tip": "Bits set over all bits (no design capacity: make the filter with Design to get one)."}
+    share = n / capacity
+    text = f"{n:,} of {capacity:,} items"
+    colour, tip = "", f"The filter was designed for {capacity:,} items."
+    if share >= 1.0:
+        colour = AMBER if share < 1.5 else RED
+        tip = f"At or past its design capacity of {capacity:,} items."
+        if n > capacity and standard_formulas and m and k:
+            now, then = theory.fp_exact(m, k, n), theory.fp_exact(m, k, capacity)
+            text += f" — past capacity: rate {rate_text(now)}, {now / then:.1f}× the design's" if then else ""
+            tip += (f" Its exact false-positive rate is now {rate_text(now)} against {rate_text(then)} at "
+                    "capacity: it keeps answering, but more wrongly.")
+    return {"value": min(1000, round(1000 * share)), "text": text, "colour": colour, "tip": tip}
+
+
+class FillGauge(QtWidgets.QProgressBar):
+    def __init__(self, workbench, parent=None):
+        super().__init__(parent)
+        self._wb = workbench
+        self.setRange(0, 1000)
+        self.setMaximumWidth(360)
+        self.setMinimumWidth(180)
+        self.setTextVisible(True)
+        self._timer = QtCore.QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(REFRESH_MS)
+        self._timer.timeout.connect(self.refresh)
+        for signal in (workbench.filterReset, workbench.filterGrown, workbench.bitsChanged,
+                       workbench.historyAppended, workbench.jobFinished):
+            signal.connect(self._later)
+        self.refresh()
+
+    def _later(self, *_) -> None:
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def refresh(self) -> None:
+        wb = self._wb
+        flt = wb.filter
+        state = gauge_state(len(flt), wb.capacity, flt.bits_set, flt.m, getattr(flt, "k", 0),
+                            standard_formulas_apply(flt))
+        self.setValue(state["value"])
+        self.setFormat(state["text"])
+        self.setToolTip(state["tip"])
+        self.setStyleSheet(f"QProgressBar::chunk {{ background: {state['colour']}; }}" if state["colour"] else "")
+        self.state = state
+
+
+def install(window) -> FillGauge:
+    gauge = FillGauge(window.wb, window)
+    window.statusBar().addPermanentWidget(gauge)
+    window.fill_gauge = gauge
+    return gauge

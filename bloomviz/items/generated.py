@@ -1,0 +1,149 @@
+"""Seeded items made and hashed as numpy arrays: no Python object per item, distinct by construction.
+
+Item i of ``GeneratedItems(count, seed, prefix)`` is the text ``prefix + 16 lowercase hex digits of
+fmix64(i + key)``, where ``key`` is 64 bits drawn from ``numpy.random.default_rng(seed)``. fmix64
+(MurmurHash3's finaliser) is a bijection on 64-bit integers, so the items of one generator are all distinct
+and no set of them is ever kept; two generators with different prefixes can never share an item. That is the
+ground truth of a simulation: the probes (prefix ``p``) are non-members of the inserted items (prefix ``i``)
+by construction, for a thousand items or for 440 million.
+
+The items look like ``random_items``' (a prefix and 16 hex digits: 17 bytes with a one-letter prefix) but are
+not the same strings for the same seed: ``random_items`` draws 8 random bytes per item and must check and
+redraw duplicates, which needs every item held at once. A simulation with a seed therefore measures other
+items than it did before this generator existed (its numbers are as exact, just of other items).
+
+The bytes are built as little-endian uint64 words (hex digits by SWAR arithmetic, eight at a time) and hashed
+by ``murmur_np.hash128_words``, equal bit for bit to mmh3 on the same text; so ``positions`` gives exactly
+what ``BloomFilter.positions_many(items.texts(...))`` gives, several times faster.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from bloomviz.hashing.murmur_np import hash128_words
+
+_U64 = np.uint64
+LENGTH = 17                  # bytes of an item: a one-byte prefix and 16 hex digits
+CHUNK = 1 << 16              # items made per numpy step when iterating
+
+
+def _fmix64(x: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        x ^= x >> _U64(33)
+        x *= _U64(0xFF51AFD7ED558CCD)
+        x ^= x >> _U64(33)
+        x *= _U64(0xC4CEB9FE1A85EC53)
+        x ^= x >> _U64(33)
+    return x
+
+
+def _hex_word(v: np.ndarray) -> np.ndarray:
+    """Eight ASCII hex digits of the 32-bit values ``v`` (most significant first), as uint64 little-endian
+    words: the nibbles are spread one per byte, turned into '0'-'9'/'a'-'f' without a table, byte-reversed."""
+    v = v.copy()
+    v |= v << _U64(16)
+    v &= _U64(0x0000FFFF0000FFFF)
+    v |= v << _U64(8)
+    v &= _U64(0x00FF00FF00FF00FF)
+    v |= v << _U64(4)
+    v &= _U64(0x0F0F0F0F0F0F0F0F)                       # nibble i (least significant first) in byte i
+    letters = (v + _U64(0x0606060606060606)) >> _U64(4)
+    letters &= _U64(0x0101010101010101)                 # 1 in the bytes whose digit is 10-15
+    letters *= _U64(39)                                  # 'a' - '0' - 10
+    v += _U64(0x3030303030303030)
+    v += letters
+    return v.byteswap()
+
+
+class GeneratedItems(Sequence):
+    """``count`` distinct seeded items (see the module's note), made on demand in any range."""
+
+    def __init__(self, count: int, seed=0, prefix: str = "i"):
+        if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or not 0 <= count < 2 ** 63:
+            raise ValueError(f"count must be an integer in [0, 2**63), got {count!r}")
+        if len(prefix) != 1 or not prefix.isascii() or not prefix.isprintable():
+            raise ValueError(f"prefix must be one printable ASCII character, got {prefix!r}")
+        self.count = int(count)
+        self.prefix = prefix
+        self.seed = seed
+        self._key = int.from_bytes(np.random.default_rng(seed).bytes(8), "little")
+
+    def __len__(self) -> int:
+        return self.count
+
+    def _range(self, start: int, stop: int) -> tuple[int, int]:
+        start, stop = max(0, int(start)), min(self.count, int(stop))
+        return start, max(start, stop)
+
+    def values(self, start: int, stop: int) -> np.ndarray:
+        """The 64-bit values whose hex digits items start…stop-1 spell."""
+        start, stop = self._range(start, stop)
+        with np.errstate(over="ignore"):
+            x = np.arange(start, stop, dtype=_U64) + _U64(self._key)
+        return _fmix64(x)
+
+    def words(self, start: int, stop: int) -> np.ndarray:
+        """Items start…stop-1 as a (3, n) uint64 array of little-endian words (bytes 0-7, 8-15, 16)."""
+        x = self.values(start, stop)
+        high = _hex_word(x >> _U64(32))                       # digits 0-7
+        low = _hex_word(x & _U64(0xFFFFFFFF))                 # digits 8-15
+        out = np.empty((3, x.size), dtype=_U64)
+        np.left_shift(high, _U64(8), out=out[0])
+        out[0] |= _U64(ord(self.prefix))
+        np.right_shift(high, _U64(56), out=out[1])
+        out[1] |= low << _U64(8)
+        np.right_shift(low, _U64(56), out=out[2])
+        return out
+
+    def hash128(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+        """MurmurHash3_x64_128 (h1, h2) of items start…stop-1, as mmh3 gives it for their UTF-8 text."""
+        return hash128_words(self.words(start, stop), LENGTH)
+
+    def texts(self, start: int, stop: int) -> list[str]:
+        words = self.words(start, stop)
+        rows = np.ascontiguousarray(words.T).view(np.uint8)[:, :LENGTH]
+        text = rows.tobytes().decode("ascii")
+        return [text[i:i + LENGTH] for i in range(0, len(text), LENGTH)]
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self.count)
+            items = self.texts(start, stop) if step > 0 else self.texts(stop + 1, start + 1)[::-1]
+            return items[::step] if step > 0 else items[::-step]
+        index = int(index)
+        if index < 0:
+            index += self.count
+        if not 0 <= index < self.count:
+            raise IndexError(f"item {index} of {self.count}")
+        return self.texts(index, index + 1)[0]
+
+    def __iter__(self) -> Iterator[str]:
+        for start in range(0, self.count, CHUNK):
+            yield from self.texts(start, start + CHUNK)
+
+    def __repr__(self) -> str:
+        return f"GeneratedItems({self.count}, seed={self.seed!r}, prefix={self.prefix!r})"
+
+
+# Schemes whose positions are a function of the item's one MurmurHash3-128 (h1, h2): for them ``positions``
+# skips the text entirely. Other schemes (and filters that remap positions) hash the texts.
+def _double_hashers() -> dict:
+    from bloomviz.hashing import schemes as hashing
+    return {"murmur3-mix": hashing._mixed_many, "murmur3-km": hashing._double_hash_many}
+
+
+def positions(flt, items: GeneratedItems, start: int, stop: int) -> np.ndarray:
+    """``flt.positions_many(items[start:stop])``, the same n x k array, from the numpy hash when it can."""
+    from bloomviz.filters.standard import BloomFilter
+    hasher = _double_hashers().get(getattr(flt, "scheme", None))
+    if hasher is None or type(flt).positions_many is not BloomFilter.positions_many:
+        return flt.positions_many(items.texts(start, stop))
+    h1, h2 = items.hash128(start, stop)
+    return hasher(h1, h2 | _U64(1), flt.m, flt.k)
+
+
+def is_generated(items: Sequence) -> bool:
+    return isinstance(items, GeneratedItems)

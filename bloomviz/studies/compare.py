@@ -1,0 +1,317 @@
+"""Compare configurations: one item stream through two to four filters, measured against their own theory.
+
+A configuration is a filter variant and a hash scheme. Every configuration gets the same m and k (or, for a
+scalable filter, the same design n and p) and sees the same items in the same order; its false-positive rate
+is measured on the same probes (items never inserted). The lesson it makes visible: the formulas assume k
+independent, uniform hash positions, and a scheme that breaks that assumption (``weak-shift``: one hash rotated
+by 16 bits per function, so past k = 4 the positions repeat) is measured above theory, while good schemes stay
+inside their binomial spread.
+
+Measurement is exact after every insert for filters with a plain bit array (``experiment.FpTracker``); a
+filter without one (the scalable filter: its positions change as stages open) is measured by testing every
+probe at the end of each step.
+
+The work is split into steps (``Comparison.step``) so that a window can run it from its event loop.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+
+from bloomviz.hashing import schemes as hashing
+
+from bloomviz.theory import rates as theory
+from bloomviz.measure.experiment import Cancelled, FpTracker, theory_many, wilson_many
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.items.encoding import random_items
+from bloomviz.theory.validate import check_k, check_m
+from bloomviz.filters.registry import TITLES, check_variant, make_filter
+from bloomviz.filters.registry import theory_fp as variant_theory_fp
+
+MIN_CONFIGS = 2
+MAX_CONFIGS = 4
+MAX_ITEMS = 2_000_000
+MAX_PROBES = 1_000_000
+DEFAULT_PROBES = 20_000
+CURVE_POINTS = 400   # points per plotted curve: enough for a smooth line, cheap to redraw every step
+SCALABLE_START_FRACTION = 4   # a scalable filter starts at n/4 items and grows through the stream
+PROBE_SEED_OFFSET = 1_000_003   # as in experiment.Simulation: probes and items come from different streams
+
+# The lesson preset: the design for n = 2,000 items at p = 0.001 (k = 10, m/n ≈ 14.4); the default scheme, plain
+# double hashing, k seeded hashes and the weak one. weak-shift is measured at about 3.6x theory there (0.0036
+# against 0.0010). At this m double hashing matches the default; its excess (1.2-1.6x at m <= 256) is a property
+# of the average over many small filters, which one filter's luck (+-30 % at m = 64) would hide: the explorer's
+# Ensemble page shows it.
+LESSON_N = 2_000
+LESSON_P = 0.001
+LESSON_SCHEMES = (hashing.DEFAULT_SCHEME, "murmur3-km", "murmur3-seeded", "weak-shift")
+
+
+@dataclass(frozen=True)
+class Config:
+    """One configuration to compare: a filter variant and a hash scheme (both by their stable ids)."""
+
+    variant: str = "standard"
+    scheme: str = hashing.DEFAULT_SCHEME
+
+    def __post_init__(self):
+        check_variant(self.variant)
+        hashing.get_scheme(self.scheme)
+
+    @property
+    def label(self) -> str:
+        return self.scheme if self.variant == "standard" else f"{self.variant} · {self.scheme}"
+
+    @property
+    def title(self) -> str:
+        return f"{TITLES[self.variant]}, {hashing.SCHEMES[self.scheme].title}"
+
+
+def lesson_configs() -> list[Config]:
+    return [Config("standard", s) for s in LESSON_SCHEMES]
+
+
+def lesson_design() -> tuple[int, int, int]:
+    """(m, k, n) of the lesson preset."""
+    k, m = theory.optimal_params(LESSON_N, LESSON_P)
+    return m, k, LESSON_N
+
+
+def build_filter(config: Config, m: int, k: int, n: int, p: float | None = None):
+    """The configuration's filter at m and k (partitioned and blocked filters round m as they do).
+
+    A scalable filter is sized by capacity and rate instead: it gets rate p (default: the standard filter's
+    exact rate for m, k, n) and an initial capacity of n/4, so that it opens new stages during the stream —
+    the situation it exists for, where n was not known in advance."""
+    if config.variant == "scalable":
+        if p is None:
+            p = min(max(theory.fp_exact(m, k, n), 1e-12), 0.5)
+        return make_filter("scalable", initial_capacity=max(1, n // SCALABLE_START_FRACTION), p=p,
+                           scheme=config.scheme)
+    return make_filter(config.variant, m=m, k=k, scheme=config.scheme)
+
+
+def _has_plain_bits(flt) -> bool:
+    # FpTracker needs one bit array whose positions never move: every BloomFilter subclass has it.
+    return isinstance(flt, BloomFilter)
+
+
+def _cheap_theory(flt) -> bool:
+    return getattr(flt, "variant", None) in ("standard", "counting")
+
+
+def theory_curve(flt, n_values: np.ndarray) -> np.ndarray:
+    """The filter's own theoretical rate at each n (standard: the exact formula, vectorised)."""
+    n_values = np.asarray(n_values, dtype=np.float64)
+    if _cheap_theory(flt):
+        return theory_many(flt.m, flt.k, n_values)["fp_exact"]
+    if flt.variant == "blocked":
+        from bloomviz.filters.blocked import blocked_fp_curve
+        return blocked_fp_curve(flt.m, flt.k, n_values, flt.block_bits, samples=200)
+    return np.array([variant_theory_fp(flt, float(x)) for x in n_values], dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class LaneSummary:
+    """Where one configuration stands after ``n`` inserts."""
+
+    label: str
+    n: int
+    m: int
+    k: int
+    fp_count: int
+    probes: int
+    measured: float
+    low: float
+    high: float
+    theory: float
+    bits_set: int
+
+    @property
+    def ratio(self) -> float:
+        """measured / theory (inf when theory is 0 and something was measured, nan when both are 0)."""
+        if self.theory > 0:
+            return self.measured / self.theory
+        return math.inf if self.measured > 0 else math.nan
+
+    @property
+    def sd(self) -> float:
+        """The binomial standard deviation of the measured rate if theory were true."""
+        t = min(max(self.theory, 0.0), 1.0)
+        return math.sqrt(t * (1.0 - t) / self.probes) if self.probes else math.nan
+
+    @property
+    def z(self) -> float:
+        """(measured − theory) in standard deviations of Binomial(probes, theory)."""
+        sd = self.sd
+        if sd > 0:
+            return (self.measured - self.theory) / sd
+        return 0.0 if self.measured == self.theory else math.inf
+
+
+class Lane:
+    """One configuration's filter and its measurement so far."""
+
+    def __init__(self, config: Config, flt, probes: Sequence[str], total: int):
+        self.config = config
+        self.filter = flt
+        self._probes = probes
+        self._tracker: FpTracker | None = None
+        self._prepared = False
+        self._n = [np.zeros(1, np.int64)]       # row 0: nothing inserted yet
+        self._fp = [np.zeros(1, np.int64)]
+        self._bits = [np.zeros(1, np.int64)]
+        self._curve_n = np.unique(np.round(np.linspace(0, total, CURVE_POINTS + 1))).astype(np.int64)
+        self._curve_theory: np.ndarray | None = None
+
+    @property
+    def prepared(self) -> bool:
+        return self._prepared
+
+    def prepare(self) -> None:
+        """Hash the probes (the slow part for a slow scheme) and the theory curve."""
+        if self._prepared:
+            return
+        if _has_plain_bits(self.filter):
+            self._tracker = FpTracker(self.filter, self._probes)
+        self._curve_theory = theory_curve(self.filter, self._curve_n)
+        self._prepared = True
+
+    def insert(self, chunk: Sequence[str], start: int) -> None:
+        """Insert ``chunk`` (items start+1 … start+len) and record the measurement."""
+        flt = self.filter
+        if self._tracker is not None:
+            fp, bits = self._tracker.insert_batch(flt.positions_many(chunk), flt)
+            n = np.arange(start + 1, start + len(chunk) + 1, dtype=np.int64)
+        else:
+            flt.update(chunk)
+            fp = np.array([int(np.count_nonzero(flt.contains_many(self._probes)))], np.int64)
+            bits = np.array([flt.bits_set], np.int64)
+            n = np.array([start + len(chunk)], np.int64)
+        self._n.append(n)
+        self._fp.append(np.asarray(fp, np.int64))
+        self._bits.append(np.asarray(bits, np.int64))
+
+    def _compact(self) -> None:
+        if len(self._n) > 1:
+            self._n = [np.concatenate(self._n)]
+            self._fp = [np.concatenate(self._fp)]
+            self._bits = [np.concatenate(self._bits)]
+
+    def rows(self) -> dict[str, np.ndarray]:
+        """Every measured row: n, fp count, bits set (row 0 is the empty filter)."""
+        self._compact()
+        return {"n": self._n[0], "fp": self._fp[0], "bits_set": self._bits[0]}
+
+    @property
+    def exact(self) -> bool:
+        """Measured after every insert (True) or only at the end of every step (False)."""
+        return self._tracker is not None
+
+    def curve(self, max_points: int = CURVE_POINTS) -> dict[str, np.ndarray]:
+        """What a plot draws, thinned to about ``max_points`` rows: n, measured rate, Wilson low/high, and
+        the theory at the same n."""
+        rows = self.rows()
+        n, fp = rows["n"], rows["fp"]
+        if n.size > max_points:
+            pick = np.unique(np.round(np.linspace(0, n.size - 1, max_points)).astype(np.int64))
+            n, fp = n[pick], fp[pick]
+        probes = len(self._probes)
+        low, high = wilson_many(fp, probes)
+        return {"n": n, "measured": fp / probes, "low": low, "high": high, "theory": self.theory_at(n)}
+
+    def theory_at(self, n: np.ndarray) -> np.ndarray:
+        if self._curve_theory is None or _cheap_theory(self.filter):
+            return theory_curve(self.filter, n)
+        # Slow formulas (blocked, scalable) were tabulated once; between table points the curve is smooth.
+        return np.interp(np.asarray(n, np.float64), self._curve_n, self._curve_theory)
+
+    def summary(self) -> LaneSummary:
+        rows = self.rows()
+        n, fp = int(rows["n"][-1]), int(rows["fp"][-1])
+        probes = len(self._probes)
+        low, high = wilson_many(np.array([fp]), probes)
+        th = float(variant_theory_fp(self.filter, n)) if n else 0.0
+        return LaneSummary(self.config.label, n, int(self.filter.m), int(self.filter.k), fp, probes,
+                           fp / probes if probes else 0.0, float(low[0]), float(high[0]), th,
+                           int(rows["bits_set"][-1]))
+
+
+def check_configs(configs: Sequence[Config]) -> list[Config]:
+    configs = list(configs)
+    if not MIN_CONFIGS <= len(configs) <= MAX_CONFIGS:
+        raise ValueError(f"compare {MIN_CONFIGS} to {MAX_CONFIGS} configurations, got {len(configs)}")
+    for i, c in enumerate(configs):
+        if not isinstance(c, Config):
+            raise TypeError(f"configuration {i + 1} must be a Config, got {type(c).__name__}")
+        if c in configs[:i]:
+            raise ValueError(f"configuration {i + 1} ({c.label}) repeats configuration {configs.index(c) + 1}")
+    return configs
+
+
+def _check_int(value: object, name: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= int(value) <= hi:
+        raise ValueError(f"{name} must be a whole number from {lo:,} to {hi:,}, got {value!r}")
+    return int(value)
+
+
+class Comparison:
+    """The same ``n`` seeded random items through every configuration, measured on the same probes.
+
+    ``step(chunk)`` does the next piece of work (hash one lane's probes, or insert the next ``chunk`` items
+    into every lane) and returns False once everything is done; ``run()`` does it all.
+    """
+
+    def __init__(self, configs: Sequence[Config], m: int, k: int, n: int, probes: int = DEFAULT_PROBES,
+                 seed: int = 0, p: float | None = None):
+        self.configs = check_configs(configs)
+        self.m, self.k = check_m(m), check_k(k)
+        self.n = _check_int(n, "the item count", 1, MAX_ITEMS)
+        probe_count = _check_int(probes, "the probe count", 100, MAX_PROBES)
+        self.seed = _check_int(seed, "the seed", 0, 2 ** 63 - 1)
+        self.p = p
+        filters = [build_filter(c, m, k, self.n, p) for c in self.configs]  # raises, naming a bad m or k
+        self.items = random_items(self.n, seed=self.seed, prefix="i")
+        self.probes = random_items(probe_count, seed=self.seed + PROBE_SEED_OFFSET, prefix="p")
+        self.lanes = [Lane(c, f, self.probes, self.n) for c, f in zip(self.configs, filters)]
+        self.done = 0
+
+    @property
+    def total(self) -> int:
+        return self.n
+
+    @property
+    def finished(self) -> bool:
+        return self.done >= self.n and all(lane.prepared for lane in self.lanes)
+
+    def step(self, chunk: int = 4096) -> bool:
+        """One piece of work; True while more remains."""
+        for lane in self.lanes:
+            if not lane.prepared:
+                lane.prepare()
+                return not self.finished
+        if self.done < self.n:
+            start = self.done
+            batch = self.items[start:start + max(1, int(chunk))]
+            for lane in self.lanes:
+                lane.insert(batch, start)
+            self.done = start + len(batch)
+        return not self.finished
+
+    def run(self, chunk: int = 65_536, progress: Callable[[int, int], None] | None = None,
+            cancel: Callable[[], bool] | None = None) -> "Comparison":
+        while True:
+            if cancel is not None and cancel():
+                raise Cancelled(f"cancelled after {self.done} of {self.n} items")
+            more = self.step(chunk)
+            if progress is not None:
+                progress(self.done, self.n)
+            if not more:
+                return self
+
+    def summaries(self) -> list[LaneSummary]:
+        return [lane.summary() for lane in self.lanes]

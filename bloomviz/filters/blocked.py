@@ -118,6 +118,7 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
     """m bits in blocks of ``block_bits``; an item's k positions all lie in the one block its hash picks."""
 
     variant = "blocked"
+    theory_name = "theory (blocked)"   # variant facts: the plot's legend for its theory curve
     standard_formulas = False   # its own theory (theory_fp); the standard filter's formulas describe another
 
     def __init__(self, m: int, k: int, block_bits: int = DEFAULT_BLOCK_BITS,

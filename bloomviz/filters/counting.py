@@ -149,6 +149,7 @@ class CountingBloomFilter(BloomFilter):
     """m counters of ``counter_bits`` bits (1…8), k positions per item; supports ``remove``."""
 
     variant = "counting"
+    theory_name = "theory (counting)"   # variant facts: the plot's legend for its theory curve
 
     def __init__(self, m: int, k: int, counter_bits: int = 4, scheme: str = hashing.DEFAULT_SCHEME):
         self._setup(m, k, counter_bits, scheme)

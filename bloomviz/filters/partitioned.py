@@ -45,6 +45,7 @@ class PartitionedBloomFilter(RemappedPositions, BloomFilter):
     """k slices of m/k bits, one position per slice. Same API as ``BloomFilter``."""
 
     variant = "partitioned"
+    theory_name = "theory (partitioned)"   # variant facts: the plot's legend for its theory curve
     standard_formulas = False   # its own theory (theory_fp); the standard filter's formulas describe another
 
     def __init__(self, m: int, k: int, scheme: str = hashing.DEFAULT_SCHEME):

@@ -180,6 +180,9 @@ class ScalableBloomFilter(RichDisplay):
     """A growing list of standard filters whose errors sum to at most p. See the module docstring."""
 
     variant = "scalable"
+    # --- variant facts (see BloomFilter's) ---
+    sized = False                 # grows from a capacity: m and k are the stages' outcome, not its parameters
+    theory_name = "theory (scalable)"
     standard_formulas = False   # its own theory (theory_fp); the standard filter's formulas describe another
 
     def __init__(self, initial_capacity: int, p: float, growth: int = 2, tightening: float = 0.9,

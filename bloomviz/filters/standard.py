@@ -64,6 +64,9 @@ class BloomFilter(RichDisplay):
     # The standard filter's formulas (classic, approximation, bound) describe this filter; a variant with a
     # layout of its own (slices, blocks, stages) sets False and brings its own theory_fp.
     standard_formulas = True
+    # --- variant facts: what the variant is, read by views and files instead of comparing its name ---------
+    sized = True                 # built from a fixed m and k (a scalable filter grows from a capacity instead)
+    theory_name = "theory"       # the plot's legend for this variant's theory curve
 
     def __init__(self, m: int, k: int, scheme: str = hashing.DEFAULT_SCHEME):
         self._m = check_m(m)

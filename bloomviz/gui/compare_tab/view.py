@@ -461,7 +461,7 @@ class CompareView(QtWidgets.QWidget):
                                                                                    .items())))
             th = seen_theory.get(key)
             if th is None:
-                name = f"theory ({lane.filter.variant})" if lane.filter.variant != "standard" else "theory"
+                name = lane.filter.theory_name
                 th = pg.PlotDataItem(pen=pg.mkPen(colour.darker(140), width=2,
                                                   style=QtCore.Qt.PenStyle.DashLine), name=name)
                 seen_theory[key] = th

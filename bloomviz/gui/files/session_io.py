@@ -28,6 +28,7 @@ from bloomviz import __version__
 from bloomviz.files import session as sessions
 from bloomviz.files import storage
 from bloomviz.files.safe_files import check_regular, open_regular
+from bloomviz.filters.registry import VARIANTS
 from bloomviz.gui.filter_tab import history_export
 from bloomviz.gui.files import recent_files
 from bloomviz.gui.files import session_replay
@@ -72,7 +73,7 @@ def filter_from_bytes(data: bytes):
 def filter_args(flt, variant: str) -> dict:
     """(m, k, params) of ``flt`` as ``Workbench.configure`` takes them."""
     params = {name: value for name, value in flt.state_params().items() if name != "stages"}
-    sized = variant != "scalable"
+    sized = VARIANTS[variant].sized
     return {"m": flt.m if sized else None, "k": flt.k if sized else None, "params": params}
 
 
@@ -341,7 +342,7 @@ class FileActions(QtCore.QObject):
                 base = filter_from_bytes(s.base)
             except storage.FilterFormatError as exc:
                 return f"the filter stored in it is damaged: {exc.reason}", None
-            sized = s.variant != "scalable"
+            sized = base.sized   # when the variants differ the first test already refuses
             if (base.variant, base.scheme) != (s.variant, s.scheme) or \
                     (sized and (base.m, base.k) != (s.m, s.k)):
                 return (f"its stored filter is a {base.variant} filter (m = {base.m}, k = {base.k}, {base.scheme}) "

@@ -80,7 +80,37 @@ def describe(args, fmt: str) -> dict:
     from bloomviz.formats import FORMATS
     filters = open_filters(args, fmt)
     return {"file": os.fspath(args.file), "file_bytes": os.path.getsize(args.file), "format": fmt,
-            "format_title": FORMATS[fmt].TITLE, "filters": [f.summary() for f in filters]}
+            "format_title": FORMATS[fmt].TITLE,
+            "filters": [{**f.summary(), "layout_text": layout_text(f.m, f.k, f.layout)} for f in filters]}
+
+
+def _link_text(m: int, k: int, slice_bits: int) -> str:
+    if slice_bits:
+        return f"m = {m:,}, k = {k}, partitioned: {k} slices of {slice_bits:,} bits"
+    return f"m = {m:,}, k = {k}, one array"
+
+
+def layout_text(m: int, k: int, layout: dict) -> str:
+    """The filter's layout in words, read from the layout the reader recorded (not from the format's name): a
+    scalable filter's links say themselves whether each is partitioned (slice bits > 0) or one array."""
+    kind = layout["kind"]
+    if kind == "blocks":
+        block, word = layout["block_bits"], layout["word_bits"]
+        return (f"{m // block:,} blocks of {block} bits ({block // word} {word}-bit words; each item sets one bit "
+                f"per word)")
+    if kind == "slices":
+        return f"{layout['slices']} slices of {layout['slice_bits']:,} bits (each item sets one bit per slice)"
+    if kind == "links":
+        # a chain of filters one after another; whether it grows is the format's business (its label says)
+        links = layout["links"]
+        head = f"{len(links)} links one after another, each" if len(links) > 1 else "1 link,"
+        if all(sb for *_rest, sb in links):
+            return f"{head} a partitioned filter with its own m and k (k slices, one bit per slice)"
+        if not any(sb for *_rest, sb in links):
+            return f"{head} one array with its own m and k (positions anywhere in that link's bits)"
+        return f"{len(links)} links one after another: " + "; ".join(f"link {i}: {_link_text(lm, lk, sb)}"
+                                       for i, (_off, lm, lk, sb) in enumerate(links))
+    return "one array (positions anywhere in 0..m-1)"
 
 
 def _value(v) -> str:
@@ -91,17 +121,6 @@ def _value(v) -> str:
     if isinstance(v, list):
         return ", ".join(map(str, v))
     return str(v)
-
-
-def _layout(s: dict) -> str:
-    f = s["fields"]
-    if s["layout"] == "blocks":
-        return f"{f['blocks']:,} blocks of 256 bits (eight 32-bit words; each item sets one bit per word)"
-    if s["layout"] == "slices":
-        return f"{s['k']} slices of {f['bits_per_slice']:,} bits (each item sets one bit per slice)"
-    if s["layout"] == "links":
-        return f"{len(f['links'])} links (scalable: each a partitioned filter of its own m and k)"
-    return "one array (positions anywhere in 0..m-1)"
 
 
 def render_text(r: dict) -> str:
@@ -116,7 +135,7 @@ def render_text(r: dict) -> str:
             out.append(f"  [{s['label']}]")
         est = "∞ (every bit is set)" if s["estimated_n"] is None else f"{s['estimated_n']:,.1f}"
         out += [line("m (bits)", f"{s['m']:,} ({human_bytes(s['m'] / 8)})"), line("k (hash positions)", str(s["k"])),
-                line("layout", _layout(s))]
+                line("layout", s["layout_text"])]
         for key, value in s["fields"].items():
             if isinstance(value, list) and value and isinstance(value[0], dict):   # a scalable filter's links
                 out += [line(f"{key[:-1] if key.endswith('s') else key} {i}",

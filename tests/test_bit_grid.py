@@ -9,7 +9,7 @@ import pytest  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from bloomviz.gui.widgets import grid_layout as gl  # noqa: E402
+from bloomviz.gui.widgets.grid import layout as gl  # noqa: E402
 
 # ---------------------------------------------------------------- pure helpers (no Qt)
 
@@ -94,8 +94,9 @@ def test_block_factor_never_samples():
 
 # ---------------------------------------------------------------- the widget
 
-from bloomviz.gui.widgets.bit_grid import (  # noqa: E402
-    BORDER_MIN_PX, HIGHLIGHT_KINDS, HIGHLIGHT_STYLE, MAX_LABELS, MIN_MARKER_PX, BitGridWidget, build_lut, LIGHT,
+from bloomviz.gui.widgets.grid.widget import BitGridWidget  # noqa: E402
+from bloomviz.gui.widgets.grid.style import (  # noqa: E402
+    BORDER_MIN_PX, HIGHLIGHT_KINDS, HIGHLIGHT_STYLE, MAX_LABELS, MIN_MARKER_PX, build_lut, LIGHT,
 )
 from PySide6 import QtCore, QtGui  # noqa: E402
 from pytestqt.qt_compat import qt_api  # noqa: E402

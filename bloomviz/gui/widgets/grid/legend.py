@@ -1,0 +1,80 @@
+"""One line under the grid that says how to read it: the layout, the cell colours and the marker shapes.
+
+A projected grid is read by people who never hovered it; without this line the stars and squares are a puzzle.
+For a counting filter the line is the heat map's key (a swatch per counter value, the top one saturated); for
+a filter drawn in bands (a scalable filter's stages, a partitioned filter's slices, a blocked filter's blocks)
+it says what the outlined bands are.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+from PySide6 import QtCore, QtWidgets
+
+from bloomviz.gui.widgets.grid.style import HIGHLIGHT_STYLE, REMOVAL_KINDS
+from bloomviz.gui.widgets.grid.widget import BitGridWidget
+
+SYMBOL_GLYPHS = {"s": "■", "o": "●", "d": "◆", "t1": "▲", "t": "▼", "star": "★", "+": "+", "x": "✕"}
+SHORT = {"new": "newly set", "old": "already 1", "zero": "lookup: 0", "one": "lookup: 1",
+         "culprit": "false positive's bits", "removed": "decremented", "cleared": "fell to 0",
+         "stuck": "saturated, kept", "lost": "false negative's bit"}
+MAX_SWATCHES = 16
+
+
+def _hex(rgb) -> str:
+    r, g, b = (int(v) for v in rgb)
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def heat_values(max_value: int) -> list[int]:
+    """The counter values the key shows: all of them up to 16, else 0, 1 and a few steps to the top."""
+    if max_value + 1 <= MAX_SWATCHES:
+        return list(range(max_value + 1))
+    return sorted({0, 1, *np.linspace(0, max_value, 6).round().astype(int).tolist()})
+
+
+class GridLegend(QtWidgets.QLabel):
+    def __init__(self, grid: BitGridWidget, parent=None):
+        super().__init__(parent)
+        self._grid = grid
+        self._bands_text = ""
+        self.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.setWordWrap(True)
+        self.setContentsMargins(6, 2, 6, 2)
+        self.setToolTip("Each cell is one bit (or counter) of the filter, bit 0 at the top left, row by row. "
+                        "Zoom with the wheel, drag to pan, hover a cell to see which items set it. When a screen "
+                        "pixel covers many bits it is shaded by the fraction of them that are set (for counters: "
+                        "by their mean value).")
+
+    def set_bands_text(self, text: str) -> None:
+        """What the outlined bands are (e.g. "outlined: the stages, newest last"); empty when there are none."""
+        self._bands_text = str(text)
+        self.refresh()
+
+    def refresh(self) -> None:
+        g = self._grid
+        if not g.m:
+            self.setText("")
+            return
+        lut = g.lookup_table()
+        e = html.escape
+        kinds = [k for k in HIGHLIGHT_STYLE if k not in REMOVAL_KINDS]
+        if g.max_value <= 1:
+            # a 0 cell is the background's near-twin: draw it as an outline so it shows on either theme
+            cells = f"□ 0 &nbsp;<span style='color:{_hex(lut[255])}'>■</span> 1"
+        else:
+            top = g.max_value
+            swatches = " ".join(
+                ("□" if v == 0 else f"<span style='color:{_hex(lut[int(round(v * 255 / top))])}'>■</span>")
+                + f"{v}" for v in heat_values(top))
+            cells = (f"counters (darker = higher): {swatches} — {top} = 2^c − 1 is saturated: never "
+                     "counted further, never decremented")
+            kinds += list(REMOVAL_KINDS)
+        marks = " &nbsp;".join(
+            f"<span style='color:{HIGHLIGHT_STYLE[kind][0]}'>{SYMBOL_GLYPHS.get(HIGHLIGHT_STYLE[kind][1], '●')}"
+            f"</span> {e(SHORT[kind])}" for kind in kinds)
+        bands = f" &nbsp;·&nbsp; {e(self._bands_text)}" if self._bands_text and g.bands() else ""
+        self.setText(f"{g.m:,} cells as {g.rows:,} × {g.cols:,}, bit 0 top left &nbsp;·&nbsp; {cells}{bands} "
+                     f"&nbsp;·&nbsp; {marks}")

@@ -1,0 +1,202 @@
+"""Painting the cells: the image of block means around the visible range, cell borders and index labels.
+
+A mixin of ``BitGridWidget`` (``widget.py``): it reads the widget's picture (``_cells``) and view box and keeps
+the displayed window (``_window``, ``_factor``, ``_levels``) in step with the zoom. How and why the block means
+are drawn is in the package's docstring.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui
+
+from bloomviz.gui.widgets.grid import layout as gl
+from bloomviz.gui.widgets.grid.style import BORDER_MIN_PX, MAX_LABELS, build_lut
+
+
+class GridImage(pg.ImageItem):
+    """ImageItem whose rendered picture is converted once to RGB32: Qt paints an indexed image ~4x slower
+    on every repaint than RGB32, and the conversion of a screen-sized image costs well under a millisecond."""
+
+    def render(self):
+        super().render()
+        q = self.qimage
+        if q is not None and q.format() == QtGui.QImage.Format.Format_Indexed8:
+            self.qimage = q.convertToFormat(QtGui.QImage.Format.Format_RGB32)
+
+
+class CellDecor(pg.GraphicsObject):
+    """Cell borders and index labels, painted only for the visible cells when cells are large on screen."""
+
+    def __init__(self, grid):   # the BitGridWidget it decorates
+        super().__init__()
+        self._grid = grid
+        self._bounds = QtCore.QRectF()
+
+    def set_bounds(self, rect: QtCore.QRectF) -> None:
+        self.prepareGeometryChange()
+        self._bounds = QtCore.QRectF(rect)
+        self.update()
+
+    def boundingRect(self) -> QtCore.QRectF:
+        return self._bounds
+
+    def paint(self, painter, *args):
+        plan = self._grid.decor_plan()
+        if plan is None:
+            return
+        r0, r1, c0, c1, with_labels, font_px = plan
+        theme = self._grid._theme
+        pen = QtGui.QPen(QtGui.QColor(theme.border))
+        pen.setCosmetic(True)
+        pen.setWidthF(1.0)
+        painter.setPen(pen)
+        lines = [QtCore.QLineF(c, r0, c, r1) for c in range(c0, c1 + 1)]
+        lines += [QtCore.QLineF(c0, r, c1, r) for r in range(r0, r1 + 1)]
+        painter.drawLines(lines)
+        if not with_labels:
+            return
+        grid = self._grid
+        transform = painter.transform()
+        font = QtGui.QFont(painter.font())
+        font.setPixelSize(font_px)
+        block = grid._cells[r0:r1, c0:c1]
+        light_text = grid._dark_cell_levels()[grid._shade[block]]
+        painter.save()
+        painter.resetTransform()
+        painter.setFont(font)
+        dark_pen, light_pen = QtGui.QColor(theme.text_dark), QtGui.QColor(theme.text_light)
+        cols, m = grid.cols, grid.m
+        for r in range(r0, r1):
+            for c in range(c0, c1):
+                index = r * cols + c
+                if index >= m:
+                    break
+                painter.setPen(light_pen if light_text[r - r0, c - c0] else dark_pen)
+                painter.drawText(transform.mapRect(QtCore.QRectF(c, r, 1, 1)),
+                                 QtCore.Qt.AlignmentFlag.AlignCenter, str(index))
+        painter.restore()
+
+
+class DrawingMixin:
+    """The widget's view of its cells: fitting, the displayed window, borders and padding."""
+
+    def fit(self) -> None:
+        if self._m:
+            self._vb.setRange(QtCore.QRectF(0, 0, self._cols, self._rows), padding=0.02)
+
+    def cell_pixels(self) -> float:
+        """Size of one cell on screen in pixels (0 when the view has no size yet)."""
+        try:
+            px = self._vb.viewPixelSize()[0]
+        except Exception:  # no view or zero geometry yet: pyqtgraph raises from its matrix inversion
+            return 0.0
+        if not np.isfinite(px) or px <= 0:
+            return 0.0
+        return 1.0 / px
+
+    def decor_plan(self):
+        """(r0, r1, c0, c1, with_labels, font_px) of the visible cells to outline, or None when cells are
+        smaller than ``BORDER_MIN_PX`` on screen."""
+        if not self._m:
+            return None
+        cell_px = self.cell_pixels()
+        if cell_px < BORDER_MIN_PX:
+            return None
+        rect = self._vb.viewRect()
+        r0, r1, c0, c1 = gl.visible_range(rect.left(), rect.top(), rect.right(), rect.bottom(),
+                                          self._rows, self._cols)
+        if r1 <= r0 or c1 <= c0:
+            return None
+        digits = len(str(min(self._m - 1, r1 * self._cols)))
+        font_px = int(min(15.0, cell_px * 0.42, cell_px * 0.85 / (0.62 * digits)))
+        with_labels = (r1 - r0) * (c1 - c0) <= MAX_LABELS and font_px >= 7
+        return r0, r1, c0, c1, with_labels, font_px
+
+    def _on_view_changed(self, *args) -> None:
+        if not self._m:
+            return
+        self._refresh_display(force=False)
+        if self._hl_positions.size:
+            size = self.marker_size()
+            self._halo.setSize(size)
+            self._marks.setSize(size)
+        self._decor.update()
+
+    def _wanted_window(self, f: int):
+        rect = self._vb.viewRect()
+        x0, y0, x1, y1 = rect.left(), rect.top(), rect.right(), rect.bottom()
+        visible = gl.block_window(x0, y0, x1, y1, self._rows, self._cols, f, margin=0.0)
+        window = gl.block_window(x0, y0, x1, y1, self._rows, self._cols, f, margin=0.25)
+        return visible, window
+
+    def _refresh_display(self, force: bool) -> None:
+        cell_px = self.cell_pixels()
+        if cell_px > 0:
+            f = gl.block_factor(1.0 / cell_px)
+            visible, window = self._wanted_window(f)
+        else:  # not laid out yet: assume a ~800 px view of the whole grid
+            f = gl.block_factor(max(self._rows, self._cols) / 800.0)
+            window = visible = (0, self._rows, 0, self._cols)
+        if not force and f == self._factor and self._window is not None \
+                and gl.window_contains(self._window, visible):
+            return
+        self._factor = f
+        self._window = window
+        self._levels = gl.window_levels(self._cells, window, f, self._max_value, self._cols, self._m)
+        self._counts = None if f == 1 else gl.block_counts(*window, f, self._cols, self._m)
+        r0, _, c0, _ = window
+        h, w = self._levels.shape
+        self._image.setImage(self._levels, levels=(0, 255), autoDownsample=False)
+        self._image.setRect(QtCore.QRectF(c0, r0, w * f, h * f))
+
+    def _update_levels_at(self, positions: np.ndarray) -> None:
+        if self._window is None:
+            return
+        r0, r1, c0, c1 = self._window
+        f = self._factor
+        rows, cols = gl.index_to_cell(positions, self._cols)
+        inside = (rows >= r0) & (rows < r1) & (cols >= c0) & (cols < c1)
+        if not inside.any():
+            return
+        br = (rows[inside] - r0) // f
+        bc = (cols[inside] - c0) // f
+        if f == 1:
+            self._levels[br, bc] = self._shade[self._cells[rows[inside], cols[inside]]]
+        else:
+            blocks = np.unique(br * self._levels.shape[1] + bc)
+            if blocks.size > 256:  # many blocks: one vectorised pass over the window is cheaper
+                self._refresh_display(force=True)
+                return
+            scale = 255.0 / self._max_value
+            for b in blocks.tolist():
+                i, j = divmod(b, self._levels.shape[1])
+                ra, ca = r0 + i * f, c0 + j * f
+                total = int(self._cells[ra: min(ra + f, r1), ca: min(ca + f, c1)].sum())
+                count = int(self._counts[i, j])
+                self._levels[i, j] = 0 if count == 0 else min(255, int(total * scale / count + 0.5))
+        self._image.updateImage()
+
+    def padding_rect(self) -> QtCore.QRectF | None:
+        """The padding cells' rectangle in view coordinates, or None when m fills the grid exactly."""
+        return QtCore.QRectF(self._pad_fill.rect()) if self._pad_fill.isVisible() else None
+
+    def _place_padding(self) -> None:
+        pad = self._rows * self._cols - self._m
+        visible = pad > 0
+        for item in (self._pad_fill, self._pad_hatch):
+            item.setVisible(visible)
+            if visible:
+                item.setRect(QtCore.QRectF(self._cols - pad, self._rows - 1, pad, 1))
+
+    def lookup_table(self) -> np.ndarray:
+        return build_lut(self._theme, self._max_value)
+
+    def _dark_cell_levels(self) -> np.ndarray:
+        """bool per display level: whether its colour is dark (labels on it are drawn light)."""
+        if self._dark_levels_cache is None:
+            lut = self.lookup_table().astype(np.float64)
+            luminance = 0.2126 * lut[:, 0] + 0.7152 * lut[:, 1] + 0.0722 * lut[:, 2]
+            self._dark_levels_cache = luminance < 140
+        return self._dark_levels_cache

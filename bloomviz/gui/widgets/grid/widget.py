@@ -1,0 +1,332 @@
+"""The bit grid widget: a filter's bits (or counters) as a zoomable near-square grid of cells.
+
+The widget knows nothing of filters or the workbench; the main window feeds it arrays and positions.
+
+API
+---
+``BitGridWidget(parent=None)``
+    A QWidget holding a pyqtgraph ``GraphicsLayoutWidget`` with one ViewBox (aspect locked, y inverted so
+    index 0 is the top-left cell). Mouse drag pans, the wheel zooms. Cell ``i`` is row ``i // cols``,
+    column ``i % cols``; in view coordinates it covers ``[col, col+1) x [row, row+1)``.
+
+``reset(m, values=None, max_value=1)``
+    New grid of m cells (1 <= m <= ``layout.MAX_CELLS``), laid out ``rows x cols`` with
+    ``cols = ceil(sqrt(m))``; the padding cells after m are drawn in a hatched neutral grey. ``values``: length
+    m, integers 0..max_value (0/1 bits, or counters for a counting filter: max_value > 1 switches to a heat map).
+    None means all zero. Clears highlights and bands, fits the view.
+``set_all(values)``
+    Replace every cell's value (full redraw).
+``update_cells(positions, values)``
+    Change only those cells (values: one value or one per position). Cheap: a single insert at
+    m = 10^7 costs a few milliseconds including the repaint.
+``highlight(positions, kinds)`` / ``clear_highlight()``
+    Overlay markers of fixed screen size on cells; ``kinds``: one string or one per position among
+    ``HIGHLIGHT_KINDS`` = 'new' (bit newly set by an insert), 'old' (already 1 on insert),
+    'zero' (lookup found 0), 'one' (lookup found 1), 'culprit', and for a counting filter's removal
+    'removed' (decremented), 'cleared' (fell to 0), 'stuck' (saturated, left alone), 'lost' (a false negative's
+    cleared counter). ``HIGHLIGHT_STYLE[kind]`` gives
+    (colour, symbol, description) for legends.
+``set_bands(bands)``
+    ``bands``: list of ``(start, end, label)``; outlines and labels each index range [start, end) (e.g. the
+    stages of a scalable filter concatenated into one array). An empty list removes them.
+``set_hover_text_provider(fn)``
+    ``fn(index) -> str``; the text is shown beside the cursor while it is over cell ``index``. Without a
+    provider the text is "bit i = v" (or "counter i = v").
+``cellHovered``
+    Signal(int): the hovered cell index, -1 when the cursor leaves the grid.
+``set_theme(dark)``; ``fit()``; ``export_png(path)`` (pyqtgraph's ImageExporter of the grid view).
+
+Read-only properties for callers and tests: ``m``, ``rows``, ``cols``, ``max_value``, ``picture`` (the padded
+rows x cols uint8 array, read-only view), ``view_box``, ``graphics_widget``, ``image_item``, ``highlight_item``,
+``hover_label``, ``block_factor`` (cells per displayed block side), ``display_window``, ``dark``. Queries:
+``value(index)``, ``cell_pixels()``, ``padding_rect()``, ``marker_size()``, ``highlight_points()``, ``bands()``,
+``band_paths()``, ``decor_plan()``, ``lookup_table()``, ``hover_at_view(x, y)`` (hover as if the cursor were at
+view point x, y).
+
+How it draws
+------------
+One padded ``rows x cols`` uint8 array is the only picture of the cells. A pyqtgraph ``ImageItem``
+(``axisOrder='row-major'`` on the item, explicit ``levels=(0, 255)`` and a 256-entry lookup table) shows the
+part of it around the visible range: at full resolution when a cell is at least one screen pixel, otherwise as
+``f x f`` block means (``layout.window_levels``), so a zoomed-out grid is shaded by the fraction of
+bits set. pyqtgraph's own ``autoDownsample`` also averages (``functions.downsample`` takes a float64 mean),
+but costs ~70 ms per render at 10^7 cells and drops the remainder rows and columns; the block means here cost
+~5 ms and keep every cell. An update recomputes only the touched blocks.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from bloomviz.gui.widgets.grid import layout as gl
+from bloomviz.gui.widgets.grid.drawing import CellDecor, DrawingMixin, GridImage
+from bloomviz.gui.widgets.grid.hover import HoverMixin
+from bloomviz.gui.widgets.grid.marks import MarksMixin
+from bloomviz.gui.widgets.grid.style import DARK, HIGHLIGHT_STYLE, LIGHT, build_lut
+
+
+class BitGridWidget(DrawingMixin, MarksMixin, HoverMixin, QtWidgets.QWidget):
+    """See the module docstring."""
+
+    cellHovered = QtCore.Signal(int)
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self._theme = LIGHT
+        self._m = 0
+        self._rows = self._cols = 0
+        self._max_value = 1
+        self._cells = np.zeros((1, 1), np.uint8)
+        self._shade = gl.shade_table(1)
+        self._factor = 1
+        self._window: tuple[int, int, int, int] | None = None
+        self._counts: np.ndarray | None = None
+        self._levels = np.zeros((1, 1), np.uint8)
+        self._hl_positions = np.zeros(0, np.int64)
+        self._hl_kinds: list[str] = []
+        self._bands: list[tuple[int, int, str]] = []
+        self._band_items: list[QtWidgets.QGraphicsItem] = []
+        self._hover_index = -1
+        self._hover_provider: Callable[[int], str] | None = None
+        self._dark_levels_cache: np.ndarray | None = None
+
+        self._glw = pg.GraphicsLayoutWidget()
+        self._glw.ci.setContentsMargins(2, 2, 2, 2)
+        self._vb = self._glw.addViewBox(lockAspect=True, invertY=True, enableMenu=True)
+        self._vb.setDefaultPadding(0.02)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self._glw)
+
+        self._image = GridImage(axisOrder="row-major")
+        self._image.setZValue(0)
+        self._vb.addItem(self._image)
+
+        self._pad_fill = QtWidgets.QGraphicsRectItem()
+        self._pad_hatch = QtWidgets.QGraphicsRectItem()
+        for z, item in enumerate((self._pad_fill, self._pad_hatch), start=1):
+            item.setPen(QtGui.QPen(QtCore.Qt.PenStyle.NoPen))
+            item.setZValue(z)
+            item.setVisible(False)
+            item.setToolTip("padding: beyond the last bit of the filter")
+            self._vb.addItem(item)
+
+        self._decor = CellDecor(self)
+        self._decor.setZValue(3)
+        self._vb.addItem(self._decor)
+
+        self._no_brush = QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush)
+        self._halo = pg.ScatterPlotItem(pxMode=True)
+        self._marks = pg.ScatterPlotItem(pxMode=True)
+        self._halo.setZValue(6)
+        self._marks.setZValue(7)
+        self._vb.addItem(self._halo)
+        self._vb.addItem(self._marks)
+
+        self._hover_label = QtWidgets.QLabel(self)
+        self._hover_label.setAttribute(QtCore.Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self._hover_label.hide()
+
+        self._vb.sigTransformChanged.connect(self._on_view_changed)
+        self._vb.sigResized.connect(self._on_view_changed)
+        self._glw.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self._glw.viewport().installEventFilter(self)
+
+        self.set_theme(False)
+
+    # ----------------------------------------------------------------- properties
+    @property
+    def m(self) -> int:
+        return self._m
+
+    @property
+    def rows(self) -> int:
+        return self._rows
+
+    @property
+    def cols(self) -> int:
+        return self._cols
+
+    @property
+    def max_value(self) -> int:
+        return self._max_value
+
+    @property
+    def picture(self) -> np.ndarray:
+        view = self._cells.view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def view_box(self) -> pg.ViewBox:
+        return self._vb
+
+    @property
+    def graphics_widget(self) -> pg.GraphicsLayoutWidget:
+        return self._glw
+
+    @property
+    def block_factor(self) -> int:
+        return self._factor
+
+    @property
+    def display_window(self) -> tuple[int, int, int, int] | None:
+        """Cell window (r0, r1, c0, c1) currently held by the image item (None before the first reset)."""
+        return self._window
+
+    @property
+    def image_item(self) -> pg.ImageItem:
+        return self._image
+
+    @property
+    def highlight_item(self) -> pg.ScatterPlotItem:
+        return self._marks
+
+    @property
+    def hover_label(self) -> QtWidgets.QLabel:
+        return self._hover_label
+
+    # ----------------------------------------------------------------- data
+    def reset(self, m: int, values: np.ndarray | None = None, max_value: int = 1) -> None:
+        rows, cols = gl.grid_shape(m)
+        m = int(m)
+        if isinstance(max_value, bool) or not isinstance(max_value, (int, np.integer)) \
+                or not 1 <= int(max_value) <= 255:
+            raise ValueError(f"max_value must be an integer from 1 to 255, got {max_value!r}")
+        max_value = int(max_value)
+        if values is not None:
+            values = self._checked_values(values, m, max_value)
+        cells = np.zeros((rows, cols), np.uint8)
+        if values is not None:
+            cells.reshape(-1)[:m] = values
+        self._m, self._rows, self._cols, self._max_value = m, rows, cols, max_value
+        self._cells = cells
+        self._shade = gl.shade_table(max_value)
+        self._dark_levels_cache = None
+        self._window = None
+        self._hl_positions = np.zeros(0, np.int64)
+        self._hl_kinds = []
+        self._halo.clear()
+        self._marks.clear()
+        self._clear_band_items()
+        self._bands = []
+        self._set_hover(-1, None)
+        self._image.setLookupTable(build_lut(self._theme, max_value), update=False)
+        self._place_padding()
+        self._decor.set_bounds(QtCore.QRectF(0, 0, cols, rows))
+        big = 3.0 * max(rows, cols)
+        self._vb.setLimits(minXRange=min(2.0, cols), minYRange=min(2.0, rows), maxXRange=big, maxYRange=big)
+        self.fit()
+        self._refresh_display(force=True)
+
+    def set_all(self, values: np.ndarray) -> None:
+        self._require_grid()
+        values = self._checked_values(values, self._m, self._max_value)
+        self._cells.reshape(-1)[: self._m] = values
+        self._refresh_display(force=True)
+        if self._hover_index >= 0:
+            self._set_hover(self._hover_index, None, refresh_only=True)
+
+    def update_cells(self, positions: np.ndarray, values) -> None:
+        self._require_grid()
+        positions = self._checked_positions(positions)
+        values = np.asarray(values)
+        if values.ndim == 0:
+            values = np.full(positions.shape, values)
+        if values.shape != positions.shape:
+            raise ValueError(f"update_cells needs one value or one per position: {values.shape[0]} values "
+                             f"for {positions.shape[0]} positions")
+        if values.size and (values.dtype.kind not in "uib" or values.min() < 0 or values.max() > self._max_value):
+            raise ValueError(f"cell values must be integers from 0 to {self._max_value}, "
+                             f"got {values.min()!r}..{values.max()!r}")
+        if positions.size == 0:
+            return
+        flat = self._cells.reshape(-1)
+        flat[positions] = values.astype(np.uint8)
+        self._update_levels_at(positions)
+        if self._hover_index >= 0 and np.any(positions == self._hover_index):
+            self._set_hover(self._hover_index, None, refresh_only=True)
+
+    def value(self, index: int) -> int:
+        """The value of cell ``index`` (0 <= index < m)."""
+        if not 0 <= index < self._m:
+            raise IndexError(f"cell index {index} out of range 0..{self._m - 1}")
+        return int(self._cells.reshape(-1)[index])
+
+
+    # ----------------------------------------------------------------- theme, export
+    def set_theme(self, dark: bool) -> None:
+        self._theme = DARK if dark else LIGHT
+        t = self._theme
+        self._dark_levels_cache = None
+        # the halo separates a marker from both cell colours; yellow needs a dark one on either theme
+        self._mark_pens = {k: pg.mkPen(style[0], width=3) for k, style in HIGHLIGHT_STYLE.items()}
+        self._halo_pens = {k: pg.mkPen("#000000" if k == "culprit" else t.halo, width=7)
+                           for k in HIGHLIGHT_STYLE}
+        self._glw.setBackground(t.background)
+        self._image.setLookupTable(build_lut(t, self._max_value), update=True)
+        self._pad_fill.setBrush(QtGui.QBrush(QtGui.QColor(t.padding)))
+        self._pad_hatch.setBrush(QtGui.QBrush(QtGui.QColor(t.hatch), QtCore.Qt.BrushStyle.BDiagPattern))
+        fg = t.text_light if dark else t.text_dark
+        fill = "rgba({},{},{},{})".format(*t.label_fill)
+        self._hover_label.setStyleSheet(
+            f"QLabel {{ background: {fill}; color: {fg}; border: 1px solid {t.border}; "
+            f"border-radius: 4px; padding: 4px 6px; }}")
+        self._draw_highlights()
+        if self._bands:
+            self.set_bands(self._bands)
+        self._decor.update()
+
+    @property
+    def dark(self) -> bool:
+        return self._theme is DARK
+
+    def export_png(self, path) -> None:
+        """Save the grid as shown (current zoom, highlights, bands) to a PNG file."""
+        from pyqtgraph.exporters import ImageExporter
+
+        exporter = ImageExporter(self._vb)
+        if exporter.parameters()["width"] < 1 or exporter.parameters()["height"] < 1:
+            raise RuntimeError("the grid has no size yet; show the widget before exporting")
+        exporter.export(str(path))
+
+    # ----------------------------------------------------------------- checks
+    def _require_grid(self) -> None:
+        if not self._m:
+            raise RuntimeError("the grid has no cells yet; call reset(m) first")
+
+    def _checked_values(self, values, m: int, max_value: int) -> np.ndarray:
+        arr = np.asarray(values)
+        if arr.ndim != 1 or arr.shape[0] != m:
+            raise ValueError(f"values must be a 1-D array of length m = {m:,}, got shape {arr.shape}")
+        if arr.dtype.kind not in "uib":
+            raise ValueError(f"values must be integers, got dtype {arr.dtype}")
+        if arr.dtype != np.uint8 and arr.dtype != np.bool_:
+            if m and (arr.min() < 0 or arr.max() > max_value):
+                raise ValueError(f"values must lie in 0..{max_value}, got {arr.min()}..{arr.max()}")
+            return arr.astype(np.uint8)
+        if arr.dtype == np.bool_:
+            return arr.view(np.uint8)
+        if max_value < 255 and m and arr.max() > max_value:
+            raise ValueError(f"values must lie in 0..{max_value}, got a maximum of {arr.max()}")
+        return arr
+
+    def _checked_positions(self, positions) -> np.ndarray:
+        pos = np.asarray(positions)
+        if pos.ndim == 0:
+            pos = pos.reshape(1)
+        if pos.ndim != 1:
+            raise ValueError(f"positions must be a 1-D sequence of cell indices, got shape {pos.shape}")
+        if pos.size == 0:
+            return pos.astype(np.int64)
+        if pos.dtype.kind not in "ui":
+            raise ValueError(f"positions must be integers, got dtype {pos.dtype}")
+        lo, hi = int(pos.min()), int(pos.max())
+        if lo < 0 or hi >= self._m:
+            bad = lo if lo < 0 else hi
+            raise ValueError(f"position {bad} is outside the grid's 0..{self._m - 1}")
+        return pos.astype(np.int64, copy=False)

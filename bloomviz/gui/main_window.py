@@ -16,10 +16,10 @@ from bloomviz import __version__
 from bloomviz.gui import theme
 from bloomviz.gui.filter_tab.autoplay import RATES, AutoPlay
 from bloomviz.gui.filter_tab.autoplay_panel import AutoPlayPanel
-from bloomviz.gui.widgets.bit_grid import BitGridWidget
+from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.filter_tab.explain_panel import ExplainPanel
 from bloomviz.gui.filter_tab.fp_plot import FpPlotWidget
-from bloomviz.gui.widgets.grid_legend import GridLegend
+from bloomviz.gui.widgets.grid import GridLegend
 from bloomviz.gui.filter_tab.history_panel import HistoryPanel
 from bloomviz.gui.filter_tab.item_panel import ItemPanel
 from bloomviz.gui.filter_tab.params_panel import ParamsPanel

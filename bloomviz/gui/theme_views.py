@@ -12,7 +12,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6 import QtWidgets
 
-from bloomviz.gui.widgets.bit_grid import BitGridWidget
+from bloomviz.gui.widgets.grid import BitGridWidget
 
 COLOURS = {False: {"background": "#ffffff", "foreground": "#1f1f1f"},
            True: {"background": "#1c1d21", "foreground": "#e4e4e4"}}

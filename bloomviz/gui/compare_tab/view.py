@@ -27,7 +27,7 @@ from bloomviz.theory import rates as theory
 from bloomviz.studies.compare import (DEFAULT_PROBES, LESSON_P, MAX_CONFIGS, MAX_ITEMS, MAX_PROBES, Comparison,
                                    Config, lesson_configs, lesson_design)
 from bloomviz.filters.registry import TITLES, VARIANTS, grid_values
-from bloomviz.gui.widgets.bit_grid import BitGridWidget
+from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.filter_tab.fp_plot import WilsonBand
 
 TAB_KEY = "compare"

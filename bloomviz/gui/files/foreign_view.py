@@ -24,7 +24,7 @@ from bloomviz.filters import bitstore
 from bloomviz.theory.units import count_text, one_in, percent_text, rate_text
 from bloomviz.formats.guava import FUNNELS
 from bloomviz.formats.pybloom_live import HASHINGS
-from bloomviz.gui.widgets.bit_grid import BitGridWidget
+from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.files.file_dialogs import Dialogs
 from bloomviz.gui.workbench import MAX_M
 

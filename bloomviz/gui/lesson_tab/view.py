@@ -20,7 +20,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from bloomviz import lessons
 from bloomviz.theory.units import rate_text
 from bloomviz.filters.registry import grid_values, standard_formulas_apply
-from bloomviz.gui.widgets.bit_grid import BitGridWidget
+from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.files.file_dialogs import Dialogs
 from bloomviz.gui.workbench import MAX_M
 

@@ -18,6 +18,7 @@ from bloomviz.hashing import schemes as hashing
 from bloomviz.theory.calculator import CalcError, Design, solve
 from bloomviz.theory.units import human_bytes, percent_text, rate_text
 from bloomviz.gui.filter_tab.params_panel import parse_int, parse_rate
+from bloomviz.gui.timing import Throttle
 from bloomviz.gui.workbench import Workbench
 
 SOLVE_DELAY_MS = 250
@@ -145,10 +146,7 @@ class CalculatorPanel(QtWidgets.QWidget):
         layout.addWidget(self.use_message)
         layout.addStretch(1)
 
-        self._timer = QtCore.QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(SOLVE_DELAY_MS)
-        self._timer.timeout.connect(self.solve)
+        self._debounce = Throttle(SOLVE_DELAY_MS, self.solve, self)
 
     # --- solving -------------------------------------------------------------------------------------------
     def set_inputs(self, **values: str) -> Design | None:
@@ -158,7 +156,7 @@ class CalculatorPanel(QtWidgets.QWidget):
         return self.solve()
 
     def _schedule(self, *_args) -> None:
-        self._timer.start()
+        self._debounce.restart()
 
     def _parsed(self) -> dict:
         out = {}
@@ -175,7 +173,7 @@ class CalculatorPanel(QtWidgets.QWidget):
 
     def solve(self) -> Design | None:
         """Solve from the fields; on bad input show why and keep the last good design on the plots."""
-        self._timer.stop()
+        self._debounce.cancel()
         try:
             values = self._parsed()
             if values.get("n") == 0 and "m" in values:

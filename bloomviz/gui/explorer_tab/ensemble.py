@@ -4,7 +4,7 @@ exact rate and Bloom's classic formula.
 One filter's measurement wanders with its own luck; the mean over F independent filters of the same (m, k, n)
 (core.ensemble) converges to the expected rate. At classroom sizes it lands on the exact rate E[(X/m)^k] and
 visibly off the classic (1 − (1 − 1/m)^{kn})^k, which treats the bits as independent; with double hashing
-(murmur3-km) it lands above both. The job runs in steps on a timer (explorer_measure.MeasureRunner), with
+(murmur3-km) it lands above both. The job runs in steps on a timer (timing.JobRunner), with
 progress and Cancel; nothing here touches the window's filter.
 """
 
@@ -16,7 +16,7 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.hashing import schemes as hashing
 from bloomviz.measure.ensemble import EnsembleJob
-from bloomviz.gui.explorer_tab.measure import MeasureRunner
+from bloomviz.gui.timing import JobRunner
 from bloomviz.gui.explorer_tab.plots import CLASSIC, EXACT, MEASURED, CurvePlot, fmt
 
 MAX_GUI_M = 4096            # the page is for small filters, where the formulas differ; the CLI takes more
@@ -55,7 +55,7 @@ class EnsemblePage(QtWidgets.QWidget):
         self.message = QtWidgets.QLabel("Average the measured rate over many random filters of the same m, k "
                                         "and n, and see which formula it lands on.")
         self.message.setWordWrap(True)
-        self.runner = MeasureRunner(self)
+        self.runner = JobRunner(self)
 
         form = QtWidgets.QHBoxLayout()
         for label, widget in (("m", self.m), ("k", self.k), ("n", self.n), ("filters", self.filters),

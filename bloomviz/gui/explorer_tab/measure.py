@@ -1,77 +1,19 @@
-"""Quick measurements for the explorer, run in steps from a zero-delay timer so the window never freezes.
+"""Quick measurements for the explorer, run in steps by ``timing.JobRunner`` so the window never freezes.
 
-``MeasureRunner`` drives any object with ``step() -> finished``, ``done``, ``total`` and ``result()`` (the
-core's ``KMeasurement`` and ``NMeasurement``), a few steps per turn of the event loop, at most
-``SLICE_MS`` milliseconds at a time. ``MeasurePanel`` is the row of controls under a plot: probes, seed,
-Measure, Measure with a new seed, Cancel, Clear, a progress bar and a message line. What is measured is
-the business of the ``make_job(probes, seed)`` callback it is given (it may raise ValueError: the message
-is shown beside the controls).
+The jobs are the core's ``KMeasurement`` and ``NMeasurement``. ``MeasurePanel`` is the row of controls under a
+plot: probes, seed, Measure, Measure with a new seed, Cancel, Clear, a progress bar and a message line. What is
+measured is the business of the ``make_job(probes, seed)`` callback it is given (it may raise ValueError: the
+message is shown beside the controls).
 """
 
 from __future__ import annotations
 
-import time
 from typing import Callable
 
 from PySide6 import QtCore, QtWidgets
 
+from bloomviz.gui.timing import JobRunner
 from bloomviz.studies.explore import MAX_MEASURE_PROBES
-
-SLICE_MS = 30
-
-
-class MeasureRunner(QtCore.QObject):
-    progress = QtCore.Signal(object, object)   # object: Qt's int is 32 bits
-    finished = QtCore.Signal(object)        # the job, finished
-    cancelled = QtCore.Signal()
-    failed = QtCore.Signal(str)
-    busyChanged = QtCore.Signal(bool)
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self._job = None
-        self._timer = QtCore.QTimer(self)
-        self._timer.setInterval(0)
-        self._timer.timeout.connect(self._tick)
-
-    @property
-    def busy(self) -> bool:
-        return self._job is not None
-
-    def start(self, job) -> None:
-        self.cancel()
-        self._job = job
-        self.busyChanged.emit(True)
-        self.progress.emit(0, job.total)
-        self._timer.start()
-
-    def cancel(self) -> None:
-        if self._job is None:
-            return
-        self._stop()
-        self.cancelled.emit()
-
-    def _stop(self) -> None:
-        self._timer.stop()
-        self._job = None
-        self.busyChanged.emit(False)
-
-    def _tick(self) -> None:
-        job = self._job
-        if job is None:
-            return
-        deadline = time.monotonic() + SLICE_MS / 1000
-        try:
-            while not job.step() and time.monotonic() < deadline:
-                pass
-        except (ValueError, MemoryError) as exc:
-            self._stop()
-            self.failed.emit(str(exc))
-            return
-        self.progress.emit(job.done, job.total)
-        if job.finished:
-            self._stop()
-            self.finished.emit(job)
 
 
 class MeasurePanel(QtWidgets.QWidget):
@@ -84,7 +26,7 @@ class MeasurePanel(QtWidgets.QWidget):
         super().__init__(parent)
         self._make_job = make_job
         self._seed_used = 0
-        self.runner = MeasureRunner(self)
+        self.runner = JobRunner(self)
         self.probes = QtWidgets.QSpinBox()
         self.probes.setRange(100, MAX_MEASURE_PROBES)
         self.probes.setSingleStep(1000)

@@ -22,6 +22,7 @@ from importlib import resources
 import numpy as np
 from PySide6 import QtCore
 
+from bloomviz.gui.timing import ChunkRunner
 from bloomviz.gui.workbench import Workbench
 
 MAX_RATE = 0            # "as fast as possible"
@@ -109,8 +110,7 @@ class AutoPlay(QtCore.QObject):
         self._stream = ItemStream("random", 0)
         self._done = 0          # inserted in the current run
         self._job_base = 0      # _done when the current workbench job started
-        self._timer = QtCore.QTimer(self)
-        self._timer.timeout.connect(self._tick)
+        self._ticks = ChunkRunner(self._tick, self)
         self._own_job = False
         workbench.progress.connect(self._on_job_progress)
         workbench.jobFinished.connect(self._on_job_finished)
@@ -225,17 +225,18 @@ class AutoPlay(QtCore.QObject):
             if not self._own_job:
                 self._set_state(PAUSED)
         elif self._rate <= SINGLE_MAX_RATE:
-            self._timer.start(round(1000 / self._rate))
+            self._ticks.start(round(1000 / self._rate))
         else:
-            self._timer.start(BATCH_TICK_MS)
+            self._ticks.start(BATCH_TICK_MS)
 
     def _stop_driving(self) -> None:
-        self._timer.stop()
+        self._ticks.stop()
         if self._own_job:
             self._own_job = False
             self._wb.cancel()
 
-    def _tick(self) -> None:
+    def _tick(self) -> bool:
+        """One item (or one batch at the higher rates); False when the run has ended."""
         if self._rate <= SINGLE_MAX_RATE:
             items = self._stream.take(1) if self._left() > 0 else []
             ok = bool(items) and self._wb.insert(items[0]) is not None
@@ -248,6 +249,8 @@ class AutoPlay(QtCore.QObject):
         self.progress.emit(self._done, self._count)
         if not ok or self._left() <= 0:
             self._finish()
+            return False
+        return True
 
     def _on_job_progress(self, done: int, total: int) -> None:
         if self._own_job:
@@ -272,7 +275,7 @@ class AutoPlay(QtCore.QObject):
             self._set_state(IDLE)
 
     def _finish(self) -> None:
-        self._timer.stop()
+        self._ticks.stop()
         self._set_state(IDLE)
         exhausted = self._stream.remaining() == 0
         self.message.emit(f"Auto-play inserted {self._done:,} items"

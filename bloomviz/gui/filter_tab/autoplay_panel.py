@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtWidgets
 
 from bloomviz.gui.filter_tab.autoplay import MAX_RATE, PAUSED, RATES, RUNNING, SOURCES, AutoPlay
+from bloomviz.gui.timing import Throttle
 
 PROGRESS_INTERVAL_MS = 250  # a progress bar repaints synchronously (~6 ms): four times a second is plenty
 
@@ -56,10 +57,7 @@ class AutoPlayPanel(QtWidgets.QWidget):
         self.status = QtWidgets.QLabel()
         self.status.setWordWrap(True)
         self._latest = (0, autoplay.count)
-        self._progress_timer = QtCore.QTimer(self)
-        self._progress_timer.setSingleShot(True)
-        self._progress_timer.setInterval(PROGRESS_INTERVAL_MS)
-        self._progress_timer.timeout.connect(self._show_progress)
+        self._progress_throttle = Throttle(PROGRESS_INTERVAL_MS, self._show_progress, self)
 
         form = QtWidgets.QFormLayout()
         form.setFieldGrowthPolicy(QtWidgets.QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -123,8 +121,7 @@ class AutoPlayPanel(QtWidgets.QWidget):
         # A progress bar repaints itself synchronously on every new value: at thousands of updates a second
         # that costs more than the inserts, so show the latest value at most ten times a second.
         self._latest = (done, total)
-        if not self._progress_timer.isActive():
-            self._progress_timer.start()
+        self._progress_throttle.request()
 
     def _show_progress(self) -> None:
         done, total = self._latest

@@ -12,10 +12,11 @@ from __future__ import annotations
 import html
 import math
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtWidgets
 
 from bloomviz.theory.units import count_text, percent_text, rate_text
 from bloomviz.gui.theme import verdict_colour
+from bloomviz.gui.timing import Throttle
 from bloomviz.gui.workbench import Explanation, Numbers, Workbench
 
 KIND_WORDS = {"new": "0 → 1", "old": "already 1", "zero": "0", "one": "1", "culprit": "1, set by others",
@@ -141,10 +142,7 @@ class ExplainPanel(QtWidgets.QTextBrowser):
         self._pending: Explanation | None = None
         self.setOpenExternalLinks(False)
         self.setToolTip("What the last operation did, and the Bloom filter formulas with today's m, k and n.")
-        self._timer = QtCore.QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(self.RENDER_INTERVAL_MS)
-        self._timer.timeout.connect(self.render_now)
+        self._throttle = Throttle(self.RENDER_INTERVAL_MS, self.render_now, self)
         workbench.operationExplained.connect(self._on_explained)
         if workbench.last_explanation is not None:
             self._pending = workbench.last_explanation
@@ -160,11 +158,11 @@ class ExplainPanel(QtWidgets.QTextBrowser):
         self._pending = expl
         if expl.op in ("insert", "lookup", "remove"):   # a person's action: answer at once
             self.render_now()
-        elif not self._timer.isActive():
-            self._timer.start()
+        else:
+            self._throttle.request()
 
     def render_now(self) -> None:
-        self._timer.stop()
+        self._throttle.cancel()
         if self._pending is None:
             return
         self.setHtml(explanation_html(self._pending, self._dark))

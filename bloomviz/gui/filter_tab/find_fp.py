@@ -24,6 +24,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.items.encoding import describe, random_items
+from bloomviz.gui.timing import ChunkRunner
 
 SHORTCUT = "Ctrl+Shift+F"
 MAX_TRIES = 5_000_000
@@ -60,9 +61,7 @@ class FalsePositiveHunt(QtCore.QObject):
         self.wb = workbench
         self.cap = int(cap)
         self._seed = int(seed)
-        self._timer = QtCore.QTimer(self)
-        self._timer.setInterval(0)
-        self._timer.timeout.connect(self._tick)
+        self._chunks = ChunkRunner(self._tick, self)
         self._batch = FIRST_BATCH
         self._round = 0
         self._tries = 0
@@ -72,7 +71,7 @@ class FalsePositiveHunt(QtCore.QObject):
 
     @property
     def running(self) -> bool:
-        return self._timer.isActive()
+        return self._chunks.is_running
 
     @property
     def tries(self) -> int:
@@ -105,7 +104,7 @@ class FalsePositiveHunt(QtCore.QObject):
                 f"on average — more than the cap of {self.cap:,}. Insert more items (or use a smaller filter) "
                 "to make false positives likelier."))
         self.progress.emit(0, self.cap)
-        self._timer.start()
+        self._chunks.start()
         return True
 
     def cancel(self) -> None:
@@ -116,7 +115,8 @@ class FalsePositiveHunt(QtCore.QObject):
         if self.running:
             self._finish(CANCELLED, f"Stopped after {self._tries:,} tries: the filter was replaced.")
 
-    def _tick(self) -> None:
+    def _tick(self) -> bool:
+        """One batch of candidates; False when the search has ended."""
         started = time.perf_counter()
         batch = min(self._batch, self.cap - self._tries)
         candidates = random_items(batch, seed=[self._seed, self._round], prefix=CANDIDATE_PREFIX)
@@ -129,17 +129,19 @@ class FalsePositiveHunt(QtCore.QObject):
                 members += 1
                 continue
             self._tries += int(i) + 1 - members
-            return self._found(item)
+            self._found(item)
+            return False
         self._tries += batch - members
         self.progress.emit(self._tries, self.cap)
         if self._tries >= self.cap:
             self._finish(CAP, f"No false positive in {self._tries:,} tries (the cap); theory expected one "
                               f"in about {1 / self._fp:,.0f}.")
-            return
+            return False
         spent = time.perf_counter() - started
         if spent > 0:
             self._batch = int(min(max(batch * TICK_MS / 1000 / spent, self._batch / 4, 256), self._batch * 4,
                                   1 << 20))
+        return True
 
     def _found(self, item) -> None:
         expected = 1.0 / self._fp
@@ -152,7 +154,7 @@ class FalsePositiveHunt(QtCore.QObject):
         self._finish(FOUND, text, item)
 
     def _finish(self, outcome: str, message: str, item=None) -> bool:
-        self._timer.stop()
+        self._chunks.stop()
         expected = 1.0 / self._fp if self._fp > 0 else math.inf
         self._last = HuntResult(outcome, self._tries, expected, self._fp, item, message)
         self.progress.emit(self._tries, self.cap)

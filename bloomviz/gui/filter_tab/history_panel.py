@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui.theme import verdict_colour
+from bloomviz.gui.timing import Throttle
 from bloomviz.gui.workbench import HistoryEntry, Workbench
 
 COLUMNS = (
@@ -46,10 +47,7 @@ class HistoryModel(QtCore.QAbstractTableModel):
         self._rows = len(workbench.history)
         self._texts: dict[int, tuple[str, ...]] = {}   # rows never change once written: cache their texts
         self._dark = False
-        self._timer = QtCore.QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(250)
-        self._timer.timeout.connect(self.flush)
+        self._throttle = Throttle(250, self.flush, self)
         self._resetting = False
         workbench.historyAppended.connect(self._appended)
         workbench.aboutToReset.connect(self._begin_reset)
@@ -123,13 +121,12 @@ class HistoryModel(QtCore.QAbstractTableModel):
         if self._resetting:
             return    # the reset under way counts this row when it ends
         if self._wb.busy:
-            if not self._timer.isActive():
-                self._timer.start()
+            self._throttle.request()
             return
         self.flush()
 
     def flush(self) -> None:
-        self._timer.stop()
+        self._throttle.cancel()
         total = len(self._wb.history)
         if self._resetting or total <= self._rows:
             return
@@ -142,7 +139,7 @@ class HistoryModel(QtCore.QAbstractTableModel):
         # repaint in between asks for none of the rows that are about to go.
         if self._resetting:
             return
-        self._timer.stop()
+        self._throttle.cancel()
         self._texts.clear()
         self.beginResetModel()
         self._resetting = True
@@ -173,11 +170,8 @@ class HistoryPanel(QtWidgets.QTableView):
         header.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Interactive)
         self.fit_columns()
         self.setToolTip("Every operation on this filter, newest at the bottom, with the counts after it.")
-        self._follow_timer = QtCore.QTimer(self)
-        self._follow_timer.setSingleShot(True)
-        self._follow_timer.setInterval(100)
-        self._follow_timer.timeout.connect(self.scrollToBottom)
-        self.model_.rowsInserted.connect(self._follow)
+        self._follow = Throttle(100, self.scrollToBottom, self)
+        self.model_.rowsInserted.connect(self._on_rows_inserted)
 
     def set_dark(self, dark: bool) -> None:
         self.model_.set_dark(dark)
@@ -194,7 +188,6 @@ class HistoryPanel(QtWidgets.QTableView):
             self.setColumnWidth(col, max(metrics.horizontalAdvance(title), metrics.horizontalAdvance(samples[col]))
                                 + pad)
 
-    def _follow(self, *_):
+    def _on_rows_inserted(self, *_):
         # Rows arrive up to hundreds a second during auto-play; scroll to the newest at most ten times a second.
-        if not self._follow_timer.isActive():
-            self._follow_timer.start()
+        self._follow.request()

@@ -20,6 +20,7 @@ from bloomviz.filters import bitstore
 from bloomviz.hashing import schemes as hashing
 from bloomviz.studies.setops import MAX_ITEMS, SetReport, compare_sets, parse_items, rates, sample_sets
 from bloomviz.gui.widgets.bit_grid import BitGridWidget
+from bloomviz.gui.timing import Throttle
 
 TAB_KEY = "setops"
 TAB_TITLE = "Set operations"
@@ -60,10 +61,7 @@ class SetOpsView(QtWidgets.QWidget):
         super().__init__(parent)
         self._report: SetReport | None = None
         self.box_b = None
-        self._debounce = QtCore.QTimer(self)
-        self._debounce.setSingleShot(True)
-        self._debounce.setInterval(DEBOUNCE_MS)
-        self._debounce.timeout.connect(self.compute)
+        self._debounce = Throttle(DEBOUNCE_MS, self.compute, self)
         self._build()
         self.m_a.setValue(2048)
         self.k_a.setValue(4)
@@ -205,7 +203,7 @@ class SetOpsView(QtWidgets.QWidget):
     def _changed(self) -> None:
         if self.same.isChecked() and self.box_b is not None:
             self._copy_a_to_b()
-        self._debounce.start()
+        self._debounce.restart()
 
     def sample(self) -> None:
         """Fill both text boxes with an overlapping random sample (sizes from the spin boxes)."""
@@ -233,7 +231,7 @@ class SetOpsView(QtWidgets.QWidget):
 
     def compute(self) -> bool:
         """Build A and B from the boxes and show everything; False (and a message) when refused."""
-        self._debounce.stop()
+        self._debounce.cancel()
         same = self.same.isChecked()
         try:
             a = parse_items(self.text_a.toPlainText())

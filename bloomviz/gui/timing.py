@@ -1,0 +1,146 @@
+"""The window's timing plumbing, written once: a throttle, a chunk runner, and a job runner built on it.
+
+- ``Throttle(interval_ms, callback, parent)`` calls ``callback`` once, ``interval_ms`` after it is asked.
+  ``request()`` leaves a call already pending as it is, so a flood of requests redraws at most once per
+  interval (a progress bar, the status line); ``restart()`` pushes the pending call back, so it comes once the
+  requests stop for a whole interval (typing in a field). ``cancel()`` drops it: the owner calls that when it
+  has just done the work itself.
+- ``ChunkRunner(step, parent)`` calls ``step()`` from a zero-delay timer, one call per turn of the event loop,
+  until ``step`` returns False (or ``stop()``); the window stays responsive between two calls. ``start``,
+  ``stop`` and ``is_running``. A ``step`` that ends its work and starts the next (a slot of its "finished"
+  signal calling ``start``) keeps the runner going whatever it returns. ``interval_ms`` makes it a metronome instead (auto-play at a chosen rate).
+  If ``step`` raises, the runner stops before the exception propagates, so a failing step is not retried for
+  ever.
+- ``JobRunner`` drives a steppable job (``step() -> finished``, ``done``, ``total``, ``finished``) on a
+  ``ChunkRunner``, as many steps per turn as fit in ``SLICE_MS``, and reports progress, the end, a
+  cancellation or a failure (a ``ValueError`` or ``MemoryError`` from the job) as signals.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from PySide6 import QtCore
+
+SLICE_MS = 30   # a job's steps per turn of the event loop: short enough that typing and painting stay fluid
+
+
+class Throttle(QtCore.QObject):
+    def __init__(self, interval_ms: int, callback: Callable[[], object], parent: QtCore.QObject | None = None):
+        super().__init__(parent)
+        self._timer = QtCore.QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(int(interval_ms))
+        self._timer.timeout.connect(callback)
+
+    @property
+    def pending(self) -> bool:
+        return self._timer.isActive()
+
+    @property
+    def interval(self) -> int:
+        return self._timer.interval()
+
+    def set_interval(self, interval_ms: int) -> None:
+        self._timer.setInterval(int(interval_ms))
+
+    def request(self) -> None:
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def restart(self) -> None:
+        self._timer.start()
+
+    def cancel(self) -> None:
+        self._timer.stop()
+
+
+class ChunkRunner(QtCore.QObject):
+    def __init__(self, step: Callable[[], bool], parent: QtCore.QObject | None = None, interval_ms: int = 0):
+        super().__init__(parent)
+        self._step = step
+        self._timer = QtCore.QTimer(self)
+        self._timer.setInterval(int(interval_ms))
+        self._timer.timeout.connect(self._fire)
+        self._starts = 0
+
+    @property
+    def is_running(self) -> bool:
+        return self._timer.isActive()
+
+    def start(self, interval_ms: int | None = None) -> None:
+        """Start (or restart) calling ``step``; ``interval_ms`` replaces the delay between two calls."""
+        if interval_ms is not None:
+            self._timer.setInterval(int(interval_ms))
+        self._starts += 1
+        self._timer.start()
+
+    def stop(self) -> None:
+        self._timer.stop()
+
+    def _fire(self) -> None:
+        starts = self._starts
+        try:
+            more = self._step()
+        except BaseException:
+            if starts == self._starts:
+                self._timer.stop()
+            raise
+        if not more and starts == self._starts:
+            self._timer.stop()
+
+
+class JobRunner(QtCore.QObject):
+    progress = QtCore.Signal(object, object)   # done, total (object: Qt's int is 32 bits)
+    finished = QtCore.Signal(object)           # the job, finished
+    cancelled = QtCore.Signal()
+    failed = QtCore.Signal(str)
+    busyChanged = QtCore.Signal(bool)
+
+    def __init__(self, parent: QtCore.QObject | None = None, slice_ms: int = SLICE_MS):
+        super().__init__(parent)
+        self._job = None
+        self._slice = slice_ms / 1000
+        self._chunks = ChunkRunner(self._tick, self)
+
+    @property
+    def busy(self) -> bool:
+        return self._job is not None
+
+    def start(self, job) -> None:
+        self.cancel()
+        self._job = job
+        self.busyChanged.emit(True)
+        self.progress.emit(0, job.total)
+        self._chunks.start()
+
+    def cancel(self) -> None:
+        if self._job is None:
+            return
+        self._stop()
+        self.cancelled.emit()
+
+    def _stop(self) -> None:
+        self._chunks.stop()
+        self._job = None
+        self.busyChanged.emit(False)
+
+    def _tick(self) -> bool:
+        job = self._job
+        if job is None:
+            return False
+        deadline = time.monotonic() + self._slice
+        try:
+            while not job.step() and time.monotonic() < deadline:
+                pass
+        except (ValueError, MemoryError) as exc:
+            self._stop()
+            self.failed.emit(str(exc))
+            return False
+        self.progress.emit(job.done, job.total)
+        if job.finished:
+            self._stop()
+            self.finished.emit(job)
+            return False
+        return True

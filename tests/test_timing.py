@@ -1,0 +1,158 @@
+"""The window's one throttle, one chunk runner and one job runner (gui/timing.py)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6 import QtCore
+
+from bloomviz.gui.timing import ChunkRunner, JobRunner, Throttle
+
+
+@pytest.fixture
+def owner(qtbot):
+    obj = QtCore.QObject()
+    yield obj
+    obj.deleteLater()
+
+
+def test_throttle_request_calls_once_per_interval(qtbot, owner):
+    calls = []
+    throttle = Throttle(30, lambda: calls.append(1), owner)
+    for _ in range(50):
+        throttle.request()
+    assert throttle.pending and calls == []
+    qtbot.waitUntil(lambda: calls == [1], timeout=2_000)
+    assert not throttle.pending
+    qtbot.wait(80)
+    assert calls == [1]
+
+
+def test_throttle_restart_waits_for_quiet_and_cancel_drops_the_call(qtbot, owner):
+    calls = []
+    throttle = Throttle(60, lambda: calls.append(1), owner)
+    throttle.restart()
+    for _ in range(4):
+        qtbot.wait(25)
+        throttle.restart()    # each restart pushes the call back: none within these 100 ms
+    assert calls == []
+    qtbot.waitUntil(lambda: calls == [1], timeout=2_000)
+    throttle.request()
+    throttle.cancel()
+    qtbot.wait(120)
+    assert calls == [1] and not throttle.pending
+    throttle.set_interval(5)
+    assert throttle.interval == 5
+
+
+def test_chunk_runner_steps_until_false_and_lets_the_loop_turn(qtbot, owner):
+    steps, other = [], []
+    runner = ChunkRunner(lambda: steps.append(1) or len(steps) < 5, owner)
+    QtCore.QTimer.singleShot(0, lambda: other.append(len(steps)))
+    runner.start()
+    assert runner.is_running
+    qtbot.waitUntil(lambda: not runner.is_running, timeout=2_000)
+    assert len(steps) == 5
+    assert other and other[0] < 5    # another event ran between two steps
+
+
+def test_chunk_runner_stop_and_a_restart_from_inside_a_step(qtbot, owner):
+    steps = []
+    restarted = []
+
+    def step():
+        steps.append(1)
+        if len(steps) == 3 and not restarted:
+            restarted.append(1)
+            runner.start()       # the next run begins in this step: returning False must not end it
+            return False
+        return len(steps) < 6
+
+    runner = ChunkRunner(step, owner)
+    runner.start()
+    qtbot.waitUntil(lambda: not runner.is_running, timeout=2_000)
+    assert len(steps) == 6
+    runner.start()
+    runner.stop()
+    qtbot.wait(30)
+    assert len(steps) == 6
+
+
+def test_chunk_runner_stops_when_a_step_raises(qtbot, owner):
+    calls = []
+
+    def step():
+        calls.append(1)
+        raise ValueError("broken step")
+
+    runner = ChunkRunner(step, owner)
+    runner.start()
+    with qtbot.captureExceptions() as exceptions:
+        qtbot.waitUntil(lambda: bool(calls), timeout=2_000)
+        qtbot.wait(30)
+    assert len(calls) == 1 and not runner.is_running
+    assert "broken step" in str(exceptions[0][1])
+
+
+def test_chunk_runner_as_a_metronome(qtbot, owner):
+    ticks = []
+    runner = ChunkRunner(lambda: ticks.append(1) or True, owner, interval_ms=40)
+    runner.start()
+    qtbot.wait(130)
+    runner.stop()
+    assert 1 <= len(ticks) <= 5
+
+
+class _Job:
+    def __init__(self, total: int, fail_at: int | None = None):
+        self.total, self.done, self.fail_at = total, 0, fail_at
+
+    @property
+    def finished(self) -> bool:
+        return self.done >= self.total
+
+    def step(self) -> bool:
+        if self.done == self.fail_at:
+            raise ValueError("no room for that")
+        self.done += 1
+        return self.finished
+
+
+def test_job_runner_reports_progress_and_the_finished_job(qtbot, owner):
+    runner = JobRunner(owner)
+    busy, progress = [], []
+    runner.busyChanged.connect(busy.append)
+    runner.progress.connect(lambda done, total: progress.append((done, total)))
+    job = _Job(1000)
+    with qtbot.waitSignal(runner.finished, timeout=5_000) as blocker:
+        runner.start(job)
+    assert blocker.args == [job] and job.finished and not runner.busy
+    assert progress[0] == (0, 1000) and progress[-1] == (1000, 1000)
+    assert busy == [True, False]
+
+
+def test_job_runner_failure_and_cancel(qtbot, owner):
+    runner = JobRunner(owner)
+    with qtbot.waitSignal(runner.failed, timeout=5_000) as blocker:
+        runner.start(_Job(10, fail_at=3))
+    assert blocker.args == ["no room for that"] and not runner.busy
+    cancelled = []
+    runner.cancelled.connect(lambda: cancelled.append(1))
+    runner.start(_Job(10 ** 9))
+    runner.cancel()
+    assert cancelled == [1] and not runner.busy
+
+
+def test_job_runner_next_job_started_from_finished_runs(qtbot, owner):
+    runner = JobRunner(owner)
+    jobs = [_Job(5), _Job(7)]
+    done = []
+
+    def next_job(job):
+        done.append(job)
+        if len(done) == 1:
+            runner.start(jobs[1])
+
+    runner.finished.connect(next_job)
+    runner.start(jobs[0])
+    qtbot.waitUntil(lambda: len(done) == 2, timeout=5_000)
+    assert jobs[1].finished

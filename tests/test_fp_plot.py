@@ -14,7 +14,7 @@ import pytest
 from PySide6 import QtCore, QtGui
 
 from bloomviz.theory.exact_rate import fp_exact_at
-from bloomviz.gui.filter_tab.fp_plot import ESTIMATE_CURVES, FILL_CURVES, RATE_CURVES, FpPlotWidget
+from bloomviz.gui.filter_tab.plot import ESTIMATE_CURVES, FILL_CURVES, RATE_CURVES, FpPlotWidget
 from bloomviz.gui.widgets.plot_export import PlotExportError
 
 M, K, PROBES = 1000, 5, 2000

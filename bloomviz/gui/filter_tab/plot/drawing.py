@@ -1,0 +1,177 @@
+"""Drawing the series: throttled redraws, the x frame before there is a curve, the upper-limit curve on a log
+axis, the sub-plots, the capacity line and the reference line.
+
+A mixin of ``FpPlotWidget`` (``widget.py``).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from bloomviz.gui.filter_tab.plot.style import FILL_CURVES, LABELS, RATE_CURVES, positive_number
+
+
+class DrawingMixin:
+    # --- the data ---------------------------------------------------------------------------------------------
+    @property
+    def series(self):
+        return self._series
+
+    def set_series(self, series) -> None:
+        """Draw ``series`` from now on (``None`` clears the plot); redraws at once."""
+        if series is not None and not (hasattr(series, "column") and hasattr(series, "__len__")):
+            raise TypeError(f"a series needs column(name) and len(); got {type(series).__name__}")
+        self._series = series
+        self.refresh_now()
+
+    def refresh(self) -> None:
+        """Note that the series changed; the redraw follows within REFRESH_INTERVAL_MS, once per burst."""
+        if not self._timer.isActive():
+            self._timer.start()
+
+    @property
+    def refresh_interval_ms(self) -> int:
+        """The current throttle period: REFRESH_INTERVAL_MS, longer while redraws are expensive."""
+        return self._timer.interval()
+
+    def refresh_now(self) -> None:
+        """Redraw every visible curve from the series now."""
+        self._timer.stop()
+        self.redraw_count += 1
+        started = time.perf_counter()
+        self._redraw()
+        # A million-row series takes tens of milliseconds to redraw; spacing redraws by a few times that
+        # leaves most of the event loop to the work that is producing the rows.
+        cost_ms = 1000.0 * (time.perf_counter() - started)
+        self._timer.setInterval(int(min(self.MAX_REFRESH_INTERVAL_MS, max(self.REFRESH_INTERVAL_MS, 4 * cost_ms))))
+
+    def _redraw(self) -> None:
+        series = self._series
+        self._frame_x(series)
+        if series is None or len(series) == 0:
+            for curve in self._curves.values():
+                curve.clear()
+            self._band.updatePath()
+            self._stale_fill = self._stale_estimate = False
+            self._update_readout()
+            return
+        n = series.column("n")
+        for key in RATE_CURVES:
+            self._curves[key].setData(n, series.column(key))
+        self._draw_limit(n)
+        self._draw_reference()
+        # Range now rather than at the next paint: the linked plots below then clip to the final range, and
+        # what the curves display is settled when this returns. Same work either way.
+        self._rate_plot.getViewBox().updateAutoRange()
+        # Hidden plots cost nothing per insert: they are drawn when shown.
+        self._stale_fill = self._stale_estimate = True
+        self._draw_subplots()
+        self._update_readout()
+
+    def _frame_x(self, series) -> None:
+        """With no point or one (a new filter, one opened from a file) autorange would zoom onto a sliver
+        around the capacity line or the point (199.6–200.4): show 0 … max(capacity, n, 10) instead, and give
+        the axis back to autorange once there is a curve to fit."""
+        vb = self._rate_plot.getViewBox()
+        if series is None or len(series) <= 1:
+            last = float(series.column("n")[-1]) if series is not None and len(series) else 0.0
+            vb.setXRange(0.0, max(self._capacity or 0.0, last, 10.0) * 1.05, padding=0)
+            self._x_framed = True
+        elif getattr(self, "_x_framed", False):
+            self._x_framed = False
+            vb.enableAutoRange(axis="x")
+
+    def _draw_limit(self, n: np.ndarray | None = None) -> None:
+        series = self._series
+        zero = None
+        if self._log_y and series is not None and len(series):
+            measured = series.column("fp_measured")
+            zero = measured == 0
+        if zero is None or not zero.any():
+            self._limit_curve.clear()
+            self._limit_curve.setVisible(False)
+        else:
+            n = series.column("n") if n is None else n
+            self._limit_curve.setData(n, np.where(zero, series.column("fp_high"), np.nan))
+            self._limit_curve.setVisible(True)
+        item = self._limit_legend.getLabel(self._limit_curve)
+        if item is not None:   # the legend names the limit only while one is drawn
+            for sample, label in self._limit_legend.items:
+                if label is item:
+                    sample.setVisible(self._limit_curve.isVisible())
+                    label.setVisible(self._limit_curve.isVisible())
+
+    def _draw_subplots(self) -> None:
+        series = self._series
+        if series is None or len(series) == 0:
+            return
+        n = series.column("n")
+        if self._show_fill and self._stale_fill:
+            for key in FILL_CURVES:
+                self._curves[key].setData(n, series.column(key))
+            self._stale_fill = False
+        if self._show_estimate and self._stale_estimate:
+            self._curves["n_estimated"].setData(n, series.column("n_estimated"))
+            self._curves["n_true"].setData(n, n)
+            self._estimate_plot.getViewBox().updateAutoRange()
+            self._stale_estimate = False
+
+    # --- capacity -------------------------------------------------------------------------------------------
+    @property
+    def capacity(self) -> float | None:
+        return self._capacity
+
+    @property
+    def reference(self) -> tuple[float, str] | None:
+        return self._reference
+
+    def set_reference(self, value, label: str = "") -> None:
+        """A horizontal line at rate ``value`` named ``label`` in the legend (a scalable filter's compound bound
+        p); ``None`` removes it. Drawn as a two-point curve from n = 0 to the latest n (or the capacity), so
+        it follows the log axis like the other curves."""
+        legend, curve = self._rate_legend, self._reference_curve
+        if self._reference is not None:
+            legend.removeItem(curve)
+        if value is None:
+            self._reference = None
+            curve.clear()
+            return
+        value = positive_number("reference rate", value)
+        self._reference = (value, str(label) or f"reference {value:g}")
+        legend.addItem(curve, self._reference[1])
+        self._draw_reference()
+
+    def _draw_reference(self) -> None:
+        if self._reference is None:
+            return
+        n_max = float(self._series.column("n")[-1]) if self._series is not None and len(self._series) else 1.0
+        x_end = max(n_max, self._capacity or 0.0, 1.0)
+        self._reference_curve.setData([0.0, x_end], [self._reference[0]] * 2)
+
+    def set_theory_label(self, text: str | None = None) -> None:
+        """Rename the exact-theory curve (a variant's own formula); None restores "theory: exact"."""
+        label = self._rate_legend.getLabel(self._curves["fp_exact"])
+        if label is not None:
+            label.setText(text or LABELS["fp_exact"])
+
+    def set_capacity(self, n) -> None:
+        """Mark the design capacity n with a vertical line; ``None`` removes the mark."""
+        if n is not None:
+            n = positive_number("capacity", n)
+        self._capacity = n
+        for line in self._capacity_lines:
+            if n is None:
+                line.hide()
+            else:
+                line.show()  # first: a hidden line's label ignores position changes
+                line.setPos(n)
+                if getattr(line, "label", None) is not None:
+                    line.label.valueChanged()
+        if self._series is None or len(self._series) <= 1:
+            self._frame_x(self._series)
+
+    def _on_rate_y_range(self, *_):
+        if self._band.has_gaps():
+            self._band.updatePath()

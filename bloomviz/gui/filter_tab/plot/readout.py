@@ -1,0 +1,114 @@
+"""The readout under the plot: every curve's value at the n under the mouse, or at the latest n.
+
+A mixin of ``FpPlotWidget`` (``widget.py``).
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+from PySide6 import QtCore, QtGui
+
+from bloomviz.gui.filter_tab.plot.style import FILL_CURVES, RATE_CURVES, THEMES
+from bloomviz.theory.units import count_text, rate_text
+
+
+class HoverWatcher(QtCore.QObject):
+    """Tells the plot widget when the mouse leaves the graphics view (the scene reports no such event)."""
+
+    def __init__(self, on_leave):
+        super().__init__()
+        self._on_leave = on_leave
+
+    def eventFilter(self, obj, event):
+        if event.type() == QtCore.QEvent.Type.Leave:
+            self._on_leave()
+        return False
+
+
+def fmt_value(value: float) -> str:
+    """A rate, a fill or an item count, by the one policy (core.units)."""
+    if value is None or not np.isfinite(value):
+        return "∞" if value is not None and value > 0 else "—"
+    if 0 <= value <= 1:
+        return rate_text(value)
+    return count_text(value) if abs(value) >= 10 else f"{value:.4g}"
+
+
+
+class ReadoutMixin:
+    # --- readout --------------------------------------------------------------------------------------------
+    def values_at(self, n: float | None) -> dict[str, float] | None:
+        """The series row nearest to ``n`` as {column: value} (plus ``n_true``), or None without data; n = None
+        gives the latest row (after a counting filter's removals n is no longer increasing: the latest row is
+        not the first one with the latest n)."""
+        series = self._series
+        if series is None or len(series) == 0:
+            return None
+        ns = series.column("n")
+        if n is None:
+            i = len(ns) - 1
+        elif np.all(ns[1:] >= ns[:-1]):
+            i = int(np.searchsorted(ns, n))
+            if i >= len(ns):
+                i = len(ns) - 1
+            elif i > 0 and abs(ns[i - 1] - n) <= abs(ns[i] - n):
+                i -= 1
+        else:
+            i = int(len(ns) - 1 - np.argmin(np.abs(ns[::-1] - n)))   # the latest row nearest to n
+        keys = ("n",) + RATE_CURVES + FILL_CURVES + ("n_estimated",)
+        row = {key: float(series.column(key)[i]) for key in keys}
+        row["n_true"] = row["n"]
+        return row
+
+    def readout_text(self) -> str:
+        """The readout as plain text (what the label shows, without colours)."""
+        return self._readout.text() and QtGui.QTextDocumentFragment.fromHtml(self._readout.text()).toPlainText()
+
+    def _update_readout(self) -> None:
+        series = self._series
+        if series is None or len(series) == 0:
+            self._readout.setText("No data yet: insert items to see the false-positive rate.")
+            return
+        hovering = self._hover_n is not None
+        row = self.values_at(self._hover_n if hovering else None)
+        pal = THEMES[self._dark]
+
+        def swatch(key: str, text: str) -> str:
+            return f'<span style="color:{pal[key]}">■</span>&nbsp;{html.escape(text)}'
+
+        parts = [f"<b>{'at' if hovering else 'latest:'} n = {row['n']:,.0f}</b>",
+                 swatch("fp_measured", f"measured {fmt_value(row['fp_measured'])} "
+                                       f"(95%: {fmt_value(row['fp_low'])}–{fmt_value(row['fp_high'])})"),
+                 swatch("fp_exact", f"exact {fmt_value(row['fp_exact'])}")]
+        # a variant without the standard filter's formulas has them as NaN: say nothing rather than "nan"
+        parts += [swatch(key, f"{word} {fmt_value(row[key])}") for key, word in
+                  (("fp_classic", "classic"), ("fp_approx", "approx."), ("fp_bound", "bound"))
+                  if np.isfinite(row[key])]
+        if self._show_fill:
+            parts.append(f"fill {fmt_value(row['fill'])} (expected {fmt_value(row['fill_expected'])})")
+        if self._show_estimate:
+            parts.append(f"estimated n {fmt_value(row['n_estimated'])}")
+        if len(series) == 1 and row["n"] > 0:
+            # one point with items already in: a filter opened without the history of how it filled
+            parts.append("<i>one point: the filter as it was opened; each insert adds the next</i>")
+        self._readout.setText(" &nbsp;·&nbsp; ".join(parts))
+        for line in self._crosshairs:
+            line.setVisible(hovering)
+            if hovering:
+                line.setPos(row["n"])
+
+    def _on_mouse_moved(self, pos) -> None:
+        for plot in self._visible_plots():
+            vb = plot.getViewBox()
+            if vb.sceneBoundingRect().contains(pos):
+                self._hover_n = vb.mapSceneToView(pos).x()
+                self._update_readout()
+                return
+        self._on_mouse_left()
+
+    def _on_mouse_left(self) -> None:
+        if self._hover_n is not None:
+            self._hover_n = None
+            self._update_readout()

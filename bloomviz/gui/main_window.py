@@ -18,7 +18,7 @@ from bloomviz.gui.filter_tab.autoplay import RATES, AutoPlay
 from bloomviz.gui.filter_tab.autoplay_panel import AutoPlayPanel
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.filter_tab.explain_panel import ExplainPanel
-from bloomviz.gui.filter_tab.fp_plot import FpPlotWidget
+from bloomviz.gui.filter_tab.plot import FpPlotWidget
 from bloomviz.gui.widgets.grid import GridLegend
 from bloomviz.gui.filter_tab.history_panel import HistoryPanel
 from bloomviz.gui.filter_tab.item_panel import ItemPanel

@@ -28,7 +28,7 @@ from bloomviz.studies.compare import (DEFAULT_PROBES, LESSON_P, MAX_CONFIGS, MAX
                                    Config, lesson_configs, lesson_design)
 from bloomviz.filters.registry import TITLES, VARIANTS, grid_values
 from bloomviz.gui.widgets.grid import BitGridWidget
-from bloomviz.gui.filter_tab.fp_plot import WilsonBand
+from bloomviz.gui.widgets.wilson_band import WilsonBand
 
 TAB_KEY = "compare"
 TAB_TITLE = "Compare"

@@ -19,7 +19,7 @@ from bloomviz.filters import bitstore
 
 from bloomviz.hashing import schemes as hashing
 from bloomviz.studies.setops import MAX_ITEMS, SetReport, compare_sets, parse_items, rates, sample_sets
-from bloomviz.gui.widgets.bit_grid import BitGridWidget
+from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.timing import Throttle
 
 TAB_KEY = "setops"

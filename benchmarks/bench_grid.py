@@ -75,7 +75,7 @@ def _setup_view(widget, app):
 
 def measure_grid(m: int = 10_000_000, seed: int = 0) -> dict:
     """Median ms of a 7-cell update and of a full redraw of a BitGridWidget with m cells, repaint included."""
-    from bloomviz.gui.widgets.bit_grid import BitGridWidget
+    from bloomviz.gui.widgets.grid import BitGridWidget
 
     app = _app()
     rng = np.random.default_rng(seed)

@@ -122,7 +122,7 @@ def measure_plain_pyqtgraph(m: int = 10_000_000, seed: int = 0) -> dict:
     """The peer: one ImageItem over the whole padded array with pyqtgraph's autoDownsample."""
     import pyqtgraph as pg
 
-    from bloomviz.gui.widgets.grid_layout import grid_shape
+    from bloomviz.gui.widgets.grid.layout import grid_shape
 
     app = _app()
     rng = np.random.default_rng(seed)

@@ -186,12 +186,13 @@ def test_window_actions_are_recorded_for_the_window_and_its_tab_names_are_the_wi
     from bloomviz.lessons.actions import WINDOW_TABS
     assert WINDOW_TABS == TABS
     lesson = parse_text("# T\n## S\n```bloomviz\nfilter m=64 k=3\nautoplay 5 speed=2\nshow tab=compare\n"
-                        "insert a slow=0.5\npredict a\nhighlight 1 2\n```\n")
+                        "insert a slow=0.5\nhighlight 1 2\npredict a\n```\n")
     step = lessons.check(lesson)[0]
-    assert step["n"] == 6 and step["window"] == [
+    assert step["n"] == 6 and step["window"][:4] == [
         {"action": "autoplay", "items": 5, "speed": 2.0}, {"action": "show", "tab": "compare"},
-        {"action": "slow", "seconds_per_hash": 0.5}, {"action": "predict", "item": "a"},
-        {"action": "highlight", "positions": [1, 2]}]
+        {"action": "slow", "seconds_per_hash": 0.5}, {"action": "highlight", "positions": [1, 2]}]
+    shown = step["window"][4]
+    assert (shown["action"], shown["kind"], shown["items"], shown["answer"]) == ("predict", "verdict", ["a"], "maybe")
 
 
 def test_lesson_7_a_scalable_filter_keeps_its_bound(reports):
@@ -223,9 +224,9 @@ def test_lesson_report_writes_every_step(tmp_path, capsys):
     out = tmp_path / "r.json"
     assert cli.main(["lesson", "1", "--report", str(out)]) == 0
     doc = json.loads(out.read_text(encoding="utf-8"))
-    assert doc["lesson"].startswith("What a Bloom filter is") and len(doc["steps"]) == 5
+    assert doc["lesson"].startswith("What a Bloom filter is") and len(doc["steps"]) == 6
     assert doc["steps"][-1]["last"]["positions"] == [23, 17, 5]
-    assert "step 5 of 5" in capsys.readouterr().out
+    assert "step 6 of 6" in capsys.readouterr().out
 
 
 def test_a_bad_lesson_file_is_one_error_line_and_no_report(tmp_path, capsys):

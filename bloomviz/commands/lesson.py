@@ -51,9 +51,11 @@ def _summary(report: dict, total: int) -> str:
     last = report["last"]
     verdict = "" if not last or "verdict" not in last else \
         f"; {last['item']}: {'probably in' if last['verdict'] == 'maybe' else 'definitely not in'}"
+    asked = "".join(f"; predict: {w['answer_text']} (choice {w['right'] + 1}, “{w['choices'][w['right']]}”)"
+                    for w in report["window"] if w["action"] == "predict")
     return (f"step {report['step']} of {total}: {report['title']} — m={report['m']:,} k={report['k']} "
             f"{report['scheme']} {report['variant']}, n={report['n']:,}, bits set {report['bits_set']:,}, "
-            f"measured {_rate(report['measured_rate'])}, exact {_rate(report['exact_rate'])}{verdict}")
+            f"measured {_rate(report['measured_rate'])}, exact {_rate(report['exact_rate'])}{verdict}{asked}")
 
 
 def _plain(value):

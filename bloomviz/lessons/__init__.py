@@ -3,6 +3,7 @@ plays them on the core, step by step with Back, or headless (``bloomviz lesson F
 
 - ``format.py``: the file format and its strict parser (``parse_file``, ``parse_text``, ``LessonError``);
 - ``actions.py``: the actions as data, and the check of their arguments;
+- ``predict.py``: the predict block (question, choices, answer kind) and the answer computed from the filter;
 - ``runner.py``: ``LessonRunner`` (next, back, a snapshot per step), ``check`` (run every step);
 - ``builtin/``: the lessons shipped with bloomviz, from the seed documents (``builtin_lessons``).
 

@@ -11,6 +11,9 @@ gives no line for a semantic error such as an unknown scheme).
     narration paragraphs
     ```bloomviz
     action arg arg key=value   one action per line; quote items holding spaces ("like this"); # comments
+    predict KIND …             a question for the class (predict.py): its ask and choice lines follow it,
+    ask QUESTION               read as written; only expect lines may follow a predict in its step
+    choice CONDITION LABEL
     ```
 
 ``parse_text`` / ``parse_file`` return a ``Lesson`` (plain data: steps of narration and ``Action`` records) or
@@ -25,6 +28,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
+from bloomviz.lessons import predict
 from bloomviz.lessons.actions import SPECS, check_action
 
 FENCE = re.compile(r"^(```|~~~)\s*(\S*)\s*$")
@@ -104,6 +108,43 @@ def parse_action(text: str, path: str, line: int) -> Action:
     return Action(name, tuple(args_checked), options_checked, line)
 
 
+def _close_predict(step: dict, path: str) -> None:
+    block = step.pop("predict_block", None)
+    if block is not None:
+        try:
+            args, options = block.action_parts()
+        except predict.PredictSyntaxError as exc:
+            raise LessonError(path, exc.line, f"predict: {exc}") from None
+        step["actions"].append(Action("predict", args, options, block.line))
+
+
+def _block_line(step: dict, body: str, path: str, number: int) -> None:
+    """One line of an action block: an action, or an ``ask``/``choice`` line continuing a predict block."""
+    word = body.split(None, 1)[0]
+    if word in predict.CONTINUATIONS:
+        if "predict_block" not in step:
+            raise LessonError(path, number, f"{word} belongs to a predict block: put it right after its "
+                                            f"predict line")
+        try:
+            step["predict_block"].add(body, number)
+        except predict.PredictSyntaxError as exc:
+            raise LessonError(path, exc.line, f"predict: {exc}") from None
+        return
+    _close_predict(step, path)
+    if step.get("predicted") and word != "expect":
+        # the class must not see the answer before Reveal: nothing after a predict may change what is shown
+        raise LessonError(path, number, f"{word} after a predict in the same step: only expect lines may follow "
+                                        f"a predict (they check the answer); put this in the next step")
+    if word == "predict":
+        try:
+            step["predict_block"] = predict.start(body, number, lambda b: _tokens(b, path, number))
+        except predict.PredictSyntaxError as exc:
+            raise LessonError(path, exc.line, f"predict: {exc}") from None
+        step["predicted"] = True
+        return
+    step["actions"].append(parse_action(body, path, number))
+
+
 def parse_text(text: str, path: str = "<lesson>") -> Lesson:
     title, intro, steps = None, [], []
     current: dict | None = None
@@ -113,11 +154,12 @@ def parse_text(text: str, path: str = "<lesson>") -> Lesson:
         fence = FENCE.match(line.strip())
         if in_block:
             if fence and not fence.group(2):
+                _close_predict(current, path)
                 in_block = False
                 continue
             body = line.strip()
             if body and not body.startswith("#"):
-                current["actions"].append(parse_action(body, path, number))
+                _block_line(current, body, path, number)
             continue
         if fence:
             lang = fence.group(2)

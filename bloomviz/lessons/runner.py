@@ -169,12 +169,13 @@ def apply(state: LessonState, action: Action, window: list) -> None:
                           "newly_set": [bool(x) for x in getattr(ins, "newly_set", ())]}
         if "slow" in o:
             window.append({"action": "slow", "seconds_per_hash": o["slow"]})
-    elif name in ("lookup", "predict"):
+    elif name == "lookup":
         flt = _flt(state, action)
         for item in a:
             state.last = _lookup_record(state, name, item, flt.lookup(item))
-        if name == "predict":
-            window.append({"action": "predict", "item": a[0]})
+    elif name == "predict":
+        from bloomviz.lessons import predict
+        predict.run(state, action, window)
     elif name == "remove":
         flt = _flt(state, action)
         if not hasattr(flt, "remove"):

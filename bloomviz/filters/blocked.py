@@ -41,6 +41,7 @@ from bloomviz.theory.exact_rate import fp_exact_at
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.encoding import to_bytes
 from bloomviz.theory.validate import check_k, check_m
+from bloomviz.filters.params import BLOCK_BITS, K, M
 from bloomviz.filters.common import (RAW_MODULUS, RemappedPositions, check_block_bits, check_params,
                                           hash_values, hash_values_many)
 
@@ -119,6 +120,15 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
 
     variant = "blocked"
     theory_name = "theory (blocked)"   # variant facts: the plot's legend for its theory curve
+    # --- variant facts (see BloomFilter's) ---
+    parameters = (M, K, BLOCK_BITS)
+    title = "Blocked (all k positions in one 512-bit block)"
+    short_title = "Blocked"
+    choice_label = "Blocked (512-bit blocks)"
+    description = ("all k positions inside one 512-bit block (one cache line), faster but a little less "
+                   "accurate.")
+    theory_label = "theory: blocked, Σ P(load)·FP(block)"
+    BANDS_SHOWN = 16   # up to this many blocks the grid outlines them all; past it, the last operation's only
     standard_formulas = False   # its own theory (theory_fp); the standard filter's formulas describe another
 
     def __init__(self, m: int, k: int, block_bits: int = DEFAULT_BLOCK_BITS,
@@ -201,3 +211,45 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
         out = cls(m, k, block_bits=block_bits, scheme=scheme)
         out._load(count, payload)
         return out
+
+    # --- variant words (see BloomFilter's) -------------------------------------------------------------------
+    @property
+    def bands_text(self) -> str:
+        return f"outlined: {self._block_bits}-bit blocks; an item's k bits all lie in one"
+
+    def kind_phrase(self) -> str:
+        return f"blocked filter ({self.blocks:,} blocks of {self._block_bits} bits)"
+
+    def size_text(self) -> str:
+        return f"m = {self._m:,} bits in {self.blocks:,} blocks"
+
+    def grid_bands(self, recent: Sequence[int] = ()) -> list[tuple[int, int, str]]:
+        b, blocks = self._block_bits, self.blocks
+        if blocks <= self.BANDS_SHOWN:
+            counts = self.block_counts()
+            return [(i * b, (i + 1) * b, f"block {i}: {counts[i] / b * 100:.0f}%") for i in range(blocks)]
+        if len(recent):
+            block = int(recent[0]) // b
+            if block < blocks:
+                return [(block * b, (block + 1) * b, f"block {block:,} of {blocks:,}")]
+        return []
+
+    def describe_bit(self, index: int) -> str:
+        return f"block {index // self._block_bits:,}"
+
+    def operation_rows(self, op: str, result) -> tuple[tuple[str, str], ...]:
+        b = self._block_bits
+        block = int(result.positions[0]) // b
+        return (("block chosen (h_0 mod b)", f"block {block:,} of {self.blocks:,}: bits "
+                                             f"{block * b:,}…{block * b + b - 1:,}"),
+                ("offsets inside the block (h_i mod B)", ", ".join(f"{p - block * b}" for p in result.positions)))
+
+    def theory_rows(self) -> tuple[tuple[str, str], ...]:
+        from bloomviz.filters.registry import theory_curve
+        m, k, b, n = self._m, self._k, self._block_bits, self._count
+        standard = float(fp_exact_at(m, k, np.array([n], dtype=float))[0])
+        return (("blocks", f"b = m/B = {m:,}/{b} = {self.blocks:,} blocks of B = {b} bits (one cache line "
+                           "at 512)"),
+                ("load of a block", f"Binomial(n, B/m): mean n·B/m = {n * b / m:.2f} items"),
+                ("theory", f"Σ_i P(load i)·f(B, k, i) = {float(theory_curve(self, [n])[0]):.4g}"),
+                ("standard filter, same m and k", f"{standard:.4g}"))

@@ -28,6 +28,7 @@ minimum, whose "counter > 0" bits are exactly the AND of the two filters' bits.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -41,6 +42,7 @@ from bloomviz.filters.standard import BATCH, BloomFilter, Insertion, Lookup
 from bloomviz.items.encoding import describe, to_bytes_list
 from bloomviz.theory.validate import check_k, check_m
 from bloomviz.filters.common import check_count, check_counter_bits, check_params
+from bloomviz.filters.params import COUNTER_BITS, K, M
 
 MAX_COUNTING_M = 1 << 31  # one byte per counter in memory: 2 GiB
 _DENSE_MAX_M = 1 << 24    # below this, batch increments go through an m-sized bincount (fast, m*8 bytes)
@@ -150,6 +152,15 @@ class CountingBloomFilter(BloomFilter):
 
     variant = "counting"
     theory_name = "theory (counting)"   # variant facts: the plot's legend for its theory curve
+    # --- variant facts (see BloomFilter's) ---
+    parameters = (M, K, COUNTER_BITS)
+    title = "Counting (c-bit counters, supports removal)"
+    short_title = "Counting"
+    choice_label = "Counting (remove items)"
+    description = "a small counter per position, so items can be removed."
+    unit = "counters"
+    can_remove = True
+    theory_label = "theory: exact (a counter > 0 is a set bit)"
 
     def __init__(self, m: int, k: int, counter_bits: int = 4, scheme: str = hashing.DEFAULT_SCHEME):
         self._setup(m, k, counter_bits, scheme)
@@ -353,3 +364,48 @@ class CountingBloomFilter(BloomFilter):
         out._setup(m, k, counter_bits, scheme)
         out._set_counters(unpack_counters(payload, m, counter_bits), count)  # length checked before allocating
         return out
+
+    # --- variant words (see BloomFilter's) -------------------------------------------------------------------
+    def kind_phrase(self) -> str:
+        return f"counting filter ({self._counter_bits}-bit counters)"
+
+    def size_text(self) -> str:
+        return f"{self._m:,} counters of {self._counter_bits} bits"
+
+    @property
+    def stored_bits(self) -> int:
+        return self._m * self._counter_bits
+
+    def describe_bit(self, index: int) -> str:
+        top = self._top
+        if self.counter(index) == top:
+            return f"of at most {top}: saturated, never decremented"
+        return f"of at most {top}"
+
+    def insert_note(self, insertion) -> str:
+        top = self._top
+        stuck = sorted({p for p, c in zip(insertion.positions, insertion.counters) if c == top})
+        if not stuck:
+            return ""
+        many = len(stuck) > 1
+        return (f" Counter{'s' if many else ''} {', '.join(f'{p:,}' for p in stuck)} "
+                f"{'are' if many else 'is'} saturated at {top}: never counted further, never decremented.")
+
+    def operation_rows(self, op: str, result) -> tuple[tuple[str, str], ...]:
+        c = self._counter_bits
+        return (("counters at the k positions" + (" (after +1)" if op == "insert" else ""),
+                 ", ".join(f"{p:,}: {v}" for p, v in zip(result.positions, result.counters))),
+                ("saturation", f"c = {c} bits per counter: at most 2^{c} − 1 = {self._top}; "
+                               f"{self.saturated_count:,} counters are saturated now"))
+
+    def theory_rows(self) -> tuple[tuple[str, str], ...]:
+        from bloomviz.filters.registry import theory_curve
+        m, k, j, n = self._m, self._k, self._top, self._count
+        # A counter sticks at its top value 2^c − 1 (15 for 4 bits): that, not 2^c, is the value whose
+        # probability matters here, so Fan et al.'s bound P(count ≥ j) ≤ (e·k·n/(j·m))^j is taken at it.
+        stuck = min(1.0, (math.e * k * n / (j * m)) ** j) if n else 0.0
+        return (("theory, exact (a counter above 0 is a set bit)",
+                 f"E[(X/m)^k] = {float(theory_curve(self, [n])[0]):.4g}"),
+                (f"P(a given counter reaches 2^c − 1 = {j} and sticks)",
+                 f"≤ (e·k·n / (j·m))^j = (e·{k}·{n:,} / ({j}·{m:,}))^{j} = {stuck:.3g}"),
+                ("counters now", f"highest {self.highest_counter}, saturated {self.saturated_count:,}"))

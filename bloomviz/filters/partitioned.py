@@ -27,6 +27,7 @@ import numpy as np
 from bloomviz.hashing import schemes as hashing
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.encoding import to_bytes
+from bloomviz.theory.exact_rate import fp_exact_at
 from bloomviz.theory.validate import check_k, check_m
 from bloomviz.filters.common import (RAW_MODULUS, RemappedPositions, check_params, hash_values,
                                           hash_values_many)
@@ -46,6 +47,13 @@ class PartitionedBloomFilter(RemappedPositions, BloomFilter):
 
     variant = "partitioned"
     theory_name = "theory (partitioned)"   # variant facts: the plot's legend for its theory curve
+    # --- variant facts (see BloomFilter's) ---
+    title = "Partitioned (k slices, one position each)"
+    short_title = "Partitioned"
+    choice_label = "Partitioned (k slices)"
+    description = "k slices of m/k bits, one position in each."
+    theory_label = "theory: partitioned (1 − (1 − k/m)^n)^k, exact"
+    bands_text = "outlined: the k slices; hash i sets one bit in slice i"
     standard_formulas = False   # its own theory (theory_fp); the standard filter's formulas describe another
 
     def __init__(self, m: int, k: int, scheme: str = hashing.DEFAULT_SCHEME):
@@ -117,3 +125,32 @@ class PartitionedBloomFilter(RemappedPositions, BloomFilter):
         out = cls(m, k, scheme=scheme)
         out._load(count, payload)
         return out
+
+    # --- variant words (see BloomFilter's) -------------------------------------------------------------------
+    def kind_phrase(self) -> str:
+        return f"partitioned filter ({self._k} slices)"
+
+    def size_text(self) -> str:
+        return f"m = {self._m:,} bits in {self._k} slices"
+
+    def grid_bands(self, recent: Sequence[int] = ()) -> list[tuple[int, int, str]]:
+        s = self._slice
+        fills = self.slice_fills()
+        return [(i * s, (i + 1) * s, f"slice {i}: {fills[i] * 100:.0f}%") for i in range(self._k)]
+
+    def describe_bit(self, index: int) -> str:
+        return f"slice {index // self._slice}"
+
+    def operation_rows(self, op: str, result) -> tuple[tuple[str, str], ...]:
+        s = self._slice
+        return ((f"slice i = [i·{s:,}, (i+1)·{s:,}): one position each",
+                 ", ".join(f"slice {p // s}: {p:,}" for p in result.positions)),)
+
+    def theory_rows(self) -> tuple[tuple[str, str], ...]:
+        from bloomviz.filters.registry import theory_curve
+        m, k, n = self._m, self._k, self._count
+        standard = float(fp_exact_at(m, k, np.array([n], dtype=float))[0])
+        return (("slices", f"k = {k} slices of s = m/k = {m:,}/{k} = {self._slice:,} bits"),
+                ("theory", f"(1 − (1 − k/m)^n)^k = (1 − (1 − {k}/{m:,})^{n:,})^{k} = "
+                           f"{float(theory_curve(self, [n])[0]):.4g}"),
+                ("standard filter, same m and k", f"{standard:.4g}"))

@@ -17,35 +17,39 @@ from bloomviz.filters.blocked import BlockedBloomFilter
 from bloomviz.filters.counting import CountingBloomFilter
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.filters.partitioned import PartitionedBloomFilter
+from bloomviz.filters.params import REQUIRED, defaults  # noqa: F401 - REQUIRED is read from here too
 from bloomviz.filters.scalable import ScalableBloomFilter
+from bloomviz.theory.curves import theory_many
+from bloomviz.theory.rates import fp_exact
 
-VARIANTS: dict[str, type] = {
-    "standard": BloomFilter,
-    "counting": CountingBloomFilter,
-    "scalable": ScalableBloomFilter,
-    "partitioned": PartitionedBloomFilter,
-    "blocked": BlockedBloomFilter,
-}
+# One line per variant, in the order menus list them; everything else about a variant is on its class.
+VARIANTS: dict[str, type] = {cls.variant: cls for cls in (
+    BloomFilter,
+    CountingBloomFilter,
+    ScalableBloomFilter,
+    PartitionedBloomFilter,
+    BlockedBloomFilter,
+)}
+DEFAULT_VARIANT = BloomFilter.variant
 
-TITLES: dict[str, str] = {
-    "standard": "Standard",
-    "counting": "Counting (c-bit counters, supports removal)",
-    "scalable": "Scalable (grows in stages, rate kept under p)",
-    "partitioned": "Partitioned (k slices, one position each)",
-    "blocked": "Blocked (all k positions in one 512-bit block)",
-}
+TITLES: dict[str, str] = {vid: cls.title for vid, cls in VARIANTS.items()}
 
-REQUIRED = object()  # marks a parameter without a default
+# Every constructor argument of every variant, in the order a form would ask for them, with its default
+# (``REQUIRED`` when none): read from the classes' declarations (params.py), the scheme last.
+PARAMETERS: dict[str, dict[str, object]] = {vid: defaults(cls.parameters, hashing.DEFAULT_SCHEME)
+                                            for vid, cls in VARIANTS.items()}
 
-# Every constructor argument of every variant, in the order a form would ask for them, with its default.
-PARAMETERS: dict[str, dict[str, object]] = {
-    "standard": {"m": REQUIRED, "k": REQUIRED, "scheme": hashing.DEFAULT_SCHEME},
-    "counting": {"m": REQUIRED, "k": REQUIRED, "counter_bits": 4, "scheme": hashing.DEFAULT_SCHEME},
-    "scalable": {"initial_capacity": REQUIRED, "p": REQUIRED, "growth": 2, "tightening": 0.9,
-                 "scheme": hashing.DEFAULT_SCHEME},
-    "partitioned": {"m": REQUIRED, "k": REQUIRED, "scheme": hashing.DEFAULT_SCHEME},
-    "blocked": {"m": REQUIRED, "k": REQUIRED, "block_bits": 512, "scheme": hashing.DEFAULT_SCHEME},
-}
+
+def is_standard(flt) -> bool:
+    """Whether ``flt`` is the textbook filter itself (not a variant built on it): what an ensemble of random
+    standard filters can stand beside."""
+    return type(flt) is BloomFilter
+
+
+def variant_tip() -> str:
+    """The variants in one paragraph, for a tooltip."""
+    return "The kind of Bloom filter. " + " ".join(f"{cls.short_title}: {cls.description}"
+                                                    for cls in VARIANTS.values())
 
 
 def check_variant(variant: object) -> str:
@@ -88,7 +92,6 @@ def theory_fp(flt, n: float | None = None) -> float:
     n = len(flt) if n is None else n
     if hasattr(flt, "theory_fp"):
         return flt.theory_fp(n)
-    from bloomviz.theory.rates import fp_exact
     return fp_exact(flt.m, flt.k, n)
 
 
@@ -115,5 +118,4 @@ def theory_curve(flt, n, samples: int = 64) -> np.ndarray:
         # the curve is smooth: ``samples`` exact points, interpolated between (a window's chunk of rows spans a
         # short stretch, where 64 are plenty)
         return blocked_fp_curve(flt.m, flt.k, n, flt.block_bits, samples=samples)
-    from bloomviz.measure.experiment import theory_many
     return theory_many(flt.m, flt.k, n)["fp_exact"]

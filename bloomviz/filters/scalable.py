@@ -41,6 +41,7 @@ from bloomviz.filters import bitstore
 
 from bloomviz.hashing import schemes as hashing
 from bloomviz.theory.exact_rate import fp_exact_at, fp_exact_kernel
+from bloomviz.filters.scalable_facts import ScalableFacts
 from bloomviz.filters.standard import BloomFilter, Insertion, Lookup
 from bloomviz.items.encoding import to_bytes, to_bytes_list
 from bloomviz.explain.notebook import RichDisplay
@@ -176,11 +177,11 @@ class ScalableLookup:
 _STAGE_RECORD = struct.Struct("<QBQ")  # m_i, k_i, inserts in stage i
 
 
-class ScalableBloomFilter(RichDisplay):
+class ScalableBloomFilter(ScalableFacts, RichDisplay):
     """A growing list of standard filters whose errors sum to at most p. See the module docstring."""
 
     variant = "scalable"
-    # --- variant facts (see BloomFilter's) ---
+    # --- variant facts (see BloomFilter's; the rest, and its words, are ScalableFacts') ---
     sized = False                 # grows from a capacity: m and k are the stages' outcome, not its parameters
     theory_name = "theory (scalable)"
     standard_formulas = False   # its own theory (theory_fp); the standard filter's formulas describe another

@@ -1,12 +1,13 @@
 """``bloomviz simulate``: insert n items into a fresh filter and measure its false-positive rate after each.
 
 The rate is exact for a fixed set of probes (seeded random items that are not members), measured after every
-insert (bloomviz.measure.experiment). A CSV row is written every E inserts, and always for the last insert.
+insert (bloomviz.measure.pipeline). A CSV row is written every E inserts, and always for the last insert.
 Items are generated unless --items FILE gives them (one per line, UTF-8): seeded, distinct by construction,
 made and hashed in numpy a chunk at a time and never held, so n is limited by time, not memory. The rows kept
-for the CSV are held (88 bytes each, at most 50 million: --n / --every <= 50 million); --items and scalable
-filters hold their items too (n <= 50 million). --save FILE.bloom also writes the filter as it is after the
-last insert (read it back with inspect and check, or File → Open).
+for the CSV are held (88 bytes each, at most 50 million: --n / --every <= 50 million); --items holds its
+items too (n <= 50 million). --save FILE.bloom also writes the filter as it is after the last insert (read it
+back with inspect and check, or File → Open). Every variant, a scalable filter too, gets the same generated
+items for the same seed (a scalable filter used to draw other random items, held in memory).
 
 Columns: n, fp_measured, fp_low, fp_high (95% Wilson interval), fp_exact, fp_approx, fp_bound (theory),
 fill (bits set / m), fill_expected, n_estimated (-(m/k) ln(1 - fill); inf once every bit is set).
@@ -34,7 +35,7 @@ from bloomviz.commands.common import (CliParser, Progress, design, fail, input_p
                                       rate, scheme_arg)
 
 NAME = "simulate"
-MAX_N = 50_000_000        # items read from a file (or a scalable filter's items) are held in memory
+MAX_N = 50_000_000        # items read from a file are held in memory
 MAX_ROWS = 50_000_000     # rows kept for the CSV: 88 bytes each, 4.4 GB at most; generated items are not held
 MAX_PROBES = 10_000_000
 DEFAULT_PROBES = 10_000
@@ -137,22 +138,16 @@ def build_simulation(args, warnings: TextIO | None = None):
         raise ValueError("--n is required (how many random items to insert), or give --items FILE")
     else:
         n = args.n
-    variant = getattr(args, "variant", "standard") or "standard"
-    if n > MAX_N and (items is not None or variant == "scalable"):
-        raise ValueError(f"--n is {n:,}; simulate holds items read from a file (or a scalable filter's items) "
-                         f"in memory and supports at most {MAX_N:,} of them")
+    if n > MAX_N and items is not None:
+        raise ValueError(f"--n is {n:,}; simulate holds items read from a file in memory and supports at most "
+                         f"{MAX_N:,} of them")
     every = getattr(args, "every", 1)
     rows = -(-n // every) + 1
     if rows > MAX_ROWS:
         raise ValueError(f"--n {n:,} with --every {every:,} keeps {rows:,} rows; at most {MAX_ROWS:,} "
                          f"(88 bytes each) are kept: raise --every to at least {-(-n // (MAX_ROWS - 1)):,}")
-    flt = _variant_filter(args, variant, n)
-    if variant == "scalable":
-        return ScalableSimulation(flt, n, probes=args.probes, seed=args.seed, items=items)
-    if flt is not None:
-        return Simulation(flt=flt, n=n, probes=args.probes, seed=args.seed, items=items)
-    m, k = _design(args, n)
-    return Simulation(m, k, n, scheme=args.scheme, probes=args.probes, seed=args.seed, items=items)
+    flt = _variant_filter(args, getattr(args, "variant", None) or "standard", n)
+    return Simulation(flt=flt, n=n, probes=args.probes, seed=args.seed, items=items)
 
 
 VARIANT_OPTIONS = {"counter_bits": "--counter-bits", "initial_capacity": "--initial-capacity",
@@ -160,59 +155,25 @@ VARIANT_OPTIONS = {"counter_bits": "--counter-bits", "initial_capacity": "--init
 
 
 def _variant_filter(args, variant: str, n: int):
-    """The variant's filter built from the options (None for the standard filter); a parameter the variant does
-    not take, or a bad value, is refused naming the option."""
-    from bloomviz.filters.registry import PARAMETERS, check_variant, make_filter
+    """The variant's filter built from the options; a parameter the variant does not take, or a bad value, is
+    refused naming the option. A filter built from m and k takes --m and --k (or --p to design them for n);
+    one that grows from a capacity (not ``sized``) takes --initial-capacity and --p, its bound."""
+    from bloomviz.filters.registry import PARAMETERS, VARIANTS, check_variant, make_filter
     check_variant(variant)
     given = {name: getattr(args, name, None) for name in VARIANT_OPTIONS}
     given = {name: value for name, value in given.items() if value is not None}
     for name in given:
         if name not in PARAMETERS[variant]:
             raise ValueError(f"{VARIANT_OPTIONS[name]} does not apply to a {variant} filter")
-    if variant == "standard":
-        return None
-    if variant == "scalable":
+    if not VARIANTS[variant].sized:
         if args.m is not None or args.k is not None:
-            raise ValueError("a scalable filter chooses m and k per stage: give --initial-capacity and --p, "
+            raise ValueError(f"a {variant} filter chooses m and k per stage: give --initial-capacity and --p, "
                              "not --m or --k")
         if args.p is None or given.get("initial_capacity") is None:
-            raise ValueError("a scalable filter needs --initial-capacity and --p (the bound on its rate)")
-        return make_filter("scalable", p=args.p, scheme=args.scheme, **given)
+            raise ValueError(f"a {variant} filter needs --initial-capacity and --p (the bound on its rate)")
+        return make_filter(variant, p=args.p, scheme=args.scheme, **given)
     m, k = _design(args, n)
     return make_filter(variant, m=m, k=k, scheme=args.scheme, **given)
-
-
-class ScalableSimulation:
-    """``Simulation`` for a scalable filter: stages open as it fills, measured exactly stage by stage."""
-
-    def __init__(self, flt, n: int, probes: int, seed: int, items=None):
-        from bloomviz.measure.experiment import Series
-        from bloomviz.items.encoding import random_items
-        from bloomviz.measure.tracking import ScalableFpTracker
-        self.filter = flt
-        generated = items is None
-        self.items = list(items) if items is not None else random_items(n, seed=seed, prefix="i")
-        exclude = () if generated else self.items
-        self.tracker = ScalableFpTracker(flt, random_items(probes, seed=seed + 1_000_003, prefix="p",
-                                                           exclude=exclude))
-        self.series = Series(capacity=len(self.items) + 1)
-
-    def run(self, every: int = 1, chunk: int = 65_536, progress=None, cancel=None):
-        from bloomviz.measure.experiment import series_rows
-        from bloomviz.items.encoding import to_bytes_list
-        flt, tr = self.filter, self.tracker
-        total = len(self.items)
-        for start in range(0, total, chunk):
-            batch = to_bytes_list(self.items[start:start + chunk])
-            fp, bits = tr.insert_items(batch)
-            n = np.arange(start + 1, start + len(batch) + 1)
-            rows = series_rows(flt.m, flt.k, n, fp, tr.probe_count, bits)
-            for key in ("fp_exact", "fp_classic", "fp_approx", "fp_bound"):
-                rows[key] = np.full(len(n), np.nan)
-            self.series.extend(**rows)
-            if progress is not None:
-                progress(start + len(batch), total)
-        return self.series
 
 
 # --- writing the rows -----------------------------------------------------------------------------------
@@ -288,7 +249,7 @@ def run(args) -> int:
     if args.filters is not None:
         from bloomviz.commands.simulate_ensemble import run_ensemble_command
         return run_ensemble_command(args, prog, AtomicText)
-    from bloomviz.measure.experiment import Simulation
+    from bloomviz.filters.standard import BloomFilter
     from bloomviz.items.encoding import ItemFileError
     try:
         simulation = build_simulation(args)
@@ -314,12 +275,10 @@ def run(args) -> int:
             series = simulation.run(every=args.every, progress=progress)
         finally:
             progress.close()
-        # Simulation keeps only the rows to write; ScalableSimulation keeps every row
-        indices = np.arange(len(series)) if isinstance(simulation, Simulation) else \
-            row_indices(len(series), args.every)
+        indices = np.arange(len(series))     # the simulation kept only the rows to write
         extra = None
         flt = simulation.filter
-        if getattr(flt, "variant", "standard") != "standard":
+        if type(flt) is not BloomFilter:   # a variant: its own theory beside the standard formulas
             from bloomviz.filters.registry import theory_curve
             extra = {"fp_variant": theory_curve(flt, series.column("n"), samples=2000)}
         writing = Progress("writing CSV")

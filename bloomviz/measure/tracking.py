@@ -20,7 +20,8 @@ from typing import Sequence
 
 import numpy as np
 
-from bloomviz.measure.experiment import FpTracker, wilson
+from bloomviz.measure.fp_tracker import FpTracker
+from bloomviz.theory.intervals import wilson_interval as wilson
 from bloomviz.items.encoding import to_bytes_list
 
 

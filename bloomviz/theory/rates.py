@@ -41,6 +41,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from bloomviz.theory import exact_rate
+from bloomviz.theory.intervals import wilson_interval  # re-exported: theory.wilson_interval is public API
 from bloomviz.theory.validate import MAX_M, MAX_N, check_count, check_k, check_m, check_n, check_p, check_real
 
 LN2 = math.log(2.0)
@@ -327,29 +328,3 @@ def estimate_intersection_from_bits(m: int, k: int, bits_a: int, bits_b: int, bi
                          f"[{max(xa, xb)}, {xa + xb}] for the OR of two filters, got {xu}")
     return estimate_intersection(m, k, _estimate(m, k, xa), _estimate(m, k, xb), _estimate(m, k, xu))
 
-
-# --- measured rates ---------------------------------------------------------------------------------------
-def _wilson(hits: int, trials: int, z: float) -> tuple[float, float]:
-    p = hits / trials
-    z2 = z * z
-    d = 1.0 + z2 / trials
-    c = (p + z2 / (2 * trials)) / d
-    h = z * math.sqrt(p * (1.0 - p) / trials + z2 / (4.0 * trials * trials)) / d
-    # c + h is a sum of positive terms, accurate even when tiny; c - h would cancel for few hits, so the low
-    # end comes from (c - h)(c + h) = p^2 / d instead.
-    high = 1.0 if hits == trials else min(1.0, c + h)
-    low = 0.0 if hits == 0 else min(high, p * p / (d * high))
-    return low, high
-
-
-def wilson_interval(hits: int, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval for a binomial proportion hits/trials; (0.0, 1.0) when trials = 0.
-
-    Exactly 0.0 at the low end when hits = 0 and exactly 1.0 at the high end when hits = trials.
-    """
-    t = check_count(trials, "trials")
-    h = check_count(hits, "hits", t, f"trials = {t}")
-    z = check_real(z, "z", 0.0, lo_open=True)
-    if t == 0:
-        return 0.0, 1.0
-    return _wilson(h, t, z)

@@ -1,0 +1,135 @@
+"""The exact false-positive count of one bit array over a fixed probe set, after every insert.
+
+A fixed set of probes (items known not to be members) is kept. For each probe the tracker knows how many of its
+distinct k positions are still 0, and an inverted index bit -> probes. When an insert turns a bit from 0 to 1,
+the probes on that bit lose one zero; a probe with no zero left has become a false positive. The measured rate
+after every insert is therefore exact for the probe set, at a total cost of O(k * (n + probes)).
+
+The batch path gets the same numbers vectorised: for each bit, the insert at which it first turns 1; a probe
+becomes a false positive at the latest such time among its positions; a cumulative count of those times gives
+the false-positive count after every insert (first_flips.py finds those times).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from bloomviz.filters import bitstore
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.measure.first_flips import FirstIndex, flip_pass, times_of
+from bloomviz.theory.intervals import wilson_interval
+
+
+class FpTracker:
+    def __init__(self, flt, probes: Sequence[object]):
+        self._probes = list(probes)
+        self._k = flt.k
+        self._tables: dict = {}                             # first_flips tables, reused batch after batch
+        self._positions = flt.positions_many(self._probes)  # (P, k), fixed for the filter's m, k, scheme
+        self.rebuild(flt)
+
+    # --- state ---------------------------------------------------------------------------------------------
+    def rebuild(self, flt) -> None:
+        """Recompute every probe's zero count from the filter's bits (after a load, a clear, a removal...)."""
+        pos = np.sort(self._positions, axis=1)
+        distinct = np.ones(pos.shape, dtype=bool)
+        distinct[:, 1:] = pos[:, 1:] != pos[:, :-1]
+        zero = bitstore.test_bits(flt.bits, pos) == 0 if pos.size else np.zeros(pos.shape, bool)
+        keep = distinct & zero
+        probe_ids = np.broadcast_to(np.arange(pos.shape[0])[:, None], pos.shape)[keep]
+        entry_pos = pos[keep]
+        order = np.argsort(entry_pos, kind="stable")
+        self._entry_pos = entry_pos[order]          # sorted by bit: the inverted index bit -> probes
+        self._entry_probe = probe_ids[order]
+        self._zeros = np.bincount(self._entry_probe, minlength=len(self._probes)).astype(np.int64)
+        self._fp = int(np.count_nonzero(self._zeros == 0))
+
+    @property
+    def probes(self) -> list:
+        return self._probes
+
+    @property
+    def probe_count(self) -> int:
+        return len(self._probes)
+
+    @property
+    def fp_count(self) -> int:
+        return self._fp
+
+    @property
+    def rate(self) -> float:
+        return self._fp / len(self._probes) if self._probes else 0.0
+
+    def interval(self, z: float = 1.96) -> tuple[float, float]:
+        return wilson_interval(self._fp, len(self._probes), z)
+
+    def false_positive_probes(self) -> list:
+        return [self._probes[i] for i in np.flatnonzero(self._zeros == 0)]
+
+    def probe_zero_counts(self) -> np.ndarray:
+        return self._zeros.copy()
+
+    # --- updates -------------------------------------------------------------------------------------------
+    def on_insert(self, newly_set: Iterable[int]) -> int:
+        """Account for bits that one insert turned from 0 to 1 (each such bit exactly once)."""
+        for p in newly_set:
+            lo = np.searchsorted(self._entry_pos, p, "left")
+            hi = np.searchsorted(self._entry_pos, p, "right")
+            if lo == hi:
+                continue
+            hit = self._entry_probe[lo:hi]
+            self._zeros[hit] -= 1
+            self._fp += int(np.count_nonzero(self._zeros[hit] == 0))
+        return self._fp
+
+    def insert_batch(self, positions: np.ndarray, flt) -> tuple[np.ndarray, np.ndarray]:
+        """Insert the rows of ``positions`` into ``flt``; return (fp count, bits set) after every row.
+
+        Exact: the same numbers ``on_insert`` would give one insert at a time. For a standard filter one pass
+        over the positions in insertion order sets the bits and yields the flips, each bit once at the insert
+        that turns it (first_flips.flip_pass: one random read per position, bits counted, not recounted);
+        other variants are inserted as they insert, the flips found with a batch-sized table (FirstIndex).
+        """
+        positions = np.asarray(positions, dtype=np.int64)
+        n = positions.shape[0]
+        bits_before = flt.bits_set
+        if n == 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        k = positions.shape[1]
+        flat = positions.ravel()
+        # Entries whose bit a single insert set are stale (on_insert accounted for them): they leave first,
+        # so every entry whose bit is 1 after the batch was flipped by it.
+        if self._entry_pos.size:
+            live = bitstore.test_bits(flt.bits, self._entry_pos) == 0
+            if not live.all():
+                self._entry_pos, self._entry_probe = self._entry_pos[live], self._entry_probe[live]
+        if type(flt).insert_positions is BloomFilter.insert_positions:
+            if positions.size and (positions.min() < 0 or positions.max() >= flt.m):
+                raise ValueError(f"positions must lie in [0, {flt.m})")
+            flip_at = flip_pass(bitstore.byte_view(flt.bits), flat, self._tables)
+            flt.count_fresh_bits(flip_at.size, n)
+        else:   # variants whose insert does more than set bits (counting) or that remap them
+            fresh_at = np.flatnonzero(bitstore.test_bits(flt.bits, flat) == 0)
+            flip_at = fresh_at[FirstIndex(flat[fresh_at], self._tables).first]
+            flt.insert_positions(positions)
+        flip_time = flip_at // k                       # the insert (row) that turns each flipped bit
+        new_bits = np.bincount(flip_time, minlength=n).cumsum() + bits_before
+
+        hit = np.flatnonzero(bitstore.test_bits(flt.bits, self._entry_pos)) if self._entry_pos.size else \
+            np.zeros(0, np.int64)
+        entry_time = times_of(self._entry_pos[hit], flat[flip_at], flip_time)
+        hit_probe = self._entry_probe[hit]
+        self._zeros -= np.bincount(hit_probe, minlength=len(self._probes))
+        latest = np.full(len(self._probes), -1, dtype=np.int64)
+        np.maximum.at(latest, hit_probe, entry_time)
+        becomes_fp = (self._zeros == 0) & (latest >= 0)
+        fp_after = np.bincount(latest[becomes_fp], minlength=n).cumsum() + self._fp
+        if hit.size:
+            keep = np.ones(self._entry_pos.size, dtype=bool)
+            keep[hit] = False
+            self._entry_pos = self._entry_pos[keep]
+            self._entry_probe = self._entry_probe[keep]
+        self._fp = int(fp_after[-1])
+        return fp_after, new_bits

@@ -1,0 +1,316 @@
+"""The one live measurement: a filter, a fixed probe set, and the false-positive count after every insert.
+
+Every measured run goes through ``Measurement``: ``bloomviz simulate`` (experiment.Simulation), the Compare
+tab's lanes, the explorer's measured points (studies/), and it is built so a window's model can drive it chunk
+by chunk. It holds the three policies that used to be repeated in each of them:
+
+- **probes**: a run seeded ``seed`` draws its items from ``seed`` with prefix ``i`` and its probes from
+  ``seed + PROBE_SEED_OFFSET`` with prefix ``p``, so a probe is never a generated item (``probe_items``);
+- **tracking**, chosen by the filter's class in one table (``TRACKING``): a filter with one bit array whose
+  positions never move (``BloomFilter`` and its subclasses) is followed by ``FpTracker``, a filter that grows
+  in stages by ``ScalableFpTracker``; both are exact after every insert. Any other filter has every probe
+  tested after each step (one row per step, ``exact`` False);
+- **checkpoints**: which rows are kept — every E-th insert and the last item of the source (``every``), given
+  insert counts (``at``), and optionally the filter as it was before the first insert (``initial``).
+
+``step(items_or_count)`` inserts the next chunk (the next ``count`` items of the source given at construction,
+or the items given) and returns a ``StepRecord``: n, the false-positive count and the bits set after every
+insert of the chunk, and which of those rows are checkpoints. ``add(item)`` does one insert and returns its
+record with the filter's ``Insertion`` (for highlighting); ``rebuild()`` re-reads the bits after a removal, a
+clear or a load. ``fp_count`` is the one place the count is read.
+
+Generated items (``items.generated.GeneratedItems``) are hashed from numpy words, never made into strings,
+when the filter's positions are a function of the item's MurmurHash3 (``generated.positions``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from bloomviz.filters.scalable import ScalableBloomFilter
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.items.encoding import random_items, to_bytes_list
+from bloomviz.items.generated import GeneratedItems
+from bloomviz.items.generated import positions as generated_positions
+from bloomviz.measure.fp_tracker import FpTracker
+from bloomviz.measure.tracking import ScalableFpTracker
+from bloomviz.theory.intervals import Z_95, wilson_interval
+
+__all__ = ["Measurement", "StepRecord", "PROBE_SEED_OFFSET", "ITEM_PREFIX", "PROBE_PREFIX", "item_stream",
+           "probe_items", "TRACKING"]
+
+PROBE_SEED_OFFSET = 1_000_003   # probes come from another seeded stream than the items of the same run
+ITEM_PREFIX = "i"
+PROBE_PREFIX = "p"
+
+
+def item_stream(count: int, seed: int) -> GeneratedItems:
+    """The ``count`` items of a run seeded ``seed``: distinct, made and hashed in numpy on demand."""
+    return GeneratedItems(count, seed=seed, prefix=ITEM_PREFIX)
+
+
+def probe_items(count: int, seed: int, exclude: Sequence[object] | None = None) -> list:
+    """The probes of a run seeded ``seed``. Generated items never equal them (another prefix); items given by
+    the user (``exclude``) might, so then the probes are drawn at random and checked against them."""
+    if exclude is None:
+        return GeneratedItems(count, seed=seed + PROBE_SEED_OFFSET, prefix=PROBE_PREFIX).texts(0, count)
+    return random_items(count, seed=seed + PROBE_SEED_OFFSET, prefix=PROBE_PREFIX, exclude=exclude)
+
+
+# --- a chunk of items, as each tracker wants it -------------------------------------------------------------
+class _Chunk:
+    """Items start…stop-1 of a generated source (kept as numbers), or a list of items."""
+
+    def __init__(self, items, start: int = 0, stop: int | None = None):
+        self._generated = isinstance(items, GeneratedItems)
+        if self._generated:
+            self._source, self._start, self._stop = items, start, stop
+        else:
+            self._list = items if isinstance(items, list) else list(items)
+
+    def __len__(self) -> int:
+        return self._stop - self._start if self._generated else len(self._list)
+
+    def items(self) -> list:
+        return self._source.texts(self._start, self._stop) if self._generated else self._list
+
+    def positions(self, flt) -> np.ndarray:
+        if self._generated:
+            return generated_positions(flt, self._source, self._start, self._stop)
+        return flt.positions_many(self._list)
+
+
+# --- tracking, one class per kind of filter -----------------------------------------------------------------
+class _OneArray:
+    """One bit array whose positions never move: ``FpTracker``, exact after every insert."""
+
+    exact = True
+
+    def __init__(self, flt, probes):
+        self.tracker = FpTracker(flt, probes)
+
+    @property
+    def fp_count(self) -> int:
+        return self.tracker.fp_count
+
+    def insert(self, flt, chunk: _Chunk) -> tuple[np.ndarray, np.ndarray]:
+        return self.tracker.insert_batch(chunk.positions(flt), flt)
+
+    def after_add(self, flt, ins) -> int:
+        return self.tracker.on_insert([p for p, fresh in zip(ins.positions, ins.newly_set) if fresh])
+
+    def rebuild(self, flt) -> None:
+        self.tracker.rebuild(flt)
+
+
+class _Stages(_OneArray):
+    """A filter that grows in stages: ``ScalableFpTracker``, exact after every insert, stage by stage."""
+
+    def __init__(self, flt, probes):
+        self.tracker = ScalableFpTracker(flt, probes)
+
+    def insert(self, flt, chunk: _Chunk) -> tuple[np.ndarray, np.ndarray]:
+        return self.tracker.insert_items(to_bytes_list(chunk.items()))
+
+    def after_add(self, flt, ins) -> int:
+        return self.tracker.on_insertion(ins)
+
+
+class _Probing:
+    """No tracker fits: every probe is tested after each step (one row per step)."""
+
+    exact = False
+    tracker = None
+
+    def __init__(self, flt, probes):
+        self._probes = list(probes)
+        self.rebuild(flt)
+
+    def rebuild(self, flt) -> None:
+        self.fp_count = int(np.count_nonzero(flt.contains_many(self._probes))) if self._probes else 0
+
+    def insert(self, flt, chunk: _Chunk) -> tuple[np.ndarray, np.ndarray]:
+        flt.update(chunk.items())
+        self.rebuild(flt)
+        return np.array([self.fp_count], np.int64), np.array([flt.bits_set], np.int64)
+
+    def after_add(self, flt, ins) -> int:
+        self.rebuild(flt)
+        return self.fp_count
+
+
+# Most specific class first: the first entry the filter is an instance of decides.
+TRACKING: tuple[tuple[type, type], ...] = ((ScalableBloomFilter, _Stages), (BloomFilter, _OneArray))
+
+
+def _tracking_for(flt, probes):
+    for cls, tracking in TRACKING:
+        if isinstance(flt, cls):
+            return tracking(flt, probes)
+    return _Probing(flt, probes)
+
+
+# --- the record of one step ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StepRecord:
+    """After every insert of a step (or after the step, when ``exact`` is False): the insert count ``n``, the
+    false positives among the probes ``fp`` and the bits set; ``kept``: the indices of the checkpoint rows."""
+
+    n: np.ndarray
+    fp: np.ndarray
+    bits_set: np.ndarray
+    kept: np.ndarray
+    exact: bool
+    insertion: object = None     # the filter's Insertion, for a step of one ``add``
+
+    def checkpoints(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(n, fp, bits_set) of the checkpoint rows alone."""
+        k = self.kept
+        return self.n[k], self.fp[k], self.bits_set[k]
+
+
+def _whole_number(value, name: str, lo: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo:
+        raise ValueError(f"{name} must be a whole number >= {lo}, got {value!r}")
+    return int(value)
+
+
+class Measurement:
+    """``flt`` measured over ``probes`` as items go in (see the module's note).
+
+    ``items``: the source ``step(count)`` takes the next items from (any sequence; a ``GeneratedItems`` is
+    hashed without strings). ``every``: keep a checkpoint every E inserts and at the source's last item (None:
+    no periodic checkpoints). ``at``: insert counts to keep. ``initial``: keep the row before any insert.
+    ``store``: hold the checkpoints in ``checkpoints`` (False when the caller keeps what it needs itself).
+    """
+
+    def __init__(self, flt, probes: Sequence[object], items: Sequence[object] | None = None, *,
+                 every: int | None = 1, at: Sequence[int] = (), initial: bool = False, store: bool = True):
+        self.filter = flt
+        self.items = items
+        self.taken = 0                     # items taken from ``items`` so far
+        self.n = len(flt)
+        self.every = every
+        self._at = np.unique(np.asarray([_whole_number(a, "a checkpoint's n", 0) for a in at], np.int64))
+        self._last = self.n + len(items) if items is not None else None
+        self._store = store
+        self._kept: list[list[np.ndarray]] = [[], [], []]
+        self._tracking = _tracking_for(flt, probes)
+        self.probes = probes if isinstance(probes, list) else list(probes)
+        if initial or self.n in self._at:
+            self._keep_rows(np.array([self.n], np.int64), np.array([self.fp_count], np.int64),
+                            np.array([flt.bits_set], np.int64), np.zeros(1, np.int64))
+
+    @property
+    def every(self) -> int | None:
+        return self._every
+
+    @every.setter
+    def every(self, every: int | None) -> None:
+        """Keep a checkpoint every E inserts from now on (None: none but ``at`` and ``initial``)."""
+        self._every = None if every is None else _whole_number(every, "every", 1)
+
+    # --- reading ------------------------------------------------------------------------------------------
+    @property
+    def fp_count(self) -> int:
+        return int(self._tracking.fp_count)
+
+    @property
+    def probe_count(self) -> int:
+        return len(self.probes)
+
+    @property
+    def rate(self) -> float:
+        return self.fp_count / len(self.probes) if self.probes else 0.0
+
+    def interval(self, z: float = Z_95) -> tuple[float, float]:
+        return wilson_interval(self.fp_count, len(self.probes), z)
+
+    @property
+    def exact(self) -> bool:
+        """Measured after every insert (True) or only after every step (False)."""
+        return self._tracking.exact
+
+    @property
+    def tracker(self):
+        """The exact tracker (``FpTracker`` or ``ScalableFpTracker``), or None when probes are tested."""
+        return self._tracking.tracker
+
+    @property
+    def remaining(self) -> int:
+        """Items of the source not inserted yet (0 without a source)."""
+        return len(self.items) - self.taken if self.items is not None else 0
+
+    @property
+    def checkpoints(self) -> dict[str, np.ndarray]:
+        """The rows kept so far: n, fp, bits_set (int64 arrays)."""
+        for column in self._kept:
+            if len(column) > 1:
+                column[:] = [np.concatenate(column)]
+        n, fp, bits = (c[0] if c else np.zeros(0, np.int64) for c in self._kept)
+        return {"n": n, "fp": fp, "bits_set": bits}
+
+    # --- inserting ----------------------------------------------------------------------------------------
+    def step(self, items_or_count) -> StepRecord:
+        """Insert the next ``count`` items of the source, or the items given; the record of every insert."""
+        if isinstance(items_or_count, (int, np.integer)) and not isinstance(items_or_count, bool):
+            if self.items is None:
+                raise ValueError("this measurement has no item source: give the items to insert")
+            count = _whole_number(items_or_count, "the item count", 0)
+            start = self.taken
+            stop = min(start + count, len(self.items))
+            if isinstance(self.items, GeneratedItems):
+                chunk = _Chunk(self.items, start, stop)
+            else:
+                chunk = _Chunk(self.items[start:stop])
+            self.taken = stop
+        else:
+            chunk = _Chunk(items_or_count)
+        size = len(chunk)
+        if size == 0:
+            empty = np.zeros(0, np.int64)
+            return StepRecord(empty, empty, empty, empty, self.exact)
+        flt = self.filter
+        fp, bits = self._tracking.insert(flt, chunk)
+        if self._tracking.exact:
+            n = np.arange(self.n + 1, self.n + size + 1, dtype=np.int64)
+        else:
+            n = np.array([self.n + size], np.int64)
+        self.n += size
+        return self._record(n, np.asarray(fp, np.int64), np.asarray(bits, np.int64))
+
+    def add(self, item) -> StepRecord:
+        """Insert one item with ``filter.add``; the record holds its ``Insertion`` as well."""
+        ins = self.filter.add(item)
+        fp = self._tracking.after_add(self.filter, ins)
+        self.n += 1
+        one = np.array([self.n], np.int64)
+        record = self._record(one, np.array([fp], np.int64), np.array([self.filter.bits_set], np.int64))
+        return StepRecord(record.n, record.fp, record.bits_set, record.kept, True, ins)
+
+    def rebuild(self) -> int:
+        """Re-read the filter's bits (after a removal, a clear, a load); returns the count."""
+        self._tracking.rebuild(self.filter)
+        self.n = len(self.filter)
+        return self.fp_count
+
+    # --- checkpoints --------------------------------------------------------------------------------------
+    def _record(self, n: np.ndarray, fp: np.ndarray, bits: np.ndarray) -> StepRecord:
+        keep = np.zeros(n.size, dtype=bool)
+        if self._every is not None:
+            keep |= n % self._every == 0
+            if self._last is not None:
+                keep |= n == self._last
+        if self._at.size:
+            keep |= np.isin(n, self._at)
+        kept = np.flatnonzero(keep)
+        self._keep_rows(n, fp, bits, kept)
+        return StepRecord(n, fp, bits, kept, self.exact)
+
+    def _keep_rows(self, n, fp, bits, kept) -> None:
+        if self._store and kept.size:
+            for column, values in zip(self._kept, (n, fp, bits)):
+                column.append(values[kept])

@@ -19,6 +19,8 @@ from bloomviz.filters.standard import BloomFilter
 from bloomviz.filters.partitioned import PartitionedBloomFilter
 from bloomviz.filters.params import REQUIRED, defaults  # noqa: F401 - REQUIRED is read from here too
 from bloomviz.filters.scalable import ScalableBloomFilter
+from bloomviz.theory.curves import theory_many
+from bloomviz.theory.rates import fp_exact
 
 # One line per variant, in the order menus list them; everything else about a variant is on its class.
 VARIANTS: dict[str, type] = {cls.variant: cls for cls in (
@@ -90,7 +92,6 @@ def theory_fp(flt, n: float | None = None) -> float:
     n = len(flt) if n is None else n
     if hasattr(flt, "theory_fp"):
         return flt.theory_fp(n)
-    from bloomviz.theory.rates import fp_exact
     return fp_exact(flt.m, flt.k, n)
 
 
@@ -117,5 +118,4 @@ def theory_curve(flt, n, samples: int = 64) -> np.ndarray:
         # the curve is smooth: ``samples`` exact points, interpolated between (a window's chunk of rows spans a
         # short stretch, where 64 are plenty)
         return blocked_fp_curve(flt.m, flt.k, n, flt.block_bits, samples=samples)
-    from bloomviz.measure.experiment import theory_many
     return theory_many(flt.m, flt.k, n)["fp_exact"]

@@ -9,6 +9,11 @@ the step's report carries: m, k, n, bits set, the measured rate and the exact on
 Presenter mode (F5, or View → Presenter mode): full screen, panels and menus hidden, the lesson's grid as large
 as the screen allows with the narration in large type beneath; a clicker's keys: PageDown, Right or Space next;
 PageUp or Left back; B blanks the screen (again to show it); Esc leaves, putting every panel back as it was.
+
+A step with a ``predict`` question shows it beside the narration (``predict_panel``): the class votes (+1 per
+choice, a typed count, or the keys 1–9 in presenter mode), and Reveal (R, or Next) shows the filter's answer. Until
+then the view keeps back what would give it away: the lookup's lit positions and verdict, the bits set, the
+rates (``lessons.predict.hidden_until_reveal``). Each step's votes are kept, so Back shows them as they were.
 """
 
 from __future__ import annotations
@@ -18,11 +23,13 @@ import html
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz import lessons
+from bloomviz.lessons.predict import hidden_until_reveal
 from bloomviz.theory.units import rate_text
 from bloomviz.filters.registry import grid_values, standard_formulas_apply
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.files.file_dialogs import Dialogs
-from bloomviz.gui.workbench import MAX_M
+from bloomviz.gui.lesson_tab.predict_panel import PredictPanel, Tally
+from bloomviz.workbench.limits import MAX_M
 
 TAB_KEY = "lesson"
 PRESENTER_FONT = 1.9     # narration size in presenter mode, times the normal font
@@ -61,6 +68,9 @@ class LessonView(QtWidgets.QWidget):
         self.message = QtWidgets.QLabel()
         self.message.setWordWrap(True)
         self.message.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.predict = PredictPanel()
+        self.predict.hide()
+        self.tallies: dict[int, Tally] = {}      # step number -> the class's votes on its question
 
         top = QtWidgets.QHBoxLayout()
         top.addWidget(QtWidgets.QLabel("Lesson"))
@@ -75,7 +85,10 @@ class LessonView(QtWidgets.QWidget):
         lower_layout = QtWidgets.QVBoxLayout(lower)
         lower_layout.setContentsMargins(0, 0, 0, 0)
         lower_layout.addWidget(self.numbers)
-        lower_layout.addWidget(self.narration, 1)
+        words = QtWidgets.QHBoxLayout()
+        words.addWidget(self.narration, 3)
+        words.addWidget(self.predict, 2)
+        lower_layout.addLayout(words, 1)
         self.stage.addWidget(lower)
         self.stage.setStretchFactor(0, 3)
         self.stage.setStretchFactor(1, 2)
@@ -94,6 +107,8 @@ class LessonView(QtWidgets.QWidget):
         self.back_button.clicked.connect(self.back)
         self.next_button.clicked.connect(self.next)
         self.steps.itemClicked.connect(lambda item: self.go_to(self.steps.row(item) + 1))
+        self.predict.revealed.connect(self._redraw)
+        self.predict.changed.connect(self._redraw)
         if self.choice.count():
             self.load_builtin(self.choice.itemData(0))
 
@@ -125,6 +140,8 @@ class LessonView(QtWidgets.QWidget):
 
     def load(self, lesson) -> bool:
         self.lesson, self.runner = lesson, lessons.LessonRunner(lesson)
+        self.tallies = {}
+        self.predict.hide()
         self.steps.clear()
         for i, step in enumerate(lesson.steps, start=1):
             self.steps.addItem(f"{i}. {step.title}")
@@ -139,6 +156,9 @@ class LessonView(QtWidgets.QWidget):
 
     # --- stepping --------------------------------------------------------------------------------------------
     def next(self) -> bool:
+        """The next step; on a question not yet revealed, the reveal first (a clicker has only Next)."""
+        if self.asking():
+            return self.predict.reveal()
         if self.runner is None or self.runner.finished:
             return False
         try:
@@ -160,16 +180,53 @@ class LessonView(QtWidgets.QWidget):
         return True
 
     def go_to(self, taken: int) -> None:
-        """Show the lesson after ``taken`` steps (Back and Next as many times as it takes)."""
+        """Show the lesson after ``taken`` steps (Back and Next as many times as it takes; questions passed on
+        the way keep their votes and stay unrevealed)."""
         while self.runner is not None and self.runner.position > taken and self.back():
             pass
-        while self.runner is not None and self.runner.position < taken and self.next():
-            pass
+        while self.runner is not None and self.runner.position < taken and not self.runner.finished:
+            try:
+                self._show(self.runner.next())
+            except lessons.LessonError as exc:
+                self._say_error(exc)
+                return
+
+    # --- predict, then reveal ----------------------------------------------------------------------------------
+    def question(self) -> dict | None:
+        """The current step's predict record, or None."""
+        if self.runner is None or not self.runner.reports:
+            return None
+        return next((w for w in self.runner.reports[-1]["window"] if w["action"] == "predict"), None)
+
+    def asking(self) -> bool:
+        """A question is on screen and its answer not yet revealed."""
+        return self.question() is not None and not self.tallies[self.runner.position].revealed
+
+    def vote(self, choice: int) -> bool:
+        return self.question() is not None and self.predict.vote(choice)
+
+    def reveal(self) -> bool:
+        return self.question() is not None and self.predict.reveal()
+
+    def _redraw(self) -> None:
+        if self.runner is not None and self.runner.reports:
+            self._show(self.runner.reports[-1])
 
     def _show(self, report: dict) -> None:
         step = self.lesson.steps[report["step"] - 1]
         self.narration.setHtml(f"<h2>{html.escape(step.title)}</h2>{_paragraphs(step.narration)}")
         flt = self.runner.state.filter
+        asked = next((w for w in report["window"] if w["action"] == "predict"), None)
+        hidden: set = set()
+        if asked is None:
+            self.predict.hide()
+        else:
+            tally = self.tallies.setdefault(report["step"], Tally([0] * len(asked["choices"])))
+            if self.predict.record is not asked or self.predict.tally is not tally:
+                self.predict.show_question(asked, tally)
+            self.predict.show()
+            if not tally.revealed:
+                hidden = hidden_until_reveal(asked["kind"], tuple(asked["items"]))
         if flt is not None and flt.m <= MAX_M:
             values = grid_values(flt)    # bits, or counters for a counting filter; every stage of a scalable one
             top = int(values.max()) if values.size else 1
@@ -177,7 +234,7 @@ class LessonView(QtWidgets.QWidget):
                 self.grid.reset(flt.m, values, max_value=max(1, top))
             else:
                 self.grid.set_all(values)
-            last = report.get("last") or {}
+            last = {} if "last" in hidden else report.get("last") or {}
             positions = [int(p) for p in last.get("positions", ()) if 0 <= int(p) < flt.m]
             if positions:
                 self.grid.highlight(positions, ["one" if values[p] else "zero" for p in positions])
@@ -186,7 +243,12 @@ class LessonView(QtWidgets.QWidget):
             for shown in report.get("window", ()):
                 if shown.get("action") == "highlight":
                     self.grid.highlight(shown["positions"], "culprit")
-        self.numbers.setText(self._numbers(report, flt))
+            if asked is not None and asked["kind"] != "verdict" and not hidden and \
+                    self.tallies[report["step"]].revealed and asked.get("positions"):
+                # the bits the items would set: new where they are 0 now, old where already 1
+                would = [p for p in dict.fromkeys(asked["positions"]) if 0 <= p < flt.m]
+                self.grid.highlight(would, ["old" if values[p] else "new" for p in would])
+        self.numbers.setText(self._numbers({k: (None if k in hidden else v) for k, v in report.items()}, flt))
         self._refresh_controls()
         self.stepChanged.emit(self.runner.position)
 
@@ -194,8 +256,9 @@ class LessonView(QtWidgets.QWidget):
     def _numbers(r: dict, flt) -> str:
         if r.get("m") is None:
             return ""
-        parts = [f"m = {r['m']:,} bits", f"k = {r['k']}", f"{r['scheme']}", f"n = {r['n']:,}",
-                 f"bits set {r['bits_set']:,}"]
+        parts = [f"m = {r['m']:,} bits", f"k = {r['k']}", f"{r['scheme']}", f"n = {r['n']:,}"]
+        if r.get("bits_set") is not None:
+            parts.append(f"bits set {r['bits_set']:,}")
         if r.get("measured_rate") is not None:
             parts.append(f"measured {rate_text(r['measured_rate'])}")
         if r.get("exact_rate") is not None:
@@ -208,6 +271,20 @@ class LessonView(QtWidgets.QWidget):
                 last.get("verdict"), "done")
             parts.append(f"last: {last['action']} “{last.get('item', '')!s}” → {verdict}")
         return " · ".join(html.escape(str(p)) for p in parts)
+
+    def set_presenting(self, on: bool) -> None:
+        """Presenter mode's look: no step list or top bar, the words in large type (the grid keeps its room)."""
+        self.steps.setVisible(not on)
+        self.top_bar.setVisible(not on)
+        if on:
+            self._normal_font = self.narration.font()
+            font = QtGui.QFont(self._normal_font)
+            font.setPointSizeF(font.pointSizeF() * PRESENTER_FONT)
+        else:
+            font = getattr(self, "_normal_font", self.narration.font())
+        self.narration.setFont(font)
+        self.numbers.setFont(font)
+        self.predict.set_scale(PRESENTER_FONT if on else 1.0)
 
     def _refresh_controls(self) -> None:
         total = len(self.lesson.steps) if self.lesson else 0
@@ -230,7 +307,9 @@ class Presenter(QtCore.QObject):
         self._blank.setStyleSheet("background: black;")
         self._blank.hide()
         keys = {self._view.next: ("PgDown", "Right", "Space"), self._view.back: ("PgUp", "Left"),
-                self.toggle_blank: ("B",), self.leave: ("Esc",)}
+                self.toggle_blank: ("B",), self.leave: ("Esc",), self._view.reveal: ("R",)}
+        for n in range(1, 10):      # a vote for choice n as hands go up
+            keys[lambda n=n: self._view.vote(n - 1)] = (str(n),)
         self._shortcuts = []
         for slot, names in keys.items():
             for name in names:
@@ -252,18 +331,13 @@ class Presenter(QtCore.QObject):
         w = self._window
         docks = [d for d in w.findChildren(QtWidgets.QDockWidget) if d.isVisible()]
         self._saved = {"state": w.saveState(), "geometry": w.saveGeometry(), "docks": docks,
-                       "tab": w.tabs.currentIndex(), "font": self._view.narration.font()}
+                       "tab": w.tabs.currentIndex()}
         for dock in docks:
             dock.hide()
         w.menuBar().hide()
         w.statusBar().hide()
         w.tabs.tabBar().hide()
-        self._view.steps.hide()
-        self._view.top_bar.hide()
-        font = QtGui.QFont(self._saved["font"])
-        font.setPointSizeF(font.pointSizeF() * PRESENTER_FONT)
-        self._view.narration.setFont(font)
-        self._view.numbers.setFont(font)
+        self._view.set_presenting(True)
         w.show_tab(TAB_KEY)
         w.showFullScreen()
         screen = w.screen()
@@ -296,10 +370,7 @@ class Presenter(QtCore.QObject):
         w.menuBar().show()
         w.statusBar().show()
         w.tabs.tabBar().show()
-        self._view.steps.show()
-        self._view.top_bar.show()
-        self._view.narration.setFont(saved["font"])
-        self._view.numbers.setFont(saved["font"])
+        self._view.set_presenting(False)
         w.tabs.setCurrentIndex(saved["tab"])   # first: the window shows or hides docks by tab
         w.restoreState(saved["state"])
         for dock in saved["docks"]:
@@ -327,7 +398,7 @@ def install(window) -> LessonView:
     action = QtGui.QAction("Presenter mode", window)
     action.setShortcut(QtGui.QKeySequence("F5"))
     action.setStatusTip("Full screen: the lesson's grid and narration in large type; PageDown/Right/Space next, "
-                        "PageUp/Left back, B blanks, Esc leaves")
+                        "PageUp/Left back, 1–9 vote, R reveals, B blanks, Esc leaves")
     action.triggered.connect(presenter.toggle)
     window.menu("&View").addAction(action)
     return view

@@ -29,6 +29,8 @@ class Param:
     tip: str = ""             # what it means, for a tooltip
     what: str = ""            # its name in a sentence ("initial capacity n₀"), for messages
     lesson_key: str = ""      # its option in a lesson file when not ``name`` (a scalable's capacity=)
+    suggestion: object = None  # what an empty form starts with when there is no default
+    form: bool = True         # asked for in the window's parameters panel
 
     @property
     def required(self) -> bool:
@@ -63,14 +65,15 @@ COUNTER_BITS = Param(
          "knows how many items share it. With 4 bits an overflow is very unlikely."))
 BLOCK_BITS = Param(
     "block_bits", "Block bits B", "int", default=512, low=64, high=1 << 16, what="block bits B",
+    form=False,   # the window keeps one 512-bit cache line, the block its texts and lessons describe
     tip="B: bits per block, a power of two (512 is one cache line); an item's k bits all lie in one block.")
 INITIAL_CAPACITY = Param(
     "initial_capacity", "Initial capacity n₀", "int", low=1, placeholder="e.g. 100", what="initial capacity n₀",
-    lesson_key="capacity",
+    lesson_key="capacity", suggestion=100,
     tip=("n₀: how many items the first stage holds. Stage i holds n₀·s^i; when the newest stage "
          "is full the next insert opens a new, larger one."))
 RATE_BOUND = Param(
-    "p", "Rate bound p", "rate", low=0.0, high=1.0, placeholder="e.g. 0.01 or 1%", what="p",
+    "p", "Rate bound p", "rate", low=0.0, high=1.0, placeholder="e.g. 0.01 or 1%", what="p", suggestion=0.01,
     tip=("p: the bound on the false-positive rate however many items arrive. Stage i gets error p₀·r^i with "
          "p₀ = p·(1 − r), and these sum to at most p₀/(1 − r) = p."))
 GROWTH = Param(

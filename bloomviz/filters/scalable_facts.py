@@ -78,7 +78,8 @@ class ScalableFacts:
                      ", ".join(f"{result.offset:,} + {p:,}" for p in result.local_positions)))
         rows = []
         for i, look in enumerate(result.stages):
-            verdict = "all bits set" if look.maybe_present else f"bit {result.offsets[i] + look.zero_positions[0]:,} is 0"
+            verdict = "all bits set" if look.maybe_present else \
+                f"bit {result.offsets[i] + look.zero_positions[0]:,} is 0"
             rows.append((f"stage {i} (k = {len(look.positions)})", verdict))
         return tuple(rows)
 

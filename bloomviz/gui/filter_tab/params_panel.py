@@ -2,6 +2,10 @@
 variant's own parameters: a counting filter's counter bits; a scalable filter's initial capacity, target rate p,
 growth factor and tightening ratio (instead of m and k, which it chooses stage by stage).
 
+The fields are made from the variants' declarations (``cls.parameters``, see ``bloomviz.filters.params``): one
+row per declared parameter, shown while a variant that declares it is chosen. A new variant's parameters appear
+here without a change to this file.
+
 Values are typed as text and checked when applied, so an out-of-range value gets a message beside the form
 (naming the value) instead of being silently clamped by a spin box. Applying makes a new, empty filter through
 the workbench; when that would discard inserted items the panel asks first.
@@ -16,15 +20,30 @@ from typing import Callable
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
+from bloomviz.explain import variants as variant_words
+from bloomviz.filters.params import K, M, Param
+from bloomviz.filters.registry import VARIANTS, variant_tip
 from bloomviz.hashing import schemes as hashing
-from bloomviz.theory.units import human_bytes
-from bloomviz.gui.workbench import MAX_K, MAX_M, MIN_M, Workbench, design_params
+from bloomviz.gui.workbench import Workbench
+from bloomviz.workbench.limits import MAX_K, MAX_M, MIN_M, design_params
+
+
+
+def _form_parameters() -> dict[str, Param]:
+    """Every declared parameter the form asks for, once, in the order the variants declare them (m and k first)."""
+    out: dict[str, Param] = {}
+    for cls in VARIANTS.values():
+        for param in cls.parameters:
+            if param.form:
+                out.setdefault(param.name, param)
+    return out
+
+
+FORM_PARAMETERS = _form_parameters()
 
 TIPS = {
-    "m": ("m: the number of bits in the filter. More bits, fewer false positives: each item sets k of them, "
-          f"so the filter fills more slowly. The window shows {MIN_M} to {MAX_M:,} bits."),
-    "k": ("k: how many hash functions, i.e. how many bits each item sets (and a lookup tests). Too few and "
-          "one lucky bit decides; too many and the filter fills up. The best k is (m/n)·ln 2."),
+    "m": f"{M.tip} The window shows {MIN_M} to {MAX_M:,} bits.",
+    "k": K.tip,
     "scheme": ("How an item's bytes become k positions. The schemes give the same answers in theory; the weak "
                "one shows what happens when the k hash functions are not independent."),
     "n": "n: how many items the filter should hold (its capacity). A line on the plot marks it.",
@@ -32,30 +51,14 @@ TIPS = {
           "The design gives k = ⌈log2(1/p)⌉ and m = ⌈−n·ln p / (ln 2)²⌉."),
     "apply": "Make a new, empty filter with these m, k and scheme (asks first if it would discard items).",
     "design": "Fill in the optimal k and m for n items at rate p; then Apply makes the filter.",
-    "variant": ("The kind of Bloom filter. Standard: m bits. Counting: a small counter per position, so items "
-                "can be removed. Scalable: grows in stages as items arrive, keeping the rate under p. "
-                "Partitioned: k slices of m/k bits, one position in each. Blocked: all k positions inside one "
-                "512-bit block (one cache line), faster but a little less accurate."),
-    "counter_bits": ("c: bits per counter (1 to 8; 4 is the classic choice). A counter counts up to 2^c − 1 and "
-                     "then sticks (saturates): it is never decremented again, because the filter no longer "
-                     "knows how many items share it. With 4 bits an overflow is very unlikely."),
-    "initial_capacity": ("n₀: how many items the first stage holds. Stage i holds n₀·s^i; when the newest stage "
-                         "is full the next insert opens a new, larger one."),
-    "sp": ("p: the bound on the false-positive rate however many items arrive. Stage i gets error p₀·r^i with "
-           "p₀ = p·(1 − r), and these sum to at most p₀/(1 − r) = p."),
-    "growth": ("s: how much larger each stage is than the one before (2 or 4). 4 makes fewer stages (lookups "
-               "test fewer) but wastes more memory while a big new stage is empty."),
-    "tightening": ("r: each stage's error is r times the one before (0.5 to 0.95). Close to 1 gives the first "
-                   "stages a larger share of p (fewer bits early); smaller r makes later stages much stricter."),
+    "variant": variant_tip(),
 }
+# a variant's own parameters are named by the key of their field ("sp": the scalable filter's rate bound, which is
+# not the design's p)
+FIELD_KEYS = {name: ("sp" if name == "p" else name) for name in FORM_PARAMETERS}
+TIPS.update({FIELD_KEYS[name]: param.tip for name, param in FORM_PARAMETERS.items() if name not in ("m", "k")})
 
-VARIANT_CHOICES = (
-    ("standard", "Standard"),
-    ("counting", "Counting (remove items)"),
-    ("scalable", "Scalable (grows, rate under p)"),
-    ("partitioned", "Partitioned (k slices)"),
-    ("blocked", "Blocked (512-bit blocks)"),
-)
+VARIANT_CHOICES = tuple((vid, cls.choice_label) for vid, cls in VARIANTS.items())
 
 
 def design_words(n: int, p: float, m: int, k: int) -> str:
@@ -119,26 +122,20 @@ class ParamsPanel(QtWidgets.QWidget):
             self.variant_combo.addItem(title, vid)
         self.variant_combo.setToolTip(TIPS["variant"])
         self.variant_combo.currentIndexChanged.connect(self._variant_changed)
-        self.counter_bits_edit = QtWidgets.QLineEdit("4")
-        self.counter_bits_edit.setPlaceholderText("1 … 8")
-        self.initial_edit = QtWidgets.QLineEdit("100")
-        self.initial_edit.setPlaceholderText("e.g. 100")
-        self.sp_edit = QtWidgets.QLineEdit("0.01")
-        self.sp_edit.setPlaceholderText("e.g. 0.01 or 1%")
-        self.growth_combo = QtWidgets.QComboBox()
-        self.growth_combo.addItem("2", 2)
-        self.growth_combo.addItem("4", 4)
-        self.tightening_edit = QtWidgets.QLineEdit("0.9")
-        self.tightening_edit.setPlaceholderText("0.5 … 0.95")
-        for widget, key in ((self.counter_bits_edit, "counter_bits"), (self.initial_edit, "initial_capacity"),
-                            (self.sp_edit, "sp"), (self.growth_combo, "growth"),
-                            (self.tightening_edit, "tightening")):
-            widget.setToolTip(TIPS[key])
-            if isinstance(widget, QtWidgets.QLineEdit):
-                widget.returnPressed.connect(self.apply)
-
         self.m_edit = QtWidgets.QLineEdit()
         self.k_edit = QtWidgets.QLineEdit()
+        # one field per declared parameter; m and k have their own (a design fills them in)
+        self.fields: dict[str, QtWidgets.QWidget] = {"m": self.m_edit, "k": self.k_edit}
+        for name, param in FORM_PARAMETERS.items():
+            if name not in self.fields:
+                self.fields[name] = self._field(param)
+        # the fields by the names the tests and scripts know them by
+        self.counter_bits_edit = self.fields["counter_bits"]
+        self.initial_edit = self.fields["initial_capacity"]
+        self.sp_edit = self.fields["p"]
+        self.growth_combo = self.fields["growth"]
+        self.tightening_edit = self.fields["tightening"]
+
         self.scheme_combo = QtWidgets.QComboBox()
         for sid, scheme in hashing.SCHEMES.items():
             self.scheme_combo.addItem(scheme.title, sid)
@@ -178,13 +175,8 @@ class ParamsPanel(QtWidgets.QWidget):
         form.setFieldGrowthPolicy(QtWidgets.QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self._form = form
         form.addRow(self._label("Variant", "variant"), self.variant_combo)
-        form.addRow(self._label("m (bits)", "m"), self.m_edit)
-        form.addRow(self._label("k (hashes)", "k"), self.k_edit)
-        form.addRow(self._label("Counter bits c", "counter_bits"), self.counter_bits_edit)
-        form.addRow(self._label("Initial capacity n₀", "initial_capacity"), self.initial_edit)
-        form.addRow(self._label("Rate bound p", "sp"), self.sp_edit)
-        form.addRow(self._label("Growth s", "growth"), self.growth_combo)
-        form.addRow(self._label("Tightening r", "tightening"), self.tightening_edit)
+        for name, param in FORM_PARAMETERS.items():
+            form.addRow(self._label(param.label, FIELD_KEYS[name]), self.fields[name])
         form.addRow(self._label("Scheme", "scheme"), self.scheme_combo)
         design = QtWidgets.QHBoxLayout()
         design.addWidget(self._label("n", "n"))
@@ -210,6 +202,22 @@ class ParamsPanel(QtWidgets.QWidget):
         workbench.filterReset.connect(self.sync_from_filter)
         self.sync_from_filter()
 
+    def _field(self, param: Param) -> QtWidgets.QWidget:
+        """A field for one declared parameter, holding its default (or a suggestion when it has none)."""
+        if param.kind == "choice":
+            combo = QtWidgets.QComboBox()
+            for value in param.choices:
+                combo.addItem(str(value), value)
+            combo.setCurrentIndex(max(0, combo.findData(param.default)))
+            widget = combo
+        else:
+            start = param.suggestion if param.required else param.default
+            widget = QtWidgets.QLineEdit("" if start is None else f"{start:g}")
+            widget.setPlaceholderText(param.placeholder)
+            widget.returnPressed.connect(self.apply)
+        widget.setToolTip(param.tip)
+        return widget
+
     @staticmethod
     def _label(text: str, key: str) -> QtWidgets.QLabel:
         label = QtWidgets.QLabel(text)
@@ -221,14 +229,11 @@ class ParamsPanel(QtWidgets.QWidget):
         return self.variant_combo.currentData()
 
     def _variant_changed(self, _index: int = 0) -> None:
-        v = self.variant
-        sized = v != "scalable"
-        for widget, show in ((self.m_edit, sized), (self.k_edit, sized),
-                             (self.counter_bits_edit, v == "counting"), (self.initial_edit, not sized),
-                             (self.sp_edit, not sized), (self.growth_combo, not sized),
-                             (self.tightening_edit, not sized)):
-            self._form.setRowVisible(widget, show)
-        self._design_box.setVisible(sized)
+        cls = VARIANTS[self.variant]
+        declared = {param.name for param in cls.parameters}
+        for name, widget in self.fields.items():
+            self._form.setRowVisible(widget, name in declared)
+        self._design_box.setVisible(cls.sized)   # a design gives m and k: for a variant built from them
         self.show_message("")
 
     def _scheme_tip(self, index: int) -> None:
@@ -254,20 +259,28 @@ class ParamsPanel(QtWidgets.QWidget):
         v = self.variant
         scheme = self.scheme_combo.currentData()
         params: dict = {"variant": v, "scheme": scheme, "m": None, "k": None}
-        if v == "scalable":
-            params["initial_capacity"] = parse_int(self.initial_edit.text(), "initial capacity n₀")
-            params["p"] = parse_rate(self.sp_edit.text(), "p")
-            params["growth"] = self.growth_combo.currentData()
-            params["tightening"] = parse_rate(self.tightening_edit.text(), "tightening r")
-        else:
-            params["m"] = parse_int(self.m_edit.text(), "m")
-            params["k"] = parse_int(self.k_edit.text(), "k")
-            if v == "counting":
-                params["counter_bits"] = parse_int(self.counter_bits_edit.text(), "counter bits c")
+        for param in VARIANTS[v].parameters:
+            if param.form:
+                params[param.name] = self._read(param)
         problem = Workbench.validate_config(**params)
         if problem:
             raise ValueError(problem)
         return params
+
+    def _read(self, param: Param):
+        widget = self.fields[param.name]
+        if param.kind == "choice":
+            return widget.currentData()
+        if param.kind == "rate":
+            return parse_rate(widget.text(), param.spoken)
+        return parse_int(widget.text(), param.spoken)
+
+    def _show(self, param: Param, value) -> None:
+        widget = self.fields[param.name]
+        if param.kind == "choice":
+            widget.setCurrentIndex(widget.findData(value))
+        else:
+            widget.setText(f"{value:g}" if param.kind == "rate" else str(value))
 
     def apply(self) -> bool:
         try:
@@ -310,23 +323,14 @@ class ParamsPanel(QtWidgets.QWidget):
             self.variant_combo.setCurrentIndex(index)
         elif index >= 0:
             self._variant_changed()
-        if v == "scalable":
-            self.initial_edit.setText(str(flt.initial_capacity))
-            self.sp_edit.setText(f"{flt.p:g}")
-            self.growth_combo.setCurrentIndex(self.growth_combo.findData(flt.growth))
-            self.tightening_edit.setText(f"{flt.tightening:g}")
-            self.summary.setText(f"Now: scalable, {len(flt.stages)} stage{'s' if len(flt.stages) > 1 else ''}, "
-                                 f"m = {flt.m:,} bits in all, rate bound p = {flt.p:g}.")
-            return
-        if v == "counting":
-            self.counter_bits_edit.setText(str(flt.counter_bits))
-        self.m_edit.setText(str(flt.m))
-        self.k_edit.setText(str(flt.k))
+        for param in type(flt).parameters:
+            if param.form:
+                self._show(param, getattr(flt, param.name))
         index = self.scheme_combo.findData(flt.scheme)
         if index >= 0:
             self.scheme_combo.setCurrentIndex(index)
         cap = self._wb.capacity
-        if cap:
+        if cap and type(flt).sized:
             self._designed = (flt.m, flt.k, cap)
             self.n_edit.setText(str(cap))
             # p follows the filter (a scenario's design, a loaded session), not the last value typed here: the
@@ -334,9 +338,4 @@ class ParamsPanel(QtWidgets.QWidget):
             from bloomviz.measure.experiment import theory_many
             rate = float(theory_many(flt.m, flt.k, np.array([float(cap)]))["fp_exact"][0])
             self.p_edit.setText(f"{rate:.2g}")
-        cap_text = f", designed for {cap:,} items" if cap else ""
-        size = flt.m * flt.counter_bits if v == "counting" else flt.m
-        what = {"counting": f"{flt.m:,} counters of {getattr(flt, 'counter_bits', 1)} bits",
-                "partitioned": f"m = {flt.m:,} bits in {flt.k} slices",
-                "blocked": f"m = {flt.m:,} bits in {getattr(flt, 'blocks', 0):,} blocks"}.get(v, f"m = {flt.m:,} bits")
-        self.summary.setText(f"Now: {what} ({human_bytes(math.ceil(size / 8))}), k = {flt.k}{cap_text}.")
+        self.summary.setText(variant_words.summary_text(flt, cap))

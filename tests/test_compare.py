@@ -62,15 +62,21 @@ def test_every_lane_sees_the_same_items():
     assert not set(cmp.items) & set(cmp.probes)
 
 
-def test_scalable_lane_is_measured_at_the_end_of_each_step():
+def test_scalable_lane_is_measured_exactly_after_every_insert():
     cmp = Comparison([Config("scalable", "murmur3-km"), Config("standard", "murmur3-km")], 2000, 4, 900,
                      probes=1000, seed=1, p=0.01)
     cmp.run(chunk=300)
     lane = cmp.lanes[0]
-    assert not lane.exact and cmp.lanes[1].exact
-    assert list(lane.rows()["n"]) == [0, 300, 600, 900]
-    assert lane.rows()["fp"][-1] == int(np.count_nonzero(lane.filter.contains_many(cmp.probes)))
+    assert lane.exact and cmp.lanes[1].exact
+    rows = lane.rows()
+    assert list(rows["n"]) == list(range(901))
     assert lane.filter.initial_capacity == 225 and len(lane.filter.stages) == 3  # 225 + 450 < 900 items
+    # the oracle: a scalable filter built from the first n items, every probe tested
+    for n in (1, 224, 225, 226, 500, 675, 676, 900):
+        fresh = build_filter(Config("scalable", "murmur3-km"), 2000, 4, 900, p=0.01)
+        fresh.update(cmp.items[:n])
+        assert rows["fp"][n] == int(np.count_nonzero(fresh.contains_many(cmp.probes))), n
+        assert rows["bits_set"][n] == fresh.bits_set, n
 
 
 def test_curve_is_thinned_and_carries_the_filters_own_theory():

@@ -7,9 +7,8 @@ independent, uniform hash positions, and a scheme that breaks that assumption (`
 by 16 bits per function, so past k = 4 the positions repeat) is measured above theory, while good schemes stay
 inside their binomial spread.
 
-Measurement is exact after every insert for filters with a plain bit array (``experiment.FpTracker``); a
-filter without one (the scalable filter: its positions change as stages open) is measured by testing every
-probe at the end of each step.
+Every lane is one ``measure.pipeline.Measurement``: exact after every insert, for a scalable filter too (stage
+by stage), with the probe seed and tracker policy every other measurement uses.
 
 The work is split into steps (``Comparison.step``) so that a window can run it from its event loop.
 """
@@ -24,13 +23,16 @@ import numpy as np
 
 from bloomviz.hashing import schemes as hashing
 
-from bloomviz.theory import rates as theory
-from bloomviz.measure.experiment import Cancelled, FpTracker, theory_many, wilson_many
+from bloomviz.filters.registry import TITLES, VARIANTS, check_variant, make_filter
+from bloomviz.filters.registry import theory_curve as variant_theory_curve
+from bloomviz.filters.registry import theory_fp as variant_theory_fp
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.encoding import random_items
+from bloomviz.measure.experiment import Cancelled
+from bloomviz.measure.pipeline import PROBE_SEED_OFFSET, Measurement
+from bloomviz.theory import rates as theory
+from bloomviz.theory.intervals import wilson_many
 from bloomviz.theory.validate import check_k, check_m
-from bloomviz.filters.registry import TITLES, check_variant, make_filter
-from bloomviz.filters.registry import theory_fp as variant_theory_fp
 
 MIN_CONFIGS = 2
 MAX_CONFIGS = 4
@@ -39,7 +41,6 @@ MAX_PROBES = 1_000_000
 DEFAULT_PROBES = 20_000
 CURVE_POINTS = 400   # points per plotted curve: enough for a smooth line, cheap to redraw every step
 SCALABLE_START_FRACTION = 4   # a scalable filter starts at n/4 items and grows through the stream
-PROBE_SEED_OFFSET = 1_000_003   # as in experiment.Simulation: probes and items come from different streams
 
 # The lesson preset: the design for n = 2,000 items at p = 0.001 (k = 10, m/n ≈ 14.4); the default scheme, plain
 # double hashing, k seeded hashes and the weak one. weak-shift is measured at about 3.6x theory there (0.0036
@@ -64,7 +65,7 @@ class Config:
 
     @property
     def label(self) -> str:
-        return self.scheme if self.variant == "standard" else f"{self.variant} · {self.scheme}"
+        return self.scheme if VARIANTS[self.variant] is BloomFilter else f"{self.variant} · {self.scheme}"
 
     @property
     def title(self) -> str:
@@ -84,35 +85,22 @@ def lesson_design() -> tuple[int, int, int]:
 def build_filter(config: Config, m: int, k: int, n: int, p: float | None = None):
     """The configuration's filter at m and k (partitioned and blocked filters round m as they do).
 
-    A scalable filter is sized by capacity and rate instead: it gets rate p (default: the standard filter's
-    exact rate for m, k, n) and an initial capacity of n/4, so that it opens new stages during the stream —
-    the situation it exists for, where n was not known in advance."""
-    if config.variant == "scalable":
+    A filter that grows from a capacity (not ``sized``: the scalable filter) is sized by capacity and rate
+    instead: it gets rate p (default: the standard filter's exact rate for m, k, n) and an initial capacity of
+    n/4, so that it opens new stages during the stream — the situation it exists for, where n was not known in
+    advance."""
+    if not VARIANTS[config.variant].sized:
         if p is None:
             p = min(max(theory.fp_exact(m, k, n), 1e-12), 0.5)
-        return make_filter("scalable", initial_capacity=max(1, n // SCALABLE_START_FRACTION), p=p,
+        return make_filter(config.variant, initial_capacity=max(1, n // SCALABLE_START_FRACTION), p=p,
                            scheme=config.scheme)
     return make_filter(config.variant, m=m, k=k, scheme=config.scheme)
 
 
-def _has_plain_bits(flt) -> bool:
-    # FpTracker needs one bit array whose positions never move: every BloomFilter subclass has it.
-    return isinstance(flt, BloomFilter)
-
-
-def _cheap_theory(flt) -> bool:
-    return getattr(flt, "variant", None) in ("standard", "counting")
-
-
 def theory_curve(flt, n_values: np.ndarray) -> np.ndarray:
-    """The filter's own theoretical rate at each n (standard: the exact formula, vectorised)."""
-    n_values = np.asarray(n_values, dtype=np.float64)
-    if _cheap_theory(flt):
-        return theory_many(flt.m, flt.k, n_values)["fp_exact"]
-    if flt.variant == "blocked":
-        from bloomviz.filters.blocked import blocked_fp_curve
-        return blocked_fp_curve(flt.m, flt.k, n_values, flt.block_bits, samples=200)
-    return np.array([variant_theory_fp(flt, float(x)) for x in n_values], dtype=np.float64)
+    """The filter's own theoretical rate at each n (the registry's curve; a blocked filter's from 200 exact
+    points, interpolated)."""
+    return variant_theory_curve(flt, np.asarray(n_values, dtype=np.float64), samples=200)
 
 
 @dataclass(frozen=True)
@@ -154,63 +142,44 @@ class LaneSummary:
 
 
 class Lane:
-    """One configuration's filter and its measurement so far."""
+    """One configuration's filter and its measurement so far (a ``Measurement`` keeping every row)."""
 
     def __init__(self, config: Config, flt, probes: Sequence[str], total: int):
         self.config = config
         self.filter = flt
         self._probes = probes
-        self._tracker: FpTracker | None = None
-        self._prepared = False
-        self._n = [np.zeros(1, np.int64)]       # row 0: nothing inserted yet
-        self._fp = [np.zeros(1, np.int64)]
-        self._bits = [np.zeros(1, np.int64)]
+        self.measurement: Measurement | None = None
         self._curve_n = np.unique(np.round(np.linspace(0, total, CURVE_POINTS + 1))).astype(np.int64)
         self._curve_theory: np.ndarray | None = None
 
     @property
     def prepared(self) -> bool:
-        return self._prepared
+        return self.measurement is not None
 
     def prepare(self) -> None:
         """Hash the probes (the slow part for a slow scheme) and the theory curve."""
-        if self._prepared:
+        if self.measurement is not None:
             return
-        if _has_plain_bits(self.filter):
-            self._tracker = FpTracker(self.filter, self._probes)
         self._curve_theory = theory_curve(self.filter, self._curve_n)
-        self._prepared = True
+        self.measurement = Measurement(self.filter, self._probes, every=1, initial=True)
 
     def insert(self, chunk: Sequence[str], start: int) -> None:
         """Insert ``chunk`` (items start+1 … start+len) and record the measurement."""
-        flt = self.filter
-        if self._tracker is not None:
-            fp, bits = self._tracker.insert_batch(flt.positions_many(chunk), flt)
-            n = np.arange(start + 1, start + len(chunk) + 1, dtype=np.int64)
-        else:
-            flt.update(chunk)
-            fp = np.array([int(np.count_nonzero(flt.contains_many(self._probes)))], np.int64)
-            bits = np.array([flt.bits_set], np.int64)
-            n = np.array([start + len(chunk)], np.int64)
-        self._n.append(n)
-        self._fp.append(np.asarray(fp, np.int64))
-        self._bits.append(np.asarray(bits, np.int64))
-
-    def _compact(self) -> None:
-        if len(self._n) > 1:
-            self._n = [np.concatenate(self._n)]
-            self._fp = [np.concatenate(self._fp)]
-            self._bits = [np.concatenate(self._bits)]
+        if self.measurement is None:
+            self.prepare()
+        self.measurement.step(chunk)
 
     def rows(self) -> dict[str, np.ndarray]:
         """Every measured row: n, fp count, bits set (row 0 is the empty filter)."""
-        self._compact()
-        return {"n": self._n[0], "fp": self._fp[0], "bits_set": self._bits[0]}
+        if self.measurement is None:
+            zero = np.zeros(1, np.int64)
+            return {"n": zero, "fp": zero, "bits_set": zero}
+        return self.measurement.checkpoints
 
     @property
     def exact(self) -> bool:
         """Measured after every insert (True) or only at the end of every step (False)."""
-        return self._tracker is not None
+        return self.measurement is not None and self.measurement.exact
 
     def curve(self, max_points: int = CURVE_POINTS) -> dict[str, np.ndarray]:
         """What a plot draws, thinned to about ``max_points`` rows: n, measured rate, Wilson low/high, and
@@ -225,7 +194,7 @@ class Lane:
         return {"n": n, "measured": fp / probes, "low": low, "high": high, "theory": self.theory_at(n)}
 
     def theory_at(self, n: np.ndarray) -> np.ndarray:
-        if self._curve_theory is None or _cheap_theory(self.filter):
+        if self._curve_theory is None or self.filter.standard_formulas:
             return theory_curve(self.filter, n)
         # Slow formulas (blocked, scalable) were tabulated once; between table points the curve is smooth.
         return np.interp(np.asarray(n, np.float64), self._curve_n, self._curve_theory)

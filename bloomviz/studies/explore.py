@@ -10,7 +10,7 @@ Theory:
   bits_per_item_sweep(ps)       bits per item against p: the lower bound log2(1/p), an optimal Bloom filter
                                 with real k (log2(e)·log2(1/p)), and the best integer k
 
-Measurement (the core's batch path: positions_many, FpTracker.insert_batch, wilson_many):
+Measurement (measure.pipeline.Measurement, exact over a fixed probe set; theory.intervals.wilson_many):
   KMeasurement(m, n, ks, ...)   the measured rate after n random inserts for each k, run in small steps
   NMeasurement(m, k, ns, ...)   the measured rate at each n of a set, one filter filled up to max(ns)
 Both are advanced by ``step()`` (a bounded amount of work, so a window can run them from a timer between
@@ -24,11 +24,14 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from bloomviz.theory import rates as theory
-from bloomviz.measure.experiment import Cancelled, FpTracker, theory_many, wilson_many
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.hashing.schemes import DEFAULT_SCHEME, get_scheme
 from bloomviz.items.encoding import random_items
+from bloomviz.measure.experiment import Cancelled
+from bloomviz.measure.pipeline import PROBE_SEED_OFFSET, Measurement
+from bloomviz.theory import rates as theory
+from bloomviz.theory.curves import theory_many
+from bloomviz.theory.intervals import wilson_many
 from bloomviz.theory.validate import MAX_K, MAX_M, check_k, check_m, check_n
 
 __all__ = ["k_sweep", "k_optimum", "n_sweep", "m_family", "bits_per_item_sweep", "best_integer_k_bits",
@@ -38,7 +41,6 @@ __all__ = ["k_sweep", "k_optimum", "n_sweep", "m_family", "bits_per_item_sweep",
 MAX_MEASURE_N = 10_000_000       # items are generated and held in memory for a measurement
 MAX_MEASURE_M = 2 ** 32          # 512 MiB of bits: a quick measurement, not a production filter
 MAX_MEASURE_PROBES = 1_000_000
-PROBE_SEED_OFFSET = 1_000_003    # probes use another seed than items (and another prefix: never members)
 STEP_ITEMS = 32_768              # items hashed and inserted per step: a few tens of milliseconds
 
 
@@ -198,8 +200,7 @@ class KMeasurement(_Measurement):
         self.step_items = max(1, int(step_items))
         self.total = max(1, self.n) * len(self.ks)
         self._index = 0        # which k is being filled
-        self._filled = 0       # items of it inserted
-        self._filter: BloomFilter | None = None
+        self._measurement: Measurement | None = None
         self._hits: list[int] = []
 
     def step(self) -> bool:
@@ -207,21 +208,15 @@ class KMeasurement(_Measurement):
         if self.finished:
             return True
         self._ensure_items()
-        k = self.ks[self._index]
-        if self._filter is None:
-            self._filter = BloomFilter(self.m, k, scheme=self.scheme)
-        stop = min(self.n, self._filled + self.step_items)
-        if stop > self._filled:
-            chunk = self._items[self._filled:stop]
-            self._filter.insert_positions(self._filter.positions_many(chunk))
-        self.done += max(stop - self._filled, 0) if self.n else 1
-        self._filled = stop
-        if self._filled >= self.n:
-            probe_positions = self._filter.positions_many(self._probe_items)
-            self._hits.append(int(np.count_nonzero(self._filter.test_positions(probe_positions))))
+        if self._measurement is None:
+            flt = BloomFilter(self.m, self.ks[self._index], scheme=self.scheme)
+            self._measurement = Measurement(flt, self._probe_items, self._items, every=None)
+        measurement = self._measurement
+        self.done += measurement.step(self.step_items).n.size if self.n else 1
+        if measurement.remaining == 0:
+            self._hits.append(measurement.fp_count)
             self._index += 1
-            self._filled = 0
-            self._filter = None
+            self._measurement = None
             self.done = self._index * max(1, self.n)
         return self.finished
 
@@ -253,29 +248,22 @@ class NMeasurement(_Measurement):
         super().__init__(m, self.ns[-1], probes, seed, scheme)
         self.step_items = max(1, int(step_items))
         self.total = max(1, self.ns[-1])
-        self._filter: BloomFilter | None = None
-        self._tracker: FpTracker | None = None
-        self._hits: list[int] = []
+        self._measurement: Measurement | None = None
 
     def step(self) -> bool:
         if self.finished:
             return True
         self._ensure_items()
-        if self._filter is None:
-            self._filter = BloomFilter(self.m, self.k, scheme=self.scheme)
-            self._tracker = FpTracker(self._filter, self._probe_items)
-            while len(self._hits) < len(self.ns) and self.ns[len(self._hits)] == 0:
-                self._hits.append(self._tracker.fp_count)
-        start = self.done
-        stop = min(self.ns[-1], start + self.step_items)
-        if stop > start:
-            fp_after, _ = self._tracker.insert_batch(self._filter.positions_many(self._items[start:stop]),
-                                                     self._filter)
-            # fp_after[i] is the count after insert start + i + 1
-            while len(self._hits) < len(self.ns) and self.ns[len(self._hits)] <= stop:
-                self._hits.append(int(fp_after[self.ns[len(self._hits)] - start - 1]))
-        self.done = max(stop, 1)
+        if self._measurement is None:
+            flt = BloomFilter(self.m, self.k, scheme=self.scheme)
+            self._measurement = Measurement(flt, self._probe_items, self._items, every=None, at=self.ns)
+        self._measurement.step(self.step_items)
+        self.done = max(self._measurement.taken, 1)
         return self.finished
+
+    @property
+    def _hits(self) -> np.ndarray:
+        return self._measurement.checkpoints["fp"] if self._measurement is not None else np.zeros(0, np.int64)
 
     def result(self) -> dict[str, np.ndarray]:
         ns = np.array(self.ns[:len(self._hits)], dtype=float)

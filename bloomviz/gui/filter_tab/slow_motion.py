@@ -127,10 +127,8 @@ class SlowMotionPanel(QtWidgets.QWidget):
     def _plan(self, op: str, text: str, data: bytes):
         wb = self._window.wb
         flt = wb.filter
-        variant = wb.variant
-        positions = [int(p) for p in flt.positions(text)]
-        if op == "insert" and variant == "scalable":
-            positions = positions[-flt.k:]    # an insert goes to the newest stage only
+        # an insert sets only some of a lookup's positions in a variant made of parts (a scalable's newest stage)
+        positions = [int(p) for p in (flt.positions_added(text) if op == "insert" else flt.positions(text))]
         scheme = hashing.get_scheme(flt.scheme)
         # the scheme's arithmetic is worth showing where its positions are the grid's; a filter that remaps
         # them (slices, blocks, a stage's offset) gets its own positions, named one by one

@@ -8,6 +8,8 @@
 - the rate plot draws ``Workbench.bound_line()`` (a scalable filter's compound bound p₀/(1 − r) = p) as a
   labelled horizontal line, and names the theory curve after the variant's own formula.
 
+What the labels say is the variant's own (``bloomviz.explain.variants``: ``theory_label``, ``bands_text``).
+
 Call it once, after the window has wired its own slots: Qt calls slots in the order they were connected, so
 the bands are drawn after the window has reset the grid (a reset clears them). Band labels follow the fill with
 a short delay (at most five redraws a second) and not at all while bulk work runs; the end of the work redraws.
@@ -17,19 +19,9 @@ from __future__ import annotations
 
 from PySide6 import QtCore
 
+from bloomviz.explain import variants as variant_words
 from bloomviz.filters.registry import standard_formulas_apply
 
-THEORY_LABELS = {
-    "counting": "theory: exact (a counter > 0 is a set bit)",
-    "scalable": "theory: 1 − Π(1 − FP of stage i)",
-    "partitioned": "theory: partitioned (1 − (1 − k/m)^n)^k, exact",
-    "blocked": "theory: blocked, Σ P(load)·FP(block)",
-}
-BAND_TEXTS = {
-    "scalable": "outlined: the stages, oldest first (inserts go to the newest)",
-    "partitioned": "outlined: the k slices; hash i sets one bit in slice i",
-    "blocked": "outlined: 512-bit blocks; an item's k bits all lie in one",
-}
 BAND_DELAY_MS = 200
 
 
@@ -60,7 +52,7 @@ class VariantViews(QtCore.QObject):
             w.plot.set_reference(None)
         else:
             w.plot.set_reference(*bound)
-        w.plot.set_theory_label(THEORY_LABELS.get(wb.variant))
+        w.plot.set_theory_label(variant_words.theory_label(wb.filter))
         # the standard filter's formulas describe a counting filter too, but not the others (see Workbench._rows)
         for key in ("fp_classic", "fp_approx", "fp_bound"):
             w.plot.curve(key).setVisible(standard_formulas_apply(wb.filter))
@@ -74,7 +66,7 @@ class VariantViews(QtCore.QObject):
         bands = w.wb.grid_bands()
         if bands != w.grid.bands():
             w.grid.set_bands(bands)
-        w.grid_legend.set_bands_text(BAND_TEXTS.get(w.wb.variant, "") if bands else "")
+        w.grid_legend.set_bands_text(variant_words.bands_text(w.wb.filter) if bands else "")
 
 
 def connect_variant_views(window) -> VariantViews:

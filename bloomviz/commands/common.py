@@ -9,8 +9,11 @@ Parse-time problems go through ``CliParser.error``; problems found by the core w
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import math
 import os
+import stat
 import sys
 import time
 from typing import Callable, TextIO
@@ -193,3 +196,81 @@ class Progress:
             self.stream.write("\n")
             self.stream.flush()
             self._shown = False
+
+
+# --- the CSV a command writes ------------------------------------------------------------------------------
+class AtomicText:
+    """A text file written under a temporary name beside its target and renamed over it only when complete,
+    so a failure or Ctrl-C never leaves a half-written CSV under the target's name (core.atomic_write: through
+    a symlink to its target, a read-only target refused, stale temporaries of a killed run cleaned).
+
+    An existing device or FIFO (``/dev/null``, ``/dev/stdout``, a pipe) is written directly: it cannot be
+    renamed over. A FIFO nobody reads is refused at once instead of blocking (core.safe_files)."""
+
+    def __init__(self, path: str):
+        from bloomviz.files.atomic_write import AtomicWriter
+        from bloomviz.files.safe_files import open_stream_for_writing
+        self.path = path
+        self.writer = None
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = None
+        if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+            self.fh = io.TextIOWrapper(open_stream_for_writing(path), encoding="utf-8", newline="")
+            return
+        self.writer = AtomicWriter(path, what="the CSV file")
+        self.fh = io.TextIOWrapper(self.writer.file.file, encoding="utf-8", newline="")
+
+    def commit(self) -> None:
+        if self.writer is None:
+            self.fh.close()
+            return
+        self.fh.flush()
+        self.fh.detach()   # the writer closes the file itself, after its fsync
+        self.writer.commit()
+
+    def discard(self) -> None:
+        if self.writer is None:
+            with contextlib.suppress(OSError, ValueError):
+                self.fh.close()
+            return
+        with contextlib.suppress(OSError, ValueError):
+            self.fh.detach()
+        self.writer.discard()
+
+
+def open_csv(prog: str, path: str) -> tuple[AtomicText | None, int]:
+    """(target, 0) for --csv PATH, opened now so that an unwritable path fails before any work; (None, 0) for
+    "-" (stdout); (None, exit code) after reporting a path that cannot be written."""
+    if path == "-":
+        return None, 0
+    try:
+        return AtomicText(path), 0
+    except OSError as exc:
+        return None, fail(prog, f"argument --csv: cannot write {path!r}: {exc.strerror or exc}")
+
+
+def write_csv(prog: str, path: str, target: AtomicText | None, write: Callable[[TextIO], None]) -> int:
+    """Run ``write(out)`` into ``target`` (stdout when None) and commit it; 0, or 1 when writing failed.
+
+    The one handling of a failed CSV: the temporary file is discarded (the target keeps what it held), a closed
+    stdout (the reader went away) propagates so main() ends quietly, any other OSError is one line on stderr;
+    any other exception discards the file and propagates."""
+    try:
+        write(sys.stdout if target is None else target.fh)
+        if target is not None:
+            target.commit()
+    except OSError as exc:
+        if target is not None:
+            target.discard()
+        if target is None and isinstance(exc, BrokenPipeError):
+            raise
+        print(f"{prog}: error: writing {path!r} failed: {exc.strerror or exc}; nothing was written",
+              file=sys.stderr)
+        return 1
+    except BaseException:
+        if target is not None:
+            target.discard()
+        raise
+    return 0

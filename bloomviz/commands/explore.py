@@ -8,10 +8,9 @@ with its 95% Wilson interval. --k-range A:B includes both ends (1 <= A <= B <= 6
 from __future__ import annotations
 
 import argparse
-import sys
 
-from bloomviz.commands.common import (CliParser, Progress, fail, m_arg, n_arg, non_negative_int, output_path,
-                                      positive_int, rate, scheme_arg)
+from bloomviz.commands.common import (CliParser, Progress, fail, m_arg, n_arg, non_negative_int, open_csv,
+                                      output_path, positive_int, rate, scheme_arg, write_csv)
 
 NAME = "explore"
 THEORY_COLUMNS = ("k", "fp_exact", "fp_approx", "fp_bound")
@@ -69,43 +68,28 @@ def csv_text(columns: dict, measured: bool) -> str:
 
 def run(args) -> int:
     prog = f"bloomviz {NAME}"
-    from bloomviz.commands.simulate import AtomicText
     from bloomviz.studies.explore import k_optimum
-    target = None
-    if args.csv != "-":
-        try:
-            target = AtomicText(args.csv)   # opened first, so an unwritable path fails before any work
-        except OSError as exc:
-            return fail(prog, f"argument --csv: cannot write {args.csv!r}: {exc.strerror or exc}")
-    try:
+    target, refused = open_csv(prog, args.csv)   # opened first, so an unwritable path fails before any work
+    if refused:
+        return refused
+    columns = None
+
+    def compute_and_write(out) -> None:
+        nonlocal columns
         progress = Progress("measuring") if args.measure else None
         try:
             columns = compute(args, progress)
         finally:
             if progress is not None:
                 progress.close()
-        text = csv_text(columns, args.measure)
-        if target is None:
-            sys.stdout.write(text)
-        else:
-            target.fh.write(text)
-            target.commit()
+        out.write(csv_text(columns, args.measure))
+
+    try:
+        failed = write_csv(prog, args.csv, target, compute_and_write)
     except (ValueError, TypeError) as exc:
-        if target is not None:
-            target.discard()
         return fail(prog, exc)
-    except OSError as exc:
-        if target is not None:
-            target.discard()
-        if target is None and isinstance(exc, BrokenPipeError):
-            raise
-        print(f"{prog}: error: writing {args.csv!r} failed: {exc.strerror or exc}; nothing was written",
-              file=sys.stderr)
-        return 1
-    except BaseException:
-        if target is not None:
-            target.discard()
-        raise
+    if failed:
+        return failed
     if target is not None:
         k_real, k_best = k_optimum(args.m, args.n)
         ks = list(columns["k"])

@@ -21,18 +21,15 @@ A scalable filter takes --initial-capacity and --p (the rate bound) instead of -
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import os
-import stat
 import sys
 from typing import TextIO
 
 import numpy as np
 
-from bloomviz.commands.common import (CliParser, Progress, design, fail, input_path, k_arg, m_arg, n_arg,
-                                      non_negative_int, output_path, p_arg, parse_real, parse_whole, positive_int,
-                                      rate, scheme_arg)
+from bloomviz.commands.common import (AtomicText, CliParser, Progress, design, fail, input_path, k_arg, m_arg,
+                                      n_arg, non_negative_int, open_csv, output_path, p_arg, parse_real,
+                                      parse_whole, positive_int, rate, scheme_arg, write_csv)
 
 NAME = "simulate"
 MAX_N = 50_000_000        # items read from a file are held in memory
@@ -203,52 +200,11 @@ def write_rows(series, indices: np.ndarray, out: TextIO, progress=None, extra: d
             progress(start + idx.size, total)
 
 
-class AtomicText:
-    """A text file written under a temporary name beside its target and renamed over it only when complete,
-    so a failure or Ctrl-C never leaves a half-written CSV under the target's name (core.atomic_write: through
-    a symlink to its target, a read-only target refused, stale temporaries of a killed run cleaned).
-
-    An existing device or FIFO (``/dev/null``, ``/dev/stdout``, a pipe) is written directly: it cannot be
-    renamed over. A FIFO nobody reads is refused at once instead of blocking (core.safe_files)."""
-
-    def __init__(self, path: str):
-        from bloomviz.files.atomic_write import AtomicWriter
-        from bloomviz.files.safe_files import open_stream_for_writing
-        self.path = path
-        self.writer = None
-        try:
-            mode = os.stat(path).st_mode
-        except OSError:
-            mode = None
-        if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
-            self.fh = io.TextIOWrapper(open_stream_for_writing(path), encoding="utf-8", newline="")
-            return
-        self.writer = AtomicWriter(path, what="the CSV file")
-        self.fh = io.TextIOWrapper(self.writer.file.file, encoding="utf-8", newline="")
-
-    def commit(self) -> None:
-        if self.writer is None:
-            self.fh.close()
-            return
-        self.fh.flush()
-        self.fh.detach()   # the writer closes the file itself, after its fsync
-        self.writer.commit()
-
-    def discard(self) -> None:
-        if self.writer is None:
-            with contextlib.suppress(OSError, ValueError):
-                self.fh.close()
-            return
-        with contextlib.suppress(OSError, ValueError):
-            self.fh.detach()
-        self.writer.discard()
-
-
 def run(args) -> int:
     prog = f"bloomviz {NAME}"
     if args.filters is not None:
         from bloomviz.commands.simulate_ensemble import run_ensemble_command
-        return run_ensemble_command(args, prog, AtomicText)
+        return run_ensemble_command(args, prog)
     from bloomviz.filters.standard import BloomFilter
     from bloomviz.items.encoding import ItemFileError
     try:
@@ -263,13 +219,13 @@ def run(args) -> int:
         if refused:
             return fail(prog, f"argument --save: cannot write {args.save!r}: {refused}")
     to_stdout = args.csv == "-"
-    target = None
-    if not to_stdout:
-        try:
-            target = AtomicText(args.csv)   # opened before the run, so an unwritable path fails at once
-        except OSError as exc:
-            return fail(prog, f"argument --csv: cannot write {args.csv!r}: {exc.strerror or exc}")
-    try:
+    target, refused = open_csv(prog, args.csv)
+    if refused:
+        return refused
+    indices = None
+
+    def simulate_and_write(out: TextIO) -> None:
+        nonlocal indices
         progress = Progress("simulating")
         try:
             series = simulation.run(every=args.every, progress=progress)
@@ -283,23 +239,14 @@ def run(args) -> int:
             extra = {"fp_variant": theory_curve(flt, series.column("n"), samples=2000)}
         writing = Progress("writing CSV")
         try:
-            write_rows(series, indices, sys.stdout if to_stdout else target.fh, writing, extra)
+            write_rows(series, indices, out, writing, extra)
         finally:
             writing.close()
-        if target is not None:
-            target.commit()
-    except OSError as exc:
-        if target is not None:
-            target.discard()
-        if to_stdout and isinstance(exc, BrokenPipeError):
-            raise  # the reader went away: main() ends quietly
-        print(f"{prog}: error: writing {args.csv!r} failed: {exc.strerror or exc}; nothing was written",
-              file=sys.stderr)
-        return 1
-    except BaseException:
-        if target is not None:
-            target.discard()
-        raise
+
+    failed = write_csv(prog, args.csv, target, simulate_and_write)
+    if failed:
+        return failed
+    series = simulation.series
     if args.save is not None:
         from bloomviz.files import storage
         try:

@@ -9,17 +9,14 @@ interval is about ±0.5 % of the rate, while the two formulas differ by 6 %.
 
 from __future__ import annotations
 
-import sys
-
-from bloomviz.commands.common import Progress, fail, rate
+from bloomviz.commands.common import Progress, fail, open_csv, rate, write_csv
 
 ENSEMBLE_DEFAULT_PROBES = 32
 COLUMNS = ("n", "fp_mean", "fp_low", "fp_high", "fp_exact", "fp_classic", "filters", "probes")
 
 
-def run_ensemble_command(args, prog: str, open_target) -> int:
-    """Run the ensemble the options describe and write its CSV; ``open_target(path)`` gives the atomic
-    writer simulate uses for --csv (so the same path rules apply)."""
+def run_ensemble_command(args, prog: str) -> int:
+    """Run the ensemble the options describe and write its CSV (through the commands' one CSV writer)."""
     from bloomviz.commands.simulate import row_indices
     from bloomviz.measure.ensemble import EnsembleJob
     if args.items is not None or getattr(args, "variant", "standard") not in (None, "standard") \
@@ -42,13 +39,13 @@ def run_ensemble_command(args, prog: str, open_target) -> int:
     except (ValueError, TypeError) as exc:
         return fail(prog, exc)
     to_stdout = args.csv == "-"
-    target = None
-    if not to_stdout:
-        try:
-            target = open_target(args.csv)
-        except OSError as exc:
-            return fail(prog, f"argument --csv: cannot write {args.csv!r}: {exc.strerror or exc}")
-    try:
+    target, refused = open_csv(prog, args.csv)
+    if refused:
+        return refused
+    result = None
+
+    def measure_and_write(out) -> None:
+        nonlocal result
         progress = Progress("filters")
         try:
             while not job.finished:
@@ -57,25 +54,14 @@ def run_ensemble_command(args, prog: str, open_target) -> int:
         finally:
             progress.close()
         result = job.result()
-        out = sys.stdout if to_stdout else target.fh
         out.write(",".join(COLUMNS) + "\n")
         for i in row_indices(args.n, args.every):
             out.write(f"{result.n[i]},{result.mean[i]:.9g},{result.low[i]:.9g},{result.high[i]:.9g},"
                       f"{result.fp_exact[i]:.9g},{result.fp_classic[i]:.9g},{result.filters},{result.probes}\n")
-        if target is not None:
-            target.commit()
-    except OSError as exc:
-        if target is not None:
-            target.discard()
-        if to_stdout and isinstance(exc, BrokenPipeError):
-            raise
-        print(f"{prog}: error: writing {args.csv!r} failed: {exc.strerror or exc}; nothing was written",
-              file=sys.stderr)
-        return 1
-    except BaseException:
-        if target is not None:
-            target.discard()
-        raise
+
+    failed = write_csv(prog, args.csv, target, measure_and_write)
+    if failed:
+        return failed
     if not to_stdout:
         print(f"{args.filters:,} filters of m = {m:,} bits, k = {k}, {args.n:,} items each ({result.scheme}): "
               f"mean rate {rate(result.mean[-1])} [{rate(result.low[-1])}, {rate(result.high[-1])}], "

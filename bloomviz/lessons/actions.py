@@ -103,8 +103,8 @@ def _yes(text: str, what: str) -> bool:
 def _filter_options(o: dict) -> dict:
     from bloomviz.hashing.schemes import SCHEMES
     from bloomviz.hashing.seed_schemes import HAND_SET_ID
-    from bloomviz.filters.registry import check_variant
-    out: dict = {"variant": check_variant(o.get("variant", "standard"))}
+    from bloomviz.filters.registry import DEFAULT_VARIANT, VARIANTS, check_variant
+    out: dict = {"variant": check_variant(o.get("variant", DEFAULT_VARIANT))}
     scheme = o.get("scheme")
     if scheme is not None and scheme not in SCHEMES and scheme != HAND_SET_ID:
         raise ValueError(f"unknown hash scheme {scheme!r}; known schemes: {', '.join(SCHEMES)}, {HAND_SET_ID}")
@@ -120,9 +120,11 @@ def _filter_options(o: dict) -> dict:
     if "tightening" in o:
         out["tightening"] = fraction(o["tightening"], "tightening", 0.0, 1.0)
     variant = out["variant"]
-    if variant == "scalable":
-        if "capacity" not in out or "p" not in out:
-            raise ValueError("a scalable filter needs capacity= and p=")
+    cls = VARIANTS[variant]
+    if not cls.sized:   # it grows from its own parameters (a scalable's capacity= and p=): all must be given
+        required = [param.key for param in cls.parameters if param.required]
+        if not set(required) <= set(out):
+            raise ValueError(f"a {variant} filter needs {' and '.join(key + '=' for key in required)}")
     elif not ({"m", "k"} <= set(out) or {"n", "p"} <= set(out)):
         raise ValueError("needs m= and k=, or n= and p= for the textbook design")
     return out

@@ -60,23 +60,19 @@ def _flt(state: LessonState, action: Action):
 def _make_filter(state: LessonState, o: dict):
     from bloomviz.theory.calculator import textbook_design
     from bloomviz.hashing.seed_schemes import HAND_SET_ID, hand_set
-    from bloomviz.filters.registry import make_filter
+    from bloomviz.filters.registry import VARIANTS, make_filter
     scheme = o.get("scheme")
     if scheme == HAND_SET_ID:
         if not state.hand_set:
             raise ValueError("scheme=hand-set needs positions lines (positions ITEM = P …) before the filter")
         scheme = hand_set(state.hand_set)
     variant = o["variant"]
-    if variant == "scalable":
-        return make_filter("scalable", initial_capacity=o["capacity"], p=o["p"], growth=o.get("growth"),
-                           tightening=o.get("tightening"), scheme=scheme)
-    m, k = o.get("m"), o.get("k")
-    if m is None or k is None:
-        m, k, _notes = textbook_design(o["n"], o["p"], max_m=LESSON_MAX_M)
-    params = {"m": m, "k": k, "scheme": scheme}
-    if variant == "counting":
-        params["counter_bits"] = o.get("counter_bits")
-    return make_filter(variant, **params)
+    # the variant's declared parameters, each from its lesson option (None: the default); the options of other
+    # variants are not its business
+    params = {param.name: o.get(param.key) for param in VARIANTS[variant].parameters}
+    if VARIANTS[variant].sized and (params["m"] is None or params["k"] is None):
+        params["m"], params["k"], _notes = textbook_design(o["n"], o["p"], max_m=LESSON_MAX_M)
+    return make_filter(variant, scheme=scheme, **params)
 
 
 def _lookup_record(state: LessonState, name: str, item: str, look) -> dict:
@@ -99,7 +95,8 @@ def _lookup_record(state: LessonState, name: str, item: str, look) -> dict:
 def _ensemble(state: LessonState, o: dict) -> dict:
     from bloomviz.measure.ensemble import run_ensemble
     flt = _flt(state, None)
-    if getattr(flt, "variant", "standard") != "standard" or flt.scheme == "hand-set":
+    from bloomviz.filters.registry import is_standard
+    if not is_standard(flt) or flt.scheme == "hand-set":
         raise ValueError("an ensemble draws random standard filters: use it with a standard filter and a real "
                          "hash scheme")
     n = o.get("n", len(flt))

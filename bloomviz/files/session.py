@@ -50,7 +50,7 @@ from bloomviz.hashing import schemes as hashing
 from bloomviz.files import storage
 from bloomviz.files.atomic_write import AtomicWriter
 from bloomviz.files.safe_files import FileTooLargeError, open_regular
-from bloomviz.filters.registry import PARAMETERS, REQUIRED
+from bloomviz.filters.registry import VARIANTS
 
 FORMAT = "bloomviz-session"
 SCHEMA_VERSION = 1
@@ -69,10 +69,6 @@ MAX_INT_PARAM = 1 << 32
 INSERT, LOOKUP, BATCH, REMOVE = "insert", "lookup", "insert batch", "remove"
 OPERATIONS = (INSERT, LOOKUP, BATCH, REMOVE)
 FORCED_REMOVAL = "forced removal"   # a remove whose verdict is this was insisted on (a never-inserted item)
-
-# Variant parameters besides m, k and scheme, with their JSON type.
-_PARAM_TYPES = {"counter_bits": int, "block_bits": int, "initial_capacity": int, "growth": int,
-                "p": float, "tightening": float}
 
 
 class SessionFormatError(ValueError):
@@ -279,18 +275,20 @@ def _str(value: object, where: str, choices: Sequence[str] | None = None) -> str
 def _params(value: object, variant: str, where: str) -> dict:
     if not isinstance(value, dict):
         raise SessionFormatError(f"{where}: expected an object, got {_kind(value)}")
-    allowed = [name for name in PARAMETERS[variant] if name not in ("m", "k", "scheme")]
+    # the variant's declared parameters besides m and k (which the filter object holds), in declared order
+    declared = {param.name: param for param in VARIANTS[variant].parameters if param.name not in ("m", "k")}
+    allowed = list(declared)
     out = {}
     for name, v in value.items():
         if name not in allowed:
             raise SessionFormatError(f"{where}: {name!r} is not a parameter of a {variant} filter "
                                      f"(it takes: {', '.join(allowed) or 'none'})")
-        if _PARAM_TYPES.get(name) is float:
+        if declared[name].kind == "rate":   # a JSON number; the others are whole
             out[name] = _finite(v, f"{where}.{name}")
         else:
             high = MAX_SCALABLE_CAPACITY if name == "initial_capacity" else MAX_INT_PARAM
             out[name] = _int(v, f"{where}.{name}", 1, high)
-    missing = [name for name in allowed if PARAMETERS[variant][name] is REQUIRED and name not in out]
+    missing = [name for name, param in declared.items() if param.required and name not in out]
     if missing:
         raise SessionFormatError(f"{where}: a {variant} filter needs {' and '.join(missing)}")
     return out
@@ -350,9 +348,9 @@ def from_dict(data: object) -> Session:
         raise SessionFormatError(f"saved_by: expected a string, got {_show(saved_by)}")
 
     flt = _obj(data["filter"], "filter", ("variant", "scheme", "m", "k", "params"), ("capacity",))
-    variant = _str(flt["variant"], "filter.variant", tuple(PARAMETERS))
+    variant = _str(flt["variant"], "filter.variant", tuple(VARIANTS))
     scheme = _str(flt["scheme"], "filter.scheme", tuple(hashing.SCHEMES))
-    sized = "m" in PARAMETERS[variant]
+    sized = VARIANTS[variant].sized
     m = _int(flt["m"], "filter.m", 1, MAX_M, allow_none=not sized)
     k = _int(flt["k"], "filter.k", 1, MAX_K, allow_none=not sized)
     params = _params(flt["params"], variant, "filter.params")

@@ -151,6 +151,30 @@ def design(n: int, p: float) -> tuple[int, int, list[str]]:
     return textbook_design(n, p)
 
 
+def design_from_options(args, n: int, prog: str) -> tuple[int, int]:
+    """(m, k) from --m and --k, or designed from n and --p (its notes printed on stderr under ``prog``)."""
+    if args.p is not None:
+        if args.m is not None or args.k is not None:
+            raise ValueError("give either --p (to design the filter) or --m and --k, not both")
+        m, k, notes = design(n, args.p)
+        for note in notes:
+            print(f"{prog}: note: {note}", file=sys.stderr)
+        return m, k
+    missing = [name for name in ("--m", "--k") if getattr(args, name[2:]) is None]
+    if missing:
+        raise ValueError(f"missing {' and '.join(missing)} (or give --p to design the filter for n items)")
+    return args.m, args.k
+
+
+def row_indices(total: int, every: int):
+    """The rows a CSV keeps: n = every, 2*every, ... and the last insert (row i holds n = i + 1)."""
+    import numpy as np   # here, so that commands writing no rows start without loading numpy
+    idx = np.arange(every - 1, total, every, dtype=np.int64)
+    if total and (idx.size == 0 or idx[-1] != total - 1):
+        idx = np.append(idx, total - 1)
+    return idx
+
+
 # --- human units -------------------------------------------------------------------------------------------
 human_bytes, one_in = units.human_bytes, units.one_in   # re-exported for the commands
 

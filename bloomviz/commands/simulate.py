@@ -27,9 +27,10 @@ from typing import TextIO
 
 import numpy as np
 
-from bloomviz.commands.common import (AtomicText, CliParser, Progress, design, fail, input_path, k_arg, m_arg,
-                                      n_arg, non_negative_int, open_csv, output_path, p_arg, parse_real,
-                                      parse_whole, positive_int, rate, scheme_arg, write_csv)
+from bloomviz.commands.common import (AtomicText, CliParser, Progress, design_from_options, fail, input_path,
+                                      k_arg, m_arg, n_arg, non_negative_int, open_csv, output_path, p_arg,
+                                      parse_real, parse_whole, positive_int, rate, row_indices, scheme_arg,
+                                      write_csv)
 
 NAME = "simulate"
 MAX_N = 50_000_000        # items read from a file are held in memory
@@ -105,21 +106,6 @@ def _read_items(path: str, limit: int | None, stream: TextIO) -> list[str]:
     return items
 
 
-def _design(args, n: int) -> tuple[int, int]:
-    """(m, k) from the options: given directly, or designed from n and p."""
-    if args.p is not None:
-        if args.m is not None or args.k is not None:
-            raise ValueError("give either --p (to design the filter) or --m and --k, not both")
-        m, k, notes = design(n, args.p)
-        for note in notes:
-            print(f"bloomviz {NAME}: note: {note}", file=sys.stderr)
-        return m, k
-    missing = [name for name in ("--m", "--k") if getattr(args, name[2:]) is None]
-    if missing:
-        raise ValueError(f"missing {' and '.join(missing)} (or give --p to design the filter for n items)")
-    return args.m, args.k
-
-
 def build_simulation(args, warnings: TextIO | None = None):
     """The Simulation the options describe; ValueError/TypeError/ItemFileError name what was refused."""
     from bloomviz.measure.experiment import Simulation
@@ -169,19 +155,11 @@ def _variant_filter(args, variant: str, n: int):
         if args.p is None or given.get("initial_capacity") is None:
             raise ValueError(f"a {variant} filter needs --initial-capacity and --p (the bound on its rate)")
         return make_filter(variant, p=args.p, scheme=args.scheme, **given)
-    m, k = _design(args, n)
+    m, k = design_from_options(args, n, f"bloomviz {NAME}")
     return make_filter(variant, m=m, k=k, scheme=args.scheme, **given)
 
 
 # --- writing the rows -----------------------------------------------------------------------------------
-def row_indices(total: int, every: int) -> np.ndarray:
-    """Rows at n = every, 2*every, ... and the last insert (row i holds n = i + 1)."""
-    idx = np.arange(every - 1, total, every, dtype=np.int64)
-    if total and (idx.size == 0 or idx[-1] != total - 1):
-        idx = np.append(idx, total - 1)
-    return idx
-
-
 def write_rows(series, indices: np.ndarray, out: TextIO, progress=None, extra: dict | None = None) -> None:
     """The CSV text, formatted a block of rows at a time (one % over a block: no per-row Python work).
     ``extra``: more columns (name -> array over every row of the series), written after the series' own."""

@@ -9,7 +9,7 @@ interval is about ±0.5 % of the rate, while the two formulas differ by 6 %.
 
 from __future__ import annotations
 
-from bloomviz.commands.common import Progress, fail, open_csv, rate, write_csv
+from bloomviz.commands.common import Progress, design_from_options, fail, open_csv, rate, row_indices, write_csv
 
 ENSEMBLE_DEFAULT_PROBES = 32
 COLUMNS = ("n", "fp_mean", "fp_low", "fp_high", "fp_exact", "fp_classic", "filters", "probes")
@@ -17,7 +17,6 @@ COLUMNS = ("n", "fp_mean", "fp_low", "fp_high", "fp_exact", "fp_classic", "filte
 
 def run_ensemble_command(args, prog: str) -> int:
     """Run the ensemble the options describe and write its CSV (through the commands' one CSV writer)."""
-    from bloomviz.commands.simulate import row_indices
     from bloomviz.measure.ensemble import EnsembleJob
     if args.items is not None or getattr(args, "variant", "standard") not in (None, "standard") \
             or args.save is not None:
@@ -27,8 +26,7 @@ def run_ensemble_command(args, prog: str) -> int:
         return fail(prog, "--filters needs --n (the items each filter receives)")
     try:
         if args.p is not None:
-            from bloomviz.commands.simulate import _design
-            m, k = _design(args, args.n)
+            m, k = design_from_options(args, args.n, prog)
         elif args.m is None or args.k is None:
             raise ValueError("--filters needs --m and --k (or --p to design them for n items)")
         else:

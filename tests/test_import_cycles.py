@@ -1,0 +1,107 @@
+"""A static check of the import graph: no cycle through the measurement, the theory, the studies or the
+commands, counting imports made inside functions (which hid the experiment <-> variant registry cycle), and the
+probe-seed offset written in one place."""
+
+import ast
+import pathlib
+import re
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent / "bloomviz"
+GUARDED = ("bloomviz.measure", "bloomviz.theory", "bloomviz.studies", "bloomviz.commands")
+
+
+def _modules() -> dict[str, pathlib.Path]:
+    out = {}
+    for path in ROOT.rglob("*.py"):
+        name = ".".join(path.relative_to(ROOT.parent).with_suffix("").parts)
+        out[name.removesuffix(".__init__")] = path
+    return out
+
+
+def _graph(modules: dict[str, pathlib.Path]) -> dict[str, set[str]]:
+    def resolve(target: str) -> str:
+        while target and target not in modules:
+            target = target.rpartition(".")[0]
+        return target
+
+    graph = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):   # every level, functions too
+            if isinstance(node, ast.Import):
+                deps.update(resolve(a.name) for a in node.names if a.name.startswith("bloomviz"))
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")[:len(package.split(".")) - node.level + 1]
+                    base = ".".join(parts + ([base] if base else []))
+                if base.startswith("bloomviz"):
+                    deps.update(f"{base}.{a.name}" if f"{base}.{a.name}" in modules else resolve(base)
+                                for a in node.names)
+        deps.discard(name)
+        deps.discard("")
+        graph[name] = deps
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (iterative Tarjan)."""
+    index, low, on_stack, stack, found, counter = {}, {}, set(), [], [], 0
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        top = stack.pop()
+                        on_stack.discard(top)
+                        component.append(top)
+                        if top == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+            elif child not in index:
+                index[child] = low[child] = counter
+                counter += 1
+                stack.append(child)
+                on_stack.add(child)
+                work.append((child, iter(sorted(graph.get(child, ())))))
+            elif child in on_stack:
+                low[node] = min(low[node], index[child])
+    return found
+
+
+def test_the_checker_finds_a_cycle_hidden_in_a_function():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycles(graph) == [["a", "b", "c"]]
+
+
+def test_no_import_cycle_through_measurement_theory_studies_or_commands():
+    graph = _graph(_modules())
+    assert "bloomviz.filters.registry" in graph["bloomviz.measure.experiment"]   # the graph is read at all
+    guarded = [c for c in _cycles(graph) if any(m.startswith(GUARDED) for m in c)]
+    assert guarded == []
+
+
+def test_the_variant_registry_imports_nothing_from_the_measurement():
+    graph = _graph(_modules())
+    assert not {d for d in graph["bloomviz.filters.registry"] if d.startswith("bloomviz.measure")}
+
+
+def test_the_probe_seed_offset_is_written_once():
+    pattern = re.compile(r"1_?000_?003")
+    where = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*.py") if pattern.search(p.read_text(encoding="utf-8"))]
+    assert where == ["measure/pipeline.py"]

@@ -310,7 +310,7 @@ def check(index: int) -> str | None:
         return f"history says n = {wb.history[-1].n}, the filter {n}"
     if len(wb.series) and int(wb.series.column("n")[-1]) != n:
         return f"the plot's series ends at n = {wb.series.column('n')[-1]}, the filter has {n}"
-    if win._status_timer.isActive():
+    if win.status_line.pending:
         win.update_status()
     shown = re.search(r"n = ([\d,]+)", win.status_label.text())
     if not shown or int(shown.group(1).replace(",", "")) != n:

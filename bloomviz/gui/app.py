@@ -132,7 +132,7 @@ class _FirstPaint:
                     t0 = os.environ.get("BLOOMVIZ_T0")
                     elapsed = time.time() - float(t0) if t0 else time.perf_counter()
                     print(f"first-paint {elapsed:.3f}", flush=True)
-                    if hasattr(window, "file_actions"):
+                    if window.file_actions is not None:
                         window.file_actions.discard_changes()
                     QtCore.QTimer.singleShot(0, window.close)
                     QtCore.QTimer.singleShot(0, app.quit)
@@ -160,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               "`bloomviz --screenshot FILE` draws the window offscreen", file=sys.stderr)
         return 1
 
-    from PySide6 import QtCore, QtWidgets
+    from PySide6 import QtWidgets
 
     from bloomviz.gui import theme
     from bloomviz.gui.main_window import MainWindow
@@ -177,8 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         window.wb.configure(args.m or flt.m, args.k or flt.k, args.scheme or flt.scheme)
     if args.dark:
         window.set_dark(True, remember=False)   # an option for this run, not a change of the preference
-    from bloomviz.gui.extensions import install_all
-    install_all(window)
+    window.install_parts()
 
     if screenshot:
         return _screenshot(app, window, args)

@@ -1,13 +1,18 @@
-"""Light and dark palettes and the font scale for projection.
+"""Light and dark palettes, the one owner of "is the theme dark", and the font scale for projection.
 
 The application uses Qt's Fusion style everywhere so that a palette means the same on every platform (the
 native styles ignore parts of it). Text sizes derive from one base point size times a scale factor, so the
 teacher's Ctrl+plus enlarges every label, table and plot text together.
+
+Whether the theme is dark is held here and nowhere else: ``is_dark()`` reads it, ``set_dark(dark)`` changes it
+(and the application's palette) and announces it through ``notifier().changed``, which a view that draws its
+own colours subscribes to. Colours that mean something (a verdict, an error) are looked up by name in
+``colour(name, dark)`` so that each is written once.
 """
 
 from __future__ import annotations
 
-from PySide6 import QtGui, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 FONT_SCALES = (0.8, 0.9, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0, 2.5)
 DEFAULT_FONT_SCALE = 1.0
@@ -21,6 +26,52 @@ VERDICT_COLOURS = {
     True: {"inserted": "#56B4E9", "true positive": "#3DDC97", "true negative": "#BBBBBB",
            "false positive": "#FF6B5B"},
 }
+# Colours of messages, by what they say (light, dark).
+MESSAGE_COLOURS = {
+    "error": ("#C0392B", "#FF6B5B"),    # a refusal or a failure, in words beside the control that caused it
+    "muted": ("#888888", "#888888"),    # a non-event ("Not removed")
+}
+
+
+class _Theme(QtCore.QObject):
+    changed = QtCore.Signal(bool)
+
+    def __init__(self):
+        super().__init__()
+        self.dark = False
+
+
+_THEME: _Theme | None = None
+
+
+def notifier() -> _Theme:
+    """The object whose ``changed(dark)`` signal announces a switch of theme."""
+    global _THEME
+    if _THEME is None:
+        _THEME = _Theme()
+    return _THEME
+
+
+def is_dark() -> bool:
+    return notifier().dark
+
+
+def set_dark(dark: bool) -> None:
+    """Switch the theme: the application's palette, then every subscriber (only when it changes)."""
+    state = notifier()
+    dark = bool(dark)
+    app = QtWidgets.QApplication.instance()
+    if app is not None:
+        apply_theme(app, dark)
+    if dark != state.dark:
+        state.dark = dark
+        state.changed.emit(dark)
+
+
+def colour(name: str, dark: bool | None = None) -> str:
+    """A message colour by name ("error", "muted") in the current theme, or in the one given."""
+    light_value, dark_value = MESSAGE_COLOURS[name]
+    return dark_value if (is_dark() if dark is None else dark) else light_value
 
 
 def palette(dark: bool) -> QtGui.QPalette:
@@ -79,5 +130,6 @@ def step_scale(current: float, step: int) -> float:
     return ordered[max(0, min(len(ordered) - 1, nearest + step))]
 
 
-def verdict_colour(verdict: str, dark: bool) -> str:
-    return VERDICT_COLOURS[bool(dark)].get(verdict, "#888888")
+def verdict_colour(verdict: str, dark: bool | None = None) -> str:
+    """A verdict's colour in the current theme, or in the one given."""
+    return VERDICT_COLOURS[is_dark() if dark is None else bool(dark)].get(verdict, MESSAGE_COLOURS["muted"][0])

@@ -15,6 +15,7 @@ import math
 from PySide6 import QtWidgets
 
 from bloomviz.theory.units import count_text, percent_text, rate_text
+from bloomviz.gui import theme
 from bloomviz.gui.theme import verdict_colour
 from bloomviz.gui.timing import Throttle
 from bloomviz.gui.workbench import Explanation, Numbers, Workbench
@@ -138,7 +139,6 @@ class ExplainPanel(QtWidgets.QTextBrowser):
     def __init__(self, workbench: Workbench, parent=None):
         super().__init__(parent)
         self._wb = workbench
-        self._dark = False
         self._pending: Explanation | None = None
         self.setOpenExternalLinks(False)
         self.setToolTip("What the last operation did, and the Bloom filter formulas with today's m, k and n.")
@@ -147,9 +147,9 @@ class ExplainPanel(QtWidgets.QTextBrowser):
         if workbench.last_explanation is not None:
             self._pending = workbench.last_explanation
             self.render_now()
+        theme.notifier().changed.connect(self._on_theme)
 
-    def set_dark(self, dark: bool) -> None:
-        self._dark = dark
+    def _on_theme(self, _dark: bool) -> None:
         if self._wb.last_explanation is not None:
             self._pending = self._wb.last_explanation
             self.render_now()
@@ -165,5 +165,5 @@ class ExplainPanel(QtWidgets.QTextBrowser):
         self._throttle.cancel()
         if self._pending is None:
             return
-        self.setHtml(explanation_html(self._pending, self._dark))
+        self.setHtml(explanation_html(self._pending, theme.is_dark()))
         self._pending = None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from bloomviz.gui import theme
 from bloomviz.gui.theme import verdict_colour
 from bloomviz.gui.timing import Throttle
 from bloomviz.gui.workbench import HistoryEntry, Workbench
@@ -46,7 +47,6 @@ class HistoryModel(QtCore.QAbstractTableModel):
         self._wb = workbench
         self._rows = len(workbench.history)
         self._texts: dict[int, tuple[str, ...]] = {}   # rows never change once written: cache their texts
-        self._dark = False
         self._throttle = Throttle(250, self.flush, self)
         self._resetting = False
         workbench.historyAppended.connect(self._appended)
@@ -54,8 +54,8 @@ class HistoryModel(QtCore.QAbstractTableModel):
         workbench.filterReset.connect(self._reset)
         workbench.busyChanged.connect(lambda busy: None if busy else self.flush())
 
-    def set_dark(self, dark: bool) -> None:
-        self._dark = dark
+        theme.notifier().changed.connect(self._on_theme)
+    def _on_theme(self, _dark: bool) -> None:
         if self._rows:
             self.dataChanged.emit(self.index(0, 3), self.index(self._rows - 1, 3))
 
@@ -97,9 +97,9 @@ class HistoryModel(QtCore.QAbstractTableModel):
             return _RIGHT if col in _NUMERIC else None
         e = self._wb.history[index.row()]
         if role == _FOREGROUND and col == 12 and getattr(e, "false_negatives", ()):
-            return QtGui.QBrush(QtGui.QColor(verdict_colour("false positive", self._dark)))
+            return QtGui.QBrush(QtGui.QColor(verdict_colour("false positive")))
         if role == _FOREGROUND and col == 3:
-            return QtGui.QBrush(QtGui.QColor(verdict_colour(e.verdict, self._dark)))
+            return QtGui.QBrush(QtGui.QColor(verdict_colour(e.verdict)))
         if role == _TOOLTIP and col == 2:
             return e.label
         if role == _TOOLTIP and col == 12:
@@ -172,9 +172,6 @@ class HistoryPanel(QtWidgets.QTableView):
         self.setToolTip("Every operation on this filter, newest at the bottom, with the counts after it.")
         self._follow = Throttle(100, self.scrollToBottom, self)
         self.model_.rowsInserted.connect(self._on_rows_inserted)
-
-    def set_dark(self, dark: bool) -> None:
-        self.model_.set_dark(dark)
 
     def fit_columns(self) -> None:
         """Column widths from the font: numbers as wide as their header or a typical value, text columns

@@ -14,6 +14,7 @@ from typing import Callable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from bloomviz.gui import theme
 from bloomviz.gui.theme import verdict_colour
 from bloomviz.gui.workbench import (FALSE_POSITIVE, FORCED_REMOVAL, INSERTED, MAX_ITEM_BYTES, REMOVED,
                                     TRUE_NEGATIVE, TRUE_POSITIVE, Explanation, Workbench)
@@ -40,7 +41,6 @@ class ItemPanel(QtWidgets.QWidget):
     def __init__(self, workbench: Workbench, parent=None):
         super().__init__(parent)
         self._wb = workbench
-        self._dark = False
         self.line = QtWidgets.QLineEdit()
         self.line.setMaxLength(LINE_MAX_CHARS)
         self.line.setPlaceholderText("type an item, Enter inserts it")
@@ -94,9 +94,6 @@ class ItemPanel(QtWidgets.QWidget):
         """The verdict as plain text (what the label shows, without markup)."""
         return self._verdict_plain
 
-    def set_dark(self, dark: bool) -> None:
-        self._dark = dark
-
     def insert(self) -> None:
         if self._wb.insert(self.line.text()) is not None:
             self.line.selectAll()
@@ -114,7 +111,7 @@ class ItemPanel(QtWidgets.QWidget):
         question = self._wb.removal_question(text)
         if question is not None:
             if not self.confirm(question):
-                self._show("Not removed", "Kept the filter as it was.", "#888888")
+                self._show("Not removed", "Kept the filter as it was.", theme.colour("muted"))
                 return
             result = self._wb.remove(text, force=True)
         else:
@@ -145,7 +142,7 @@ class ItemPanel(QtWidgets.QWidget):
             return
         # The false-positive text starts with its own capitalised title; don't say it twice.
         title = "" if expl.verdict in (FALSE_POSITIVE, FORCED_REMOVAL) else TITLES.get(expl.verdict, expl.verdict)
-        self._show(title, expl.verdict_text, verdict_colour(expl.verdict, self._dark))
+        self._show(title, expl.verdict_text, verdict_colour(expl.verdict))
 
     def _clear_verdict(self) -> None:
         self._verdict_plain = ""
@@ -154,4 +151,4 @@ class ItemPanel(QtWidgets.QWidget):
     def _on_error(self, message: str) -> None:
         # The workbench's refusals already open with "Refused: "; the title says it once.
         text = message[len("Refused: "):] if message.startswith("Refused: ") else message
-        self._show("Refused", text, "#C0392B" if not self._dark else "#FF6B5B")
+        self._show("Refused", text, theme.colour("error"))

@@ -1,0 +1,82 @@
+"""The filter tab's panels in docks: where each starts, the default sizes, Reset layout, and the docks
+stepping aside while another tab is shown."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtWidgets
+
+_AREA = QtCore.Qt.DockWidgetArea
+# key, title, the window's attribute holding the panel, where it starts
+PANELS = (
+    ("filter", "Filter: m, k, hashing", "params_panel", _AREA.LeftDockWidgetArea),
+    ("item", "Insert and look up", "item_panel", _AREA.LeftDockWidgetArea),
+    ("autoplay", "Auto-play", "autoplay_panel", _AREA.LeftDockWidgetArea),
+    ("plot", "False-positive rate, live", "plot", _AREA.RightDockWidgetArea),
+    ("explain", "Explain the last operation", "explain_panel", _AREA.RightDockWidgetArea),
+    ("history", "History", "history_panel", _AREA.BottomDockWidgetArea),
+)
+
+
+def make_dock(window: QtWidgets.QMainWindow, key: str, title: str, widget: QtWidgets.QWidget,
+              area) -> QtWidgets.QDockWidget:
+    dock = QtWidgets.QDockWidget(title, window)
+    dock.setObjectName(f"dock_{key}")
+    dock.setWidget(widget)
+    dock.setFeatures(QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetMovable
+                     | QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetFloatable
+                     | QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetClosable)
+    window.addDockWidget(area, dock)
+    return dock
+
+
+def place_panels(window: QtWidgets.QMainWindow) -> dict[str, QtWidgets.QDockWidget]:
+    """The panels of ``PANELS`` in their docks, by key."""
+    window.setDockNestingEnabled(True)
+    # The history takes the bottom-left corner: under the grid alone its thirteen columns did not fit, and
+    # the left column has room to spare at its foot.
+    window.setCorner(QtCore.Qt.Corner.BottomLeftCorner, _AREA.BottomDockWidgetArea)
+    window.setCorner(QtCore.Qt.Corner.BottomRightCorner, _AREA.RightDockWidgetArea)
+    return {key: make_dock(window, key, title, getattr(window, attr), area) for key, title, attr, area in PANELS}
+
+
+def default_layout(window: QtWidgets.QMainWindow, docks: dict) -> None:
+    width = window.width()
+    window.resizeDocks([docks["filter"], docks["plot"]], [max(300, width * 23 // 100), max(420, width * 34 // 100)],
+                       QtCore.Qt.Orientation.Horizontal)
+    height = window.height()
+    window.resizeDocks([docks["filter"], docks["item"], docks["autoplay"]],
+                       [height * 30 // 100, height * 33 // 100, height * 37 // 100], QtCore.Qt.Orientation.Vertical)
+    window.resizeDocks([docks["plot"], docks["explain"]], [height * 52 // 100, height * 48 // 100],
+                       QtCore.Qt.Orientation.Vertical)
+    window.resizeDocks([docks["history"]], [height * 24 // 100], QtCore.Qt.Orientation.Vertical)
+
+
+class DockKeeper:
+    """Remembers the layout a new window has, and which docks were shown while another tab hides them all."""
+
+    def __init__(self, window: QtWidgets.QMainWindow, docks: dict):
+        self._window = window
+        self._docks = docks
+        self._default_state = window.saveState()   # the layout View → Reset layout goes back to
+        self.default_docks = set(docks)
+        self._shown: dict | None = None
+
+    def reset(self) -> None:
+        """The panels as a new window has them (the caller shows the Filter tab first)."""
+        for dock in self._docks.values():
+            dock.setFloating(False)
+        self._window.restoreState(self._default_state)
+        for key, dock in self._docks.items():
+            dock.setVisible(key in self.default_docks)   # panels added later (slow motion) start hidden
+
+    def follow_tab(self, on_filter: bool) -> None:
+        # The docks belong to the filter's tab: the other views (explorer, compare ...) get the whole window,
+        # and coming back puts each dock as it was.
+        if not on_filter and self._shown is None:
+            self._shown = {key: dock.isVisible() for key, dock in self._docks.items()}
+            for dock in self._docks.values():
+                dock.hide()
+        elif on_filter and self._shown is not None:
+            shown, self._shown = self._shown, None
+            for key, dock in self._docks.items():
+                dock.setVisible(shown.get(key, True))

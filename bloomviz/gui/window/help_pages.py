@@ -1,0 +1,58 @@
+"""Help → the primer (Bloom filters in one page) and About."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6 import QtCore, QtWidgets
+
+from bloomviz import __version__
+
+PRIMER = """
+<h2>A Bloom filter in one page</h2>
+<p>A <b>Bloom filter</b> answers "is this item in the set?" using only <b>m bits</b>, far fewer than the items
+themselves. Its answers are <i>definitely not</i> or <i>probably yes</i>.</p>
+<ul>
+<li><b>Insert</b>: k <b>hash functions</b> turn the item into k positions; those k bits are set to 1.</li>
+<li><b>Look up</b>: compute the same k positions. If any bit is 0 the item was <b>definitely never
+inserted</b> (a true negative). If all are 1 it is <b>probably</b> in the set.</li>
+<li>A <b>false positive</b> is an item never inserted whose k bits were all set by <i>other</i> items. There
+are <b>no false negatives</b>: an inserted item's bits stay 1.</li>
+<li>After n inserts a given bit is still 0 with probability (1 − 1/m)<sup>kn</sup> ≈ e<sup>−kn/m</sup>, so
+the false-positive rate is about (1 − e<sup>−kn/m</sup>)<sup>k</sup> (the <i>approximation</i>).</li>
+<li><b>Exact, classic, bound.</b> If X bits are set, a never-inserted item passes with probability
+(X/m)<sup>k</sup>; the <b>exact</b> rate is its average over how many bits the n items happened to set,
+E[(X/m)<sup>k</sup>]. <b>Bloom's formula</b> (1 − (1 − 1/m)<sup>kn</sup>)<sup>k</sup> (the <i>classic</i>
+one) treats the bits as independent, which they are not, and is a little <i>below</i> the exact rate: 6 % at
+m = 32, k = 4, n = 5, nothing visible at m in the millions. The <b>bound</b>
+(1 − e<sup>−k(n+½)/(m−1)</sup>)<sup>k</sup> stays above it. Averaged over many random filters (Parameter
+explorer → Ensemble) the measured rate lands on the exact one.</li>
+<li>The best number of hash functions is k = (m/n)·ln 2; then half the bits are set and the rate is about
+0.6185<sup>m/n</sup>. For a rate p you need about 1.44·log<sub>2</sub>(1/p) bits per item.</li>
+<li>The <b>fill ratio</b> X/m (bits set over all bits) also estimates how many items went in:
+n ≈ −(m/k)·ln(1 − X/m).</li>
+</ul>
+<p>In this window: type an item and press <b>Enter</b> to insert it, <b>Ctrl+L</b> to look it up. Orange
+squares mark bits an insert set, blue circles bits that were already 1; a lookup marks 0 bits and 1 bits.
+The plot measures the false-positive rate exactly after every insert on a fixed set of items that were never
+inserted (the <i>probes</i>) and compares it with theory.</p>
+"""
+
+
+def show_primer(parent: QtWidgets.QWidget) -> None:
+    box = QtWidgets.QMessageBox(parent)
+    box.setWindowTitle("Bloom filters in one page")
+    box.setTextFormat(QtCore.Qt.TextFormat.RichText)
+    box.setText(PRIMER)
+    box.exec()
+
+
+def show_about(parent: QtWidgets.QWidget) -> None:
+    QtWidgets.QMessageBox.about(
+        parent, "About bloomviz",
+        f"<h3>bloomviz {html.escape(__version__)}</h3>"
+        "<p>Bloom filters made visible: every insert and lookup on the bit grid, explained in words and "
+        "numbers, with the false-positive rate measured live against theory.</p>"
+        "<p>The built-in word list is taken from SCOWL (Kevin Atkinson and contributors) as packaged by "
+        "Debian (<i>wamerican</i>); its copyright notice ships with bloomviz.</p>"
+        "<p>Built with Qt (PySide6), pyqtgraph, numpy, bitarray and mmh3.</p>")

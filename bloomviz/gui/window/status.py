@@ -1,0 +1,81 @@
+"""The status bar: one line of the filter's numbers, and a progress bar with Cancel while bulk work runs.
+
+Both are redrawn from throttles: the workbench can report thousands of changes a second, and a label or a
+progress bar repaints itself synchronously on every new value.
+"""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtWidgets
+
+from bloomviz.gui.timing import Throttle
+
+STATUS_INTERVAL_MS = 150
+PROGRESS_INTERVAL_MS = 250  # a progress bar repaints synchronously (~6 ms): four times a second is plenty
+STATUS_TIP = ("m: bits; k: hash functions; n: inserts; fill: fraction of bits set; FP now: the false-positive "
+              "rate measured on the probes (its theory value in brackets).")
+
+
+def status_text(status: dict) -> str:
+    """The status line for the workbench's ``status()``."""
+    s = status
+    cap = f" of {s['capacity']:,}" if s["capacity"] else ""
+    return (f"m = {s['m']:,} · k = {s['k']} · {s['scheme']} · n = {s['n']:,}{cap} · "
+            f"fill {s['fill'] * 100:.1f}% · FP now {s['fp_measured'] * 100:.2f}% "
+            f"(theory {s['fp_exact'] * 100:.2f}%)")
+
+
+class StatusLine(QtCore.QObject):
+    """The status bar's widgets for ``window`` (its ``statusBar()`` and its workbench ``wb``)."""
+
+    def __init__(self, window: QtWidgets.QMainWindow, workbench):
+        super().__init__(window)
+        self._wb = workbench
+        bar = window.statusBar()
+        self.label = QtWidgets.QLabel()
+        self.label.setToolTip(STATUS_TIP)
+        self.busy_bar = QtWidgets.QProgressBar()
+        self.busy_bar.setMaximumWidth(220)
+        self.busy_bar.setFormat("%p%")
+        self.busy_cancel = QtWidgets.QPushButton("Cancel")
+        self.busy_cancel.setToolTip("Stop the bulk insert between two chunks; what was inserted stays (Esc).")
+        self.busy_cancel.clicked.connect(workbench.cancel)
+        for w in (self.busy_bar, self.busy_cancel):
+            w.setVisible(False)
+            bar.addPermanentWidget(w)
+        # A normal (not permanent) widget: a passing message replaces it for a few seconds instead of being
+        # drawn over it when the window is narrow or the text is large.
+        bar.addWidget(self.label, 1)
+        self._text = Throttle(STATUS_INTERVAL_MS, self.update, self)
+        self._progress = Throttle(PROGRESS_INTERVAL_MS, self._show_progress, self)
+        self._progress_value = (0, 1)
+
+    @property
+    def pending(self) -> bool:
+        """A redraw of the line is due (the numbers changed since it was drawn)."""
+        return self._text.pending
+
+    def text(self) -> str:
+        return status_text(self._wb.status())
+
+    def update(self) -> None:
+        self._text.cancel()
+        self.label.setText(self.text())
+
+    def mark(self) -> None:
+        """The numbers changed: redraw the line soon."""
+        self._text.request()
+
+    def show_busy(self, busy: bool) -> None:
+        self.busy_bar.setVisible(busy)
+        self.busy_cancel.setVisible(busy)
+
+    def show_progress(self, done: int, total: int) -> None:
+        self._progress_value = (done, total)
+        self._progress.request()
+
+    def _show_progress(self) -> None:
+        done, total = self._progress_value
+        self.busy_bar.setRange(0, max(total, 1))
+        self.busy_bar.setFormat(f"{done:,} of {total:,}")
+        self.busy_bar.setValue(done)

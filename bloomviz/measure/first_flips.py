@@ -1,9 +1,11 @@
 """The bits a batch of inserts flips, each once at the insert that flips it, for the exact tracker.
 
 ``flip_pass`` (a standard filter's batch) sets the bits block by block in insertion order, so one random read
-per position finds the flips; ``FirstIndex`` finds first occurrences where the bits cannot be read that way (a
-block's own repeats, and variants whose insert is not a bit write); ``set_fresh_bits`` is the scatter with
-read-back that bitstore.set_bits uses for large filters; ``times_of`` gives the probe bits' flip times.
+per position finds the flips, and one plain scatter sets them (``_block_flips``: a contest for the slots of a
+table keyed by byte); ``FirstIndex`` finds first occurrences where the bits cannot be read that way
+(variants whose insert is not a bit write, and the rare leftovers of a block's contest); ``set_fresh_bits`` is
+the scatter with read-back that bitstore.set_bits uses for large filters; ``times_of`` gives the probe bits'
+flip times.
 
 ``FirstIndex`` replaces both an m-sized scratch array (one int32 per bit: 38 MB at m = 9.6e6, more than the
 32 MiB L3 shared here, so every access missed) and a sort of the batch: it needs a table about twice the
@@ -148,19 +150,31 @@ class FirstIndex:
 
 
 SET_BLOCK = 1 << 14   # positions per scatter: their bytes' cache lines are still in L2 for the read-back
+# A byte array this small stays in the cache whole: larger blocks then only save per-call overhead.
+_CACHED_VIEW = 4 << 20
+_BIG_BLOCK = 1 << 16
+_BIT = np.array([1 << i for i in range(8)], dtype=np.uint8)   # the mask of bit i of a byte
 
 
 def set_fresh_bits(view: np.ndarray, positions: np.ndarray) -> None:
     """Set bits of a little-endian byte array with a plain scatter, reading back and retrying the writes that
     another bit of the same byte overwrote (last writer wins per byte; each round sets at least one bit of
     every contended byte). Exact for any positions. Done a block of 16,384 positions at a time, so the gather,
-    the scatter and the read-back touch lines the first of them brought into the cache: on a 512 MiB array
-    about 2x a bare random scatter, where a million positions at once cost 4x and ``bitwise_or.at`` 5x."""
+    the scatter and the read-back touch lines the first of them brought into the cache."""
     p = np.asarray(positions, dtype=np.int64).ravel()
     for lo in range(0, p.size, SET_BLOCK):
         block = p[lo:lo + SET_BLOCK]
         byte = block >> 3
-        mask = np.left_shift(np.uint8(1), (block & 7).astype(np.uint8))
+        mask = _BIT.take(block & 7)
+        value = view.take(byte)
+        value |= mask
+        view[byte] = value
+        back = view.take(byte)
+        back &= mask
+        if np.count_nonzero(back) == back.size:      # the usual case: no two positions shared a byte
+            continue
+        missed = back == 0
+        byte, mask = byte[missed], mask[missed]
         while byte.size:
             view[byte] = view[byte] | mask
             missed = (view[byte] & mask) == 0
@@ -174,20 +188,99 @@ def flip_pass(view: np.ndarray, flat: np.ndarray, workspace: dict | None = None)
     order, the indices into ``flat`` of the positions that turned a bit from 0 to 1 (each such bit once).
 
     Block by block in insertion order: a position is a flip if its bit is still 0 when its block is read and
-    it is the first such occurrence of its bit within the block (FirstIndex over the block: a table of a few
-    hundred KiB). Bits flipped by earlier blocks already read 1, so the whole batch needs one random read per
-    position from memory; the block's writes and read-backs hit the lines that read brought into the cache."""
+    it is the first such occurrence of its bit within the block. Bits flipped by earlier blocks already read
+    1, so the whole batch needs one random read per position from memory, and the block's write hits the lines
+    that read brought into the cache (see ``_block_flips``)."""
     out = []
-    for lo in range(0, flat.size, SET_BLOCK):
-        block = flat[lo:lo + SET_BLOCK]
-        fresh = np.flatnonzero((view[block >> 3] >> (block & 7).astype(np.uint8)) & np.uint8(1) == 0)
-        if fresh.size == 0:
-            continue
-        first = FirstIndex(block[fresh], workspace).first
-        flips = fresh[first] if not first.all() else fresh
-        set_fresh_bits(view, block[flips])
-        out.append(flips + lo)
+    step = _BIG_BLOCK if view.nbytes <= _CACHED_VIEW else SET_BLOCK
+    for lo in range(0, flat.size, step):
+        block = flat[lo:lo + step]
+        byte = block >> 3
+        mask = _BIT.take(block & 7)
+        old = view.take(byte)
+        fresh = np.flatnonzero((old & mask) == 0)
+        if fresh.size:
+            out.append(_block_flips(view, block, byte, mask, old, fresh, workspace) + lo)
     return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
+
+
+def _block_flips(view, block, byte, mask, old, fresh, workspace) -> np.ndarray:
+    """The flips among a block's ``fresh`` positions (bit 0 when read), their bits set.
+
+    Round one is a contest for the slots of a hashed table keyed by each position's *byte*: the winner of a
+    slot is its earliest position, so winners have distinct bytes and each is the first of its bit, a flip.
+    Every byte is written once with ``old | mask`` of its winner (losers write their winner's byte and value),
+    so one plain scatter is exact with no read-back and in any write order. A loser with its winner's bit is a
+    repeat; the others (another byte in the slot, or another bit of the winner's byte) hold every occurrence
+    of their bits, so further rounds keyed by bit find the first of each among them (set with read-back)."""
+    size = fresh.size
+    fb = byte.take(fresh)
+    lose, winner = _contest(fb, workspace, 0)
+    if lose is None:
+        return _block_flips_checked(view, block, fresh, workspace)
+    value = old.take(fresh)
+    value |= mask.take(fresh)
+    if lose.size == 0:
+        view[fb] = value
+        return fresh
+    at = block.take(fresh)
+    repeat = at.take(lose) == at.take(winner)
+    fb[lose] = fb.take(winner)
+    value[lose] = value.take(winner)
+    view[fb] = value
+    keep = np.ones(size, dtype=bool)
+    keep[lose] = False
+    undecided = lose[~repeat]
+    for round_no in range(1, len(_MULTIPLIERS)):
+        if undecided.size == 0:
+            return fresh[keep]
+        keys = at.take(undecided)
+        lose, winner = _contest(keys, workspace, round_no)
+        if lose is None or lose.size * 4 > keys.size * 3:      # not shrinking, or writes out of order
+            break
+        won = np.ones(keys.size, dtype=bool)
+        won[lose] = False
+        keep[undecided[won]] = True
+        set_fresh_bits(view, keys[won])
+        undecided = undecided[lose[keys.take(lose) != keys.take(winner)]]
+    first = undecided[FirstIndex(at.take(undecided), workspace).first]
+    keep[first] = True
+    set_fresh_bits(view, at.take(first))
+    return fresh[keep]
+
+
+_DESCENDING = np.arange(_BIG_BLOCK - 1, -1, -1, dtype=np.int32)
+_DESCENDING.flags.writeable = False
+
+
+def _contest(keys: np.ndarray, workspace: dict | None, round_no: int):
+    """Indices of the keys that lost their slot to an earlier key, and of the earliest key in that slot
+    (the winner); (None, None) if numpy's writes did not leave the earliest key in some slot.
+
+    The keys are written in reverse order, as a contiguous copy with a descending index (a negative-stride
+    fancy write costs half again as much), so the last write to a slot, the earliest key, wins."""
+    size = keys.size
+    bits = max(4, size.bit_length() + 2)                          # load between 1/8 and 1/4
+    table = _table(workspace, -1 - round_no, 1 << bits)
+    slot = _slots(keys[::-1], _MULTIPLIERS[round_no], bits)
+    rindex = _DESCENDING[_DESCENDING.size - size:] if size <= _DESCENDING.size else \
+        np.arange(size - 1, -1, -1, dtype=np.int32)
+    table[slot] = rindex
+    got = table.take(slot)
+    lost = np.flatnonzero(got != rindex)[::-1]
+    lose = (size - 1) - lost
+    winner = got.take(lost).astype(np.int64)            # the table holds original indices
+    if np.any(winner > lose):
+        return None, None
+    return lose, winner
+
+
+def _block_flips_checked(view, block, fresh, workspace) -> np.ndarray:
+    """``_block_flips`` without assuming numpy's write order: FirstIndex checks it and sorts if it must."""
+    first = FirstIndex(block[fresh], workspace).first
+    flips = fresh[first]
+    set_fresh_bits(view, block[flips])
+    return flips
 
 
 def times_of(queries: np.ndarray, keys: np.ndarray, key_times: np.ndarray) -> np.ndarray:

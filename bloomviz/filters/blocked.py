@@ -212,6 +212,13 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
         out._load(count, payload)
         return out
 
+    def theory_curve(self, n: np.ndarray, samples: int = 64) -> np.ndarray:
+        if n.size <= 64:
+            return np.array([self.theory_fp(float(x)) for x in n], dtype=float)
+        # the curve is smooth: ``samples`` exact points, interpolated between (a window's chunk of rows spans a
+        # short stretch, where 64 are plenty)
+        return blocked_fp_curve(self._m, self._k, n, self._block_bits, samples=samples)
+
     # --- variant words (see BloomFilter's) -------------------------------------------------------------------
     @property
     def bands_text(self) -> str:

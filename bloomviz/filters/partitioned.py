@@ -126,6 +126,12 @@ class PartitionedBloomFilter(RemappedPositions, BloomFilter):
         out._load(count, payload)
         return out
 
+    def theory_curve(self, n: np.ndarray, samples: int = 64) -> np.ndarray:
+        m, k = self._m, self._k
+        if k >= m:
+            return np.where(n > 0, 1.0, 0.0)
+        return np.where(n > 0, (-np.expm1(n * math.log1p(-k / m))) ** k, 0.0)
+
     # --- variant words (see BloomFilter's) -------------------------------------------------------------------
     def kind_phrase(self) -> str:
         return f"partitioned filter ({self._k} slices)"

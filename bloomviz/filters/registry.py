@@ -6,8 +6,6 @@ window's parameter panel and storage build filters through ``make_filter`` and `
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from bloomviz.filters import bitstore
@@ -102,20 +100,7 @@ def theory_curve(flt, n, samples: int = 64) -> np.ndarray:
     scalable filters have their own (see their core modules). A blocked filter's curve is exact at up to
     ``samples`` values of n and interpolated between them."""
     n = np.atleast_1d(np.asarray(n, dtype=float))
-    variant = getattr(flt, "variant", "standard")
-    if variant == "scalable":
-        from bloomviz.filters.scalable import scalable_fp
-        return np.atleast_1d(scalable_fp(flt.initial_capacity, flt.p, n, flt.growth, flt.tightening))
-    if variant == "partitioned":
-        m, k = flt.m, flt.k
-        if k >= m:
-            return np.where(n > 0, 1.0, 0.0)
-        return np.where(n > 0, (-np.expm1(n * math.log1p(-k / m))) ** k, 0.0)
-    if variant == "blocked":
-        if n.size <= 64:
-            return np.array([flt.theory_fp(float(x)) for x in n], dtype=float)
-        from bloomviz.filters.blocked import blocked_fp_curve
-        # the curve is smooth: ``samples`` exact points, interpolated between (a window's chunk of rows spans a
-        # short stretch, where 64 are plenty)
-        return blocked_fp_curve(flt.m, flt.k, n, flt.block_bits, samples=samples)
-    return theory_many(flt.m, flt.k, n)["fp_exact"]
+    own = getattr(flt, "theory_curve", None)
+    if own is not None:   # each variant's class has its own (standard.py, partitioned.py, ...)
+        return own(n, samples)
+    return theory_many(flt.m, flt.k, n)["fp_exact"]   # a filter-like object from elsewhere: the standard formula

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
+import numpy as np
+
 from bloomviz.filters.params import GROWTH, INITIAL_CAPACITY, RATE_BOUND, TIGHTENING
 
 
@@ -23,6 +25,11 @@ class ScalableFacts:
     can_remove = False
     theory_label = "theory: 1 − Π(1 − FP of stage i)"
     bands_text = "outlined: the stages, oldest first (inserts go to the newest)"
+
+    def theory_curve(self, n, samples: int = 64):
+        """1 − Π_i (1 − FP_i(n)) at every n (see scalable.scalable_fp)."""
+        from bloomviz.filters.scalable import scalable_fp
+        return np.atleast_1d(scalable_fp(self.initial_capacity, self.p, n, self.growth, self.tightening))
 
     # --- variant words (see BloomFilter's) -----------------------------------------------------------------------
     def kind_phrase(self) -> str:

@@ -375,3 +375,10 @@ class BloomFilter(RichDisplay):
         """The variant's own theory with the current numbers plugged in (none: the standard formulas are the
         window's own)."""
         return ()
+
+    # --- the variant's own theory, at many n (registry.theory_curve asks it) ------------------------------------
+    def theory_curve(self, n: np.ndarray, samples: int = 64) -> np.ndarray:
+        """The exact false-positive rate after each n of the float array ``n`` (a counting filter's too: a
+        counter above 0 is a set bit). ``samples`` bounds the exact points of a curve that interpolates."""
+        from bloomviz.theory.curves import theory_many
+        return theory_many(self.m, self.k, n)["fp_exact"]

@@ -47,7 +47,7 @@ from PySide6 import QtCore, QtWidgets  # noqa: E402
 from bloomviz.measure.experiment import FpTracker, Series, series_rows  # noqa: E402
 from bloomviz.filters.standard import BloomFilter  # noqa: E402
 from bloomviz.gui.filter_tab.autoplay import MAX_RATE, ItemStream  # noqa: E402
-from bloomviz.gui.workbench import design_params  # noqa: E402
+from bloomviz.workbench.limits import design_params# noqa: E402
 
 GRID_M = 10_000_000
 GRID_K = 7

@@ -17,7 +17,8 @@ from bloomviz.filters.standard import BloomFilter
 from bloomviz.gui.files import file_dialogs
 from bloomviz.gui.files import session_io
 from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import FALSE_POSITIVE, MAYBE_PRESENT, Workbench
+from bloomviz.gui.workbench import Workbench
+from bloomviz.workbench.records import FALSE_POSITIVE, MAYBE_PRESENT
 from bloomviz.measure.experiment import Series
 
 

@@ -6,7 +6,7 @@ from PySide6 import QtCore
 from bloomviz.gui.filter_tab import find_fp
 from bloomviz.gui.filter_tab.find_fp import FOUND, CANCELLED, EMPTY, UNLIKELY, FalsePositiveHunt, FindFalsePositiveDialog
 from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import FALSE_POSITIVE
+from bloomviz.workbench.records import FALSE_POSITIVE
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def test_finds_a_false_positive_and_looks_it_up(window, qtbot):
     last = window.wb.history[-1]
     assert last.verdict == FALSE_POSITIVE and last.op == "lookup"
     expl = window.wb.last_explanation
-    assert expl.verdict == FALSE_POSITIVE and expl.verdict_text.startswith("FALSE POSITIVE")
+    assert expl.verdict == FALSE_POSITIVE and expl.headline == "FALSE POSITIVE"
     assert expl.culprits and all(total > 0 for _items, total in expl.culprits.values())
     # nothing was changed
     assert window.wb.filter.bits == bits and len(window.wb.filter) == count

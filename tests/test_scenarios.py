@@ -13,7 +13,7 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz.scenarios import stories as core
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.encoding import to_bytes
-from bloomviz.gui import workbench as wbm
+from bloomviz.workbench import records as wbm
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.scenarios_tab.controller import SCENARIOS, install
 from bloomviz.gui.workbench import Workbench

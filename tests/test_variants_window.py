@@ -12,7 +12,8 @@ import pytest
 from bloomviz import cli
 from bloomviz.items.encoding import random_items
 from bloomviz.filters.registry import theory_curve
-from bloomviz.gui.workbench import FORCED_REMOVAL, REMOVED, Workbench
+from bloomviz.gui.workbench import Workbench
+from bloomviz.workbench.records import FORCED_REMOVAL, REMOVED
 
 VARIANTS = [
     ("standard", {"m": 3000, "k": 4}),

@@ -15,7 +15,9 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui import theme, window_limits
 from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import MAX_M, Workbench
+from bloomviz.gui.workbench import Workbench
+from bloomviz.workbench import limits
+from bloomviz.workbench.limits import MAX_M
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,7 +64,7 @@ def test_a_scalable_filter_may_not_grow_past_the_grid(qtbot):
     errors = []
     wb.error.connect(errors.append)
     first = wb.filter.m
-    assert first <= MAX_M and window_limits.scalable_m_after(wb.filter, 300_001) > MAX_M
+    assert first <= MAX_M and limits.scalable_m_after(wb.filter, 300_001) > MAX_M
     items = [f"i{i}" for i in range(300_001)]
     assert wb.insert_batch(items) == 0
     assert len(wb.filter) == 0 and wb.filter.m == first and not wb.history

@@ -11,7 +11,8 @@ import pytest
 
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.encoding import random_items
-from bloomviz.gui.workbench import FALSE_POSITIVE, MAYBE_PRESENT, TRUE_POSITIVE, Workbench
+from bloomviz.gui.workbench import Workbench
+from bloomviz.workbench.records import FALSE_POSITIVE, MAYBE_PRESENT, TRUE_POSITIVE
 
 
 @pytest.fixture

@@ -59,7 +59,7 @@ from bloomviz.files import storage  # noqa: E402
 from bloomviz.filters.standard import BloomFilter  # noqa: E402
 from bloomviz.gui.extensions import install_all  # noqa: E402
 from bloomviz.gui.main_window import MainWindow  # noqa: E402
-from bloomviz.gui.workbench import Workbench  # noqa: E402
+from bloomviz.gui.workbench import Workbench# noqa: E402
 
 # --- files the walk opens: good, damaged, special ----------------------------------------------------------
 FILES = {}

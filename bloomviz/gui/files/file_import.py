@@ -27,7 +27,7 @@ from PySide6 import QtCore
 from bloomviz.items.encoding import ItemFileError, LineReport, check_item_file, read_item_lines
 from bloomviz.files.safe_files import check_regular
 from bloomviz.gui.files.file_dialogs import Dialogs
-from bloomviz.gui.workbench import MAX_ITEM_BYTES
+from bloomviz.workbench.limits import MAX_ITEM_BYTES
 
 LISTED_LINES = 30   # undecodable line numbers named in the message; the rest are counted
 

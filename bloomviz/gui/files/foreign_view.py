@@ -26,7 +26,7 @@ from bloomviz.formats.guava import FUNNELS
 from bloomviz.formats.pybloom_live import HASHINGS
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.files.file_dialogs import Dialogs
-from bloomviz.gui.workbench import MAX_M
+from bloomviz.workbench.limits import MAX_M
 
 TAB_KEY = "foreign"
 TAB_TITLE = "Other libraries' filter"

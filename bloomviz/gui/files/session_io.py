@@ -21,7 +21,6 @@ import contextlib
 import os
 import tempfile
 
-import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz import __version__
@@ -34,7 +33,7 @@ from bloomviz.gui.files import recent_files
 from bloomviz.gui.files import session_replay
 from bloomviz.gui.files.file_dialogs import CANCEL, DISCARD, SAVE, Dialogs
 from bloomviz.gui.files.file_import import FileImport
-from bloomviz.gui.workbench import MAX_M as WINDOW_MAX_M
+from bloomviz.workbench.limits import MAX_M as WINDOW_MAX_M
 from bloomviz.gui.workbench import Workbench
 
 SESSION_FILTER = "bloomviz sessions (*.bloomviz)"
@@ -101,17 +100,11 @@ class FileActions(QtCore.QObject):
 
     # --- state -------------------------------------------------------------------------------------------------
     def _current_seed(self) -> int:
-        seed = getattr(self.wb, "probe_seed", None)
-        return int(seed) if seed is not None else int(self.wb.checkpoint().seed)
+        return int(self.wb.probe_seed)
 
     def _use_seed(self, seed: int) -> None:
         """Make the workbench draw its next probe set from ``seed``, so a replay measures on the same probes."""
-        setter = getattr(self.wb, "set_probe_seed", None)
-        if setter is not None:
-            setter(seed)
-        elif self._current_seed() != seed:
-            # Workbench has no public setter yet; the seed is the one number the next configure() reads.
-            self.wb._seed = int(seed)
+        self.wb.set_probe_seed(seed)
 
     def _on_history(self, _entry) -> None:
         if not self._replaying:
@@ -360,16 +353,15 @@ class FileActions(QtCore.QObject):
     def replay(self, s: sessions.Session, base=None) -> int:
         """Make the session's filter and replay its operations at once. Returns how many recorded verdicts differ."""
         self._replaying = True
-        was_blocked = self.wb.blockSignals(True)
         try:
-            self._replay_prepare(s, base)
-            return session_replay.Stepper(self.wb, s.operations).run_all()
+            with self.wb.quiet():
+                self._replay_prepare(s, base)
+                return session_replay.Stepper(self.wb, s.operations).run_all()
         finally:
-            self.wb.blockSignals(was_blocked)
             self._replay_done()
 
     def _replay_prepare(self, s: sessions.Session, base) -> None:
-        # Called with the workbench's signals blocked: the views follow once, at the end (session_replay).
+        # Called with the model quiet: the views follow once, at the end (``announce``).
         wb = self.wb
         if len(wb.probes) != s.probes:
             wb.set_probe_count(s.probes)
@@ -387,12 +379,7 @@ class FileActions(QtCore.QObject):
     def _replay_done(self) -> None:
         wb = self.wb
         try:
-            wb.filterReset.emit()
-            last = wb.last_explanation
-            if last is not None:
-                wb.operationExplained.emit(last)
-                if last.positions:
-                    wb.highlighted.emit(np.asarray(last.positions, dtype=np.int64), last.kinds)
+            wb.announce()   # every view redraws the replayed state, with the last operation explained
         finally:
             self._replaying = False
 
@@ -403,17 +390,14 @@ class FileActions(QtCore.QObject):
         before = wb.snapshot()
         kept = (self._base, self._initial_seed, self._modified)
         self._replaying = True
-        was_blocked = wb.blockSignals(True)
         try:
-            self._replay_prepare(s, base)
+            with wb.quiet():
+                self._replay_prepare(s, base)
         except Exception:
-            wb.blockSignals(was_blocked)
             self._replaying = False
             wb.restore(before)
             raise
-        finally:
-            wb.blockSignals(was_blocked)
-        wb.filterReset.emit()     # the views show the new, empty filter while the operations go in
+        wb.announce()     # the views show the new, empty filter while the operations go in
         stepper = session_replay.Stepper(wb, s.operations)
         name = os.path.basename(path)
 

@@ -45,13 +45,10 @@ class Stepper:
 
     def step(self, count: int) -> int:
         ops = self.operations[self.position: self.position + count]
-        was_blocked = self.wb.blockSignals(True)
-        try:
+        with self.wb.quiet():   # the views follow once, at the end (``announce``)
             for op in ops:
                 self.mismatched += apply(self.wb, op)
                 self.position += 1
-        finally:
-            self.wb.blockSignals(was_blocked)
         return len(ops)
 
     def run_all(self) -> int:

@@ -18,7 +18,9 @@ from bloomviz.theory.units import count_text, percent_text, rate_text
 from bloomviz.gui import theme
 from bloomviz.gui.theme import verdict_colour
 from bloomviz.gui.timing import Throttle
-from bloomviz.gui.workbench import Explanation, Numbers, Workbench
+from bloomviz.explain.operations import Explanation
+from bloomviz.gui.workbench import Workbench
+from bloomviz.workbench.records import Numbers
 
 KIND_WORDS = {"new": "0 → 1", "old": "already 1", "zero": "0", "one": "1", "culprit": "1, set by others",
               "removed": "decremented", "cleared": "fell to 0", "stuck": "saturated, kept",
@@ -82,10 +84,8 @@ def explanation_html(expl: Explanation, dark: bool = False) -> str:
     if expl.op in ("insert", "lookup", "remove"):
         colour = verdict_colour(expl.verdict, dark)
         parts.append(f"<h3 style='margin:2px 0'>{e(expl.op.capitalize())} “{e(expl.label)}”</h3>")
-        head = expl.verdict.upper()
+        head = expl.headline or expl.verdict.upper()
         text = expl.verdict_text
-        if text.upper().startswith(head):   # the false-positive text already opens with its verdict
-            head, _, text = text.partition(": ")
         parts.append(f"<p style='margin:2px 0; color:{colour}'><b>{e(head)}</b> — {e(text)}</p>")
         parts.append("<h4 style='margin:6px 0 2px 0'>1. The item as bytes (UTF-8)</h4>")
         parts.append(f"<p style='margin:2px 0'><code>{e(expl.data_hex)}</code> — {expl.data_len:,} bytes</p>")

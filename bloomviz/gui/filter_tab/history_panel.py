@@ -11,7 +11,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from bloomviz.gui import theme
 from bloomviz.gui.theme import verdict_colour
 from bloomviz.gui.timing import Throttle
-from bloomviz.gui.workbench import HistoryEntry, Workbench
+from bloomviz.gui.workbench import Workbench
+from bloomviz.workbench.records import HistoryEntry
 
 COLUMNS = (
     ("#", "Operation number since the filter was made"),

@@ -16,8 +16,11 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui import theme
 from bloomviz.gui.theme import verdict_colour
-from bloomviz.gui.workbench import (FALSE_POSITIVE, FORCED_REMOVAL, INSERTED, MAX_ITEM_BYTES, REMOVED,
-                                    TRUE_NEGATIVE, TRUE_POSITIVE, Explanation, Workbench)
+from bloomviz.explain.operations import Explanation
+from bloomviz.gui.workbench import Workbench
+from bloomviz.workbench.limits import MAX_ITEM_BYTES
+from bloomviz.workbench.records import (FALSE_POSITIVE, FORCED_REMOVAL, INSERTED, REMOVED, TRUE_NEGATIVE,
+                                        TRUE_POSITIVE)
 
 TITLES = {
     INSERTED: "Inserted",
@@ -25,7 +28,7 @@ TITLES = {
     TRUE_NEGATIVE: "Definitely not in the set",
     FALSE_POSITIVE: "FALSE POSITIVE",
     REMOVED: "Removed",
-    FORCED_REMOVAL: "",   # the text opens with FORCED
+    FORCED_REMOVAL: "FORCED",
 }
 REMOVE_TIP = ("Remove (Ctrl+R): a counting filter keeps a small counter per position instead of a bit, so an "
               "item's k counters can be decremented again. Only inserted items should be removed: removing "
@@ -130,18 +133,13 @@ class ItemPanel(QtWidgets.QWidget):
 
     def _show(self, title: str, text: str, colour: str) -> None:
         self._verdict_plain = f"{title}: {text}" if title else text
-        if title:
-            self.verdict.setText(f"<b style='color:{colour}'>{html.escape(title)}</b><br>{html.escape(text)}")
-        else:
-            head, sep, rest = text.partition(": ")
-            self.verdict.setText(f"<b style='color:{colour}'>{html.escape(head + sep)}</b>"
-                                 f"<span style='color:{colour}'>{html.escape(rest)}</span>")
+        self.verdict.setText(f"<b style='color:{colour}'>{html.escape(title)}</b><br>{html.escape(text)}"
+                             if title else html.escape(text))
 
     def _on_explained(self, expl: Explanation) -> None:
         if expl.op not in ("insert", "lookup", "remove"):
             return
-        # The false-positive text starts with its own capitalised title; don't say it twice.
-        title = "" if expl.verdict in (FALSE_POSITIVE, FORCED_REMOVAL) else TITLES.get(expl.verdict, expl.verdict)
+        title = expl.headline or TITLES.get(expl.verdict, expl.verdict)
         self._show(title, expl.verdict_text, verdict_colour(expl.verdict))
 
     def _clear_verdict(self) -> None:

@@ -19,7 +19,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.hashing import schemes as hashing
 from bloomviz.hashing.steps import position_steps
-from bloomviz.gui.workbench import ItemError, check_item
+from bloomviz.workbench.limits import ItemError, check_item
 
 SPEEDS = (("step with Space", 0), ("one step a second", 1000), ("two steps a second", 500),
           ("one step every 2 s", 2000))

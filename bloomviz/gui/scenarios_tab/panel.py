@@ -21,7 +21,8 @@ from typing import Callable
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz.scenarios.stories import FALSE_POSITIVE, TRUE_NEGATIVE, TRUE_POSITIVE, SpellChecker, Verdict
-from bloomviz.gui import workbench as wbm
+from bloomviz.workbench import records as wbm
+from bloomviz.workbench.limits import MAX_ITEM_BYTES
 from bloomviz.gui.workbench import Workbench
 
 COLOURS = {TRUE_NEGATIVE: "#1E6FB8", TRUE_POSITIVE: "#2E7D32", FALSE_POSITIVE: "#C0392B"}
@@ -53,7 +54,7 @@ class ScenarioPanel(QtWidgets.QWidget):
 
         # one line to check (passwords, contacts, keys, URLs)
         self.line = QtWidgets.QLineEdit()
-        self.line.setMaxLength(wbm.MAX_ITEM_BYTES)
+        self.line.setMaxLength(MAX_ITEM_BYTES)
         self.line.returnPressed.connect(self.check_line)
         self.check_button = QtWidgets.QPushButton("Check")
         self.check_button.clicked.connect(self.check_line)

@@ -1,0 +1,28 @@
+"""A listener list: how the model tells whoever listens what happened, without Qt.
+
+The window's Qt adapter (``bloomviz.gui.workbench``) is the one listener in the app; a test or a script can
+listen too. Listeners are called in the order they connected, synchronously, in the model's turn.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+
+class Event:
+    """``connect(fn)`` / ``disconnect(fn)`` / ``emit(*args)``: the shape of a Qt signal, without Qt."""
+
+    __slots__ = ("_listeners",)
+
+    def __init__(self) -> None:
+        self._listeners: list[Callable] = []
+
+    def connect(self, listener: Callable) -> None:
+        self._listeners.append(listener)
+
+    def disconnect(self, listener: Callable) -> None:
+        self._listeners.remove(listener)
+
+    def emit(self, *args) -> None:
+        for listener in tuple(self._listeners):
+            listener(*args)

@@ -1,0 +1,95 @@
+"""Long work as a steppable object: a job is advanced one chunk per ``step()``, by whoever owns the clock.
+
+The model never waits and owns no timer: the window's adapter calls ``Workbench.step_job()`` from a zero-delay
+Qt timer, a test or a script calls it in a loop. Each chunk is committed whole (filter, measurement, series,
+truth, history together) or not at all, so a cancel between steps leaves a consistent state. Chunks are sized
+to take about ``TARGET_TICK_S`` each, and every ``FRAME_INTERVAL_S`` one step is left to the window's redraws.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+TARGET_TICK_S = 0.030
+FRAME_INTERVAL_S = 0.100
+MIN_CHUNK, MAX_CHUNK = 512, 200_000
+
+# What one step did.
+FRAME, MORE, DONE, FAILED, REFUSED = "frame", "more", "done", "failed", "refused"
+
+
+@dataclass(frozen=True)
+class Step:
+    outcome: str          # FRAME, MORE, DONE, FAILED, REFUSED
+    message: str = ""     # why it failed
+
+
+class Job:
+    def __init__(self, source: Callable[[int], Sequence[object]], total: int, label: str,
+                 checkpoint=None, progress_of: Callable[[], tuple[int, int]] | None = None,
+                 step: Callable[[int], int] | None = None):
+        self.checkpoint = checkpoint  # all-or-nothing jobs go back here on a cancel or a failure
+        # A job whose length is not known up front (a file's lines, never counted first) reports its own
+        # (done, estimated total); ``total`` is then only an upper bound.
+        self.progress_of = progress_of
+        # A job of any operations (a session's replay): step(count) makes up to count of them and returns how
+        # many it made (0: done). Its operations cost far more than an insert, so it starts with small steps.
+        self.step = step
+        self.min_chunk = 1 if step is not None else MIN_CHUNK
+        self.source = source        # source(count) -> the next items (fewer at the end; empty = done)
+        self.total = int(total)
+        self.done = 0
+        self.label = label
+        self.chunk = 8 if step is not None else 4_096   # adapted after every step to stay near TARGET_TICK_S
+        self.per_item: float | None = None
+        self.started = time.perf_counter()
+        self.last_frame = self.started
+
+    @property
+    def progress(self) -> tuple[int, int]:
+        return (self.done, self.total) if self.progress_of is None else self.progress_of()
+
+    def advance(self, insert_batch: Callable[[list], int]) -> Step:
+        """One step: a redraw frame, or one chunk through ``insert_batch`` (or the job's own ``step``)."""
+        started = time.perf_counter()
+        if started - self.last_frame >= FRAME_INTERVAL_S and self.done:
+            # Every so often a step goes to the window's redraws instead of to a chunk, so that a chunk and a
+            # redraw never add up in one turn of the event loop.
+            self.last_frame = started
+            return Step(FRAME)
+        want = min(self.chunk, self.total - self.done)
+        if self.step is not None:
+            made = self.step(want) if want > 0 else 0
+            if not made:
+                return Step(DONE)
+        else:
+            try:
+                items = list(self.source(want)) if want > 0 else []
+            except (OSError, ValueError) as exc:
+                return Step(FAILED, f"Bulk insert of {self.label} stopped: {exc}")
+            if not items:
+                return Step(DONE)
+            made = insert_batch(items)
+        if made == 0:
+            return Step(REFUSED)
+        self.done += made
+        per_item = (time.perf_counter() - started) / made
+        # Smooth the estimate (one slow chunk, e.g. a garbage collection, should not halve the next one) and
+        # grow the chunk gently, so that no single step runs long.
+        self.per_item = per_item if self.per_item is None else 0.6 * self.per_item + 0.4 * per_item
+        want_next = TARGET_TICK_S / max(self.per_item, 1e-9)
+        self.chunk = int(min(MAX_CHUNK, self.chunk * 1.5 + 1, max(self.min_chunk, want_next)))
+        return Step(MORE)
+
+    def summary(self, cancelled: bool, reason: str, rolled_back: bool) -> str:
+        elapsed = time.perf_counter() - self.started
+        of = f" of {self.total:,}" if self.progress_of is None else ""
+        if cancelled and rolled_back:
+            return (f"Bulk insert {reason} after {self.done:,}{of} {self.label}; everything was put back as it "
+                    "was before it started.")
+        if cancelled:
+            return (f"Bulk insert {reason} after {self.done:,}{of} {self.label}; the filter, plot and history "
+                    f"hold exactly those {self.done:,}.")
+        return f"Inserted {self.done:,} {self.label} in {elapsed:.2f} s."

@@ -1,0 +1,402 @@
+"""The window's model, without Qt: the filter, the truth, the live measurement and the history.
+
+Views never touch a filter: they call the model (``insert``, ``lookup``, ``configure`` ...) and the model tells
+its listeners what happened, through the ``Event``s in ``model.events``:
+
+- ``operated(Operation)``     one per insert, lookup, removal or batch: everything it changed, in one record;
+- ``about_to_reset()``         the history, series and filter are about to be replaced or cut back;
+- ``reset(note)``              a new, cleared, loaded or restored filter: redraw everything (``note``: a
+                               ``StateNote`` to explain, or the last operation's record, or None);
+- ``noted(StateNote)``         a text to show (a scenario's story), or a batch's summary;
+- ``series_replaced()``        ``series`` is a new, larger object holding the same rows;
+- ``busy_changed(bool)``, ``progress(done, total)``, ``frame()``, ``job_finished(done, total, cancelled)``;
+- ``error(str)``               a refused operation (nothing was changed); ``notice(str)`` information.
+
+Long work is a ``Job`` advanced by ``step_job()``; whoever owns a clock calls it (the Qt adapter from a
+zero-delay timer). Words about operations are built from the records by ``bloomviz.explain``.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+from bloomviz.filters import bitstore
+from bloomviz.hashing import schemes as hashing
+from bloomviz.items.encoding import to_bytes, to_bytes_list
+from bloomviz.measure.experiment import Series, series_rows, theory_many, wilson
+from bloomviz.filters.registry import standard_formulas_apply
+from bloomviz.filters.registry import theory_curve as variant_theory
+from bloomviz.workbench import jobs, limits
+from bloomviz.workbench.building import build_filter
+from bloomviz.workbench.events import Event
+from bloomviz.workbench.measurement import DEFAULT_PROBES, DEFAULT_SEED, Measurement, has_bits
+from bloomviz.workbench.operations import Operations
+from bloomviz.workbench.records import Numbers, StateNote
+from bloomviz.workbench.state import Checkpoint, Snapshot, State, checkpoint, cut_back, revive, snapshot
+from bloomviz.workbench.truth import Truth
+
+
+class Events:
+    """The model's events, one ``Event`` each (see the module's docstring)."""
+
+    NAMES = ("operated", "about_to_reset", "reset", "noted", "series_replaced", "busy_changed", "progress",
+             "frame", "job_finished", "error", "notice")
+
+    def __init__(self) -> None:
+        for name in self.NAMES:
+            setattr(self, name, Event())
+
+
+class Workbench(Operations):
+    def __init__(self, *, probes: int = DEFAULT_PROBES, seed: int = DEFAULT_SEED):
+        self.events = Events()
+        self._job: jobs.Job | None = None
+        self._quiet = 0
+        self._probe_count, self._seed = int(probes), int(seed)
+        m, k = limits.design_params(*limits.DEFAULT_DESIGN)
+        self._install(build_filter("standard", {"m": m, "k": k, "scheme": hashing.DEFAULT_SCHEME}),
+                      capacity=limits.DEFAULT_DESIGN[0], announce=False)
+
+    def _emit(self, event: Event, *args) -> None:
+        if not self._quiet:
+            event.emit(*args)
+
+    @contextmanager
+    def quiet(self):
+        """Make operations without telling the listeners (a session's replay); call ``announce()`` after."""
+        self._quiet += 1
+        try:
+            yield self
+        finally:
+            self._quiet -= 1
+
+    def announce(self) -> None:
+        """Tell the listeners the whole state anew: after ``quiet`` work, or for a view attached late."""
+        self._emit(self.events.about_to_reset)
+        self._emit(self.events.reset, self._s.last)
+
+    # --- configuration -----------------------------------------------------------------------------------
+    @staticmethod
+    def validate_config(m, k, scheme=hashing.DEFAULT_SCHEME, variant="standard", **params) -> str | None:
+        """The message configure() would give, or None when the parameters are acceptable."""
+        try:
+            build_filter(variant, {"m": m, "k": k, "scheme": scheme, **params})
+        except (ValueError, TypeError) as exc:
+            return str(exc)
+        return None
+
+    def configure(self, m=None, k=None, scheme=hashing.DEFAULT_SCHEME, variant="standard",
+                  capacity: int | None = None, **params) -> bool:
+        """Replace the filter with a new, empty one. On bad parameters: error(message), nothing changes."""
+        try:
+            flt = build_filter(variant, {"m": m, "k": k, "scheme": scheme, **params})
+            if capacity is not None:
+                capacity = int(capacity)
+        except (ValueError, TypeError) as exc:
+            self._emit(self.events.error, str(exc))
+            return False
+        self.cancel()
+        self._install(flt, capacity=capacity)
+        return True
+
+    def design(self, n, p, scheme=hashing.DEFAULT_SCHEME) -> tuple[int, int] | None:
+        """A new filter sized for n items at rate p (its capacity marks the plot). Returns (m, k)."""
+        try:
+            m, k = limits.design_params(n, p)
+        except ValueError as exc:
+            self._emit(self.events.error, str(exc))
+            return None
+        return (m, k) if self.configure(m, k, scheme, capacity=int(n)) else None
+
+    def _install(self, flt, capacity: int | None, announce: bool = True) -> None:
+        self._emit(self.events.about_to_reset)
+        truth = Truth(flt)
+        self._s = State(flt=flt, capacity=capacity, truth=truth,
+                        measure=Measurement(flt, self._probe_count, self._seed, exclude=truth.items))
+        if announce:
+            self._s.last = StateNote("new filter")
+            self._emit(self.events.reset, self._s.last)
+
+    def set_probe_count(self, probes: int) -> bool:
+        """Measure with a different number of probes (re-measures the current filter from its bits)."""
+        try:
+            limits.check_probes(int(probes) if isinstance(probes, np.integer) else probes)
+        except ValueError as exc:
+            self._emit(self.events.error, f"Refused: {exc}. Nothing was changed.")
+            return False
+        self._probe_count = int(probes)
+        self._s.measure.count = self._probe_count
+        self._s.measure.draw(self._s.flt, self._s.truth.items)
+        self._emit(self.events.notice, f"measuring with {probes:,} probes from now on")
+        return True
+
+    @property
+    def probe_seed(self) -> int:
+        return self._s.measure.seed
+
+    def set_probe_seed(self, seed: int) -> None:
+        """The seed the next filter's probes are drawn from (a session replays on its recorded probes)."""
+        self._seed = int(seed)
+        self._s.measure.seed = int(seed)
+
+    def reset(self) -> None:
+        """Empty the filter (same m, k, scheme): the bits, the truth set, the plot and the history."""
+        self.cancel()
+        self._s.flt.clear()
+        self._install(self._s.flt, capacity=self._s.capacity)
+
+    def install_filter(self, flt, capacity: int | None = None, items: Sequence[object] | None = None,
+                       note: str = "") -> bool:
+        """Show a filter made elsewhere (a loaded file). ``items``: what was inserted, when known.
+
+        Without ``items`` the ground truth is unknown: a lookup that passes is "probably in the set" and cannot
+        be called a true or a false positive. The measurement starts from the filter's bits either way.
+        """
+        if items is not None:
+            try:
+                datas = to_bytes_list(items)
+            except TypeError as exc:
+                self._emit(self.events.error, f"Refused: {exc}. Nothing was changed.")
+                return False
+        self.cancel()
+        self._install(flt, capacity=capacity, announce=False)
+        s = self._s
+        if items is not None:
+            s.truth.remember(list(items), datas, flt.positions_many(datas) if s.truth.fixed_k else None)
+        s.truth.known = items is not None
+        if len(flt):
+            # The path that led here is unknown: the plot starts with one point, the filter as it is now.
+            s.series.extend(**self._rows(np.array([len(flt)]), np.array([s.measure.fp_count]),
+                                         np.array([flt.bits_set])))
+        s.last = StateNote("loaded filter", note, self.numbers())
+        self._emit(self.events.reset, s.last)
+        return True
+
+    def explain_note(self, title: str, text: str) -> None:
+        """Show a text of the caller's (a scenario's story, an import's report) in the explain panel."""
+        self._s.last = StateNote(str(title), str(text), self.numbers())
+        self._emit(self.events.noted, self._s.last)
+
+    # --- going back ----------------------------------------------------------------------------------------
+    def checkpoint(self) -> Checkpoint:
+        """The current state, to go back to with ``rollback`` (the filter is copied, the rest are lengths)."""
+        return checkpoint(self._s)
+
+    def rollback(self, cp: Checkpoint) -> None:
+        """Put back the state of ``cp``: filter, truth, measurement, plot rows and history."""
+        if self._job is not None and self._job.checkpoint is not cp:
+            self.cancel()
+        self._emit(self.events.about_to_reset)
+        self._s = cp.state
+        cut_back(self._s, cp)
+        self._emit(self.events.reset, self._s.last)
+
+    def snapshot(self) -> Snapshot:
+        """The whole state, to put back with ``restore`` after another filter was shown."""
+        return snapshot(self._s)
+
+    def restore(self, snap: Snapshot) -> None:
+        self.cancel()
+        self._emit(self.events.about_to_reset)
+        self._s = revive(snap)
+        self._probe_count = self._s.measure.count
+        self._emit(self.events.reset, self._s.last)
+
+    # --- reading ---------------------------------------------------------------------------------------------
+    @property
+    def filter(self):
+        """The filter itself, to read. Change it only through the workbench."""
+        return self._s.flt
+
+    @property
+    def state(self) -> State:
+        """Everything known about the filter shown, to read (``bloomviz.explain`` builds its words from it)."""
+        return self._s
+
+    series = property(lambda self: self._s.series, doc="One row per insert: n, the measured and exact rates.")
+    history = property(lambda self: self._s.history)
+    items = property(lambda self: self._s.truth.items, doc="Every insert, in order (repeats appear twice).")
+    tracker = property(lambda self: self._s.measure.tracker)
+    probes = property(lambda self: self._s.measure.probes)
+    capacity = property(lambda self: self._s.capacity)
+    busy = property(lambda self: self._job is not None)
+    last_record = property(lambda self: self._s.last, doc="The last Operation or StateNote.")
+    truth_known = property(lambda self: self._s.truth.known,
+                           doc="False for a filter loaded without its items: false positives cannot be told.")
+    variant = property(lambda self: self._s.flt.variant)
+
+    def is_member(self, item: object) -> bool:
+        return self._s.truth.member(to_bytes(item))
+
+    def items_at_bit(self, index: int, limit: int = 20) -> tuple[list, int]:
+        return self._s.truth.items_at_bit(index, limit)
+
+    def max_value(self) -> int:
+        return int(getattr(self._s.flt, "max_counter", 1))
+
+    def grid_values(self) -> np.ndarray:
+        """One uint8 per cell: the bits (0/1) or, for a counting filter, the counters."""
+        flt = self._s.flt
+        if hasattr(flt, "values_for_grid"):
+            return np.asarray(flt.values_for_grid(), dtype=np.uint8)
+        return bitstore.unpack(flt.bits)
+
+    def cell_values(self, positions) -> np.ndarray:
+        positions = np.asarray(positions, dtype=np.int64)
+        flt = self._s.flt
+        counters = getattr(flt, "counters", None)
+        if counters is not None:
+            return np.asarray(counters)[positions].astype(np.uint8)
+        if has_bits(flt):
+            return bitstore.test_bits(flt.bits, positions).astype(np.uint8)
+        return self.grid_values()[positions]
+
+    def numbers(self) -> Numbers:
+        flt = self._s.flt
+        m, k, n = flt.m, flt.k, len(flt)
+        x = flt.bits_set
+        th = theory_many(m, k, np.array([n], dtype=float))
+        fp_count = self._s.measure.fp_count
+        probes = len(self._s.measure.probes)
+        low, high = wilson(fp_count, probes)
+        return Numbers(m=m, k=k, n=n, bits_set=x, p_zero=float(1.0 - th["fill_expected"][0]),
+                       fp_exact=float(th["fp_exact"][0]), fp_now=(x / m) ** k if m else 0.0,
+                       fp_count=fp_count, probes=probes, fp_low=low, fp_high=high,
+                       n_estimated=float(flt.estimated_count), fp_classic=float(th["fp_classic"][0]))
+
+    def status(self) -> dict:
+        nums = self.numbers()
+        s = self._s
+        flt = s.flt
+        return {"m": nums.m, "k": nums.k, "scheme": flt.scheme, "scheme_title": hashing.SCHEMES[flt.scheme].title,
+                "variant": flt.variant, "n": nums.n, "bits_set": nums.bits_set,
+                "fill": nums.fill, "fp_measured": nums.fp_measured, "fp_low": nums.fp_low,
+                "fp_high": nums.fp_high,
+                # the variant's own theory (the standard formula's for the standard filter)
+                "fp_exact": nums.fp_exact if standard_formulas_apply(flt) else float(variant_theory(flt, [nums.n])[0]),
+                "fp_now": nums.fp_now, "n_estimated": nums.n_estimated, "capacity": s.capacity,
+                "probes": nums.probes, "lookups": s.lookups, "true_positives": s.counts["true positive"],
+                "true_negatives": s.counts["true negative"], "false_positives": s.counts["false positive"],
+                "busy": self.busy}
+
+    def can_remove(self) -> bool:
+        """Whether the filter supports removal (a counting filter)."""
+        return hasattr(self._s.flt, "remove")
+
+    def removal_needs_force(self, item: object) -> bool:
+        """Whether ``remove(item)`` would be refused only because the item was never inserted (all its counters
+        are above 0: a false positive), so that ``remove(item, force=True)`` is the question to ask."""
+        try:
+            data = limits.check_item(item)
+        except limits.ItemError:
+            return False
+        s = self._s
+        return self.can_remove() and s.truth.known and not s.truth.member(data) and data in s.flt
+
+    # --- bookkeeping shared by the operations ----------------------------------------------------------------
+    def _rows(self, n: np.ndarray, fp: np.ndarray, bits_set: np.ndarray) -> dict:
+        flt = self._s.flt
+        rows = series_rows(flt.m, flt.k, n, fp, len(self._s.measure.probes), bits_set)
+        if not standard_formulas_apply(flt):
+            # Slices, blocks and stages have their own theory: the exact column is theirs, and the standard
+            # filter's formulas, which would describe a different filter, are NaN (not drawn). A counting filter
+            # is a standard filter to a lookup (a counter > 0 is a set bit): its rows are the standard ones.
+            rows["fp_exact"] = variant_theory(flt, n)
+            for key in ("fp_classic", "fp_approx", "fp_bound"):
+                rows[key] = np.full(len(n), np.nan)
+        return rows
+
+    def _reserve(self, extra: int) -> None:
+        # Growing arrays double when full, and one doubling of a million-row series copies ~80 MB in one chunk:
+        # a visible stall. Make room for a whole job before it starts instead.
+        s = self._s
+        s.truth.reserve(extra)
+        if extra > 10_000:
+            old = s.series
+            grown = Series(capacity=len(old) + extra)
+            if len(old):
+                grown.extend(**{c: old.column(c) for c in Series.COLUMNS})
+            s.series = grown
+            self._emit(self.events.series_replaced)
+
+    # --- jobs ------------------------------------------------------------------------------------------------
+    def insert_many(self, items: Iterable[object], label: str = "items") -> bool:
+        """Start inserting ``items`` in chunks (advanced by ``step_job``). False when work is already running."""
+        items = items if isinstance(items, list) else list(items)
+        pos = [0]
+
+        def source(count: int) -> list:
+            chunk = items[pos[0]: pos[0] + count]
+            pos[0] += len(chunk)
+            return chunk
+
+        return self.run_job(source, len(items), label)
+
+    def run_job(self, source: Callable[[int], Sequence[object]], total: int, label: str = "items",
+                atomic: bool = False, progress_of: Callable[[], tuple[int, int]] | None = None) -> bool:
+        """Insert ``total`` items drawn from ``source(count)`` in chunks, one chunk per ``step_job()``.
+
+        ``source`` may raise ``OSError``/``ValueError`` (a file gone bad mid-way): the job ends, reported by
+        ``error``. With ``atomic`` a cancel, a refusal or such a failure puts everything back as it was before
+        the job (an import is all or nothing); without it, the chunks committed so far stay.
+        """
+        return self._start(jobs.Job(source, total, label, self.checkpoint() if atomic else None, progress_of),
+                           reserve=int(total) if progress_of is None else 0)
+
+    def run_steps(self, step: Callable[[int], int], total: int, label: str) -> bool:
+        """Run ``step(count)`` until it returns 0: each call makes up to ``count`` operations through the model
+        and returns how many it made. Progress, Cancel and ``busy`` as for bulk inserts; what a cancel should
+        undo is the caller's (``job_finished`` says it was cancelled)."""
+        return self._start(jobs.Job(lambda count: (), total, label, step=step), reserve=0)
+
+    def _start(self, job: jobs.Job, reserve: int) -> bool:
+        if self._job is not None:
+            self._emit(self.events.error, "Another bulk insert is running; cancel it first.")
+            return False
+        self._job = job
+        self._reserve(reserve)
+        self._emit(self.events.busy_changed, True)
+        self._emit(self.events.progress, *job.progress)
+        return True
+
+    def step_job(self) -> bool:
+        """Advance the running job by one step; False when no job runs (any more)."""
+        job = self._job
+        if job is None:
+            return False
+        step = job.advance(self.insert_batch)
+        if step.outcome == jobs.FRAME:
+            self._emit(self.events.frame)
+        elif step.outcome == jobs.MORE:
+            # The end is announced on the next step, not in this one: the redraws it triggers then run in a
+            # turn of their own instead of adding to this chunk's.
+            self._emit(self.events.progress, *job.progress)
+        elif step.outcome == jobs.DONE:
+            self._finish_job(cancelled=False)
+        else:
+            if step.message:
+                self._emit(self.events.error, step.message)
+            self._finish_job(cancelled=True, reason=step.outcome)
+        return self._job is not None
+
+    def run_to_end(self) -> None:
+        """Step the running job until it ends (a script's or a test's clock)."""
+        while self.step_job():
+            pass
+
+    def _finish_job(self, cancelled: bool, reason: str = "cancelled") -> None:
+        job, self._job = self._job, None
+        rolled_back = cancelled and job.checkpoint is not None
+        if rolled_back:
+            self.rollback(job.checkpoint)
+        self._emit(self.events.notice, job.summary(cancelled, reason, rolled_back))
+        self._emit(self.events.busy_changed, False)
+        self._emit(self.events.job_finished, job.done, job.total, cancelled)
+
+    def cancel(self) -> None:
+        """Stop bulk work between chunks (everything committed so far stays, consistently)."""
+        if self._job is not None:
+            self._finish_job(cancelled=True)

@@ -1,0 +1,238 @@
+"""The operations on the shown filter: insert, lookup, remove, insert a batch. Each one either changes
+nothing and emits ``error`` (a refusal, said in words that name what was wrong), or commits everything it
+changes (filter, truth, measurement, series, history) and emits one ``Operation`` record."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from bloomviz.explain.operations import false_negative_note
+from bloomviz.filters import bitstore
+from bloomviz.items.encoding import describe, to_bytes_list
+from bloomviz.workbench import limits
+from bloomviz.workbench.records import (FALSE_POSITIVE, FORCED_REMOVAL, INSERTED, MAYBE_PRESENT, REMOVED,
+                                        TRUE_NEGATIVE, TRUE_POSITIVE, HistoryEntry, Operation)
+from bloomviz.workbench.truth import CULPRIT_LIMIT, sorted_unique
+
+FALSE_NEGATIVE_LIMIT = 20
+
+
+def _ints(values) -> tuple[int, ...]:
+    return tuple(int(v) for v in values)
+
+
+class Operations:
+    """Mixed into ``Workbench``: the operations, written against its state ``self._s``."""
+
+    def _check(self, item: object) -> bytes | None:
+        try:
+            return limits.check_item(item)
+        except limits.ItemError as exc:
+            self._emit(self.events.error, f"Refused: {exc}. Nothing was changed.")
+            return None
+
+    def _refuse_growth(self, inserts: int, what: str) -> bool:
+        flt = self._s.flt
+        refusal = None if flt.sized else limits.growth_refusal(flt, inserts)
+        if refusal:
+            self._emit(self.events.error, f"Refused{what}: {refusal}. Nothing was changed.")
+        return bool(refusal)
+
+    def insert(self, item: object):
+        """Insert one item; returns the core's Insertion, or None when refused (error emitted)."""
+        data = self._check(item)
+        if data is None or self._refuse_growth(1, ""):
+            return None
+        s = self._s
+        if data in s.measure.keys:
+            self._replace_probes((data,))
+        flt = s.flt
+        try:
+            ins = flt.add(data)
+        except ValueError as exc:   # a growing filter that cannot open another stage
+            self._emit(self.events.error, f"Refused: {exc}. Nothing was changed.")
+            return None
+        positions = _ints(ins.positions)
+        was_member = s.truth.member(data, positions) if s.truth.fixed_k else s.truth.member(data)
+        newly = [p for p, fresh in zip(positions, ins.newly_set) if fresh]
+        grown = bool(getattr(ins, "new_stage", False))
+        fp = s.measure.after_insert(ins, newly)
+        s.series.extend(**self._rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set])))
+        s.truth.remember([item], [data], np.array([positions]) if s.truth.fixed_k else None)
+        kinds = tuple("new" if fresh else "old" for fresh in ins.newly_set)
+        changed = sorted(set(positions)) if hasattr(flt, "counters") else sorted(set(newly))
+        self._record("insert", INSERTED, item, data, positions, positions, kinds,
+                     np.array(changed, dtype=np.int64), grown=grown, result=ins, was_member=was_member)
+        return ins
+
+    def lookup(self, item: object):
+        """Look one item up; returns the core's Lookup, or None when refused. Classified against the truth."""
+        data = self._check(item)
+        if data is None:
+            return None
+        s = self._s
+        look = s.flt.lookup(data)
+        positions = _ints(look.positions)
+        bits = _ints(look.bits)
+        staged = hasattr(look, "stage_of")   # a growing filter: every stage's positions, one after another
+        in_hit = tuple(st in set(look.hit_stages) for st in look.stage_of) if staged else (True,) * len(positions)
+        plain = tuple("one" if b else "zero" for b in bits)
+        culprits: dict = {}
+        member = look.maybe_present and (s.truth.member(data, positions) if s.truth.fixed_k
+                                         else s.truth.member(data))
+        if not look.maybe_present:
+            verdict, kinds = TRUE_NEGATIVE, plain
+        elif member:
+            verdict, kinds = TRUE_POSITIVE, plain
+        elif not s.truth.known:
+            verdict, kinds = MAYBE_PRESENT, plain
+        else:
+            verdict = FALSE_POSITIVE
+            for p, hit in zip(positions, in_hit):
+                if hit and p not in culprits:
+                    culprits[p] = s.truth.items_at_bit(p, CULPRIT_LIMIT)
+            kinds = tuple("culprit" if hit else k for hit, k in zip(in_hit, plain))
+        s.lookups += 1
+        s.counts[verdict] += 1
+        self._record("lookup", verdict, item, data, positions, positions, kinds, None, result=look,
+                     culprits=culprits, series_grew=False)
+        return look
+
+    def remove(self, item: object, force: bool = False):
+        """Remove one item from a counting filter; returns the core's Removal, or None when refused.
+
+        Refused (error emitted, nothing changed): a filter without removal; an item with a counter at 0
+        ("definitely not in the set"); an item never inserted, unless ``force``. A forced removal decrements
+        counters of other items: the inserted items that then test negative are named (history, explanation,
+        grid). Saturated counters are never decremented.
+        """
+        data = self._check(item)
+        if data is None:
+            return None
+        s = self._s
+        flt = s.flt
+        label = describe(item, 60)
+        if not self.can_remove():
+            self._emit(self.events.error, f"Refused: a {flt.variant} filter cannot remove items (its bits are shared by "
+                                   "many items); choose the counting variant to remove. Nothing was changed.")
+            return None
+        member = s.truth.member(data)
+        if not member and data not in flt:
+            # A counter at 0: nothing of this item is in the filter, and no confirmation could change that.
+            self._emit(self.events.error, f"Refused: “{label}” is definitely not in the set (one of its counters is 0): "
+                                   "there is nothing to remove. Nothing was changed.")
+            return None
+        if not member and s.truth.known and not force:
+            self._emit(self.events.error, f"Refused: “{label}” was never inserted. Removing it would decrement counters "
+                                   "that belong to other items and could cause false negatives; confirm to force "
+                                   "it. Nothing was changed.")
+            return None
+        try:
+            rem = flt.remove(data, force=bool(force) and not member)
+        except ValueError as exc:
+            self._emit(self.events.error, f"Refused: {exc}.")
+            return None
+        if member:
+            s.truth.removed[data] = s.truth.removed.get(data, 0) + 1
+        cleared = rem.cleared
+        fp = s.measure.after_removal(cleared)
+        s.series.extend(**self._rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set])))
+        lost = tuple(s.truth.false_negatives(cleared))
+        positions = _ints(rem.positions)
+        kinds = tuple("stuck" if p in rem.stuck else ("cleared" if a == 0 else "removed")
+                      for p, a in zip(positions, rem.after))
+        marks, mark_kinds = list(positions), list(kinds)
+        for x in lost[:FALSE_NEGATIVE_LIMIT]:
+            for p in flt.positions(x):
+                if p in cleared:
+                    marks.append(int(p))
+                    mark_kinds.append("lost")
+        self._record("remove", REMOVED if member else FORCED_REMOVAL, item, data, positions, tuple(marks),
+                     tuple(mark_kinds), np.array(sorted(set(positions)), dtype=np.int64), result=rem,
+                     false_negatives=lost, was_member=member)
+        return rem
+
+    def insert_batch(self, items: Sequence[object]) -> int:
+        """Insert a batch now, all or nothing. Returns the number inserted (0 and error() when refused)."""
+        items = items if isinstance(items, list) else list(items)
+        if not items:
+            return 0
+        try:
+            datas = to_bytes_list(items)
+        except TypeError as exc:
+            self._emit(self.events.error, f"Refused: {exc}. Nothing was changed.")
+            return 0
+        lens = np.fromiter(map(len, datas), dtype=np.int64, count=len(datas))
+        bad = np.flatnonzero((lens == 0) | (lens > limits.MAX_ITEM_BYTES))
+        if bad.size:
+            i = int(bad[0])
+            try:
+                limits.check_item(datas[i])
+            except limits.ItemError as exc:
+                self._emit(self.events.error, f"Refused a batch of {len(items):,} items: item {i + 1:,}: {exc}. "
+                                       "Nothing from this batch was inserted.")
+            return 0
+        if self._refuse_growth(len(datas), f" a batch of {len(items):,} items"):
+            return 0
+        s = self._s
+        if not s.measure.keys.isdisjoint(datas):
+            self._replace_probes(datas)
+        flt, tracker = s.flt, s.measure.tracker
+        n0, m0 = len(flt), flt.m
+        pos = changed = None
+        if not flt.sized:
+            try:
+                fp, bits_set = tracker.insert_items(datas)
+            except ValueError as exc:   # a stage beyond the limits: refused before any insert
+                self._emit(self.events.error, f"Refused a batch of {len(items):,} items: {exc}. Nothing was changed.")
+                return 0
+            s.series.extend(**self._rows(np.arange(n0 + 1, n0 + len(datas) + 1), fp, bits_set))
+        elif tracker is not None:
+            pos = flt.positions_many(datas)
+            flat = pos.ravel()
+            if self._job is None:    # a job's chunks come faster than a grid redraws: "everything" (None)
+                changed = sorted_unique(flat if hasattr(flt, "counters")
+                                        else flat[bitstore.test_bits(flt.bits, flat) == 0])
+            fp, bits_set = tracker.insert_batch(pos, flt)   # the commit: nothing below can refuse
+            s.series.extend(**self._rows(np.arange(n0 + 1, n0 + len(datas) + 1), fp, bits_set))
+        else:
+            pos = flt.positions_many(datas)
+            flt.update(datas)
+            fp = s.measure.after_update()
+            s.series.extend(**self._rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set])))
+        s.truth.remember(items, datas, pos)
+        self._record("insert batch", INSERTED, None, b"", (), (), (), changed, grown=flt.m != m0,
+                     count=len(items), label=f"{len(items):,} items, from “{describe(items[0], 24)}”")
+        return len(items)
+
+    # --- bookkeeping -----------------------------------------------------------------------------------------
+    def _replace_probes(self, extra) -> None:
+        self._s.measure.redraw_excluding(self._s.truth.items, extra)
+        self._emit(self.events.notice, "That item was one of the measurement's probes; the probes were redrawn.")
+
+    def _record(self, op: str, verdict, item, data: bytes, positions: tuple, highlight: tuple, kinds: tuple,
+                changed, *, grown: bool = False, result=None, was_member: bool = False, culprits=None,
+                false_negatives: tuple = (), count: int = 1, label: str = "",
+                series_grew: bool = True) -> None:
+        """Append the history entry and emit the one record of this operation."""
+        s = self._s
+        flt = s.flt
+        note = false_negative_note(false_negatives) if false_negatives else ""
+        entry = HistoryEntry(index=len(s.history) + 1, op=op, label=label or describe(item, 60), verdict=verdict,
+                             positions=positions if item is not None else (), count=count, n=len(flt),
+                             lookups=s.lookups, true_positives=s.counts[TRUE_POSITIVE],
+                             true_negatives=s.counts[TRUE_NEGATIVE], false_positives=s.counts[FALSE_POSITIVE],
+                             fill=flt.fill_ratio, fp_measured=s.measure.rate, item=item, note=note,
+                             false_negatives=tuple(false_negatives))
+        s.history.append(entry)
+        if positions:
+            s.last_positions = positions
+        rec = Operation(op=op, verdict=verdict, item=item, data=data, count=count, positions=positions,
+                        highlight=highlight, kinds=kinds, changed=changed, grown=grown, series_grew=series_grew,
+                        numbers=self.numbers(), history=entry, result=result, was_member=was_member,
+                        culprits=culprits or {}, false_negatives=tuple(false_negatives),
+                        truth_known=s.truth.known)
+        s.last = rec
+        self._emit(self.events.operated, rec)

@@ -1,0 +1,123 @@
+"""What the model hands out: frozen records of operations and of the state, and the verdicts.
+
+A record holds facts (positions, counts, the verdict, the core's own result), never sentences: the words are
+built from records by ``bloomviz.explain.operations``. One operation makes one ``Operation`` record, carried by
+the model's one event for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+import numpy as np
+
+
+class Verdict(str, Enum):
+    """What an operation found. A ``str`` enum: ``Verdict.FALSE_POSITIVE == "false positive"``, so saved sessions
+    and history exports keep their words."""
+    INSERTED = "inserted"
+    TRUE_POSITIVE = "true positive"
+    TRUE_NEGATIVE = "true negative"
+    FALSE_POSITIVE = "false positive"
+    MAYBE_PRESENT = "probably present"   # a loaded filter whose items are unknown
+    REMOVED = "removed"                  # a counting filter's removal of an inserted item
+    FORCED_REMOVAL = "forced removal"    # the removal of an item never inserted, insisted on
+
+    def __str__(self) -> str:
+        return self.value
+
+
+INSERTED, TRUE_POSITIVE, TRUE_NEGATIVE, FALSE_POSITIVE, MAYBE_PRESENT, REMOVED, FORCED_REMOVAL = Verdict
+VERDICTS = tuple(Verdict)
+# The lookup verdicts the model counts.
+COUNTED = (TRUE_POSITIVE, TRUE_NEGATIVE, FALSE_POSITIVE, MAYBE_PRESENT)
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    index: int                    # 1-based operation number since the filter was made
+    op: str                       # "insert", "lookup", "remove", "insert batch"
+    label: str                    # the item, printable (lone surrogates escaped), or a batch summary
+    verdict: str                  # one of VERDICTS
+    positions: tuple[int, ...]    # the item's k positions (empty for a batch)
+    count: int                    # items in the operation
+    n: int                        # inserts so far, after the operation
+    lookups: int
+    true_positives: int
+    true_negatives: int
+    false_positives: int
+    fill: float
+    fp_measured: float
+    # The item itself (str or bytes) for a single operation, so a session can replay it; None for a batch,
+    # whose items are ``Workbench.items[n - count:n]``.
+    item: object = None
+    # What else the operation did, in words (a removal's false negatives, a scalable filter's new stage).
+    note: str = ""
+    # Inserted items that test negative after this operation (a forced removal in a counting filter).
+    false_negatives: tuple = ()
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """The filter's state as the formulas need it."""
+    m: int
+    k: int
+    n: int
+    bits_set: int
+    p_zero: float          # (1 − 1/m)^{kn}
+    fp_exact: float        # E[(X/m)^k]: the exact rate (theory.fp_exact)
+    fp_now: float          # (X/m)^k from the bits actually set
+    fp_count: int
+    probes: int
+    fp_low: float
+    fp_high: float
+    n_estimated: float     # −(m/k)·ln(1 − X/m)
+    fp_classic: float = 0.0  # (1 − (1 − 1/m)^{kn})^k: Bloom's formula, below the exact rate for k ≥ 2
+
+    @property
+    def fill(self) -> float:
+        return self.bits_set / self.m if self.m else 0.0
+
+    @property
+    def fp_measured(self) -> float:
+        return self.fp_count / self.probes if self.probes else 0.0
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One operation on the filter, as it happened: the model's event carries exactly one of these.
+
+    ``changed``: the grid cells whose value changed (None = all of them, for a job's chunks); ``grown``: a
+    scalable filter opened a stage, so the grid must be redrawn at its new size instead. ``highlight`` and
+    ``kinds``: the cells to mark and what each one was (``new``/``old`` on insert, ``zero``/``one``/``culprit``
+    on lookup, ``removed``/``cleared``/``stuck``/``lost`` on removal). ``result``: the core's own frozen record
+    (``Insertion``, ``Lookup``, ``Removal``), for the words about what the variant did.
+    """
+    op: str                                   # "insert", "lookup", "remove", "insert batch"
+    verdict: Verdict
+    item: object                              # the item (None for a batch)
+    data: bytes                               # its bytes (b"" for a batch)
+    count: int                                # items in the operation
+    positions: tuple[int, ...]
+    highlight: tuple[int, ...]
+    kinds: tuple[str, ...]
+    changed: np.ndarray | None
+    grown: bool
+    series_grew: bool                         # rows were appended to the series
+    numbers: Numbers
+    history: HistoryEntry
+    result: object = None
+    was_member: bool = False                  # insert: the item had been inserted before
+    culprits: dict = field(default_factory=dict)   # false positive: position -> (items, total)
+    false_negatives: tuple = ()               # forced removal: inserted items now testing negative
+    truth_known: bool = True
+
+
+@dataclass(frozen=True)
+class StateNote:
+    """Not an operation: the filter was made, loaded, emptied; or a caller's text (a scenario's story)."""
+    op: str                                   # "new filter", "loaded filter", "reset", or the caller's title
+    text: str = ""                            # the caller's own text ("" = describe the filter)
+    numbers: Numbers | None = None
+    count: int = 0

@@ -1,0 +1,171 @@
+"""Ground truth: what was really inserted, so that every lookup is classified exactly.
+
+The positions of every insert are kept (one row of k per insert, 4 bytes a position while m < 2^32), so that
+"was this inserted?" and "which items set bit i" are one vectorised scan, on demand. A filter whose k is not
+fixed (a scalable filter: each stage has its own) keeps a set of the items' bytes instead, and the rows of each
+stage are computed when first asked for.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from bloomviz.items.encoding import to_bytes
+
+CULPRIT_LIMIT = 20
+DEDUPE_LIMIT = 50_000
+
+
+def sorted_unique(values: np.ndarray) -> np.ndarray:
+    """np.unique for int arrays by sorting: numpy 2.3's hash-based np.unique is ~40x slower on 10^5 positions."""
+    out = np.sort(np.asarray(values, dtype=np.int64))
+    if out.size > 1:
+        out = out[np.concatenate(([True], out[1:] != out[:-1]))]
+    return out
+
+
+class PositionRows:
+    """A growable (n, k) integer array: the positions of every insert, in insertion order."""
+
+    def __init__(self, k: int, dtype):
+        self._k = k
+        self._data = np.empty((1024, k), dtype=dtype)
+        self._len = 0
+
+    def __len__(self) -> int:
+        return self._len
+
+    def reserve(self, extra: int) -> None:
+        need = self._len + extra
+        if need > self._data.shape[0]:
+            grown = np.empty((max(need, 2 * self._data.shape[0]), self._k), dtype=self._data.dtype)
+            grown[: self._len] = self._data[: self._len]
+            self._data = grown
+
+    def extend(self, rows: np.ndarray) -> None:
+        rows = np.asarray(rows).reshape(-1, self._k)
+        self.reserve(rows.shape[0])
+        need = self._len + rows.shape[0]
+        self._data[self._len: need] = rows
+        self._len = need
+
+    def view(self) -> np.ndarray:
+        return self._data[: self._len]
+
+    def truncate(self, rows: int) -> None:
+        self._len = min(self._len, rows)
+
+
+class Truth:
+    """The items inserted into one filter, in order, and how to tell a member from a false positive."""
+
+    def __init__(self, flt):
+        self.flt = flt
+        self.fixed_k = bool(flt.sized)
+        dtype = np.uint32 if flt.m <= 1 << 32 else np.int64
+        self.rows = PositionRows(flt.k, dtype) if self.fixed_k else None
+        self.items: list = []
+        # Without stored positions membership needs a set of the items' bytes.
+        self.keys: set[bytes] | None = None if self.fixed_k else set()
+        self.removed: dict[bytes, int] = {}           # removals of inserted items, per item (counting)
+        self.known = True                             # False: a filter loaded without its items
+        self._stage_rows: dict[int, np.ndarray] = {}  # per stage of a growing filter, on demand
+
+    def remember(self, items: Sequence[object], datas: Sequence[bytes], positions) -> None:
+        if self.keys is not None:
+            self.keys.update(datas)
+        self.items.extend(items)
+        if positions is not None and self.rows is not None:
+            self.rows.extend(positions)
+
+    def reserve(self, extra: int) -> None:
+        if self.rows is not None:
+            self.rows.reserve(extra)
+
+    def cut(self, items: int, positions: int, keys: set | None, removed: dict) -> None:
+        """Back to an earlier length (a rollback)."""
+        del self.items[items:]
+        if self.rows is not None:
+            self.rows.truncate(positions)
+        if keys is not None:
+            self.keys = set(keys)
+        self.removed = dict(removed)
+        self._stage_rows = {}
+
+    def member(self, data: bytes, positions=None) -> bool:
+        """Was ``data`` inserted (and not removed since)? The stored rows narrow it to a few candidates, compared
+        exactly. (A Python set of a million items would cost ~100 MB and stall the event loop for ~50 ms each
+        time it grows; a scan of the positions costs a few milliseconds per lookup.)"""
+        if self.keys is not None:
+            return data in self.keys
+        if not len(self.rows):
+            return False
+        rows = self.rows.view()
+        pos = np.asarray(positions if positions is not None else self.flt.positions(data), dtype=rows.dtype)
+        candidates = np.flatnonzero((rows == pos).all(axis=1))
+        inserted = sum(1 for i in candidates if to_bytes(self.items[i]) == data)
+        return inserted > self.removed.get(data, 0)   # a counting filter's removals take inserts back
+
+    def inserts_at_bit(self, index: int) -> np.ndarray:
+        """Indices (into ``items``) of the inserts whose positions include grid cell ``index``."""
+        flt = self.flt
+        if not self.fixed_k:
+            if not 0 <= index < flt.m:
+                return np.zeros(0, dtype=np.int64)
+            stage = flt.stage_of_bit(index)
+            local = index - flt.stage_offsets()[stage]
+            idx = np.flatnonzero((self._rows_of_stage(stage) == local).any(axis=1))
+            return idx + flt.stage_specs()[stage].start
+        if not len(self.rows):
+            return np.zeros(0, dtype=np.int64)
+        return np.flatnonzero((self.rows.view() == index).any(axis=1))
+
+    def items_at_bit(self, index: int, limit: int = CULPRIT_LIMIT) -> tuple[list, int]:
+        """The distinct inserted items whose positions include ``index`` (the first ``limit``) and their number.
+
+        Past DEDUPE_LIMIT matching inserts (a tiny filter holding a huge stream) the count is of inserts, not of
+        distinct items: telling repeats apart would cost a second per hover.
+        """
+        idx = self.inserts_at_bit(index)
+        first: dict[bytes, object] = {}   # an item inserted twice is named once
+        for i in idx[:DEDUPE_LIMIT].tolist():
+            data = to_bytes(self.items[i])
+            if self.removed and data not in first and not self.member(data):
+                continue   # removed since: it no longer holds this bit
+            first.setdefault(data, self.items[i])
+        names = list(first.values())
+        total = len(names) if idx.size <= DEDUPE_LIMIT else int(idx.size)
+        return names[:limit], total
+
+    def false_negatives(self, cleared) -> list:
+        """Inserted (and not removed) items that test negative now; only items with a position among the
+        counters that just reached 0 can have changed."""
+        if not cleared or self.rows is None or not len(self.rows):
+            return []
+        rows = self.rows.view()
+        hit = np.flatnonzero(np.isin(rows, np.asarray(cleared, dtype=rows.dtype)).any(axis=1))
+        if not hit.size:
+            return []
+        negative = ~self.flt.test_positions(rows[hit].astype(np.int64))
+        out: dict[bytes, object] = {}
+        for i in hit[negative].tolist():
+            item = self.items[i]
+            data = to_bytes(item)
+            if data not in out and self.member(data):
+                out[data] = item
+        return list(out.values())
+
+    def _rows_of_stage(self, stage: int) -> np.ndarray:
+        """Positions (the stage's own) of the items inserted into one stage, computed once per stage."""
+        flt = self.flt
+        spec, st = flt.stage_specs()[stage], flt.stages[stage]
+        rows = self._stage_rows.get(stage)
+        have = 0 if rows is None else rows.shape[0]
+        if have < len(st):
+            fresh = st.positions_many(self.items[spec.start + have: spec.start + len(st)])
+            rows = fresh if rows is None else np.concatenate([rows, fresh])
+            self._stage_rows[stage] = rows
+        # An empty stage has no rows yet: an empty table, not None (hovering an empty filter raised).
+        return rows if rows is not None else np.zeros((0, st.k), dtype=np.int64)

@@ -6,6 +6,8 @@ built-in lesson by its name or number (``bloomviz lesson 1 --check``); ``--list`
   --check            parse the lesson and run every step on the core (no window); print one line per step
   --report OUT.json  the same, and write per step: m, k, scheme, variant, n, bits set, the last verdict and its
                      positions, the measured and the exact rate, and the numbers the step computed
+  --shots DIR        check it, then draw every step as presenter mode shows it to DIR as PNG (title page, each
+                     step, and each predict step's revealed answer), at --size WxH (default 1920x1080)
 
 A malformed lesson, or one that fails while running, is refused with one line naming the file, the line and
 the reason (exit 2); nothing is written then.
@@ -30,6 +32,10 @@ def add_parser(subparsers) -> CliParser:
     parser.add_argument("file", metavar="FILE", nargs="?", help="a lesson (.md), or a built-in lesson's name or number")
     parser.add_argument("--check", action="store_true", help="run every step headless and print a summary")
     parser.add_argument("--report", metavar="OUT.json", help="run every step headless and write a JSON report")
+    parser.add_argument("--shots", metavar="DIR",
+                        help="draw every step in presenter mode to DIR as PNG (for handouts; needs PySide6)")
+    parser.add_argument("--size", metavar="WxH", default="1920x1080",
+                        help="the size of the --shots pictures (default 1920x1080)")
     parser.add_argument("--list", action="store_true", help="list the built-in lessons")
     return parser
 
@@ -78,8 +84,17 @@ def run(args) -> int:
         return 0
     if not args.file:
         return fail(prog, "give a lesson FILE (or --list)")
-    if not args.check and not args.report:
-        return fail(prog, "say what to do: --check or --report OUT.json (the window plays lessons)")
+    if not args.check and not args.report and not args.shots:
+        return fail(prog, "say what to do: --check, --report OUT.json or --shots DIR (the window plays lessons)")
+    size = None
+    if args.shots:
+        from bloomviz.gui.lesson_tab.shots import parse_size
+        try:
+            size = parse_size(args.size)
+        except ValueError as exc:
+            return fail(prog, f"--size: {exc}")
+        if os.path.exists(args.shots) and not os.path.isdir(args.shots):
+            return fail(prog, f"--shots: {args.shots} exists and is not a folder")
     try:
         lesson = _load(args.file)
         writer = None
@@ -103,4 +118,18 @@ def run(args) -> int:
         writer.write(json.dumps(doc, indent=1, ensure_ascii=False).encode("utf-8") + b"\n")
         writer.commit()
         print(f"report: {args.report}")
+    if args.shots:
+        return _shots(prog, lesson, args.shots, size)
+    return 0
+
+
+def _shots(prog: str, lesson, folder: str, size: tuple[int, int]) -> int:
+    try:
+        from bloomviz.gui.lesson_tab.shots import write_shots
+        paths = write_shots(lesson, folder, size)
+    except ImportError as exc:
+        return fail(prog, f"--shots draws the window and needs PySide6 and pyqtgraph: {exc}")
+    except (OSError, RuntimeError) as exc:
+        return fail(prog, f"--shots: {exc}")
+    print(f"shots: {len(paths)} pictures at {size[0]}x{size[1]} in {folder}")
     return 0

@@ -15,6 +15,7 @@ gives no line for a semantic error such as an unknown scheme).
     ask QUESTION               read as written; only expect lines may follow a predict in its step
     choice CONDITION LABEL
     ```
+    narration below a predict  shown once the answer is revealed (the explanation the class must not see first)
 
 ``parse_text`` / ``parse_file`` return a ``Lesson`` (plain data: steps of narration and ``Action`` records) or
 raise ``LessonError`` naming the file, the line and the reason. Every action's arguments are checked here,
@@ -62,6 +63,7 @@ class Step:
     narration: str
     actions: tuple[Action, ...]
     line: int
+    after_reveal: str = ""      # narration written below a predict block: shown once the answer is revealed
 
 
 @dataclass(frozen=True)
@@ -188,13 +190,16 @@ def parse_text(text: str, path: str = "<lesson>") -> Lesson:
             heading = line[3:].strip()
             if not heading:
                 raise LessonError(path, number, "a step without a title (## Title)")
-            current = {"title": heading, "text": [], "actions": [], "line": number}
+            current = {"title": heading, "text": [], "after": [], "actions": [], "line": number}
             continue
         if title is None:
             if line.strip():
                 raise LessonError(path, number, "a lesson starts with its title: # Title")
             continue
-        (current["text"] if current is not None else intro).append(line)
+        if current is None:
+            intro.append(line)
+        else:
+            current["after" if current.get("predicted") else "text"].append(line)
     if in_block:
         raise LessonError(path, fence_line, "this ```bloomviz block is never closed with ```")
     if title is None:
@@ -204,8 +209,8 @@ def parse_text(text: str, path: str = "<lesson>") -> Lesson:
     if not steps:
         raise LessonError(path, 0, "no steps: each step starts with ## Title")
     return Lesson(title=title, intro="\n".join(intro).strip(), path=path,
-                  steps=tuple(Step(s["title"], "\n".join(s["text"]).strip(), tuple(s["actions"]), s["line"])
-                              for s in steps))
+                  steps=tuple(Step(s["title"], "\n".join(s["text"]).strip(), tuple(s["actions"]), s["line"],
+                                   "\n".join(s["after"]).strip()) for s in steps))
 
 
 def parse_file(path) -> Lesson:

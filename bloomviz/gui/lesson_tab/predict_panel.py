@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 RIGHT = "#1E8449"       # the right choice, once revealed (green reads as "right" in every theme we ship)
 
@@ -77,6 +77,10 @@ class PredictPanel(QtWidgets.QFrame):
         while self.rows.count():
             item = self.rows.takeAt(0)
             if item.widget() is not None:
+                # hidden and unparented now: deleteLater alone leaves the old question painted until the event
+                # loop runs, under the new one
+                item.widget().hide()
+                item.widget().setParent(None)
                 item.widget().deleteLater()
         self._labels, self._bars, self._counts, self._plus = [], [], [], []
         for i, label in enumerate(record["choices"]):
@@ -84,6 +88,7 @@ class PredictPanel(QtWidgets.QFrame):
             text.setWordWrap(True)
             bar = QtWidgets.QProgressBar()
             bar.setTextVisible(True)
+            bar.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
             plus = QtWidgets.QPushButton("+1")
             plus.setToolTip(f"One more vote for choice {i + 1} (key {i + 1} in presenter mode)")
             plus.clicked.connect(lambda _c=False, n=i: self.vote(n))
@@ -153,7 +158,11 @@ class PredictPanel(QtWidgets.QFrame):
             label.setText(f"{mark}{i + 1}.  {html.escape(record['choices'][i])}")
             label.setStyleSheet(f"color: {RIGHT}; font-weight: bold;" if right else
                                 "color: palette(mid);" if tally.revealed else "")
-            bar.setStyleSheet(f"QProgressBar::chunk {{ background: {RIGHT}; }}" if right else "")
+            palette = bar.palette()      # a palette, not a style sheet: a style sheet drops the scaled font
+            palette.setColor(QtGui.QPalette.ColorRole.Highlight, QtGui.QColor(RIGHT) if right else
+                             self.palette().color(QtGui.QPalette.ColorRole.Mid) if tally.revealed else
+                             self.palette().color(QtGui.QPalette.ColorRole.Highlight))
+            bar.setPalette(palette)
         self.total.setText(f"{total:,} vote{'s' * (total != 1)}")
         self.reveal_button.setEnabled(not tally.revealed)
         if tally.revealed:
@@ -170,6 +179,14 @@ class PredictPanel(QtWidgets.QFrame):
             return "."
         right = self.tally.votes[self.record["right"]]
         return f"; {right:,} of {total:,} votes ({right / total:.0%}) chose it."
+
+    def height_needed(self, width: int) -> int:
+        """The height the panel needs at ``width`` with its answer shown (so Reveal does not squeeze it)."""
+        layout = self.layout()
+        shown = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else layout.sizeHint().height()
+        if not self.answer.isVisible():
+            shown += 2 * self.answer.fontMetrics().lineSpacing() + layout.spacing()
+        return shown
 
     def set_scale(self, factor: float) -> None:
         """Every text in the panel ``factor`` times the normal size (presenter mode), the question larger still;

@@ -35,8 +35,10 @@ TAB_KEY = "lesson"
 PRESENTER_FONT = 1.9     # narration size in presenter mode, times the normal font
 
 
-def _paragraphs(text: str) -> str:
-    return "".join(f"<p>{html.escape(p.strip())}</p>" for p in text.split("\n\n") if p.strip())
+def _markdown(title: str, *texts: str) -> str:
+    """A step's words as Markdown (the lesson's own markup: *emphasis*, lists), its title as the heading."""
+    heading = title.replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_")
+    return "\n\n".join([f"## {heading}", *(t for t in texts if t)])
 
 
 class LessonView(QtWidgets.QWidget):
@@ -69,8 +71,8 @@ class LessonView(QtWidgets.QWidget):
         self.message.setWordWrap(True)
         self.message.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.predict = PredictPanel()
-        self.predict.hide()
         self.tallies: dict[int, Tally] = {}      # step number -> the class's votes on its question
+        self._stage_saved: list[int] | None = None   # the grid/words split before a question took room
 
         top = QtWidgets.QHBoxLayout()
         top.addWidget(QtWidgets.QLabel("Lesson"))
@@ -86,8 +88,15 @@ class LessonView(QtWidgets.QWidget):
         lower_layout.setContentsMargins(0, 0, 0, 0)
         lower_layout.addWidget(self.numbers)
         words = QtWidgets.QHBoxLayout()
-        words.addWidget(self.narration, 3)
-        words.addWidget(self.predict, 2)
+        words.addWidget(self.narration, 1)
+        # the panel scrolls inside itself rather than making the view taller than the screen (the view sits in
+        # the tab's scroll area, and presenter mode must never show a scroll bar)
+        self.predict_box = QtWidgets.QScrollArea()
+        self.predict_box.setWidgetResizable(True)
+        self.predict_box.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.predict_box.setWidget(self.predict)
+        self.predict_box.hide()
+        words.addWidget(self.predict_box, 1)
         lower_layout.addLayout(words, 1)
         self.stage.addWidget(lower)
         self.stage.setStretchFactor(0, 3)
@@ -107,6 +116,9 @@ class LessonView(QtWidgets.QWidget):
         self.back_button.clicked.connect(self.back)
         self.next_button.clicked.connect(self.next)
         self.steps.itemClicked.connect(lambda item: self.go_to(self.steps.row(item) + 1))
+        # the grid keeps its zoom through a resize, which crops rows when a question takes room under it or
+        # presenter mode resizes the window: a lesson's grid shows every cell, so it fits again once resized
+        self.grid.view_box.sigResized.connect(lambda *_: QtCore.QTimer.singleShot(0, self._refit_grid))
         self.predict.revealed.connect(self._redraw)
         self.predict.changed.connect(self._redraw)
         if self.choice.count():
@@ -141,15 +153,15 @@ class LessonView(QtWidgets.QWidget):
     def load(self, lesson) -> bool:
         self.lesson, self.runner = lesson, lessons.LessonRunner(lesson)
         self.tallies = {}
-        self.predict.hide()
+        self.predict_box.hide()
         self.steps.clear()
         for i, step in enumerate(lesson.steps, start=1):
             self.steps.addItem(f"{i}. {step.title}")
         self.message.setText(html.escape(lesson.title))
         self.message.setStyleSheet("font-weight: bold;")
-        self.narration.setHtml(f"<h2>{html.escape(lesson.title)}</h2>{_paragraphs(lesson.intro)}"
-                               "<p><i>Next (or PageDown) starts the first step.</i></p>")
+        self._set_words(_markdown(lesson.title, lesson.intro, "*Next (or PageDown) starts the first step.*"))
         self.grid.reset(1)
+        self.grid.hide()          # no filter yet: no empty one-cell grid on the title page
         self.numbers.setText("")
         self._refresh_controls()
         return True
@@ -214,19 +226,24 @@ class LessonView(QtWidgets.QWidget):
 
     def _show(self, report: dict) -> None:
         step = self.lesson.steps[report["step"] - 1]
-        self.narration.setHtml(f"<h2>{html.escape(step.title)}</h2>{_paragraphs(step.narration)}")
         flt = self.runner.state.filter
         asked = next((w for w in report["window"] if w["action"] == "predict"), None)
         hidden: set = set()
+        revealed = True
         if asked is None:
-            self.predict.hide()
+            self.predict_box.hide()
         else:
             tally = self.tallies.setdefault(report["step"], Tally([0] * len(asked["choices"])))
             if self.predict.record is not asked or self.predict.tally is not tally:
                 self.predict.show_question(asked, tally)
-            self.predict.show()
-            if not tally.revealed:
+            self.predict_box.show()
+            revealed = tally.revealed
+            if not revealed:
                 hidden = hidden_until_reveal(asked["kind"], tuple(asked["items"]))
+        # the words written below a predict block explain the answer: they wait for Reveal too
+        self._set_words(_markdown(step.title, step.narration, step.after_reveal if revealed else ""))
+        self._fit_stage()
+        self.grid.setVisible(flt is not None and flt.m <= MAX_M)
         if flt is not None and flt.m <= MAX_M:
             values = grid_values(flt)    # bits, or counters for a counting filter; every stage of a scalable one
             top = int(values.max()) if values.size else 1
@@ -272,6 +289,48 @@ class LessonView(QtWidgets.QWidget):
             parts.append(f"last: {last['action']} “{last.get('item', '')!s}” → {verdict}")
         return " · ".join(html.escape(str(p)) for p in parts)
 
+    def _set_words(self, markdown: str) -> None:
+        self.narration.document().setMarkdown(
+            markdown, QtGui.QTextDocument.MarkdownFeature.MarkdownDialectGitHub |
+            QtGui.QTextDocument.MarkdownFeature.MarkdownNoHTML)    # a lesson is text, never markup to run
+
+    def _fit_stage(self) -> None:
+        """Room for a question under the grid: the grid gives up what the panel needs, and gets it back after."""
+        sizes = self.stage.sizes()
+        total = sum(sizes)
+        if not self.predict_box.isVisibleTo(self) or total <= 0:
+            if self._stage_saved is not None:
+                self.stage.setSizes(self._stage_saved)
+                self._stage_saved = None
+                self._refit_grid()
+            return
+        width = self.predict.width() if self.predict.width() > 50 else self.width() // 2
+        need = self.numbers.sizeHint().height() + self.predict.height_needed(width) + 8
+        need = min(need, total // 2)      # the grid keeps half whatever the question's length
+        if sizes[1] < need:
+            if self._stage_saved is None:
+                self._stage_saved = sizes
+            self.stage.setSizes([total - need, need])
+            self._refit_grid()
+
+    def _refit_grid(self) -> None:
+        """Every cell in view. The grid's own fit() asks pyqtgraph for the cells' rectangle, and with the aspect
+        locked pyqtgraph may keep the width and crop rows (a wide, short grid after a question takes room): so
+        ask for a rectangle of the view's own shape that holds every cell."""
+        vb = self.grid.view_box
+        w, h, cols, rows = vb.width(), vb.height(), self.grid.cols, self.grid.rows
+        if not (w > 0 and h > 0 and cols and rows):
+            return
+        per_px = max(cols / w, rows / h) * 1.04      # 2 % padding on each side
+        half_x, half_y = w * per_px / 2, h * per_px / 2
+        # the grid caps zooming out at 3x its size, less than a small grid needs in a wide, short view
+        limits = vb.state["limits"]
+        vb.setLimits(maxXRange=max(limits["xRange"][1] or 0, 2.01 * half_x),
+                     maxYRange=max(limits["yRange"][1] or 0, 2.01 * half_y))
+        vb.setRange(xRange=(cols / 2 - half_x, cols / 2 + half_x), yRange=(rows / 2 - half_y, rows / 2 + half_y),
+                    padding=0)
+
+
     def set_presenting(self, on: bool) -> None:
         """Presenter mode's look: no step list or top bar, the words in large type (the grid keeps its room)."""
         self.steps.setVisible(not on)
@@ -285,6 +344,11 @@ class LessonView(QtWidgets.QWidget):
         self.narration.setFont(font)
         self.numbers.setFont(font)
         self.predict.set_scale(PRESENTER_FONT if on else 1.0)
+        title = QtGui.QFont(font)        # the lesson's title line above the grid, readable from the back row
+        if on:
+            title.setPointSizeF(title.pointSizeF() * 0.75)
+        self.message.setFont(title)
+        self._fit_stage()
 
     def _refresh_controls(self) -> None:
         total = len(self.lesson.steps) if self.lesson else 0

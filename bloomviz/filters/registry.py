@@ -60,7 +60,7 @@ def make_filter(variant: str = "standard", **params):
     """Build a filter of the given variant. Arguments are checked by the constructor (messages name the bad
     value); a parameter given as None takes its default; an unknown or missing parameter is named."""
     variant = check_variant(variant)
-    accepted = PARAMETERS[variant]
+    accepted = defaults(VARIANTS[variant].parameters, hashing.DEFAULT_SCHEME)   # the class's own declaration
     given = {name: value for name, value in params.items() if value is not None}
     unknown = [name for name in given if name not in accepted]
     if unknown:

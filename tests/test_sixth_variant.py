@@ -1,0 +1,72 @@
+"""A new variant needs its own class and one registry entry: the builder, the session format, the lessons and
+the window's words then know it, since they read its declaration instead of listing the variants by name.
+
+The variant here is a standard filter with one more declared parameter, registered for the test only.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bloomviz.explain import variants as words
+from bloomviz.files import session as sessions
+from bloomviz.filters import registry
+from bloomviz.filters.params import K, M, Param
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.lessons import LessonRunner, parse_text
+
+LABEL = Param("label", "Label", "int", default=0, low=0, high=255, tip="a number the filter carries")
+
+
+class LabelledBloomFilter(BloomFilter):
+    """A standard filter that carries a number: new only in what it declares."""
+
+    variant = "labelled"
+    parameters = (M, K, LABEL)
+    title = short_title = choice_label = "Labelled"
+    description = "m bits and a label."
+
+    def __init__(self, m, k, label=0, scheme=registry.hashing.DEFAULT_SCHEME):
+        super().__init__(m, k, scheme=scheme)
+        self.label = label
+
+    def state_params(self):
+        return {"label": self.label}
+
+    def kind_phrase(self):
+        return f"labelled filter (label {self.label})"
+
+
+@pytest.fixture
+def labelled(monkeypatch):
+    monkeypatch.setitem(registry.VARIANTS, LabelledBloomFilter.variant, LabelledBloomFilter)   # the one line
+
+
+def test_the_builder_takes_its_declared_parameters_and_names_them_when_refusing(labelled):
+    flt = registry.make_filter("labelled", m=64, k=3, label=7)
+    assert (type(flt), flt.m, flt.label) == (LabelledBloomFilter, 64, 7)
+    assert registry.make_filter("labelled", m=64, k=3).label == 0          # the declared default
+    with pytest.raises(ValueError, match="it takes: m, k, label, scheme"):
+        registry.make_filter("labelled", m=64, k=3, counter_bits=2)
+
+
+def test_the_window_words_and_the_variant_list_include_it(labelled):
+    flt = registry.make_filter("labelled", m=64, k=3, label=7, scheme="murmur3-km")
+    assert words.new_filter_text(flt).startswith("A new empty labelled filter (label 7): m = 64 bits, k = 3")
+    assert words.grid_bands(flt) == [] and words.bound_line(flt) is None and words.hover_where(flt, 5) == ""
+    assert registry.variant_tip().endswith("Labelled: m bits and a label.")
+
+
+def test_a_session_of_it_round_trips_and_a_foreign_parameter_is_refused(labelled):
+    saved = sessions.Session(variant="labelled", m=64, k=3, params={"label": 9})
+    assert sessions.loads(sessions.dumps(saved)).params == {"label": 9}
+    bad = sessions.to_dict(saved)
+    bad["filter"]["params"] = {"counter_bits": 2}
+    with pytest.raises(sessions.SessionFormatError, match="not a parameter of a labelled filter .it takes: label"):
+        sessions.from_dict(bad)
+
+
+def test_a_lesson_builds_it(labelled):
+    lesson = parse_text("# T\n## S\n```bloomviz\nfilter variant=labelled m=64 k=3\ninsert a\n```\n", "six.md")
+    report = LessonRunner(lesson).run_all()[-1]
+    assert (report["variant"], report["m"], report["n"]) == ("labelled", 64, 1)

@@ -104,4 +104,4 @@ def test_the_variant_registry_imports_nothing_from_the_measurement():
 def test_the_probe_seed_offset_is_written_once():
     pattern = re.compile(r"1_?000_?003")
     where = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*.py") if pattern.search(p.read_text(encoding="utf-8"))]
-    assert where == ["measure/pipeline.py"]
+    assert where == ["measure/streams.py"]

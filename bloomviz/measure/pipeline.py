@@ -5,7 +5,8 @@ tab's lanes, the explorer's measured points (studies/), and it is built so a win
 by chunk. It holds the three policies that used to be repeated in each of them:
 
 - **probes**: a run seeded ``seed`` draws its items from ``seed`` with prefix ``i`` and its probes from
-  ``seed + PROBE_SEED_OFFSET`` with prefix ``p``, so a probe is never a generated item (``probe_items``);
+  ``seed + PROBE_SEED_OFFSET`` with prefix ``p``, so a probe is never a generated item (streams.py, whose
+  names are re-exported here);
 - **tracking**, chosen by the filter's class in one table (``TRACKING``): a filter with one bit array whose
   positions never move (``BloomFilter`` and its subclasses) is followed by ``FpTracker``, a filter that grows
   in stages by ``ScalableFpTracker``; both are exact after every insert. Any other filter has every probe
@@ -32,33 +33,16 @@ import numpy as np
 
 from bloomviz.filters.scalable import ScalableBloomFilter
 from bloomviz.filters.standard import BloomFilter
-from bloomviz.items.encoding import random_items, to_bytes_list
+from bloomviz.items.encoding import to_bytes_list
 from bloomviz.items.generated import GeneratedItems
 from bloomviz.items.generated import positions as generated_positions
 from bloomviz.measure.fp_tracker import FpTracker
+from bloomviz.measure.streams import PROBE_PREFIX, PROBE_SEED_OFFSET, ITEM_PREFIX, item_stream, probe_items
 from bloomviz.measure.tracking import ScalableFpTracker
 from bloomviz.theory.intervals import Z_95, wilson_interval
 
-__all__ = ["Measurement", "StepRecord", "PROBE_SEED_OFFSET", "ITEM_PREFIX", "PROBE_PREFIX", "item_stream",
-           "probe_items", "TRACKING"]
-
-PROBE_SEED_OFFSET = 1_000_003   # probes come from another seeded stream than the items of the same run
-ITEM_PREFIX = "i"
-PROBE_PREFIX = "p"
-
-
-def item_stream(count: int, seed: int) -> GeneratedItems:
-    """The ``count`` items of a run seeded ``seed``: distinct, made and hashed in numpy on demand."""
-    return GeneratedItems(count, seed=seed, prefix=ITEM_PREFIX)
-
-
-def probe_items(count: int, seed: int, exclude: Sequence[object] | None = None) -> list:
-    """The probes of a run seeded ``seed``. Generated items never equal them (another prefix); items given by
-    the user (``exclude``) might, so then the probes are drawn at random and checked against them."""
-    if exclude is None:
-        return GeneratedItems(count, seed=seed + PROBE_SEED_OFFSET, prefix=PROBE_PREFIX).texts(0, count)
-    return random_items(count, seed=seed + PROBE_SEED_OFFSET, prefix=PROBE_PREFIX, exclude=exclude)
-
+__all__ = ["Measurement", "StepRecord", "TRACKING",
+           "PROBE_SEED_OFFSET", "ITEM_PREFIX", "PROBE_PREFIX", "item_stream", "probe_items"]   # from streams.py
 
 # --- a chunk of items, as each tracker wants it -------------------------------------------------------------
 class _Chunk:

@@ -7,6 +7,8 @@ independent, uniform hash positions, and a scheme that breaks that assumption (`
 by 16 bits per function, so past k = 4 the positions repeat) is measured above theory, while good schemes stay
 inside their binomial spread.
 
+The items are a seeded run's (streams.drawn_items: the strings ``random_items`` gives, kept as one number each
+and hashed from numpy words, so a seed measures what it always did).
 Every lane is one ``measure.pipeline.Measurement``: exact after every insert, for a scalable filter too (stage
 by stage), with the probe seed and tracker policy every other measurement uses.
 
@@ -27,9 +29,9 @@ from bloomviz.filters.registry import TITLES, VARIANTS, check_variant, make_filt
 from bloomviz.filters.registry import theory_curve as variant_theory_curve
 from bloomviz.filters.registry import theory_fp as variant_theory_fp
 from bloomviz.filters.standard import BloomFilter
-from bloomviz.items.encoding import random_items
 from bloomviz.measure.experiment import Cancelled
-from bloomviz.measure.pipeline import PROBE_SEED_OFFSET, Measurement
+from bloomviz.measure.pipeline import Measurement
+from bloomviz.measure.streams import drawn_items, drawn_probes
 from bloomviz.theory import rates as theory
 from bloomviz.theory.intervals import wilson_many
 from bloomviz.theory.validate import check_k, check_m
@@ -144,10 +146,12 @@ class LaneSummary:
 class Lane:
     """One configuration's filter and its measurement so far (a ``Measurement`` keeping every row)."""
 
-    def __init__(self, config: Config, flt, probes: Sequence[str], total: int):
+    def __init__(self, config: Config, flt, probes: Sequence[str], total: int,
+                 items: Sequence[object] | None = None):
         self.config = config
         self.filter = flt
         self._probes = probes
+        self._items = items            # the shared stream ``advance`` takes from (each lane keeps its place)
         self.measurement: Measurement | None = None
         self._curve_n = np.unique(np.round(np.linspace(0, total, CURVE_POINTS + 1))).astype(np.int64)
         self._curve_theory: np.ndarray | None = None
@@ -161,12 +165,16 @@ class Lane:
         if self.measurement is not None:
             return
         self._curve_theory = theory_curve(self.filter, self._curve_n)
-        self.measurement = Measurement(self.filter, self._probes, every=1, initial=True)
+        self.measurement = Measurement(self.filter, self._probes, self._items, every=1, initial=True)
+
+    def advance(self, count: int) -> None:
+        """Insert the next ``count`` items of the stream and record the measurement."""
+        self.prepare()
+        self.measurement.step(count)
 
     def insert(self, chunk: Sequence[str], start: int) -> None:
-        """Insert ``chunk`` (items start+1 … start+len) and record the measurement."""
-        if self.measurement is None:
-            self.prepare()
+        """Insert ``chunk`` (items start+1 … start+len, given as items) and record the measurement."""
+        self.prepare()
         self.measurement.step(chunk)
 
     def rows(self) -> dict[str, np.ndarray]:
@@ -244,9 +252,9 @@ class Comparison:
         self.seed = _check_int(seed, "the seed", 0, 2 ** 63 - 1)
         self.p = p
         filters = [build_filter(c, m, k, self.n, p) for c in self.configs]  # raises, naming a bad m or k
-        self.items = random_items(self.n, seed=self.seed, prefix="i")
-        self.probes = random_items(probe_count, seed=self.seed + PROBE_SEED_OFFSET, prefix="p")
-        self.lanes = [Lane(c, f, self.probes, self.n) for c, f in zip(self.configs, filters)]
+        self.items = drawn_items(self.n, self.seed)      # random_items' strings, hashed from numpy words
+        self.probes = drawn_probes(probe_count, self.seed)
+        self.lanes = [Lane(c, f, self.probes, self.n, self.items) for c, f in zip(self.configs, filters)]
         self.done = 0
 
     @property
@@ -264,11 +272,10 @@ class Comparison:
                 lane.prepare()
                 return not self.finished
         if self.done < self.n:
-            start = self.done
-            batch = self.items[start:start + max(1, int(chunk))]
+            count = min(max(1, int(chunk)), self.n - self.done)
             for lane in self.lanes:
-                lane.insert(batch, start)
-            self.done = start + len(batch)
+                lane.advance(count)
+            self.done += count
         return not self.finished
 
     def run(self, chunk: int = 65_536, progress: Callable[[int, int], None] | None = None,

@@ -13,6 +13,8 @@ Theory:
 Measurement (measure.pipeline.Measurement, exact over a fixed probe set; theory.intervals.wilson_many):
   KMeasurement(m, n, ks, ...)   the measured rate after n random inserts for each k, run in small steps
   NMeasurement(m, k, ns, ...)   the measured rate at each n of a set, one filter filled up to max(ns)
+Items and probes are a seeded run's (streams.drawn_items and drawn_probes: the strings ``random_items`` gives,
+kept as one number each and hashed from numpy words).
 Both are advanced by ``step()`` (a bounded amount of work, so a window can run them from a timer between
 events) or at once by ``run(progress, cancel)``; ``result()`` gives the columns with Wilson intervals.
 """
@@ -26,9 +28,9 @@ import numpy as np
 
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.hashing.schemes import DEFAULT_SCHEME, get_scheme
-from bloomviz.items.encoding import random_items
 from bloomviz.measure.experiment import Cancelled
-from bloomviz.measure.pipeline import PROBE_SEED_OFFSET, Measurement
+from bloomviz.measure.pipeline import Measurement
+from bloomviz.measure.streams import PROBE_SEED_OFFSET, drawn_items, drawn_probes
 from bloomviz.theory import rates as theory
 from bloomviz.theory.curves import theory_many
 from bloomviz.theory.intervals import wilson_many
@@ -38,7 +40,7 @@ __all__ = ["k_sweep", "k_optimum", "n_sweep", "m_family", "bits_per_item_sweep",
            "parse_k_range", "KMeasurement", "NMeasurement", "MAX_MEASURE_N", "MAX_MEASURE_M",
            "MAX_MEASURE_PROBES", "PROBE_SEED_OFFSET"]
 
-MAX_MEASURE_N = 10_000_000       # items are generated and held in memory for a measurement
+MAX_MEASURE_N = 10_000_000       # items are held, 8 bytes each (streams.DrawnItems), for a quick measurement
 MAX_MEASURE_M = 2 ** 32          # 512 MiB of bits: a quick measurement, not a production filter
 MAX_MEASURE_PROBES = 1_000_000
 STEP_ITEMS = 32_768              # items hashed and inserted per step: a few tens of milliseconds
@@ -151,7 +153,7 @@ class _Measurement:
         _check_measure(self.m, n_max, probes, seed)
         self.scheme = get_scheme(scheme).id
         self._n_max = n_max
-        self._items: list[str] | None = None
+        self._items: Sequence[str] | None = None
         self._probe_items: list[str] | None = None
         self.done = 0
         self.total = 1
@@ -159,8 +161,8 @@ class _Measurement:
     def _ensure_items(self) -> None:
         # Made on the first step rather than in __init__, so that creating a measurement is instant.
         if self._items is None:
-            self._items = random_items(self._n_max, seed=self.seed, prefix="i")
-            self._probe_items = random_items(self.probes, seed=self.seed + PROBE_SEED_OFFSET, prefix="p")
+            self._items = drawn_items(self._n_max, self.seed)
+            self._probe_items = drawn_probes(self.probes, self.seed)
 
     @property
     def finished(self) -> bool:

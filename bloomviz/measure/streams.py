@@ -1,0 +1,92 @@
+"""The items and probes of a seeded run: one place for the probe seed, two numpy-made item streams.
+
+A run seeded ``seed`` draws its items from ``seed`` with prefix ``i`` and its probes from ``seed +
+PROBE_SEED_OFFSET`` with prefix ``p``: a probe can never equal an item. Two streams spell the items:
+
+- ``item_stream`` / ``probe_items``: ``GeneratedItems`` (fmix64 of a counter; nothing held, any n).
+  ``bloomviz simulate`` uses them;
+- ``drawn_items`` / ``drawn_probes``: exactly the strings ``random_items(count, seed, prefix=...)`` returns
+  (8 random bytes each, in hex), held as one uint64 per item (8 bytes, where a Python string costs about 70)
+  and hashed from numpy words like ``GeneratedItems``. The Compare tab and the explorer measure these, so a
+  seed gives the numbers it gave before either was made in numpy (the README's Compare preset and explore
+  example are measured on them).
+
+Both are ``GeneratedItems``, so ``items.generated.positions`` hashes them without making a string.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from bloomviz.items.encoding import random_items
+from bloomviz.items.generated import GeneratedItems
+
+__all__ = ["PROBE_SEED_OFFSET", "ITEM_PREFIX", "PROBE_PREFIX", "item_stream", "probe_items", "DrawnItems",
+           "drawn_items", "drawn_probes"]
+
+PROBE_SEED_OFFSET = 1_000_003   # probes come from another seeded stream than the items of the same run
+ITEM_PREFIX = "i"
+PROBE_PREFIX = "p"
+
+
+def item_stream(count: int, seed: int) -> GeneratedItems:
+    """The ``count`` items of a run seeded ``seed``: distinct, made and hashed in numpy on demand."""
+    return GeneratedItems(count, seed=seed, prefix=ITEM_PREFIX)
+
+
+def probe_items(count: int, seed: int, exclude: Sequence[object] | None = None) -> list:
+    """The probes of a run seeded ``seed``. Generated items never equal them (another prefix); items given by
+    the user (``exclude``) might, so then the probes are drawn at random and checked against them."""
+    if exclude is None:
+        return GeneratedItems(count, seed=seed + PROBE_SEED_OFFSET, prefix=PROBE_PREFIX).texts(0, count)
+    return random_items(count, seed=seed + PROBE_SEED_OFFSET, prefix=PROBE_PREFIX, exclude=exclude)
+
+
+class DrawnItems(GeneratedItems):
+    """``random_items(count, seed, prefix=prefix)``, item for item, kept as the 64-bit values its hex spells.
+
+    random_items takes 8 bytes per item from ``default_rng(seed).bytes`` and writes them in hex, so the value
+    is the bytes read big-endian. A repeated value (about count²/2^65: once in 3e5 runs of 10^7 items) is
+    dropped and more are drawn from the same generator, as random_items does, so the two never differ."""
+
+    def __init__(self, count: int, seed=0, prefix: str = ITEM_PREFIX):
+        super().__init__(count, seed=seed, prefix=prefix)        # checks count and prefix
+        rng = np.random.default_rng(seed)
+        values = np.frombuffer(rng.bytes(8 * self.count), dtype=">u8").astype(np.uint64)
+        ordered = np.sort(values)
+        if np.any(ordered[1:] == ordered[:-1]):
+            values = self._redraw(values, rng)
+        self._values = values
+
+    def _redraw(self, values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        kept: list[int] = []
+        seen: set[int] = set()
+        batch = values.tolist()
+        while True:
+            for v in batch:
+                if v not in seen:
+                    seen.add(v)
+                    kept.append(v)
+            if len(kept) >= self.count:
+                return np.array(kept[:self.count], dtype=np.uint64)
+            need = self.count - len(kept)
+            batch = np.frombuffer(rng.bytes(8 * need), dtype=">u8").astype(np.uint64).tolist()
+
+    def values(self, start: int, stop: int) -> np.ndarray:
+        start, stop = self._range(start, stop)
+        return self._values[start:stop].copy()
+
+    def __repr__(self) -> str:
+        return f"DrawnItems({self.count}, seed={self.seed!r}, prefix={self.prefix!r})"
+
+
+def drawn_items(count: int, seed: int) -> DrawnItems:
+    """``random_items(count, seed, prefix="i")`` as a numpy-hashed stream."""
+    return DrawnItems(count, seed=seed, prefix=ITEM_PREFIX)
+
+
+def drawn_probes(count: int, seed: int) -> list[str]:
+    """``random_items(count, seed + PROBE_SEED_OFFSET, prefix="p")``: the probes beside ``drawn_items``."""
+    return DrawnItems(count, seed=seed + PROBE_SEED_OFFSET, prefix=PROBE_PREFIX).texts(0, count)

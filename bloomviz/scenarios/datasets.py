@@ -20,7 +20,7 @@ import site
 import sys
 import sysconfig
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO
 
 ENV_VAR = "BLOOMVIZ_DATASETS"
 INSTALLED_SUBDIR = Path("share") / "bloomviz" / "datasets"
@@ -70,11 +70,6 @@ def search_dirs() -> list[Path]:
     return dirs
 
 
-def dataset_dir(name: str) -> Path:
-    """The folder of data set ``name`` (its data file, README.md and licence files)."""
-    return dataset_path(name).parent
-
-
 def dataset_path(name: str, filename: str | None = None) -> Path:
     """The path of data set ``name``'s data file (or of ``filename`` in its folder, e.g. "README.md")."""
     if name not in DATASETS:
@@ -106,11 +101,3 @@ def read_lines(name: str, filename: str | None = None) -> list[str]:
     """The non-empty lines of a data file, without line ends; lines starting with '#' are comments."""
     with open_dataset(name, filename) as fh:
         return [line for line in (raw.rstrip("\r\n") for raw in fh) if line and not line.startswith("#")]
-
-
-def iter_lines(name: str, filename: str | None = None) -> Iterator[str]:
-    with open_dataset(name, filename) as fh:
-        for raw in fh:
-            line = raw.rstrip("\r\n")
-            if line and not line.startswith("#"):
-                yield line

@@ -156,9 +156,6 @@ class Scenario:
         """A few items worth trying in the interactive step (at least one false positive when one is found)."""
         return []
 
-    def sources(self) -> str:
-        return ", ".join(self.datasets)
-
 
 def _designed(n: int, p: float) -> Design:
     k, m = theory.optimal_params(n, p)
@@ -219,10 +216,6 @@ class SpellChecker(Scenario):
     def paragraph(self) -> str:
         with datasets.open_dataset("spelling-paragraph") as fh:
             return fh.read().strip()
-
-    def check_text(self, text: str, flt) -> list[Verdict]:
-        """Every distinct word of ``text``, in order of first appearance, judged."""
-        return judge(dict.fromkeys(words_of(text)), flt, self.truth)
 
     def misspelling_rate(self, flt) -> Rate:
         return measure(flt, one_letter_misspellings(self.items, self.truth, self.MISSPELLINGS))

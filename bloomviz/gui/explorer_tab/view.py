@@ -11,7 +11,6 @@ parameters").
 
 from __future__ import annotations
 
-import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.studies import explore
@@ -178,15 +177,6 @@ class ExplorerWidget(QtWidgets.QWidget):
     def _clear_runs(self, runs: list) -> None:
         runs.clear()
         self._redraw()
-
-    def measured_table(self) -> dict[str, np.ndarray]:
-        """All measured k points so far, stacked (k, seed, fp_measured, fp_low, fp_high, fp_exact)."""
-        cols = ("k", "fp_measured", "fp_low", "fp_high", "fp_exact")
-        out = {c: np.concatenate([r["result"][c] for r in self.k_runs]) if self.k_runs else np.zeros(0)
-               for c in cols}
-        out["seed"] = np.concatenate([np.full(len(r["result"]["k"]), r["seed"]) for r in self.k_runs]) \
-            if self.k_runs else np.zeros(0)
-        return out
 
     def export_all(self, folder, stem: str = "explorer") -> list[str]:
         """Every plot as PNG, SVG and CSV into ``folder``; returns the paths written."""

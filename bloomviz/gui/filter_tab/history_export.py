@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import io
 import os
 import tempfile
 from typing import Iterable, Sequence
@@ -48,14 +47,6 @@ def rows(history: Sequence, items: Sequence | None = None, batch_items: bool = F
         if batch_items and items is not None and e.item is None and e.count > 1:
             for x in items[e.n - e.count: e.n]:
                 yield ["", "batch item", item_text(x), "", 1, "", "", "", "", "", "", "", ""]
-
-
-def to_csv_text(history: Sequence, items: Sequence | None = None, batch_items: bool = False) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    writer.writerows(rows(history, items, batch_items))
-    return out.getvalue()
 
 
 def write_csv(history: Sequence, path, items: Sequence | None = None, batch_items: bool = False) -> int:

@@ -97,7 +97,7 @@ def check_window_values(parser: CliParser, args) -> None:
             parser.error(f"argument --demo: {args.window_demo} is out of range: the window inserts 0 to "
                          f"{MAX_DEMO_ITEMS:,} demo items")
     if args.window_open is not None:
-        from bloomviz.files.safe_files import check_regular
+        from bloomviz.disk.safe_files import check_regular
         try:
             check_regular(args.window_open, "a session (.bloomviz) or a filter (.bloom)")
         except FileNotFoundError:

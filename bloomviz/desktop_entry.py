@@ -70,7 +70,7 @@ def icon_bytes(name: str) -> bytes:
 
 def install(home: Path | None = None, stream=None) -> int:
     """Write the entry and its icons; print what was written. 0 on success, 1 (with a message) on failure."""
-    from bloomviz.files.atomic_write import AtomicWriter
+    from bloomviz.disk.atomic_write import AtomicWriter
     stream = stream or sys.stdout
     home = Path(home) if home is not None else data_home()
     try:

@@ -146,7 +146,7 @@ def test_unreadable_file(qtbot, win, tmp_path):
 def test_permission_denied_simulated(qtbot, win, tmp_path, monkeypatch):
     # The same path as a real EACCES, for runs as root where a mode-000 file stays readable.
     # Files of items are opened by safe_files.open_regular, through os.open.
-    from bloomviz.files import safe_files
+    from bloomviz.disk import safe_files
     path = tmp_path / "locked.txt"
     path.write_text("a\n")
     real_open = os.open

@@ -22,7 +22,7 @@ import tracemalloc
 import pytest
 
 from bloomviz.commands.simulate import AtomicText
-from bloomviz.files import atomic_write
+from bloomviz.disk import atomic_write
 from bloomviz.files import session
 from bloomviz.files import storage
 from bloomviz.filters.standard import BloomFilter
@@ -136,7 +136,7 @@ def test_the_temporary_name_pattern_is_the_one_the_writer_uses(tmp_path):
 
 def test_a_killed_save_leaves_a_temporary_that_the_next_save_removes(tmp_path):
     # A real kill: the child stops itself between writing the temporary and the rename.
-    code = ("import os, signal, sys\nfrom bloomviz.files import atomic_write\n"
+    code = ("import os, signal, sys\nfrom bloomviz.disk import atomic_write\n"
             "w = atomic_write.AtomicWriter(sys.argv[1])\nw.write(b'x' * 100000)\n"
             "os.kill(os.getpid(), signal.SIGKILL)\n")
     target = tmp_path / "f.bloom"

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from bloomviz import formats
-from bloomviz.explain import notebook
+from bloomviz.filters import notebook
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.filters.registry import make_filter
 

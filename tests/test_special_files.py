@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from bloomviz.files import safe_files
+from bloomviz.disk import safe_files
 
 from bloomviz.files import session
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bloomviz.files import atomic_write
+from bloomviz.disk import atomic_write
 
 from bloomviz.hashing import schemes as hashing
 

@@ -232,8 +232,8 @@ class AtomicText:
     renamed over. A FIFO nobody reads is refused at once instead of blocking (core.safe_files)."""
 
     def __init__(self, path: str):
-        from bloomviz.files.atomic_write import AtomicWriter
-        from bloomviz.files.safe_files import open_stream_for_writing
+        from bloomviz.disk.atomic_write import AtomicWriter
+        from bloomviz.disk.safe_files import open_stream_for_writing
         self.path = path
         self.writer = None
         try:

@@ -99,7 +99,7 @@ def run(args) -> int:
         lesson = _load(args.file)
         writer = None
         if args.report:
-            from bloomviz.files.atomic_write import AtomicWriter
+            from bloomviz.disk.atomic_write import AtomicWriter
             writer = AtomicWriter(args.report, what="the report")   # refuses a bad target before the run
         try:
             reports = lessons.check(lesson)

@@ -246,7 +246,7 @@ def run(args) -> int:
 
 def _check_save_target(path: str) -> str:
     """Why ``path`` cannot take the filter, or "" (checked before the run, so a bad path costs no work)."""
-    from bloomviz.files.safe_files import check_writable_target
+    from bloomviz.disk.safe_files import check_writable_target
     try:
         check_writable_target(path, "a .bloom file")
     except OSError as exc:

@@ -48,8 +48,8 @@ from typing import Iterable, Sequence
 from bloomviz.hashing import schemes as hashing
 
 from bloomviz.files import storage
-from bloomviz.files.atomic_write import AtomicWriter
-from bloomviz.files.safe_files import FileTooLargeError, open_regular
+from bloomviz.disk.atomic_write import AtomicWriter
+from bloomviz.disk.safe_files import FileTooLargeError, open_regular
 from bloomviz.filters.registry import VARIANTS
 
 FORMAT = "bloomviz-session"

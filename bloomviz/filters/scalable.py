@@ -44,7 +44,7 @@ from bloomviz.theory.exact_rate import fp_exact_at, fp_exact_kernel
 from bloomviz.filters.scalable_facts import ScalableFacts
 from bloomviz.filters.standard import BloomFilter, Insertion, Lookup
 from bloomviz.items.encoding import to_bytes, to_bytes_list
-from bloomviz.explain.notebook import RichDisplay
+from bloomviz.filters.notebook import RichDisplay
 from bloomviz.theory.rates import optimal_params, smallest_m
 from bloomviz.theory.validate import check_k, check_m, check_n, check_p
 from bloomviz.filters.common import (check_count, check_growth, check_params,

@@ -17,7 +17,7 @@ from bloomviz.filters import bitstore
 
 from bloomviz.hashing import schemes as hashing
 from bloomviz.items.encoding import prepare_items, to_bytes
-from bloomviz.explain.notebook import RichDisplay
+from bloomviz.filters.notebook import RichDisplay
 from bloomviz.filters.params import K, M, Param
 from bloomviz.theory.validate import check_k, check_m, check_n, check_p
 

@@ -96,7 +96,7 @@ def load_filter(path, k: int = SEMINAR_K, scheme: str = SEMINAR_SCHEME):
 
 def write_filter(flt, path) -> None:
     """Write a filter's bits as the seminar's program would (atomically: the old file stays whole on failure)."""
-    from bloomviz.files.atomic_write import AtomicWriter
+    from bloomviz.disk.atomic_write import AtomicWriter
     bits = flt if isinstance(flt, bitarray) else flt.bits
     with AtomicWriter(path, what="a bitset text file") as out:
         out.write(to_text(bits).encode("ascii"))

@@ -91,7 +91,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
             raise _ArgError(f"--scenario: unknown scenario {args.scenario!r}; known: {', '.join(SCENARIOS)}")
     if args.open is not None:
         # Refused by its kind before the window opens it: a FIFO would block the window for ever.
-        from bloomviz.files.safe_files import check_regular
+        from bloomviz.disk.safe_files import check_regular
         try:
             check_regular(args.open, "a session (.bloomviz) or a filter (.bloom)")
         except FileNotFoundError:

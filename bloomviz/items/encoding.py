@@ -32,7 +32,7 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from bloomviz.files.safe_files import NotARegularFileError, open_regular
+from bloomviz.disk.safe_files import NotARegularFileError, open_regular
 
 Item = str | bytes
 MAX_ITEM_BYTES = 64 * 1024   # one item is a word, a key, a URL: a longer "line" is a file that is not one per line

@@ -216,7 +216,7 @@ def parse_text(text: str, path: str = "<lesson>") -> Lesson:
 def parse_file(path) -> Lesson:
     """Read and parse a lesson file; OSError and decoding problems become a LessonError naming the file."""
     name = os.fsdecode(path)
-    from bloomviz.files.safe_files import open_regular
+    from bloomviz.disk.safe_files import open_regular
     try:
         with open_regular(name, MAX_LESSON_BYTES, "a lesson file") as f:
             raw = f.read(MAX_LESSON_BYTES + 1)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from PySide6 import QtCore
 
 from bloomviz.items.encoding import ItemFileError, LineReport, check_item_file, read_item_lines
-from bloomviz.files.safe_files import check_regular
+from bloomviz.disk.safe_files import check_regular
 from bloomviz.gui.files.file_dialogs import Dialogs
 from bloomviz.workbench.limits import MAX_ITEM_BYTES
 

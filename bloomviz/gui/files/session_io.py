@@ -26,7 +26,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from bloomviz import __version__
 from bloomviz.files import session as sessions
 from bloomviz.files import storage
-from bloomviz.files.safe_files import check_regular, open_regular
+from bloomviz.disk.safe_files import check_regular, open_regular
 from bloomviz.filters.registry import VARIANTS
 from bloomviz.gui.filter_tab import history_export
 from bloomviz.gui.files import recent_files

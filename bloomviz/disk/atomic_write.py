@@ -31,7 +31,7 @@ import stat
 import tempfile
 import time
 
-from bloomviz.files.safe_files import check_writable_target
+from bloomviz.disk.safe_files import check_writable_target
 
 __all__ = ["AtomicWriter", "TEMP_MARK", "STALE_AFTER", "is_our_temporary", "clean_stale_temporaries"]
 

@@ -57,8 +57,6 @@ SCHEMA_VERSION = 1
 SUFFIX = ".bloomviz"
 
 MAX_FILE_BYTES = 1 << 30          # a session of 10^7 words is ~150 MB; past a GiB it is not a session
-MAX_M = 1 << 34                   # as the .bloom format
-MAX_K = 64
 MAX_PROBES = 1_000_000            # as the window allows
 MAX_SEED = (1 << 63) - 1
 MAX_CAPACITY = (1 << 63) - 1

@@ -42,8 +42,8 @@ import zlib
 from dataclasses import dataclass, field
 
 from bloomviz.hashing import schemes as hashing
-from bloomviz.disk.atomic_write import AtomicWriter
-from bloomviz.disk.safe_files import NotARegularFileError, open_regular
+from bloomviz.files.atomic_write import AtomicWriter
+from bloomviz.files.safe_files import NotARegularFileError, open_regular
 from bloomviz.theory.validate import MAX_K, MAX_M, MAX_N
 from bloomviz.filters.registry import VARIANTS
 
@@ -51,8 +51,6 @@ MAGIC = b"BLOOMVZ\x00"
 VERSION = 1
 MAX_ID_LENGTH = 32  # variant ids, scheme ids and parameter names
 MAX_PARAMS = 16
-MAX_M = 1 << 34
-MAX_K = 64
 # One rule for an insert count everywhere (load, save, inspect, check, the window): 0 .. 2^53, the range the
 # formulas hold exactly as floats (validate.MAX_N). A count the theory cannot use is refused when read.
 MAX_COUNT = MAX_N

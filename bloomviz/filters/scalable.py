@@ -50,9 +50,6 @@ from bloomviz.theory.validate import check_k, check_m, check_n, check_p
 from bloomviz.filters.common import (check_count, check_growth, check_params,
                                           check_tightening)
 
-MAX_K = 64
-MAX_M = 1 << 34
-
 
 def _fp_classic(m: int, k: int, n) -> np.ndarray | float:
     """(1 − (1 − 1/m)^{kn})^k via expm1/log1p (vectorised over n): a lower bound of the exact rate."""

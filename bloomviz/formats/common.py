@@ -23,10 +23,9 @@ from typing import Callable
 import numpy as np
 from bitarray import bitarray
 
-from bloomviz.filters.notebook import RichDisplay
+from bloomviz.explain.notebook import RichDisplay
 from bloomviz.theory.validate import MAX_M
 
-MAX_M = 1 << 34           # the core's cap on m: 2 GiB of bits
 MAX_K = 255               # no format examined allows more (Guava and others store k in one byte)
 SMALL_READ = 1 << 20      # headers and footers are read in one piece only below this size
 

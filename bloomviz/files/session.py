@@ -51,6 +51,7 @@ from bloomviz.files import storage
 from bloomviz.disk.atomic_write import AtomicWriter
 from bloomviz.disk.safe_files import FileTooLargeError, open_regular
 from bloomviz.filters.registry import VARIANTS
+from bloomviz.theory.validate import MAX_K, MAX_M
 
 FORMAT = "bloomviz-session"
 SCHEMA_VERSION = 1

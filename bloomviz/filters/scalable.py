@@ -46,7 +46,7 @@ from bloomviz.filters.standard import BloomFilter, Insertion, Lookup
 from bloomviz.items.encoding import to_bytes, to_bytes_list
 from bloomviz.filters.notebook import RichDisplay
 from bloomviz.theory.rates import optimal_params, smallest_m
-from bloomviz.theory.validate import check_k, check_m, check_n, check_p
+from bloomviz.theory.validate import MAX_K, MAX_M, check_k, check_m, check_n, check_p
 from bloomviz.filters.common import (check_count, check_growth, check_params,
                                           check_tightening)
 

@@ -10,6 +10,7 @@ reduction is ``% m`` on the 64-bit value: no 32-bit truncation, so no modulo bia
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 from typing import Iterator, Sequence
@@ -26,8 +27,20 @@ _U64 = np.uint64
 
 
 def _murmur_halves(data: bytes, seed: int = 0) -> tuple[int, int]:
+    """MurmurHash3-128 of one item as two 64-bit halves. The last few items' halves are kept: one operation in
+    the window asks for its item's positions from the filter (from every stage of a growing one) and for the
+    arithmetic the explain panel shows, and MurmurHash runs once for all of them."""
+    if type(data) is bytes:
+        return _murmur_halves_kept(data, seed)
+    return _murmur_halves_of(data, seed)
+
+
+def _murmur_halves_of(data, seed: int) -> tuple[int, int]:
     raw = mmh3.hash_bytes(data, seed)
     return int.from_bytes(raw[:8], "little"), int.from_bytes(raw[8:], "little")
+
+
+_murmur_halves_kept = functools.lru_cache(maxsize=16)(_murmur_halves_of)
 
 
 def _murmur_halves_many(datas: Sequence[bytes], seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

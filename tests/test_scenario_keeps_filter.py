@@ -53,7 +53,7 @@ def window(qtbot, tmp_path):
     qtbot.addWidget(w)
     w.dialogs = FakeDialogs()
     session_io.install(w, w.dialogs)
-    scenarios.install(w, ask=lambda title, question: True)
+    w.scenarios = scenarios.install(w, ask=lambda title, question: True)
     w.show()
     yield w
     w.dialogs.unsaved_answer = file_dialogs.DISCARD

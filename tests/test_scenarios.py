@@ -26,7 +26,7 @@ def window(qtbot, tmp_path):
     win.params_panel.confirm = lambda question: True
     win.asked = []
     win.answer = True
-    install(win, ask=lambda title, question: (win.asked.append(question), win.answer)[1])
+    win.scenarios = install(win, ask=lambda title, question: (win.asked.append(question), win.answer)[1])
     qtbot.addWidget(win)
     win.show()
     qtbot.waitExposed(win)

@@ -2,7 +2,7 @@
 
 ``install(window)`` adds the menu (one action per scenario, and the start page), the "Start" tab and the
 "Scenario" dock (``bloomviz.gui.scenarios_tab.panel``) to a ``MainWindow``, and returns the ``ScenarioController``
-(also kept as ``window.scenarios``). Running a scenario goes through the workbench only: ``configure`` with
+(the window keeps it as ``window.scenarios``: ``gui/extensions.py``). Running a scenario goes through the workbench only: ``configure`` with
 the scenario's m and k, the items inserted (in chunks from the event loop when there are many, all or nothing),
 then the scenario's story, numbers plugged in, in the explain panel (``explain_note``).
 """
@@ -16,6 +16,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.scenarios.datasets import DatasetError
 from bloomviz.scenarios.stories import SCENARIOS, Scenario, get_scenario
+from bloomviz.gui.scenarios_tab.panel import ScenarioPanel
 from bloomviz.gui.workbench import Workbench
 
 SINGLES_LIMIT = 64   # up to this many items go in one by one
@@ -199,13 +200,12 @@ class ScenarioController(QtCore.QObject):
 
     def __init__(self, window, ask: Callable[[str, str], bool] | None = None):
         super().__init__(window)
-        from bloomviz.gui.scenarios_tab.panel import ScenarioPanel
         self.window = window
         self.runner = ScenarioRunner(window.wb, self)
         self.panel = ScenarioPanel(window.wb, self.runner, ask=ask)
         self.dock = window.add_dock("scenario", "Scenario", self.panel, QtCore.Qt.DockWidgetArea.LeftDockWidgetArea)
         # A tab beside auto-play rather than a fourth panel in the left column, which is full already.
-        beside = getattr(window, "docks", {}).get("autoplay")
+        beside = window.docks.get("autoplay")
         if beside is not None:
             window.tabifyDockWidget(beside, self.dock)
             beside.raise_()
@@ -243,7 +243,7 @@ class ScenarioController(QtCore.QObject):
     def _may_replace(self, key: str) -> bool:
         """Ask before a scenario replaces the user's filter, as New and Open do (unsaved items: Save/Discard/Cancel)."""
         title = SCENARIOS[key].title if key in SCENARIOS else key
-        files = getattr(self.window, "file_actions", None)
+        files = self.window.file_actions
         if files is not None:
             return files.maybe_discard(f"run the scenario “{title}”")
         n = len(self.window.wb.filter)
@@ -260,6 +260,4 @@ def install(window, ask: Callable[[str, str], bool] | None = None) -> ScenarioCo
     ``ask(title, question) -> bool`` answers the scenarios' yes/no prompts ("Save contact?"); by default a
     QMessageBox asks. Tests pass their own so nothing blocks.
     """
-    controller = ScenarioController(window, ask=ask)
-    window.scenarios = controller
-    return controller
+    return ScenarioController(window, ask=ask)

@@ -30,6 +30,7 @@ VERDICT_COLOURS = {
 MESSAGE_COLOURS = {
     "error": ("#C0392B", "#FF6B5B"),    # a refusal or a failure, in words beside the control that caused it
     "muted": ("#888888", "#888888"),    # a non-event ("Not removed")
+    "success": ("#1A6B2F", "#3DDC97"),  # a search that found what it looked for
 }
 
 
@@ -69,7 +70,7 @@ def set_dark(dark: bool) -> None:
 
 
 def colour(name: str, dark: bool | None = None) -> str:
-    """A message colour by name ("error", "muted") in the current theme, or in the one given."""
+    """A message colour by name ("error", "muted", "success") in the current theme, or in the one given."""
     light_value, dark_value = MESSAGE_COLOURS[name]
     return dark_value if (is_dark() if dark is None else dark) else light_value
 

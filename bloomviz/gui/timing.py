@@ -8,9 +8,9 @@
 - ``ChunkRunner(step, parent)`` calls ``step()`` from a zero-delay timer, one call per turn of the event loop,
   until ``step`` returns False (or ``stop()``); the window stays responsive between two calls. ``start``,
   ``stop`` and ``is_running``. A ``step`` that ends its work and starts the next (a slot of its "finished"
-  signal calling ``start``) keeps the runner going whatever it returns. ``interval_ms`` makes it a metronome instead (auto-play at a chosen rate).
-  If ``step`` raises, the runner stops before the exception propagates, so a failing step is not retried for
-  ever.
+  signal calling ``start``) keeps the runner going whatever it returns. ``interval_ms`` makes it a metronome
+  instead (auto-play at a chosen rate). If ``step`` raises, the runner stops before the exception propagates,
+  so a failing step is not retried for ever.
 - ``JobRunner`` drives a steppable job (``step() -> finished``, ``done``, ``total``, ``finished``) on a
   ``ChunkRunner``, as many steps per turn as fit in ``SLICE_MS``, and reports progress, the end, a
   cancellation or a failure (a ``ValueError`` or ``MemoryError`` from the job) as signals.

@@ -17,6 +17,7 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz.hashing import schemes as hashing
 from bloomviz.theory.calculator import CalcError, Design, solve
 from bloomviz.theory.units import human_bytes, percent_text, rate_text
+from bloomviz.gui import theme
 from bloomviz.gui.filter_tab.params_panel import parse_int, parse_rate
 from bloomviz.gui.timing import Throttle
 from bloomviz.gui.workbench import Workbench
@@ -169,7 +170,7 @@ class CalculatorPanel(QtWidgets.QWidget):
 
     def show_message(self, text: str, error: bool = True) -> None:
         self.message.setText(text)
-        self.message.setStyleSheet("color: #C0392B;" if error and text else "")
+        self.message.setStyleSheet(f"color: {theme.colour('error')};" if error and text else "")
 
     def solve(self) -> Design | None:
         """Solve from the fields; on bad input show why and keep the last good design on the plots."""
@@ -216,7 +217,7 @@ class CalculatorPanel(QtWidgets.QWidget):
 
     def show_use_message(self, text: str, error: bool = True) -> None:
         self.use_message.setText(text)
-        self.use_message.setStyleSheet("color: #C0392B;" if error and text else "")
+        self.use_message.setStyleSheet(f"color: {theme.colour('error')};" if error and text else "")
 
     def use_parameters(self) -> bool:
         d = self.design

@@ -16,6 +16,7 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.hashing import schemes as hashing
 from bloomviz.measure.ensemble import EnsembleJob
+from bloomviz.gui import theme
 from bloomviz.gui.timing import JobRunner
 from bloomviz.gui.explorer_tab.plots import CLASSIC, EXACT, MEASURED, CurvePlot, fmt
 
@@ -100,7 +101,7 @@ class EnsemblePage(QtWidgets.QWidget):
 
     def show_message(self, text: str, error: bool = False) -> None:
         self.message.setText(text)
-        self.message.setStyleSheet("color: #C0392B;" if error else "")
+        self.message.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
 
     def run(self) -> bool:
         try:

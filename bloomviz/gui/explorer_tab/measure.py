@@ -12,6 +12,7 @@ from typing import Callable
 
 from PySide6 import QtCore, QtWidgets
 
+from bloomviz.gui import theme
 from bloomviz.gui.timing import JobRunner
 from bloomviz.studies.explore import MAX_MEASURE_PROBES
 
@@ -82,7 +83,7 @@ class MeasurePanel(QtWidgets.QWidget):
 
     def show_message(self, text: str, error: bool = False) -> None:
         self.message.setText(text)
-        self.message.setStyleSheet("color: #C0392B;" if error else "")
+        self.message.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
 
     def measure(self) -> bool:
         seed = self.seed.value()

@@ -24,6 +24,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.items.encoding import describe, random_items
+from bloomviz.gui import theme
 from bloomviz.gui.timing import ChunkRunner
 
 SHORTCUT = "Ctrl+Shift+F"
@@ -214,7 +215,7 @@ class FindFalsePositiveDialog(QtWidgets.QDialog):
 
     def _on_finished(self, result: HuntResult) -> None:
         self._busy(False)
-        colour = "#1A6B2F" if result.outcome == FOUND else "#B00020"
+        colour = theme.colour("success" if result.outcome == FOUND else "error")
         self.label.setText(f"<span style='color:{colour}'>{html.escape(result.message, quote=False)}</span>")
         self.adjustSize()  # the outcome is several lines: grow to show all of it
 

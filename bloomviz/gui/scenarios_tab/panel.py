@@ -23,6 +23,7 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz.scenarios.stories import FALSE_POSITIVE, TRUE_NEGATIVE, TRUE_POSITIVE, SpellChecker, Verdict
 from bloomviz.workbench import records as wbm
 from bloomviz.workbench.limits import MAX_ITEM_BYTES
+from bloomviz.gui import theme
 from bloomviz.gui.workbench import Workbench
 
 COLOURS = {TRUE_NEGATIVE: "#1E6FB8", TRUE_POSITIVE: "#2E7D32", FALSE_POSITIVE: "#C0392B"}
@@ -118,7 +119,7 @@ class ScenarioPanel(QtWidgets.QWidget):
         self._set_interactive(False)
 
     def _on_failed(self, key: str, message: str) -> None:
-        self.title.setText(f"<b style='color:#C0392B'>Scenario not run</b> — {html.escape(message)}")
+        self.title.setText(f"<b style='color:{theme.colour('error')}'>Scenario not run</b> — {html.escape(message)}")
 
     def _on_filter_reset(self) -> None:
         # Another filter replaced the scenario's (new parameters, a load, a reset): its check no longer applies.

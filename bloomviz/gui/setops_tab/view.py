@@ -18,6 +18,7 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz.filters import bitstore
 
 from bloomviz.hashing import schemes as hashing
+from bloomviz.gui import theme
 from bloomviz.studies.setops import MAX_ITEMS, SetReport, compare_sets, parse_items, rates, sample_sets
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.timing import Throttle
@@ -223,7 +224,8 @@ class SetOpsView(QtWidgets.QWidget):
         self.compute()
 
     def _refuse(self, text: str) -> None:
-        self.message.setText(f"<span style='color:#B00020'>Refused: {html.escape(text, quote=False)}</span>")
+        self.message.setText(f"<span style='color:{theme.colour('error')}'>Refused: "
+                             f"{html.escape(text, quote=False)}</span>")
 
     @property
     def report(self) -> SetReport | None:

@@ -64,3 +64,19 @@ def test_every_view_has_a_tab_and_the_docks_follow_the_filter_tab(window, qtbot)
 def test_menus_are_in_order(window):
     titles = [a.text().replace("&", "") for a in window.menuBar().actions()]
     assert titles == ["File", "Edit", "View", "Scenarios", "Tools", "Help"]
+
+
+def test_the_parts_are_imported_by_name_and_kept_where_the_window_declares_them(window):
+    import ast
+    import inspect
+
+    from bloomviz.gui import extensions
+    tree = ast.parse(inspect.getsource(extensions))
+    imported = {f"{node.module}.{alias.name}" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                for alias in node.names}
+    assert set(MODULES) <= imported                      # the import graph shows every part
+    assert not any(isinstance(node, ast.Import) and any(a.name == "importlib" for a in node.names)
+                   for node in ast.walk(tree))
+    for name in ("file_actions", "scenarios", "foreign", "slow_motion", "lesson_view", "fill_gauge"):
+        assert name in vars(MainWindow), f"MainWindow does not declare {name}"
+        assert getattr(window, name) is not None, f"{name} was not installed"

@@ -154,3 +154,48 @@ def test_one_insert_hashes_its_item_once(wb, monkeypatch):
     wb.lookup("hashed once")
     explain(wb.last_record, wb.state)
     assert [args[0] for args in calls] == [b"hashed once"]
+
+
+def test_undo_takes_back_operations_and_replacements_in_order(wb):
+    wb.insert("one")
+    after_one = (wb.filter.bits.copy(), list(wb.history), len(wb.series))
+    wb.insert("two")
+    wb.lookup("three")
+    assert wb.undo_what == ("lookup", "three")
+    assert wb.undo() and wb.undo_what == ("insert", "two")
+    assert wb.undo()
+    assert (wb.filter.bits, wb.history, len(wb.series)) == after_one
+    assert wb.is_member("one") and not wb.is_member("two")
+    wb.configure(128, 4)                      # a new filter: undo brings the old one back, whole
+    wb.insert("on the new filter")
+    assert wb.undo() and wb.filter.m == 128 and len(wb.filter) == 0
+    assert wb.undo() and wb.filter.m == 64 and wb.items == ["one"]
+    assert wb.undo() and len(wb.filter) == 0
+
+
+def test_undo_of_a_job_takes_it_back_whole_and_a_refusal_leaves_nothing_to_undo(wb):
+    wb.insert("first")
+    wb.insert_many([f"w{i}" for i in range(3_000)])
+    wb.run_to_end()
+    assert wb.insert("") is None              # refused: nothing changed, nothing to undo for it
+    assert wb.undo_what[0] == "insert batch"
+    assert wb.undo() and wb.items == ["first"]
+
+
+def test_nothing_to_undo_is_said(wb):
+    rec = Recorder(wb)
+    while wb.undo():
+        pass
+    assert rec.seen[-1] == ("notice", ("Nothing to undo.",))
+
+
+def test_undo_keeps_within_its_memory_budget():
+    from bloomviz.workbench.undo import UndoStack
+    stack = UndoStack(depth=50, budget=10_000)
+
+    class Big:
+        m = 8 * 4_000          # 4,000 bytes of bits a copy
+
+    for i in range(10):
+        stack.push(("insert", i), object(), Big())
+    assert len(stack) == 2 and stack.label == ("insert", 9)

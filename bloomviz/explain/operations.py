@@ -127,6 +127,19 @@ def removal_question(flt, item) -> str:
             "negative: false negatives. Remove it anyway?")
 
 
+def undo_text(what: tuple | None) -> str:
+    """The Undo action's text for ``Workbench.undo_what`` ((op, item) or None)."""
+    if what is None:
+        return "Undo"
+    op, item = what
+    if op in ("insert", "lookup", "remove"):
+        return f"Undo {op} “{describe(item, 30)}”"
+    if op == "insert batch":
+        return f"Undo insert of {item}" if item else "Undo the batch insert"
+    return {"new filter": "Undo: back to the previous filter", "clear": "Undo clear",
+            "open": "Undo open: back to the previous filter"}.get(op, f"Undo {op}")
+
+
 # --- the explanation of a record -----------------------------------------------------------------------------
 def hash_rows(flt, data: bytes) -> tuple[tuple[str, str], ...]:
     """The scheme's arithmetic for ``data`` (the schemes keep their last item's hash: no second hashing)."""

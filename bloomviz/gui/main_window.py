@@ -20,7 +20,7 @@ from bloomviz.gui.filter_tab.item_panel import ItemPanel
 from bloomviz.gui.filter_tab.params_panel import ParamsPanel
 from bloomviz.gui.filter_tab.plot import FpPlotWidget
 from bloomviz.gui.widgets.grid import BitGridWidget, GridLegend
-from bloomviz.gui.window import actions, docks, exports, help_pages, preferences
+from bloomviz.gui.window import actions, docks, exports, help_pages, preferences, undo
 from bloomviz.gui.window.demo import run_demo
 from bloomviz.gui.window.redraw import FilterRedraw
 from bloomviz.gui.window.status import StatusLine
@@ -83,6 +83,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.busy_bar = self.status_line.busy_bar
         self.busy_cancel = self.status_line.busy_cancel
         self.actions_, self._panels_menu = actions.build(self, self.docks.values())
+        undo.install(self)
         self.redraw = FilterRedraw(self.wb, self.grid, self.grid_legend, self.plot, self.status_line.mark)
         self._wire()
         # After _wire: Qt calls slots in connection order, so the variant's bands land after the grid's reset.

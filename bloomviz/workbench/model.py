@@ -37,6 +37,7 @@ from bloomviz.workbench.operations import Operations
 from bloomviz.workbench.records import Numbers, StateNote
 from bloomviz.workbench.state import Checkpoint, Snapshot, State, checkpoint, cut_back, revive, snapshot
 from bloomviz.workbench.truth import Truth
+from bloomviz.workbench.undo import UndoStack
 
 
 class Events:
@@ -53,6 +54,7 @@ class Events:
 class Workbench(Operations):
     def __init__(self, *, probes: int = DEFAULT_PROBES, seed: int = DEFAULT_SEED):
         self.events = Events()
+        self.undo_stack = UndoStack()
         self._job: jobs.Job | None = None
         self._quiet = 0
         self._probe_count, self._seed = int(probes), int(seed)
@@ -99,6 +101,7 @@ class Workbench(Operations):
             self._emit(self.events.error, str(exc))
             return False
         self.cancel()
+        self._keep_state(("new filter", None))
         self._install(flt, capacity=capacity)
         return True
 
@@ -145,6 +148,7 @@ class Workbench(Operations):
     def reset(self) -> None:
         """Empty the filter (same m, k, scheme): the bits, the truth set, the plot and the history."""
         self.cancel()
+        self._keep_state(("clear", None))
         self._s.flt.clear()
         self._install(self._s.flt, capacity=self._s.capacity)
 
@@ -162,6 +166,7 @@ class Workbench(Operations):
                 self._emit(self.events.error, f"Refused: {exc}. Nothing was changed.")
                 return False
         self.cancel()
+        self._keep_state(("open", None))
         self._install(flt, capacity=capacity, announce=False)
         s = self._s
         if items is not None:
@@ -196,14 +201,53 @@ class Workbench(Operations):
 
     def snapshot(self) -> Snapshot:
         """The whole state, to put back with ``restore`` after another filter was shown."""
-        return snapshot(self._s)
+        return snapshot(self._s, len(self.undo_stack))
 
     def restore(self, snap: Snapshot) -> None:
+        """Put back a state kept by ``snapshot`` (what was undoable then is undoable again, nothing after)."""
         self.cancel()
         self._emit(self.events.about_to_reset)
+        self.undo_stack.cut(snap.undo_depth)
         self._s = revive(snap)
         self._probe_count = self._s.measure.count
         self._emit(self.events.reset, self._s.last)
+
+    # --- undo ------------------------------------------------------------------------------------------------
+    def _keep(self, what: tuple) -> None:
+        """Before an operation: its state, so that ``undo`` can put it back (``what``: (op, item))."""
+        if self._job is None and not self._quiet:
+            self.undo_stack.push(what, checkpoint(self._s), self._s.flt)
+
+    def _unkeep(self) -> None:
+        """The operation was refused after all: its step holds nothing to undo."""
+        if self._job is None and not self._quiet:
+            self.undo_stack.pop()
+
+    def _keep_state(self, what: tuple) -> None:
+        """Before the filter is replaced or emptied: the whole state."""
+        if not self._quiet:
+            self.undo_stack.push(what, snapshot(self._s, len(self.undo_stack)), self._s.flt)
+
+    @property
+    def undo_what(self) -> tuple | None:
+        """(op, item) of what ``undo`` would take back, or None when there is nothing to undo."""
+        return self.undo_stack.label
+
+    def undo(self) -> bool:
+        """Put back the state before the last operation (or before the filter was replaced)."""
+        step = self.undo_stack.pop()
+        if step is None:
+            self._emit(self.events.notice, "Nothing to undo.")
+            return False
+        self.cancel()
+        if isinstance(step.saved, Snapshot):
+            self._emit(self.events.about_to_reset)
+            self._s = revive(step.saved)
+            self._probe_count = self._s.measure.count
+            self._emit(self.events.reset, self._s.last)
+        else:
+            self.rollback(step.saved)
+        return True
 
     # --- reading ---------------------------------------------------------------------------------------------
     @property
@@ -356,6 +400,8 @@ class Workbench(Operations):
         if self._job is not None:
             self._emit(self.events.error, "Another bulk insert is running; cancel it first.")
             return False
+        if not self._quiet:     # undo takes a whole job back, not one chunk
+            self.undo_stack.push(("insert batch", job.label), job.checkpoint or checkpoint(self._s), self._s.flt)
         self._job = job
         self._reserve(reserve)
         self._emit(self.events.busy_changed, True)
@@ -392,6 +438,7 @@ class Workbench(Operations):
         rolled_back = cancelled and job.checkpoint is not None
         if rolled_back:
             self.rollback(job.checkpoint)
+            self.undo_stack.drop(job.checkpoint)   # nothing of the job is left to undo
         self._emit(self.events.notice, job.summary(cancelled, reason, rolled_back))
         self._emit(self.events.busy_changed, False)
         self._emit(self.events.job_finished, job.done, job.total, cancelled)

@@ -46,12 +46,14 @@ class Operations:
         if data is None or self._refuse_growth(1, ""):
             return None
         s = self._s
+        self._keep(("insert", item))
         if data in s.measure.keys:
             self._replace_probes((data,))
         flt = s.flt
         try:
             ins = flt.add(data)
         except ValueError as exc:   # a growing filter that cannot open another stage
+            self._unkeep()
             self._emit(self.events.error, f"Refused: {exc}. Nothing was changed.")
             return None
         positions = _ints(ins.positions)
@@ -72,6 +74,7 @@ class Operations:
         data = self._check(item)
         if data is None:
             return None
+        self._keep(("lookup", item))
         s = self._s
         look = s.flt.lookup(data)
         positions = _ints(look.positions)
@@ -129,9 +132,11 @@ class Operations:
                                    "that belong to other items and could cause false negatives; confirm to force "
                                    "it. Nothing was changed.")
             return None
+        self._keep(("remove", item))
         try:
             rem = flt.remove(data, force=bool(force) and not member)
         except ValueError as exc:
+            self._unkeep()
             self._emit(self.events.error, f"Refused: {exc}.")
             return None
         if member:
@@ -176,6 +181,7 @@ class Operations:
             return 0
         if self._refuse_growth(len(datas), f" a batch of {len(items):,} items"):
             return 0
+        self._keep(("insert batch", f"{len(items):,} items"))
         s = self._s
         if not s.measure.keys.isdisjoint(datas):
             self._replace_probes(datas)
@@ -186,6 +192,7 @@ class Operations:
             try:
                 fp, bits_set = tracker.insert_items(datas)
             except ValueError as exc:   # a stage beyond the limits: refused before any insert
+                self._unkeep()
                 self._emit(self.events.error, f"Refused a batch of {len(items):,} items: {exc}. Nothing was changed.")
                 return 0
             s.series.extend(**self._rows(np.arange(n0 + 1, n0 + len(datas) + 1), fp, bits_set))

@@ -83,14 +83,15 @@ class Snapshot:
     filter in place before showing it again)."""
     state: State
     flt: object
+    undo_depth: int = 0    # the undo steps that belong to the states before this one
 
     @property
     def inserts(self) -> int:
         return len(self.flt)
 
 
-def snapshot(s: State) -> Snapshot:
-    return Snapshot(state=s, flt=s.flt.copy())
+def snapshot(s: State, undo_depth: int = 0) -> Snapshot:
+    return Snapshot(state=s, flt=s.flt.copy(), undo_depth=undo_depth)
 
 
 def revive(snap: Snapshot) -> State:

@@ -44,6 +44,9 @@ MENUS = (
         Action("quit", "Quit", lambda w: w.close, _quit_keys, "Close bloomviz."),
     )),
     ("&Edit", (
+        Action("undo", "Undo", lambda w: w.wb.undo, QtGui.QKeySequence.StandardKey.Undo,
+               "Take back the last insert, lookup, removal or batch, or bring back the filter a new one replaced."),
+        None,
         Action("insert", "Insert item", lambda w: w.item_panel.insert, "Ctrl+Return",
                "Insert the text of the item box (Enter in the box does the same)."),
         Action("lookup", "Look up item", lambda w: w.item_panel.lookup, "Ctrl+L",

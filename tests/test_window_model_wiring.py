@@ -1,0 +1,57 @@
+"""The window wired to its model: one insert typed into the window hashes its item once (the filter, the truth,
+the grid, the plot and the explain panel all take the positions from that one hashing), and Edit → Undo."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import mmh3
+from PySide6 import QtCore
+
+from bloomviz.gui.main_window import MainWindow
+from bloomviz.gui.workbench import Workbench
+from bloomviz.hashing import schemes
+
+
+def test_an_insert_by_enter_runs_murmurhash_once(qtbot, tmp_path, monkeypatch):
+    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
+    win = MainWindow(workbench=Workbench(probes=500), settings=settings)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    for i in range(30):        # a filter with history, so that "inserted before?" has rows to scan
+        win.wb.insert(f"earlier {i}")
+    calls = []
+    real = mmh3.hash_bytes
+    monkeypatch.setattr(schemes.mmh3, "hash_bytes", lambda *a: calls.append(a[0]) or real(*a))
+    schemes._murmur_halves_kept.cache_clear()
+    win.item_panel.line.setText("typed by a student")
+    qtbot.keyClick(win.item_panel.line, QtCore.Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: "MurmurHash3-128 low 64 bits" in win.explain_panel.toPlainText())
+    assert win.wb.is_member("typed by a student")
+    assert "typed by a student" in win.explain_panel.toPlainText()   # the arithmetic shown is this item's
+    assert calls == [b"typed by a student"]
+    win.wb.cancel()
+
+
+def test_edit_undo_takes_back_the_last_insert(qtbot, tmp_path):
+    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
+    win = MainWindow(workbench=Workbench(probes=500), settings=settings)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    undo = win.actions_["undo"]
+    win.wb.insert("kept")
+    bits = win.wb.filter.bits.copy()
+    win.item_panel.line.setText("taken back")
+    qtbot.keyClick(win.item_panel.line, QtCore.Qt.Key.Key_Return)
+    assert undo.isEnabled() and undo.text() == "Undo insert “taken back”"
+    win.item_panel.line.clearFocus()     # out of the item box, whose own Ctrl+Z undoes typing
+    qtbot.wait(100)                      # the offscreen window takes a moment before shortcuts reach it
+    qtbot.keyClick(win, QtCore.Qt.Key.Key_Z, QtCore.Qt.KeyboardModifier.ControlModifier)
+    assert win.wb.filter.bits == bits and not win.wb.is_member("taken back") and win.wb.is_member("kept")
+    assert win.history_panel.model().rowCount() == 1     # the history table follows the undo
+    assert undo.text() == "Undo insert “kept”"
+    win.wb.cancel()

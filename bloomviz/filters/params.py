@@ -25,7 +25,7 @@ class Param:
     low: float | None = None
     high: float | None = None
     choices: tuple = ()       # the values a "choice" offers, in order
-    placeholder: str = ""     # a form's hint for the empty field
+    placeholder: str = ""     # a form's hint for the empty field (default: the range, "1 … 8")
     tip: str = ""             # what it means, for a tooltip
     what: str = ""            # its name in a sentence ("initial capacity n₀"), for messages
     lesson_key: str = ""      # its option in a lesson file when not ``name`` (a scalable's capacity=)
@@ -35,6 +35,13 @@ class Param:
     @property
     def required(self) -> bool:
         return self.default is REQUIRED
+
+    @property
+    def hint(self) -> str:
+        """A form's hint for the empty field: the placeholder, or the range when there is none."""
+        if self.placeholder or self.low is None or self.high is None:
+            return self.placeholder
+        return f"{self.low:g} … {self.high:g}"
 
     @property
     def option(self) -> str:
@@ -59,7 +66,7 @@ K = Param("k", "k (hashes)", "int", low=1, high=64, tip=(
     "k: how many hash functions, i.e. how many bits each item sets (and a lookup tests). Too few and "
     "one lucky bit decides; too many and the filter fills up. The best k is (m/n)·ln 2."))
 COUNTER_BITS = Param(
-    "counter_bits", "Counter bits c", "int", default=4, low=1, high=8, placeholder="1 … 8", what="counter bits c",
+    "counter_bits", "Counter bits c", "int", default=4, low=1, high=8, what="counter bits c",
     tip=("c: bits per counter (1 to 8; 4 is the classic choice). A counter counts up to 2^c − 1 and "
          "then sticks (saturates): it is never decremented again, because the filter no longer "
          "knows how many items share it. With 4 bits an overflow is very unlikely."))
@@ -81,8 +88,7 @@ GROWTH = Param(
     tip=("s: how much larger each stage is than the one before (2 or 4). 4 makes fewer stages (lookups "
          "test fewer) but wastes more memory while a big new stage is empty."))
 TIGHTENING = Param(
-    "tightening", "Tightening r", "rate", default=0.9, low=0.5, high=0.95, placeholder="0.5 … 0.95",
-    what="tightening r",
+    "tightening", "Tightening r", "rate", default=0.9, low=0.5, high=0.95, what="tightening r",
     tip=("r: each stage's error is r times the one before (0.5 to 0.95). Close to 1 gives the first "
          "stages a larger share of p (fewer bits early); smaller r makes later stages much stricter."))
 

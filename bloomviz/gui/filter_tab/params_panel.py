@@ -24,8 +24,7 @@ from bloomviz.explain import variants as variant_words
 from bloomviz.filters.params import K, M, Param
 from bloomviz.filters.registry import VARIANTS, variant_tip
 from bloomviz.hashing import schemes as hashing
-from bloomviz.gui.workbench import Workbench
-from bloomviz.workbench.limits import MAX_K, MAX_M, MIN_M, design_params
+from bloomviz.gui.workbench import MAX_K, MAX_M, MIN_M, Workbench, design_params
 
 
 
@@ -213,7 +212,7 @@ class ParamsPanel(QtWidgets.QWidget):
         else:
             start = param.suggestion if param.required else param.default
             widget = QtWidgets.QLineEdit("" if start is None else f"{start:g}")
-            widget.setPlaceholderText(param.placeholder)
+            widget.setPlaceholderText(param.hint)
             widget.returnPressed.connect(self.apply)
         widget.setToolTip(param.tip)
         return widget

@@ -1,7 +1,9 @@
 """Auto-play: insert a stream of items at a chosen rate, with Play, Pause, Step, Cancel and Reset.
 
 Item sources are reproducible: seeded random strings (``i`` + 16 hex digits; item j of seed s is the same
-whatever the rate or chunking), or the built-in English word list in a seeded order.
+whatever the rate or chunking), or the built-in English word list in a seeded order. The random items are
+``items.generated.GeneratedItems`` (distinct by construction, made in numpy), the generator ``simulate`` uses:
+since it replaced a per-block draw of random bytes, a seed gives other strings than it did before.
 
 How items go in depends on the rate:
 
@@ -24,6 +26,7 @@ from PySide6 import QtCore
 
 from bloomviz.gui.timing import ChunkRunner
 from bloomviz.gui.workbench import Workbench
+from bloomviz.items.generated import GeneratedItems
 
 MAX_RATE = 0            # "as fast as possible"
 SINGLE_MAX_RATE = 20    # up to this many a second, each item is inserted (and highlighted) on its own
@@ -42,22 +45,20 @@ def load_words() -> list[str]:
 class ItemStream:
     """A reproducible, endless (random) or finite (words) stream of items with a read position."""
 
-    BLOCK = 16_384   # items generated at a time: small enough to cost a few milliseconds
-
     def __init__(self, source: str = "random", seed: int = 0):
         if source not in SOURCES:
             raise ValueError(f"unknown item source {source!r}; known: {', '.join(SOURCES)}")
         self.source = source
         self.seed = int(seed)
         self.position = 0
-        self._block_no = -1
-        self._block: list[str] = []
         if source == "words":
             words = load_words()
             order = np.random.default_rng(self.seed).permutation(len(words))
             self._words = [words[i] for i in order]
+            self._random = None
         else:
             self._words = None
+            self._random = GeneratedItems(2 ** 63 - 1, seed=self.seed, prefix="i")   # endless in practice
 
     @property
     def length(self) -> int | None:
@@ -67,25 +68,10 @@ class ItemStream:
     def remaining(self) -> int | None:
         return None if self._words is None else len(self._words) - self.position
 
-    def _random_block(self, b: int) -> list[str]:
-        if b != self._block_no:
-            raw = np.random.default_rng([self.seed, b]).bytes(8 * self.BLOCK).hex()
-            self._block = ["i" + raw[i:i + 16] for i in range(0, 16 * self.BLOCK, 16)]
-            self._block_no = b
-        return self._block
-
     def peek(self, count: int) -> list[str]:
         if self._words is not None:
             return self._words[self.position: self.position + count]
-        out: list[str] = []
-        pos = self.position
-        while len(out) < count:
-            b, off = divmod(pos, self.BLOCK)
-            block = self._random_block(b)
-            take = block[off: off + count - len(out)]
-            out.extend(take)
-            pos += len(take)
-        return out
+        return self._random.texts(self.position, self.position + count)
 
     def take(self, count: int) -> list[str]:
         items = self.peek(count)

@@ -8,7 +8,7 @@ work on the machine slows both sides of a ratio alike, not its absolute times):
 1. tracker: 10^6 generated items into m = 9,585,059, k = 7 with the exact curve on 10^4 probes
    (FpTracker.insert_batch, chunks of 65,536) against a bare insert of the same items (positions into one
    BitSetter, as BloomFilter.update does), hashing included on both sides; and the same with 10^6 str items
-   (mmh3 per item): BloomFilter.update against Simulation-style tracked batches. Best of R, alternating.
+   (mmh3 per item): BloomFilter.update against Simulation-style tracked batches. Medians of R, alternating.
 2. bit setting at m = 2^32 (a 512 MiB array), 2^24 random positions: bitstore.set_bits and
    numpy.bitwise_or.at against a plain numpy random scatter (``view[byte] = value``) on the same array.
 3. the everyday run: 10^8 generated items into the 1 % design for 10^8 (m = 958,505,838, k = 7), exact curve
@@ -30,6 +30,7 @@ import json
 import math
 import os
 import resource
+import statistics
 import sys
 import time
 
@@ -92,14 +93,15 @@ def tracker_ratio(repeat: int) -> dict:
 
     runs = {"bare_generated": bare_generated, "tracked_generated": tracked_generated,
             "bare_text": bare_text, "tracked_text": tracked_text}
-    best = dict.fromkeys(runs, math.inf)
+    times: dict = {name: [] for name in runs}
     results = {}
     for _ in range(repeat):
         for name, fn in runs.items():
             gc.collect()
             start = time.perf_counter()
             results[name] = fn()
-            best[name] = min(best[name], time.perf_counter() - start)
+            times[name].append(time.perf_counter() - start)
+    best = {name: statistics.median(t) for name, t in times.items()}
     assert results["bare_generated"] == results["tracked_generated"], "tracked and bare filters differ"
     assert results["bare_text"] == results["tracked_text"], "tracked and bare filters differ"
     return {"tracker_generated_s": best["tracked_generated"], "bare_generated_s": best["bare_generated"],
@@ -116,9 +118,9 @@ def bit_setting(m: int, count: int, repeat: int) -> dict:
     pos = rng.integers(0, m, count, dtype=np.int64)
     byte = pos >> 3
     value = np.left_shift(np.uint8(1), (pos & 7).astype(np.uint8))
-    best = {"scatter": math.inf, "set_bits": math.inf, "or_at": math.inf}
+    times: dict = {"scatter": [], "set_bits": [], "or_at": []}
     for _ in range(repeat):
-        for name in best:
+        for name in times:
             start = time.perf_counter()
             for lo in range(0, count, 1 << 20):
                 sl = slice(lo, lo + (1 << 20))
@@ -128,8 +130,8 @@ def bit_setting(m: int, count: int, repeat: int) -> dict:
                     set_fresh_bits(view, pos[sl])   # bitstore.set_bits for large m
                 else:
                     np.bitwise_or.at(view, byte[sl], value[sl])
-            best[name] = min(best[name], time.perf_counter() - start)
-    ns = {name: t / count * 1e9 for name, t in best.items()}
+            times[name].append(time.perf_counter() - start)
+    ns = {name: statistics.median(t) / count * 1e9 for name, t in times.items()}
     del view
     return {"m": m, "scatter_ns": ns["scatter"], "set_bits_ns": ns["set_bits"], "or_at_ns": ns["or_at"],
             "set_bits_vs_scatter": ns["set_bits"] / ns["scatter"], "or_at_vs_scatter": ns["or_at"] / ns["scatter"]}
@@ -141,10 +143,12 @@ def full_run(label: str, m: int, k: int, n: int, probes: int, every: int, floor_
     start = time.perf_counter()
     sim = Simulation(m, k, n, probes=probes, seed=0)
     last_report = [start]
+    loads = [os.getloadavg()[0]]
 
     def progress(done, total):
         now = time.perf_counter()
         if now - last_report[0] > 30:
+            loads.append(os.getloadavg()[0])
             last_report[0] = now
             print(f"  {label}: {done:,} of {total:,} items, {now - start:.0f} s", file=sys.stderr, flush=True)
 
@@ -158,7 +162,8 @@ def full_run(label: str, m: int, k: int, n: int, probes: int, every: int, floor_
             "floor_s": floor_s, "vs_floor": seconds / floor_s, "ns_per_item": seconds / n * 1e9,
             "measured": last["fp_measured"], "exact": exact, "std_errors": (last["fp_measured"] - exact) / se,
             "bits_set_checked": sim.filter.bits_set == sim.filter.bits.count(),
-            "peak_rss_gib": peak_rss_gib(), "load": os.getloadavg()}
+            "peak_rss_gib": peak_rss_gib(), "load": os.getloadavg(),
+            "load_during": [min(loads), statistics.mean(loads), max(loads)]}
 
 
 def show_run(r: dict) -> None:
@@ -167,24 +172,26 @@ def show_run(r: dict) -> None:
           f"{r['vs_floor']:.2f}x the random-access floor ({r['floor_s']:.1f} s); measured rate "
           f"{r['measured']:.5f} vs exact {r['exact']:.5f} ({r['std_errors']:+.2f} standard errors); "
           f"bits set counted = recounted: {r['bits_set_checked']}; peak RSS {r['peak_rss_gib']:.2f} GiB; "
-          f"{load()}")
+          f"1-minute load during the run min/mean/max {'/'.join(f'{x:.1f}' for x in r['load_during'])}; {load()}")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--skip-everyday", action="store_true", help="skip the 10^8-item run")
+    parser.add_argument("--skip-tracker", action="store_true", help="skip the tracker's ratio (part 1)")
     parser.add_argument("--brainflayer", action="store_true", help="also the 440-million-item run (minutes)")
     parser.add_argument("--brainflayer-n", type=int, default=440_000_000)
     args = parser.parse_args()
     figures: dict = {"load_start": os.getloadavg(), "cpus": os.cpu_count()}
 
-    tr = tracker_ratio(args.repeat)
+    tr = {} if args.skip_tracker else tracker_ratio(args.repeat)
     figures.update(tr)
-    print(f"tracker, 10^6 generated items, m = 9,585,059, k = 7, 10^4 probes: {tr['tracker_generated_s']:.3f} s "
-          f"vs bare insert {tr['bare_generated_s']:.3f} s = {tr['tracker_vs_bare_generated']:.2f}x (goal <= 2)")
-    print(f"tracker, 10^6 str items (mmh3): {tr['tracker_text_s']:.3f} s vs BloomFilter.update "
-          f"{tr['bare_text_s']:.3f} s = {tr['tracker_vs_bare_text']:.2f}x; {load()}")
+    if tr:
+        print(f"tracker, 10^6 generated items, m = 9,585,059, k = 7, 10^4 probes: {tr['tracker_generated_s']:.3f} s "
+              f"vs bare insert {tr['bare_generated_s']:.3f} s = {tr['tracker_vs_bare_generated']:.2f}x (goal <= 2)")
+        print(f"tracker, 10^6 str items (mmh3): {tr['tracker_text_s']:.3f} s vs BloomFilter.update "
+              f"{tr['bare_text_s']:.3f} s = {tr['tracker_vs_bare_text']:.2f}x; {load()}")
 
     bits = {}
     for m in (958_505_838, 2 ** 32):

@@ -80,7 +80,7 @@ def write_shots(lesson, out_dir: str, size: tuple[int, int] = (1920, 1080)) -> l
             shoot(f"{name}.png")
             if view.asking():
                 view.reveal()
-                shoot(f"{name}-answer.png")
+                shoot(f"{number:02d}b-{_slug(step.title)}-answer.png")     # sorts after the question
     finally:
         window.presenter.leave()
         if window.file_actions is not None:

@@ -23,12 +23,13 @@ import html
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz import lessons
+from bloomviz.lessons import step_numbers
 from bloomviz.lessons.predict import hidden_until_reveal
-from bloomviz.theory.units import rate_text
 from bloomviz.filters.registry import grid_values, standard_formulas_apply
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.files.file_dialogs import Dialogs
 from bloomviz.gui.lesson_tab.predict_panel import PredictPanel, Tally
+from bloomviz.gui.lesson_tab.presenter import Presenter
 from bloomviz.workbench.limits import MAX_M
 
 TAB_KEY = "lesson"
@@ -36,9 +37,10 @@ PRESENTER_FONT = 1.9     # narration size in presenter mode, times the normal fo
 
 
 def _markdown(title: str, *texts: str) -> str:
-    """A step's words as Markdown (the lesson's own markup: *emphasis*, lists), its title as the heading."""
+    """A step's words as Markdown (the lesson's own markup: *emphasis*, lists), its title as the heading. Angle
+    brackets are text: ``std::hash<std::string>`` would otherwise be an autolink."""
     heading = title.replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_")
-    return "\n\n".join([f"## {heading}", *(t for t in texts if t)])
+    return "\n\n".join(t.replace("<", "\\<") for t in (f"## {heading}", *texts) if t)
 
 
 class LessonView(QtWidgets.QWidget):
@@ -70,9 +72,12 @@ class LessonView(QtWidgets.QWidget):
         self.message = QtWidgets.QLabel()
         self.message.setWordWrap(True)
         self.message.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.computed = QtWidgets.QLabel()          # the numbers the step computed (a design, formulas, …)
+        self.computed.setWordWrap(True)
+        self.computed.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.computed.hide()
         self.predict = PredictPanel()
         self.tallies: dict[int, Tally] = {}      # step number -> the class's votes on its question
-        self._stage_saved: list[int] | None = None   # the grid/words split before a question took room
 
         top = QtWidgets.QHBoxLayout()
         top.addWidget(QtWidgets.QLabel("Lesson"))
@@ -87,6 +92,7 @@ class LessonView(QtWidgets.QWidget):
         lower_layout = QtWidgets.QVBoxLayout(lower)
         lower_layout.setContentsMargins(0, 0, 0, 0)
         lower_layout.addWidget(self.numbers)
+        lower_layout.addWidget(self.computed)
         words = QtWidgets.QHBoxLayout()
         words.addWidget(self.narration, 1)
         # the panel scrolls inside itself rather than making the view taller than the screen (the view sits in
@@ -163,6 +169,7 @@ class LessonView(QtWidgets.QWidget):
         self.grid.reset(1)
         self.grid.hide()          # no filter yet: no empty one-cell grid on the title page
         self.numbers.setText("")
+        self.computed.hide()
         self._refresh_controls()
         return True
 
@@ -242,9 +249,12 @@ class LessonView(QtWidgets.QWidget):
                 hidden = hidden_until_reveal(asked["kind"], tuple(asked["items"]))
         # the words written below a predict block explain the answer: they wait for Reveal too
         self._set_words(_markdown(step.title, step.narration, step.after_reveal if revealed else ""))
-        self._fit_stage()
-        self.grid.setVisible(flt is not None and flt.m <= MAX_M)
-        if flt is not None and flt.m <= MAX_M:
+        # a step about other filters (a design, formulas, an ensemble) shows its numbers, not the filter left over
+        theory = step_numbers.theory_only(step)
+        shown_filter = flt is not None and flt.m <= MAX_M and not theory
+        self.grid.setVisible(shown_filter)
+        counters = {}
+        if shown_filter:
             values = grid_values(flt)    # bits, or counters for a counting filter; every stage of a scalable one
             top = int(values.max()) if values.size else 1
             if self.grid.m != flt.m or self.grid.max_value != max(1, top if top > 1 else 1):
@@ -253,6 +263,8 @@ class LessonView(QtWidgets.QWidget):
                 self.grid.set_all(values)
             last = {} if "last" in hidden else report.get("last") or {}
             positions = [int(p) for p in last.get("positions", ()) if 0 <= int(p) < flt.m]
+            if getattr(flt, "max_counter", 1) > 1:     # counters, which the grid shows only as shades
+                counters = {p: int(values[p]) for p in dict.fromkeys(positions)}
             if positions:
                 self.grid.highlight(positions, ["one" if values[p] else "zero" for p in positions])
             else:
@@ -265,53 +277,48 @@ class LessonView(QtWidgets.QWidget):
                 # the bits the items would set: new where they are 0 now, old where already 1
                 would = [p for p in dict.fromkeys(asked["positions"]) if 0 <= p < flt.m]
                 self.grid.highlight(would, ["old" if values[p] else "new" for p in would])
-        self.numbers.setText(self._numbers({k: (None if k in hidden else v) for k, v in report.items()}, flt))
+        line = [] if theory else step_numbers.filter_line({k: (None if k in hidden else v) for k, v in report.items()},
+                                                          standard_formulas_apply(flt), counters)
+        self.numbers.setText(" · ".join(html.escape(str(p)) for p in line))
+        computed = step_numbers.computed_lines(report)
+        self.computed.setText("<br>".join(html.escape(text) for text in computed))
+        self.computed.setVisible(bool(computed))
+        self._fit_stage()
         self._refresh_controls()
         self.stepChanged.emit(self.runner.position)
 
-    @staticmethod
-    def _numbers(r: dict, flt) -> str:
-        if r.get("m") is None:
-            return ""
-        parts = [f"m = {r['m']:,} bits", f"k = {r['k']}", f"{r['scheme']}", f"n = {r['n']:,}"]
-        if r.get("bits_set") is not None:
-            parts.append(f"bits set {r['bits_set']:,}")
-        if r.get("measured_rate") is not None:
-            parts.append(f"measured {rate_text(r['measured_rate'])}")
-        if r.get("exact_rate") is not None:
-            parts.append(f"exact {rate_text(r['exact_rate'])}")
-        if r.get("classic_rate") is not None and standard_formulas_apply(flt):
-            parts.append(f"Bloom's formula {rate_text(r['classic_rate'])}")
-        last = r.get("last") or {}
-        if last.get("action"):
-            verdict = {"maybe": "probably in the set", "no": "definitely not in the set"}.get(
-                last.get("verdict"), "done")
-            parts.append(f"last: {last['action']} “{last.get('item', '')!s}” → {verdict}")
-        return " · ".join(html.escape(str(p)) for p in parts)
-
     def _set_words(self, markdown: str) -> None:
         self.narration.document().setMarkdown(
-            markdown, QtGui.QTextDocument.MarkdownFeature.MarkdownDialectGitHub |
+            markdown, QtGui.QTextDocument.MarkdownFeature.MarkdownDialectCommonMark |
             QtGui.QTextDocument.MarkdownFeature.MarkdownNoHTML)    # a lesson is text, never markup to run
 
     def _fit_stage(self) -> None:
-        """Room for a question under the grid: the grid gives up what the panel needs, and gets it back after."""
-        sizes = self.stage.sizes()
-        total = sum(sizes)
-        if not self.predict_box.isVisibleTo(self) or total <= 0:
-            if self._stage_saved is not None:
-                self.stage.setSizes(self._stage_saved)
-                self._stage_saved = None
-                self._refit_grid()
+        """The split between the grid and the words, fitted to the step: the lines of numbers, the narration and
+        the question get the height they need (between 30 % and 60 % of the stage), the grid the rest."""
+        total = sum(self.stage.sizes())
+        if total <= 0 or not self.grid.isVisibleTo(self):
             return
-        width = self.predict.width() if self.predict.width() > 50 else self.width() // 2
-        need = self.numbers.sizeHint().height() + self.predict.height_needed(width) + 8
-        need = min(need, total // 2)      # the grid keeps half whatever the question's length
-        if sizes[1] < need:
-            if self._stage_saved is None:
-                self._stage_saved = sizes
-            self.stage.setSizes([total - need, need])
+        width = max(self.width() // 2 if self.predict_box.isVisibleTo(self) else self.width(), 200)
+        words = self.narration.document().size().height() + 2 * self.narration.frameWidth() + 6
+        if self.predict_box.isVisibleTo(self):
+            words = max(words, self.predict.height_needed(self.predict.width() if self.predict.width() > 50
+                                                          else width))
+        need = int(words) + sum(label.heightForWidth(self.width()) + 6 for label in (self.numbers, self.computed)
+                                if label.isVisibleTo(self) and label.text())
+        lower = min(max(need, total * 3 // 10), total * 6 // 10)
+        if abs(self.stage.sizes()[1] - lower) > 4:
+            self.stage.setSizes([total - lower, lower])
             self._refit_grid()
+
+    def heightForWidth(self, width: int) -> int:
+        # the tab's scroll area would make the view as tall as its wrapped labels' preferred heights (a scroll bar
+        # in presenter mode); the stage fits itself to the height it gets instead
+        return self.minimumSizeHint().height()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        # a new window size (presenter mode, a projector) re-splits the stage by stretch: the question needs its room
+        QtCore.QTimer.singleShot(0, self._fit_stage)
 
     def _refit_grid(self) -> None:
         """Every cell in view. The grid's own fit() asks pyqtgraph for the cells' rectangle, and with the aspect
@@ -343,6 +350,7 @@ class LessonView(QtWidgets.QWidget):
             font = getattr(self, "_normal_font", self.narration.font())
         self.narration.setFont(font)
         self.numbers.setFont(font)
+        self.computed.setFont(font)
         self.predict.set_scale(PRESENTER_FONT if on else 1.0)
         title = QtGui.QFont(font)        # the lesson's title line above the grid, readable from the back row
         if on:
@@ -360,104 +368,11 @@ class LessonView(QtWidgets.QWidget):
             self.steps.setCurrentRow(taken - 1)
 
 
-class Presenter(QtCore.QObject):
-    """Full screen for a lecture: the lesson's grid and narration only, a clicker's keys, B to blank."""
-
-    def __init__(self, window, view: LessonView):
-        super().__init__(window)
-        self._window, self._view = window, view
-        self._saved = None
-        self._blank = QtWidgets.QWidget(window)
-        self._blank.setStyleSheet("background: black;")
-        self._blank.hide()
-        keys = {self._view.next: ("PgDown", "Right", "Space"), self._view.back: ("PgUp", "Left"),
-                self.toggle_blank: ("B",), self.leave: ("Esc",), self._view.reveal: ("R",)}
-        for n in range(1, 10):      # a vote for choice n as hands go up
-            keys[lambda n=n: self._view.vote(n - 1)] = (str(n),)
-        self._shortcuts = []
-        for slot, names in keys.items():
-            for name in names:
-                sc = QtGui.QShortcut(QtGui.QKeySequence(name), window, slot,
-                                     context=QtCore.Qt.ShortcutContext.ApplicationShortcut)
-                sc.setEnabled(False)
-                self._shortcuts.append(sc)
-
-    @property
-    def active(self) -> bool:
-        return self._saved is not None
-
-    def toggle(self) -> None:
-        self.leave() if self.active else self.enter()
-
-    def enter(self) -> None:
-        if self.active:
-            return
-        w = self._window
-        docks = [d for d in w.findChildren(QtWidgets.QDockWidget) if d.isVisible()]
-        self._saved = {"state": w.saveState(), "geometry": w.saveGeometry(), "docks": docks,
-                       "tab": w.tabs.currentIndex()}
-        for dock in docks:
-            dock.hide()
-        w.menuBar().hide()
-        w.statusBar().hide()
-        w.tabs.tabBar().hide()
-        self._view.set_presenting(True)
-        w.show_tab(TAB_KEY)
-        w.showFullScreen()
-        screen = w.screen()
-        if screen is not None and w.geometry() != screen.geometry():
-            # without a window manager (a bare X server) full screen only sets a flag: size it by hand
-            w.setGeometry(screen.geometry())
-            w.setWindowState(w.windowState() | QtCore.Qt.WindowState.WindowFullScreen)
-        # Esc cancels bulk work elsewhere in the window: while presenting it means "leave" (two actions on one
-        # key would make Qt run neither)
-        self._saved["esc"] = [(a, a.shortcuts()) for a in w.findChildren(QtGui.QAction)
-                              if QtGui.QKeySequence("Esc") in a.shortcuts()]
-        for a, _keys in self._saved["esc"]:
-            a.setShortcuts([])
-        for sc in self._shortcuts:
-            sc.setEnabled(True)
-        self._view.setFocus()
-
-    def leave(self) -> None:
-        if not self.active:
-            return
-        w, saved = self._window, self._saved
-        self._saved = None
-        for sc in self._shortcuts:
-            sc.setEnabled(False)
-        for a, keys in saved["esc"]:
-            a.setShortcuts(keys)
-        self._blank.hide()
-        w.showNormal()
-        w.restoreGeometry(saved["geometry"])
-        w.menuBar().show()
-        w.statusBar().show()
-        w.tabs.tabBar().show()
-        self._view.set_presenting(False)
-        w.tabs.setCurrentIndex(saved["tab"])   # first: the window shows or hides docks by tab
-        w.restoreState(saved["state"])
-        for dock in saved["docks"]:
-            dock.show()
-
-    def toggle_blank(self) -> None:
-        if self._blank.isVisible():
-            self._blank.hide()
-        else:
-            self._blank.setGeometry(self._window.rect())
-            self._blank.raise_()
-            self._blank.show()
-
-    @property
-    def blanked(self) -> bool:
-        return self._blank.isVisible()
-
-
 def install(window) -> LessonView:
     view = LessonView()
     window.add_tab(TAB_KEY, "Lesson", view, "Step-by-step lessons from the seeds; F5 presents one full screen")
     window.lesson_view = view
-    presenter = Presenter(window, view)
+    presenter = Presenter(window, view, TAB_KEY)
     window.presenter = presenter
     action = QtGui.QAction("Presenter mode", window)
     action.setShortcut(QtGui.QKeySequence("F5"))

@@ -1,0 +1,109 @@
+"""The numbers a lesson step computed (``design``, ``rates``, ``ensemble``, ``kedmi``), in words for the window.
+
+A step's report carries them as flat keys (``design.k``, ``rates.440000000.classic``, …); the Lesson tab shows
+one line per group under the filter's own line, so that a step whose point is a number (the design for 10⁶ items,
+Brainflayer's rates, an ensemble's mean) shows that number and not only the filter left from an earlier step.
+Plain text, no Qt: the command line can print the same lines.
+"""
+
+from __future__ import annotations
+
+from bloomviz.theory.units import human_bytes, percent_text, rate_text
+
+THEORY_ACTIONS = frozenset({"design", "rates", "ensemble"})     # numbers about filters other than the one shown
+FILTER_ACTIONS = frozenset({"filter", "insert", "lookup", "predict", "remove", "insert-random", "autoplay",
+                            "kedmi", "highlight", "positions"})
+
+
+def _design(n: dict) -> str:
+    return (f"Design for n = {n['design.n']:,} at p = {percent_text(n['design.p'])}: k = {n['design.k']}, "
+            f"m = {n['design.m']:,} bits, {n['design.bits_per_item']:.2f} bits per item (the lower bound "
+            f"log₂(1/p) is {n['design.lower_bound_bits_per_item']:.2f}; the best k, (m/n) ln 2, is "
+            f"{n['design.optimal_k']:.2f}); exact rate {rate_text(n['design.exact'])}, Bloom's formula "
+            f"{rate_text(n['design.classic'])}")
+
+
+def _rates(n: dict) -> list[str]:
+    counts = sorted({int(key.split(".")[1]) for key in n if key.count(".") == 2 and key.startswith("rates.")},
+                    reverse=True)
+    size = n["rates.m"]
+    head = f"Formulas for m = {size:,} bits ({human_bytes(size / 8)}), k = {n['rates.k']}"
+
+    def rates(count: int) -> str:
+        exact = n.get(f"rates.{count}.exact")
+        return (f"n = {count:,}: Bloom's formula {rate_text(n[f'rates.{count}.classic'])}"
+                + (f", exact {rate_text(exact)}" if exact is not None else ""))
+    if len(counts) == 1:
+        return [f"{head}, {rates(counts[0])}"]
+    return [f"{head}:", *(rates(count) for count in counts)]
+
+
+def _ensemble(n: dict, report: dict) -> str:
+    return (f"{n['ensemble.filters']:,} random filters of m = {report['m']:,}, k = {report['k']} ({report['scheme']}), "
+            f"n = {n['ensemble.n']:,} each: mean measured rate {rate_text(n['ensemble.mean'])} (95 % interval "
+            f"{rate_text(n['ensemble.low'])}–{rate_text(n['ensemble.high'])}); exact {rate_text(n['ensemble.exact'])}, "
+            f"Bloom's formula {rate_text(n['ensemble.classic'])}")
+
+
+def _kedmi(n: dict) -> str:
+    start = ("all bits 0 at the start" if not n["kedmi.initial_bits_set"] else
+             f"{n['kedmi.initial_bits_set']:,} bits ({percent_text(n['kedmi.initial_density'])}) set before any key")
+    return (f"Kedmi's toy, {start}: his test found {n['kedmi.false_positives']:,} of {n['kedmi.probes']:,} random "
+            f"strings ({rate_text(n['kedmi.measured_rate'])}); expected from the bits set "
+            f"{rate_text(n['kedmi.expected_rate'])}; a zeroed array gives {rate_text(n['kedmi.exact_rate_zeroed'])}")
+
+
+def computed_lines(report: dict) -> list[str]:
+    """One line per group of numbers the step computed (none for a step that computed nothing)."""
+    n = report.get("numbers") or {}
+    lines: list[str] = []
+    if "design.k" in n:
+        lines.append(_design(n))
+    if "rates.m" in n:
+        lines.extend(_rates(n))
+    if "ensemble.mean" in n and report.get("m") is not None:
+        lines.append(_ensemble(n, report))
+    if "kedmi.measured_rate" in n:
+        lines.append(_kedmi(n))
+    return lines
+
+
+def theory_only(step) -> bool:
+    """A step that computes numbers about other filters (a design, formulas, an ensemble) and does nothing to the
+    lesson's filter beyond making it: the window shows those numbers, not the filter left from before."""
+    names = {a.name for a in step.actions}
+    return bool(names & THEORY_ACTIONS) and not names & (FILTER_ACTIONS - {"filter"})
+
+
+def starts_from_garbage(report: dict) -> bool:
+    """Kedmi's toy started with bits set: the exact rate for n inserts from zero does not describe it."""
+    return bool((report.get("numbers") or {}).get("kedmi.initial_bits_set"))
+
+
+def filter_line(r: dict, standard_formulas: bool, counters: dict | None = None) -> list[str]:
+    """The lesson filter's line: m, k, scheme, n, bits set, the rates and the last operation, each part left out
+    when ``r`` has it as None (the window keeps back what a question's answer would give away). ``counters``
+    (position -> value) are shown for a counting filter's lit positions."""
+    if r.get("m") is None:
+        return []
+    parts = [f"m = {r['m']:,} bits", f"k = {r['k']}", f"{r['scheme']}", f"n = {r['n']:,}"]
+    if r.get("bits_set") is not None:
+        parts.append(f"bits set {r['bits_set']:,}")
+    if r.get("measured_rate") is not None:
+        parts.append(f"measured {rate_text(r['measured_rate'])}")
+    if r.get("exact_rate") is not None:
+        # Kedmi's toy with garbage bits: the formula for n inserts into zeroed bits is not this filter's rate
+        label = "exact for a zeroed start" if starts_from_garbage(r) else "exact"
+        parts.append(f"{label} {rate_text(r['exact_rate'])}")
+    if r.get("classic_rate") is not None and standard_formulas and not starts_from_garbage(r):
+        parts.append(f"Bloom's formula {rate_text(r['classic_rate'])}")
+    last = r.get("last") or {}
+    if last.get("action"):
+        verdict = {"maybe": "probably in the set", "no": "definitely not in the set"}.get(last.get("verdict"), "done")
+        parts.append(f"last: {last['action']} “{last.get('item', '')!s}” → {verdict}")
+        culprits = last.get("culprits") or {}
+        if last.get("verdict") == "maybe" and not last.get("member") and culprits:
+            parts.append("its bits set by: " + "; ".join(f"{p} ← {', '.join(who) or '?'}" for p, who in culprits.items()))
+    if counters:
+        parts.append("counters: " + ", ".join(f"[{p}] = {v}" for p, v in counters.items()))
+    return parts

@@ -2,6 +2,12 @@
 
 The ids are written into saved files (``flt.variant``): never rename one. The command line (``--variant``), the
 window's parameter panel and storage build filters through ``make_filter`` and ``VARIANTS[id].from_state``.
+
+A variant is its class: it declares its parameters (``parameters``, see params.py), states its facts (``sized``,
+``unit``, ``can_remove``, titles, ...) and answers the window's questions (``grid_bands``, ``describe_bit``,
+``theory_rows``, ...: the "variant facts" and "variant words" blocks of ``BloomFilter``, whose answers a subclass
+inherits). Adding one is its module and one line in ``VARIANTS`` (the .bloom format also lists each variant's
+payload layout in ``files/storage.py``). Nothing else compares variant ids (tests/test_no_variant_switches.py).
 """
 
 from __future__ import annotations

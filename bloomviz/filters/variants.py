@@ -5,7 +5,7 @@
 - ``PartitionedBloomFilter`` (partitioned.py): k slices, one position per slice; ``partitioned_fp``.
 - ``BlockedBloomFilter`` (blocked.py): all k positions in one 512-bit block; ``blocked_fp``.
 
-``variant_registry`` maps the variant ids to these classes and builds any of them from validated arguments.
+``registry`` maps the variant ids to these classes and builds any of them from validated arguments.
 """
 
 from bloomviz.filters.blocked import BlockedBloomFilter, blocked_fp, blocked_fp_curve

@@ -175,8 +175,10 @@ def apply(state: LessonState, action: Action, window: list) -> None:
         predict.run(state, action, window)
     elif name == "remove":
         flt = _flt(state, action)
-        if not hasattr(flt, "remove"):
-            raise ValueError(f"a {flt.variant} filter cannot remove items: use variant=counting")
+        if not flt.can_remove:
+            from bloomviz.filters.registry import VARIANTS
+            removable = " or ".join(f"variant={vid}" for vid, cls in VARIANTS.items() if cls.can_remove)
+            raise ValueError(f"a {flt.variant} filter cannot remove items: use {removable}")
         for item in a:
             rem = flt.remove(item, force=o["force"])
             if item in state.named and not o["force"]:
@@ -234,7 +236,7 @@ def snapshot(state: LessonState) -> dict:
         return {"m": None, "k": None, "scheme": None, "variant": None, "n": 0, "bits_set": 0,
                 "last": state.last, "measured_rate": None, "exact_rate": None, "classic_rate": None}
     n = len(flt)
-    return {"m": flt.m, "k": flt.k, "scheme": flt.scheme, "variant": getattr(flt, "variant", "standard"), "n": n,
+    return {"m": flt.m, "k": flt.k, "scheme": flt.scheme, "variant": flt.variant, "n": n,
             "bits_set": flt.bits_set, "last": state.last, "measured_rate": measured_rate(state),
             "exact_rate": theory_fp(flt), "classic_rate": max(0.0, theory.fp_classic(flt.m, flt.k, n))}
 

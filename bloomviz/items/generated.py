@@ -5,7 +5,8 @@ fmix64(i + key)``, where ``key`` is 64 bits drawn from ``numpy.random.default_rn
 (MurmurHash3's finaliser) is a bijection on 64-bit integers, so the items of one generator are all distinct
 and no set of them is ever kept; two generators with different prefixes can never share an item. That is the
 ground truth of a simulation: the probes (prefix ``p``) are non-members of the inserted items (prefix ``i``)
-by construction, for a thousand items or for 440 million.
+by construction, for a thousand items or for 440 million; and ``index_of`` (or ``in``) answers whether a text is
+one of them by reading its digits back and undoing fmix64, so membership needs no set either.
 
 The items look like ``random_items``' (a prefix and 16 hex digits: 17 bytes with a one-letter prefix) but are
 not the same strings for the same seed: ``random_items`` draws 8 random bytes per item and must check and
@@ -38,6 +39,21 @@ def _fmix64(x: np.ndarray) -> np.ndarray:
         x *= _U64(0xC4CEB9FE1A85EC53)
         x ^= x >> _U64(33)
     return x
+
+
+_C1_INVERSE = pow(0xFF51AFD7ED558CCD, -1, 1 << 64)
+_C2_INVERSE = pow(0xC4CEB9FE1A85EC53, -1, 1 << 64)
+_MASK64 = (1 << 64) - 1
+_HEX = frozenset("0123456789abcdef")
+
+
+def _unfmix64(x: int) -> int:
+    """The inverse of fmix64 (x ^= x >> 33 undoes itself, since 2 * 33 >= 64; the multipliers are odd)."""
+    x ^= x >> 33
+    x = (x * _C2_INVERSE) & _MASK64
+    x ^= x >> 33
+    x = (x * _C1_INVERSE) & _MASK64
+    return x ^ (x >> 33)
 
 
 def _hex_word(v: np.ndarray) -> np.ndarray:
@@ -119,6 +135,24 @@ class GeneratedItems(Sequence):
         if not 0 <= index < self.count:
             raise IndexError(f"item {index} of {self.count}")
         return self.texts(index, index + 1)[0]
+
+    def index_of(self, item) -> int | None:
+        """The index of ``item`` among these items, or None: the ground truth without a set of the items.
+        Reads the 16 hex digits back to the 64-bit value and undoes fmix64 (a bijection) to the index."""
+        if isinstance(item, (bytes, bytearray)):
+            try:
+                item = bytes(item).decode("ascii")
+            except UnicodeDecodeError:
+                return None
+        if not isinstance(item, str) or len(item) != LENGTH or item[0] != self.prefix or \
+                not _HEX.issuperset(item[1:]):
+            return None
+        index = (_unfmix64(int(item[1:], 16)) - self._key) & _MASK64
+        return index if index < self.count else None
+
+    def __contains__(self, item) -> bool:
+        # Sequence's own __contains__ would walk every item (440 million of them in the largest run).
+        return self.index_of(item) is not None
 
     def __iter__(self) -> Iterator[str]:
         for start in range(0, self.count, CHUNK):

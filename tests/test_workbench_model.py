@@ -182,6 +182,16 @@ def test_undo_of_a_job_takes_it_back_whole_and_a_refusal_leaves_nothing_to_undo(
     assert wb.undo() and wb.items == ["first"]
 
 
+def test_undo_on_a_growing_filter_takes_items_back_from_the_truth():
+    wb = Workbench(probes=200)
+    assert wb.configure(variant="scalable", initial_capacity=50, p=0.01)
+    for i in range(120):                   # past the first stage
+        wb.insert(f"s{i}")
+    wb.insert("s3")                        # inserted twice: still a member after one undo
+    assert wb.undo() and wb.is_member("s3") and len(wb.filter) == 120
+    assert wb.undo() and not wb.is_member("s119") and wb.is_member("s118")
+
+
 def test_nothing_to_undo_is_said(wb):
     rec = Recorder(wb)
     while wb.undo():
@@ -190,12 +200,13 @@ def test_nothing_to_undo_is_said(wb):
 
 
 def test_undo_keeps_within_its_memory_budget():
+    from types import SimpleNamespace
+
     from bloomviz.workbench.undo import UndoStack
     stack = UndoStack(depth=50, budget=10_000)
-
-    class Big:
-        m = 8 * 4_000          # 4,000 bytes of bits a copy
-
+    checkpoint = SimpleNamespace(flt=SimpleNamespace(nbytes=lambda: 4_000))   # a 4,000-byte filter copy
     for i in range(10):
-        stack.push(("insert", i), object(), Big())
+        stack.push(("insert", i), checkpoint)
     assert len(stack) == 2 and stack.label == ("insert", 9)
+    stack.push(("insert", "huge"), SimpleNamespace(flt=SimpleNamespace(nbytes=lambda: 20_000)))
+    assert len(stack) == 0     # a step too large to keep: nothing before it can be undone either

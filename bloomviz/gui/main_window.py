@@ -163,10 +163,8 @@ class MainWindow(QtWidgets.QMainWindow):
     def _wire(self) -> None:
         wb, redraw, bar = self.wb, self.redraw, self.statusBar()
         wb.filterReset.connect(self._on_filter_reset)
-        wb.filterGrown.connect(redraw.filter_grown)
-        wb.bitsChanged.connect(redraw.bits_changed)
+        wb.operated.connect(redraw.operated)     # one record per operation: grid cells, plot rows
         wb.highlighted.connect(redraw.highlighted)
-        wb.seriesChanged.connect(redraw.series_changed)
         wb.seriesReplaced.connect(lambda: self.plot.set_series(self.wb.series))
         wb.error.connect(lambda msg: bar.showMessage(msg, 8_000))
         wb.notice.connect(lambda msg: bar.showMessage(msg, 5_000))

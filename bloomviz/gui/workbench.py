@@ -85,11 +85,15 @@ class Workbench(QtCore.QObject):
     # --- model -> signals ------------------------------------------------------------------------------------
     def _explain(self, record):
         if record is not self._explained[0]:
-            self._explained = (record, words.explain(record, self.model.state, self.model.numbers()))
+            numbers = None if getattr(record, "numbers", None) is not None else self.model.numbers()
+            self._explained = (record, words.explain(record, self.model.state, numbers))
         return self._explained[1]
 
     def _on_operated(self, rec) -> None:
         self.historyAppended.emit(rec.history)
+        # the record first: the grid redraws from it (at its new size when it grew), then views that draw
+        # over the grid (the variant's bands) or count cells follow
+        self.operated.emit(rec)
         if rec.grown:
             self.filterGrown.emit()   # the grid grew by a stage: redraw it at the new size
         elif rec.op != "lookup":
@@ -97,7 +101,6 @@ class Workbench(QtCore.QObject):
         self.highlighted.emit(np.asarray(rec.highlight, dtype=np.int64) if rec.highlight else _EMPTY, rec.kinds)
         if rec.series_grew:
             self.seriesChanged.emit()
-        self.operated.emit(rec)
         self.operationExplained.emit(self._explain(rec))
 
     def _on_reset(self, last) -> None:

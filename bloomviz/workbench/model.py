@@ -216,7 +216,7 @@ class Workbench(Operations):
     def _keep(self, what: tuple) -> None:
         """Before an operation: its state, so that ``undo`` can put it back (``what``: (op, item))."""
         if self._job is None and not self._quiet:
-            self.undo_stack.push(what, checkpoint(self._s), self._s.flt)
+            self.undo_stack.push(what, checkpoint(self._s))
 
     def _unkeep(self) -> None:
         """The operation was refused after all: its step holds nothing to undo."""
@@ -226,7 +226,7 @@ class Workbench(Operations):
     def _keep_state(self, what: tuple) -> None:
         """Before the filter is replaced or emptied: the whole state."""
         if not self._quiet:
-            self.undo_stack.push(what, snapshot(self._s, len(self.undo_stack)), self._s.flt)
+            self.undo_stack.push(what, snapshot(self._s, len(self.undo_stack)))
 
     @property
     def undo_what(self) -> tuple | None:
@@ -401,7 +401,7 @@ class Workbench(Operations):
             self._emit(self.events.error, "Another bulk insert is running; cancel it first.")
             return False
         if not self._quiet:     # undo takes a whole job back, not one chunk
-            self.undo_stack.push(("insert batch", job.label), job.checkpoint or checkpoint(self._s), self._s.flt)
+            self.undo_stack.push(("insert batch", job.label), job.checkpoint or checkpoint(self._s))
         self._job = job
         self._reserve(reserve)
         self._emit(self.events.busy_changed, True)

@@ -236,8 +236,10 @@ class Operations:
         s.history.append(entry)
         if positions:
             s.last_positions = positions
+        values = self.cell_values(changed) if changed is not None and not grown else None
         rec = Operation(op=op, verdict=verdict, item=item, data=data, count=count, positions=positions,
-                        highlight=highlight, kinds=kinds, changed=changed, grown=grown, series_grew=series_grew,
+                        highlight=highlight, kinds=kinds, changed=changed, values=values, grown=grown,
+                        series_grew=series_grew,
                         numbers=self.numbers(), history=entry, result=result, was_member=was_member,
                         culprits=culprits or {}, false_negatives=tuple(false_negatives),
                         truth_known=s.truth.known)

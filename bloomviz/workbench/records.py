@@ -88,7 +88,8 @@ class Numbers:
 class Operation:
     """One operation on the filter, as it happened: the model's event carries exactly one of these.
 
-    ``changed``: the grid cells whose value changed (None = all of them, for a job's chunks); ``grown``: a
+    ``changed``: the grid cells whose value changed (None = all of them, for a job's chunks) and ``values``
+    their values now, so that the grid redraws from the record alone; ``grown``: a
     scalable filter opened a stage, so the grid must be redrawn at its new size instead. ``highlight`` and
     ``kinds``: the cells to mark and what each one was (``new``/``old`` on insert, ``zero``/``one``/``culprit``
     on lookup, ``removed``/``cleared``/``stuck``/``lost`` on removal). ``result``: the core's own frozen record
@@ -103,6 +104,7 @@ class Operation:
     highlight: tuple[int, ...]
     kinds: tuple[str, ...]
     changed: np.ndarray | None
+    values: np.ndarray | None                 # the changed cells' values now (uint8), None with ``changed``
     grown: bool
     series_grew: bool                         # rows were appended to the series
     numbers: Numbers

@@ -37,7 +37,6 @@ class Checkpoint:
     capacity: int | None
     items: int
     positions: int
-    keys: frozenset | None
     removed: dict
     series: int
     history: int
@@ -57,7 +56,7 @@ def checkpoint(s: State) -> Checkpoint:
     t, mm = s.truth, s.measure
     return Checkpoint(state=s, flt=s.flt.copy(), capacity=s.capacity, items=len(t.items),
                       positions=len(t.rows) if t.rows is not None else 0,
-                      keys=frozenset(t.keys) if t.keys is not None else None, removed=dict(t.removed),
+                      removed=dict(t.removed),
                       series=len(s.series), history=len(s.history), counts=dict(s.counts), lookups=s.lookups,
                       probes=mm.probes, probe_keys=mm.keys, seed=mm.seed, last=s.last)
 
@@ -67,7 +66,7 @@ def cut_back(s: State, cp: Checkpoint) -> None:
     s.flt = cp.flt.copy()
     s.capacity = cp.capacity
     s.truth.flt = s.flt
-    s.truth.cut(cp.items, cp.positions, cp.keys, cp.removed)
+    s.truth.cut(cp.items, cp.positions, cp.removed)
     s.series.truncate(cp.series)
     del s.history[cp.history:]
     s.counts = dict(cp.counts)
@@ -88,6 +87,12 @@ class Snapshot:
     @property
     def inserts(self) -> int:
         return len(self.flt)
+
+
+def nbytes(s: State) -> int:
+    """About what a whole state holds in memory: its filter, truth and plot rows."""
+    series = sum(s.series.column(c).nbytes for c in s.series.COLUMNS) if len(s.series) else 0
+    return int(s.flt.nbytes()) + s.truth.nbytes() + series + 200 * len(s.history)
 
 
 def snapshot(s: State, undo_depth: int = 0) -> Snapshot:

@@ -12,7 +12,7 @@ from typing import Sequence
 
 import numpy as np
 
-from bloomviz.items.encoding import to_bytes
+from bloomviz.items.encoding import to_bytes, to_bytes_list
 
 CULPRIT_LIMIT = 20
 DEDUPE_LIMIT = 50_000
@@ -67,15 +67,18 @@ class Truth:
         dtype = np.uint32 if flt.m <= 1 << 32 else np.int64
         self.rows = PositionRows(flt.k, dtype) if self.fixed_k else None
         self.items: list = []
-        # Without stored positions membership needs a set of the items' bytes.
-        self.keys: set[bytes] | None = None if self.fixed_k else set()
+        # Without stored positions membership needs the items' bytes, counted: going back (undo, a failed job)
+        # takes the later inserts' counts off instead of copying the whole table at every operation.
+        self.keys: dict[bytes, int] | None = None if self.fixed_k else {}
         self.removed: dict[bytes, int] = {}           # removals of inserted items, per item (counting)
         self.known = True                             # False: a filter loaded without its items
         self._stage_rows: dict[int, np.ndarray] = {}  # per stage of a growing filter, on demand
 
     def remember(self, items: Sequence[object], datas: Sequence[bytes], positions) -> None:
         if self.keys is not None:
-            self.keys.update(datas)
+            keys = self.keys
+            for data in datas:
+                keys[data] = keys.get(data, 0) + 1
         self.items.extend(items)
         if positions is not None and self.rows is not None:
             self.rows.extend(positions)
@@ -84,13 +87,23 @@ class Truth:
         if self.rows is not None:
             self.rows.reserve(extra)
 
-    def cut(self, items: int, positions: int, keys: set | None, removed: dict) -> None:
+    def nbytes(self) -> int:
+        """About what the truth holds in memory (for the undo stack's budget)."""
+        rows = self.rows.view().nbytes if self.rows is not None else 0
+        return rows + 80 * len(self.items) + (100 * len(self.keys) if self.keys is not None else 0)
+
+    def cut(self, items: int, positions: int, removed: dict) -> None:
         """Back to an earlier length (a rollback)."""
+        if self.keys is not None:
+            for data in to_bytes_list(self.items[items:]):
+                left = self.keys[data] - 1
+                if left:
+                    self.keys[data] = left
+                else:
+                    del self.keys[data]
         del self.items[items:]
         if self.rows is not None:
             self.rows.truncate(positions)
-        if keys is not None:
-            self.keys = set(keys)
         self.removed = dict(removed)
         self._stage_rows = {}
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bloomviz.workbench.state import Snapshot, nbytes
+
 DEPTH = 50
 BUDGET = 96 * 1024 * 1024
 
@@ -22,38 +24,47 @@ class Step:
     cost: int            # bytes held
 
 
-def cost_of(flt) -> int:
-    try:
-        return int(flt.nbytes())
-    except (AttributeError, TypeError):
-        return int(flt.m) // 8 + 1
+def cost_of(saved) -> int:
+    """Bytes an entry keeps alive: a copy of the filter for a checkpoint; a whole state for a snapshot (its
+    filter, truth and plot rows, which nothing else holds once another filter is shown)."""
+    if isinstance(saved, Snapshot):
+        return nbytes(saved.state)
+    return int(saved.flt.nbytes())
 
 
 class UndoStack:
     def __init__(self, depth: int = DEPTH, budget: int = BUDGET):
         self.depth, self.budget = depth, budget
         self._steps: list[Step] = []
+        self._held = 0           # bytes held by the steps
 
-    def push(self, label: str, saved, flt) -> None:
-        cost = cost_of(flt)
+    def push(self, label: tuple, saved) -> None:
+        cost = cost_of(saved)
         if cost > self.budget:       # one copy alone is over the budget: this step cannot be undone
-            self._steps.clear()
+            self.cut(0)
             return
         self._steps.append(Step(label, saved, cost))
-        while len(self._steps) > self.depth or sum(s.cost for s in self._steps) > self.budget:
-            self._steps.pop(0)
+        self._held += cost
+        while len(self._steps) > self.depth or self._held > self.budget:
+            self._held -= self._steps.pop(0).cost
 
     def pop(self) -> Step | None:
-        return self._steps.pop() if self._steps else None
+        if not self._steps:
+            return None
+        step = self._steps.pop()
+        self._held -= step.cost
+        return step
 
     def cut(self, depth: int) -> None:
         """Forget the steps after the first ``depth`` (a kept state was put back: they belonged to another)."""
+        for step in self._steps[depth:]:
+            self._held -= step.cost
         del self._steps[depth:]
 
     def drop(self, saved) -> None:
         """Forget the newest step if it holds ``saved`` (a job that was rolled back left nothing to undo)."""
         if self._steps and self._steps[-1].saved is saved:
-            self._steps.pop()
+            self.pop()
 
     @property
     def label(self) -> tuple | None:

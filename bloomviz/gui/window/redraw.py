@@ -45,13 +45,24 @@ class FilterRedraw:
         self._legend.refresh()
         self._numbers_changed()
 
-    def bits_changed(self, positions) -> None:
+    def operated(self, rec) -> None:
+        """One operation, drawn from its record: the cells it changed (with their values), the plot. (The cells
+        it touched arrive by ``highlighted``, which a restored state sends too.)"""
+        if rec.grown:
+            self.filter_grown()
+        elif rec.op != "lookup":
+            self.bits_changed(rec.changed, rec.values)
+        if rec.series_grew:
+            self.series_changed()
+
+    def bits_changed(self, positions, values=None) -> None:
         if not self._wb.busy:
             self._pending_bits = []
             if positions is None:
                 self._grid.set_all(self._wb.grid_values())
             elif len(positions):
-                self._grid.update_cells(positions, self._wb.cell_values(positions))
+                self._grid.update_cells(positions, values if values is not None
+                                        else self._wb.cell_values(positions))
             return
         if positions is None or self._pending_bits is None:
             self._pending_bits = None

@@ -37,6 +37,8 @@ def test_every_insert_is_counted_exactly_for_every_variant(variant):
     for n in (0, 1, 58, 61, 180, 258, 399, 400):
         assert (rows["fp"][n], rows["bits_set"][n]) == _oracle(variant, items, n, probes), n
     assert run.fp_count == rows["fp"][-1]
+    passing = run.false_positive_probes()
+    assert len(passing) == run.fp_count and all(run.filter.contains_many(passing))
 
 
 def test_items_given_and_single_adds_agree_with_the_source():
@@ -100,7 +102,7 @@ def test_a_filter_without_a_tracker_is_probed_after_each_step():
     assert list(record.n) == [120]
     assert (record.fp[0], record.bits_set[0]) == _oracle("standard", items, 120, probes, OPAQUE)
     run.add(items[120])
-    assert run.fp_count == _oracle("standard", items, 121, probes, OPAQUE)[0]
+    assert run.fp_count == _oracle("standard", items, 121, probes, OPAQUE)[0] == len(run.false_positive_probes())
 
 
 def test_rebuild_after_a_removal_reads_the_bits_again():
@@ -132,3 +134,14 @@ def test_refusals_name_the_bad_value():
         Measurement(flt, ["p1"]).step(5)
     with pytest.raises(ValueError, match="item count must be a whole number >= 0, got -2"):
         Measurement(flt, ["p1"], items=["a"]).step(-2)
+
+
+@pytest.mark.parametrize("variant", sorted(FILTERS))
+def test_measured_after_each_step_only_the_counts_are_the_same(variant):
+    items, probes = item_stream(300, seed=6), probe_items(500, seed=6)
+    run = Measurement(make_filter(variant, **FILTERS[variant]), probes, items, every=None, per_insert=False)
+    assert not run.exact
+    for size in (70, 70, 500):
+        record = run.step(size)
+        assert list(record.n) == [run.n] and record.kept.size == 0
+        assert (record.fp[0], record.bits_set[0]) == _oracle(variant, items, run.n, probes), run.n

@@ -103,6 +103,31 @@ class _Stages(_OneArray):
         return self.tracker.on_insertion(ins)
 
 
+class _AfterEachStep:
+    """A bit array measured only after each step (when no row inside a step is wanted): the chunk's positions
+    set as they are, the probes' positions (hashed once) tested at the end of the step."""
+
+    exact = False
+    tracker = None
+
+    def __init__(self, flt, probes):
+        self._positions = flt.positions_many(probes) if len(probes) else None
+        self.rebuild(flt)
+
+    def rebuild(self, flt) -> None:
+        hit = flt.test_positions(self._positions) if self._positions is not None else ()
+        self.fp_count = int(np.count_nonzero(hit))
+
+    def insert(self, flt, chunk: _Chunk) -> tuple[np.ndarray, np.ndarray]:
+        flt.insert_positions(chunk.positions(flt))
+        self.rebuild(flt)
+        return np.array([self.fp_count], np.int64), np.array([flt.bits_set], np.int64)
+
+    def after_add(self, flt, ins) -> int:
+        self.rebuild(flt)
+        return self.fp_count
+
+
 class _Probing:
     """No tracker fits: every probe is tested after each step (one row per step)."""
 
@@ -126,14 +151,16 @@ class _Probing:
         return self.fp_count
 
 
-# Most specific class first: the first entry the filter is an instance of decides.
-TRACKING: tuple[tuple[type, type], ...] = ((ScalableBloomFilter, _Stages), (BloomFilter, _OneArray))
+# Per class of filter (the most specific first: the first the filter is an instance of decides), how it is
+# measured after every insert and how after each step only; a filter of no class here is probed.
+TRACKING: tuple[tuple[type, type, type], ...] = ((ScalableBloomFilter, _Stages, _Probing),
+                                                 (BloomFilter, _OneArray, _AfterEachStep))
 
 
-def _tracking_for(flt, probes):
-    for cls, tracking in TRACKING:
+def _tracking_for(flt, probes, per_insert: bool):
+    for cls, every_insert, each_step in TRACKING:
         if isinstance(flt, cls):
-            return tracking(flt, probes)
+            return (every_insert if per_insert else each_step)(flt, probes)
     return _Probing(flt, probes)
 
 
@@ -169,10 +196,13 @@ class Measurement:
     hashed without strings). ``every``: keep a checkpoint every E inserts and at the source's last item (None:
     no periodic checkpoints). ``at``: insert counts to keep. ``initial``: keep the row before any insert.
     ``store``: hold the checkpoints in ``checkpoints`` (False when the caller keeps what it needs itself).
+    ``per_insert=False``: the count after each step is enough (one row per step; a bit array then skips the
+    tracker's bookkeeping: the explorer's k sweep reads only the last count).
     """
 
     def __init__(self, flt, probes: Sequence[object], items: Sequence[object] | None = None, *,
-                 every: int | None = 1, at: Sequence[int] = (), initial: bool = False, store: bool = True):
+                 every: int | None = 1, at: Sequence[int] = (), initial: bool = False, store: bool = True,
+                 per_insert: bool = True):
         self.filter = flt
         self.items = items
         self.taken = 0                     # items taken from ``items`` so far
@@ -182,7 +212,7 @@ class Measurement:
         self._last = self.n + len(items) if items is not None else None
         self._store = store
         self._kept: list[list[np.ndarray]] = [[], [], []]
-        self._tracking = _tracking_for(flt, probes)
+        self._tracking = _tracking_for(flt, probes, per_insert)
         self.probes = probes if isinstance(probes, list) else list(probes)
         if initial or self.n in self._at:
             self._keep_rows(np.array([self.n], np.int64), np.array([self.fp_count], np.int64),
@@ -222,6 +252,13 @@ class Measurement:
     def tracker(self):
         """The exact tracker (``FpTracker`` or ``ScalableFpTracker``), or None when probes are tested."""
         return self._tracking.tracker
+
+    def false_positive_probes(self) -> list:
+        """The probes the filter passes now."""
+        if self.tracker is not None:
+            return self.tracker.false_positive_probes()
+        hit = self.filter.contains_many(self.probes) if self.probes else ()
+        return [p for p, h in zip(self.probes, hit) if h]
 
     @property
     def remaining(self) -> int:

@@ -59,6 +59,7 @@ class DrawnItems(GeneratedItems):
         if np.any(ordered[1:] == ordered[:-1]):
             values = self._redraw(values, rng)
         self._values = values
+        self._last_texts: tuple[tuple[int, int], list[str]] | None = None
 
     def _redraw(self, values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         kept: list[int] = []
@@ -77,6 +78,15 @@ class DrawnItems(GeneratedItems):
     def values(self, start: int, stop: int) -> np.ndarray:
         start, stop = self._range(start, stop)
         return self._values[start:stop].copy()
+
+    def texts(self, start: int, stop: int) -> list[str]:
+        # The lanes of a comparison take the same range in turn, and a lane whose scheme has no numpy path
+        # needs it as text: the last range's strings are kept, so they are made once per step, not per lane.
+        if self._last_texts is not None and self._last_texts[0] == (start, stop):
+            return self._last_texts[1]
+        texts = super().texts(start, stop)
+        self._last_texts = ((start, stop), texts)
+        return texts
 
     def __repr__(self) -> str:
         return f"DrawnItems({self.count}, seed={self.seed!r}, prefix={self.prefix!r})"

@@ -212,9 +212,11 @@ class KMeasurement(_Measurement):
         self._ensure_items()
         if self._measurement is None:
             flt = BloomFilter(self.m, self.ks[self._index], scheme=self.scheme)
-            self._measurement = Measurement(flt, self._probe_items, self._items, every=None)
+            self._measurement = Measurement(flt, self._probe_items, self._items, every=None, per_insert=False)
         measurement = self._measurement
-        self.done += measurement.step(self.step_items).n.size if self.n else 1
+        before = measurement.taken
+        measurement.step(self.step_items)
+        self.done += measurement.taken - before if self.n else 1
         if measurement.remaining == 0:
             self._hits.append(measurement.fp_count)
             self._index += 1

@@ -1,0 +1,144 @@
+"""The measurement pipeline's seeded items hashed from numpy words, against the string path each replaced;
+prints ratios measured in one process (the median of R runs, the two paths alternating: on a shared machine
+the median moves less than the best).
+
+1. Items: ``random_items(n)`` then ``positions_many`` of the strings (what compare and explore did) against
+   ``streams.drawn_items(n)`` (the same strings, as numbers) hashed by ``generated.positions``; checked equal.
+2. A Compare run (the lesson preset's four schemes at m = 14.4 n, k = 10, 20,000 probes): the old lane loop
+   (random_items, positions_many per lane, FpTracker.insert_batch) against ``Comparison.run``; the final
+   counts are checked equal.
+3. The explorer's k sweep (KMeasurement, k = 1..12): the old loop (random_items, positions_many per k,
+   insert_positions, probes tested at the end) against today's, which steps a Measurement per k; the hits
+   are checked equal.
+   Both are mostly the exact tracker's work, the same in both; two of the preset's schemes have no numpy path
+   and are hashed from text, made once per step for all lanes.
+4. Memory held by the items of a run: a list of random_items strings against DrawnItems (tracemalloc).
+
+Run: python benchmarks/bench_pipeline.py [--n 1000000] [--repeat 5]. The last line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
+
+from bloomviz.filters.standard import BloomFilter  # noqa: E402
+from bloomviz.items.encoding import random_items  # noqa: E402
+from bloomviz.items.generated import positions  # noqa: E402
+from bloomviz.measure.fp_tracker import FpTracker  # noqa: E402
+from bloomviz.measure.streams import PROBE_SEED_OFFSET, drawn_items, drawn_probes  # noqa: E402
+from bloomviz.studies import compare, explore  # noqa: E402
+
+
+def median_pair(old, new, repeat: int) -> tuple[float, float]:
+    """Median time of each, the two alternating so that neither gets a quieter machine."""
+    t_old, t_new = [], []
+    for _ in range(repeat):
+        for fn, times in ((old, t_old), (new, t_new)):
+            t = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t)
+    return float(np.median(t_old)), float(np.median(t_new))
+
+
+def items_and_positions(n: int, repeat: int) -> dict:
+    flt = BloomFilter(14 * n, 10)
+    old = lambda: flt.positions_many(random_items(n, seed=1, prefix="i"))  # noqa: E731
+    new = lambda: positions(flt, drawn_items(n, 1), 0, n)                  # noqa: E731
+    assert np.array_equal(old(), new())
+    t_old, t_new = median_pair(old, new, repeat)
+    return {"n": n, "strings_s": t_old, "numpy_s": t_new, "speedup": t_old / t_new}
+
+
+def _old_compare(configs, m, k, n, probes, seed, chunk=65_536) -> list[int]:
+    items = random_items(n, seed=seed, prefix="i")
+    probe_list = random_items(probes, seed=seed + PROBE_SEED_OFFSET, prefix="p")
+    filters = [compare.build_filter(c, m, k, n) for c in configs]
+    trackers = [FpTracker(f, probe_list) for f in filters]
+    for start in range(0, n, chunk):
+        batch = items[start:start + chunk]
+        for f, tr in zip(filters, trackers):
+            tr.insert_batch(f.positions_many(batch), f)
+    return [tr.fp_count for tr in trackers]
+
+
+def comparison(n: int, repeat: int) -> dict:
+    configs = compare.lesson_configs()
+    k, m = 10, int(14.4 * n)
+    old = lambda: _old_compare(configs, m, k, n, 20_000, 0)                                    # noqa: E731
+    new = lambda: [s.fp_count for s in compare.Comparison(configs, m, k, n, probes=20_000, seed=0)  # noqa: E731
+                   .run().summaries()]
+    assert old() == new()
+    t_old, t_new = median_pair(old, new, repeat)
+    return {"n": n, "lanes": len(configs), "old_s": t_old, "pipeline_s": t_new, "speedup": t_old / t_new}
+
+
+def _old_k_sweep(m, n, ks, probes, seed, step=32_768) -> list[int]:
+    items = random_items(n, seed=seed, prefix="i")
+    probe_list = random_items(probes, seed=seed + PROBE_SEED_OFFSET, prefix="p")
+    hits = []
+    for k in ks:
+        flt = BloomFilter(m, k)
+        for start in range(0, n, step):
+            flt.insert_positions(flt.positions_many(items[start:start + step]))
+        hits.append(int(np.count_nonzero(flt.test_positions(flt.positions_many(probe_list)))))
+    return hits
+
+
+def k_sweep(n: int, repeat: int) -> dict:
+    m, ks = 10 * n, range(1, 13)
+    old = lambda: _old_k_sweep(m, n, ks, 10_000, 0)                                            # noqa: E731
+    new = lambda: list(explore.KMeasurement(m, n, ks, probes=10_000, seed=0).run()["hits"])   # noqa: E731
+    assert old() == new()
+    t_old, t_new = median_pair(old, new, repeat)
+    return {"n": n, "ks": len(ks), "old_s": t_old, "pipeline_s": t_new, "speedup": t_old / t_new}
+
+
+def memory(n: int) -> dict:
+    out = {}
+    for name, make in (("strings", lambda: random_items(n, seed=2, prefix="i")),
+                       ("drawn", lambda: drawn_items(n, 2))):
+        tracemalloc.start()
+        held = make()
+        size, _ = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        out[f"{name}_bytes_per_item"] = size / n
+        del held
+    out["ratio"] = out["strings_bytes_per_item"] / out["drawn_bytes_per_item"]
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=1_000_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    figures = {"items": items_and_positions(args.n, args.repeat),
+               "compare": comparison(min(args.n, compare.MAX_ITEMS), args.repeat),
+               "k_sweep": k_sweep(max(1, args.n // 4), args.repeat),
+               "memory": memory(args.n)}
+    print(f"1. {args.n:,} items made and hashed (murmur3-mix, k = 10): strings "
+          f"{figures['items']['strings_s']:.3f} s, numpy {figures['items']['numpy_s']:.3f} s: "
+          f"{figures['items']['speedup']:.2f}x")
+    c = figures["compare"]
+    print(f"2. Compare, {c['lanes']} lanes of {c['n']:,} items: old loop {c['old_s']:.3f} s, "
+          f"pipeline {c['pipeline_s']:.3f} s: {c['speedup']:.2f}x")
+    s = figures["k_sweep"]
+    print(f"3. k sweep, k = 1..{s['ks']} at n = {s['n']:,}: old loop {s['old_s']:.3f} s, "
+          f"pipeline {s['pipeline_s']:.3f} s: {s['speedup']:.2f}x")
+    mem = figures["memory"]
+    print(f"4. items held: strings {mem['strings_bytes_per_item']:.1f} B/item, drawn "
+          f"{mem['drawn_bytes_per_item']:.1f} B/item: {mem['ratio']:.1f}x less")
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()

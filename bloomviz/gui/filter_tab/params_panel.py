@@ -24,7 +24,8 @@ from bloomviz.explain import variants as variant_words
 from bloomviz.filters.params import K, M, Param
 from bloomviz.filters.registry import VARIANTS, variant_tip
 from bloomviz.hashing import schemes as hashing
-from bloomviz.gui.workbench import MAX_K, MAX_M, MIN_M, Workbench, design_params
+from bloomviz.gui.workbench import Workbench
+from bloomviz.workbench.limits import MAX_K, MAX_M, MIN_M, design_params
 
 
 

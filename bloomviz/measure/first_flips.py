@@ -341,8 +341,8 @@ def times_of(queries: np.ndarray, keys: np.ndarray, key_times: np.ndarray) -> np
     bits = max(10, int(queries.size).bit_length() + 6)
     occupied = np.zeros(1 << bits, dtype=bool)
     occupied[_slots(queries, _MULTIPLIERS[0], bits)] = True
-    candidates = np.flatnonzero(occupied[_slots(np.ascontiguousarray(keys, dtype=np.int64), _MULTIPLIERS[0],
-                                                bits)])
+    candidates = np.flatnonzero(occupied.take(_slots(np.ascontiguousarray(keys, dtype=np.int64),
+                                                     _MULTIPLIERS[0], bits)))
     if candidates.size == 0:
         return out
     ordered_at = candidates[np.argsort(keys[candidates], kind="stable")]

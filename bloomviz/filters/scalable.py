@@ -16,6 +16,7 @@ sized by ``theory.optimal_params(n_i, p_i)`` (k_i = ceil(log2(1/p_i)), m_i = cei
 then m_i is raised to the smallest m for which the exact rate at capacity, (1 − (1 − 1/m)^{k_i·n_i})^{k_i}, is
 at most p_i: rounding k up makes the optimal m fall a little short, and the bound only holds if every stage
 keeps its own p_i. The raise is well under 1 % of m_i.
+(The sizing and the rate of the whole filter are in scalable_stages.py; what the window says, scalable_facts.py.)
 
 Conventions. ``m`` is the total number of bits of all stages; ``k`` is the k of the newest stage (``ks`` gives
 every stage's); ``len()`` counts inserts, duplicates included (an item inserted twice counts twice toward a
@@ -32,7 +33,6 @@ import bisect
 import math
 import struct
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Iterable
 
 import numpy as np
@@ -40,79 +40,14 @@ import numpy as np
 from bloomviz.filters import bitstore
 
 from bloomviz.hashing import schemes as hashing
-from bloomviz.theory.exact_rate import fp_exact_at, fp_exact_kernel
 from bloomviz.filters.scalable_facts import ScalableFacts
+from bloomviz.filters.scalable_stages import StageSpec, scalable_fp, stage_spec
 from bloomviz.filters.standard import BloomFilter, Insertion, Lookup
 from bloomviz.items.encoding import to_bytes, to_bytes_list
 from bloomviz.filters.notebook import RichDisplay
-from bloomviz.theory.rates import optimal_params, smallest_m
 from bloomviz.theory.validate import MAX_K, MAX_M, check_k, check_m, check_n, check_p
 from bloomviz.filters.common import (check_count, check_growth, check_params,
                                           check_tightening)
-
-
-def _fp_classic(m: int, k: int, n) -> np.ndarray | float:
-    """(1 − (1 − 1/m)^{kn})^k via expm1/log1p (vectorised over n): a lower bound of the exact rate."""
-    return (-np.expm1(k * np.asarray(n, dtype=np.float64) * math.log1p(-1.0 / m))) ** k
-
-
-@dataclass(frozen=True)
-class StageSpec:
-    index: int
-    capacity: int
-    error: float
-    m: int
-    k: int
-    start: int  # the insert count at which the stage opens: the capacities of the stages before it
-
-
-@lru_cache(maxsize=4096)
-def stage_spec(initial_capacity: int, p: float, growth: int, tightening: float, index: int) -> StageSpec:
-    """The size of stage ``index``: k = ceil(log2(1/error)) and the smallest m whose *exact* rate at the stage's
-    capacity is within its budget error = p(1 - r)r^i, so the compound rate never exceeds p however small the
-    first stage (sized by the classic formula, a stage of capacity 1 at p = 0.01 gave 1.03 p after 3 items).
-    Raises ValueError when the stage would exceed m ≤ 2^34 or k ≤ 64."""
-    capacity = initial_capacity * growth ** index
-    error = p * (1 - tightening) * tightening ** index
-    start = initial_capacity * (growth ** index - 1) // (growth - 1)
-    k, m = optimal_params(capacity, error)
-    if k > MAX_K:
-        raise ValueError(f"the scalable filter cannot add stage {index}: its error {error:.3g} needs k={k} "
-                         f"hash functions (the limit is {MAX_K})")
-    if m <= MAX_M:
-        root = error ** (1.0 / k)
-        need = math.ceil(1.0 / -math.expm1(math.log1p(-root) / (k * capacity))) if root < 1 else 1
-        m = max(m, need)
-        while float(_fp_classic(m, k, capacity)) > error:  # guards the float rounding of the closed form
-            m += 1
-        if m <= MAX_M:   # the classic m is a lower bound of the exact one
-            m = smallest_m(k, capacity, error, lowest=m) or MAX_M + 1
-    if m > MAX_M:
-        raise ValueError(f"the scalable filter cannot add stage {index}: capacity {capacity} at error "
-                         f"{error:.3g} needs m={m} bits (the limit is 2^34 = {MAX_M})")
-    return StageSpec(index, capacity, error, int(m), int(k), start)
-
-
-def scalable_fp(initial_capacity: int, p: float, n, growth: int = 2, tightening: float = 0.9):
-    """The expected false-positive rate after n inserts (scalar or array): 1 − Π_i (1 − FP_i(n_i)), where
-    n_i is the load of stage i after n inserts and FP_i the exact standard-filter rate of that stage (stages are
-    independent filters, so the product is exact too)."""
-    n_arr = np.asarray(n, dtype=np.float64)
-    miss = np.ones_like(n_arr)
-    top = float(n_arr.max()) if n_arr.size else 0.0
-    i = 0
-    while True:
-        spec = stage_spec(initial_capacity, p, growth, tightening, i)
-        if spec.start >= top and i > 0:
-            break
-        load = np.clip(n_arr - spec.start, 0, spec.capacity)
-        if load.size and float(load.min()) == spec.capacity:      # a full stage: one cached value
-            miss *= 1.0 - fp_exact_kernel(spec.m, spec.k, spec.capacity)
-        else:
-            miss *= 1.0 - fp_exact_at(spec.m, spec.k, load)
-        i += 1
-    out = 1.0 - miss
-    return float(out) if out.ndim == 0 else out
 
 
 @dataclass(frozen=True)
@@ -178,9 +113,6 @@ class ScalableBloomFilter(ScalableFacts, RichDisplay):
     """A growing list of standard filters whose errors sum to at most p. See the module docstring."""
 
     variant = "scalable"
-    # --- variant facts (see BloomFilter's; the rest, and its words, are ScalableFacts') ---
-    sized = False                 # grows from a capacity: m and k are the stages' outcome, not its parameters
-    theory_name = "theory (scalable)"
     standard_formulas = False   # its own theory (theory_fp); the standard filter's formulas describe another
 
     def __init__(self, initial_capacity: int, p: float, growth: int = 2, tightening: float = 0.9,

@@ -12,10 +12,13 @@ from typing import Sequence
 import numpy as np
 
 from bloomviz.filters.params import GROWTH, INITIAL_CAPACITY, RATE_BOUND, TIGHTENING
+from bloomviz.filters.scalable_stages import scalable_fp
 
 
 class ScalableFacts:
     # --- variant facts (see BloomFilter's) -----------------------------------------------------------------------
+    sized = False                 # grows from a capacity: m and k are the stages' outcome, not its parameters
+    theory_name = "theory (scalable)"
     parameters = (INITIAL_CAPACITY, RATE_BOUND, GROWTH, TIGHTENING)
     title = "Scalable (grows in stages, rate kept under p)"
     short_title = "Scalable"
@@ -27,8 +30,7 @@ class ScalableFacts:
     bands_text = "outlined: the stages, oldest first (inserts go to the newest)"
 
     def theory_curve(self, n, samples: int = 64):
-        """1 − Π_i (1 − FP_i(n)) at every n (see scalable.scalable_fp)."""
-        from bloomviz.filters.scalable import scalable_fp
+        """1 − Π_i (1 − FP_i(n)) at every n (see scalable_stages.scalable_fp)."""
         return np.atleast_1d(scalable_fp(self.initial_capacity, self.p, n, self.growth, self.tightening))
 
     # --- variant words (see BloomFilter's) -----------------------------------------------------------------------

@@ -11,8 +11,8 @@
 from bloomviz.filters.blocked import BlockedBloomFilter, blocked_fp, blocked_fp_curve
 from bloomviz.filters.counting import CountingBloomFilter, CountingInsertion, CountingLookup, Removal
 from bloomviz.filters.partitioned import PartitionedBloomFilter, partitioned_fp
-from bloomviz.filters.scalable import (ScalableBloomFilter, ScalableLookup, StageInsertion, StageSpec, scalable_fp,
-                                    stage_spec)
+from bloomviz.filters.scalable import ScalableBloomFilter, ScalableLookup, StageInsertion
+from bloomviz.filters.scalable_stages import StageSpec, scalable_fp, stage_spec
 
 __all__ = ["BlockedBloomFilter", "CountingBloomFilter", "CountingInsertion", "CountingLookup",
            "PartitionedBloomFilter", "Removal", "ScalableBloomFilter", "ScalableLookup", "StageInsertion",

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
+
+from bloomviz.workbench.state import checkpoint
 
 TARGET_TICK_S = 0.030
 FRAME_INTERVAL_S = 0.100
@@ -93,3 +95,88 @@ class Job:
             return (f"Bulk insert {reason} after {self.done:,}{of} {self.label}; the filter, plot and history "
                     f"hold exactly those {self.done:,}.")
         return f"Inserted {self.done:,} {self.label} in {elapsed:.2f} s."
+
+
+class Jobs:
+    """Mixed into ``Workbench``: starting, stepping, finishing and cancelling its one job."""
+
+    def insert_many(self, items: Iterable[object], label: str = "items") -> bool:
+        """Start inserting ``items`` in chunks (advanced by ``step_job``). False when work is already running."""
+        items = items if isinstance(items, list) else list(items)
+        pos = [0]
+
+        def source(count: int) -> list:
+            chunk = items[pos[0]: pos[0] + count]
+            pos[0] += len(chunk)
+            return chunk
+
+        return self.run_job(source, len(items), label)
+
+    def run_job(self, source: Callable[[int], Sequence[object]], total: int, label: str = "items",
+                atomic: bool = False, progress_of: Callable[[], tuple[int, int]] | None = None) -> bool:
+        """Insert ``total`` items drawn from ``source(count)`` in chunks, one chunk per ``step_job()``.
+
+        ``source`` may raise ``OSError``/``ValueError`` (a file gone bad mid-way): the job ends, reported by
+        ``error``. With ``atomic`` a cancel, a refusal or such a failure puts everything back as it was before
+        the job (an import is all or nothing); without it, the chunks committed so far stay.
+        """
+        return self._start(Job(source, total, label, self.checkpoint() if atomic else None, progress_of),
+                           reserve=int(total) if progress_of is None else 0)
+
+    def run_steps(self, step: Callable[[int], int], total: int, label: str) -> bool:
+        """Run ``step(count)`` until it returns 0: each call makes up to ``count`` operations through the model
+        and returns how many it made. Progress, Cancel and ``busy`` as for bulk inserts; what a cancel should
+        undo is the caller's (``job_finished`` says it was cancelled)."""
+        return self._start(Job(lambda count: (), total, label, step=step), reserve=0)
+
+    def _start(self, job: Job, reserve: int) -> bool:
+        if self._job is not None:
+            self._emit(self.events.error, "Another bulk insert is running; cancel it first.")
+            return False
+        if not self._quiet:     # undo takes a whole job back, not one chunk
+            self.undo_stack.push(("insert batch", job.label), job.checkpoint or checkpoint(self._s))
+        self._job = job
+        self._reserve(reserve)
+        self._emit(self.events.busy_changed, True)
+        self._emit(self.events.progress, *job.progress)
+        return True
+
+    def step_job(self) -> bool:
+        """Advance the running job by one step; False when no job runs (any more)."""
+        job = self._job
+        if job is None:
+            return False
+        step = job.advance(self.insert_batch)
+        if step.outcome == FRAME:
+            self._emit(self.events.frame)
+        elif step.outcome == MORE:
+            # The end is announced on the next step, not in this one: the redraws it triggers then run in a
+            # turn of their own instead of adding to this chunk's.
+            self._emit(self.events.progress, *job.progress)
+        elif step.outcome == DONE:
+            self._finish_job(cancelled=False)
+        else:
+            if step.message:
+                self._emit(self.events.error, step.message)
+            self._finish_job(cancelled=True, reason=step.outcome)
+        return self._job is not None
+
+    def run_to_end(self) -> None:
+        """Step the running job until it ends (a script's or a test's clock)."""
+        while self.step_job():
+            pass
+
+    def _finish_job(self, cancelled: bool, reason: str = "cancelled") -> None:
+        job, self._job = self._job, None
+        rolled_back = cancelled and job.checkpoint is not None
+        if rolled_back:
+            self.rollback(job.checkpoint)
+            self.undo_stack.drop(job.checkpoint)   # nothing of the job is left to undo
+        self._emit(self.events.notice, job.summary(cancelled, reason, rolled_back))
+        self._emit(self.events.busy_changed, False)
+        self._emit(self.events.job_finished, job.done, job.total, cancelled)
+
+    def cancel(self) -> None:
+        """Stop bulk work between chunks (everything committed so far stays, consistently)."""
+        if self._job is not None:
+            self._finish_job(cancelled=True)

@@ -19,7 +19,7 @@ zero-delay timer). Words about operations are built from the records by ``bloomv
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Callable, Iterable, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -33,11 +33,12 @@ from bloomviz.workbench import jobs, limits
 from bloomviz.workbench.building import build_filter
 from bloomviz.workbench.events import Event
 from bloomviz.workbench.measurement import DEFAULT_PROBES, DEFAULT_SEED, Measurement, has_bits
+from bloomviz.workbench.jobs import Jobs
 from bloomviz.workbench.operations import Operations
 from bloomviz.workbench.records import Numbers, StateNote
 from bloomviz.workbench.state import Checkpoint, Snapshot, State, checkpoint, cut_back, revive, snapshot
 from bloomviz.workbench.truth import Truth
-from bloomviz.workbench.undo import UndoStack
+from bloomviz.workbench.undo import Undo, UndoStack
 
 
 class Events:
@@ -51,7 +52,7 @@ class Events:
             setattr(self, name, Event())
 
 
-class Workbench(Operations):
+class Workbench(Operations, Jobs, Undo):
     def __init__(self, *, probes: int = DEFAULT_PROBES, seed: int = DEFAULT_SEED):
         self.events = Events()
         self.undo_stack = UndoStack()
@@ -212,43 +213,6 @@ class Workbench(Operations):
         self._probe_count = self._s.measure.count
         self._emit(self.events.reset, self._s.last)
 
-    # --- undo ------------------------------------------------------------------------------------------------
-    def _keep(self, what: tuple) -> None:
-        """Before an operation: its state, so that ``undo`` can put it back (``what``: (op, item))."""
-        if self._job is None and not self._quiet:
-            self.undo_stack.push(what, checkpoint(self._s))
-
-    def _unkeep(self) -> None:
-        """The operation was refused after all: its step holds nothing to undo."""
-        if self._job is None and not self._quiet:
-            self.undo_stack.pop()
-
-    def _keep_state(self, what: tuple) -> None:
-        """Before the filter is replaced or emptied: the whole state."""
-        if not self._quiet:
-            self.undo_stack.push(what, snapshot(self._s, len(self.undo_stack)))
-
-    @property
-    def undo_what(self) -> tuple | None:
-        """(op, item) of what ``undo`` would take back, or None when there is nothing to undo."""
-        return self.undo_stack.label
-
-    def undo(self) -> bool:
-        """Put back the state before the last operation (or before the filter was replaced)."""
-        step = self.undo_stack.pop()
-        if step is None:
-            self._emit(self.events.notice, "Nothing to undo.")
-            return False
-        self.cancel()
-        if isinstance(step.saved, Snapshot):
-            self._emit(self.events.about_to_reset)
-            self._s = revive(step.saved)
-            self._probe_count = self._s.measure.count
-            self._emit(self.events.reset, self._s.last)
-        else:
-            self.rollback(step.saved)
-        return True
-
     # --- reading ---------------------------------------------------------------------------------------------
     @property
     def filter(self):
@@ -365,85 +329,3 @@ class Workbench(Operations):
                 grown.extend(**{c: old.column(c) for c in Series.COLUMNS})
             s.series = grown
             self._emit(self.events.series_replaced)
-
-    # --- jobs ------------------------------------------------------------------------------------------------
-    def insert_many(self, items: Iterable[object], label: str = "items") -> bool:
-        """Start inserting ``items`` in chunks (advanced by ``step_job``). False when work is already running."""
-        items = items if isinstance(items, list) else list(items)
-        pos = [0]
-
-        def source(count: int) -> list:
-            chunk = items[pos[0]: pos[0] + count]
-            pos[0] += len(chunk)
-            return chunk
-
-        return self.run_job(source, len(items), label)
-
-    def run_job(self, source: Callable[[int], Sequence[object]], total: int, label: str = "items",
-                atomic: bool = False, progress_of: Callable[[], tuple[int, int]] | None = None) -> bool:
-        """Insert ``total`` items drawn from ``source(count)`` in chunks, one chunk per ``step_job()``.
-
-        ``source`` may raise ``OSError``/``ValueError`` (a file gone bad mid-way): the job ends, reported by
-        ``error``. With ``atomic`` a cancel, a refusal or such a failure puts everything back as it was before
-        the job (an import is all or nothing); without it, the chunks committed so far stay.
-        """
-        return self._start(jobs.Job(source, total, label, self.checkpoint() if atomic else None, progress_of),
-                           reserve=int(total) if progress_of is None else 0)
-
-    def run_steps(self, step: Callable[[int], int], total: int, label: str) -> bool:
-        """Run ``step(count)`` until it returns 0: each call makes up to ``count`` operations through the model
-        and returns how many it made. Progress, Cancel and ``busy`` as for bulk inserts; what a cancel should
-        undo is the caller's (``job_finished`` says it was cancelled)."""
-        return self._start(jobs.Job(lambda count: (), total, label, step=step), reserve=0)
-
-    def _start(self, job: jobs.Job, reserve: int) -> bool:
-        if self._job is not None:
-            self._emit(self.events.error, "Another bulk insert is running; cancel it first.")
-            return False
-        if not self._quiet:     # undo takes a whole job back, not one chunk
-            self.undo_stack.push(("insert batch", job.label), job.checkpoint or checkpoint(self._s))
-        self._job = job
-        self._reserve(reserve)
-        self._emit(self.events.busy_changed, True)
-        self._emit(self.events.progress, *job.progress)
-        return True
-
-    def step_job(self) -> bool:
-        """Advance the running job by one step; False when no job runs (any more)."""
-        job = self._job
-        if job is None:
-            return False
-        step = job.advance(self.insert_batch)
-        if step.outcome == jobs.FRAME:
-            self._emit(self.events.frame)
-        elif step.outcome == jobs.MORE:
-            # The end is announced on the next step, not in this one: the redraws it triggers then run in a
-            # turn of their own instead of adding to this chunk's.
-            self._emit(self.events.progress, *job.progress)
-        elif step.outcome == jobs.DONE:
-            self._finish_job(cancelled=False)
-        else:
-            if step.message:
-                self._emit(self.events.error, step.message)
-            self._finish_job(cancelled=True, reason=step.outcome)
-        return self._job is not None
-
-    def run_to_end(self) -> None:
-        """Step the running job until it ends (a script's or a test's clock)."""
-        while self.step_job():
-            pass
-
-    def _finish_job(self, cancelled: bool, reason: str = "cancelled") -> None:
-        job, self._job = self._job, None
-        rolled_back = cancelled and job.checkpoint is not None
-        if rolled_back:
-            self.rollback(job.checkpoint)
-            self.undo_stack.drop(job.checkpoint)   # nothing of the job is left to undo
-        self._emit(self.events.notice, job.summary(cancelled, reason, rolled_back))
-        self._emit(self.events.busy_changed, False)
-        self._emit(self.events.job_finished, job.done, job.total, cancelled)
-
-    def cancel(self) -> None:
-        """Stop bulk work between chunks (everything committed so far stays, consistently)."""
-        if self._job is not None:
-            self._finish_job(cancelled=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bloomviz.workbench.state import Snapshot, nbytes
+from bloomviz.workbench.state import Snapshot, checkpoint, nbytes, revive, snapshot
 
 DEPTH = 50
 BUDGET = 96 * 1024 * 1024
@@ -73,3 +73,43 @@ class UndoStack:
 
     def __len__(self) -> int:
         return len(self._steps)
+
+
+class Undo:
+    """Mixed into ``Workbench``: what it keeps before each change, and ``undo``."""
+
+    def _keep(self, what: tuple) -> None:
+        """Before an operation: its state, so that ``undo`` can put it back (``what``: (op, item))."""
+        if self._job is None and not self._quiet:
+            self.undo_stack.push(what, checkpoint(self._s))
+
+    def _unkeep(self) -> None:
+        """The operation was refused after all: its step holds nothing to undo."""
+        if self._job is None and not self._quiet:
+            self.undo_stack.pop()
+
+    def _keep_state(self, what: tuple) -> None:
+        """Before the filter is replaced or emptied: the whole state."""
+        if not self._quiet:
+            self.undo_stack.push(what, snapshot(self._s, len(self.undo_stack)))
+
+    @property
+    def undo_what(self) -> tuple | None:
+        """(op, item) of what ``undo`` would take back, or None when there is nothing to undo."""
+        return self.undo_stack.label
+
+    def undo(self) -> bool:
+        """Put back the state before the last operation (or before the filter was replaced)."""
+        step = self.undo_stack.pop()
+        if step is None:
+            self._emit(self.events.notice, "Nothing to undo.")
+            return False
+        self.cancel()
+        if isinstance(step.saved, Snapshot):
+            self._emit(self.events.about_to_reset)
+            self._s = revive(step.saved)
+            self._probe_count = self._s.measure.count
+            self._emit(self.events.reset, self._s.last)
+        else:
+            self.rollback(step.saved)
+        return True

@@ -34,7 +34,7 @@ from bloomviz.filters.standard import BloomFilter  # noqa: E402
 from bloomviz.items.encoding import random_items  # noqa: E402
 from bloomviz.items.generated import positions  # noqa: E402
 from bloomviz.measure.fp_tracker import FpTracker  # noqa: E402
-from bloomviz.measure.streams import PROBE_SEED_OFFSET, drawn_items, drawn_probes  # noqa: E402
+from bloomviz.measure.streams import PROBE_SEED_OFFSET, drawn_items  # noqa: E402
 from bloomviz.studies import compare, explore  # noqa: E402
 
 

@@ -27,10 +27,10 @@ from typing import TextIO
 
 import numpy as np
 
-from bloomviz.commands.common import (AtomicText, CliParser, Progress, design_from_options, fail, input_path,
-                                      k_arg, m_arg, n_arg, non_negative_int, open_csv, output_path, p_arg,
-                                      parse_real, parse_whole, positive_int, rate, row_indices, scheme_arg,
-                                      write_csv)
+from bloomviz.commands.common import (CliParser, Progress, design_from_options, fail, input_path, k_arg, m_arg,
+                                      n_arg, non_negative_int, open_csv, output_path, p_arg, parse_real,
+                                      parse_whole, positive_int, rate, scheme_arg, write_csv)
+from bloomviz.commands.common import AtomicText, row_indices  # noqa: F401 - simulate's names before they moved
 
 NAME = "simulate"
 MAX_N = 50_000_000        # items read from a file are held in memory

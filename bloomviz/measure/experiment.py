@@ -16,8 +16,9 @@ import numpy as np
 from bloomviz.filters.registry import make_filter
 from bloomviz.hashing import schemes as hashing
 from bloomviz.measure.fp_tracker import FpTracker
-from bloomviz.measure.pipeline import Measurement, item_stream, probe_items
+from bloomviz.measure.pipeline import Measurement
 from bloomviz.measure.series import Series, series_rows
+from bloomviz.measure.streams import item_stream, probe_items
 from bloomviz.theory.curves import estimate_many, theory_many
 from bloomviz.theory.intervals import wilson_interval as wilson
 from bloomviz.theory.intervals import wilson_many
@@ -33,7 +34,7 @@ class Cancelled(Exception):
 class Simulation:
     """Insert n items into a fresh filter, measuring the false-positive rate exactly after every insert.
 
-    Items are generated (pipeline.item_stream: seeded, prefix ``i``, distinct by construction, made and hashed
+    Items are generated (streams.item_stream: seeded, prefix ``i``, distinct by construction, made and hashed
     in numpy chunk by chunk, never all held) unless given; probes are generated with prefix ``p``, so they can
     never equal a generated item. Given items are held as a list and excluded from the probes explicitly.
     Any filter can be measured (``flt``, or ``variant`` and its parameters): a scalable filter stage by stage.

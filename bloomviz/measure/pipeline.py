@@ -37,7 +37,7 @@ from bloomviz.items.encoding import to_bytes_list
 from bloomviz.items.generated import GeneratedItems
 from bloomviz.items.generated import positions as generated_positions
 from bloomviz.measure.fp_tracker import FpTracker
-from bloomviz.measure.streams import PROBE_PREFIX, PROBE_SEED_OFFSET, ITEM_PREFIX, item_stream, probe_items
+from bloomviz.measure.streams import ITEM_PREFIX, PROBE_PREFIX, PROBE_SEED_OFFSET, item_stream, probe_items
 from bloomviz.measure.tracking import ScalableFpTracker
 from bloomviz.theory.intervals import Z_95, wilson_interval
 

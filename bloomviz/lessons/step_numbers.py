@@ -99,10 +99,12 @@ def filter_line(r: dict, standard_formulas: bool, counters: dict | None = None) 
         parts.append(f"Bloom's formula {rate_text(r['classic_rate'])}")
     last = r.get("last") or {}
     if last.get("action"):
-        verdict = {"maybe": "probably in the set", "no": "definitely not in the set"}.get(last.get("verdict"), "done")
-        parts.append(f"last: {last['action']} “{last.get('item', '')!s}” → {verdict}")
+        verdict = {"maybe": "probably in the set", "no": "definitely not in the set"}.get(last.get("verdict"))
+        parts.append(f"last: {last['action']} “{last.get('item', '')!s}”" + (f" → {verdict}" if verdict else ""))
         culprits = last.get("culprits") or {}
-        if last.get("verdict") == "maybe" and not last.get("member") and culprits:
+        # named only when every bit has a named setter: a bit set by generated items or by the item itself (a
+        # counter stuck at its top) has no one to name
+        if last.get("verdict") == "maybe" and not last.get("member") and culprits and all(culprits.values()):
             parts.append("its bits set by: " + "; ".join(f"{p} ← {', '.join(who) or '?'}" for p, who in culprits.items()))
     if counters:
         parts.append("counters: " + ", ".join(f"[{p}] = {v}" for p, v in counters.items()))

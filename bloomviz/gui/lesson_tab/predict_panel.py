@@ -43,7 +43,7 @@ class PredictPanel(QtWidgets.QFrame):
         self.rows = QtWidgets.QGridLayout(self.rows_box)
         self.rows.setContentsMargins(0, 0, 0, 0)
         self.rows.setColumnStretch(1, 3)
-        self.rows.setColumnStretch(2, 2)
+        self.rows.setColumnStretch(2, 1)
         self.total = QtWidgets.QLabel()
         self.reveal_button = QtWidgets.QPushButton("Reveal")
         self.reveal_button.setToolTip("Show the answer the filter gives and mark the right choice (R in presenter "
@@ -69,6 +69,7 @@ class PredictPanel(QtWidgets.QFrame):
         self._bars: list[QtWidgets.QProgressBar] = []
         self._counts: list[QtWidgets.QSpinBox] = []
         self._plus: list[QtWidgets.QPushButton] = []
+        self._compact = False
 
     # --- the question ----------------------------------------------------------------------------------------
     def show_question(self, record: dict, tally: Tally) -> None:
@@ -96,6 +97,7 @@ class PredictPanel(QtWidgets.QFrame):
             count.setRange(0, 100_000)
             count.setToolTip("Type the count of raised hands")
             count.valueChanged.connect(lambda value, n=i: self.set_count(n, value))
+            count.setVisible(not self._compact)
             for column, widget in enumerate((text, bar, plus, count), start=1):
                 self.rows.addWidget(widget, i, column)
             self._labels.append(text)
@@ -187,6 +189,13 @@ class PredictPanel(QtWidgets.QFrame):
         if not self.answer.isVisible():
             shown += 2 * self.answer.fontMetrics().lineSpacing() + layout.spacing()
         return shown
+
+    def set_compact(self, on: bool) -> None:
+        """Presenter mode: no typed counts (the teacher votes with +1 or the keys 1–9), so the choices keep the
+        width of the panel."""
+        self._compact = on
+        for count in self._counts:
+            count.setVisible(not on)
 
     def set_scale(self, factor: float) -> None:
         """Every text in the panel ``factor`` times the normal size (presenter mode), the question larger still;

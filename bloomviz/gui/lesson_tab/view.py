@@ -33,7 +33,8 @@ from bloomviz.gui.lesson_tab.presenter import Presenter
 from bloomviz.workbench.limits import MAX_M
 
 TAB_KEY = "lesson"
-PRESENTER_FONT = 1.9     # narration size in presenter mode, times the normal font
+PRESENTER_FONT = 1.9     # narration size in presenter mode, times the normal font, on a screen 1080 lines high
+PRESENTER_LINES = 1040   # the view's height on such a screen (the window less its margins)
 
 
 def _markdown(title: str, *texts: str) -> str:
@@ -78,6 +79,7 @@ class LessonView(QtWidgets.QWidget):
         self.computed.hide()
         self.predict = PredictPanel()
         self.tallies: dict[int, Tally] = {}      # step number -> the class's votes on its question
+        self._presenting, self._scale = False, 1.0
 
         top = QtWidgets.QHBoxLayout()
         top.addWidget(QtWidgets.QLabel("Lesson"))
@@ -303,8 +305,9 @@ class LessonView(QtWidgets.QWidget):
         if self.predict_box.isVisibleTo(self):
             words = max(words, self.predict.height_needed(self.predict.width() if self.predict.width() > 50
                                                           else width))
-        need = int(words) + sum(label.heightForWidth(self.width()) + 6 for label in (self.numbers, self.computed)
-                                if label.isVisibleTo(self) and label.text())
+        spacing = max(0, self.stage.widget(1).layout().spacing())
+        need = int(words) + 12 + sum(label.heightForWidth(self.width()) + spacing
+                                     for label in (self.numbers, self.computed) if label.isVisibleTo(self) and label.text())
         lower = min(max(need, total * 3 // 10), total * 6 // 10)
         if abs(self.stage.sizes()[1] - lower) > 4:
             self.stage.setSizes([total - lower, lower])
@@ -317,6 +320,8 @@ class LessonView(QtWidgets.QWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        if self._presenting:
+            self._apply_scale()
         # a new window size (presenter mode, a projector) re-splits the stage by stretch: the question needs its room
         QtCore.QTimer.singleShot(0, self._fit_stage)
 
@@ -342,18 +347,25 @@ class LessonView(QtWidgets.QWidget):
         """Presenter mode's look: no step list or top bar, the words in large type (the grid keeps its room)."""
         self.steps.setVisible(not on)
         self.top_bar.setVisible(not on)
-        if on:
-            self._normal_font = self.narration.font()
-            font = QtGui.QFont(self._normal_font)
-            font.setPointSizeF(font.pointSizeF() * PRESENTER_FONT)
-        else:
-            font = getattr(self, "_normal_font", self.narration.font())
-        self.narration.setFont(font)
-        self.numbers.setFont(font)
-        self.computed.setFont(font)
-        self.predict.set_scale(PRESENTER_FONT if on else 1.0)
+        self._presenting = on
+        self._scale = 0.0
+        self._apply_scale()
+
+    def _apply_scale(self) -> None:
+        """Type for the back row: PRESENTER_FONT times the normal size on a 1080-line screen, in proportion on
+        others (a class sees a projected 720-line screen as large as a 1080-line one)."""
+        scale = PRESENTER_FONT * min(2.0, max(0.6, self.height() / PRESENTER_LINES)) if self._presenting else 1.0
+        if abs(scale - self._scale) < 0.05 * scale:
+            return
+        self._scale = scale
+        font = QtWidgets.QApplication.font()
+        font.setPointSizeF(font.pointSizeF() * scale)
+        for label in (self.narration, self.numbers, self.computed):
+            label.setFont(font)
+        self.predict.set_scale(scale)
+        self.predict.set_compact(self._presenting)
         title = QtGui.QFont(font)        # the lesson's title line above the grid, readable from the back row
-        if on:
+        if self._presenting:
             title.setPointSizeF(title.pointSizeF() * 0.75)
         self.message.setFont(title)
         self._fit_stage()

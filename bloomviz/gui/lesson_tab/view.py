@@ -3,12 +3,13 @@
 The tab drives a ``LessonRunner`` on the core, as ``bloomviz lesson --report`` does: the lesson has its own
 filter, so walking a class through it never touches the window's filter. Next runs one step; Back restores the
 state before it exactly (the runner keeps a snapshot per step); the step list jumps. The grid shows the lesson's
-filter with the last operation's positions lit (1 or 0), the narration the step's text, and a line of numbers
-the step's report carries: m, k, n, bits set, the measured rate and the exact one beside Bloom's classic formula.
+filter with the last operation's positions lit (1 or 0), the narration the step's text (Markdown), and the
+lines of numbers the step's report carries (``lessons.step_numbers``): m, k, n, bits set, the measured rate and
+the exact one beside Bloom's classic formula, and what a design, formulas or an ensemble computed. The split
+between grid and words is fitted to each step.
 
-Presenter mode (F5, or View → Presenter mode): full screen, panels and menus hidden, the lesson's grid as large
-as the screen allows with the narration in large type beneath; a clicker's keys: PageDown, Right or Space next;
-PageUp or Left back; B blanks the screen (again to show it); Esc leaves, putting every panel back as it was.
+Presenter mode (``presenter.py``, F5) hides the step list and the top bar and sets the words in type sized to the
+screen's height (``set_presenting``); ``shots.py`` draws every step that way to PNG.
 
 A step with a ``predict`` question shows it beside the narration (``predict_panel``): the class votes (+1 per
 choice, a typed count, or the keys 1–9 in presenter mode), and Reveal (R, or Next) shows the filter's answer. Until

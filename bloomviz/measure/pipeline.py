@@ -10,7 +10,8 @@ by chunk. It holds the three policies that used to be repeated in each of them:
 - **tracking**, chosen by the filter's class in one table (``TRACKING``): a filter with one bit array whose
   positions never move (``BloomFilter`` and its subclasses) is followed by ``FpTracker``, a filter that grows
   in stages by ``ScalableFpTracker``; both are exact after every insert. Any other filter has every probe
-  tested after each step (one row per step, ``exact`` False);
+  tested after each step (one row per step, ``exact`` False), as has any filter when the caller asks for the
+  count after each step only (``per_insert=False``: a bit array then tests its probes' positions, hashed once);
 - **checkpoints**: which rows are kept — every E-th insert and the last item of the source (``every``), given
   insert counts (``at``), and optionally the filter as it was before the first insert (``initial``).
 
@@ -20,8 +21,8 @@ insert of the chunk, and which of those rows are checkpoints. ``add(item)`` does
 record with the filter's ``Insertion`` (for highlighting); ``rebuild()`` re-reads the bits after a removal, a
 clear or a load. ``fp_count`` is the one place the count is read.
 
-Generated items (``items.generated.GeneratedItems``) are hashed from numpy words, never made into strings,
-when the filter's positions are a function of the item's MurmurHash3 (``generated.positions``).
+Generated items (``items.generated.GeneratedItems``, and streams.DrawnItems) are hashed from numpy words, never
+made into strings, when the filter's positions are a function of the item's MurmurHash3 (``generated.positions``).
 """
 
 from __future__ import annotations

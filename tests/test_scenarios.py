@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtWidgets
 
-from bloomviz.scenarios import stories as core
+from bloomviz.scenarios import base, spelling, stories, weak_keys
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.encoding import to_bytes
 from bloomviz.workbench import records as wbm
@@ -74,18 +74,18 @@ def test_line_scenarios_end_to_end(qtbot, window, key):
         member = to_bytes(item) in sc.truth
         passes = bool(flt.contains_many([item])[0])
         assert (v.member, v.passes) == (member, passes), item
-        assert window.wb.history[-1].verdict == {core.TRUE_POSITIVE: wbm.TRUE_POSITIVE,
-                                                 core.TRUE_NEGATIVE: wbm.TRUE_NEGATIVE,
-                                                 core.FALSE_POSITIVE: wbm.FALSE_POSITIVE}[v.kind]
+        assert window.wb.history[-1].verdict == {base.TRUE_POSITIVE: wbm.TRUE_POSITIVE,
+                                                 base.TRUE_NEGATIVE: wbm.TRUE_NEGATIVE,
+                                                 base.FALSE_POSITIVE: wbm.FALSE_POSITIVE}[v.kind]
         assert sc.verdict_text(v).split()[0] in panel.result.toPlainText()
         seen.add(v.kind)
     # every scenario offers a member, a non-member, and (found at run time) a false positive
-    assert seen == {core.TRUE_POSITIVE, core.TRUE_NEGATIVE, core.FALSE_POSITIVE}
+    assert seen == {base.TRUE_POSITIVE, base.TRUE_NEGATIVE, base.FALSE_POSITIVE}
 
 
 def test_spell_checker_flags_misspellings_and_names_the_accepted_ones(qtbot, window):
     sc = run(qtbot, window, "spell")
-    assert isinstance(sc, core.SpellChecker)
+    assert isinstance(sc, spelling.SpellChecker)
     flt = window.wb.filter
     assert len(flt) == len(sc.items) > 50_000
     check_story_shown(window, sc)
@@ -93,7 +93,7 @@ def test_spell_checker_flags_misspellings_and_names_the_accepted_ones(qtbot, win
     assert panel.text.toPlainText() == sc.paragraph
     qtbot.mouseClick(panel.text_button, QtCore.Qt.MouseButton.LeftButton)
     verdicts = panel.last_verdicts
-    words = list(dict.fromkeys(core.words_of(sc.paragraph)))
+    words = list(dict.fromkeys(spelling.words_of(sc.paragraph)))
     assert [v.item for v in verdicts] == words
     dictionary = sc.truth
     found = flt.contains_many(words)
@@ -102,7 +102,7 @@ def test_spell_checker_flags_misspellings_and_names_the_accepted_ones(qtbot, win
         assert v.passes == bool(passes)
         assert not (v.member and not v.passes)            # no false negatives
     fps = [v.item for v in verdicts if v.false_positive]
-    flagged = [v.item for v in verdicts if v.kind == core.TRUE_NEGATIVE]
+    flagged = [v.item for v in verdicts if v.kind == base.TRUE_NEGATIVE]
     assert flagged and fps, "the paragraph is meant to show both"
     shown = panel.result.toPlainText()
     for w in fps + flagged:
@@ -117,8 +117,8 @@ def test_spell_checker_reports_an_edited_text(qtbot, window):
     panel = window.scenarios.panel
     panel.text.setPlainText("The quick brown foxx")
     verdicts = panel.check_paragraph()
-    assert [(v.item, v.kind) for v in verdicts][:3] == [("the", core.TRUE_POSITIVE), ("quick", core.TRUE_POSITIVE),
-                                                       ("brown", core.TRUE_POSITIVE)]
+    assert [(v.item, v.kind) for v in verdicts][:3] == [("the", base.TRUE_POSITIVE), ("quick", base.TRUE_POSITIVE),
+                                                       ("brown", base.TRUE_POSITIVE)]
     assert verdicts[3].item == "foxx" and not verdicts[3].member
 
 
@@ -141,18 +141,18 @@ def test_contacts_every_collision_and_save_prompt(qtbot, window):
     window.answer = True
     panel.line.setText(new)
     v = panel.check_line()
-    assert v.kind == core.TRUE_NEGATIVE and window.asked and new in window.asked[-1]
+    assert v.kind == base.TRUE_NEGATIVE and window.asked and new in window.asked[-1]
     assert window.wb.is_member(new) and window.wb.history[-1].op == "insert"
     # saved: sending to it again is a known contact, no question
     asked = len(window.asked)
     panel.line.setText(new)
-    assert panel.check_line().kind == core.TRUE_POSITIVE and len(window.asked) == asked
+    assert panel.check_line().kind == base.TRUE_POSITIVE and len(window.asked) == asked
 
     other = next(a for a in sc.new_addresses if not window.wb.filter.contains_many([a])[0])
     window.answer = False
     n = len(window.wb.filter)
     panel.line.setText(other)
-    assert panel.check_line().kind == core.TRUE_NEGATIVE
+    assert panel.check_line().kind == base.TRUE_NEGATIVE
     assert len(window.wb.filter) == n and not window.wb.is_member(other)
 
     fps = [a for a in sc.new_addresses if window.wb.filter.contains_many([a])[0] and not window.wb.is_member(a)]
@@ -173,7 +173,7 @@ def test_ssh_story_states_the_bytes_saved_and_the_measured_rate(qtbot, window):
     filter_bytes = -(-flt.m // 8)
     assert f"{filter_bytes:,} bytes" in text
     assert f"saves {32_768 * 32 - filter_bytes:,} bytes" in text
-    r = core.measure(flt, core.fresh_key_fingerprints(sc.PROBES))
+    r = base.measure(flt, weak_keys.fresh_key_fingerprints(sc.PROBES))
     assert f"{r.hits:,} of {r.trials:,}" in text
     low, high = r.interval
     assert low <= 0.001 * 3 and high >= 0.001 / 3      # a measured rate near the design, not a typed one
@@ -220,28 +220,28 @@ def test_missing_data_is_reported_and_changes_nothing(qtbot, window, tmp_path, m
 
 
 def test_pure_judge_matches_a_filter_built_by_hand():
-    sc = core.get_scenario("urls")
+    sc = stories.get_scenario("urls")
     d = sc.design()
     flt = BloomFilter(d.m, d.k)
     flt.update(sc.items)
     probe = sc.items[:50] + sc.browsing[:2_000]
-    verdicts = core.judge(probe, flt, sc.truth)
-    assert all(v.kind == core.TRUE_POSITIVE for v in verdicts[:50])
+    verdicts = base.judge(probe, flt, sc.truth)
+    assert all(v.kind == base.TRUE_POSITIVE for v in verdicts[:50])
     fps = [v for v in verdicts[50:] if v.passes]
-    assert all(v.kind == core.FALSE_POSITIVE for v in fps)
+    assert all(v.kind == base.FALSE_POSITIVE for v in fps)
     assert len(fps) == int(np.count_nonzero(flt.contains_many(sc.browsing[:2_000])))
 
 
 def test_unknown_scenario_is_refused():
     with pytest.raises(ValueError, match="unknown scenario 'x'.*spell"):
-        core.get_scenario("x")
+        stories.get_scenario("x")
 
 
 def test_synthetic_keys_are_deterministic_and_distinct():
-    a, b = core.weak_key_fingerprints(), core.weak_key_fingerprints()
-    assert a == b and len(set(a)) == core.PID_SPACE
+    a, b = weak_keys.weak_key_fingerprints(), weak_keys.weak_key_fingerprints()
+    assert a == b and len(set(a)) == weak_keys.PID_SPACE
     assert all(f.startswith("SHA256:") and len(f) == 50 for f in a[:10])
-    assert not set(core.fresh_key_fingerprints(1000)) & set(a)
+    assert not set(weak_keys.fresh_key_fingerprints(1000)) & set(a)
 
 
 def test_shipped_blocklist_is_what_the_build_script_makes():

@@ -15,7 +15,8 @@ from typing import Callable
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.scenarios.datasets import DatasetError
-from bloomviz.scenarios.stories import SCENARIOS, Scenario, get_scenario
+from bloomviz.scenarios.base import Scenario
+from bloomviz.scenarios.stories import SCENARIOS, get_scenario
 from bloomviz.gui.scenarios_tab.panel import ScenarioPanel
 from bloomviz.gui.workbench import Workbench
 

@@ -20,7 +20,8 @@ from typing import Callable
 
 from PySide6 import QtCore, QtWidgets
 
-from bloomviz.scenarios.stories import FALSE_POSITIVE, TRUE_NEGATIVE, TRUE_POSITIVE, SpellChecker, Verdict
+from bloomviz.scenarios.base import FALSE_POSITIVE, TRUE_NEGATIVE, TRUE_POSITIVE, Verdict
+from bloomviz.scenarios.spelling import SpellChecker
 from bloomviz.workbench import records as wbm
 from bloomviz.workbench.limits import MAX_ITEM_BYTES
 from bloomviz.gui import theme
@@ -194,7 +195,7 @@ class ScenarioPanel(QtWidgets.QWidget):
         sc = self.runner.scenario
         if not isinstance(sc, SpellChecker):
             return []
-        from bloomviz.scenarios.stories import words_of
+        from bloomviz.scenarios.spelling import words_of
         text = self.text.toPlainText()
         verdicts: list[Verdict] = []
         for word in dict.fromkeys(words_of(text)):

@@ -1,0 +1,75 @@
+"""E-mail contacts: an address book in a filter, whose false positives label strangers as known."""
+
+from __future__ import annotations
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Sequence
+
+from bloomviz.scenarios import datasets
+
+from bloomviz.scenarios.base import (Design, Scenario, TRUE_NEGATIVE, TRUE_POSITIVE, Verdict, _find_false_positives, expected_fp, measure, pct)
+
+
+class EmailContacts(Scenario):
+    key = "contacts"
+    title = "E-mail contacts"
+    tagline = "An address book in 192 bits, k = 3: every collision visible; “save contact?” asked only when new."
+    datasets = ("contacts",)
+    check_label = "Send to this address"
+    check_hint = "Type a recipient's address"
+    M, K = 192, 3
+
+    def load(self) -> list[str]:
+        return datasets.read_lines("contacts")
+
+    @cached_property
+    def new_addresses(self) -> list[str]:
+        return datasets.read_lines("contacts", "new-addresses.txt")
+
+    def design(self) -> Design:
+        return Design(m=self.M, k=self.K, capacity=len(self.items))
+
+    @staticmethod
+    def collisions(flt, items: Sequence[str]) -> dict[int, list[str]]:
+        """The bits that two or more of ``items`` set, with the items that set each."""
+        pos = flt.positions_many(items)
+        owners: dict[int, list[str]] = {}
+        for item, row in zip(items, pos.tolist()):
+            for p in dict.fromkeys(row):
+                owners.setdefault(p, []).append(item)
+        return {p: names for p, names in sorted(owners.items()) if len(names) > 1}
+
+    def story(self, flt) -> list[str]:
+        n, m, k = len(self.items), flt.m, flt.k
+        shared = self.collisions(flt, self.items)
+        r = measure(flt, self.new_addresses)
+        busiest = max(shared.items(), key=lambda kv: len(kv[1])) if shared else None
+        busy = (f" Bit {busiest[0]} is shared by {len(busiest[1])}: {', '.join(busiest[1])}." if busiest else "")
+        return [
+            f"E-mail contacts. A mail client keeps the user's address book ({n} addresses) in a filter of "
+            f"m = {m} bits with k = {k} hash functions, small enough to see every bit. Before sending, it "
+            "looks the recipient up: “definitely not in the set” means a new address, so it asks "
+            "“Save contact?”; “probably in the set” means it is already known, so it asks nothing.",
+            f"{flt.bits_set} of the {m} bits are set ({pct(flt.bits_set / m)}); {len(shared)} bits were set by "
+            f"two or more addresses (collisions).{busy} Hover a cell to see who set it.",
+            f"At this fill a new address passes with probability (X/m)^k = {pct((flt.bits_set / m) ** k)} (the "
+            f"exact rate expected for {len(flt)} addresses is {pct(expected_fp(flt))}). Of {r.trials} new "
+            f"addresses, {r.hits} passed: for those the client would wrongly skip the “Save contact?” "
+            "question — a false positive.",
+            "Next: type a recipient in the Scenario panel and press “Send to this address”.",
+        ]
+
+    def verdict_text(self, v: Verdict) -> str:
+        if v.kind == TRUE_NEGATIVE:
+            return f"{v.item} is new (definitely not in the address book): save contact?"
+        if v.kind == TRUE_POSITIVE:
+            return f"{v.item} is in the address book: sent, no question asked."
+        return (f"{v.item} is NOT in the address book, but all its {self.K} bits are set: the client takes it "
+                "for a known contact and never offers to save it — a false positive.")
+
+    def examples(self, flt) -> list[str]:
+        fps = _find_false_positives(self.new_addresses, flt, self.truth, 2)
+        new = [a for a in self.new_addresses if a not in fps][:2]
+        return [self.items[0], *new, *fps]

@@ -1,0 +1,67 @@
+"""Banned passwords: a breach list in a filter; a new password is refused when the filter says so."""
+
+from __future__ import annotations
+
+from __future__ import annotations
+
+import random
+
+from bloomviz.scenarios import datasets
+
+from bloomviz.items.encoding import to_bytes
+
+from bloomviz.scenarios.base import (Design, Scenario, TRUE_NEGATIVE, TRUE_POSITIVE, Verdict, _designed, _find_false_positives, expected_fp, kib, list_bytes, measure, pct, rate_text)
+
+
+class BannedPasswords(Scenario):
+    key = "passwords"
+    title = "Banned passwords"
+    tagline = ("Refuse the 29,292 most common passwords (a list fit for a classroom); now and then a good one is "
+               "refused too.")
+    datasets = ("common-passwords",)
+    check_label = "Try this password"
+    check_hint = "Type a new password"
+    P = 0.01
+    RANDOM_TRIALS = 20_000
+
+    def load(self) -> list[str]:
+        return datasets.read_lines("common-passwords")
+
+    def design(self) -> Design:
+        return _designed(len(self.items), self.P)
+
+    @staticmethod
+    def random_passwords(count: int, seed: int = 11) -> list[str]:
+        """Strong passwords (12 random letters, digits and signs) that no list of common ones holds."""
+        rng = random.Random(seed)
+        alphabet = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789!#%+=?@"
+        return ["".join(rng.choice(alphabet) for _ in range(12)) for _ in range(count)]
+
+    def story(self, flt) -> list[str]:
+        n, m, k = len(self.items), flt.m, flt.k
+        raw = list_bytes(self.items)
+        r = measure(flt, [p for p in self.random_passwords(self.RANDOM_TRIALS) if to_bytes(p) not in self.truth])
+        top = ", ".join(self.items[:5])
+        return [
+            f"Banned passwords. The {n:,} most common passwords of a leaked-password corpus (the list "
+            f"starts {top}, …) went into a filter of m = {m:,} bits ({kib(m / 8)}; the list itself is "
+            f"{kib(raw)}), k = {k}, designed for p = {pct(self.P)}.",
+            "When someone sets a password, the site looks it up. “Definitely not in the set”: accepted. "
+            "“Probably in the set”: refused, try another. A false positive refuses a good password; at 1% "
+            "that costs one user in a hundred a second try, and no banned password ever gets through.",
+            f"Measured: of {r.trials:,} random 12-character passwords, {rate_text(r)} were refused "
+            f"(theory {pct(expected_fp(flt))}).",
+            "Next: type a new password in the Scenario panel and try it.",
+        ]
+
+    def verdict_text(self, v: Verdict) -> str:
+        if v.kind == TRUE_NEGATIVE:
+            return "Accepted: not on the list of banned passwords (certain)."
+        if v.kind == TRUE_POSITIVE:
+            return "Refused: this password is on the list of common passwords. Choose another."
+        return ("Refused — but wrongly: this password is not on the list. A false positive; the user must "
+                "choose another, which costs a second try and nothing else.")
+
+    def examples(self, flt) -> list[str]:
+        fps = _find_false_positives(self.random_passwords(2_000, seed=12), flt, self.truth, 1)
+        return ["letmein", "sunshine", "correct-horse-battery", *fps]

@@ -163,8 +163,21 @@ def set_fresh_bits(view: np.ndarray, positions: np.ndarray) -> None:
     """Set bits of a little-endian byte array with a plain scatter, reading back and retrying the writes that
     another bit of the same byte overwrote (last writer wins per byte; each round sets at least one bit of
     every contended byte). Exact for any positions. Done a block of 16,384 positions at a time, so the gather,
-    the scatter and the read-back touch lines the first of them brought into the cache."""
+    the scatter and the read-back touch lines the first of them brought into the cache. On an array far larger
+    than the cache, with a core to spare, the array's two halves are set in two threads (as in flip_pass)."""
     p = np.asarray(positions, dtype=np.int64).ravel()
+    if view.nbytes >= _SPLIT_VIEW and p.size >= _SPLIT_MIN and _two_cores():
+        upper = p >= (view.size // 2) * 8
+        other = _pool().submit(_set_blocks, view, p[upper])
+        _set_blocks(view, p[~upper])
+        other.result()
+        return
+    _set_blocks(view, p)
+
+
+def _set_blocks(view: np.ndarray, p: np.ndarray) -> None:
+    # Never splits: flip_pass's worker thread calls this, and a nested submit to the one-thread pool would wait
+    # on itself.
     for lo in range(0, p.size, SET_BLOCK):
         block = p[lo:lo + SET_BLOCK]
         byte = block >> 3
@@ -285,11 +298,11 @@ def _block_flips(view, block, byte, new, fresh, workspace) -> np.ndarray:
         won = np.ones(keys.size, dtype=bool)
         won[lose] = False
         keep[undecided[won]] = True
-        set_fresh_bits(view, keys[won])
+        _set_blocks(view, keys[won])
         undecided = undecided[lose[keys.take(lose) != keys.take(winner)]]
     first = undecided[FirstIndex(at.take(undecided), workspace).first]
     keep[first] = True
-    set_fresh_bits(view, at.take(first))
+    _set_blocks(view, at.take(first))
     return fresh[keep]
 
 
@@ -324,7 +337,7 @@ def _block_flips_checked(view, block, fresh, workspace) -> np.ndarray:
     """``_block_flips`` without assuming numpy's write order: FirstIndex checks it and sorts if it must."""
     first = FirstIndex(block[fresh], workspace).first
     flips = fresh[first]
-    set_fresh_bits(view, block[flips])
+    _set_blocks(view, block[flips])
     return flips
 
 

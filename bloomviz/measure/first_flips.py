@@ -232,13 +232,19 @@ _POOL = []
 
 def _two_cores() -> bool:
     """A second core to spare: two threads on a busy machine ran no faster than one here (load 5 on two
-    cores: 109 against 88 ns a position), so the load average must leave a core idle besides this process."""
+    cores: 109 against 88 ns a position), so the 1-minute load average must leave a core idle besides this
+    process; once splitting, this process's own two threads count up to one more (hysteresis)."""
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):
         return False
-    return cpus >= 2 and load <= cpus - 0.5
+    spare = cpus >= 2 and load <= cpus - 0.5 + (1.0 if _SPLITTING[0] else 0.0)
+    _SPLITTING[0] = spare
+    return spare
+
+
+_SPLITTING = [False]
 
 
 def _pool() -> ThreadPoolExecutor:

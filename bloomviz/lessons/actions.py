@@ -14,11 +14,32 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from bloomviz.filters.params import Param
+from bloomviz.filters.registry import VARIANTS
+
 LESSON_MAX_M = 1 << 28          # a lesson filter is built in memory by a file someone sent: at most 32 MiB
 THEORY_MAX_M = 1 << 48          # ``rates`` computes formulas only, so Brainflayer's 2^32 bits are fine
 MAX_RANDOM = 2_000_000          # items one insert-random adds
 MAX_ENSEMBLE_WORK = 4_000_000   # filters x inserts of one ensemble
 MAX_PROBES = 200_000
+
+
+# The lesson's own filter options: m and k (or n and p for the textbook design), the scheme and the variant.
+# Every other option is a parameter some variant declares, by its lesson key (a scalable's capacity=), typed
+# and bounded as declared: a variant's new parameter is a lesson option without a change here.
+FILTER_OPTIONS = ("m", "k", "n", "p", "scheme", "variant")
+
+
+def _variant_options() -> dict[str, Param]:
+    out: dict[str, Param] = {}
+    for cls in VARIANTS.values():
+        for param in cls.parameters:
+            if param.key not in FILTER_OPTIONS:
+                out.setdefault(param.key, param)
+    return out
+
+
+VARIANT_OPTIONS = _variant_options()
 
 
 @dataclass(frozen=True)
@@ -31,9 +52,9 @@ class Spec:
 
 
 SPECS: dict[str, Spec] = {
-    "filter": Spec(("m", "k", "n", "p", "scheme", "variant", "counter_bits", "capacity", "growth", "tightening"),
+    "filter": Spec(FILTER_OPTIONS + tuple(VARIANT_OPTIONS),
                    summary="make a new empty filter: m= k= (or n= p= for the textbook design), scheme=, "
-                           "variant= (standard, counting, scalable, partitioned, blocked)"),
+                           f"variant= ({', '.join(VARIANTS)})"),
     "positions": Spec((), min_args=3, max_args=None,
                       summary="positions ITEM = P1 P2 …: hand-set positions for ITEM (before filter "
                               "scheme=hand-set)"),
@@ -100,25 +121,37 @@ def _yes(text: str, what: str) -> bool:
     return text == "yes"
 
 
+def _declared(text: str, param: Param):
+    """A variant parameter's lesson option, checked against its declaration (kind and range)."""
+    if param.kind == "rate":
+        return fraction(text, param.key, param.low, param.high, open_low=False)
+    if param.kind == "choice":
+        value = whole(text, param.key, min(param.choices), max(param.choices))
+        if value not in param.choices:
+            raise ValueError(f"{param.key} must be one of {', '.join(map(str, param.choices))}, got {text}")
+        return value
+    return whole(text, param.key, int(param.low or 1), LESSON_MAX_M if param.high is None else int(param.high))
+
+
 def _filter_options(o: dict) -> dict:
     from bloomviz.hashing.schemes import SCHEMES
     from bloomviz.hashing.seed_schemes import HAND_SET_ID
-    from bloomviz.filters.registry import DEFAULT_VARIANT, VARIANTS, check_variant
+    from bloomviz.filters.registry import DEFAULT_VARIANT, check_variant
     out: dict = {"variant": check_variant(o.get("variant", DEFAULT_VARIANT))}
     scheme = o.get("scheme")
     if scheme is not None and scheme not in SCHEMES and scheme != HAND_SET_ID:
         raise ValueError(f"unknown hash scheme {scheme!r}; known schemes: {', '.join(SCHEMES)}, {HAND_SET_ID}")
     out["scheme"] = scheme
-    for key in ("m", "capacity", "n"):
+    for key in ("m", "n"):
         if key in o:
             out[key] = whole(o[key], key, 1, LESSON_MAX_M)
-    for key, high in (("k", 64), ("counter_bits", 8), ("growth", 16)):
-        if key in o:
-            out[key] = whole(o[key], key, 1, high)
+    if "k" in o:
+        out["k"] = whole(o["k"], "k", 1, 64)
     if "p" in o:
         out["p"] = fraction(o["p"], "p", 0.0, 0.5)
-    if "tightening" in o:
-        out["tightening"] = fraction(o["tightening"], "tightening", 0.0, 1.0)
+    for key, param in VARIANT_OPTIONS.items():
+        if key in o:
+            out[key] = _declared(o[key], param)
     variant = out["variant"]
     cls = VARIANTS[variant]
     if not cls.sized:   # it grows from its own parameters (a scalable's capacity= and p=): all must be given

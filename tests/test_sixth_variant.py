@@ -1,10 +1,13 @@
 """A new variant needs its own class and one registry entry: the builder, the session format, the lessons and
-the window's words then know it, since they read its declaration instead of listing the variants by name.
+the window's words then know it, since they read its declaration instead of listing the variants by name (and a
+declared parameter is a lesson option, checked as declared).
 
 The variant here is a standard filter with one more declared parameter, registered for the test only.
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -70,3 +73,21 @@ def test_a_lesson_builds_it(labelled):
     lesson = parse_text("# T\n## S\n```bloomviz\nfilter variant=labelled m=64 k=3\ninsert a\n```\n", "six.md")
     report = LessonRunner(lesson).run_all()[-1]
     assert (report["variant"], report["m"], report["n"]) == ("labelled", 64, 1)
+
+
+@pytest.mark.parametrize("options, reason", [
+    ("variant=scalable capacity=10 p=0.01 growth=3", "growth must be one of 2, 4, got 3"),
+    ("variant=scalable capacity=10 p=0.01 tightening=0.99", "tightening = 0.99 is outside [0.5, 0.95]"),
+    ("variant=counting m=64 k=3 counter_bits=9", "counter_bits = 9 is outside 1…8"),
+])
+def test_declared_parameters_are_lesson_options_checked_as_declared_when_the_lesson_is_read(options, reason):
+    from bloomviz.lessons import LessonError
+    with pytest.raises(LessonError, match=re.escape(reason)):
+        parse_text(f"# T\n## S\n```bloomviz\nfilter {options}\n```\n", "opts.md")
+
+
+def test_a_declared_parameter_no_lesson_named_before_is_an_option_too():
+    lesson = parse_text("# T\n## S\n```bloomviz\nfilter variant=blocked m=4096 k=3 block_bits=1024\n```\n", "b.md")
+    runner = LessonRunner(lesson)
+    runner.run_all()
+    assert (runner.state.filter.block_bits, runner.state.filter.blocks) == (1024, 4)

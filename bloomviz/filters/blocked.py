@@ -119,8 +119,8 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
     """m bits in blocks of ``block_bits``; an item's k positions all lie in the one block its hash picks."""
 
     variant = "blocked"
-    theory_name = "theory (blocked)"   # variant facts: the plot's legend for its theory curve
     # --- variant facts (see BloomFilter's) ---
+    theory_name = "theory (blocked)"
     parameters = (M, K, BLOCK_BITS)
     title = "Blocked (all k positions in one 512-bit block)"
     short_title = "Blocked"

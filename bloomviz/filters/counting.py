@@ -151,8 +151,8 @@ class CountingBloomFilter(BloomFilter):
     """m counters of ``counter_bits`` bits (1…8), k positions per item; supports ``remove``."""
 
     variant = "counting"
-    theory_name = "theory (counting)"   # variant facts: the plot's legend for its theory curve
     # --- variant facts (see BloomFilter's) ---
+    theory_name = "theory (counting)"
     parameters = (M, K, COUNTER_BITS)
     title = "Counting (c-bit counters, supports removal)"
     short_title = "Counting"

@@ -46,8 +46,8 @@ class PartitionedBloomFilter(RemappedPositions, BloomFilter):
     """k slices of m/k bits, one position per slice. Same API as ``BloomFilter``."""
 
     variant = "partitioned"
-    theory_name = "theory (partitioned)"   # variant facts: the plot's legend for its theory curve
     # --- variant facts (see BloomFilter's) ---
+    theory_name = "theory (partitioned)"
     title = "Partitioned (k slices, one position each)"
     short_title = "Partitioned"
     choice_label = "Partitioned (k slices)"

@@ -52,7 +52,7 @@ def window(qtbot, tmp_path):
     w = MainWindow(workbench=Workbench(probes=300), settings=settings)
     qtbot.addWidget(w)
     w.dialogs = FakeDialogs()
-    session_io.install(w, w.dialogs)
+    w.file_actions = session_io.install(w, w.dialogs)
     w.scenarios = scenarios.install(w, ask=lambda title, question: True)
     w.show()
     yield w

@@ -47,7 +47,7 @@ def make(qtbot, tmp_path):
         w = MainWindow(workbench=Workbench(probes=200), settings=settings)
         qtbot.addWidget(w)
         w.dialogs = Dialogs()
-        session_io.install(w, w.dialogs)
+        w.file_actions = session_io.install(w, w.dialogs)
         return w
     return build
 

@@ -74,7 +74,7 @@ def win(qtbot, tmp_path):
     w = MainWindow(workbench=Workbench(probes=100), settings=settings)
     qtbot.addWidget(w)
     w.dialogs = Dialogs()
-    session_io.install(w, w.dialogs)
+    w.file_actions = session_io.install(w, w.dialogs)
     w.wb.insert("kept")
     yield w
     w.wb.cancel()

@@ -1,0 +1,185 @@
+"""The compare view's pictures: a lane per configuration (title, grid, numbers) and the shared plot of measured
+rates, their Wilson bands and each one's theory.
+
+``CompareDrawing`` is a part of ``view.CompareView`` (it draws the view's comparison into its lanes and plot).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from bloomviz.filters.registry import grid_values
+from bloomviz.gui import theme
+from bloomviz.gui.widgets.grid import BitGridWidget
+from bloomviz.gui.widgets.wilson_band import WilsonBand
+
+
+class LaneFrame(QtWidgets.QFrame):
+    """A configuration's title, grid and numbers."""
+
+    def __init__(self, colour: str, parent=None):
+        super().__init__(parent)
+        self.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
+        self.title = QtWidgets.QLabel()
+        self.title.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.title.setWordWrap(True)
+        self.grid = BitGridWidget()
+        self.grid.setMinimumSize(80, 80)
+        self.stats = QtWidgets.QLabel()
+        self.stats.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.stats.setWordWrap(True)
+        self.colour = colour
+        for label in (self.title, self.stats):
+            # Labels must not widen the tab (four lanes share it beside the docks); a narrow lane clips them.
+            label.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(2)
+        layout.addWidget(self.title)
+        layout.addWidget(self.grid, 1)
+        layout.addWidget(self.stats)
+
+
+class CompareDrawing:
+    """The lanes and the plot of ``CompareView`` drawn from its comparison (``self._cmp``)."""
+
+    # --- drawing --------------------------------------------------------------------------------------------
+    def _setup_lanes(self) -> None:
+        for i, frame in enumerate(self.lanes):
+            if i < len(self._cmp.lanes):
+                lane = self._cmp.lanes[i]
+                frame.setVisible(True)
+                frame.title.setText(f"<b style='color:{frame.colour}'>■</b> <b>{html.escape(lane.config.label)}"
+                                    "</b>")
+                frame.title.setToolTip(f"{lane.config.title}: m = {lane.filter.m:,} bits, k = {lane.filter.k}")
+                frame.grid.setToolTip("")
+                frame.grid.reset(lane.filter.m, grid_values(lane.filter), self._max_value(lane.filter))
+                frame.stats.setText("")
+            else:
+                frame.setVisible(False)
+
+    @staticmethod
+    def _max_value(flt) -> int:
+        return int(getattr(flt, "max_counter", 1))
+
+    def _setup_plot(self) -> None:
+        self.plot.clear()
+        self.legend.clear()
+        self._curves = []
+        seen_theory: dict[tuple, pg.PlotDataItem] = {}
+        for lane, frame in zip(self._cmp.lanes, self.lanes):
+            colour = QtGui.QColor(frame.colour)
+            fill = QtGui.QColor(colour)
+            fill.setAlpha(70)
+            edge = QtGui.QColor(colour)
+            edge.setAlpha(110)
+            # The band is built from what its edge curves display, so they need a (faint) pen to be drawn.
+            low = pg.PlotDataItem(pen=pg.mkPen(edge, width=1))
+            high = pg.PlotDataItem(pen=pg.mkPen(edge, width=1))
+            band = WilsonBand(low, high, brush=pg.mkBrush(fill))
+            measured = pg.PlotDataItem(pen=pg.mkPen(colour, width=2), name=lane.config.label, connect="finite")
+            key = (lane.filter.variant, lane.filter.m, lane.filter.k, tuple(sorted(lane.filter.state_params()
+                                                                                   .items())))
+            th = seen_theory.get(key)
+            if th is None:
+                name = lane.filter.theory_name
+                th = pg.PlotDataItem(pen=pg.mkPen(colour.darker(140), width=2,
+                                                  style=QtCore.Qt.PenStyle.DashLine), name=name)
+                seen_theory[key] = th
+                self.plot.addItem(th)
+                owns_theory = True
+            else:
+                owns_theory = False
+            for item in (low, high, measured):
+                self.plot.addItem(item)
+            self.plot.addItem(band, ignoreBounds=True)  # its off-view floor must not drag the range down
+            measured.setZValue(10)
+            self._curves.append((lane, low, high, measured, th if owns_theory else None))
+        self._draw_curves()
+
+    def _set_log(self, on: bool) -> None:
+        self.plot.setLogMode(y=on)
+        self._draw_curves()
+
+    def _draw_curves(self) -> None:
+        log = self.log_check.isChecked()
+        top = 0.0
+        for lane, low, high, measured, th in self._curves:
+            c = lane.curve()
+            n = c["n"].astype(float)
+            y, lo, hi, t = c["measured"], c["low"], c["high"], c["theory"]
+            if log:
+                # A rate of 0 has no logarithm: leave those points out (the band's edge falls to the axis).
+                # Before a curve's first false positive its band is [0, ~3/probes] for every configuration
+                # alike; on a log axis those stacked boxes only hide the curves, so bands start at the first.
+                y = np.where(y > 0, y, np.nan)
+                lo = np.where(c["measured"] > 0, lo, np.nan)
+                hi = np.where(c["measured"] > 0, hi, np.nan)
+            top = max(top, float(np.nanmax(hi, initial=0.0)), float(np.nanmax(t, initial=0.0)))
+            measured.setData(n, y, connect="finite")
+            low.setData(n, lo, connect="finite")
+            high.setData(n, hi, connect="finite")
+            if th is not None:
+                # Theory is drawn to the end of the run from the start, so the measured curves grow towards it.
+                full = np.linspace(0, self._cmp.n, 300)
+                tv = lane.theory_at(full)
+                if log:
+                    # Below a tenth of one probe the theory cannot be measured here; drawing it down to 1e-25
+                    # would squash the part of the plot where the curves differ.
+                    tv = np.where(tv >= 0.1 / len(self._cmp.probes), tv, np.nan)
+                th.setData(full, tv, connect="finite")
+        if self._cmp is not None:
+            self._fit_y(top, log)
+
+    def _fit_y(self, top: float, log: bool) -> None:
+        # From a tenth of one probe (nothing below is measurable) to just above the highest band or theory.
+        floor = 0.1 / len(self._cmp.probes)
+        top = max(top * 1.5, floor * 100)
+        if log:
+            self.plot.setYRange(math.log10(floor), math.log10(min(top, 1.0)), padding=0.02)
+        else:
+            self.plot.setYRange(0.0, min(top, 1.0), padding=0.02)
+
+    def _draw_grids(self) -> None:
+        for lane, frame in zip(self._cmp.lanes, self.lanes):
+            values = grid_values(lane.filter)
+            if frame.grid.m != lane.filter.m:
+                frame.grid.reset(lane.filter.m, values, self._max_value(lane.filter))
+            else:
+                frame.grid.set_all(values)
+            if hasattr(lane.filter, "stage_offsets"):
+                offsets = list(lane.filter.stage_offsets()) + [lane.filter.m]
+                frame.grid.set_bands([(offsets[i], offsets[i + 1], f"stage {i}")
+                                      for i in range(len(offsets) - 1)])
+
+    def _draw_stats(self) -> None:
+        for lane, frame in zip(self._cmp.lanes, self.lanes):
+            s = lane.summary()
+            ratio = "—" if math.isnan(s.ratio) else ("∞" if math.isinf(s.ratio) else f"{s.ratio:.2f}×")
+            z = "" if not math.isfinite(s.z) else f", {s.z:+.1f} sd"
+            outside = s.high < s.theory or s.low > s.theory
+            side = "above" if s.low > s.theory else "below"
+            flag = f"<br><b style='color:{theme.colour('error')}'>measured {side} theory</b>" if outside and s.n else ""
+            frame.stats.setText(  # short words: four lanes share a narrow tab
+                f"fill {s.bits_set / s.m:.1%}<br>FP <b>{s.measured:.3g}</b> [{s.low:.2g}, {s.high:.2g}]"
+                f"<br><b>{ratio}</b> theory{z}{flag}")
+            frame.stats.setToolTip(f"after n = {s.n:,} items, {s.fp_count:,} of {s.probes:,} probes (never "
+                                   f"inserted) pass the filter: measured {s.measured:.4g}, theory {s.theory:.4g}; "
+                                   "the interval is the 95% Wilson interval; sd = standard deviations of "
+                                   "Binomial(probes, theory)")
+
+    def _redraw(self) -> None:
+        self._draw_curves()
+        self._draw_grids()
+        self._draw_stats()
+        self.fit_grids()
+
+    def fit_grids(self) -> None:
+        for frame in self.lanes:
+            if frame.isVisible() and frame.grid.m:
+                frame.grid.fit()

@@ -1,0 +1,142 @@
+"""The compare view's settings: the sizing (a design for n items at rate p, or m and k), the items, probes
+and seed, and two to four configurations (variant and hash scheme), with the lesson's preset.
+
+``CompareSettings`` is a part of ``view.CompareView`` (it reads and sets the view's controls).
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6 import QtCore, QtWidgets
+
+from bloomviz.filters.registry import TITLES, VARIANTS
+from bloomviz.hashing import schemes as hashing
+from bloomviz.studies.compare import DEFAULT_PROBES, LESSON_P, Config, lesson_configs, lesson_design
+from bloomviz.theory import rates as theory
+
+LANE_COLOURS = ("#0072B2", "#009E73", "#E69F00", "#D55E00")  # Okabe-Ito: safe for colour-vision deficiencies
+OFF = "(off)"
+MAX_GRID_M = 10_000_000
+
+
+class ConfigRow(QtWidgets.QWidget):
+    def __init__(self, index: int, optional: bool, parent=None):
+        super().__init__(parent)
+        self.variant = QtWidgets.QComboBox()
+        if optional:
+            self.variant.addItem(OFF, None)
+        for vid in VARIANTS:
+            self.variant.addItem(vid, vid)
+            self.variant.setItemData(self.variant.count() - 1, TITLES[vid], QtCore.Qt.ItemDataRole.ToolTipRole)
+        self.scheme = QtWidgets.QComboBox()
+        for sid, s in hashing.SCHEMES.items():
+            self.scheme.addItem(sid, sid)
+            self.scheme.setItemData(self.scheme.count() - 1, f"{s.title}: {s.summary}",
+                                    QtCore.Qt.ItemDataRole.ToolTipRole)
+        self.variant.setToolTip("Filter variant of configuration %d" % (index + 1))
+        self.scheme.setToolTip("Hash scheme of configuration %d" % (index + 1))
+        for combo, chars in ((self.variant, 6), (self.scheme, 8)):
+            # Narrow by default (the view shares the window with docks); the popup still shows whole names.
+            combo.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(chars)
+        swatch = QtWidgets.QLabel("■")
+        swatch.setStyleSheet(f"color: {LANE_COLOURS[index]}; font-size: 16px;")
+        layout = QtWidgets.QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(swatch)
+        layout.addWidget(self.variant, 2)
+        layout.addWidget(self.scheme, 3)
+        self.variant.currentIndexChanged.connect(self._sync)
+        self._sync()
+
+    def _sync(self) -> None:
+        self.scheme.setEnabled(self.variant.currentData() is not None)
+
+    def config(self) -> Config | None:
+        variant = self.variant.currentData()
+        return None if variant is None else Config(variant, self.scheme.currentData())
+
+    def set_config(self, config: Config | None) -> None:
+        if config is None:
+            self.variant.setCurrentIndex(self.variant.findData(None) if self.variant.findText(OFF) >= 0 else 0)
+            return
+        self.variant.setCurrentIndex(self.variant.findData(config.variant))
+        self.scheme.setCurrentIndex(self.scheme.findData(config.scheme))
+
+
+
+class CompareSettings:
+    """The settings of ``CompareView``, read from and written to its controls."""
+
+    # --- settings -------------------------------------------------------------------------------------------
+    def load_lesson(self) -> None:
+        """The preset that shows the lesson: the p = 0.001 design, three good schemes and weak-shift."""
+        if self.running:
+            return
+        _, _, n = lesson_design()
+        self.design_n.setValue(n)
+        self.design_p.setText(repr(LESSON_P))
+        self.by_design.setChecked(True)
+        self.items_spin.setValue(n)
+        self.probes_spin.setValue(DEFAULT_PROBES)
+        self.seed_spin.setValue(0)
+        self.set_configs(lesson_configs())
+
+    def set_configs(self, configs) -> None:
+        configs = list(configs)
+        for i, row in enumerate(self.rows):
+            row.set_config(configs[i] if i < len(configs) else None)
+
+    def configs(self) -> list[Config]:
+        return [c for c in (row.config() for row in self.rows) if c is not None]
+
+    def set_sizing(self, m: int | None = None, k: int | None = None, n: int | None = None,
+                   p: float | None = None) -> None:
+        """Either m and k, or a design n and p."""
+        if n is not None and p is not None:
+            self.design_n.setValue(n)
+            self.design_p.setText(repr(p))
+            self.by_design.setChecked(True)
+        else:
+            self.by_mk.setChecked(True)  # first: in design mode the spin boxes follow the design
+            self.m_spin.setValue(m)
+            self.k_spin.setValue(k)
+
+    def _design(self) -> tuple[int, int, float | None]:
+        """(m, k, p) from the sizing controls; raises ValueError naming a bad p."""
+        if self.by_mk.isChecked():
+            return self.m_spin.value(), self.k_spin.value(), None
+        text = self.design_p.text().strip()
+        try:
+            p = float(text)
+        except ValueError:
+            raise ValueError(f"p must be a number between 0 and 1, got {text!r}") from None
+        if not (0.0 < p < 1.0) or not math.isfinite(p):
+            raise ValueError(f"p must lie strictly between 0 and 1, got {text!r}")
+        k, m = theory.optimal_params(self.design_n.value(), p)
+        # The same range as the m spin box: a loose p designs m = 1 or 2, which the m/k sizing never offers.
+        if k > 64 or not self.m_spin.minimum() <= m <= MAX_GRID_M:
+            raise ValueError(f"the design for n = {self.design_n.value():,} at p = {text} needs k = {k}, "
+                             f"m = {m:,}; this view takes k ≤ 64 and {self.m_spin.minimum()} ≤ m ≤ "
+                             f"{MAX_GRID_M:,}")
+        return m, k, p
+
+    def _sync_sizing(self) -> None:
+        design = self.by_design.isChecked()
+        for w in (self.design_n, self.design_p):
+            w.setEnabled(design)
+        for w in (self.m_spin, self.k_spin):
+            w.setEnabled(not design)
+        try:
+            m, k, p = self._design()
+        except ValueError as exc:
+            self.design_label.setText(str(exc))
+            return
+        n = self.items_spin.value() if not design else self.design_n.value()
+        self.design_label.setText(f"m = {m:,} bits, k = {k}; {m / max(n, 1):.1f} bits per item at n = {n:,}")
+        if design:
+            self.m_spin.blockSignals(True), self.k_spin.blockSignals(True)
+            self.m_spin.setValue(m)
+            self.k_spin.setValue(k)
+            self.m_spin.blockSignals(False), self.k_spin.blockSignals(False)

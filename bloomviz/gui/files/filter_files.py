@@ -1,0 +1,120 @@
+"""File → Load filter, Save filter as .bloom: a filter's bits without its items.
+
+``FilterFiles`` is a part of ``session_io.FileActions``. A loaded filter's items are unknown, so its lookups
+cannot be told true or false positives; its bytes are kept (``_base``) so a session saved later can hold it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+
+from bloomviz.disk.safe_files import check_regular
+from bloomviz.files import storage
+from bloomviz.filters.registry import VARIANTS
+from bloomviz.gui.files.file_paths import BLOOM_FILTER, os_error_text, with_suffix
+from bloomviz.workbench.limits import MAX_M as WINDOW_MAX_M
+
+
+def filter_from_bytes(data: bytes):
+    """A filter from the bytes of a ``.bloom`` file, checked exactly as ``storage.load`` checks a file."""
+    fd, tmp = tempfile.mkstemp(suffix=".bloom")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        try:
+            return storage.load(tmp)
+        except storage.FilterFormatError as exc:
+            raise storage.FilterFormatError(exc.reason) from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+
+def filter_args(flt, variant: str) -> dict:
+    """(m, k, params) of ``flt`` as ``Workbench.configure`` takes them."""
+    params = {name: value for name, value in flt.state_params().items() if name != "stages"}
+    sized = VARIANTS[variant].sized
+    return {"m": flt.m if sized else None, "k": flt.k if sized else None, "params": params}
+
+
+
+class FilterFiles:
+    """Load and save ``.bloom`` filters, of ``FileActions``."""
+
+    # --- filters (.bloom) -----------------------------------------------------------------------------------
+    def load_filter_dialog(self) -> bool:
+        if self._refuse_busy("Load a filter") or not self.maybe_discard("load a filter"):
+            return False
+        path = self.dialogs.open_path("Load a filter", f"{BLOOM_FILTER};;All files (*)", "")
+        return self.load_filter_path(path, ask=False) if path else False
+
+    @staticmethod
+    def _loaded_note(flt, source: str, truth: bool) -> str:
+        params = ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}"
+                           for k, v in flt.state_params().items())
+        text = (f"Loaded a {flt.variant} filter from {source}: m = {flt.m:,}, k = {flt.k}, scheme {flt.scheme}"
+                + (f", {params}" if params else "") + f"; it holds n = {len(flt):,} inserts "
+                f"and {flt.bits_set:,} bits are set (fill {flt.fill_ratio:.1%}).")
+        if not truth:
+            text += (" A .bloom file stores the bits, not the items: a lookup that passes is “probably in the "
+                     "set”, and whether it is a true or a false positive cannot be told.")
+        return text
+
+    def load_filter_path(self, path: str, ask: bool = True) -> bool:
+        """Load a ``.bloom`` file into the window; on any problem a message, and the current filter stays."""
+        title = "Load a filter"
+        if self._refuse_busy(title) or (ask and not self.maybe_discard("load a filter")):
+            return False
+        try:
+            check_regular(path, "a filter (.bloom)")
+            header = storage.read_header(path)
+            if header.m > WINDOW_MAX_M:
+                self.dialogs.error(title, f"{path}: the filter has m = {header.m:,} bits; the window shows at most "
+                                          f"{WINDOW_MAX_M:,}. (bloomviz inspect and bloomviz check read it.)")
+                return False
+            flt = storage.load(path)
+        except storage.FilterFormatError as exc:
+            self.dialogs.error(title, f"This is not a filter bloomviz can load:\n{exc}")
+            return False
+        except OSError as exc:
+            self._open_failed(path, title, f"Could not open the filter:\n{os_error_text(path, exc)}", exc)
+            return False
+        head, payload = storage.encode(flt)
+        self._replaying = True
+        try:
+            ok = self.wb.install_filter(flt, note=self._loaded_note(flt, os.path.basename(path), truth=False))
+        finally:
+            self._replaying = False
+        if not ok:
+            return False
+        self._base = (head + payload, len(flt))
+        self._initial_seed = self._current_seed()
+        self.recent.add(path)
+        self._set_modified(False)
+        self._set_path(None, label=os.path.basename(path))
+        self._status(f"Loaded {path}: {flt.variant}, m = {flt.m:,}, k = {flt.k}, n = {len(flt):,}")
+        return True
+
+    def save_filter_dialog(self) -> bool:
+        title = "Save the filter"
+        if self._refuse_busy(title):
+            return False
+        path = self.dialogs.save_path(title, BLOOM_FILTER, "filter.bloom")
+        if not path:
+            return False
+        path = with_suffix(path, ".bloom")
+        try:
+            storage.save(self.wb.filter, path)
+        except OSError as exc:
+            self.dialogs.error(title, f"Could not save the filter:\n{os_error_text(path, exc)}")
+            return False
+        except (ValueError, TypeError) as exc:
+            self.dialogs.error(title, f"Could not save the filter to {path}:\n{exc}")
+            return False
+        self.recent.add(path)
+        self._status(f"Saved the filter's {self.wb.filter.m:,} bits to {path} (the items are not stored in a "
+                     ".bloom file; save a session to keep them)")
+        return True

@@ -1,0 +1,193 @@
+"""File → Open: a session replayed, a ``.bloom`` filter loaded, another library's filter shown in its tab.
+
+``SessionOpening`` is a part of ``session_io.FileActions``. Opening a session checks the whole file first — a
+bad file is refused with a message and the window is left exactly as it was — then makes the filter and
+replays the operations through the workbench (``session_replay``), at once or, for a long session, a few per
+turn of the event loop with progress and Cancel.
+"""
+
+from __future__ import annotations
+
+import os
+
+from bloomviz.disk.safe_files import check_regular, open_regular
+from bloomviz.files import session as sessions
+from bloomviz.files import storage
+from bloomviz.gui.files import session_replay
+from bloomviz.gui.files.file_paths import OPEN_FILTER, os_error_text
+from bloomviz.gui.files.filter_files import filter_from_bytes
+from bloomviz.gui.workbench import Workbench
+from bloomviz.workbench.limits import MAX_M as WINDOW_MAX_M
+
+
+class SessionOpening:
+    """Open and a session's replay, of ``FileActions``."""
+
+    # --- sessions: open and replay --------------------------------------------------------------------------
+    def open_dialog(self) -> bool:
+        if self._refuse_busy("Open") or not self.maybe_discard("open another file"):
+            return False
+        directory = os.path.dirname(self.path) if self.path else ""
+        path = self.dialogs.open_path("Open a session or a filter", OPEN_FILTER, directory)
+        return self.open_path(path, ask=False) if path else False
+
+    def open_path(self, path: str, ask: bool = True) -> bool:
+        """Open a session or a ``.bloom`` filter (told apart by the file's first bytes)."""
+        if self._refuse_busy("Open") or (ask and not self.maybe_discard("open another file")):
+            return False
+        try:
+            # A FIFO would block the window forever and /dev/zero would be read to the session limit: anything
+            # but a regular file is refused by its kind before a byte is read.
+            with open_regular(path, what="a session (.bloomviz) or a filter (.bloom)") as fh:
+                head = fh.read(len(storage.MAGIC))
+        except OSError as exc:
+            self._open_failed(path, "Open", f"Could not open the file:\n{os_error_text(path, exc)}", exc)
+            return False
+        if head == storage.MAGIC:
+            return self.load_filter_path(path, ask=False)
+        foreign = self._foreign_format(path) if self.window.foreign is not None else None
+        if foreign is not None:   # another library's filter: shown read-only in its own tab
+            opened = self.window.foreign.open_path(path, foreign)
+            self.window.show_tab("foreign")
+            return opened
+        return self.open_session_path(path, ask=False)
+
+    @staticmethod
+    def _foreign_format(path: str) -> str | None:
+        from bloomviz import formats
+        try:
+            name = formats.detect(path)
+        except (OSError, ValueError):
+            return None
+        return None if name in (None, "bloomviz", "raw") else name
+
+    def _open_failed(self, path: str, title: str, text: str, exc: BaseException | None = None) -> None:
+        if isinstance(exc, FileNotFoundError) and os.path.abspath(path) in self.recent.paths():
+            self.recent.remove(os.path.abspath(path))
+            text += "\n\nIt was removed from the recent files."
+        self.dialogs.error(title, text)
+
+    def open_session_path(self, path: str, ask: bool = True) -> bool:
+        title = "Open a session"
+        if self._refuse_busy(title) or (ask and not self.maybe_discard("open another session")):
+            return False
+        try:
+            check_regular(path, "a session (.bloomviz)")
+            s = sessions.load(path)
+        except sessions.SessionFormatError as exc:
+            self.dialogs.error(title, f"This is not a session bloomviz can open:\n{exc}")
+            return False
+        except OSError as exc:
+            self._open_failed(path, title, f"Could not open the session:\n{os_error_text(path, exc)}", exc)
+            return False
+        problem, base = self.check_session(s)
+        if problem:
+            self.dialogs.error(title, f"The session {path} cannot be opened:\n{problem}")
+            return False
+        if len(s.operations) > session_replay.SYNC_OPERATIONS:
+            return self._replay_in_steps(path, s, base)
+        self._opened(path, s, self.replay(s, base))
+        return True
+
+    def _opened(self, path: str, s: sessions.Session, mismatched: int) -> None:
+        self.recent.add(path)
+        self._set_modified(False)
+        self._set_path(path)
+        note = f"Opened {os.path.basename(path)}: {len(s.operations):,} operations replayed."
+        if mismatched:
+            note += (f" {mismatched:,} lookup verdict{'s' if mismatched != 1 else ''} came out differently "
+                     "from when the session was saved.")
+        self._status(note)
+
+    def check_session(self, s: sessions.Session):
+        """(problem or "", base filter or None): whether this window can replay ``s``; nothing is changed."""
+        base = None
+        if s.base is not None:
+            try:
+                base = filter_from_bytes(s.base)
+            except storage.FilterFormatError as exc:
+                return f"the filter stored in it is damaged: {exc.reason}", None
+            sized = base.sized   # when the variants differ the first test already refuses
+            if (base.variant, base.scheme) != (s.variant, s.scheme) or \
+                    (sized and (base.m, base.k) != (s.m, s.k)):
+                return (f"its stored filter is a {base.variant} filter (m = {base.m}, k = {base.k}, {base.scheme}) "
+                        f"but the session describes a {s.variant} filter (m = {s.m}, k = {s.k}, {s.scheme})"), None
+            if base.m > WINDOW_MAX_M:
+                return f"its filter has m = {base.m:,} bits; the window shows at most {WINDOW_MAX_M:,}", None
+        else:
+            args = s.configure_args()
+            args.pop("capacity")
+            problem = Workbench.validate_config(**args)
+            if problem:
+                return problem, None
+        return "", base
+
+    def replay(self, s: sessions.Session, base=None) -> int:
+        """Make the session's filter and replay its operations at once. Returns how many recorded verdicts differ."""
+        self._replaying = True
+        try:
+            with self.wb.quiet():
+                self._replay_prepare(s, base)
+                return session_replay.Stepper(self.wb, s.operations).run_all()
+        finally:
+            self._replay_done()
+
+    def _replay_prepare(self, s: sessions.Session, base) -> None:
+        # Called with the model quiet: the views follow once, at the end (``announce``).
+        wb = self.wb
+        if len(wb.probes) != s.probes:
+            wb.set_probe_count(s.probes)
+        self._use_seed(s.seed)
+        if base is not None:
+            wb.install_filter(base, capacity=s.capacity, note=self._loaded_note(base, "this session", truth=False))
+            head, payload = storage.encode(base)
+            self._base = (head + payload, len(base))
+        else:
+            if not wb.configure(**s.configure_args()):
+                raise ValueError("the workbench refused the session's filter")
+            self._base = None
+        self._initial_seed = s.seed
+
+    def _replay_done(self) -> None:
+        wb = self.wb
+        try:
+            wb.announce()   # every view redraws the replayed state, with the last operation explained
+        finally:
+            self._replaying = False
+
+    def _replay_in_steps(self, path: str, s: sessions.Session, base) -> bool:
+        """A long session: replayed a few operations per turn of the event loop, with progress and Cancel; a
+        cancel puts the window back as it was before Open."""
+        wb = self.wb
+        before = wb.snapshot()
+        kept = (self._base, self._initial_seed, self._modified)
+        self._replaying = True
+        try:
+            with wb.quiet():
+                self._replay_prepare(s, base)
+        except Exception:
+            self._replaying = False
+            wb.restore(before)
+            raise
+        wb.announce()     # the views show the new, empty filter while the operations go in
+        stepper = session_replay.Stepper(wb, s.operations)
+        name = os.path.basename(path)
+
+        def finished(done: int, total: int, cancelled: bool) -> None:
+            wb.jobFinished.disconnect(finished)
+            if cancelled:
+                self._replaying = False
+                wb.restore(before)
+                self._base, self._initial_seed = kept[0], kept[1]
+                self._set_modified(kept[2])
+                self._status(f"Opening {name} cancelled after {done:,} of {total:,} operations; the window is "
+                             "as it was before.")
+                return
+            self._replay_done()
+            self._opened(path, s, stepper.mismatched)
+
+        wb.jobFinished.connect(finished)
+        if not wb.run_steps(stepper.step, len(s.operations), f"operations of {name}"):
+            finished(0, len(s.operations), True)
+            return False
+        return True

@@ -1,0 +1,96 @@
+"""File → New session, Save, Save as: the session kept as its recipe (``bloomviz.files.session``).
+
+``SessionSaving`` is a part of ``session_io.FileActions`` (it uses the controller's workbench, dialogs, path
+and modified state); ``current_session`` turns the window's history into the session's operations.
+"""
+
+from __future__ import annotations
+
+from bloomviz import __version__
+from bloomviz.files import session as sessions
+from bloomviz.files import storage
+from bloomviz.gui.files.file_paths import SESSION_FILTER, os_error_text, with_suffix
+from bloomviz.gui.files.filter_files import filter_args
+
+
+class SessionSaving:
+    """New, Save and Save as of ``FileActions``."""
+
+    # --- sessions: save -------------------------------------------------------------------------------------
+    def current_session(self) -> tuple[sessions.Session, str]:
+        """The session to save, and a warning ("" when none): what could not be kept."""
+        wb, flt = self.wb, self.wb.filter
+        args = filter_args(flt, wb.variant)
+        ops: list[sessions.Operation] = []
+        warning = ""
+        start = 0    # wb.items holds every insert in order (a removal does not take its item out)
+        for e in wb.history:
+            if e.op == sessions.BATCH:
+                ops.append(sessions.Operation(sessions.BATCH, items=tuple(wb.items[start:start + e.count])))
+                start += e.count
+            elif e.op in (sessions.INSERT, sessions.LOOKUP, sessions.REMOVE):
+                ops.append(sessions.Operation(e.op, item=e.item, verdict=e.verdict))
+                start += e.op == sessions.INSERT
+            else:
+                raise ValueError(f"the history holds a {e.op!r} operation, which a session cannot store yet")
+        base = None
+        if not wb.truth_known:
+            inserted = sum(len(op.items) if op.op == sessions.BATCH else
+                           {sessions.INSERT: 1, sessions.REMOVE: -1}.get(op.op, 0) for op in ops)
+            if self._base is not None and self._base[1] + inserted == len(flt):
+                base = self._base[0]
+            else:
+                head, payload = storage.encode(flt)
+                base, ops = head + payload, []
+                warning = ("The filter was loaded without its items and its operations since cannot be told "
+                           "apart from it: the session keeps the filter as it is now, without its history.")
+        s = sessions.Session(variant=wb.variant, scheme=flt.scheme, m=args["m"], k=args["k"], params=args["params"],
+                             capacity=wb.capacity, probes=len(wb.probes), seed=self._initial_seed, operations=ops,
+                             base=base, saved_by=f"bloomviz {__version__}")
+        return s, warning
+
+    def save(self) -> bool:
+        if self.path is None:
+            return self.save_as()
+        return self.write_session(self.path)
+
+    def save_as(self) -> bool:
+        default = self.path or "session.bloomviz"
+        path = self.dialogs.save_path("Save the session", SESSION_FILTER, default)
+        if not path:
+            return False
+        return self.write_session(with_suffix(path, sessions.SUFFIX))
+
+    def write_session(self, path: str) -> bool:
+        title = "Save the session"
+        if self._refuse_busy(title):
+            return False
+        try:
+            s, warning = self.current_session()
+            sessions.save(s, path)
+        except OSError as exc:
+            self.dialogs.error(title, f"Could not save the session:\n{os_error_text(path, exc)}")
+            return False
+        except (ValueError, TypeError) as exc:
+            self.dialogs.error(title, f"Could not save the session to {path}:\n{exc}")
+            return False
+        if warning:
+            self.dialogs.info(title, warning)
+        self.recent.add(path)
+        self._set_modified(False)
+        self._set_path(path)
+        self._status(f"Saved the session ({len(s.operations):,} operations) to {path}")
+        return True
+
+    def new_session(self) -> bool:
+        """An empty filter of the current kind, with no file behind it."""
+        if self._refuse_busy("New session") or not self.maybe_discard("start a new session"):
+            return False
+        wb, flt = self.wb, self.wb.filter
+        args = filter_args(flt, wb.variant)
+        if not wb.configure(args["m"], args["k"], flt.scheme, variant=wb.variant, capacity=wb.capacity,
+                            **args["params"]):
+            return False
+        self._set_modified(False)
+        self._set_path(None)
+        return True

@@ -209,10 +209,17 @@ def _settle(app, window) -> None:
     """Let pending work, layouts and throttled redraws finish before a picture is taken."""
     from PySide6 import QtCore
     deadline = time.perf_counter() + 60
-    while window.wb.busy and time.perf_counter() < deadline:
-        app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
+
+    def wait(working) -> None:
+        while working() and time.perf_counter() < deadline:
+            app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
+
+    wait(lambda: window.wb.busy)
     for _ in range(5):
         app.processEvents()
+    # A view that runs on its first showing (Compare's lesson) is pictured with its run done, not half-way.
+    view = window.current_view()
+    wait(lambda: bool(getattr(view, "running", False)))
     window.plot.refresh_now()
     window.explain_panel.render_now()
     app.processEvents()

@@ -1,7 +1,7 @@
 """Tools ▸ Find a false positive: draw random items until one that was never inserted passes the filter.
 
 A false positive is rare by design, so finding one by hand is tedious; this draws seeded random candidates in
-batches from a zero-delay QTimer (the window stays responsive), tests each batch with the filter's
+batches from a ``timing.ChunkRunner`` (the window stays responsive), tests each batch with the filter's
 ``contains_many`` (reading only), skips any candidate that really was inserted (``Workbench.is_member``), and
 stops at the first one that passes. Then it asks the workbench to look that item up, so the grid marks its k
 bits and the explain panel names the inserted items that set them.
@@ -52,7 +52,7 @@ def expected_rate(flt) -> float:
 
 
 class FalsePositiveHunt(QtCore.QObject):
-    """The search, driven by a QTimer. ``progress(tries, cap)``; ``finished(HuntResult)``."""
+    """The search, one batch per turn of the event loop. ``progress(tries, cap)``; ``finished(HuntResult)``."""
 
     progress = QtCore.Signal(object, object)   # object: Qt's int is 32 bits
     finished = QtCore.Signal(object)

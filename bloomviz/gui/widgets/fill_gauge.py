@@ -4,7 +4,8 @@ With a design capacity (a filter made for n items at rate p) the bar is the item
 turns amber at the capacity and says in words, past it, how far the exact rate has gone beyond the design's
 (a filter keeps answering when overfull; its false positives climb, which is the point worth a warning).
 Without a design it shows the fraction of bits set. It reads the workbench after each change, at most five
-times a second; it never changes anything.
+times a second; it never changes anything. In the window it follows the live plot (``follow``): it is redrawn
+with the plot, so both show the same n, and its own timer leaves it alone while a plot redraw is on its way.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ class FillGauge(QtWidgets.QProgressBar):
         self._timer = QtCore.QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(REFRESH_MS)
-        self._timer.timeout.connect(self.refresh)
+        self._timer.timeout.connect(self._on_timer)
+        self._plot = None
         for signal in (workbench.filterReset, workbench.filterGrown, workbench.bitsChanged,
                        workbench.historyAppended, workbench.jobFinished):
             signal.connect(self._later)
@@ -60,7 +62,17 @@ class FillGauge(QtWidgets.QProgressBar):
         if not self._timer.isActive():
             self._timer.start()
 
-    def refresh(self) -> None:
+    def follow(self, plot) -> None:
+        """Redraw with ``plot`` (an ``FpPlotWidget``): on its ``redrawn`` signal, and not in between."""
+        self._plot = plot
+        plot.redrawn.connect(self.refresh)
+
+    def _on_timer(self) -> None:
+        if self._plot is not None and self._plot.redraw_pending:
+            return   # the plot's redraw, a few ms away, brings this one with it
+        self.refresh()
+
+    def refresh(self, *_) -> None:
         wb = self._wb
         flt = wb.filter
         state = gauge_state(len(flt), wb.capacity, flt.bits_set, flt.m, getattr(flt, "k", 0),
@@ -75,5 +87,6 @@ class FillGauge(QtWidgets.QProgressBar):
 def install(window) -> FillGauge:
     gauge = FillGauge(window.wb, window)
     window.statusBar().addPermanentWidget(gauge)
+    gauge.follow(window.plot)
     window.fill_gauge = gauge
     return gauge

@@ -46,9 +46,21 @@ class DrawingMixin:
         # leaves most of the event loop to the work that is producing the rows.
         cost_ms = 1000.0 * (time.perf_counter() - started)
         self._timer.setInterval(int(min(self.MAX_REFRESH_INTERVAL_MS, max(self.REFRESH_INTERVAL_MS, 4 * cost_ms))))
+        self.redrawn.emit(self.drawn_n)
+
+    @property
+    def drawn_n(self) -> int:
+        """The n of the latest row drawn (0 with no data): what panels showing "n now" should agree with."""
+        return self._drawn_n
+
+    @property
+    def redraw_pending(self) -> bool:
+        """Whether the series changed since the last redraw (a throttled redraw is on its way)."""
+        return self._timer.isActive()
 
     def _redraw(self) -> None:
         series = self._series
+        self._drawn_n = int(series.column("n")[-1]) if series is not None and len(series) else 0
         self._frame_x(series)
         if series is None or len(series) == 0:
             for curve in self._curves.values():

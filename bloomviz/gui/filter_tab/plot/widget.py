@@ -52,6 +52,10 @@ class FpPlotWidget(BuildMixin, DrawingMixin, LooksMixin, ReadoutMixin, QtWidgets
     logYChanged = QtCore.Signal(bool)
     showFillChanged = QtCore.Signal(bool)
     showEstimateChanged = QtCore.Signal(bool)
+    #: After every redraw, with the n drawn: the window redraws its other "n now" panels on it, so that the
+    #: plot, the status line and the fill gauge never show different n (they did during auto-play, each on
+    #: its own timer).
+    redrawn = QtCore.Signal(int)
 
     REFRESH_INTERVAL_MS = 33  # about 30 redraws a second at most
     MAX_REFRESH_INTERVAL_MS = 1000
@@ -69,6 +73,7 @@ class FpPlotWidget(BuildMixin, DrawingMixin, LooksMixin, ReadoutMixin, QtWidgets
         self._font_scale = 1.0
         self._hover_n: float | None = None
         self._stale_fill = self._stale_estimate = False
+        self._drawn_n = 0
         self.redraw_count = 0  # how many times the curves were redrawn (throttling is observable)
 
         self._timer = QtCore.QTimer(self)

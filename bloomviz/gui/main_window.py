@@ -172,6 +172,7 @@ class MainWindow(QtWidgets.QMainWindow):
         wb.jobFrame.connect(redraw.busy_frame)
         wb.progress.connect(self.status_line.show_progress)
         wb.historyAppended.connect(lambda _e: self.status_line.mark())
+        self.plot.redrawn.connect(lambda _n: self.status_line.update())   # one n in the plot and the line
         self.autoplay.message.connect(lambda msg: bar.showMessage(msg, 8_000))
         for signal, key in ((self.plot.logYChanged, "log_y"), (self.plot.showFillChanged, "show_fill"),
                             (self.plot.showEstimateChanged, "show_estimate")):

@@ -1,0 +1,65 @@
+"""The panels that show "n now" (the plot's readout, the status line, the fill gauge) agree on n at every
+redraw of the plot, during auto-play at every speed (issue 13: each had its own timer and showed its own n)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+from PySide6 import QtCore
+
+from bloomviz.gui.extensions import install_all
+from bloomviz.gui.main_window import MainWindow
+from bloomviz.gui.workbench import Workbench
+
+
+def _n(text: str) -> int:
+    found = re.search(r"n = ([\d,]+)", text) or re.search(r"([\d,]+) of [\d,]+ items", text)
+    return int(found.group(1).replace(",", "")) if found else 0   # the plot says "No data yet" at n = 0
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    settings = QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat)
+    win = MainWindow(workbench=Workbench(probes=2_000), settings=settings)
+    qtbot.addWidget(win)
+    install_all(win)
+    win.file_actions.maybe_discard = lambda action: True   # no "unsaved changes?" dialog on close
+    win.resize(1280, 800)
+    win.show()
+    qtbot.waitExposed(win)
+    yield win
+    win.autoplay.cancel()
+    win.wb.cancel()
+
+
+def test_the_plot_says_which_n_it_drew(qtbot, window):
+    seen = []
+    window.plot.redrawn.connect(seen.append)
+    window.wb.insert_batch([f"item{i}" for i in range(37)])
+    qtbot.waitUntil(lambda: bool(seen) and seen[-1] == 37, timeout=3000)
+    assert window.plot.drawn_n == 37
+    assert not window.plot.redraw_pending
+
+
+@pytest.mark.parametrize("rate", [10, 1_000, 0])
+def test_plot_status_line_and_gauge_show_one_n_at_each_redraw(qtbot, window, rate):
+    shown = []
+
+    def sample(drawn):
+        # connected after the window's own slots, so Qt calls it once the status line and the gauge have redrawn
+        shown.append((drawn, _n(window.plot.readout_text()), _n(window.status_label.text()),
+                      _n(window.fill_gauge.format())))
+
+    window.plot.redrawn.connect(sample)
+    window.autoplay.set_rate(rate)
+    window.autoplay.set_count(300_000)   # enough for several redraws while the run goes on, at any speed
+    window.autoplay.start()
+    qtbot.waitUntil(lambda: len([s for s in shown if s[0] > 0]) >= 3, timeout=20_000)
+    window.plot.redrawn.disconnect(sample)
+    window.autoplay.cancel()
+    for drawn, readout, status, gauge in shown:
+        assert readout == status == gauge, (drawn, readout, status, gauge)

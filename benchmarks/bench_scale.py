@@ -120,11 +120,8 @@ def bit_setting(m: int, count: int, repeat: int) -> dict:
     byte = pos >> 3
     value = np.left_shift(np.uint8(1), (pos & 7).astype(np.uint8))
     times: dict = {"scatter": [], "set_bits": [], "or_at": []}
-    spare = []                                # whether set_bits could use a second thread (an idle core)
     for _ in range(repeat):
         for name in times:
-            if name == "set_bits":
-                spare.append(first_flips._two_cores())
             start = time.perf_counter()
             for lo in range(0, count, 1 << 20):
                 sl = slice(lo, lo + (1 << 20))
@@ -138,7 +135,6 @@ def bit_setting(m: int, count: int, repeat: int) -> dict:
     ns = {name: statistics.median(t) / count * 1e9 for name, t in times.items()}
     del view
     return {"m": m, "scatter_ns": ns["scatter"], "set_bits_ns": ns["set_bits"], "or_at_ns": ns["or_at"],
-            "set_bits_two_threads": f"{sum(spare)} of {len(spare)} runs",
             "set_bits_vs_scatter": ns["set_bits"] / ns["scatter"], "or_at_vs_scatter": ns["or_at"] / ns["scatter"]}
 
 
@@ -208,8 +204,7 @@ def main() -> int:
         bits[m] = b
         print(f"bit setting, m = {m:,}: plain scatter {b['scatter_ns']:.1f} ns/position; set_bits "
               f"{b['set_bits_ns']:.1f} ({b['set_bits_vs_scatter']:.2f}x, goal <= 2); bitwise_or.at "
-              f"{b['or_at_ns']:.1f} ({b['or_at_vs_scatter']:.2f}x); set_bits in two threads (a core idle) in "
-              f"{b['set_bits_two_threads']}; {load()}")
+              f"{b['or_at_ns']:.1f} ({b['or_at_vs_scatter']:.2f}x); {load()}")
     figures["bit_setting"] = list(bits.values())
 
     runs = []

@@ -104,17 +104,3 @@ def test_two_halves_in_two_threads_give_the_same_flips_in_order(monkeypatch):
         bits, view, flat = _case(rng, m, m // 5, 50_000)
         _check(view, bits, flat, m)
 
-
-def test_set_fresh_bits_in_two_threads_sets_the_same_bits(monkeypatch):
-    monkeypatch.setattr(first_flips, "_SPLIT_VIEW", 0)
-    monkeypatch.setattr(first_flips, "_SPLIT_MIN", 0)
-    monkeypatch.setattr(first_flips, "_two_cores", lambda: True)
-    rng = np.random.default_rng(10)
-    m = 400_000
-    view = np.zeros(m // 8, dtype=np.uint8)
-    view[:100] = 0xA5                                   # bits already set stay set
-    positions = rng.integers(0, m, 100_000)
-    expected = np.unpackbits(view, bitorder="little")
-    expected[positions] = 1
-    first_flips.set_fresh_bits(view, positions)
-    assert np.array_equal(np.unpackbits(view, bitorder="little"), expected)

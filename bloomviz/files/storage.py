@@ -42,8 +42,8 @@ import zlib
 from dataclasses import dataclass, field
 
 from bloomviz.hashing import schemes as hashing
-from bloomviz.files.atomic_write import AtomicWriter
-from bloomviz.files.safe_files import NotARegularFileError, open_regular
+from bloomviz.disk.atomic_write import AtomicWriter
+from bloomviz.disk.safe_files import NotARegularFileError, open_regular
 from bloomviz.theory.validate import MAX_K, MAX_M, MAX_N
 from bloomviz.filters.registry import VARIANTS
 

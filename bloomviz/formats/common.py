@@ -23,7 +23,7 @@ from typing import Callable
 import numpy as np
 from bitarray import bitarray
 
-from bloomviz.explain.notebook import RichDisplay
+from bloomviz.filters.notebook import RichDisplay
 from bloomviz.theory.validate import MAX_M
 
 MAX_K = 255               # no format examined allows more (Guava and others store k in one byte)

@@ -54,8 +54,8 @@ class HistoryModel(QtCore.QAbstractTableModel):
         workbench.aboutToReset.connect(self._begin_reset)
         workbench.filterReset.connect(self._reset)
         workbench.busyChanged.connect(lambda busy: None if busy else self.flush())
-
         theme.notifier().changed.connect(self._on_theme)
+
     def _on_theme(self, _dark: bool) -> None:
         if self._rows:
             self.dataChanged.emit(self.index(0, 3), self.index(self._rows - 1, 3))

@@ -25,8 +25,6 @@ OWN = ("filters/",)   # where a variant may speak of itself by name
 # file (relative to bloomviz/) -> who moves its switches onto the variant classes
 PENDING = {
     "commands/simulate_ensemble.py": "the measurement pipeline's engineer (registry.is_standard)",
-    "commands/inspect.py": "its owner: a saved filter's cells are named by the variant's unit",
-    "files/storage.py": "its owner: each variant's payload layout could be declared on its class",
 }
 
 

@@ -9,7 +9,7 @@ Version 1 layout (every integer little-endian; docs/file-format.md has the byte 
     m              u64       1 .. 2^34
     k              u16       1 .. 64
     count          u64       inserts, 0 .. 2^53 (validate.MAX_N: one limit for files, filters and formulas)
-    param count P  u16       0 .. 16; exactly the names the variant defines (see _LAYOUTS)
+    param count P  u16       0 .. 16; exactly the names the variant stores (its class's stored_params)
     P params       u8 length (1..32) + ASCII name, u8 type (b"i" int64 | b"f" float64), 8-byte value
     payload length u64       must equal what the variant, m and params imply, and the bytes left in the file
     crc32          u32       zlib.crc32 over every header byte before this field, continued over the payload
@@ -59,7 +59,6 @@ INT, FLOAT = b"i", b"f"
 _ID_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 _U16, _U32, _U64 = struct.Struct("<H"), struct.Struct("<I"), struct.Struct("<Q")
 _VALUE = {INT: struct.Struct("<q"), FLOAT: struct.Struct("<d")}
-_SCALABLE_STAGE_RECORD = 17  # u64 m_i, u8 k_i, u64 inserts: ScalableBloomFilter.state_payload's stage table
 
 
 class FilterFormatError(ValueError):
@@ -93,31 +92,9 @@ class Header:
 
 
 # --- what each variant stores --------------------------------------------------------------------------------
-# Per variant id: its parameter names with their stored type, and the payload size (lowest, highest) that m and
-# the parameters imply. A variant listed in the registry but not here can be neither saved nor loaded (a test
-# checks that every registered variant is covered).
-
-def _bits_bytes(m: int, params: dict) -> tuple[int, int]:
-    n = (m + 7) // 8
-    return n, n
-
-
-def _counting_bytes(m: int, params: dict) -> tuple[int, int]:
-    c = params["counter_bits"]
-    if not 1 <= c <= 8:
-        raise ValueError(f"counter_bits={c} is out of range 1..8")
-    n = (m * c + 7) // 8
-    return n, n
-
-
-def _scalable_bytes(m: int, params: dict) -> tuple[int, int]:
-    # Each stage stores ceil(m_i/8) bytes and the m_i sum to m, so the bit bytes lie in [ceil(m/8), (m+7S)/8];
-    # the stage table (checked by from_state) fixes the exact size.
-    stages = params["stages"]
-    if not 1 <= stages <= 64:
-        raise ValueError(f"stages={stages} is out of range 1..64")
-    table = _SCALABLE_STAGE_RECORD * stages
-    return table + (m + 7) // 8, table + (m + 7 * stages) // 8
+# Each filter class declares it (``stored_params``: name -> int or float; ``payload_size(m, params)``: the
+# payload's lowest and highest size in bytes), so a registered variant can be saved and loaded with no line here.
+_TAGS = {int: INT, float: FLOAT}
 
 
 @dataclass(frozen=True)
@@ -126,19 +103,14 @@ class _Layout:
     payload_bytes: object  # (m, params) -> (lowest, highest)
 
 
-_LAYOUTS: dict[str, _Layout] = {
-    "standard": _Layout({}, _bits_bytes),
-    "partitioned": _Layout({}, _bits_bytes),
-    "blocked": _Layout({"block_bits": INT}, _bits_bytes),
-    "counting": _Layout({"counter_bits": INT}, _counting_bytes),
-    "scalable": _Layout({"initial_capacity": INT, "p": FLOAT, "growth": INT, "tightening": FLOAT,
-                         "stages": INT}, _scalable_bytes),
-}
+def _layout(variant: str) -> _Layout:
+    cls = VARIANTS[variant]
+    return _Layout({name: _TAGS[kind] for name, kind in cls.stored_params.items()}, cls.payload_size)
 
 
 def supported_variants() -> tuple[str, ...]:
     """Variant ids this version can save and load."""
-    return tuple(v for v in VARIANTS if v in _LAYOUTS)
+    return tuple(VARIANTS)
 
 
 # --- reading -------------------------------------------------------------------------------------------------
@@ -209,9 +181,9 @@ def _read_header(r: _Reader) -> Header:
         r.fail(f"unsupported format version {version} (this bloomviz reads version {VERSION})")
 
     variant = r.ident("variant id")
-    if variant not in VARIANTS or variant not in _LAYOUTS:
+    if variant not in VARIANTS:
         r.fail(f"unknown filter variant {variant!r}; known variants: {', '.join(supported_variants())}")
-    layout = _LAYOUTS[variant]
+    layout = _layout(variant)
     scheme = r.ident("hash scheme id")
     if scheme not in hashing.SCHEMES:
         r.fail(f"unknown hash scheme {scheme!r}; known schemes: {', '.join(hashing.SCHEMES)}")
@@ -343,8 +315,6 @@ def _variant_of(flt) -> str:
     if not isinstance(variant, str) or VARIANTS.get(variant) is not type(flt):
         known = ", ".join(cls.__name__ for cls in VARIANTS.values())
         raise TypeError(f"save() needs a bloomviz filter ({known}), got {type(flt).__name__}")
-    if variant not in _LAYOUTS:
-        raise TypeError(f"the {variant} filter has no file layout in format version {VERSION}")
     return variant
 
 
@@ -375,7 +345,7 @@ def _param_value(name: str, value: object, tag: bytes) -> bytes:
 def encode(flt) -> tuple[bytes, bytes]:
     """The header (CRC included) and payload ``save`` would write for ``flt``."""
     variant = _variant_of(flt)
-    layout = _LAYOUTS[variant]
+    layout = _layout(variant)
     scheme, m, k, count = flt.scheme, flt.m, flt.k, len(flt)
     if scheme not in hashing.SCHEMES:
         raise ValueError(f"the filter's hash scheme {scheme!r} is not registered; it could not be read back")

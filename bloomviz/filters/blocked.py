@@ -122,6 +122,7 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
     # --- variant facts (see BloomFilter's) ---
     theory_name = "theory (blocked)"
     parameters = (M, K, BLOCK_BITS)
+    stored_params = {"block_bits": int}
     title = "Blocked (all k positions in one 512-bit block)"
     short_title = "Blocked"
     choice_label = "Blocked (512-bit blocks)"

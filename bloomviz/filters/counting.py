@@ -154,6 +154,15 @@ class CountingBloomFilter(BloomFilter):
     # --- variant facts (see BloomFilter's) ---
     theory_name = "theory (counting)"
     parameters = (M, K, COUNTER_BITS)
+    stored_params = {"counter_bits": int}
+
+    @classmethod
+    def payload_size(cls, m: int, params: dict) -> tuple[int, int]:
+        c = params["counter_bits"]
+        if not 1 <= c <= 8:
+            raise ValueError(f"counter_bits={c} is out of range 1..8")
+        n = (m * c + 7) // 8
+        return n, n
     title = "Counting (c-bit counters, supports removal)"
     short_title = "Counting"
     choice_label = "Counting (remove items)"

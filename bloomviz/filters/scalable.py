@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import bisect
 import math
-import struct
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -41,7 +40,7 @@ from bloomviz.filters import bitstore
 
 from bloomviz.hashing import schemes as hashing
 from bloomviz.filters.scalable_facts import ScalableFacts
-from bloomviz.filters.scalable_stages import StageSpec, scalable_fp, stage_spec
+from bloomviz.filters.scalable_stages import STAGE_RECORD, StageSpec, scalable_fp, stage_spec
 from bloomviz.filters.standard import BloomFilter, Insertion, Lookup
 from bloomviz.items.encoding import to_bytes, to_bytes_list
 from bloomviz.filters.notebook import RichDisplay
@@ -104,9 +103,6 @@ class ScalableLookup:
     @property
     def zero_positions(self) -> tuple[int, ...]:
         return tuple(off + p for look, off in zip(self.stages, self.offsets) for p in look.zero_positions)
-
-
-_STAGE_RECORD = struct.Struct("<QBQ")  # m_i, k_i, inserts in stage i
 
 
 class ScalableBloomFilter(ScalableFacts, RichDisplay):
@@ -400,7 +396,7 @@ class ScalableBloomFilter(ScalableFacts, RichDisplay):
         The saved m is Σ m_i and the saved k is the newest stage's k_i. The sizes are stored rather than
         re-derived, so a file keeps loading even if the sizing rule is refined later.
         """
-        table = b"".join(_STAGE_RECORD.pack(s.m, s.k, len(s)) for s in self._stages)
+        table = b"".join(STAGE_RECORD.pack(s.m, s.k, len(s)) for s in self._stages)
         return table + b"".join(s.state_payload() for s in self._stages)
 
     @classmethod
@@ -414,11 +410,11 @@ class ScalableBloomFilter(ScalableFacts, RichDisplay):
             raise ValueError(f"payload must be bytes, got {type(payload).__name__}")
         payload = bytes(payload)
         out = cls._blank(params["initial_capacity"], params["p"], params["growth"], params["tightening"], scheme)
-        table_len = _STAGE_RECORD.size * stages
+        table_len = STAGE_RECORD.size * stages
         if len(payload) < table_len:
             raise ValueError(f"payload is {len(payload)} bytes, too short for the table of {stages} stages "
                              f"({table_len} bytes)")
-        records = [_STAGE_RECORD.unpack_from(payload, i * _STAGE_RECORD.size) for i in range(stages)]
+        records = [STAGE_RECORD.unpack_from(payload, i * STAGE_RECORD.size) for i in range(stages)]
         specs = [stage_spec(out._initial, out._p, out._growth, out._r, i) for i in range(stages)]
         # Every size and count is checked before any stage is allocated.
         for i, ((mi, ki, ni), spec) in enumerate(zip(records, specs)):

@@ -12,7 +12,7 @@ from typing import Sequence
 import numpy as np
 
 from bloomviz.filters.params import GROWTH, INITIAL_CAPACITY, RATE_BOUND, TIGHTENING
-from bloomviz.filters.scalable_stages import scalable_fp
+from bloomviz.filters.scalable_stages import STAGE_RECORD, scalable_fp
 
 
 class ScalableFacts:
@@ -28,6 +28,17 @@ class ScalableFacts:
     can_remove = False
     theory_label = "theory: 1 − Π(1 − FP of stage i)"
     bands_text = "outlined: the stages, oldest first (inserts go to the newest)"
+    stored_params = {"initial_capacity": int, "p": float, "growth": int, "tightening": float, "stages": int}
+
+    @classmethod
+    def payload_size(cls, m: int, params: dict) -> tuple[int, int]:
+        # Each stage stores ceil(m_i/8) bytes and the m_i sum to m, so the bit bytes lie in [ceil(m/8),
+        # (m+7S)/8]; the stage table (checked by from_state) fixes the exact size.
+        stages = params["stages"]
+        if not 1 <= stages <= 64:
+            raise ValueError(f"stages={stages} is out of range 1..64")
+        table = STAGE_RECORD.size * stages
+        return table + (m + 7) // 8, table + (m + 7 * stages) // 8
 
     def theory_curve(self, n, samples: int = 64):
         """1 − Π_i (1 − FP_i(n)) at every n (see scalable_stages.scalable_fp)."""

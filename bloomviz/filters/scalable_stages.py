@@ -9,6 +9,7 @@ stage, so a window can check a stage's size before a filter is built (see scalab
 from __future__ import annotations
 
 import math
+import struct
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -17,6 +18,8 @@ import numpy as np
 from bloomviz.theory.exact_rate import fp_exact_at, fp_exact_kernel
 from bloomviz.theory.rates import optimal_params, smallest_m
 from bloomviz.theory.validate import MAX_K, MAX_M
+
+STAGE_RECORD = struct.Struct("<QBQ")  # a saved stage: m_i, k_i, inserts in stage i (17 bytes)
 
 
 def _fp_classic(m: int, k: int, n) -> np.ndarray | float:

@@ -78,6 +78,14 @@ class BloomFilter(RichDisplay):
     can_remove = False           # whether ``remove`` exists
     theory_label: str | None = None   # the plot's theory legend when its own formula is not the standard one
     bands_text = ""              # what the grid's outlined bands are (none here)
+    # What a .bloom file stores besides m, k and the scheme (bloomviz.files.storage): each parameter's name and
+    # number type, and ``payload_size``, the payload's (lowest, highest) size in bytes that m and they imply.
+    stored_params: dict[str, type] = {}
+
+    @classmethod
+    def payload_size(cls, m: int, params: dict) -> tuple[int, int]:
+        n = (m + 7) // 8
+        return n, n
 
     def __init__(self, m: int, k: int, scheme: str = hashing.DEFAULT_SCHEME):
         self._m = check_m(m)

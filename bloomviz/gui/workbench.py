@@ -27,6 +27,7 @@ from PySide6 import QtCore
 
 from bloomviz.explain import operations as words
 from bloomviz.explain import variants
+from bloomviz.gui.timing import ChunkRunner
 from bloomviz.workbench.model import Workbench as Model
 
 _EMPTY = np.zeros(0, dtype=np.int64)
@@ -60,9 +61,7 @@ class Workbench(QtCore.QObject):
         kwargs = {name: value for name, value in (("probes", probes), ("seed", seed)) if value is not None}
         self.model = model if model is not None else Model(**kwargs)
         self._explained: tuple[object, object] = (None, None)   # (record, its Explanation), built once
-        self._timer = QtCore.QTimer(self)
-        self._timer.setInterval(0)
-        self._timer.timeout.connect(self._step)
+        self._runner = ChunkRunner(self.model.step_job, self)   # the model's job, one step a turn of the loop
         ev = self.model.events
         ev.operated.connect(self._on_operated)
         ev.about_to_reset.connect(self.aboutToReset.emit)
@@ -112,14 +111,10 @@ class Workbench(QtCore.QObject):
 
     def _on_busy(self, busy: bool) -> None:
         if busy:
-            self._timer.start()
+            self._runner.start()
         else:
-            self._timer.stop()
+            self._runner.stop()
         self.busyChanged.emit(busy)
-
-    def _step(self) -> None:
-        if not self.model.step_job():
-            self._timer.stop()
 
     # --- words and pictures of the model's state (bloomviz.explain), for the views ----------------------------
     @property

@@ -20,6 +20,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from bloomviz.hashing import schemes as hashing
 from bloomviz.hashing.steps import position_steps
 from bloomviz.workbench.limits import ItemError, check_item
+from bloomviz.gui.timing import ChunkRunner
 
 SPEEDS = (("step with Space", 0), ("one step a second", 1000), ("two steps a second", 500),
           ("one step every 2 s", 2000))
@@ -52,8 +53,8 @@ class SlowMotionPanel(QtWidgets.QWidget):
         self.narration.setWordWrap(True)
         self.narration.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.narration.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._timer = QtCore.QTimer(self)
-        self._timer.timeout.connect(self.next)
+        # Play: one step per interval while the slow operation runs (``next`` ends it after the last)
+        self._player = ChunkRunner(lambda: (self.next(), self.running)[1], self)
 
         top = QtWidgets.QHBoxLayout()
         top.addWidget(self.line, 1)
@@ -95,7 +96,7 @@ class SlowMotionPanel(QtWidgets.QWidget):
         self.insert_button.setEnabled(not on)
         self.lookup_button.setEnabled(not on)
         if not on:
-            self._timer.stop()
+            self._player.stop()
             self.play_button.setText("Play")
 
     def _say(self, text: str, error: bool = False) -> None:
@@ -186,12 +187,11 @@ class SlowMotionPanel(QtWidgets.QWidget):
         self.finished.emit(op)
 
     def toggle_play(self) -> None:
-        if self._timer.isActive():
-            self._timer.stop()
+        if self._player.is_running:
+            self._player.stop()
             self.play_button.setText("Play")
             return
-        interval = self.speed.currentData() or 1000
-        self._timer.start(interval)
+        self._player.start(self.speed.currentData() or 1000)
         self.play_button.setText("Pause")
 
     def cancel(self, why: str = "") -> None:

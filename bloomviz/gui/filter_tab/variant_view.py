@@ -21,6 +21,7 @@ from PySide6 import QtCore
 
 from bloomviz.explain import variants as variant_words
 from bloomviz.filters.registry import standard_formulas_apply
+from bloomviz.gui.timing import Throttle
 
 BAND_DELAY_MS = 200
 
@@ -30,10 +31,7 @@ class VariantViews(QtCore.QObject):
         super().__init__(window)
         self._window = window
         wb = window.wb
-        self._timer = QtCore.QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(BAND_DELAY_MS)
-        self._timer.timeout.connect(self.refresh_bands)
+        self._bands_later = Throttle(BAND_DELAY_MS, self.refresh_bands, self)
         wb.filterReset.connect(self.refresh)
         wb.filterGrown.connect(self.refresh)
         wb.historyAppended.connect(self._later)
@@ -41,8 +39,8 @@ class VariantViews(QtCore.QObject):
         self.refresh()
 
     def _later(self, *_args) -> None:
-        if not self._window.wb.busy and not self._timer.isActive():
-            self._timer.start()
+        if not self._window.wb.busy:
+            self._bands_later.request()
 
     def refresh(self) -> None:
         w = self._window
@@ -59,7 +57,7 @@ class VariantViews(QtCore.QObject):
         self.refresh_bands()
 
     def refresh_bands(self) -> None:
-        self._timer.stop()
+        self._bands_later.cancel()
         w = self._window
         if w.grid.m != w.wb.filter.m:
             return   # the grid is not at the new size yet: the window redraws it first, then calls this again

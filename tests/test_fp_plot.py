@@ -455,3 +455,55 @@ def test_an_empty_or_one_point_plot_shows_the_range_to_the_capacity(widget):
     assert "one point: the filter as it was opened" in widget.readout_text()   # says why there is no curve
     widget.set_series(FakeSeries(300))                              # a curve: autorange fits it again
     assert widget.plot_item.getViewBox().autoRangeEnabled()[0]
+
+
+# --- the legend stays off the data (issue 13) -------------------------------------------------------------------
+@pytest.mark.parametrize("size", [(1000, 700), (430, 380), (430, 500), (800, 300), (430, 300)])
+@pytest.mark.parametrize("scale", [1.0, 1.5, 2.0, 2.5])
+def test_legend_never_covers_the_data_and_the_plot_keeps_room(qtbot, widget, series, size, scale):
+    widget.set_series(series)
+    widget.set_capacity(150)
+    widget.resize(*size)
+    widget.set_font_scale(scale)
+    qtbot.wait(10)
+    vb = widget.plot_item.getViewBox()
+    view = widget.graphics.viewport().rect()
+    data = vb.sceneBoundingRect()
+    assert data.height() >= 80 and data.width() >= 200, (widget.legend_placement, data)
+    assert data.right() <= view.width() + 1 and data.bottom() <= view.height() + 1
+    legend = widget.plot_item.legend
+    where, _ = widget.legend_placement
+    if where == "none":
+        assert not legend.isVisible()
+        assert "measured" in widget.readout_text()   # the readout, with its swatches, is the key
+    else:
+        box = legend.sceneBoundingRect()
+        assert not box.intersects(data), (where, box, data)
+        assert box.right() <= view.width() + 1 and box.bottom() <= view.height() + 1
+    label = widget.capacity_line.label
+    assert not (where != "none" and label.sceneBoundingRect().intersects(legend.sceneBoundingRect()))
+
+
+def test_a_roomy_plot_has_the_full_legend_and_a_tight_one_the_short_names(qtbot, widget):
+    widget.resize(1000, 700)
+    qtbot.wait(10)
+    assert widget.legend_placement[0] in ("right", "below") and not widget.legend_compact
+    assert "theory: exact" in widget.legend_entries()
+    for size, scale in (((430, 380), 1.5), ((430, 500), 1.5), ((430, 380), 1.0)):
+        widget.resize(*size)
+        widget.set_font_scale(scale)
+        qtbot.wait(10)
+        entries = widget.legend_entries()
+        if widget.legend_placement[0] != "none":
+            assert ("exact" in entries) == widget.legend_compact
+            assert ("theory: exact" in entries) == (not widget.legend_compact)
+
+
+def test_legend_layout_prefers_the_side_that_leaves_the_plot_more_room():
+    from bloomviz.gui.filter_tab.plot.legend import legend_layout
+
+    entries = [(120, 20)] * 6
+    assert legend_layout(900, 200, entries) == ("right", 1)        # wide and short: beside
+    where, columns = legend_layout(500, 700, entries)              # narrow and tall: under, two columns
+    assert where == "below" and columns == 2
+    assert legend_layout(500, 700, []) == ("below", 1)

@@ -44,6 +44,17 @@ class BuildMixin:
         for side in ("left", "bottom"):
             plot.getAxis(side).enableAutoSIPrefix(False)
         plot.getViewBox().setMouseEnabled(x=True, y=True)
+        # A title's text set the layout's minimum width (pyqtgraph renews it on every resize): in a narrow
+        # panel the plots were pushed past the right edge. The title keeps its height only; the legend module
+        # hides the rate plot's title when it does not fit.
+        title, keep_min = plot.titleLabel, plot.titleLabel.updateMin
+
+        def height_only_min():
+            keep_min()
+            title.setMinimumWidth(0)
+            if not title.isVisible():
+                title.setMinimumHeight(0)   # a hidden title leaves no empty line
+        title.updateMin = height_only_min
         return plot
 
     def _add_curve(self, plot: pg.PlotItem, key: str) -> pg.PlotDataItem:
@@ -94,15 +105,12 @@ class BuildMixin:
         self._reference_curve = pg.PlotDataItem(name="reference", antialias=True)
         self._reference_curve.setZValue(6)
         plot.addItem(self._reference_curve)
-        legend = plot.addLegend(offset=(12, 12))
+        legend = self._make_legend(plot)
         self._rate_legend = legend
-        for key in ("fp_measured",):
-            legend.addItem(self._curves[key], LABELS[key])
-        legend.addItem(self._band, BAND_LABEL)
-        legend.addItem(self._limit_curve, LIMIT_LABEL)
-        self._limit_legend = legend
-        for key in ("fp_exact", "fp_classic", "fp_approx", "fp_bound"):
-            legend.addItem(self._curves[key], LABELS[key])
+        self._entries = [[self._curves["fp_measured"], LABELS["fp_measured"], True],
+                         [self._band, BAND_LABEL, True], [self._limit_curve, LIMIT_LABEL, False]]
+        self._entries += [[self._curves[key], LABELS[key], True]
+                          for key in ("fp_exact", "fp_classic", "fp_approx", "fp_bound")]
         self._legends.append(legend)
         return plot
 
@@ -129,13 +137,16 @@ class BuildMixin:
 
     def _relayout(self) -> None:
         ci = self._graphics.ci
-        for plot in (self._rate_plot, self._fill_plot, self._estimate_plot):
-            if plot in ci.items:
+        for plot in (self._rate_plot, self._fill_plot, self._estimate_plot, getattr(self, "_rate_legend", None)):
+            if plot is not None and plot in ci.items:
                 ci.removeItem(plot)
         visible = self._visible_plots()
         for row, plot in enumerate(visible):
             ci.addItem(plot, row=row, col=0)
             ci.layout.setRowStretchFactor(row, 3 if plot is self._rate_plot else 1)
-        for row in range(len(visible), 3):
+        for row in range(len(visible), 4):
             ci.layout.setRowStretchFactor(row, 0)
+        if getattr(self, "_legend_place", None) is not None:
+            self._legend_key = None   # the plots moved: put the legend beside or under them again
+            self._place_legend()
         self._apply_text()

@@ -108,12 +108,8 @@ class DrawingMixin:
             n = series.column("n") if n is None else n
             self._limit_curve.setData(n, np.where(zero, series.column("fp_high"), np.nan))
             self._limit_curve.setVisible(True)
-        item = self._limit_legend.getLabel(self._limit_curve)
-        if item is not None:   # the legend names the limit only while one is drawn
-            for sample, label in self._limit_legend.items:
-                if label is item:
-                    sample.setVisible(self._limit_curve.isVisible())
-                    label.setVisible(self._limit_curve.isVisible())
+        # the legend names the limit only while one is drawn
+        self._legend_set(self._limit_curve, shown=self._limit_curve.isVisible())
 
     def _draw_subplots(self) -> None:
         series = self._series
@@ -143,16 +139,16 @@ class DrawingMixin:
         """A horizontal line at rate ``value`` named ``label`` in the legend (a scalable filter's compound bound
         p); ``None`` removes it. Drawn as a two-point curve from n = 0 to the latest n (or the capacity), so
         it follows the log axis like the other curves."""
-        legend, curve = self._rate_legend, self._reference_curve
+        curve = self._reference_curve
         if self._reference is not None:
-            legend.removeItem(curve)
+            self._legend_remove(curve)
         if value is None:
             self._reference = None
             curve.clear()
             return
         value = positive_number("reference rate", value)
         self._reference = (value, str(label) or f"reference {value:g}")
-        legend.addItem(curve, self._reference[1])
+        self._legend_add(curve, self._reference[1])
         self._draw_reference()
 
     def _draw_reference(self) -> None:
@@ -164,9 +160,7 @@ class DrawingMixin:
 
     def set_theory_label(self, text: str | None = None) -> None:
         """Rename the exact-theory curve (a variant's own formula); None restores "theory: exact"."""
-        label = self._rate_legend.getLabel(self._curves["fp_exact"])
-        if label is not None:
-            label.setText(text or LABELS["fp_exact"])
+        self._legend_set(self._curves["fp_exact"], text=text or LABELS["fp_exact"])
 
     def set_capacity(self, n) -> None:
         """Mark the design capacity n with a vertical line; ``None`` removes the mark."""

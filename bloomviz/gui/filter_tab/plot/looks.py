@@ -105,10 +105,15 @@ class LooksMixin:
         for plot in (self._rate_plot, self._fill_plot, self._estimate_plot):
             height = int((2.6 if plot is self._rate_plot else 2.2) * BASE_TITLE_PT * s)
             plot.titleLabel.setMaximumHeight(height)
+            if plot is self._rate_plot:
+                self._title_height = height
             plot.layout.setRowFixedHeight(0, height)
         for legend in self._legends:
             legend.setLabelTextSize(f"{BASE_LEGEND_PT * s:.1f}pt")
             _rerender_legend(legend)
+        if getattr(self, "_legend_place", None) is not None:
+            self._legend_key = None   # the entries changed size: beside or under the plots again
+            self._place_legend()
         label_font = QtGui.QFont()
         label_font.setPointSizeF(BASE_LEGEND_PT * s)
         for line in self._capacity_lines:

@@ -15,15 +15,19 @@ from bloomviz.theory.units import count_text, rate_text
 
 
 class HoverWatcher(QtCore.QObject):
-    """Tells the plot widget when the mouse leaves the graphics view (the scene reports no such event)."""
+    """Tells the plot widget when the mouse leaves the graphics view (the scene reports no such event), and
+    when the view changes size (the widget's own resize comes before its children's)."""
 
-    def __init__(self, on_leave):
+    def __init__(self, on_leave, on_resize):
         super().__init__()
         self._on_leave = on_leave
+        self._on_resize = on_resize
 
     def eventFilter(self, obj, event):
         if event.type() == QtCore.QEvent.Type.Leave:
             self._on_leave()
+        elif event.type() == QtCore.QEvent.Type.Resize:
+            self._on_resize()
         return False
 
 

@@ -17,7 +17,7 @@ LABELS = {
     "fp_low": "measured, 95% interval low",
     "fp_high": "measured, 95% interval high",
     "fp_exact": "theory: exact",
-    "fp_classic": "theory: Bloom's formula (classic)",
+    "fp_classic": "theory: classic (Bloom)",
     "fp_approx": "theory: approximation",
     "fp_bound": "theory: bound",
     "fill": "fill ratio (measured)",
@@ -25,8 +25,9 @@ LABELS = {
     "n_estimated": "estimated n",
     "n_true": "true n",
 }
-BAND_LABEL = "measured, 95% interval"
-LIMIT_LABEL = "measured 0: the rate is below this (95%)"
+# Short: the legend sits beside or under a panel-sized plot, in as many columns as fit.
+BAND_LABEL = "95% interval"
+LIMIT_LABEL = "measured 0: rate below this (95%)"
 
 # Okabe–Ito colours: distinguishable with the common colour-vision deficiencies; lighter variants on dark.
 THEMES = {

@@ -39,6 +39,7 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui.filter_tab.plot.build import BuildMixin
 from bloomviz.gui.filter_tab.plot.drawing import DrawingMixin
+from bloomviz.gui.filter_tab.plot.legend import LegendMixin
 from bloomviz.gui.filter_tab.plot.looks import LooksMixin
 from bloomviz.gui.filter_tab.plot.readout import HoverWatcher, ReadoutMixin
 from bloomviz.gui.filter_tab.plot.style import ESTIMATE_CURVES, FILL_CURVES
@@ -46,7 +47,7 @@ from bloomviz.gui.widgets.plot_export import export_plot
 from bloomviz.gui.widgets.wilson_band import WilsonBand
 
 
-class FpPlotWidget(BuildMixin, DrawingMixin, LooksMixin, ReadoutMixin, QtWidgets.QWidget):
+class FpPlotWidget(BuildMixin, DrawingMixin, LegendMixin, LooksMixin, ReadoutMixin, QtWidgets.QWidget):
     """Measured false-positive rate with its interval, against theory; see the module docstring."""
 
     logYChanged = QtCore.Signal(bool)
@@ -109,9 +110,10 @@ class FpPlotWidget(BuildMixin, DrawingMixin, LooksMixin, ReadoutMixin, QtWidgets
         self._fill_plot.setYRange(0.0, 1.0, padding=0.03)
         self._fill_plot.enableAutoRange(axis="y", enable=False)
         self._relayout()
+        self._rebuild_legend()
 
         self._graphics.scene().sigMouseMoved.connect(self._on_mouse_moved)
-        self._hover_watcher = HoverWatcher(self._on_mouse_left)
+        self._hover_watcher = HoverWatcher(self._on_mouse_left, self._place_legend)
         self._graphics.installEventFilter(self._hover_watcher)
 
         self.set_theme(self._dark)
@@ -137,20 +139,14 @@ class FpPlotWidget(BuildMixin, DrawingMixin, LooksMixin, ReadoutMixin, QtWidgets
         vb = self._rate_plot.getViewBox()
         vb.enableAutoRange(axis="y")
         vb.updateAutoRange()  # now, so the band's floor is taken from the new axis, not the old one
-        self._place_rate_legend()
+        self._place_capacity_label()
         self._sync_check(self._log_check, on)
         self.logYChanged.emit(on)
 
-    def _place_rate_legend(self) -> None:
-        # Rates rise with n: on a linear axis the top left stays empty; on a log axis the bottom right does.
+    def _place_capacity_label(self) -> None:
         # The capacity label sits beside its line where the curves are not: high up on a linear axis
         # (the rate at capacity is small), half-way on a log axis (the rate at capacity is near the top).
-        if self._log_y:
-            self._rate_legend.anchor(itemPos=(1, 1), parentPos=(1, 1), offset=(-12, -12))
-            self.capacity_line.label.setPosition(0.5)
-        else:
-            self._rate_legend.anchor(itemPos=(0, 0), parentPos=(0, 0), offset=(12, 12))
-            self.capacity_line.label.setPosition(0.93)
+        self.capacity_line.label.setPosition(0.5 if self._log_y else 0.93)
 
     @property
     def show_fill(self) -> bool:

@@ -1,0 +1,173 @@
+"""Where the rate plot's legend goes: outside the data, beside the plots or under them, never over a curve.
+
+A legend inside the view box covered the curves and the capacity label as soon as the text was scaled up for a
+projector (at 150 % the plot became a strip under its legend). The legend is a cell of the graphics layout
+instead: beside the plots when the widget is wide enough to spare a column, otherwise under them in as many
+columns as fit; ``legend_layout`` picks whichever leaves the plots the larger area, and the widget asks again
+on every resize and whenever the legend's entries or text size change.
+
+A mixin of ``FpPlotWidget`` (``widget.py``). The entries are held here (``_entries``: item and text, and
+whether shown) and the pyqtgraph legend is rebuilt from them when they change, so a hidden entry (the
+upper-limit line while there is none) takes no room.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+from PySide6 import QtCore
+
+
+MIN_PLOT_WIDTH = 240    # px: narrower than this and a plot is no longer readable; the legend goes under it
+MIN_PLOT_HEIGHT = 80    # px: a data area lower than this shows a line, not a curve
+SAMPLE_WIDTH = 50       # px: the line sample, the spacing and the label's margins around an entry's text
+
+
+def legend_layout(width: float, height: float, entries: list[tuple[float, float]]) -> tuple[str, int]:
+    """("right", 1) or ("below", columns) for a legend of ``entries`` (width, height of each) beside or under
+    plots in a ``width`` x ``height`` area: the choice that leaves the plots the larger area, preferring
+    "below" when neither leaves a readable plot."""
+    if not entries:
+        return "below", 1
+    entry_w = max(w for w, _ in entries) + SAMPLE_WIDTH
+    entry_h = max(h for _, h in entries)
+    # beside: one column
+    right_w, right_h = width - entry_w, height
+    right_ok = right_w >= MIN_PLOT_WIDTH and len(entries) * entry_h <= height
+    # under: as many columns as fit the width
+    columns = max(1, min(len(entries), int(width // entry_w)))
+    below_w, below_h = width, height - math.ceil(len(entries) / columns) * entry_h
+    below_ok = below_h >= MIN_PLOT_HEIGHT
+    if right_ok and (not below_ok or right_w * right_h > below_w * below_h):
+        return "right", 1
+    return "below", columns
+
+
+class LegendMixin:
+    """The rate plot's legend as a cell of the graphics layout, placed by ``legend_layout``."""
+
+    def _make_legend(self, plot: pg.PlotItem) -> pg.LegendItem:
+        legend = pg.LegendItem(offset=None, verSpacing=-2)
+        # PlotItem hands its named items to ``plot.legend``; tests and pyqtgraph's menu look for it there.
+        plot.legend = legend
+        self._entries: list[list] = []      # [item, text, shown]
+        self._legend_place: tuple | None = None
+        return legend
+
+    def _legend_add(self, item, text: str, shown: bool = True) -> None:
+        self._entries.append([item, str(text), bool(shown)])
+        self._rebuild_legend()
+
+    def _legend_remove(self, item) -> None:
+        self._entries = [e for e in self._entries if e[0] is not item]
+        self._rebuild_legend()
+
+    def _legend_set(self, item, *, text: str | None = None, shown: bool | None = None) -> None:
+        for entry in self._entries:
+            if entry[0] is item:
+                changed = (text is not None and text != entry[1]) or (shown is not None and shown != entry[2])
+                entry[1] = entry[1] if text is None else str(text)
+                entry[2] = entry[2] if shown is None else bool(shown)
+                if changed:
+                    self._rebuild_legend()
+                return
+
+    def legend_entries(self) -> list[str]:
+        """The texts the legend shows, in order."""
+        return [label.text for _, label in self._rate_legend.items]
+
+    def _texts(self, compact: bool) -> list[tuple[object, str]]:
+        # Compact drops the "theory: " prefixes (the dash styles and the readout still say which is which):
+        # at 150 % text in a panel-sized plot the full names took a column each and left the plot a strip.
+        return [(item, text.replace("theory: ", "") if compact else text)
+                for item, text, shown in self._entries if shown]
+
+    def _rebuild_legend(self) -> None:
+        self._legend_key = None
+        self._place_legend()
+
+    def _fit_title(self) -> None:
+        # The title's text sets the layout's minimum width: in a narrow panel the plots were pushed past the
+        # right edge (the x axis cut off). The dock's own title says the same, so the plot's gives way.
+        plot = self._rate_plot
+        label = plot.titleLabel
+        wanted = label.item.boundingRect().width()
+        room = self._graphics.viewport().width() - plot.getAxis("left").width()
+        # and in a short one it takes a line the curves need more
+        fits = wanted <= room and self._graphics.viewport().height() >= 6 * self._title_height
+        label.setVisible(fits)
+        label.setMaximumHeight(self._title_height if fits else 0)
+        label.updateMin()
+        plot.layout.setRowFixedHeight(0, self._title_height if fits else 0)
+
+    def _place_legend(self) -> None:
+        legend = getattr(self, "_rate_legend", None)
+        if legend is None or not hasattr(self, "_graphics"):
+            return
+        rect = self._graphics.viewport().rect()
+        key = (rect.width(), rect.height(), self._font_scale, len(self._visible_plots()),
+               tuple((text, shown) for _, text, shown in self._entries))
+        if key == getattr(self, "_legend_key", None):
+            return
+        self._legend_key = key
+        if hasattr(self, "_title_height"):
+            self._fit_title()
+        # Try the full names, then the short ones, and keep the first that leaves the rate plot's data area
+        # at least MIN_PLOT_HEIGHT and 30 % of the view's height, measured after the layout has run.
+        need = max(MIN_PLOT_HEIGHT, 0.3 * rect.height())
+        for compact in (False, True):
+            texts = self._texts(compact)
+            self._put_legend("none", 1, compact, texts)      # built, not placed: to measure its entries
+            legend = self._rate_legend
+            sizes = [(label.item.boundingRect().width(), max(label.item.boundingRect().height(),
+                                                               sample.boundingRect().height()))
+                     for sample, label in legend.items]
+            where, columns = legend_layout(rect.width() - 20, rect.height(), sizes)   # less the margins
+            below = ("below", columns if where == "below" else max(1, int((rect.width() - 20) // max(
+                w + SAMPLE_WIDTH for w, _ in sizes))) if sizes else 1)
+            for where, columns in ((where, columns), ("right", 1) if where == "below" else below):
+                self._put_legend(where, columns, compact, texts)
+                vb = self._rate_plot.getViewBox()
+                if vb.height() >= need and vb.width() >= MIN_PLOT_WIDTH \
+                        and legend.geometry().right() <= rect.width() + 1 \
+                        and legend.geometry().bottom() <= rect.height() + 1:
+                    return
+        # No room even for the short names: the readout under the plot, with a colour swatch per curve, is
+        # the key until the panel grows or the text shrinks.
+        self._put_legend("none", 1, True, [])
+
+    def _put_legend(self, where: str, columns: int, compact: bool, texts) -> None:
+        legend = self._rate_legend
+        plots = len(self._visible_plots())
+        self._legend_place = (where, columns, plots, compact)
+        legend.clear()
+        legend.columnCount = columns   # before the entries go in: setColumnCount would re-add what is there
+        for item, text in texts:
+            legend.addItem(item, text)
+        ci = self._graphics.ci
+        if legend in ci.items:
+            ci.removeItem(legend)
+        legend.setVisible(where != "none")
+        if where == "right":
+            ci.addItem(legend, row=0, col=1, rowspan=plots)
+            ci.layout.setColumnStretchFactor(1, 0)
+        elif where == "below":
+            ci.addItem(legend, row=plots, col=0)
+            ci.layout.setRowStretchFactor(plots, 0)
+        ci.layout.setColumnStretchFactor(0, 1)
+        legend.updateSize()
+        ci.setGeometry(QtCore.QRectF(self._graphics.viewport().rect()))
+        ci.layout.activate()
+
+    @property
+    def legend_placement(self) -> tuple[str, int]:
+        """("right", 1), ("below", columns) or ("none", n) when there is no room for it."""
+        self._place_legend()
+        return self._legend_place[:2]
+
+    @property
+    def legend_compact(self) -> bool:
+        """Whether the legend gave up its "theory: " prefixes for room."""
+        self._place_legend()
+        return self._legend_place[3]

@@ -6,7 +6,8 @@ ValueError saying what is wrong (the parser adds the file and line). Running the
 a window can show, validate or replay the same records.
 
 Actions that only the window can show (``highlight``, ``show``, ``slow`` on inserts, ``predict``'s vote) are
-checked and recorded headless; ``predict`` also looks the item up, since the reveal is a lookup.
+checked and recorded headless; a ``predict`` block (``predict.py``, parsed by ``format.py``) also computes its
+answer headless, so the dry run checks that exactly one choice is right.
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ SPECS: dict[str, Spec] = {
     "insert": Spec(("slow",), items=True, min_args=1, max_args=None, summary="insert ITEM …"),
     "lookup": Spec(("slow",), items=True, min_args=1, max_args=None, summary="look up ITEM …"),
     "predict": Spec((), items=True, min_args=1, max_args=1,
-                    summary="predict ITEM: the class votes, then the lookup is revealed"),
+                    summary="predict KIND … with ask and choice lines: the class votes, then the answer "
+                            "the filter gives is revealed (predict.py)"),
     "remove": Spec(("force",), items=True, min_args=1, max_args=None,
                    summary="remove ITEM … from a counting filter (force=yes removes a non-member)"),
     "insert-random": Spec(("seed",), min_args=1, max_args=1, summary="insert-random N [seed=S]: N generated items"),

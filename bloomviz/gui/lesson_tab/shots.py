@@ -40,6 +40,11 @@ def write_shots(lesson, out_dir: str, size: tuple[int, int] = (1920, 1080)) -> l
     from bloomviz.gui import theme
     from bloomviz.gui.main_window import MainWindow
 
+    def quiet(mode, context, message: str) -> None:
+        # the offscreen platform warns on every dock it lays out; a teacher making handouts needs none of that
+        if "does not support propagateSizeHints" not in message:
+            sys.stderr.write(message + "\n")
+    previous = QtCore.qInstallMessageHandler(quiet)
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([sys.argv[0] if sys.argv else "bloomviz"])
     theme.apply_theme(app, False)
     theme.apply_font_scale(app, theme.DEFAULT_FONT_SCALE)
@@ -86,4 +91,5 @@ def write_shots(lesson, out_dir: str, size: tuple[int, int] = (1920, 1080)) -> l
         if window.file_actions is not None:
             window.file_actions.discard_changes()     # pictures, not a session: closing asks nothing
         window.close()
+        QtCore.qInstallMessageHandler(previous)
     return written

@@ -49,7 +49,8 @@ __all__ = ["Measurement", "StepRecord", "TRACKING",
 class _Chunk:
     """Items start…stop-1 of a generated source (kept as numbers), or a list of items."""
 
-    def __init__(self, items, start: int = 0, stop: int | None = None):
+    def __init__(self, items, start: int = 0, stop: int | None = None, positions: np.ndarray | None = None):
+        self._given = positions       # the items' rows of positions, when the caller hashed them already
         self._generated = isinstance(items, GeneratedItems)
         if self._generated:
             self._source, self._start, self._stop = items, start, stop
@@ -63,6 +64,8 @@ class _Chunk:
         return self._source.texts(self._start, self._stop) if self._generated else self._list
 
     def positions(self, flt) -> np.ndarray:
+        if self._given is not None:
+            return self._given
         if self._generated:
             return generated_positions(flt, self._source, self._start, self._stop)
         return flt.positions_many(self._list)
@@ -276,8 +279,10 @@ class Measurement:
         return {"n": n, "fp": fp, "bits_set": bits}
 
     # --- inserting ----------------------------------------------------------------------------------------
-    def step(self, items_or_count) -> StepRecord:
-        """Insert the next ``count`` items of the source, or the items given; the record of every insert."""
+    def step(self, items_or_count, positions: np.ndarray | None = None) -> StepRecord:
+        """Insert the next ``count`` items of the source, or the items given; the record of every insert.
+        ``positions``: the given items' rows of positions (``filter.positions_many``), when the caller needs
+        them too (the window keeps them as its truth): the items are then not hashed again."""
         if isinstance(items_or_count, (int, np.integer)) and not isinstance(items_or_count, bool):
             if self.items is None:
                 raise ValueError("this measurement has no item source: give the items to insert")
@@ -290,7 +295,7 @@ class Measurement:
                 chunk = _Chunk(self.items[start:stop])
             self.taken = stop
         else:
-            chunk = _Chunk(items_or_count)
+            chunk = _Chunk(items_or_count, positions=positions)
         size = len(chunk)
         if size == 0:
             empty = np.zeros(0, np.int64)

@@ -84,7 +84,7 @@ class FpPlotWidget(BuildMixin, DrawingMixin, LegendMixin, LooksMixin, ReadoutMix
 
         self._build_controls()
         self._graphics = pg.GraphicsLayoutWidget()
-        self._graphics.setMinimumSize(320, 240)
+        self._graphics.setMinimumSize(200, 150)   # small: in a short dock at large text the plot shrinks, not the grid
         self._readout = QtWidgets.QLabel()
         self._readout.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self._readout.setWordWrap(True)

@@ -35,18 +35,52 @@ def heat_values(max_value: int) -> list[int]:
     return sorted({0, 1, *np.linspace(0, max_value, 6).round().astype(int).tolist()})
 
 
-class GridLegend(QtWidgets.QLabel):
+MAX_LINES = 3   # taller than this the key scrolls: at 250 % text it wrapped to six lines and squeezed the grid
+
+
+class GridLegend(QtWidgets.QScrollArea):
+    """The key under the grid: a word-wrapped line, at most ``MAX_LINES`` high, scrolling past that."""
+
     def __init__(self, grid: BitGridWidget, parent=None):
         super().__init__(parent)
         self._grid = grid
         self._bands_text = ""
-        self.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        self.setWordWrap(True)
-        self.setContentsMargins(6, 2, 6, 2)
-        self.setToolTip("Each cell is one bit (or counter) of the filter, bit 0 at the top left, row by row. "
+        self.label = QtWidgets.QLabel()
+        self.label.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.label.setWordWrap(True)
+        self.label.setContentsMargins(6, 2, 6, 2)
+        self.setWidget(self.label)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Fixed)
+        self.label.setToolTip("Each cell is one bit (or counter) of the filter, bit 0 at the top left, row by row. "
                         "Zoom with the wheel, drag to pan, hover a cell to see which items set it. When a screen "
                         "pixel covers many bits it is shaded by the fraction of them that are set (for counters: "
                         "by their mean value).")
+
+    def text(self) -> str:
+        return self.label.text()
+
+    def setText(self, text: str) -> None:
+        self.label.setText(text)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        # as high as the wrapped text at this width, up to MAX_LINES lines (then the key scrolls)
+        width = max(1, self.viewport().width())
+        wanted = self.label.heightForWidth(width) if self.label.text() else 0
+        most = MAX_LINES * self.label.fontMetrics().lineSpacing() + 6
+        self.setFixedHeight(max(0, min(wanted, most)))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QtCore.QEvent.Type.FontChange:
+            self._fit_height()
 
     def set_bands_text(self, text: str) -> None:
         """What the outlined bands are (e.g. "outlined: the stages, newest last"); empty when there are none."""

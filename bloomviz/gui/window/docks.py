@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
+from bloomviz.gui.widgets.shrink import keep_share, scrolling
+
 _AREA = QtCore.Qt.DockWidgetArea
 # key, title, the window's attribute holding the panel, where it starts
 PANELS = (
@@ -17,11 +19,14 @@ PANELS = (
 )
 
 
+CENTRE_SHARE = (0.34, 0.5)   # of the window's width and height
+
+
 def make_dock(window: QtWidgets.QMainWindow, key: str, title: str, widget: QtWidgets.QWidget,
               area) -> QtWidgets.QDockWidget:
     dock = QtWidgets.QDockWidget(title, window)
     dock.setObjectName(f"dock_{key}")
-    dock.setWidget(widget)
+    dock.setWidget(scrolling(widget))   # at large text a panel scrolls; it no longer grows the window
     dock.setFeatures(QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetMovable
                      | QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetFloatable
                      | QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetClosable)
@@ -36,6 +41,8 @@ def place_panels(window: QtWidgets.QMainWindow) -> dict[str, QtWidgets.QDockWidg
     # the left column has room to spare at its foot.
     window.setCorner(QtCore.Qt.Corner.BottomLeftCorner, _AREA.BottomDockWidgetArea)
     window.setCorner(QtCore.Qt.Corner.BottomRightCorner, _AREA.RightDockWidgetArea)
+    # the grid (the central tabs) keeps this share of the window whatever the text size; the docks give way
+    keep_share(window.centralWidget(), window, CENTRE_SHARE[0], CENTRE_SHARE[1])
     return {key: make_dock(window, key, title, getattr(window, attr), area) for key, title, attr, area in PANELS}
 
 

@@ -15,7 +15,10 @@ from bloomviz.filters.scalable import stage_spec
 from bloomviz.theory.rates import optimal_params
 
 MIN_M = 8
-MAX_M = 10_000_000           # the grid's range: one byte of picture per bit
+# The grid's range. 10^8 holds the 1 % design for 10^7 items (m = 95,850,584, k = 7) with a round number;
+# the grid keeps one byte of picture per bit (100 MB here) beside the 12.5 MB of bits, and a window that also
+# keeps every insert's positions (k x 4 bytes) and items needs about 1-2 GB at that size, so no further.
+MAX_M = 100_000_000
 MAX_K = 64
 MAX_ITEM_BYTES = 64 * 1024   # an item is a word, a key, a URL: a 10 MB paste is a mistake, said so
 DEFAULT_DESIGN = (200, 0.01)  # n, p: a grid of ~1,900 cells, large enough to see each bit

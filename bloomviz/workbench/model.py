@@ -14,6 +14,13 @@ its listeners what happened, through the ``Event``s in ``model.events``:
 
 Long work is a ``Job`` advanced by ``step_job()``; whoever owns a clock calls it (the Qt adapter from a
 zero-delay timer). Words about operations are built from the records by ``bloomviz.explain``.
+
+The plot's ``series`` holds one row per insert up to ``DENSE_ROWS`` inserts; past that a batch keeps only the
+rows whose n is a multiple of ``THIN_EVERY``, plus its own last row, so the newest row is always the current n.
+Each kept row is the exact row (the measured count, the exact rate and the fill at that n), only fewer of them:
+the plot has fewer pixels than rows anyway, and 10^7 inserts keep about 1.1 million rows (~96 MB, 11 float64
+columns) instead of 10^7 (~880 MB). Single operations keep every row. Sessions replay operations and the history
+keeps its own entries, so neither depends on the rows kept.
 """
 
 from __future__ import annotations
@@ -39,6 +46,9 @@ from bloomviz.workbench.records import Numbers, StateNote
 from bloomviz.workbench.state import Checkpoint, Snapshot, State, checkpoint, cut_back, revive, snapshot
 from bloomviz.workbench.truth import Truth
 from bloomviz.workbench.undo import Undo, UndoStack
+
+DENSE_ROWS = 1_000_000   # every insert keeps its plot row up to this n
+THIN_EVERY = 100         # past DENSE_ROWS, a batch keeps the rows at multiples of this n (and its last row)
 
 
 class Events:
@@ -224,7 +234,8 @@ class Workbench(Operations, Jobs, Undo):
         """Everything known about the filter shown, to read (``bloomviz.explain`` builds its words from it)."""
         return self._s
 
-    series = property(lambda self: self._s.series, doc="One row per insert: n, the measured and exact rates.")
+    series = property(lambda self: self._s.series,
+                      doc="The plot's rows: n, the measured and exact rates (thinned past DENSE_ROWS inserts).")
     history = property(lambda self: self._s.history)
     items = property(lambda self: self._s.truth.items, doc="Every insert, in order (repeats appear twice).")
     tracker = property(lambda self: self._s.measure.tracker)
@@ -305,6 +316,14 @@ class Workbench(Operations, Jobs, Undo):
         return self.can_remove() and s.truth.known and not s.truth.member(data) and data in s.flt
 
     # --- bookkeeping shared by the operations ----------------------------------------------------------------
+    def _extend_series(self, n: np.ndarray, fp: np.ndarray, bits_set: np.ndarray) -> None:
+        """Append a batch's rows, thinned past DENSE_ROWS (see the module's docstring)."""
+        n, fp, bits_set = np.asarray(n), np.asarray(fp), np.asarray(bits_set)
+        keep = thin_mask(n)
+        if keep is not None:
+            n, fp, bits_set = n[keep], fp[keep], bits_set[keep]
+        self._s.series.extend(**self._rows(n, fp, bits_set))
+
     def _rows(self, n: np.ndarray, fp: np.ndarray, bits_set: np.ndarray) -> dict:
         flt = self._s.flt
         rows = series_rows(flt.m, flt.k, n, fp, len(self._s.measure.probes), bits_set)
@@ -324,8 +343,27 @@ class Workbench(Operations, Jobs, Undo):
         s.truth.reserve(extra)
         if extra > 10_000:
             old = s.series
-            grown = Series(capacity=len(old) + extra)
+            grown = Series(capacity=len(old) + kept_rows(len(s.flt), extra))
             if len(old):
                 grown.extend(**{c: old.column(c) for c in Series.COLUMNS})
             s.series = grown
             self._emit(self.events.series_replaced)
+
+
+def thin_mask(n: np.ndarray) -> np.ndarray | None:
+    """Which of a batch's rows (its n values, ascending) the series keeps, or None for all of them."""
+    n = np.asarray(n)
+    if not len(n) or n[-1] <= DENSE_ROWS:
+        return None
+    keep = (n <= DENSE_ROWS) | (n % THIN_EVERY == 0)
+    keep[-1] = True
+    return keep
+
+
+def kept_rows(n0: int, extra: int) -> int:
+    """About how many rows ``extra`` inserts after ``n0`` add to the series (each batch's last row counted at
+    one per smallest job chunk), to reserve them up front."""
+    n1 = n0 + extra
+    dense = max(0, min(n1, DENSE_ROWS) - n0)
+    sparse = max(0, n1 - max(n0, DENSE_ROWS)) // THIN_EVERY
+    return dense + sparse + extra // jobs.MIN_CHUNK + 1

@@ -195,7 +195,7 @@ class Operations:
                 self._unkeep()
                 self._emit(self.events.error, f"Refused a batch of {len(items):,} items: {exc}. Nothing was changed.")
                 return 0
-            s.series.extend(**self._rows(np.arange(n0 + 1, n0 + len(datas) + 1), fp, bits_set))
+            self._extend_series(np.arange(n0 + 1, n0 + len(datas) + 1), fp, bits_set)
         elif tracker is not None:
             pos = flt.positions_many(datas)
             flat = pos.ravel()
@@ -203,7 +203,7 @@ class Operations:
                 changed = sorted_unique(flat if hasattr(flt, "counters")
                                         else flat[bitstore.test_bits(flt.bits, flat) == 0])
             fp, bits_set = tracker.insert_batch(pos, flt)   # the commit: nothing below can refuse
-            s.series.extend(**self._rows(np.arange(n0 + 1, n0 + len(datas) + 1), fp, bits_set))
+            self._extend_series(np.arange(n0 + 1, n0 + len(datas) + 1), fp, bits_set)
         else:
             pos = flt.positions_many(datas)
             flt.update(datas)

@@ -5,6 +5,10 @@ While bulk work runs, the workbench leaves a turn of the event loop free ten tim
 the grid and the plot are redrawn in turn in those turns: each redraw is 10-40 ms at a million items, and one
 added to a chunk of inserts, or to the other, would hold the loop too long. Changed cells are gathered in the
 meantime and drawn together.
+
+When the whole picture is due (a job's chunks report no cells), a filter with a plain bit array is not unpacked
+again: its packed bytes are compared with a copy of those last drawn (``bit_changes``) and only the bits that
+changed are drawn. At m = 95.85 M that replaced a 0.3-0.6 s unpack-and-redraw per frame.
 """
 
 from __future__ import annotations
@@ -13,6 +17,10 @@ from typing import Callable
 
 import numpy as np
 from PySide6 import QtCore
+
+from bloomviz.filters.bitstore import byte_view
+from bloomviz.gui.window.bit_changes import PackedChanges
+from bloomviz.workbench.measurement import has_bits
 
 FULL_REDRAW_CELLS = 4096
 
@@ -27,12 +35,13 @@ class FilterRedraw:
         self._pending_bits: list | None = []   # None: the whole picture is due
         self._plot_stale = False
         self._frame = 0
+        self._drawn = PackedChanges()   # the packed bits as the grid shows them
 
     def filter_reset(self) -> None:
         wb = self._wb
         self._pending_bits = []
         self._plot_stale = False
-        self._grid.reset(wb.filter.m, wb.grid_values(), wb.max_value())
+        self._reset_grid()
         self._legend.refresh()
         self._plot.set_series(wb.series)
         self._plot.set_capacity(wb.capacity)
@@ -41,9 +50,34 @@ class FilterRedraw:
     def filter_grown(self) -> None:
         # A new stage of a scalable filter: the picture is redrawn at the new size; plot and history go on.
         self._pending_bits = []
-        self._grid.reset(self._wb.filter.m, self._wb.grid_values(), self._wb.max_value())
+        self._reset_grid()
         self._legend.refresh()
         self._numbers_changed()
+
+    def _packed(self) -> np.ndarray | None:
+        """The filter's packed bits when the grid shows exactly them (a plain bit array), else None."""
+        flt = self._wb.filter
+        if not has_bits(flt) or self._wb.max_value() != 1 or flt.m != self._grid.m:
+            return None
+        return byte_view(flt.bits)
+
+    def _reset_grid(self) -> None:
+        wb = self._wb
+        flt = wb.filter
+        # an empty filter needs no unpacking (100 MB at the window's largest m)
+        empty = has_bits(flt) and wb.max_value() == 1 and flt.bits_set == 0
+        self._grid.reset(flt.m, None if empty else wb.grid_values(), wb.max_value())
+        self._drawn.reset(self._packed())
+
+    def _redraw_all(self) -> None:
+        """The whole picture brought up to date: only the changed bits when they can be told, else anew."""
+        packed = self._packed()
+        found = None if packed is None else self._drawn.changes(packed)
+        if found is None:
+            self._grid.set_all(self._wb.grid_values())
+            self._drawn.reset(packed)
+        elif len(found[0]):
+            self._grid.update_cells(*found, unique=True)
 
     def operated(self, rec) -> None:
         """One operation, drawn from its record: the cells it changed (with their values), the plot. (The cells
@@ -59,7 +93,7 @@ class FilterRedraw:
         if not self._wb.busy:
             self._pending_bits = []
             if positions is None:
-                self._grid.set_all(self._wb.grid_values())
+                self._redraw_all()
             elif len(positions):
                 self._grid.update_cells(positions, values if values is not None
                                         else self._wb.cell_values(positions))
@@ -72,8 +106,8 @@ class FilterRedraw:
     def flush_grid(self) -> None:
         pending, self._pending_bits = self._pending_bits, []
         if pending is None or sum(len(p) for p in pending) > FULL_REDRAW_CELLS:
-            # Past a few thousand cells one pass over the whole picture (~10 ms at 10^7 bits) is cheaper.
-            self._grid.set_all(self._wb.grid_values())
+            # Past a few thousand cells one pass over the packed bits (~1 ms at 10^7 bits) is cheaper.
+            self._redraw_all()
         elif pending:
             positions = pending[0] if len(pending) == 1 else np.concatenate(pending)
             self._grid.update_cells(positions, self._wb.cell_values(positions))

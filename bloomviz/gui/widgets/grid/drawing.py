@@ -144,38 +144,50 @@ class DrawingMixin:
             return
         self._factor = f
         self._window = window
-        self._levels = gl.window_levels(self._cells, window, f, self._max_value, self._cols, self._m)
-        self._counts = None if f == 1 else gl.block_counts(*window, f, self._cols, self._m)
+        if f == 1:
+            self._levels = gl.window_levels(self._cells, window, f, self._max_value, self._cols, self._m)
+            self._sums = self._counts = None
+        else:
+            # the block sums are kept so that a change of many cells adds its differences to them
+            # (_update_levels_at) instead of summing the whole window again
+            self._sums = gl.block_sums(self._cells, *window, f, self._max_value).astype(np.int32)
+            self._counts = gl.block_counts(*window, f, self._cols, self._m)
+            self._levels = gl.shade_blocks(self._sums, self._counts, self._max_value)
         r0, _, c0, _ = window
         h, w = self._levels.shape
         self._image.setImage(self._levels, levels=(0, 255), autoDownsample=False)
         self._image.setRect(QtCore.QRectF(c0, r0, w * f, h * f))
 
-    def _update_levels_at(self, positions: np.ndarray) -> None:
+    def _update_levels_at(self, positions: np.ndarray, old: np.ndarray, new: np.ndarray) -> None:
+        """Redraw the blocks holding ``positions`` (unique), whose cells went from ``old`` to ``new``."""
         if self._window is None:
             return
         r0, r1, c0, c1 = self._window
         f = self._factor
         rows, cols = gl.index_to_cell(positions, self._cols)
         inside = (rows >= r0) & (rows < r1) & (cols >= c0) & (cols < c1)
-        if not inside.any():
-            return
-        br = (rows[inside] - r0) // f
-        bc = (cols[inside] - c0) // f
-        if f == 1:
-            self._levels[br, bc] = self._shade[self._cells[rows[inside], cols[inside]]]
-        else:
-            blocks = np.unique(br * self._levels.shape[1] + bc)
-            if blocks.size > 256:  # many blocks: one vectorised pass over the window is cheaper
-                self._refresh_display(force=True)
+        if not inside.all():
+            if not inside.any():
                 return
-            scale = 255.0 / self._max_value
-            for b in blocks.tolist():
-                i, j = divmod(b, self._levels.shape[1])
-                ra, ca = r0 + i * f, c0 + j * f
-                total = int(self._cells[ra: min(ra + f, r1), ca: min(ca + f, c1)].sum())
-                count = int(self._counts[i, j])
-                self._levels[i, j] = 0 if count == 0 else min(255, int(total * scale / count + 0.5))
+            rows, cols, old, new = rows[inside], cols[inside], old[inside], new[inside]
+        br = (rows - r0) // f
+        bc = (cols - c0) // f
+        if f == 1:
+            self._levels[br, bc] = self._shade[new]
+        else:
+            width = self._levels.shape[1]
+            blocks = br * width + bc
+            delta = new.astype(np.int32) - old.astype(np.int32)
+            sums = self._sums.reshape(-1)
+            if blocks.size <= 4096:
+                np.add.at(sums, blocks, delta)
+                touched = np.unique(blocks)
+            else:   # one pass over the blocks beats a scattered add of this many
+                added = np.bincount(blocks, weights=delta, minlength=sums.size).astype(np.int32)
+                sums += added
+                touched = np.flatnonzero(added)
+            self._levels.reshape(-1)[touched] = gl.shade_blocks(sums[touched], self._counts.reshape(-1)[touched],
+                                                                self._max_value)
         self._image.updateImage()
 
     def padding_rect(self) -> QtCore.QRectF | None:

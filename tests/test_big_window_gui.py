@@ -1,0 +1,100 @@
+"""The grid at many cells: changes drawn from the packed bits during bulk work (no full unpack), the kept block
+sums equal to a fresh summation, hover and highlights on a large filter."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6 import QtCore
+
+from bloomviz.filters import bitstore
+from bloomviz.gui.main_window import MainWindow
+from bloomviz.gui.widgets.grid import layout as gl
+from bloomviz.gui.widgets.grid.widget import BitGridWidget
+from bloomviz.gui.window.bit_changes import PackedChanges
+from bloomviz.gui.workbench import Workbench
+
+
+def fresh_levels(grid: BitGridWidget) -> np.ndarray:
+    return gl.window_levels(np.asarray(grid.picture), grid.display_window, grid.block_factor, grid.max_value,
+                            grid.cols, grid.m)
+
+
+def test_packed_changes_are_the_bits_that_differ():
+    rng = np.random.default_rng(1)
+    m = 100_003
+    bits = bitstore.new_bits(m)
+    bitstore.set_bits(bits, rng.integers(0, m, 5_000))
+    changes = PackedChanges()
+    assert changes.changes(bitstore.byte_view(bits)) is None       # nothing seen yet: cannot tell
+    changes.reset(bitstore.byte_view(bits))
+    before = bitstore.unpack(bits).copy()
+    bitstore.set_bits(bits, rng.integers(0, m, 20_000))
+    bits[17] = 0                                                     # a bit going back to 0 is a change too
+    positions, values = changes.changes(bitstore.byte_view(bits))
+    after = bitstore.unpack(bits)
+    expected = np.flatnonzero(before != after)
+    np.testing.assert_array_equal(positions, expected)
+    np.testing.assert_array_equal(values, after[expected])
+    assert changes.changes(bitstore.byte_view(bits))[0].size == 0    # the copy was brought up to date
+
+
+def test_many_changed_cells_update_the_kept_block_sums_exactly(qtbot):
+    grid = BitGridWidget()
+    qtbot.addWidget(grid)
+    grid.resize(300, 300)
+    grid.show()
+    qtbot.waitExposed(grid)
+    m = 1_000_003
+    grid.reset(m)
+    assert grid.block_factor > 1
+    rng = np.random.default_rng(2)
+    for size in (7, 50_000, 300_000):          # the scattered add and the one-pass bincount
+        positions = rng.integers(0, m, size)
+        grid.update_cells(positions, rng.integers(0, 2, size).astype(np.uint8))
+        np.testing.assert_array_equal(grid._levels, fresh_levels(grid))
+    # a repeated position takes its last value, as repeated assignment would
+    grid.update_cells(np.array([5, 5, 5]), np.array([1, 0, 1], np.uint8))
+    assert grid.value(5) == 1
+    grid.update_cells(np.array([5, 5]), np.array([1, 0], np.uint8))
+    assert grid.value(5) == 0
+    np.testing.assert_array_equal(grid._levels, fresh_levels(grid))
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
+    win = MainWindow(workbench=Workbench(probes=1_000), settings=settings)
+    qtbot.addWidget(win)
+    win.resize(1280, 800)
+    win.show()
+    qtbot.waitExposed(win)
+    yield win
+    win.wb.cancel()
+
+
+def test_a_bulk_job_on_a_large_filter_draws_only_the_changed_bits(window, qtbot, monkeypatch):
+    # 2 M bits: blocks of several cells per pixel, as at 10^8, in a test of a few seconds
+    wb, grid = window.wb, window.grid
+    m = 2_000_000
+    assert wb.configure(m, 7)
+    assert grid.m == m and grid.block_factor > 1
+    full = []
+    monkeypatch.setattr(grid, "set_all", lambda values: full.append(1))
+    with qtbot.waitSignal(wb.jobFinished, timeout=30_000):
+        wb.insert_many([f"b{i}" for i in range(150_000)])
+    assert not full                                   # never a whole unpacked picture during the job
+    bits = bitstore.unpack(wb.filter.bits)
+    np.testing.assert_array_equal(np.asarray(grid.picture).reshape(-1)[:m], bits)
+    np.testing.assert_array_equal(grid._levels, fresh_levels(grid))
+    assert 0 < grid._levels.mean() < 255              # shaded, not blank
+
+    wb.insert("one more")
+    x, y, kinds = grid.highlight_points()
+    assert len(kinds) == 7 and len(x) == 7
+    index = int(wb.last_record.positions[0])
+    assert grid.value(index) == 1
+    row, col = divmod(index, grid.cols)
+    assert grid.hover_at_view(col + 0.5, row + 0.5) == index
+    assert grid.hover_label.isVisible() and f"bit {index:,} = 1" in grid.hover_label.text()
+    assert "one more" in grid.hover_label.text()

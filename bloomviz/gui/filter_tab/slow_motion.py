@@ -1,7 +1,7 @@
 """Slow motion: an insert or a lookup revealed one hash at a time, then done.
 
 Step 1 shows the item's bytes; step 2 the scheme's own values (h1 and h2, or what the scheme uses); then for
-i = 0 … k−1 the arithmetic of position i (``core.hash_steps``) while its cell lights up on the grid (for a
+i = 0 … k−1 the arithmetic of position i (``widgets.step_reveal``, the plan shared with the Lesson tab) while its cell lights up on the grid (for a
 lookup: 1 or 0; for an insert: already 1 or about to be set); the last step performs the operation through
 the workbench, whose verdict and explanation then appear as for any insert or lookup. Space (or Next) steps;
 Play steps on a timer at the chosen speed; Cancel stops without changing anything.
@@ -17,10 +17,9 @@ import html
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from bloomviz.hashing import schemes as hashing
-from bloomviz.hashing.steps import position_steps
 from bloomviz.workbench.limits import ItemError, check_item
 from bloomviz.gui.timing import ChunkRunner
+from bloomviz.gui.widgets.step_reveal import reveal_steps, scheme_of
 
 SPEEDS = (("step with Space", 0), ("one step a second", 1000), ("two steps a second", 500),
           ("one step every 2 s", 2000))
@@ -125,40 +124,16 @@ class SlowMotionPanel(QtWidgets.QWidget):
         self.next()
         return True
 
-    def _plan(self, op: str, text: str, data: bytes):
-        wb = self._window.wb
-        flt = wb.filter
+    def _plan(self, op: str, text: str, data: bytes) -> list[tuple[str, list[int], list[str]]]:
+        flt = self._window.wb.filter
         # an insert sets only some of a lookup's positions in a variant made of parts (a scalable's newest stage)
         positions = [int(p) for p in (flt.positions_added(text) if op == "insert" else flt.positions(text))]
-        scheme = hashing.get_scheme(flt.scheme)
-        # the scheme's arithmetic is worth showing where its positions are the grid's; a filter that remaps
-        # them (slices, blocks, a stage's offset) gets its own positions, named one by one
-        if tuple(positions) == tuple(scheme.positions(data, flt.m, flt.k)):
-            lines = position_steps(flt.scheme, data, flt.m, flt.k)
-        else:
-            lines = position_steps(flt.scheme, data, flt.m, len(positions), positions=positions)
         grid = self._window.grid
-        values = [grid.value(p) > 0 if 0 <= p < grid.m else False for p in positions]
-        hexed = data[:24].hex(" ") + (" …" if len(data) > 24 else "")
-        steps = [(f"<b>{html.escape(op.capitalize())} “{html.escape(text)}”</b> — as bytes (UTF-8): "
-                  f"<code>{hexed}</code> ({len(data):,} bytes)", [], [])]
-        values_text = "; ".join(f"{html.escape(name)} = {html.escape(str(value))}"
-                                for name, value in scheme.explain(data, flt.m, flt.k)[:-1])
-        steps.append((f"<b>{html.escape(scheme.title)}</b>: {values_text or 'the scheme hashes the bytes'}", [], []))
-        for i, line in enumerate(lines[:len(positions)]):
-            lit = positions[:i + 1]
-            if op == "lookup":
-                kinds = ["one" if values[j] else "zero" for j in range(i + 1)]
-                state = "1" if values[i] else "0 — the item is definitely not in the set"
-            else:
-                kinds = ["old" if values[j] else "new" for j in range(i + 1)]
-                state = "already 1" if values[i] else "0, to be set"
-            steps.append((f"position {i} of {len(positions)}: {html.escape(line)}<br>bit {positions[i]:,} is "
-                          f"{state}", lit, kinds))
-        steps.append(("<b>Now the verdict</b> — done through the filter, as any "
-                      f"{'insert' if op == 'insert' else 'lookup'}: see the verdict and the explanation.",
-                      positions, []))
-        return steps
+        was_set = [grid.value(p) > 0 if 0 <= p < grid.m else False for p in positions]
+        last = ("<b>Now the verdict</b> — done through the filter, as any "
+                f"{'insert' if op == 'insert' else 'lookup'}: see the verdict and the explanation.")
+        return [(step.text, list(step.lit), list(step.kinds)) for step in
+                reveal_steps(op, text, data, scheme_of(flt), flt.m, flt.k, positions, was_set, last)]
 
     def next(self) -> None:
         if not self.running:

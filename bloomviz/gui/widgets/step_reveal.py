@@ -1,0 +1,77 @@
+"""An insert or a lookup as a list of reveal steps, one hash at a time: the plan slow motion (the Filter tab's
+dock), the Lesson tab's ``slow=`` and Tools → Predict, then reveal all play.
+
+``reveal_steps`` returns, in order: the item's bytes; the scheme's own values (h1 and h2, or what the scheme
+uses); for i = 0 … k−1 the arithmetic of position i (``hashing.steps``) with the cells lit so far and their
+kinds (a lookup's 1 or 0, an insert's "already 1" or "to be set"); and last the caller's closing line (the
+verdict, or what happens next) with every position lit. Building the plan changes nothing: a caller performs
+the operation itself, through its own model, once the last step is reached.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from bloomviz.hashing import schemes as hashing
+from bloomviz.hashing.steps import STEPS, position_steps
+
+
+@dataclass(frozen=True)
+class RevealStep:
+    text: str                    # rich text, one short paragraph
+    lit: tuple[int, ...] = ()    # grid cells lit at this step
+    kinds: tuple[str, ...] = ()  # the grid's highlight kind of each lit cell
+
+
+def scheme_of(flt) -> hashing.HashScheme:
+    """The hash scheme object of a filter (a lesson's hand-set scheme is not in the registry)."""
+    return getattr(flt, "scheme_obj", None) or hashing.get_scheme(flt.scheme)
+
+
+def verdict_line(op: str, positions, was_set) -> str:
+    """The closing line once every position is shown: what the operation found or did, in words."""
+    if op == "lookup":
+        zeros = [p for p, one in zip(positions, was_set) if not one]
+        if zeros:
+            return (f"<b>Verdict: definitely not in the set</b> — bit {zeros[0]:,} is 0, and an inserted item "
+                    f"would have set it.")
+        return (f"<b>Verdict: probably in the set</b> — all {len(positions)} bits are 1 (set by this item, or by "
+                f"others: a false positive is possible).")
+    new = len({p for p, one in zip(positions, was_set) if not one})
+    return f"<b>Inserted</b> — {new} bit{'s' * (new != 1)} turned from 0 to 1."
+
+
+def reveal_steps(op: str, text: str, data: bytes, scheme, m: int, k: int, positions, was_set,
+                 last: str) -> list[RevealStep]:
+    """The plan of a slow ``op`` ("insert" or "lookup") of ``text`` (``data`` its bytes) in a filter of m bits
+    whose cells at ``positions`` hold ``was_set`` (truthy: 1) before the operation; ``last`` closes it."""
+    positions = [int(p) for p in positions]
+    was_set = [bool(v) for v in was_set]
+    # the scheme's arithmetic is worth showing where its positions are the grid's; a filter that remaps them
+    # (slices, blocks, a stage's offset) or a hand-set scheme gets its own positions, named one by one
+    if scheme.id in STEPS and tuple(positions) == tuple(scheme.positions(data, m, k)):
+        lines = position_steps(scheme.id, data, m, k)
+    else:
+        lines = position_steps(scheme.id, data, m, len(positions), positions=positions)
+    hexed = data[:24].hex(" ") + (" …" if len(data) > 24 else "")
+    steps = [RevealStep(f"<b>{html.escape(op.capitalize())} “{html.escape(text)}”</b> — as bytes (UTF-8): "
+                        f"<code>{hexed}</code> ({len(data):,} bytes)")]
+    values_text = "; ".join(f"{html.escape(name)} = {html.escape(str(value))}"
+                            for name, value in scheme.explain(data, m, k)[:-1])
+    steps.append(RevealStep(f"<b>{html.escape(scheme.title)}</b>: {values_text or 'the scheme hashes the bytes'}"))
+    kinds = []
+    for i, line in enumerate(lines[:len(positions)]):
+        if op == "lookup":
+            kinds.append("one" if was_set[i] else "zero")
+            state = "1" if was_set[i] else "0 — the item is definitely not in the set"
+        else:
+            # a position met twice in one item is set by its first hash
+            first = positions.index(positions[i]) == i
+            kinds.append("old" if was_set[i] or not first else "new")
+            state = "already 1" if was_set[i] else "0, to be set" if first else "set by hash " \
+                f"{positions.index(positions[i])} already"
+        steps.append(RevealStep(f"position {i} of {len(positions)}: {html.escape(line)}<br>bit {positions[i]:,} "
+                                f"is {state}", tuple(positions[:i + 1]), tuple(kinds)))
+    steps.append(RevealStep(last, tuple(positions), tuple(kinds)))
+    return steps

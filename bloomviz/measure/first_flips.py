@@ -3,8 +3,8 @@
 ``flip_pass`` (a standard filter's batch) sets the bits block by block in insertion order, so one random read
 per position finds the flips, and one plain scatter sets them (``_block_flips``: a contest for the slots of a
 table keyed by byte); ``FirstIndex`` finds first occurrences where the bits cannot be read that way
-(variants whose insert is not a bit write, and the rare leftovers of a block's contest); ``set_fresh_bits`` is
-the scatter with read-back that bitstore.set_bits uses for large filters; ``times_of`` gives the probe bits'
+(variants whose insert is not a bit write, and the rare leftovers of a block's contest); ``set_fresh_bits`` (from
+bitstore) is the scatter with read-back that bitstore.set_bits uses for large filters; ``times_of`` gives the probe bits'
 flip times.
 
 ``FirstIndex`` replaces both an m-sized scratch array (one int32 per bit: 38 MB at m = 9.6e6, more than the
@@ -28,6 +28,10 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+
+# set_fresh_bits lives with the other bit operations (a filter sets bits without measuring) and is named here
+# too, where the flip pass uses it.
+from bloomviz.filters.bitstore import _BIT, SET_BLOCK, _set_blocks, set_fresh_bits  # noqa: F401
 
 _U64 = np.uint64
 # Odd 64-bit multipliers (from splitmix64 and MurmurHash3's finaliser): slot = (value * C) >> (64 - bits).
@@ -152,43 +156,9 @@ class FirstIndex:
         return out
 
 
-SET_BLOCK = 1 << 14   # positions per scatter: their bytes' cache lines are still in L2 for the read-back
 # A byte array this small stays in the cache whole: larger blocks then only save per-call overhead.
 _CACHED_VIEW = 4 << 20
 _BIG_BLOCK = 1 << 16
-_BIT = np.array([1 << i for i in range(8)], dtype=np.uint8)   # the mask of bit i of a byte
-
-
-def set_fresh_bits(view: np.ndarray, positions: np.ndarray) -> None:
-    """Set bits of a little-endian byte array with a plain scatter, reading back and retrying the writes that
-    another bit of the same byte overwrote (last writer wins per byte; each round sets at least one bit of
-    every contended byte). Exact for any positions. Done a block of 16,384 positions at a time, so the gather,
-    the scatter and the read-back touch lines the first of them brought into the cache. (Two threads, one per
-    half of the array as in flip_pass, measured no faster on an idle machine: 20.5-20.8 ns a position against
-    20.6-22 in one thread.)"""
-    _set_blocks(view, np.asarray(positions, dtype=np.int64).ravel())
-
-
-def _set_blocks(view: np.ndarray, p: np.ndarray) -> None:
-    for lo in range(0, p.size, SET_BLOCK):
-        block = p[lo:lo + SET_BLOCK]
-        byte = block >> 3
-        mask = _BIT.take(block & 7)
-        value = view.take(byte)
-        value |= mask
-        view[byte] = value
-        back = view.take(byte)
-        back &= mask
-        if np.count_nonzero(back) == back.size:      # the usual case: no two positions shared a byte
-            continue
-        missed = back == 0
-        byte, mask = byte[missed], mask[missed]
-        while byte.size:
-            view[byte] = view[byte] | mask
-            missed = (view[byte] & mask) == 0
-            if not missed.any():
-                break
-            byte, mask = byte[missed], mask[missed]
 
 
 def flip_pass(view: np.ndarray, flat: np.ndarray, workspace: dict | None = None) -> np.ndarray:

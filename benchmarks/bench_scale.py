@@ -45,7 +45,8 @@ from bloomviz.measure.experiment import FpTracker, Simulation  # noqa: E402
 from bloomviz.filters.standard import BloomFilter  # noqa: E402
 from bloomviz.measure import first_flips  # noqa: E402
 from bloomviz.measure.first_flips import set_fresh_bits  # noqa: E402
-from bloomviz.items.generated import GeneratedItems, positions  # noqa: E402
+from bloomviz.filters.generated_positions import positions  # noqa: E402
+from bloomviz.items.generated import GeneratedItems  # noqa: E402
 
 CHUNK = 65_536
 

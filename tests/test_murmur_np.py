@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from bloomviz.filters.standard import BloomFilter
-from bloomviz.items.generated import GeneratedItems, positions
+from bloomviz.filters.generated_positions import hash128, positions
+from bloomviz.items.generated import GeneratedItems
 from bloomviz.hashing.murmur_np import hash128_rows, hash_bytes_many
 
 SEEDS = [0, 1, 42, 2 ** 31, 2 ** 32 - 1]
@@ -60,7 +61,7 @@ def test_generated_items_are_their_text_and_hash_like_mmh3():
     assert texts == [f"i{int(v):016x}" for v in items.values(0, 5000)]
     assert len(set(texts)) == 5000 and items[17] == texts[17] and items[-1] == texts[-1]
     assert list(items[10:20]) == texts[10:20] and list(items)[:5] == texts[:5]
-    h1, h2 = items.hash128(0, 5000)
+    h1, h2 = hash128(items, 0, 5000)
     expected = np.frombuffer(b"".join(mmh3.hash_bytes(t.encode()) for t in texts), dtype="<u8").reshape(-1, 2)
     assert np.array_equal(h1, expected[:, 0]) and np.array_equal(h2, expected[:, 1])
 

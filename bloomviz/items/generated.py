@@ -13,9 +13,10 @@ not the same strings for the same seed: ``random_items`` draws 8 random bytes pe
 redraw duplicates, which needs every item held at once. A simulation with a seed therefore measures other
 items than it did before this generator existed (its numbers are as exact, just of other items).
 
-The bytes are built as little-endian uint64 words (hex digits by SWAR arithmetic, eight at a time) and hashed
-by ``murmur_np.hash128_words``, equal bit for bit to mmh3 on the same text; so ``positions`` gives exactly
-what ``BloomFilter.positions_many(items.texts(...))`` gives, several times faster.
+The bytes are built as little-endian uint64 words (hex digits by SWAR arithmetic, eight at a time), which
+``filters.generated_positions`` hashes with ``murmur_np.hash128_words`` (equal bit for bit to mmh3 on the same
+text): its ``positions`` gives exactly what ``BloomFilter.positions_many(items.texts(...))`` gives, several
+times faster.
 """
 
 from __future__ import annotations
@@ -23,8 +24,6 @@ from __future__ import annotations
 from typing import Iterator, Sequence
 
 import numpy as np
-
-from bloomviz.hashing.murmur_np import hash128_words
 
 _U64 = np.uint64
 LENGTH = 17                  # bytes of an item: a one-byte prefix and 16 hex digits
@@ -115,8 +114,9 @@ class GeneratedItems(Sequence):
         return out
 
     def hash128(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
-        """MurmurHash3_x64_128 (h1, h2) of items start…stop-1, as mmh3 gives it for their UTF-8 text."""
-        return hash128_words(self.words(start, stop), LENGTH)
+        """Forwards to ``filters.generated_positions.hash128`` (kept for callers not yet moved: see below)."""
+        from bloomviz.filters import generated_positions
+        return generated_positions.hash128(self, start, stop)
 
     def texts(self, start: int, stop: int) -> list[str]:
         words = self.words(start, stop)
@@ -162,22 +162,10 @@ class GeneratedItems(Sequence):
         return f"GeneratedItems({self.count}, seed={self.seed!r}, prefix={self.prefix!r})"
 
 
-# Schemes whose positions are a function of the item's one MurmurHash3-128 (h1, h2): for them ``positions``
-# skips the text entirely. Other schemes (and filters that remap positions) hash the texts.
-def _double_hashers() -> dict:
-    from bloomviz.hashing import schemes as hashing
-    return {"murmur3-mix": hashing._mixed_many, "murmur3-km": hashing._double_hash_many}
-
-
+# Kept only until measure/pipeline.py, tests/test_streams.py and benchmarks/bench_pipeline.py import
+# ``positions`` from bloomviz.filters.generated_positions (and tests/test_streams.py calls its ``hash128``):
+# items must not import hashing or filters (tests/test_layers.py), so this shim and ``hash128`` above go then.
 def positions(flt, items: GeneratedItems, start: int, stop: int) -> np.ndarray:
-    """``flt.positions_many(items[start:stop])``, the same n x k array, from the numpy hash when it can."""
-    from bloomviz.filters.standard import BloomFilter
-    hasher = _double_hashers().get(getattr(flt, "scheme", None))
-    if hasher is None or type(flt).positions_many is not BloomFilter.positions_many:
-        return flt.positions_many(items.texts(start, stop))
-    h1, h2 = items.hash128(start, stop)
-    return hasher(h1, h2 | _U64(1), flt.m, flt.k)
-
-
-def is_generated(items: Sequence) -> bool:
-    return isinstance(items, GeneratedItems)
+    """``filters.generated_positions.positions`` (see above)."""
+    from bloomviz.filters import generated_positions
+    return generated_positions.positions(flt, items, start, stop)

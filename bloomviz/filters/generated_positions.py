@@ -1,0 +1,35 @@
+"""A filter's positions for a range of generated items, hashed in numpy: no str, no bytes object per item.
+
+``positions(flt, items, start, stop)`` is ``flt.positions_many(items[start:stop])``, the same n x k array.
+For the schemes whose positions are a function of the item's one MurmurHash3-128 (h1, h2) it hashes the
+items' little-endian words with ``murmur_np`` (equal to mmh3 bit for bit) and applies the scheme's own batch
+arithmetic; other schemes, and filters that remap positions, hash the texts. It lives with the filters
+because it must know which filter classes keep the standard positions (items rank below hashing and filters
+in the house's layering, so the generator itself cannot call them).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.hashing import schemes as hashing
+from bloomviz.hashing.murmur_np import hash128_words
+from bloomviz.items.generated import LENGTH, GeneratedItems
+
+_U64 = np.uint64
+_DOUBLE_HASHERS = {"murmur3-mix": hashing._mixed_many, "murmur3-km": hashing._double_hash_many}
+
+
+def hash128(items: GeneratedItems, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+    """MurmurHash3_x64_128 (h1, h2) of items start…stop-1, as mmh3 gives it for their UTF-8 text."""
+    return hash128_words(items.words(start, stop), LENGTH)
+
+
+def positions(flt, items: GeneratedItems, start: int, stop: int) -> np.ndarray:
+    """``flt.positions_many(items[start:stop])``, the same n x k array, from the numpy hash when it can."""
+    hasher = _DOUBLE_HASHERS.get(getattr(flt, "scheme", None))
+    if hasher is None or type(flt).positions_many is not BloomFilter.positions_many:
+        return flt.positions_many(items.texts(start, stop))
+    h1, h2 = hash128(items, start, stop)
+    return hasher(h1, h2 | _U64(1), flt.m, flt.k)

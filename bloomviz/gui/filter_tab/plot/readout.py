@@ -74,6 +74,7 @@ class ReadoutMixin:
         series = self._series
         if series is None or len(series) == 0:
             self._readout.setText("No data yet: insert items to see the false-positive rate.")
+            self._fit_readout()
             return
         hovering = self._hover_n is not None
         row = self.values_at(self._hover_n if hovering else None)
@@ -98,6 +99,7 @@ class ReadoutMixin:
             # one point with items already in: a filter opened without the history of how it filled
             parts.append("<i>one point: the filter as it was opened; each insert adds the next</i>")
         self._readout.setText(" &nbsp;·&nbsp; ".join(parts))
+        self._fit_readout()
         for line in self._crosshairs:
             line.setVisible(hovering)
             if hovering:
@@ -116,3 +118,9 @@ class ReadoutMixin:
         if self._hover_n is not None:
             self._hover_n = None
             self._update_readout()
+
+    def _fit_readout(self) -> None:
+        # A wrapped label is squeezed below its text's height when space is short (at 150 % text the
+        # readout lost its second half): claim the height the text needs; the graphics above give way.
+        readout = self._readout
+        readout.setMinimumHeight(readout.heightForWidth(max(1, readout.width())))

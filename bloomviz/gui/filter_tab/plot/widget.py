@@ -143,6 +143,15 @@ class FpPlotWidget(BuildMixin, DrawingMixin, LegendMixin, LooksMixin, ReadoutMix
         self._sync_check(self._log_check, on)
         self.logYChanged.emit(on)
 
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_readout()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QtCore.QEvent.Type.FontChange:
+            self._fit_readout()
+
     def _place_capacity_label(self) -> None:
         # The capacity label sits beside its line where the curves are not: high up on a linear axis
         # (the rate at capacity is small), half-way on a log axis (the rate at capacity is near the top).

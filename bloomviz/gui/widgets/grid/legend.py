@@ -71,6 +71,7 @@ class GridLegend(QtWidgets.QScrollArea):
         width = max(1, self.viewport().width())
         wanted = self.label.heightForWidth(width) if self.label.text() else 0
         most = MAX_LINES * self.label.fontMetrics().lineSpacing() + 6
+        self.label.setMinimumHeight(wanted)   # the scroll area would squeeze it to its own height otherwise
         self.setFixedHeight(max(0, min(wanted, most)))
 
     def resizeEvent(self, event) -> None:

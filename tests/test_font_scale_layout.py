@@ -1,0 +1,66 @@
+"""Text at 100-250 % in a 1280 x 800 window (issue 14): the window keeps its size, every main widget lies
+inside it, the grid keeps a share of it, and the wrapped texts around the grid and the plot are not cut."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+from PySide6 import QtCore, QtWidgets
+
+from bloomviz.gui import theme
+from bloomviz.gui.main_window import MainWindow
+from bloomviz.gui.workbench import Workbench
+
+SIZE = (1280, 800)
+GRID_SHARE = 0.15      # of the window's area, at any text size (at 250 % it was 172 x 462 px: 7.8 %)
+GRID_SIDE = 250        # px: the shorter side of the grid's view
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    settings = QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat)
+    win = MainWindow(workbench=Workbench(probes=500), settings=settings)
+    qtbot.addWidget(win)
+    win.resize(*SIZE)
+    win.show()
+    qtbot.waitExposed(win)
+    win.wb.insert_batch([f"word{i}" for i in range(300)])
+    win.wb.lookup("never inserted")
+    yield win
+    win.wb.cancel()
+    theme.apply_font_scale(QtWidgets.QApplication.instance(), theme.DEFAULT_FONT_SCALE)
+
+
+def _rect_in_window(win, widget) -> QtCore.QRect:
+    return QtCore.QRect(widget.mapTo(win, QtCore.QPoint(0, 0)), widget.size())
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.5, 2.0, 2.5])
+def test_text_size_keeps_the_window_and_the_grid(qtbot, window, scale):
+    window.set_font_scale(scale)
+    window.resize(*SIZE)
+    qtbot.wait(50)
+    win = window
+    assert (win.width(), win.height()) == SIZE, "the window grew past the screen it was made for"
+    assert win.minimumSizeHint().width() <= SIZE[0] and win.minimumSizeHint().height() <= SIZE[1]
+    inside = win.rect()
+    shown = [win.grid, win.grid_legend, win.statusBar(), win.menuBar()]
+    shown += [dock for dock in win.docks.values() if dock.isVisible()]
+    for widget in shown:
+        rect = _rect_in_window(win, widget)
+        assert inside.contains(rect), f"{widget.objectName() or type(widget).__name__} at {rect} is outside {inside}"
+    grid = win.grid
+    assert grid.width() * grid.height() >= GRID_SHARE * SIZE[0] * SIZE[1], (grid.width(), grid.height())
+    assert min(grid.width(), grid.height()) >= GRID_SIDE
+    # wrapped texts: the whole text fits the label (the plot's readout) or its scroll area (the grid's key)
+    readout = win.plot._readout
+    assert readout.heightForWidth(readout.width()) <= readout.height() + 1
+    key = win.grid_legend.label
+    assert key.heightForWidth(key.width()) <= key.height() + 1
+    assert key.width() <= win.grid_legend.viewport().width()
+    # the plot keeps a readable data area
+    data = win.plot.plot_item.getViewBox()
+    assert data.height() >= 80 and data.width() >= 150, (data.width(), data.height())

@@ -43,7 +43,6 @@ from bloomviz.filters import bitstore  # noqa: E402
 from bloomviz.theory import rates as theory
 from bloomviz.measure.experiment import FpTracker, Simulation  # noqa: E402
 from bloomviz.filters.standard import BloomFilter  # noqa: E402
-from bloomviz.measure import first_flips  # noqa: E402
 from bloomviz.measure.first_flips import set_fresh_bits  # noqa: E402
 from bloomviz.filters.generated_positions import positions  # noqa: E402
 from bloomviz.items.generated import GeneratedItems  # noqa: E402
@@ -146,13 +145,11 @@ def full_run(label: str, m: int, k: int, n: int, probes: int, every: int, floor_
     sim = Simulation(m, k, n, probes=probes, seed=0)
     last_report = [start]
     loads = [os.getloadavg()[0]]
-    spare = [first_flips._two_cores()]
 
     def progress(done, total):
         now = time.perf_counter()
         if now - last_report[0] > 30:
             loads.append(os.getloadavg()[0])
-            spare.append(first_flips._two_cores())
             last_report[0] = now
             print(f"  {label}: {done:,} of {total:,} items, {now - start:.0f} s", file=sys.stderr, flush=True)
 
@@ -167,8 +164,7 @@ def full_run(label: str, m: int, k: int, n: int, probes: int, every: int, floor_
             "measured": last["fp_measured"], "exact": exact, "std_errors": (last["fp_measured"] - exact) / se,
             "bits_set_checked": sim.filter.bits_set == sim.filter.bits.count(),
             "peak_rss_gib": peak_rss_gib(), "load": os.getloadavg(),
-            "load_during": [min(loads), statistics.mean(loads), max(loads)],
-            "two_threads_at_samples": f"{sum(spare)} of {len(spare)}"}
+            "load_during": [min(loads), statistics.mean(loads), max(loads)]}
 
 
 def show_run(r: dict) -> None:
@@ -177,8 +173,7 @@ def show_run(r: dict) -> None:
           f"{r['vs_floor']:.2f}x the random-access floor ({r['floor_s']:.1f} s); measured rate "
           f"{r['measured']:.5f} vs exact {r['exact']:.5f} ({r['std_errors']:+.2f} standard errors); "
           f"bits set counted = recounted: {r['bits_set_checked']}; peak RSS {r['peak_rss_gib']:.2f} GiB; "
-          f"1-minute load during the run min/mean/max {'/'.join(f'{x:.1f}' for x in r['load_during'])}, "
-          f"two threads possible at {r['two_threads_at_samples']} samples; {load()}")
+          f"1-minute load during the run min/mean/max {'/'.join(f'{x:.1f}' for x in r['load_during'])}; {load()}")
 
 
 def main() -> int:

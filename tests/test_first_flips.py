@@ -94,13 +94,3 @@ def test_set_fresh_bits_handles_repeats_and_shared_bytes_across_blocks():
     expected[positions] = 1
     assert np.array_equal(np.unpackbits(view, bitorder="little"), expected)
 
-
-def test_two_halves_in_two_threads_give_the_same_flips_in_order(monkeypatch):
-    monkeypatch.setattr(first_flips, "_SPLIT_VIEW", 0)
-    monkeypatch.setattr(first_flips, "_SPLIT_MIN", 0)
-    monkeypatch.setattr(first_flips, "_two_cores", lambda: True)
-    rng = np.random.default_rng(9)
-    for m in (16, 7_777, 300_000):
-        bits, view, flat = _case(rng, m, m // 5, 50_000)
-        _check(view, bits, flat, m)
-

@@ -11,6 +11,7 @@ from bloomviz.filters import bitstore
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.widgets.grid import layout as gl
 from bloomviz.gui.widgets.grid.widget import BitGridWidget
+from bloomviz.gui.window import redraw as redraw_mod
 from bloomviz.gui.window.bit_changes import PackedChanges
 from bloomviz.gui.workbench import Workbench
 
@@ -37,6 +38,15 @@ def test_packed_changes_are_the_bits_that_differ():
     np.testing.assert_array_equal(positions, expected)
     np.testing.assert_array_equal(values, after[expected])
     assert changes.changes(bitstore.byte_view(bits))[0].size == 0    # the copy was brought up to date
+
+    # a part at a time: every change is seen once the parts have gone round the array
+    before = bitstore.unpack(bits).copy()
+    bitstore.set_bits(bits, rng.integers(0, m, 20_000))
+    span = 3_001
+    found = [changes.changes(bitstore.byte_view(bits), span) for _ in range(-(-len(bits) // (8 * span)))]
+    positions = np.concatenate([f[0] for f in found])
+    np.testing.assert_array_equal(positions, np.flatnonzero(before != bitstore.unpack(bits)))
+    assert all(f[0].size for f in found)
 
 
 def test_many_changed_cells_update_the_kept_block_sums_exactly(qtbot):
@@ -81,9 +91,12 @@ def test_a_bulk_job_on_a_large_filter_draws_only_the_changed_bits(window, qtbot,
     assert grid.m == m and grid.block_factor > 1
     full = []
     monkeypatch.setattr(grid, "set_all", lambda values: full.append(1))
+    # as on a slow machine at 10^8 bits: every flush over budget, so each compares only a part of the bits
+    monkeypatch.setattr(redraw_mod, "FLUSH_TARGET_S", 1e-6)
     with qtbot.waitSignal(wb.jobFinished, timeout=30_000):
         wb.insert_many([f"b{i}" for i in range(150_000)])
     assert not full                                   # never a whole unpacked picture during the job
+    assert window.redraw._span == redraw_mod.MIN_SPAN < m // 8
     bits = bitstore.unpack(wb.filter.bits)
     np.testing.assert_array_equal(np.asarray(grid.picture).reshape(-1)[:m], bits)
     np.testing.assert_array_equal(grid._levels, fresh_levels(grid))

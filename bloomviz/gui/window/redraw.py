@@ -8,11 +8,15 @@ meantime and drawn together.
 
 When the whole picture is due (a job's chunks report no cells), a filter with a plain bit array is not unpacked
 again: its packed bytes are compared with a copy of those last drawn (``bit_changes``) and only the bits that
-changed are drawn. At m = 95.85 M that replaced a 0.3-0.6 s unpack-and-redraw per frame.
+changed are drawn. At m = 95.85 M that replaced a 0.3-0.6 s unpack-and-redraw per frame. While work runs, one
+frame compares only as many bytes as fit in ``FLUSH_TARGET_S`` at the cost measured on the frames before (the
+next frame goes on from there), so the grid catches up band by band instead of holding the loop; when the work
+ends the whole array is compared.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Callable
 
 import numpy as np
@@ -23,6 +27,8 @@ from bloomviz.gui.window.bit_changes import PackedChanges
 from bloomviz.workbench.measurement import has_bits
 
 FULL_REDRAW_CELLS = 4096
+FLUSH_TARGET_S = 0.040          # one grid flush during bulk work: well under the 100 ms a stall may take
+MIN_SPAN = 1 << 16              # bytes compared per flush at least (524,288 bits), however slow the machine
 
 
 class FilterRedraw:
@@ -36,6 +42,7 @@ class FilterRedraw:
         self._plot_stale = False
         self._frame = 0
         self._drawn = PackedChanges()   # the packed bits as the grid shows them
+        self._span: int | None = None   # bytes compared per flush during work (None: all), from measured cost
 
     def filter_reset(self) -> None:
         wb = self._wb
@@ -68,16 +75,27 @@ class FilterRedraw:
         empty = has_bits(flt) and wb.max_value() == 1 and flt.bits_set == 0
         self._grid.reset(flt.m, None if empty else wb.grid_values(), wb.max_value())
         self._drawn.reset(self._packed())
+        self._span = None
 
-    def _redraw_all(self) -> None:
-        """The whole picture brought up to date: only the changed bits when they can be told, else anew."""
+    def _redraw_all(self, partial: bool = False) -> None:
+        """The whole picture brought up to date: only the changed bits when they can be told, else anew. With
+        ``partial`` (during work) only the part of the bits that the measured cost allows, the rest later."""
         packed = self._packed()
-        found = None if packed is None else self._drawn.changes(packed)
+        started = time.perf_counter()
+        span = self._span if partial else None
+        found = None if packed is None else self._drawn.changes(packed, span)
         if found is None:
             self._grid.set_all(self._wb.grid_values())
             self._drawn.reset(packed)
-        elif len(found[0]):
+            return
+        if len(found[0]):
             self._grid.update_cells(*found, unique=True)
+        if partial:
+            compared = packed.size if span is None else min(span, packed.size)
+            elapsed = max(time.perf_counter() - started, 1e-4)
+            # shrink at once when too slow, grow at most 2x a flush (one cheap flush is no proof)
+            wanted = min(compared * FLUSH_TARGET_S / elapsed, 2.0 * compared)
+            self._span = None if wanted >= packed.size else max(MIN_SPAN, int(wanted))
 
     def operated(self, rec) -> None:
         """One operation, drawn from its record: the cells it changed (with their values), the plot. (The cells
@@ -107,7 +125,7 @@ class FilterRedraw:
         pending, self._pending_bits = self._pending_bits, []
         if pending is None or sum(len(p) for p in pending) > FULL_REDRAW_CELLS:
             # Past a few thousand cells one pass over the packed bits (~1 ms at 10^7 bits) is cheaper.
-            self._redraw_all()
+            self._redraw_all(partial=self._wb.busy)
         elif pending:
             positions = pending[0] if len(pending) == 1 else np.concatenate(pending)
             self._grid.update_cells(positions, self._wb.cell_values(positions))
@@ -139,6 +157,8 @@ class FilterRedraw:
             self.flush_grid()
 
     def work_ended(self) -> None:
+        if self._span is not None:      # the last frames compared parts of the bits: compare them all once
+            self._pending_bits = None
         self.flush_grid()
         self._plot_stale = False
         # the last plot redraw in a turn of its own, after the grid's

@@ -30,6 +30,9 @@ def test_next_and_back_walk_the_first_lesson_exactly(window):
     lesson = lessons.load_builtin("1")
     assert view.lesson.title == lesson.title and view.steps.count() == len(lesson.steps)
     assert view.next() and view.next()
+    assert view.animation.kind == "slow"                 # step 2 inserts k1 slowly: Next steps to its end
+    while view.animation.running:
+        assert view.next()
     flt = view.runner.state.filter
     assert np.array_equal(view.grid.picture.ravel()[:flt.m], bitstore.unpack(flt.bits))
     assert view.progress.text() == f"step 2 of {len(lesson.steps)}"

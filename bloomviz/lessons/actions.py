@@ -5,8 +5,8 @@ and whether its positional arguments are items; ``check_action`` turns the strin
 ValueError saying what is wrong (the parser adds the file and line). Running them is ``runner.py``'s job, so
 a window can show, validate or replay the same records.
 
-Actions that only the window can show (``highlight``, ``show``, ``slow`` on inserts, ``predict``'s vote) are
-checked and recorded headless; a ``predict`` block (``predict.py``, parsed by ``format.py``) also computes its
+Actions that only the window can show (``highlight``, ``show``, ``slow`` on inserts and lookups, ``autoplay``'s
+pace, ``predict``'s vote) are checked and recorded headless; a ``predict`` block (``predict.py``, parsed by ``format.py``) also computes its
 answer headless, so the dry run checks that exactly one choice is right.
 """
 

@@ -170,6 +170,8 @@ def apply(state: LessonState, action: Action, window: list) -> None:
         flt = _flt(state, action)
         for item in a:
             state.last = _lookup_record(state, name, item, flt.lookup(item))
+        if "slow" in o:
+            window.append({"action": "slow", "seconds_per_hash": o["slow"]})
     elif name == "predict":
         from bloomviz.lessons import predict
         predict.run(state, action, window)
@@ -275,6 +277,16 @@ class LessonRunner:
         self._snapshots.append(state)
         self.reports.append(report)
         return report
+
+    def state_within(self, action_index: int) -> LessonState:
+        """The current step's state just before its action ``action_index``: the actions before it replayed on a
+        copy of the state before the step (what a window animates from: a slow insert, an autoplay)."""
+        if self.position == 0:
+            raise IndexError("no step taken yet")
+        state = self._snapshots[-2].copy()
+        for action in self.lesson.steps[self.position - 1].actions[:action_index]:
+            apply(state, action, [])
+        return state
 
     def back(self) -> LessonState:
         """Undo the last step: the state is the one saved before it, exactly."""

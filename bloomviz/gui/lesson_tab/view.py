@@ -30,6 +30,7 @@ from bloomviz.filters.registry import grid_values, standard_formulas_apply
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.files.file_dialogs import Dialogs
 from bloomviz.gui.lesson_tab.predict_panel import PredictPanel, Tally
+from bloomviz.gui.lesson_tab.animation import StepAnimation
 from bloomviz.gui.lesson_tab.presenter import Presenter
 from bloomviz.workbench.limits import MAX_M
 
@@ -47,6 +48,7 @@ def _markdown(title: str, *texts: str) -> str:
 
 class LessonView(QtWidgets.QWidget):
     stepChanged = QtCore.Signal(int)      # the number of steps taken
+    showRequested = QtCore.Signal(object)  # a step's ``show`` record (tab= or scenario=), taken with Next
 
     def __init__(self, dialogs: Dialogs | None = None, parent=None):
         super().__init__(parent)
@@ -81,6 +83,10 @@ class LessonView(QtWidgets.QWidget):
         self.predict = PredictPanel()
         self.tallies: dict[int, Tally] = {}      # step number -> the class's votes on its question
         self._presenting, self._scale = False, 1.0
+        self.animation = StepAnimation(self)
+        # Space steps a slow reveal outside presenter mode too (presenter mode has its own Space: off there)
+        self._space = QtGui.QShortcut(QtGui.QKeySequence(QtCore.Qt.Key.Key_Space), self, self.next,
+                                      context=QtCore.Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
         top = QtWidgets.QHBoxLayout()
         top.addWidget(QtWidgets.QLabel("Lesson"))
@@ -160,6 +166,7 @@ class LessonView(QtWidgets.QWidget):
         self.message.setStyleSheet("color: #C0392B;")
 
     def load(self, lesson) -> bool:
+        self.animation.stop()
         self.lesson, self.runner = lesson, lessons.LessonRunner(lesson)
         self.tallies = {}
         self.predict_box.hide()
@@ -178,7 +185,11 @@ class LessonView(QtWidgets.QWidget):
 
     # --- stepping --------------------------------------------------------------------------------------------
     def next(self) -> bool:
-        """The next step; on a question not yet revealed, the reveal first (a clicker has only Next)."""
+        """The next step; on a question not yet revealed, the reveal first (a clicker has only Next). While a
+        step is animated: a slow reveal's next hash, or an autoplay's end state."""
+        if self.animation.running:
+            self.animation.advance()
+            return True
         if self.asking():
             return self.predict.reveal()
         if self.runner is None or self.runner.finished:
@@ -189,11 +200,19 @@ class LessonView(QtWidgets.QWidget):
             self._say_error(exc)
             return False
         self._show(report)
+        for shown in report["window"]:
+            if shown["action"] == "show":
+                self.showRequested.emit(shown)
+        # a verdict question hides the lookup until Reveal: its hashes, revealed slowly, would give it away
+        asked = self.question()
+        self.animation.start(report, hide_lookups=self.asking() and "last" in hidden_until_reveal(
+            asked["kind"], tuple(asked["items"])))
         return True
 
     def back(self) -> bool:
         if self.runner is None or self.runner.position == 0:
             return False
+        self.animation.stop()
         self.runner.back()
         if self.runner.reports:
             self._show(self.runner.reports[-1])
@@ -203,7 +222,8 @@ class LessonView(QtWidgets.QWidget):
 
     def go_to(self, taken: int) -> None:
         """Show the lesson after ``taken`` steps (Back and Next as many times as it takes; questions passed on
-        the way keep their votes and stay unrevealed)."""
+        the way keep their votes and stay unrevealed; nothing is animated: ``--shots`` draws end states)."""
+        self.animation.stop()
         while self.runner is not None and self.runner.position > taken and self.back():
             pass
         while self.runner is not None and self.runner.position < taken and not self.runner.finished:
@@ -231,8 +251,32 @@ class LessonView(QtWidgets.QWidget):
         return self.question() is not None and self.predict.reveal()
 
     def _redraw(self) -> None:
+        if self.animation.running:
+            if not self.asking():       # revealed: the answer's picture is the end state
+                self.animation.finish()
+            return
         if self.runner is not None and self.runner.reports:
             self._show(self.runner.reports[-1])
+
+    def show_report(self, report: dict) -> None:
+        """A step's end state (an animation's last picture)."""
+        self._show(report)
+
+    def show_motion(self, text: str) -> None:
+        """An animation's line under the grid (rich text), in place of the step's numbers until it ends."""
+        self.numbers.setText(text)
+
+    def draw_filter(self, flt):
+        """The grid showing ``flt`` (bits, or counters; every stage of a scalable one); the values drawn."""
+        values = grid_values(flt)
+        top = int(values.max()) if values.size else 1
+        if self.grid.m != flt.m or self.grid.max_value != max(1, top):
+            self.grid.reset(flt.m, values, max_value=max(1, top))
+            if self.animation.running:       # a new size mid-animation (a stage opened): every cell in view
+                self._refit_grid()
+        else:
+            self.grid.set_all(values)
+        return values
 
     def _show(self, report: dict) -> None:
         step = self.lesson.steps[report["step"] - 1]
@@ -258,12 +302,7 @@ class LessonView(QtWidgets.QWidget):
         self.grid.setVisible(shown_filter)
         counters = {}
         if shown_filter:
-            values = grid_values(flt)    # bits, or counters for a counting filter; every stage of a scalable one
-            top = int(values.max()) if values.size else 1
-            if self.grid.m != flt.m or self.grid.max_value != max(1, top if top > 1 else 1):
-                self.grid.reset(flt.m, values, max_value=max(1, top))
-            else:
-                self.grid.set_all(values)
+            values = self.draw_filter(flt)
             last = {} if "last" in hidden else report.get("last") or {}
             positions = [int(p) for p in last.get("positions", ()) if 0 <= int(p) < flt.m]
             if getattr(flt, "max_counter", 1) > 1:     # counters, which the grid shows only as shades
@@ -343,11 +382,11 @@ class LessonView(QtWidgets.QWidget):
         vb.setRange(xRange=(cols / 2 - half_x, cols / 2 + half_x), yRange=(rows / 2 - half_y, rows / 2 + half_y),
                     padding=0)
 
-
     def set_presenting(self, on: bool) -> None:
         """Presenter mode's look: no step list or top bar, the words in large type (the grid keeps its room)."""
         self.steps.setVisible(not on)
         self.top_bar.setVisible(not on)
+        self._space.setEnabled(not on)
         self._presenting = on
         self._scale = 0.0
         self._apply_scale()
@@ -393,4 +432,19 @@ def install(window) -> LessonView:
                         "PageUp/Left back, 1–9 vote, R reveals, B blanks, Esc leaves")
     action.triggered.connect(presenter.toggle)
     window.menu("&View").addAction(action)
+    view.showRequested.connect(lambda shown: show_in_window(window, view, shown))
     return view
+
+
+def show_in_window(window, view: LessonView, shown: dict) -> None:
+    """A step's ``show tab=`` or ``show scenario=``: the window switches to it, outside presenter mode only (a
+    lecture's full screen stays on the lesson; the title line says what the step would open)."""
+    what = f"the {shown['tab'].capitalize()} tab" if "tab" in shown else f"the scenario “{shown['scenario']}”"
+    presenter = getattr(window, "presenter", None)
+    if presenter is not None and presenter.active:
+        view.message.setText(f"{html.escape(view.lesson.title)} — this step opens {html.escape(what)} outside "
+                             "presenter mode (Esc leaves it)")
+    elif "tab" in shown:
+        window.show_tab(shown["tab"])
+    elif getattr(window, "scenarios", None) is not None:
+        window.scenarios.run(shown["scenario"])

@@ -11,7 +11,7 @@ from __future__ import annotations
 from bloomviz.gui.compare_tab import view as compare_view
 from bloomviz.gui.explorer_tab import view as explorer_view
 from bloomviz.gui.files import foreign_view, session_io
-from bloomviz.gui.filter_tab import find_fp, history_relight, slow_motion
+from bloomviz.gui.filter_tab import find_fp, history_relight, predict_tool, slow_motion
 from bloomviz.gui.lesson_tab import view as lesson_view
 from bloomviz.gui.scenarios_tab import controller as scenarios
 from bloomviz.gui.setops_tab import view as setops_view
@@ -19,7 +19,7 @@ from bloomviz.gui.widgets import fill_gauge
 
 MODULES = tuple(module.__name__ for module in (
     session_io, scenarios, explorer_view, compare_view, setops_view, find_fp, foreign_view, slow_motion,
-    lesson_view, history_relight, fill_gauge))
+    predict_tool, lesson_view, history_relight, fill_gauge))
 
 
 def install_all(window) -> dict:
@@ -39,6 +39,7 @@ def install_all(window) -> dict:
     install(find_fp)                            # Tools: find a false positive
     window.foreign = install(foreign_view)      # other libraries' filters (Parquet, Guava, ...), read-only
     window.slow_motion = install(slow_motion)   # Tools: an insert or a lookup one hash at a time
+    install(predict_tool)                       # Tools: the class predicts a lookup, then it is revealed
     window.lesson_view = install(lesson_view)   # the Lesson tab, and presenter mode (F5): window.presenter
     install(history_relight)                    # click a History row to light its bits again
     window.fill_gauge = install(fill_gauge)     # the status bar's gauge: items against the design capacity

@@ -6,8 +6,8 @@ ValueError saying what is wrong (the parser adds the file and line). Running the
 a window can show, validate or replay the same records.
 
 Actions that only the window can show (``highlight``, ``show``, ``slow`` on inserts and lookups, ``autoplay``'s
-pace, ``predict``'s vote) are checked and recorded headless; a ``predict`` block (``predict.py``, parsed by ``format.py``) also computes its
-answer headless, so the dry run checks that exactly one choice is right.
+pace, ``predict``'s vote) are checked and recorded headless; a ``predict`` block (``predict.py``, parsed by
+``format.py``) also computes its answer headless, so the dry run checks that exactly one choice is right.
 """
 
 from __future__ import annotations

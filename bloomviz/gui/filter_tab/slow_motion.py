@@ -1,8 +1,9 @@
 """Slow motion: an insert or a lookup revealed one hash at a time, then done.
 
 Step 1 shows the item's bytes; step 2 the scheme's own values (h1 and h2, or what the scheme uses); then for
-i = 0 … k−1 the arithmetic of position i (``widgets.step_reveal``, the plan shared with the Lesson tab) while its cell lights up on the grid (for a
-lookup: 1 or 0; for an insert: already 1 or about to be set); the last step performs the operation through
+i = 0 … k−1 the arithmetic of position i while its cell lights up on the grid (for a lookup: 1 or 0; for an
+insert: already 1 or about to be set): the plan is ``widgets.step_reveal``'s, shared with the Lesson tab and
+Tools → Predict, then reveal. The last step performs the operation through
 the workbench, whose verdict and explanation then appear as for any insert or lookup. Space (or Next) steps;
 Play steps on a timer at the chosen speed; Cancel stops without changing anything.
 

@@ -11,8 +11,8 @@ between grid and words is fitted to each step.
 Presenter mode (``presenter.py``, F5) hides the step list and the top bar and sets the words in type sized to the
 screen's height (``set_presenting``); ``shots.py`` draws every step that way to PNG.
 
-A step with a ``predict`` question shows it beside the narration (``predict_panel``): the class votes (+1 per
-choice, a typed count, or the keys 1–9 in presenter mode), and Reveal (R, or Next) shows the filter's answer. Until
+A step with a ``predict`` question shows it beside the narration (``widgets.predict_vote``): the class votes
+(+1 per choice, a typed count, or the keys 1–9 in presenter mode), and Reveal (R, or Next) shows the filter's answer. Until
 then the view keeps back what would give it away: the lookup's lit positions and verdict, the bits set, the
 rates (``lessons.predict.hidden_until_reveal``). Each step's votes are kept, so Back shows them as they were.
 """
@@ -29,7 +29,7 @@ from bloomviz.lessons.predict import hidden_until_reveal
 from bloomviz.filters.registry import grid_values, standard_formulas_apply
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.files.file_dialogs import Dialogs
-from bloomviz.gui.lesson_tab.predict_panel import PredictPanel, Tally
+from bloomviz.gui.widgets.predict_vote import PredictPanel, Tally
 from bloomviz.gui.lesson_tab.animation import StepAnimation
 from bloomviz.gui.lesson_tab.presenter import Presenter
 from bloomviz.workbench.limits import MAX_M

@@ -43,9 +43,10 @@ def verdict_line(op: str, positions, was_set) -> str:
 
 
 def reveal_steps(op: str, text: str, data: bytes, scheme, m: int, k: int, positions, was_set,
-                 last: str) -> list[RevealStep]:
+                 last: str, conclude: bool = True) -> list[RevealStep]:
     """The plan of a slow ``op`` ("insert" or "lookup") of ``text`` (``data`` its bytes) in a filter of m bits
-    whose cells at ``positions`` hold ``was_set`` (truthy: 1) before the operation; ``last`` closes it."""
+    whose cells at ``positions`` hold ``was_set`` (truthy: 1) before the operation; ``last`` closes it.
+    ``conclude=False`` names a lookup's 0 bit without saying what it means (a class predicting the verdict)."""
     positions = [int(p) for p in positions]
     was_set = [bool(v) for v in was_set]
     # the scheme's arithmetic is worth showing where its positions are the grid's; a filter that remaps them
@@ -64,7 +65,7 @@ def reveal_steps(op: str, text: str, data: bytes, scheme, m: int, k: int, positi
     for i, line in enumerate(lines[:len(positions)]):
         if op == "lookup":
             kinds.append("one" if was_set[i] else "zero")
-            state = "1" if was_set[i] else "0 — the item is definitely not in the set"
+            state = "1" if was_set[i] else "0 — the item is definitely not in the set" if conclude else "0"
         else:
             # a position met twice in one item is set by its first hash
             first = positions.index(positions[i]) == i

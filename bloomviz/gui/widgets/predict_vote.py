@@ -1,15 +1,18 @@
-"""The class's vote on a lesson's predict step: the question and its choices in large type, a +1 button and a
-typed count per choice, a tally with bars, and Reveal, which marks the right choice and says the answer.
+"""The class's vote on a question: the question and its choices in large type, a +1 button and a typed count
+per choice, a tally with bars, and Reveal, which marks the right choice and says the answer.
 
-The answer is the runner's (``bloomviz.lessons.predict``), computed from the filter; the panel only shows it,
-and not before Reveal. The votes live in a ``Tally`` the lesson view keeps per step, so Back and Next bring a
-step's votes and its reveal back as they were.
+Two users: a lesson's predict step (the Lesson tab), whose answer the runner computed already
+(``bloomviz.lessons.predict``: the record holds ``right`` and ``answer_text``, shown only at Reveal), and Tools →
+Predict, then reveal (``filter_tab.predict_tool``), whose answer is the lookup Reveal performs: it passes
+``answer``, called at Reveal to fill those two fields (or to refuse by returning False). The votes live in a
+``Tally`` the caller keeps, so the Lesson tab's Back and Next bring a step's votes and its reveal back.
 """
 
 from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
+from typing import Callable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -31,8 +34,9 @@ class PredictPanel(QtWidgets.QFrame):
     revealed = QtCore.Signal()
     changed = QtCore.Signal()                    # a vote or a cleared tally (the view redraws what it hides)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, answer: Callable[[dict], bool] | None = None):
         super().__init__(parent)
+        self._answer = answer
         self.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
         self.record: dict | None = None
         self.tally: Tally | None = None
@@ -126,6 +130,8 @@ class PredictPanel(QtWidgets.QFrame):
 
     def reveal(self) -> bool:
         if self.tally is None or self.tally.revealed:
+            return False
+        if self._answer is not None and not self._answer(self.record):
             return False
         self.tally.revealed = True
         self._refresh()

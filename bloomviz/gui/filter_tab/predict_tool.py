@@ -1,0 +1,223 @@
+"""Tools → Predict, then reveal: a class predicts a lookup on the window's filter before seeing it.
+
+Ask takes an item (the panel's box, or the Insert and look up box), lights its positions on the grid one by one
+with each position's arithmetic (``widgets.step_reveal``, as slow motion shows them; a 0 bit is named, not
+interpreted), then the class votes "definitely not" / "probably in" (+1 buttons, typed counts, keys 1 and 2: the
+Lesson tab's vote panel, ``widgets.predict_vote``). Reveal performs the lookup through the workbench
+(``wb.lookup``: recorded in the History as any lookup, the verdict and explanation shown as usual), marks the right
+choice, and says whether the class's majority was right. A running tally across questions is kept until Reset.
+
+Nothing here changes the filter: a lookup does not, and it is the workbench's.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from bloomviz.gui.timing import ChunkRunner
+from bloomviz.gui.widgets.predict_vote import RIGHT, PredictPanel, Tally
+from bloomviz.gui.widgets.step_reveal import reveal_steps, scheme_of
+from bloomviz.lessons.predict import VERDICT_CHOICES
+from bloomviz.workbench.limits import ItemError, check_item
+
+STEP_MS = 700          # one position lit every 0.7 s: slow enough to read its line aloud
+WRONG = "#C0392B"
+
+
+@dataclass
+class RunningTally:
+    """The class's record across questions, until Reset."""
+    questions: int = 0
+    votes: int = 0
+    right_votes: int = 0
+    majority_right: int = 0
+    majority_wrong: int = 0       # ties are neither
+
+    def add(self, votes: list[int], right: int) -> bool | None:
+        """Count one revealed question; whether the majority was right (None: no votes, or a tie)."""
+        self.questions += 1
+        self.votes += sum(votes)
+        self.right_votes += votes[right]
+        top = max(votes) if votes else 0
+        if not top or votes.count(top) > 1:
+            return None
+        won = votes.index(top) == right
+        self.majority_right += won
+        self.majority_wrong += not won
+        return won
+
+    def text(self) -> str:
+        if not self.questions:
+            return "No question revealed yet."
+        share = f" ({self.right_votes / self.votes:.0%})" if self.votes else ""
+        return (f"{self.questions:,} question{'s' * (self.questions != 1)}: {self.right_votes:,} of "
+                f"{self.votes:,} votes right{share}; the majority was right {self.majority_right:,} time"
+                f"{'s' * (self.majority_right != 1)}, wrong {self.majority_wrong:,}.")
+
+
+class PredictTool(QtWidgets.QWidget):
+    def __init__(self, window, parent=None):
+        super().__init__(parent)
+        self._window = window
+        self._item = ""
+        self._steps: list = []
+        self._at = 0
+        self.running = RunningTally()
+        self.last_right: bool | None = None     # the last revealed question's majority (None: none, or a tie)
+        self.line = QtWidgets.QLineEdit()
+        self.line.setPlaceholderText("an item (empty: the one in Insert and look up)")
+        self.ask_button = QtWidgets.QPushButton("Ask")
+        self.ask_button.setToolTip("Light the item's positions one by one, then let the class vote")
+        self.next_button = QtWidgets.QPushButton("Next position")
+        self.narration = QtWidgets.QLabel("Type an item and press Ask: its positions light up one by one, the "
+                                          "class votes, and Reveal looks it up.")
+        self.narration.setWordWrap(True)
+        self.narration.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.vote_panel = PredictPanel(answer=self._answer)
+        self.vote_panel.hide()
+        self.verdict = QtWidgets.QLabel()
+        self.verdict.setWordWrap(True)
+        self.verdict.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.summary = QtWidgets.QLabel(self.running.text())
+        self.summary.setWordWrap(True)
+        self.reset_button = QtWidgets.QPushButton("Reset tally")
+        self._lighter = ChunkRunner(self._light_next, self, interval_ms=STEP_MS)
+
+        top = QtWidgets.QHBoxLayout()
+        top.addWidget(self.line, 1)
+        top.addWidget(self.ask_button)
+        top.addWidget(self.next_button)
+        tally = QtWidgets.QHBoxLayout()
+        tally.addWidget(self.summary, 1)
+        tally.addWidget(self.reset_button)
+        left = QtWidgets.QVBoxLayout()
+        left.addLayout(top)
+        left.addWidget(self.narration, 1)
+        left.addWidget(self.verdict)
+        left.addLayout(tally)
+        layout = QtWidgets.QHBoxLayout(self)
+        layout.addLayout(left, 1)
+        layout.addWidget(self.vote_panel, 1)
+        self.ask_button.clicked.connect(lambda: self.ask())
+        self.line.returnPressed.connect(lambda: self.ask())
+        self.next_button.clicked.connect(self._light_next)
+        self.reset_button.clicked.connect(self.reset_tally)
+        self.vote_panel.revealed.connect(self._on_revealed)
+        self.next_button.setEnabled(False)
+
+    def keyPressEvent(self, event) -> None:
+        # 1 and 2 vote wherever the focus is in the panel except the item box (which takes them as text): a key
+        # event the focused button or the vote panel ignores comes up to here
+        choice = {QtCore.Qt.Key.Key_1: 0, QtCore.Qt.Key.Key_2: 1}.get(event.key())
+        if choice is not None and self.vote_panel.vote(choice):
+            return
+        super().keyPressEvent(event)
+
+    # --- asking ----------------------------------------------------------------------------------------------
+    def ask(self, item: str | None = None) -> bool:
+        """Show a new question about ``item`` (default: the box's text, else Insert and look up's)."""
+        window = self._window
+        text = item if item is not None else (self.line.text() or window.item_panel.line.text())
+        if not text:
+            self._say("Type an item first.", error=True)
+            return False
+        try:
+            data = check_item(text)
+        except ItemError as exc:
+            self._say(f"Refused: {html.escape(str(exc))}.", error=True)
+            return False
+        flt, grid = window.wb.filter, window.grid
+        positions = [int(p) for p in flt.positions(text)]
+        was_set = [grid.value(p) > 0 if 0 <= p < grid.m else False for p in positions]
+        self._steps = reveal_steps("lookup", text, data, scheme_of(flt), flt.m, flt.k, positions, was_set,
+                                   "<b>Every position is lit.</b> What will the filter say? Vote (keys 1 and 2), "
+                                   "then Reveal.", conclude=False)
+        self._item, self._at = text, 0
+        self.verdict.clear()
+        record = {"question": f"Will a lookup of “{text}” say it is in the set?",
+                  "choices": [label for _, label in VERDICT_CHOICES], "right": None, "answer_text": ""}
+        self.vote_panel.show_question(record, Tally([0] * len(VERDICT_CHOICES)))
+        self.vote_panel.show()
+        self.next_button.setEnabled(True)
+        self._light_next()
+        self._lighter.start()
+        self.vote_panel.setFocus()
+        return True
+
+    def _light_next(self) -> bool:
+        """The next step of the plan on the grid; False once the last is shown (the metronome stops)."""
+        if self._at >= len(self._steps):
+            return False
+        step = self._steps[self._at]
+        self._at += 1
+        self._say(f"{step.text}<br><i>step {self._at} of {len(self._steps)}</i>")
+        grid = self._window.grid
+        if step.lit and max(step.lit) < grid.m:
+            grid.highlight(list(step.lit), list(step.kinds))
+        done = self._at >= len(self._steps)
+        self.next_button.setEnabled(not done)
+        return not done
+
+    # --- revealing -------------------------------------------------------------------------------------------
+    def _answer(self, record: dict) -> bool:
+        """Reveal: the lookup, through the workbench (History, verdict, explanation as for any lookup)."""
+        if self._window.wb.busy:
+            self._say("Wait: another operation is running. Reveal again once it is done.", error=True)
+            return False
+        self._lighter.stop()
+        while self._light_next():     # every position shown before the answer
+            pass
+        look = self._window.wb.lookup(self._item)
+        if look is None:
+            self._say("The lookup was refused: see the status line.", error=True)
+            return False
+        record["right"] = 1 if look.maybe_present else 0
+        record["answer_text"] = ("probably in the set: all its bits are 1" if look.maybe_present else
+                                 "definitely not in the set: one of its bits is 0")
+        return True
+
+    def _on_revealed(self) -> None:
+        tally, right = self.vote_panel.tally, self.vote_panel.record["right"]
+        won = self.last_right = self.running.add(list(tally.votes), right)
+        if won is None:
+            self.verdict.setText("No majority (no votes, or a tie).")
+        else:
+            colour = RIGHT if won else WRONG
+            said = VERDICT_CHOICES[tally.votes.index(max(tally.votes))][1].lower()
+            self.verdict.setText(f"<span style='color:{colour}; font-weight:bold'>{'✓ Right' if won else '✗ Wrong'}"
+                                 f"</span>: the class's majority said “{html.escape(said)}”.")
+        self.summary.setText(self.running.text())
+        self.next_button.setEnabled(False)
+
+    def reset_tally(self) -> None:
+        self.running = RunningTally()
+        self.summary.setText(self.running.text())
+
+    def _say(self, text: str, error: bool = False) -> None:
+        self.narration.setText(f"<span style='color:{WRONG}'>{text}</span>" if error else text)
+
+
+def install(window) -> PredictTool:
+    tool = PredictTool(window)
+    dock = window.add_dock("predict", "Predict, then reveal", tool, QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
+    dock.hide()
+
+    def run() -> None:
+        window.show_tab("filter")
+        dock.show()
+        dock.raise_()
+        if tool.line.text() or window.item_panel.line.text():
+            tool.ask()
+        else:
+            tool.line.setFocus()
+            tool._say("Type an item and press Ask.")
+
+    action = QtGui.QAction("Predict, then reveal…", window)
+    action.setStatusTip("The class predicts a lookup: its positions light one by one, votes are counted (keys 1 "
+                        "and 2), Reveal looks it up and marks the right choice; a tally across questions")
+    action.triggered.connect(run)
+    window.menu("Tools").addAction(action)
+    return tool

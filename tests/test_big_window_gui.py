@@ -87,18 +87,22 @@ def test_a_bulk_job_on_a_large_filter_draws_only_the_changed_bits(window, qtbot,
     # 2 M bits: blocks of several cells per pixel, as at 10^8, in a test of a few seconds
     wb, grid = window.wb, window.grid
     m = 2_000_000
+    # as at 10^8 bits: the comparison starts in parts and finishes in parts after the job (250 KB > 64 KB)
+    monkeypatch.setattr(redraw_mod, "WHOLE_BYTES", redraw_mod.MIN_SPAN)
+    # as on a slow machine at 10^8 bits: every flush over budget, so each compares only a part of the bits
+    monkeypatch.setattr(redraw_mod, "SCAN_TARGET_S", 1e-6)
+    monkeypatch.setattr(redraw_mod, "DRAW_TARGET_S", 1e-6)
     assert wb.configure(m, 7)
     assert grid.m == m and grid.block_factor > 1
     full = []
     monkeypatch.setattr(grid, "set_all", lambda values: full.append(1))
-    # as on a slow machine at 10^8 bits: every flush over budget, so each compares only a part of the bits
-    monkeypatch.setattr(redraw_mod, "FLUSH_TARGET_S", 1e-6)
     with qtbot.waitSignal(wb.jobFinished, timeout=30_000):
         wb.insert_many([f"b{i}" for i in range(150_000)])
     assert not full                                   # never a whole unpacked picture during the job
-    assert window.redraw._span == redraw_mod.MIN_SPAN < m // 8
+    budget = window.redraw._budget
+    assert budget.span == redraw_mod.MIN_SPAN and budget.limit in (redraw_mod.MIN_CHANGED, redraw_mod.FIRST_CHANGED)
     bits = bitstore.unpack(wb.filter.bits)
-    np.testing.assert_array_equal(np.asarray(grid.picture).reshape(-1)[:m], bits)
+    qtbot.waitUntil(lambda: np.array_equal(np.asarray(grid.picture).reshape(-1)[:m], bits), timeout=5_000)
     np.testing.assert_array_equal(grid._levels, fresh_levels(grid))
     assert 0 < grid._levels.mean() < 255              # shaded, not blank
 

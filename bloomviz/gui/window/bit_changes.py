@@ -18,25 +18,32 @@ import numpy as np
 class PackedChanges:
     """Keeps a copy of a little-endian packed bit array (``bitstore.byte_view``) to tell what changed since.
 
-    ``changes(packed, span)`` may compare only ``span`` bytes, from where the last partial comparison stopped,
-    wrapping round: the caller bounds the cost of one call and still sees every change within a few calls.
+    ``changes(packed, span, limit)`` may compare only ``span`` bytes and take only ``limit`` changed bytes, from
+    where the last partial comparison stopped, wrapping round: the caller bounds the cost of one call (the scan
+    is in proportion to the span, the drawing to the changes) and still sees every change within a few calls.
     """
 
     def __init__(self) -> None:
         self._seen: np.ndarray | None = None
         self._scratch: np.ndarray | None = None
         self._cursor = 0
+        self.truncated = False
+        self.advanced = 0           # bytes the last call went through
 
     def reset(self, packed: np.ndarray | None) -> None:
         """Remember ``packed`` as drawn (None: forget; the next ``changes`` cannot answer)."""
         self._seen = None if packed is None else np.array(packed, dtype=np.uint8, copy=True)
-        self._scratch = None if packed is None else np.empty_like(self._seen)
+        # zeros written now, not np.empty: its pages would be faulted in by the first comparisons instead
+        self._scratch = None if packed is None else np.zeros_like(self._seen)
         self._cursor = 0
 
-    def changes(self, packed: np.ndarray, span: int | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+    def changes(self, packed: np.ndarray, span: int | None = None,
+                limit: int | None = None) -> tuple[np.ndarray, np.ndarray] | None:
         """(positions, values) of the bits that differ from the copy, ascending and each once, and the copy
         brought up to date; None when there is no copy of an array of this size to compare with. With ``span``
-        only that many bytes are compared (the next ones after the last call's)."""
+        only that many bytes are compared (the next ones after the last call's); with ``limit`` at most that
+        many changed bytes are taken (``truncated`` says so), the next call going on after the last one."""
+        self.truncated = False
         seen = self._seen
         if seen is None or seen.shape != packed.shape:
             return None
@@ -50,6 +57,11 @@ class PackedChanges:
             self._cursor = 0 if hi >= size else hi
         diff = np.bitwise_xor(seen[lo:hi], packed[lo:hi], out=self._scratch[: hi - lo])
         where = np.flatnonzero(diff)
+        if limit is not None and where.size > limit:
+            where = where[: max(1, int(limit))]
+            self._cursor = lo + int(where[-1]) + 1
+            self.truncated = True
+        self.advanced = (self._cursor or size) - lo
         if not where.size:
             return np.zeros(0, np.int64), np.zeros(0, np.uint8)
         changed = np.flatnonzero(np.unpackbits(diff[where], bitorder="little"))
@@ -59,3 +71,33 @@ class PackedChanges:
         positions = where[changed >> 3] * 8 + (changed & 7)
         values = np.unpackbits(now, bitorder="little")[changed]
         return positions, values
+
+
+class FlushBudget:
+    """How much one partial comparison may scan (``span``, bytes) and draw (``limit``, changed bytes), from
+    the costs measured on the ones before: the scan costs in proportion to the bytes compared, the drawing to
+    the changes. A cost that rises is believed at once, one that falls only halfway (a quiet moment on a
+    loaded machine is no proof), so one flush stays near ``scan_s + draw_s``."""
+
+    def __init__(self, size: int, scan_s: float, draw_s: float, first_span: int, first_limit: int,
+                 min_span: int, min_limit: int):
+        self.size = size
+        self.scan_s, self.draw_s = scan_s, draw_s
+        self.min_span, self.min_limit = min_span, min_limit
+        self.span: int | None = None if first_span >= size else first_span
+        self.limit = first_limit
+        self._per_byte: float | None = None
+        self._per_change: float | None = None
+
+    @staticmethod
+    def _smoothed(old: float | None, new: float) -> float:
+        return new if old is None or new > old else 0.5 * (old + new)
+
+    def measured(self, scanned: int, scan_took: float, drawn: int, draw_took: float) -> None:
+        if scanned >= self.min_span:
+            self._per_byte = self._smoothed(self._per_byte, scan_took / scanned)
+            span = self.scan_s / max(self._per_byte, 1e-12)
+            self.span = None if span >= self.size else max(self.min_span, int(span))
+        if drawn >= self.min_limit // 4:
+            self._per_change = self._smoothed(self._per_change, draw_took / drawn)
+            self.limit = max(self.min_limit, int(self.draw_s / max(self._per_change, 1e-12)))

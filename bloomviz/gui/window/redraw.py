@@ -9,9 +9,10 @@ meantime and drawn together.
 When the whole picture is due (a job's chunks report no cells), a filter with a plain bit array is not unpacked
 again: its packed bytes are compared with a copy of those last drawn (``bit_changes``) and only the bits that
 changed are drawn. At m = 95.85 M that replaced a 0.3-0.6 s unpack-and-redraw per frame. While work runs, one
-frame compares only as many bytes as fit in ``FLUSH_TARGET_S`` at the cost measured on the frames before (the
-next frame goes on from there), so the grid catches up band by band instead of holding the loop; when the work
-ends the whole array is compared.
+frame compares and draws only as much as fits in ``SCAN_TARGET_S + DRAW_TARGET_S`` at the costs measured on the
+frames before (``FlushBudget``; the next frame goes on from there), so the grid catches up band by band instead
+of holding the loop; when the work ends the whole array is compared (in parts, a turn each, past
+``WHOLE_BYTES``).
 """
 
 from __future__ import annotations
@@ -23,12 +24,21 @@ import numpy as np
 from PySide6 import QtCore
 
 from bloomviz.filters.bitstore import byte_view
-from bloomviz.gui.window.bit_changes import PackedChanges
+from bloomviz.gui.window.bit_changes import FlushBudget, PackedChanges
 from bloomviz.workbench.measurement import has_bits
 
 FULL_REDRAW_CELLS = 4096
-FLUSH_TARGET_S = 0.040          # one grid flush during bulk work: well under the 100 ms a stall may take
+# One grid flush during bulk work: well under the 100 ms a stall may take; its scan and its drawing each
+# get a share, sized by their measured costs.
+SCAN_TARGET_S = 0.015
+DRAW_TARGET_S = 0.025
 MIN_SPAN = 1 << 16              # bytes compared per flush at least (524,288 bits), however slow the machine
+# Up to this many bytes (16.8 M bits) the bits are compared whole: the first flush of a job and the last one
+# when it ends (the picture is then complete at once); larger arrays start at this span and finish the last
+# comparison in parts, a turn of the event loop each (the picture completes a fraction of a second later).
+WHOLE_BYTES = 1 << 21
+MIN_CHANGED = 1 << 14           # changed bytes drawn per flush at least
+FIRST_CHANGED = 1 << 17         # ... at first: ~10-20 ms of drawing here; the measured cost takes over
 
 
 class FilterRedraw:
@@ -42,7 +52,8 @@ class FilterRedraw:
         self._plot_stale = False
         self._frame = 0
         self._drawn = PackedChanges()   # the packed bits as the grid shows them
-        self._span: int | None = None   # bytes compared per flush during work (None: all), from measured cost
+        self._budget: FlushBudget | None = None    # what one flush may compare and draw during work
+        self._generation = 0            # a new picture stops the catching up of an older one
 
     def filter_reset(self) -> None:
         wb = self._wb
@@ -74,28 +85,30 @@ class FilterRedraw:
         # an empty filter needs no unpacking (100 MB at the window's largest m)
         empty = has_bits(flt) and wb.max_value() == 1 and flt.bits_set == 0
         self._grid.reset(flt.m, None if empty else wb.grid_values(), wb.max_value())
-        self._drawn.reset(self._packed())
-        self._span = None
+        packed = self._packed()
+        self._drawn.reset(packed)
+        self._budget = None if packed is None else FlushBudget(
+            packed.size, SCAN_TARGET_S, DRAW_TARGET_S, WHOLE_BYTES, FIRST_CHANGED, MIN_SPAN, MIN_CHANGED)
+        self._generation += 1
 
     def _redraw_all(self, partial: bool = False) -> None:
         """The whole picture brought up to date: only the changed bits when they can be told, else anew. With
         ``partial`` (during work) only the part of the bits that the measured cost allows, the rest later."""
         packed = self._packed()
+        budget = self._budget if partial else None
         started = time.perf_counter()
-        span = self._span if partial else None
-        found = None if packed is None else self._drawn.changes(packed, span)
+        found = None if packed is None else self._drawn.changes(packed, budget and budget.span,
+                                                                 budget and budget.limit)
         if found is None:
             self._grid.set_all(self._wb.grid_values())
             self._drawn.reset(packed)
             return
+        scanned = time.perf_counter()
         if len(found[0]):
             self._grid.update_cells(*found, unique=True)
-        if partial:
-            compared = packed.size if span is None else min(span, packed.size)
-            elapsed = max(time.perf_counter() - started, 1e-4)
-            # shrink at once when too slow, grow at most 2x a flush (one cheap flush is no proof)
-            wanted = min(compared * FLUSH_TARGET_S / elapsed, 2.0 * compared)
-            self._span = None if wanted >= packed.size else max(MIN_SPAN, int(wanted))
+        if budget is not None:
+            span = packed.size if budget.span is None else min(budget.span, packed.size)
+            budget.measured(span, scanned - started, len(found[0]), time.perf_counter() - scanned)
 
     def operated(self, rec) -> None:
         """One operation, drawn from its record: the cells it changed (with their values), the plot. (The cells
@@ -130,6 +143,16 @@ class FilterRedraw:
             positions = pending[0] if len(pending) == 1 else np.concatenate(pending)
             self._grid.update_cells(positions, self._wb.cell_values(positions))
 
+    def _catch_up(self, generation: int, compared: int) -> None:
+        """Compare the bits a part a turn until the whole array was compared since the work ended."""
+        packed = self._packed()
+        if generation != self._generation or self._wb.busy or packed is None:
+            return      # a new picture, or new work whose frames go on comparing
+        self._redraw_all(partial=True)
+        compared += self._drawn.advanced
+        if compared < packed.size:
+            QtCore.QTimer.singleShot(0, lambda: self._catch_up(generation, compared))
+
     def _grid_pending(self) -> bool:
         return self._pending_bits is None or bool(self._pending_bits)
 
@@ -157,8 +180,14 @@ class FilterRedraw:
             self.flush_grid()
 
     def work_ended(self) -> None:
-        if self._span is not None:      # the last frames compared parts of the bits: compare them all once
-            self._pending_bits = None
+        packed = self._packed()
+        if packed is not None:
+            # the frames may have compared parts of the bits: compare them all once, at once or in parts
+            if packed.size <= WHOLE_BYTES:
+                self._pending_bits = None
+            else:
+                self._pending_bits = []
+                self._catch_up(self._generation, 0)
         self.flush_grid()
         self._plot_stale = False
         # the last plot redraw in a turn of its own, after the grid's

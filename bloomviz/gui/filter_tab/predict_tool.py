@@ -69,9 +69,11 @@ class PredictTool(QtWidgets.QWidget):
         self.last_right: bool | None = None     # the last revealed question's majority (None: none, or a tie)
         self.line = QtWidgets.QLineEdit()
         self.line.setPlaceholderText("an item (empty: the one in Insert and look up)")
+        self.line.setMinimumWidth(120)
         self.ask_button = QtWidgets.QPushButton("Ask")
         self.ask_button.setToolTip("Light the item's positions one by one, then let the class vote")
-        self.next_button = QtWidgets.QPushButton("Next position")
+        self.next_button = QtWidgets.QPushButton("Next")
+        self.next_button.setToolTip("The next position now")
         self.narration = QtWidgets.QLabel("Type an item and press Ask: its positions light up one by one, the "
                                           "class votes, and Reveal looks it up.")
         self.narration.setWordWrap(True)
@@ -93,14 +95,14 @@ class PredictTool(QtWidgets.QWidget):
         tally = QtWidgets.QHBoxLayout()
         tally.addWidget(self.summary, 1)
         tally.addWidget(self.reset_button)
-        left = QtWidgets.QVBoxLayout()
-        left.addLayout(top)
-        left.addWidget(self.narration, 1)
-        left.addWidget(self.verdict)
-        left.addLayout(tally)
-        layout = QtWidgets.QHBoxLayout(self)
-        layout.addLayout(left, 1)
-        layout.addWidget(self.vote_panel, 1)
+        # one column: the panel shares the right-hand column with the explanation (a narrow, tall place)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.narration)
+        layout.addWidget(self.vote_panel)
+        layout.addWidget(self.verdict)
+        layout.addLayout(tally)
+        layout.addStretch(1)
         self.ask_button.clicked.connect(lambda: self.ask())
         self.line.returnPressed.connect(lambda: self.ask())
         self.next_button.clicked.connect(self._light_next)
@@ -202,7 +204,12 @@ class PredictTool(QtWidgets.QWidget):
 
 def install(window) -> PredictTool:
     tool = PredictTool(window)
-    dock = window.add_dock("predict", "Predict, then reveal", tool, QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
+    dock = window.add_dock("predict", "Predict, then reveal", tool, QtCore.Qt.DockWidgetArea.RightDockWidgetArea)
+    # a tab beside the explanation: the bottom row is the History's, too low for a question and its choices
+    explain = window.docks.get("explain")
+    if explain is not None:
+        window.tabifyDockWidget(explain, dock)
+        explain.raise_()
     dock.hide()
 
     def run() -> None:

@@ -11,6 +11,9 @@ between grid and words is fitted to each step.
 Presenter mode (``presenter.py``, F5) hides the step list and the top bar and sets the words in type sized to the
 screen's height (``set_presenting``); ``shots.py`` draws every step that way to PNG.
 
+A step's ``slow=`` inserts and lookups and its ``autoplay`` are animated on the grid after Next
+(``animation.py``), ending on the state the runner computed; ``show tab=``/``scenario=`` switches the window.
+
 A step with a ``predict`` question shows it beside the narration (``widgets.predict_vote``): the class votes
 (+1 per choice, a typed count, or the keys 1–9 in presenter mode), and Reveal (R, or Next) shows the filter's answer. Until
 then the view keeps back what would give it away: the lookup's lit positions and verdict, the bits set, the
@@ -32,6 +35,7 @@ from bloomviz.gui.files.file_dialogs import Dialogs
 from bloomviz.gui.widgets.predict_vote import PredictPanel, Tally
 from bloomviz.gui.lesson_tab.animation import StepAnimation
 from bloomviz.gui.lesson_tab.presenter import Presenter
+from bloomviz.gui.lesson_tab.show_action import show_in_window
 from bloomviz.workbench.limits import MAX_M
 
 TAB_KEY = "lesson"
@@ -199,6 +203,8 @@ class LessonView(QtWidgets.QWidget):
         except lessons.LessonError as exc:
             self._say_error(exc)
             return False
+        self.message.setText(html.escape(self.lesson.title))    # an earlier refusal or note is over
+        self.message.setStyleSheet("font-weight: bold;")
         self._show(report)
         for shown in report["window"]:
             if shown["action"] == "show":
@@ -435,16 +441,3 @@ def install(window) -> LessonView:
     view.showRequested.connect(lambda shown: show_in_window(window, view, shown))
     return view
 
-
-def show_in_window(window, view: LessonView, shown: dict) -> None:
-    """A step's ``show tab=`` or ``show scenario=``: the window switches to it, outside presenter mode only (a
-    lecture's full screen stays on the lesson; the title line says what the step would open)."""
-    what = f"the {shown['tab'].capitalize()} tab" if "tab" in shown else f"the scenario “{shown['scenario']}”"
-    presenter = getattr(window, "presenter", None)
-    if presenter is not None and presenter.active:
-        view.message.setText(f"{html.escape(view.lesson.title)} — this step opens {html.escape(what)} outside "
-                             "presenter mode (Esc leaves it)")
-    elif "tab" in shown:
-        window.show_tab(shown["tab"])
-    elif getattr(window, "scenarios", None) is not None:
-        window.scenarios.run(shown["scenario"])

@@ -58,8 +58,11 @@ def reveal_steps(op: str, text: str, data: bytes, scheme, m: int, k: int, positi
     hexed = data[:24].hex(" ") + (" …" if len(data) > 24 else "")
     steps = [RevealStep(f"<b>{html.escape(op.capitalize())} “{html.escape(text)}”</b> — as bytes (UTF-8): "
                         f"<code>{hexed}</code> ({len(data):,} bytes)")]
+    # the scheme's values; their last line (the positions) comes one by one below, unless it is all there is
+    # (hand-set positions: nothing is hashed)
+    explained = scheme.explain(data, m, k)
     values_text = "; ".join(f"{html.escape(name)} = {html.escape(str(value))}"
-                            for name, value in scheme.explain(data, m, k)[:-1])
+                            for name, value in explained[:-1] or explained)
     steps.append(RevealStep(f"<b>{html.escape(scheme.title)}</b>: {values_text or 'the scheme hashes the bytes'}"))
     kinds = []
     for i, line in enumerate(lines[:len(positions)]):

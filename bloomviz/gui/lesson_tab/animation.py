@@ -60,7 +60,8 @@ class StepAnimation(QtCore.QObject):
                 plan.append((index, action))
             elif action.name == "autoplay":
                 plan.append((index, action))
-        if not plan:
+        # a step about other filters, or a filter too large to draw, shows no grid: nothing to animate on
+        if not plan or not self._view.grid.isVisibleTo(self._view):
             return False
         self._report = report
         self._frames = self._play(runner, plan)

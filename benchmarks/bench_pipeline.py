@@ -3,7 +3,7 @@ prints ratios measured in one process (the median of R runs, the two paths alter
 the median moves less than the best).
 
 1. Items: ``random_items(n)`` then ``positions_many`` of the strings (what compare and explore did) against
-   ``streams.drawn_items(n)`` (the same strings, as numbers) hashed by ``generated.positions``; checked equal.
+   ``streams.drawn_items(n)`` (the same strings, as numbers) hashed by ``filters.generated_positions.positions``; checked equal.
 2. A Compare run (the lesson preset's four schemes at m = 14.4 n, k = 10, 20,000 probes): the old lane loop
    (random_items, positions_many per lane, FpTracker.insert_batch) against ``Comparison.run``; the final
    counts are checked equal.
@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 
 from bloomviz.filters.standard import BloomFilter  # noqa: E402
 from bloomviz.items.encoding import random_items  # noqa: E402
-from bloomviz.items.generated import positions  # noqa: E402
+from bloomviz.filters.generated_positions import positions  # noqa: E402
 from bloomviz.measure.fp_tracker import FpTracker  # noqa: E402
 from bloomviz.measure.streams import PROBE_SEED_OFFSET, drawn_items  # noqa: E402
 from bloomviz.studies import compare, explore  # noqa: E402

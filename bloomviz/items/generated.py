@@ -113,11 +113,6 @@ class GeneratedItems(Sequence):
         np.right_shift(low, _U64(56), out=out[2])
         return out
 
-    def hash128(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
-        """Forwards to ``filters.generated_positions.hash128`` (kept for callers not yet moved: see below)."""
-        from bloomviz.filters import generated_positions
-        return generated_positions.hash128(self, start, stop)
-
     def texts(self, start: int, stop: int) -> list[str]:
         words = self.words(start, stop)
         rows = np.ascontiguousarray(words.T).view(np.uint8)[:, :LENGTH]
@@ -160,12 +155,3 @@ class GeneratedItems(Sequence):
 
     def __repr__(self) -> str:
         return f"GeneratedItems({self.count}, seed={self.seed!r}, prefix={self.prefix!r})"
-
-
-# Kept only until measure/pipeline.py, tests/test_streams.py and benchmarks/bench_pipeline.py import
-# ``positions`` from bloomviz.filters.generated_positions (and tests/test_streams.py calls its ``hash128``):
-# items must not import hashing or filters (tests/test_layers.py), so this shim and ``hash128`` above go then.
-def positions(flt, items: GeneratedItems, start: int, stop: int) -> np.ndarray:
-    """``filters.generated_positions.positions`` (see above)."""
-    from bloomviz.filters import generated_positions
-    return generated_positions.positions(flt, items, start, stop)

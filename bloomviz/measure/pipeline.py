@@ -22,7 +22,7 @@ record with the filter's ``Insertion`` (for highlighting); ``rebuild()`` re-read
 clear or a load. ``fp_count`` is the one place the count is read.
 
 Generated items (``items.generated.GeneratedItems``, and streams.DrawnItems) are hashed from numpy words, never
-made into strings, when the filter's positions are a function of the item's MurmurHash3 (``generated.positions``).
+made into strings, when the filter's positions are a function of the item's MurmurHash3 (``filters.generated_positions``).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from bloomviz.filters.scalable import ScalableBloomFilter
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.encoding import to_bytes_list
 from bloomviz.items.generated import GeneratedItems
-from bloomviz.items.generated import positions as generated_positions
+from bloomviz.filters.generated_positions import positions as generated_positions
 from bloomviz.measure.fp_tracker import FpTracker
 from bloomviz.measure.streams import ITEM_PREFIX, PROBE_PREFIX, PROBE_SEED_OFFSET, item_stream, probe_items
 from bloomviz.measure.tracking import ScalableFpTracker

@@ -11,7 +11,7 @@ PROBE_SEED_OFFSET`` with prefix ``p``: a probe can never equal an item. Two stre
   seed gives the numbers it gave before either was made in numpy (the README's Compare preset and explore
   example are measured on them).
 
-Both are ``GeneratedItems``, so ``items.generated.positions`` hashes them without making a string.
+Both are ``GeneratedItems``, so ``filters.generated_positions.positions`` hashes them without making a string.
 """
 
 from __future__ import annotations

@@ -32,9 +32,14 @@ class PackedChanges:
 
     def reset(self, packed: np.ndarray | None) -> None:
         """Remember ``packed`` as drawn (None: forget; the next ``changes`` cannot answer)."""
-        self._seen = None if packed is None else np.array(packed, dtype=np.uint8, copy=True)
-        # zeros written now, not np.empty: its pages would be faulted in by the first comparisons instead
-        self._scratch = None if packed is None else np.zeros_like(self._seen)
+        if packed is None:
+            self._seen = self._scratch = None
+        elif self._seen is not None and self._seen.shape == packed.shape:
+            self._seen[:] = packed      # the same memory again: new pages cost a fault each at first write
+        else:
+            self._seen = np.array(packed, dtype=np.uint8, copy=True)
+            # zeros written now, not np.empty: its pages would be faulted in by the first comparisons instead
+            self._scratch = np.zeros_like(self._seen)
         self._cursor = 0
 
     def changes(self, packed: np.ndarray, span: int | None = None,

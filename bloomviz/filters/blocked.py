@@ -253,11 +253,10 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
                 ("offsets inside the block (h_i mod B)", ", ".join(f"{p - block * b}" for p in result.positions)))
 
     def theory_rows(self) -> tuple[tuple[str, str], ...]:
-        from bloomviz.filters.registry import theory_curve
         m, k, b, n = self._m, self._k, self._block_bits, self._count
         standard = float(fp_exact_at(m, k, np.array([n], dtype=float))[0])
         return (("blocks", f"b = m/B = {m:,}/{b} = {self.blocks:,} blocks of B = {b} bits (one cache line "
                            "at 512)"),
                 ("load of a block", f"Binomial(n, B/m): mean n·B/m = {n * b / m:.2f} items"),
-                ("theory", f"Σ_i P(load i)·f(B, k, i) = {float(theory_curve(self, [n])[0]):.4g}"),
+                ("theory", f"Σ_i P(load i)·f(B, k, i) = {self.theory_at(n):.4g}"),
                 ("standard filter, same m and k", f"{standard:.4g}"))

@@ -408,13 +408,12 @@ class CountingBloomFilter(BloomFilter):
                                f"{self.saturated_count:,} counters are saturated now"))
 
     def theory_rows(self) -> tuple[tuple[str, str], ...]:
-        from bloomviz.filters.registry import theory_curve
         m, k, j, n = self._m, self._k, self._top, self._count
         # A counter sticks at its top value 2^c − 1 (15 for 4 bits): that, not 2^c, is the value whose
         # probability matters here, so Fan et al.'s bound P(count ≥ j) ≤ (e·k·n/(j·m))^j is taken at it.
         stuck = min(1.0, (math.e * k * n / (j * m)) ** j) if n else 0.0
         return (("theory, exact (a counter above 0 is a set bit)",
-                 f"E[(X/m)^k] = {float(theory_curve(self, [n])[0]):.4g}"),
+                 f"E[(X/m)^k] = {self.theory_at(n):.4g}"),
                 (f"P(a given counter reaches 2^c − 1 = {j} and sticks)",
                  f"≤ (e·k·n / (j·m))^j = (e·{k}·{n:,} / ({j}·{m:,}))^{j} = {stuck:.3g}"),
                 ("counters now", f"highest {self.highest_counter}, saturated {self.saturated_count:,}"))

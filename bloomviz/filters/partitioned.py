@@ -153,10 +153,9 @@ class PartitionedBloomFilter(RemappedPositions, BloomFilter):
                  ", ".join(f"slice {p // s}: {p:,}" for p in result.positions)),)
 
     def theory_rows(self) -> tuple[tuple[str, str], ...]:
-        from bloomviz.filters.registry import theory_curve
         m, k, n = self._m, self._k, self._count
         standard = float(fp_exact_at(m, k, np.array([n], dtype=float))[0])
         return (("slices", f"k = {k} slices of s = m/k = {m:,}/{k} = {self._slice:,} bits"),
                 ("theory", f"(1 − (1 − k/m)^n)^k = (1 − (1 − {k}/{m:,})^{n:,})^{k} = "
-                           f"{float(theory_curve(self, [n])[0]):.4g}"),
+                           f"{self.theory_at(n):.4g}"),
                 ("standard filter, same m and k", f"{standard:.4g}"))

@@ -40,6 +40,10 @@ class ScalableFacts:
         table = STAGE_RECORD.size * stages
         return table + (m + 7) // 8, table + (m + 7 * stages) // 8
 
+    def theory_at(self, n: float) -> float:
+        """Its theoretical rate after n inserts (``theory_curve`` at one point)."""
+        return float(self.theory_curve(np.array([n], dtype=float))[0])
+
     def theory_curve(self, n, samples: int = 64):
         """1 − Π_i (1 − FP_i(n)) at every n (see scalable_stages.scalable_fp)."""
         return np.atleast_1d(scalable_fp(self.initial_capacity, self.p, n, self.growth, self.tightening))
@@ -104,14 +108,13 @@ class ScalableFacts:
         return tuple(rows)
 
     def theory_rows(self) -> tuple[tuple[str, str], ...]:
-        from bloomviz.filters.registry import theory_curve
         specs = self.stage_specs()
         n = len(self)
         rows = [("stages", f"{len(specs)}; stage i holds n₀·s^i = {self.initial_capacity:,}·{self.growth}^i "
                            f"items at error p₀·r^i = {self.first_error:.3g}·{self.tightening:g}^i"),
                 ("compound bound", f"Σ p_i = p₀/(1 − r) = {self.first_error:.3g}/(1 − {self.tightening:g}) "
                                    f"= {self.p:g}"),
-                ("theory now", f"1 − Π_i (1 − FP_i) = {float(theory_curve(self, [n])[0]):.4g}")]
+                ("theory now", f"1 − Π_i (1 − FP_i) = {self.theory_at(n):.4g}")]
         first = max(0, len(specs) - 6)   # the newest six stages: older ones are full and change no more
         for i, (st, spec) in enumerate(list(zip(self.stages, specs))[-6:], start=first):
             rows.append((f"stage {i}", f"m = {st.m:,}, k = {st.k}, {len(st):,}/{spec.capacity:,} items, "

@@ -385,6 +385,10 @@ class BloomFilter(RichDisplay):
         return ()
 
     # --- the variant's own theory, at many n (registry.theory_curve asks it) ------------------------------------
+    def theory_at(self, n: float) -> float:
+        """The variant's own theoretical rate after n inserts (its ``theory_curve`` at one point)."""
+        return float(self.theory_curve(np.array([n], dtype=float))[0])
+
     def theory_curve(self, n: np.ndarray, samples: int = 64) -> np.ndarray:
         """The exact false-positive rate after each n of the float array ``n`` (a counting filter's too: a
         counter above 0 is a set bit). ``samples`` bounds the exact points of a curve that interpolates."""

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 import mmh3
 import numpy as np
 
+from bloomviz.hashing.base import MASK64, HashScheme
+from bloomviz.hashing.seed_schemes import SEED_SCHEMES
 from bloomviz.items.encoding import encode_texts
 
-MASK64 = (1 << 64) - 1
 FNV64_OFFSET = 0xCBF29CE484222325
 FNV64_PRIME = 0x100000001B3
 _U64 = np.uint64
@@ -125,39 +125,6 @@ def _rotl64_many(x: np.ndarray, r: int) -> np.ndarray:
     if r == 0:
         return x.copy()
     return (x << _U64(r)) | (x >> _U64(64 - r))
-
-
-@dataclass(frozen=True)
-class HashScheme:
-    """Base of every scheme. Subclasses give ``positions`` and ``positions_many``."""
-
-    id: str
-    title: str
-    summary: str
-    good: bool = True
-
-    def positions(self, data: bytes, m: int, k: int) -> tuple[int, ...]:
-        raise NotImplementedError
-
-    def positions_many(self, datas: Sequence[bytes], m: int, k: int) -> np.ndarray:
-        raise NotImplementedError
-
-    def positions_many_text(self, texts: Sequence[str], m: int, k: int) -> np.ndarray:
-        """``positions_many`` of the items' bytes (``items.to_bytes``) for a list of str; schemes built on one
-        MurmurHash3 call per item override it to encode and hash in one pass."""
-        return self.positions_many(encode_texts(texts), m, k)
-
-    def position_columns(self, datas: Sequence, m: int, k: int, text: bool = False) -> Iterator[np.ndarray]:
-        """Column i of ``positions_many`` (or ``positions_many_text`` when ``text``) for i = 0 … k-1, each an
-        int64 array of length n. A batch lookup tests bits column by column and never needs the n x k matrix;
-        double-hashing schemes override this to compute one column at a time."""
-        pos = self.positions_many_text(datas, m, k) if text else self.positions_many(datas, m, k)
-        for i in range(k):
-            yield pos[:, i]
-
-    def explain(self, data: bytes, m: int, k: int) -> list[tuple[str, str]]:
-        """Named intermediate values and the rule that turns them into positions, for the explain panel."""
-        raise NotImplementedError
 
 
 def _double_hash_scalar(h1: int, h2: int, m: int, k: int) -> tuple[int, ...]:
@@ -426,6 +393,7 @@ SCHEMES: dict[str, HashScheme] = {s.id: s for s in (
                "positions "
                "behave as independent uniform ones at every m, so the measured rate matches the exact theory "
                "even on a 64-bit classroom filter."),
+    *SEED_SCHEMES,      # the seeds' own (kedmi-sha256, seminar-cpp), after the general ids
 )}
 
 # New filters, the CLI and the window use this; saved filters keep the scheme they were made with.
@@ -438,6 +406,3 @@ def get_scheme(scheme_id: object) -> HashScheme:
     if not isinstance(scheme_id, str) or scheme_id not in SCHEMES:
         raise ValueError(f"unknown hash scheme {scheme_id!r}; known schemes: {', '.join(SCHEMES)}")
     return SCHEMES[scheme_id]
-
-
-import bloomviz.hashing.seed_schemes  # noqa: E402,F401  registers the seeds' schemes (kedmi-sha256, seminar-cpp)

@@ -13,8 +13,8 @@
   as its ``scheme``. An item without positions is refused by name. A filter with it cannot be saved as a
   ``.bloom`` file (storage refuses unregistered schemes: the positions would be lost).
 
-The two registered ids are added to ``hashing.SCHEMES`` by ``register`` when this module is imported (hashing.py
-imports it on its last line), after the existing ids and in a fixed order. Never rename them.
+The two registered ids are in ``schemes.SCHEMES`` after the general ones, in a fixed order (``SEED_SCHEMES``).
+Never rename them.
 """
 
 from __future__ import annotations
@@ -24,8 +24,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from bloomviz.hashing import schemes as _hashing
-from bloomviz.hashing.schemes import MASK64, HashScheme
+from bloomviz.hashing.base import MASK64, HashScheme
 from bloomviz.items.encoding import to_bytes
 
 _U64 = np.uint64
@@ -142,18 +141,6 @@ SEED_SCHEMES: tuple[HashScheme, ...] = (
                "h >> 16, h >> 32 mod m. The shifted values share bits, and past k = 4 they repeat: a weak "
                "scheme worth comparing with the default.", good=False),
 )
-
-
-def register(schemes: dict) -> None:
-    """Add the seed schemes to ``hashing.SCHEMES`` after the existing ids (never replacing one)."""
-    for scheme in SEED_SCHEMES:
-        if scheme.id in schemes and schemes[scheme.id] is not scheme:
-            raise RuntimeError(f"hash scheme id {scheme.id!r} is already taken")
-        schemes[scheme.id] = scheme
-
-
-# hashing.py imports this module at its end; registering here (not there) works whichever is imported first
-register(_hashing.SCHEMES)
 
 
 # --- hand-set positions --------------------------------------------------------------------------------------

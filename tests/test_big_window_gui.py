@@ -115,3 +115,30 @@ def test_a_bulk_job_on_a_large_filter_draws_only_the_changed_bits(window, qtbot,
     assert grid.hover_at_view(col + 0.5, row + 0.5) == index
     assert grid.hover_label.isVisible() and f"bit {index:,} = 1" in grid.hover_label.text()
     assert "one more" in grid.hover_label.text()
+
+
+def test_a_slow_hover_text_waits_for_the_cursor_to_rest(qtbot):
+    import time as _time
+
+    grid = BitGridWidget()
+    qtbot.addWidget(grid)
+    grid.resize(300, 300)
+    grid.show()
+    qtbot.waitExposed(grid)
+    grid.reset(10_000)
+    asked = []
+
+    def slow(index):    # as the truth's scan of 10^7 inserts' positions
+        asked.append(index)
+        _time.sleep(0.12)
+        return f"bit {index:,} = 0; set by: nobody"
+
+    grid.set_hover_text_provider(slow)
+    assert grid.hover_at_view(3.5, 0.5) == 3 and asked == [3]         # measured slow on its first call
+    assert grid.hover_at_view(4.5, 0.5) == 4 and asked == [3]         # moving on: the plain text at once
+    assert grid.hover_label.text() == "bit 4 = 0"
+    qtbot.waitUntil(lambda: grid.hover_label.text() == "bit 4 = 0; set by: nobody", timeout=2_000)
+    assert asked == [3, 4]
+    grid.set_hover_text_provider(lambda index: f"fast {index}")      # a new provider is asked at once again
+    grid.hover_at_view(5.5, 0.5)
+    assert grid.hover_label.text() == "fast 5"

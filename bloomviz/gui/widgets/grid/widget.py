@@ -96,6 +96,8 @@ class BitGridWidget(DrawingMixin, MarksMixin, HoverMixin, QtWidgets.QWidget):
         self._band_items: list[QtWidgets.QGraphicsItem] = []
         self._hover_index = -1
         self._hover_provider: Callable[[int], str] | None = None
+        self._slow_provider = False                       # asked only when the cursor rests (hover.py)
+        self._rest_timer: QtCore.QTimer | None = None
         self._dark_levels_cache: np.ndarray | None = None
 
         self._glw = pg.GraphicsLayoutWidget()

@@ -142,3 +142,29 @@ def test_a_slow_hover_text_waits_for_the_cursor_to_rest(qtbot):
     grid.set_hover_text_provider(lambda index: f"fast {index}")      # a new provider is asked at once again
     grid.hover_at_view(5.5, 0.5)
     assert grid.hover_label.text() == "fast 5"
+
+
+def test_a_large_grid_zooms_from_its_kept_four_by_four_sums(qtbot, monkeypatch):
+    from bloomviz.gui.widgets.grid import drawing
+
+    monkeypatch.setattr(drawing, "BASE_MIN_CELLS", 1)       # as at 10^8 cells, on a grid of 10^6
+    grid = BitGridWidget()
+    qtbot.addWidget(grid)
+    grid.resize(160, 160)
+    grid.show()
+    qtbot.waitExposed(grid)
+    m = 1_000_003
+    rng = np.random.default_rng(3)
+    grid.reset(m, rng.integers(0, 2, m).astype(np.uint8))
+    assert grid._base is not None
+    f = grid.block_factor
+    assert f > drawing.BASE and f % drawing.BASE == 0        # blocks a multiple of the base's
+    np.testing.assert_array_equal(grid._levels, fresh_levels(grid))
+    grid.update_cells(rng.integers(0, m, 100), 1)            # a few cells: added to the base
+    grid.update_cells(np.unique(rng.integers(0, m, 50_000)), 0, unique=True)   # many: the base summed anew
+    for scale in (0.7, 0.7, 1.8, 1.3):
+        grid.view_box.scaleBy((scale, scale))
+        qtbot.wait(1)
+        np.testing.assert_array_equal(grid._levels, fresh_levels(grid))
+    np.testing.assert_array_equal(grid._base, gl.block_sums(np.asarray(grid.picture), 0, grid.rows, 0, grid.cols,
+                                                            drawing.BASE, 1))

@@ -89,6 +89,8 @@ class BitGridWidget(DrawingMixin, MarksMixin, HoverMixin, QtWidgets.QWidget):
         self._window: tuple[int, int, int, int] | None = None
         self._counts: np.ndarray | None = None
         self._sums: np.ndarray | None = None
+        self._base: np.ndarray | None = None      # 4 x 4 block sums of a large grid (drawing.py)
+        self._base_stale = False
         self._levels = np.zeros((1, 1), np.uint8)
         self._hl_positions = np.zeros(0, np.int64)
         self._hl_kinds: list[str] = []
@@ -233,6 +235,7 @@ class BitGridWidget(DrawingMixin, MarksMixin, HoverMixin, QtWidgets.QWidget):
         self._image.setLookupTable(build_lut(self._theme, max_value), update=False)
         self._place_padding()
         self._decor.set_bounds(QtCore.QRectF(0, 0, cols, rows))
+        self._rebuild_base(empty=values is None)
         big = 3.0 * max(rows, cols)
         self._vb.setLimits(minXRange=min(2.0, cols), minYRange=min(2.0, rows), maxXRange=big, maxYRange=big)
         self.fit()
@@ -242,6 +245,7 @@ class BitGridWidget(DrawingMixin, MarksMixin, HoverMixin, QtWidgets.QWidget):
         self._require_grid()
         values = self._checked_values(values, self._m, self._max_value)
         self._cells.reshape(-1)[: self._m] = values
+        self._rebuild_base()
         self._refresh_display(force=True)
         if self._hover_index >= 0:
             self._set_hover(self._hover_index, None, refresh_only=True)

@@ -51,7 +51,9 @@ One padded ``rows x cols`` uint8 array is the only picture of the cells. A pyqtg
 (``axisOrder='row-major'`` on the item, explicit ``levels=(0, 255)`` and a 256-entry lookup table) shows the
 part of it around the visible range: at full resolution when a cell is at least one screen pixel, otherwise as
 ``f x f`` block means (``layout.window_levels``), so a zoomed-out grid is shaded by the fraction of
-bits set. The block sums of the window are kept, so that changed cells only add their differences.
+bits set. The block sums of the window are kept, so that changed cells only add their differences; a grid of
+at least ``drawing.BASE_MIN_CELLS`` cells also keeps its 4 x 4 block sums and zooms from those (its blocks are
+then a multiple of 4 cells on a side).
 pyqtgraph's own ``autoDownsample`` also averages (``functions.downsample`` takes a float64 mean),
 but costs ~70 ms per render at 10^7 cells and drops the remainder rows and columns; the block means here cost
 ~5 ms and keep every cell. An update recomputes only the touched blocks.

@@ -149,6 +149,8 @@ class LegendMixin:
         if legend in ci.items:
             ci.removeItem(legend)
         legend.setVisible(where != "none")
+        # a hidden item still takes its cell's room in a graphics layout: with no legend, no room
+        legend.setMaximumSize(0 if where == "none" else 1e6, 0 if where == "none" else 1e6)
         if where == "right":
             ci.addItem(legend, row=0, col=1, rowspan=plots)
             ci.layout.setColumnStretchFactor(1, 0)

@@ -120,7 +120,13 @@ class ReadoutMixin:
             self._update_readout()
 
     def _fit_readout(self) -> None:
-        # A wrapped label is squeezed below its text's height when space is short (at 150 % text the
-        # readout lost its second half): claim the height the text needs; the graphics above give way.
-        readout = self._readout
-        readout.setMinimumHeight(readout.heightForWidth(max(1, readout.width())))
+        # A wrapped label in a layout is squeezed below its text's height when space is short (at 150 % text
+        # the readout lost its second half): the label claims its text's height inside a scroll area that
+        # is as high as the text, up to a third of the plot's height.
+        readout, area = self._readout, self._readout_area
+        margins = self.layout().contentsMargins()
+        width = self.width() - margins.left() - margins.right()   # its own width may not be laid out yet
+        wanted = readout.heightForWidth(max(1, width - area.verticalScrollBar().sizeHint().width()))
+        readout.setMinimumHeight(wanted)
+        line = readout.fontMetrics().lineSpacing()
+        area.setFixedHeight(max(0, min(wanted, max(2 * line, self.height() // 3))))

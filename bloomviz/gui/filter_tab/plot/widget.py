@@ -90,13 +90,19 @@ class FpPlotWidget(BuildMixin, DrawingMixin, LegendMixin, LooksMixin, ReadoutMix
         self._readout.setWordWrap(True)
         self._readout.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self._readout.setToolTip("Values of every curve at the n under the mouse (or at the latest n).")
+        # at most a third of the plot's height; past that it scrolls (at 250 % text it was five lines)
+        self._readout_area = QtWidgets.QScrollArea()
+        self._readout_area.setWidget(self._readout)
+        self._readout_area.setWidgetResizable(True)
+        self._readout_area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self._readout_area.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.setSpacing(2)
         layout.addLayout(self._controls)
         layout.addWidget(self._graphics, 1)
-        layout.addWidget(self._readout)
+        layout.addWidget(self._readout_area)
 
         self._curves: dict[str, pg.PlotDataItem] = {}
         self._capacity_lines: list[pg.InfiniteLine] = []

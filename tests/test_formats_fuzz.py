@@ -30,7 +30,9 @@ CASES = {  # format -> sample file
 }
 CASES_EXTRA = [("parquet", "duckdb-dictionary.parquet"), ("pybloom-live", "pybloom-live-xxh128.pybloom"),
                ("pyprobables", "pyprobables-counting.cbm"), ("pyprobables", "pyprobables-bloom.hex"),
-               ("bits-and-blooms", "go-bloom.marshal.json")]
+               ("bits-and-blooms", "go-bloom.marshal.json"), ("redisbloom", "redisbloom-scaling.bfdump"),
+               ("redisbloom", "redisbloom-split.bfdump")]
+# (RedisBloom's absurd headers are in tests/test_format_redisbloom.py, beside the layout they damage.)
 ALL = list(CASES.items()) + CASES_EXTRA
 
 

@@ -88,9 +88,6 @@ class LessonView(QtWidgets.QWidget):
         self.tallies: dict[int, Tally] = {}      # step number -> the class's votes on its question
         self._presenting, self._scale = False, 1.0
         self.animation = StepAnimation(self)
-        # Space steps a slow reveal outside presenter mode too (presenter mode has its own Space: off there)
-        self._space = QtGui.QShortcut(QtGui.QKeySequence(QtCore.Qt.Key.Key_Space), self, self.next,
-                                      context=QtCore.Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
         top = QtWidgets.QHBoxLayout()
         top.addWidget(QtWidgets.QLabel("Lesson"))
@@ -359,6 +356,14 @@ class LessonView(QtWidgets.QWidget):
             self.stage.setSizes([total - lower, lower])
             self._refit_grid()
 
+    def keyPressEvent(self, event) -> None:
+        # Space is Next outside presenter mode too (a key event, not a shortcut: slow motion's panel has Space,
+        # and presenter mode its own); a focused button takes Space as a click before it reaches here
+        if event.key() == QtCore.Qt.Key.Key_Space and not self._presenting:
+            self.next()
+            return
+        super().keyPressEvent(event)
+
     def heightForWidth(self, width: int) -> int:
         # the tab's scroll area would make the view as tall as its wrapped labels' preferred heights (a scroll bar
         # in presenter mode); the stage fits itself to the height it gets instead
@@ -392,7 +397,6 @@ class LessonView(QtWidgets.QWidget):
         """Presenter mode's look: no step list or top bar, the words in large type (the grid keeps its room)."""
         self.steps.setVisible(not on)
         self.top_bar.setVisible(not on)
-        self._space.setEnabled(not on)
         self._presenting = on
         self._scale = 0.0
         self._apply_scale()

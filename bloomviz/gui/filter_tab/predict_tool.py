@@ -109,6 +109,17 @@ class PredictTool(QtWidgets.QWidget):
         self.reset_button.clicked.connect(self.reset_tally)
         self.vote_panel.revealed.connect(self._on_revealed)
         self.next_button.setEnabled(False)
+        # another filter (Apply, a scenario, Open) makes the lit positions another filter's: the question is off
+        window.wb.filterReset.connect(self._drop_question)
+
+    def _drop_question(self) -> None:
+        if self.vote_panel.isHidden() or self.vote_panel.tally.revealed:
+            return
+        self._lighter.stop()
+        self._steps, self._at = [], 0
+        self.vote_panel.hide()
+        self.next_button.setEnabled(False)
+        self._say("The filter was replaced: the question was about the old one. Ask again.", error=True)
 
     def keyPressEvent(self, event) -> None:
         # 1 and 2 vote wherever the focus is in the panel except the item box (which takes them as text): a key

@@ -1,9 +1,11 @@
-"""The live measurement of one filter: the probes, the exact tracker and the one false-positive count.
+"""The live measurement of the shown filter: its probes, and the one measurement pipeline following them.
 
 Probes are items that are not members; the rate measured after every insert is the share of them the filter
-passes. ``FpTracker`` follows it exactly and incrementally over one bit array, the stage-wise tracker over a
-growing filter's stages; a filter with neither (no plain bit array) tests every probe after each operation.
-Whichever is used, ``fp_count`` is the one place the count is read.
+passes. The counting itself is ``bloomviz.measure.pipeline.Measurement`` — the same pipeline ``simulate``, the
+Compare tab and the explorer use, which picks the exact tracker for the filter's class (``FpTracker`` over one
+bit array, the stage-wise tracker over a growing filter) or tests every probe after each operation. This
+wrapper adds what only the window needs: the probe set's seed, its bytes (to notice an insert of a probe), and
+redrawing the probes when one becomes a member. ``fp_count`` is the one place the count is read.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Iterable
 import numpy as np
 
 from bloomviz.items.encoding import random_items, to_bytes_list
-from bloomviz.measure.experiment import FpTracker
+from bloomviz.measure import pipeline
 
 DEFAULT_PROBES = 10_000
 DEFAULT_SEED = 0
@@ -43,12 +45,8 @@ class Measurement:
     def attach(self, flt) -> None:
         """Measure the same probes on ``flt`` (a new filter object, or one whose bits went back)."""
         self.flt = flt
-        if not flt.sized:
-            from bloomviz.measure.tracking import ScalableFpTracker
-            self.tracker = ScalableFpTracker(flt, self.probes)
-        else:
-            self.tracker = FpTracker(flt, self.probes) if has_bits(flt) else None
-        self._brute = self._count() if self.tracker is None else 0
+        # the window keeps its own rows (the series), so the pipeline stores none
+        self._pipe = pipeline.Measurement(flt, self.probes, every=None, store=False)
 
     def redraw_excluding(self, items: Iterable[object], extra: Iterable[bytes]) -> None:
         # A probe that becomes a member is no longer a fair probe: draw a new probe set that excludes the truth
@@ -56,35 +54,33 @@ class Measurement:
         self.seed += 1
         self.draw(self.flt, itertools.chain(items, extra))
 
-    def _count(self) -> int:
-        return int(np.count_nonzero(self.flt.contains_many(self.probes))) if self.probes else 0
+    @property
+    def tracker(self):
+        """The exact tracker, or None when the probes are tested after each operation."""
+        return self._pipe.tracker
 
     @property
     def fp_count(self) -> int:
-        return self.tracker.fp_count if self.tracker is not None else self._brute
+        return self._pipe.fp_count
 
     @property
     def rate(self) -> float:
-        return self.fp_count / len(self.probes) if self.probes else 0.0
+        return self._pipe.rate
 
     # --- following the filter ----------------------------------------------------------------------------
-    def after_insert(self, ins, newly) -> int:
-        """The count after one insert (``newly``: the positions it set)."""
-        if not self.flt.sized:
-            return self.tracker.on_insertion(ins)
-        if self.tracker is not None:
-            return self.tracker.on_insert(newly)
-        self._brute = self._count()
-        return self._brute
+    def add(self, data: bytes):
+        """Insert one item into the filter; (its ``Insertion``, the count after it)."""
+        record = self._pipe.add(data)
+        return record.insertion, int(record.fp[-1])
+
+    def insert(self, datas, positions: np.ndarray | None = None):
+        """Insert a batch (``positions``: its rows, when the caller hashed it already); (n, fp, bits_set)
+        after every insert, or after the batch for a filter whose probes are tested."""
+        record = self._pipe.step(datas, positions=positions)
+        return record.n, record.fp, record.bits_set
 
     def after_removal(self, cleared) -> int:
-        if self.tracker is None:
-            self._brute = self._count()
-        elif cleared:
-            self.tracker.rebuild(self.flt)   # bits went 1 -> 0: probes may have stopped passing
+        """The count after a removal (``cleared``: the counters that fell to 0, so bits went 1 -> 0)."""
+        if cleared or self.tracker is None:
+            self._pipe.rebuild()
         return self.fp_count
-
-    def after_update(self) -> int:
-        """The count after a batch went in without the tracker (a filter with no plain bit array)."""
-        self._brute = self._count()
-        return self._brute

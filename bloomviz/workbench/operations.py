@@ -12,6 +12,7 @@ from bloomviz.explain.operations import false_negative_note
 from bloomviz.filters import bitstore
 from bloomviz.items.encoding import describe, to_bytes_list
 from bloomviz.workbench import limits
+from bloomviz.workbench.measurement import has_bits
 from bloomviz.workbench.records import (FALSE_POSITIVE, FORCED_REMOVAL, INSERTED, MAYBE_PRESENT, REMOVED,
                                         TRUE_NEGATIVE, TRUE_POSITIVE, HistoryEntry, Operation)
 from bloomviz.workbench.truth import CULPRIT_LIMIT, sorted_unique
@@ -51,7 +52,7 @@ class Operations:
             self._replace_probes((data,))
         flt = s.flt
         try:
-            ins = flt.add(data)
+            ins, fp = s.measure.add(data)
         except ValueError as exc:   # a growing filter that cannot open another stage
             self._unkeep()
             self._emit(self.events.error, f"Refused: {exc}. Nothing was changed.")
@@ -60,7 +61,6 @@ class Operations:
         was_member = s.truth.member(data, positions) if s.truth.fixed_k else s.truth.member(data)
         newly = [p for p, fresh in zip(positions, ins.newly_set) if fresh]
         grown = bool(getattr(ins, "new_stage", False))
-        fp = s.measure.after_insert(ins, newly)
         s.series.extend(**self._rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set])))
         s.truth.remember([item], [data], np.array([positions]) if s.truth.fixed_k else None)
         kinds = tuple("new" if fresh else "old" for fresh in ins.newly_set)
@@ -185,30 +185,22 @@ class Operations:
         s = self._s
         if not s.measure.keys.isdisjoint(datas):
             self._replace_probes(datas)
-        flt, tracker = s.flt, s.measure.tracker
-        n0, m0 = len(flt), flt.m
+        flt = s.flt
+        m0 = flt.m
         pos = changed = None
-        if not flt.sized:
-            try:
-                fp, bits_set = tracker.insert_items(datas)
-            except ValueError as exc:   # a stage beyond the limits: refused before any insert
-                self._unkeep()
-                self._emit(self.events.error, f"Refused a batch of {len(items):,} items: {exc}. Nothing was changed.")
-                return 0
-            self._extend_series(np.arange(n0 + 1, n0 + len(datas) + 1), fp, bits_set)
-        elif tracker is not None:
+        if flt.sized:    # one array of fixed positions: hashed once, for the truth, the grid and the filter
             pos = flt.positions_many(datas)
-            flat = pos.ravel()
-            if self._job is None:    # a job's chunks come faster than a grid redraws: "everything" (None)
+            if self._job is None and has_bits(flt):   # a job's chunks come faster than a grid redraws: None
+                flat = pos.ravel()
                 changed = sorted_unique(flat if hasattr(flt, "counters")
                                         else flat[bitstore.test_bits(flt.bits, flat) == 0])
-            fp, bits_set = tracker.insert_batch(pos, flt)   # the commit: nothing below can refuse
-            self._extend_series(np.arange(n0 + 1, n0 + len(datas) + 1), fp, bits_set)
-        else:
-            pos = flt.positions_many(datas)
-            flt.update(datas)
-            fp = s.measure.after_update()
-            s.series.extend(**self._rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set])))
+        try:
+            n, fp, bits_set = s.measure.insert(datas, pos)   # the commit: nothing below can refuse
+        except ValueError as exc:   # a stage beyond the limits: refused before any insert
+            self._unkeep()
+            self._emit(self.events.error, f"Refused a batch of {len(items):,} items: {exc}. Nothing was changed.")
+            return 0
+        self._extend_series(n, fp, bits_set)
         s.truth.remember(items, datas, pos)
         self._record("insert batch", INSERTED, None, b"", (), (), (), changed, grown=flt.m != m0,
                      count=len(items), label=f"{len(items):,} items, from “{describe(items[0], 24)}”")

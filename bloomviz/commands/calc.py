@@ -14,20 +14,19 @@ independent and is below the exact rate for k >= 2 (by several per cent on small
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
-from bloomviz.commands.common import (CliParser, design, fail, human_bytes, k_arg, m_arg, n_arg, one_in, p_arg,
-                                      rate)
+from bloomviz.commands.common import (add_command, CliParser, design, fail, human_bytes, k_arg, m_arg, n_arg,
+                                      one_in, p_arg, rate)
 
 NAME = "calc"
 
 
 def add_parser(subparsers) -> CliParser:
-    parser = subparsers.add_parser(
-        NAME, help="size a filter (--n --p) or compute its false-positive rates (--m --k --n)",
-        description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = add_command(
+        subparsers, NAME, __doc__,
+        help="size a filter (--n --p) or compute its false-positive rates (--m --k --n)")
     parser.add_argument("--n", type=n_arg, metavar="N", help="number of items (1e6 and 1_000_000 are accepted)")
     parser.add_argument("--p", type=p_arg, metavar="P", help="target false-positive rate, 0 < P < 1")
     parser.add_argument("--m", type=m_arg, metavar="M", help="number of bits, 1 ... 2**34")

@@ -15,12 +15,11 @@ or an argument is bad (one line on stderr naming the file and what was wrong).
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
 from bloomviz.commands import foreign
-from bloomviz.commands.common import CliParser, fail
+from bloomviz.commands.common import add_command, CliParser, fail
 from bloomviz.commands.inspect import open_filter
 
 NAME = "check"
@@ -29,9 +28,9 @@ PRESENT, ABSENT = "probably present", "definitely absent"
 
 
 def add_parser(subparsers) -> CliParser:
-    parser = subparsers.add_parser(
-        NAME, help="print each item's verdict against a saved filter (exit 1 if any is definitely absent)",
-        description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = add_command(
+        subparsers, NAME, __doc__,
+        help="print each item's verdict against a saved filter (exit 1 if any is definitely absent)")
     parser.add_argument("file", metavar="FILE.bloom",
                         help="a filter saved by bloomviz, or another library's filter file (see --format)")
     parser.add_argument("items", nargs="*", metavar="ITEM", help="items to look up")
@@ -49,9 +48,25 @@ def arg_bytes(text: str) -> bytes:
         return os.fsencode(text)
 
 
+def _file_items(prog: str, path: str, encode) -> list[tuple[str, object]]:
+    """(label, encode(line)) for each line of the --items file; undecodable lines are skipped with one note on
+    stderr. ValueError naming the file if it cannot be read."""
+    from bloomviz.items.encoding import LineReport, describe, read_item_lines
+    report = LineReport()
+    try:
+        items = [(describe(t, 200), encode(t)) for t, _ in read_item_lines(path, report)]
+    except OSError as exc:
+        raise ValueError(str(exc) if str(exc).startswith(path) else f"{path}: {exc}") from None
+    if report.undecodable:
+        shown = ", ".join(map(str, report.undecodable[:20]))
+        print(f"{prog}: note: {path}: {len(report.undecodable)} line(s) not valid UTF-8 were skipped: {shown}",
+              file=sys.stderr)
+    return items
+
+
 def run(args) -> int:
     prog = f"bloomviz {NAME}"
-    from bloomviz.items.encoding import LineReport, describe, read_item_lines
+    from bloomviz.items.encoding import describe
     if not args.items and not args.items_file:
         return fail(prog, "give at least one ITEM to look up (or --items LIST)")
     try:
@@ -69,16 +84,11 @@ def run(args) -> int:
     for a in args.items:
         data = arg_bytes(a)
         queries.append((describe(a if data == a.encode('utf-8', 'surrogatepass') else data, 200), data))
-    report = LineReport()
     if args.items_file:
         try:
-            queries += [(describe(t, 200), t.encode("utf-8")) for t, _ in read_item_lines(args.items_file, report)]
-        except OSError as exc:
-            return fail(prog, exc if str(exc).startswith(args.items_file) else f"{args.items_file}: {exc}")
-        if report.undecodable:
-            shown = ", ".join(map(str, report.undecodable[:20]))
-            print(f"{prog}: note: {args.items_file}: {len(report.undecodable)} line(s) not valid UTF-8 were "
-                  f"skipped: {shown}", file=sys.stderr)
+            queries += _file_items(prog, args.items_file, lambda t: t.encode("utf-8"))
+        except ValueError as exc:
+            return fail(prog, exc)
     absent = 0
     for label, data in queries:
         if not data:
@@ -96,18 +106,13 @@ def _check_foreign(prog: str, args, filters: list) -> int:
     """The same lines for another library's filter: items go to it as text, hashed as that library does
     (UTF-8, code points, or a Parquet column's typed PLAIN encoding); several row groups' filters answer
     "probably present" when any of them does, naming which."""
-    from bloomviz.items.encoding import LineReport, describe, read_item_lines
+    from bloomviz.items.encoding import describe
     queries = [(describe(a, 200), a) for a in args.items]
-    report = LineReport()
     if args.items_file:
         try:
-            queries += [(describe(t, 200), t) for t, _ in read_item_lines(args.items_file, report)]
-        except OSError as exc:
-            return fail(prog, exc if str(exc).startswith(args.items_file) else f"{args.items_file}: {exc}")
-        if report.undecodable:
-            shown = ", ".join(map(str, report.undecodable[:20]))
-            print(f"{prog}: note: {args.items_file}: {len(report.undecodable)} line(s) not valid UTF-8 were "
-                  f"skipped: {shown}", file=sys.stderr)
+            queries += _file_items(prog, args.items_file, lambda t: t)
+        except ValueError as exc:
+            return fail(prog, exc)
     answers = []
     for label, item in queries:   # every item is checked before any line is printed: a bad one prints nothing
         try:

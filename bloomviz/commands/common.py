@@ -31,6 +31,13 @@ class CliParser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {_one_line(message)}\n")
 
 
+def add_command(subparsers, name: str, doc: str, help: str) -> CliParser:
+    """A subcommand's parser: ``help`` is its line in ``bloomviz --help``; its own --help shows the module
+    docstring ``doc`` from the second paragraph on, as written (the first is the docstring's title)."""
+    return subparsers.add_parser(name, help=help, description=doc.split("\n\n", 1)[1],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
 def _one_line(message: object) -> str:
     return " ".join(str(message).split())
 
@@ -47,18 +54,10 @@ def fail(prog: str, error: BaseException | str, stream: TextIO | None = None) ->
 
 def parse_whole(text: str) -> int:
     """An integer written as 1000000, 1_000_000 or 1e6 (a float form is accepted only if it is whole)."""
-    raw = text.strip()
-    try:
-        return int(raw)
-    except ValueError:
-        pass
-    try:
-        value = float(raw)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not math.isfinite(value) or not value.is_integer():
+    value = units.whole_number(text.strip())
+    if value is None:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
-    return int(value)
+    return value
 
 
 def parse_real(text: str) -> float:
@@ -98,24 +97,22 @@ def p_arg(text: str) -> float:
     return _checked(check_p, parse_real)(text)
 
 
-def positive_int(name: str) -> Callable[[str], int]:
+def _whole_at_least(name: str, low: int, must_be: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
         value = parse_whole(text)
-        if value < 1:
-            raise argparse.ArgumentTypeError(f"{name} must be a positive whole number, got {text!r}")
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{name} must be {must_be}, got {text!r}")
         return value
     parse.__name__ = name
     return parse
+
+
+def positive_int(name: str) -> Callable[[str], int]:
+    return _whole_at_least(name, 1, "a positive whole number")
 
 
 def non_negative_int(name: str) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        value = parse_whole(text)
-        if value < 0:
-            raise argparse.ArgumentTypeError(f"{name} must be a whole number >= 0, got {text!r}")
-        return value
-    parse.__name__ = name
-    return parse
+    return _whole_at_least(name, 0, "a whole number >= 0")
 
 
 def output_path(text: str) -> str:

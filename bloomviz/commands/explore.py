@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import argparse
 
-from bloomviz.commands.common import (CliParser, Progress, fail, m_arg, n_arg, non_negative_int, open_csv,
-                                      output_path, positive_int, rate, scheme_arg, write_csv)
+from bloomviz.commands.common import (add_command, CliParser, Progress, fail, m_arg, n_arg, non_negative_int,
+                                      open_csv, output_path, positive_int, rate, scheme_arg, write_csv)
 
 NAME = "explore"
 THEORY_COLUMNS = ("k", "fp_exact", "fp_approx", "fp_bound")
@@ -28,9 +28,9 @@ def k_range_arg(text: str) -> list[int]:
 
 def add_parser(subparsers) -> CliParser:
     from bloomviz.hashing.schemes import DEFAULT_SCHEME, SCHEMES
-    parser = subparsers.add_parser(
-        NAME, help="false-positive rate against k for given m and n (theory, optionally measured), as CSV",
-        description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = add_command(
+        subparsers, NAME, __doc__,
+        help="false-positive rate against k for given m and n (theory, optionally measured), as CSV")
     parser.add_argument("--m", type=m_arg, required=True, metavar="M", help="number of bits")
     parser.add_argument("--n", type=n_arg, required=True, metavar="N", help="number of items inserted")
     parser.add_argument("--k-range", type=k_range_arg, required=True, metavar="A:B", dest="k_range",

@@ -14,22 +14,21 @@ A file that cannot be read or is not a valid .bloom file: one line naming the fi
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
 
 from bloomviz.commands import foreign
-from bloomviz.commands.common import CliParser, fail, human_bytes, one_in, rate
+from bloomviz.commands.common import add_command, CliParser, fail, human_bytes, one_in, rate
 from bloomviz.filters.registry import VARIANTS
 
 NAME = "inspect"
 
 
 def add_parser(subparsers) -> CliParser:
-    parser = subparsers.add_parser(
-        NAME, help="print a saved filter's header, fill, estimated n and expected false-positive rate",
-        description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = add_command(
+        subparsers, NAME, __doc__,
+        help="print a saved filter's header, fill, estimated n and expected false-positive rate")
     parser.add_argument("file", metavar="FILE.bloom",
                         help="a filter saved by bloomviz (File → Save filter), or another library's filter file")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")

@@ -15,20 +15,19 @@ the reason (exit 2); nothing is written then.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
 
-from bloomviz.commands.common import CliParser, fail
+from bloomviz.commands.common import add_command, CliParser, fail
 
 NAME = "lesson"
 
 
 def add_parser(subparsers) -> CliParser:
-    parser = subparsers.add_parser(
-        NAME, help="check a lesson file or run it headless and write a JSON report (--list: built-in lessons)",
-        description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = add_command(
+        subparsers, NAME, __doc__,
+        help="check a lesson file or run it headless and write a JSON report (--list: built-in lessons)")
     parser.add_argument("file", metavar="FILE", nargs="?", help="a lesson (.md), or a built-in lesson's name or number")
     parser.add_argument("--check", action="store_true", help="run every step headless and print a summary")
     parser.add_argument("--report", metavar="OUT.json", help="run every step headless and write a JSON report")

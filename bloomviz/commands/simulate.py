@@ -20,16 +20,15 @@ A scalable filter takes --initial-capacity and --p (the rate bound) instead of -
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from typing import TextIO
 
 import numpy as np
 
-from bloomviz.commands.common import (CliParser, Progress, design_from_options, fail, input_path, k_arg, m_arg,
-                                      n_arg, non_negative_int, open_csv, output_path, p_arg, parse_real,
-                                      parse_whole, positive_int, rate, scheme_arg, write_csv)
+from bloomviz.commands.common import (add_command, CliParser, Progress, design_from_options, fail, input_path,
+                                      k_arg, m_arg, n_arg, non_negative_int, open_csv, output_path, p_arg,
+                                      parse_real, parse_whole, positive_int, rate, scheme_arg, write_csv)
 from bloomviz.commands.common import AtomicText, row_indices  # noqa: F401 - simulate's names before they moved
 
 NAME = "simulate"
@@ -43,9 +42,9 @@ FLOAT_FORMAT = "%.9g"
 
 def add_parser(subparsers) -> CliParser:
     from bloomviz.hashing.schemes import DEFAULT_SCHEME, SCHEMES
-    parser = subparsers.add_parser(
-        NAME, help="measure a filter's false-positive rate insert by insert, as CSV",
-        description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = add_command(
+        subparsers, NAME, __doc__,
+        help="measure a filter's false-positive rate insert by insert, as CSV")
     size = parser.add_argument_group("the filter (give --m and --k, or --p to design it for n items)")
     size.add_argument("--m", type=m_arg, metavar="M", help="number of bits")
     size.add_argument("--k", type=k_arg, metavar="K", help="hash positions per item")

@@ -12,13 +12,17 @@ Every view and command formats through these, so a number reads the same whereve
   estimate below 10,000, "∞" for infinity, and no negative zero.
 - ``human_bytes(n)``: memory in binary units, whole bytes below 1 KiB ("24 B", never "0.0 KiB"), two decimals
   above ("63.50 KiB"); ``bits_text(m)`` says a filter's size both ways ("192 bits (24 B)").
+
+And the one reading of a whole number as people write it, ``whole_number(text)``: 1000000, 1_000_000 and 1e6
+all mean a million (the command line and the parameters panel both read counts through it).
 """
 
 from __future__ import annotations
 
 import math
 
-__all__ = ["rate_text", "percent_text", "one_in", "count_text", "human_bytes", "bits_text", "power_of_ten"]
+__all__ = ["rate_text", "percent_text", "one_in", "count_text", "human_bytes", "bits_text", "power_of_ten",
+           "whole_number"]
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -92,3 +96,21 @@ def human_bytes(nbytes: float) -> str:
 def bits_text(m: int) -> str:
     """A filter's size: its bits, and the memory they take (whole bytes)."""
     return f"{m:,} bits ({human_bytes(math.ceil(m / 8))})"
+
+
+def whole_number(text: str) -> int | None:
+    """The integer ``text`` spells (1000000, 1_000_000, 1e6, 2.0), or None when it spells none (1.5, inf, x).
+
+    None rather than an exception: the callers word the refusal their own way (argparse's or the panel's).
+    """
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    if not math.isfinite(value) or not value.is_integer():
+        return None
+    return int(value)

@@ -13,7 +13,6 @@ the workbench; when that would discard inserted items the panel asks first.
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Callable
 
@@ -24,6 +23,7 @@ from bloomviz.explain import variants as variant_words
 from bloomviz.filters.params import K, M, Param
 from bloomviz.filters.registry import VARIANTS, variant_tip
 from bloomviz.hashing import schemes as hashing
+from bloomviz.theory import units
 from bloomviz.gui.workbench import Workbench
 from bloomviz.workbench.limits import MAX_K, MAX_M, MIN_M, design_params
 
@@ -83,17 +83,10 @@ def parse_int(text: str, name: str) -> int:
     raw = re.sub(r"[,_\s]", "", text)
     if not raw:
         raise ValueError(f"{name} is empty: type a whole number")
-    try:
-        return int(raw)
-    except ValueError:
-        pass
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be a whole number, got {text.strip()!r}") from None
-    if not math.isfinite(value) or value != int(value):
+    value = units.whole_number(raw)
+    if value is None:
         raise ValueError(f"{name} must be a whole number, got {text.strip()!r}")
-    return int(value)
+    return value
 
 
 def parse_rate(text: str, name: str = "p") -> float:

@@ -154,28 +154,41 @@ def _double_hash_columns(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> Iter
         yield (acc % modulus).view(np.int64)
 
 
-class Murmur3KM(HashScheme):
+class _MurmurOddStep(HashScheme):
+    """MurmurHash3-128's halves as h1 and a step h2 forced odd, combined into k positions by a subclass's three
+    functions: one item (``_scalar``), a batch as an n x k array (``_many``), a batch a column at a time
+    (``_columns``); the three agree exactly. ``_position_rule(m, k)`` says the combination in words."""
+
     def positions(self, data, m, k):
         h1, h2 = _murmur_halves(data)
-        return _double_hash_scalar(h1, h2 | 1, m, k)
+        return self._scalar(h1, h2 | 1, m, k)
 
     def positions_many(self, datas, m, k):
         h1, h2 = _murmur_halves_many(datas)
-        return _double_hash_many(h1, h2 | _U64(1), m, k)
+        return self._many(h1, h2 | _U64(1), m, k)
 
     def positions_many_text(self, texts, m, k):
         h1, h2 = _murmur_halves_many_text(texts)
-        return _double_hash_many(h1, h2 | _U64(1), m, k)
+        return self._many(h1, h2 | _U64(1), m, k)
 
     def position_columns(self, datas, m, k, text=False):
         h1, h2 = _murmur_halves_many_text(datas) if text else _murmur_halves_many(datas)
-        return _double_hash_columns(h1, h2 | _U64(1), m, k)
+        return self._columns(h1, h2 | _U64(1), m, k)
 
     def explain(self, data, m, k):
         h1, h2 = _murmur_halves(data)
         return [("h1 = MurmurHash3-128 low 64 bits", f"{h1}"),
                 ("h2 = high 64 bits, forced odd", f"{h2 | 1}"),
-                ("position i", f"(h1 + i·h2) mod 2^64 mod {m},  i = 0…{k - 1}")]
+                ("position i", self._position_rule(m, k))]
+
+
+class Murmur3KM(_MurmurOddStep):
+    _scalar = staticmethod(_double_hash_scalar)
+    _many = staticmethod(_double_hash_many)
+    _columns = staticmethod(_double_hash_columns)
+
+    def _position_rule(self, m, k):
+        return f"(h1 + i·h2) mod 2^64 mod {m},  i = 0…{k - 1}"
 
 
 _FMIX_C1 = 0xFF51AFD7ED558CCD
@@ -243,37 +256,22 @@ def _mixed_many(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:
     return np.ascontiguousarray(_mixed_block(h1, h2, m, k).T)
 
 
-class Murmur3Mix(HashScheme):
+class Murmur3Mix(_MurmurOddStep):
     # Double hashing's h1 + i·h2 is fine as a 64-bit sequence; what breaks at small m is reducing it mod m
     # directly (for m = 2^p the positions are an arithmetic progression mod m: m·m/2 patterns instead of m^k).
     # Passing each 64-bit value through a full-avalanche bijection first makes the k positions behave as
     # independent uniform ones at every m, for the cost of a few multiplies. The mixed value is scaled to
     # [0, m) by a multiply-high (cheaper than a 64-bit division, bias below m/2^64) while m < 2^32, and
     # reduced mod m above (bias below m/2^64 too).
-    def positions(self, data, m, k):
-        h1, h2 = _murmur_halves(data)
-        return _mixed_scalar(h1, h2 | 1, m, k)
+    _scalar = staticmethod(_mixed_scalar)
+    _many = staticmethod(_mixed_many)
+    _columns = staticmethod(_mixed_columns)
 
-    def positions_many(self, datas, m, k):
-        h1, h2 = _murmur_halves_many(datas)
-        return _mixed_many(h1, h2 | _U64(1), m, k)
-
-    def positions_many_text(self, texts, m, k):
-        h1, h2 = _murmur_halves_many_text(texts)
-        return _mixed_many(h1, h2 | _U64(1), m, k)
-
-    def position_columns(self, datas, m, k, text=False):
-        h1, h2 = _murmur_halves_many_text(datas) if text else _murmur_halves_many(datas)
-        return _mixed_columns(h1, h2 | _U64(1), m, k)
-
-    def explain(self, data, m, k):
-        h1, h2 = _murmur_halves(data)
-        return [("h1 = MurmurHash3-128 low 64 bits", f"{h1}"),
-                ("h2 = high 64 bits, forced odd", f"{h2 | 1}"),
-                ("position i", f"⌊fmix64((h1 + i·h2) mod 2^64) · {m} / 2^64⌋,  i = 0…{k - 1}  (fmix64: "
-                               "MurmurHash3's finaliser, so the k positions behave as independent)"
-                               if m < _LEMIRE_LIMIT else
-                               f"fmix64((h1 + i·h2) mod 2^64) mod {m},  i = 0…{k - 1}")]
+    def _position_rule(self, m, k):
+        if m < _LEMIRE_LIMIT:
+            return (f"⌊fmix64((h1 + i·h2) mod 2^64) · {m} / 2^64⌋,  i = 0…{k - 1}  (fmix64: "
+                    "MurmurHash3's finaliser, so the k positions behave as independent)")
+        return f"fmix64((h1 + i·h2) mod 2^64) mod {m},  i = 0…{k - 1}"
 
 
 def _cubic(i: int) -> int:

@@ -16,6 +16,7 @@ from bloomviz.hashing import schemes as hashing
 from bloomviz.theory import rates as theory
 from bloomviz.gui.explorer_tab.view import TAB_TITLE, ExplorerWidget, install
 from bloomviz.gui.main_window import MainWindow
+from bloomviz.workbench.limits import MAX_M
 
 
 @pytest.fixture
@@ -110,7 +111,7 @@ def test_a_design_too_large_for_the_window_is_refused_with_a_message(window, exp
     before = window.wb.filter
     explorer.calc.set_inputs(n="100000000", p="0.01")
     assert explorer.calc.use_parameters() is False
-    assert "10,000,000" in explorer.calc.use_message.text()
+    assert f"{MAX_M:,}" in explorer.calc.use_message.text()   # 958 million bits asked for
     assert window.wb.filter is before
 
 

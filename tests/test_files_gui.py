@@ -18,6 +18,7 @@ from bloomviz.gui.files import file_dialogs
 from bloomviz.gui.files import session_io
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import Workbench
+from bloomviz.workbench.limits import MAX_M
 from bloomviz.workbench.records import FALSE_POSITIVE, MAYBE_PRESENT
 from bloomviz.measure.experiment import Series
 
@@ -167,7 +168,7 @@ def test_bad_session_is_refused_and_the_window_is_unchanged(make_window, tmp_pat
         good["filter"]["m"] = 10 ** 40
         raw = json.dumps(good).encode()
     elif case == "too big for the window":
-        good["filter"]["m"] = 20_000_000
+        good["filter"]["m"] = 2 * MAX_M
         raw = json.dumps(good).encode()
     path = tmp_path / "bad.bloomviz"
     path.write_bytes(raw)
@@ -180,7 +181,7 @@ def test_bad_session_is_refused_and_the_window_is_unchanged(make_window, tmp_pat
     assert str(path) in text
     expected = {"bad json": "not valid JSON", "wrong schema": "schema_version 99 is not supported",
                 "wrong type": "filter.k: expected a whole number", "huge number": "out of range",
-                "too big for the window": "between 8 and 10,000,000", "not a session": "not valid JSON"}[case]
+                "too big for the window": f"between 8 and {MAX_M:,}", "not a session": "not valid JSON"}[case]
     assert expected in text
     assert w.wb.filter is filt
     same(before, snapshot(w))
@@ -221,11 +222,11 @@ def test_failed_bloom_load_leaves_the_filter_untouched(make_window, tmp_path):
 
 def test_bloom_too_large_for_the_window_is_refused(make_window, tmp_path):
     w = make_window()
-    big = BloomFilter(20_000_000, 2)
+    big = BloomFilter(MAX_M + 1, 2)
     storage.save(big, tmp_path / "big.bloom")
     filt = w.wb.filter
     assert not w.files.load_filter_path(str(tmp_path / "big.bloom"))
-    assert "10,000,000" in w.dialogs.errors[0][1] and w.wb.filter is filt
+    assert f"{MAX_M:,}" in w.dialogs.errors[0][1] and w.wb.filter is filt
 
 
 @pytest.mark.parametrize("variant,args", CONFIGS, ids=[c[0] for c in CONFIGS])

@@ -14,6 +14,7 @@ from bloomviz.hashing import schemes as hashing
 from bloomviz.gui import theme
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import Workbench
+from bloomviz.workbench.limits import MAX_M
 
 
 @pytest.fixture
@@ -166,7 +167,7 @@ def test_a_lone_surrogate_is_accepted_and_shown_escaped(window, qtbot):
 
 @pytest.mark.parametrize("m, k, needle", [
     ("3", "3", "m (bits) must be between 8"),
-    ("20000000", "3", "m (bits) must be between 8"),
+    (str(2 * MAX_M), "3", "m (bits) must be between 8"),
     ("100", "0", "k (hash functions) must be between 1"),
     ("100", "99", "k (hash functions) must be between 1"),
     ("abc", "3", "m must be a whole number"),

@@ -58,7 +58,10 @@ def test_a_scalable_filter_larger_than_the_grid_is_refused_before_allocating(qtb
     assert Workbench.validate_config(None, None, variant="scalable", initial_capacity=10 ** 8, p=0.01)
 
 
-def test_a_scalable_filter_may_not_grow_past_the_grid(qtbot):
+def test_a_scalable_filter_may_not_grow_past_the_grid(qtbot, monkeypatch):
+    # The window's limit (10^8 bits) read where it is checked, made small so that a stage past it is a few items
+    monkeypatch.setattr(limits, "MAX_M", 10_000_000)
+    MAX_M = limits.MAX_M
     wb = Workbench(probes=100)
     assert wb.configure(variant="scalable", initial_capacity=300_000, p=0.01)
     errors = []

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import Iterator
 
 import numpy as np
 
@@ -103,21 +104,28 @@ def _set_diag(mat: np.ndarray, power: int, diag_log: np.ndarray) -> None:
         np.fill_diagonal(mat, np.exp(power * diag_log) if power else 1.0)
 
 
-def _matrix_power(step: np.ndarray, power: int, diag_log: np.ndarray) -> np.ndarray:
-    """step^power with exact diagonals (see the module docstring); power >= 0."""
-    size = step.shape[0]
-    result = np.eye(size)
-    base, base_pow, done = step.copy(), 1, 0
+def _squarings(step: np.ndarray, power: int, diag_log: np.ndarray) -> Iterator[tuple[np.ndarray, int]]:
+    """Square-and-multiply's factors: (step^(2^j), 2^j) for each set bit j of ``power``, lowest first, each
+    square's diagonal made exact (see the module docstring)."""
+    base, base_pow = step.copy(), 1
     while power:
         if power & 1:
-            result = base @ result
-            done += base_pow
-            _set_diag(result, done, diag_log)
+            yield base, base_pow
         power >>= 1
         if power:
             base = base @ base
             base_pow *= 2
             _set_diag(base, base_pow, diag_log)
+
+
+def _matrix_power(step: np.ndarray, power: int, diag_log: np.ndarray) -> np.ndarray:
+    """step^power with exact diagonals (see the module docstring); power >= 0."""
+    result = np.eye(step.shape[0])
+    done = 0
+    for base, base_pow in _squarings(step, power, diag_log):
+        result = base @ result
+        done += base_pow
+        _set_diag(result, done, diag_log)
     return result
 
 
@@ -125,15 +133,8 @@ def _column_power(step: np.ndarray, power: int, diag_log: np.ndarray) -> np.ndar
     """(step^power) e_0: the probabilities P_j(power) (scaled by σ^j), by square-and-multiply on a vector."""
     vec = np.zeros(step.shape[0])
     vec[0] = 1.0
-    base, base_pow = step.copy(), 1
-    while power:
-        if power & 1:
-            vec = base @ vec
-        power >>= 1
-        if power:
-            base = base @ base
-            base_pow *= 2
-            _set_diag(base, base_pow, diag_log)
+    for base, _ in _squarings(step, power, diag_log):
+        vec = base @ vec
     return vec
 
 

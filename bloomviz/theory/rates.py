@@ -36,7 +36,7 @@ Numerics (m up to 2^34, n up to 10^10, rates down to 1e-15 and below):
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -215,14 +215,8 @@ def capacity_for(m: int, k: int, p: float) -> int:
     hi = max(0, math.floor(math.log(s) / (k * math.log1p(-1.0 / m)))) + 1
     while hi < MAX_N and _fp_exact(m, k, hi) <= p:   # guards the rounding of the closed form
         hi = min(MAX_N, hi * 2)
-    lo = 0                                            # invariant: fp(lo) <= p < fp(hi)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if _fp_exact(m, k, mid) <= p:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    # fp(0) <= p < fp(hi): the capacity is one below the first n that exceeds p
+    return _first_true(0, hi, lambda n: _fp_exact(m, k, n) > p) - 1
 
 
 def smallest_m(k: int, n: int, p: float, lowest: int = 1) -> int | None:
@@ -243,10 +237,14 @@ def smallest_m(k: int, n: int, p: float, lowest: int = 1) -> int | None:
             return None
         lo, step = hi, step * 2
         hi = lo + step
-    hi = min(hi, MAX_M)
-    while hi - lo > 1:                            # fp(lo) > p >= fp(hi)
+    return _first_true(lo, min(hi, MAX_M), lambda m: _fp_exact(m, k, n) <= p)   # fp(lo) > p >= fp(hi)
+
+
+def _first_true(lo: int, hi: int, holds: Callable[[int], bool]) -> int:
+    """The smallest x in (lo, hi] where ``holds``, by bisection: ``holds`` is monotone, false at lo, true at hi."""
+    while hi - lo > 1:
         mid = (lo + hi) // 2
-        if _fp_exact(mid, k, n) <= p:
+        if holds(mid):
             hi = mid
         else:
             lo = mid

@@ -24,7 +24,6 @@ OWN = ("filters/",)   # where a variant may speak of itself by name
 
 # file (relative to bloomviz/) -> who moves its switches onto the variant classes
 PENDING = {
-    "commands/simulate_ensemble.py": "the measurement pipeline's engineer (registry.is_standard)",
 }
 
 

@@ -10,6 +10,7 @@ interval is about ±0.5 % of the rate, while the two formulas differ by 6 %.
 from __future__ import annotations
 
 from bloomviz.commands.common import Progress, design_from_options, fail, open_csv, rate, row_indices, write_csv
+from bloomviz.filters.registry import DEFAULT_VARIANT
 
 ENSEMBLE_DEFAULT_PROBES = 32
 COLUMNS = ("n", "fp_mean", "fp_low", "fp_high", "fp_exact", "fp_classic", "filters", "probes")
@@ -18,8 +19,8 @@ COLUMNS = ("n", "fp_mean", "fp_low", "fp_high", "fp_exact", "fp_classic", "filte
 def run_ensemble_command(args, prog: str) -> int:
     """Run the ensemble the options describe and write its CSV (through the commands' one CSV writer)."""
     from bloomviz.measure.ensemble import EnsembleJob
-    if args.items is not None or getattr(args, "variant", "standard") not in (None, "standard") \
-            or args.save is not None:
+    variant = getattr(args, "variant", None)
+    if args.items is not None or (variant is not None and variant != DEFAULT_VARIANT) or args.save is not None:
         return fail(prog, "--filters measures standard filters filled with random items: it does not take "
                           "--items, --variant or --save")
     if args.n is None:

@@ -130,3 +130,16 @@ def test_dark_theme_reaches_every_tab(win):
     win.set_dark(False)
     for plot in plots:
         assert plot.backgroundBrush().color().lightnessF() > 0.9
+
+
+def test_history_never_shows_a_count_cut_short(win, qtbot):
+    """A million inserts make n seven digits wide: its column grows so that '1,000,000' is never '1,00…'."""
+    win.resize(1440, 900)
+    win.default_layout()
+    win.wb.insert_batch([f"w{i}" for i in range(120_000)])
+    win.wb.insert("one more")
+    table = win.history_panel
+    qtbot.waitUntil(lambda: table.columnWidth(4) >= table.fontMetrics().horizontalAdvance("120,001"), timeout=2000)
+    for col in table.NUMBER_COLUMNS:
+        text = table.model().index(table.model().rowCount() - 1, col).data()
+        assert table.fontMetrics().horizontalAdvance(str(text)) < table.columnWidth(col), (col, text)

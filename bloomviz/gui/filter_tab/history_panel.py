@@ -171,7 +171,7 @@ class HistoryPanel(QtWidgets.QTableView):
         header.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Interactive)
         self.fit_columns()
         self.setToolTip("Every operation on this filter, newest at the bottom, with the counts after it.")
-        self._follow = Throttle(100, self.scrollToBottom, self)
+        self._follow = Throttle(100, lambda: (self._widen_for_numbers(), self.scrollToBottom()), self)
         self.model_.rowsInserted.connect(self._on_rows_inserted)
 
     def fit_columns(self) -> None:
@@ -189,3 +189,17 @@ class HistoryPanel(QtWidgets.QTableView):
     def _on_rows_inserted(self, *_):
         # Rows arrive up to hundreds a second during auto-play; scroll to the newest at most ten times a second.
         self._follow.request()
+
+    NUMBER_COLUMNS = (0, 4, 5, 6, 7, 8)   # #, n, lookups, TP, TN, FP: counts only grow, the newest row is widest
+
+    def _widen_for_numbers(self) -> None:
+        """A count is never shown cut ("1,00…" is not a number): its column grows to the newest row's value."""
+        last = self.model_.rowCount() - 1
+        if last < 0:
+            return
+        metrics, pad = self.fontMetrics(), self.fontMetrics().horizontalAdvance("M")
+        for col in self.NUMBER_COLUMNS:
+            text = self.model_.index(last, col).data()
+            need = metrics.horizontalAdvance(str(text)) + pad if text is not None else 0
+            if need > self.columnWidth(col):
+                self.setColumnWidth(col, need)

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable, Sequence
@@ -15,6 +13,7 @@ from bloomviz.hashing import schemes as hashing
 
 from bloomviz.theory import rates as theory
 from bloomviz.items.encoding import to_bytes
+from bloomviz.scenarios.datasets import read_lines
 from bloomviz.theory.units import human_bytes, percent_text
 
 
@@ -113,10 +112,14 @@ class Scenario:
     datasets: tuple[str, ...] = ()
     check_label = "Check"     # the interactive step's button
     check_hint = ""           # what to type
+    P: float | None = None    # the rate the filter is designed for (the default design reads it)
+    # The check's answer in the scenario's own words, one for each verdict: "{item}" is the item checked;
+    # other fields come from verdict_fields.
+    says_absent = says_present = says_false_positive = ""
 
     def load(self) -> list[str]:
-        """The items to insert, in order."""
-        raise NotImplementedError
+        """The items to insert, in order: by default the lines of the first data set the scenario names."""
+        return read_lines(self.datasets[0])
 
     @cached_property
     def items(self) -> list[str]:
@@ -127,7 +130,10 @@ class Scenario:
         return {to_bytes(x) for x in self.items}
 
     def design(self) -> Design:
-        raise NotImplementedError
+        """The textbook m and k for the loaded items at rate ``P``."""
+        if self.P is None:
+            raise NotImplementedError(f"{type(self).__name__} sets no rate P: it must say its own design")
+        return _designed(len(self.items), self.P)
 
     def story(self, flt) -> list[str]:
         """Paragraphs of plain text with the numbers of ``flt`` (the filter after loading) plugged in."""
@@ -137,8 +143,13 @@ class Scenario:
         return judge([item], flt, self.truth)[0]
 
     def verdict_text(self, v: Verdict) -> str:
-        """The check's answer in the scenario's own words."""
-        raise NotImplementedError
+        words = {TRUE_NEGATIVE: self.says_absent, TRUE_POSITIVE: self.says_present}.get(v.kind,
+                                                                                     self.says_false_positive)
+        return words.format(item=v.item, **self.verdict_fields(v))
+
+    def verdict_fields(self, v: Verdict) -> dict[str, object]:
+        """Fields beyond {item} that this scenario's verdict words name."""
+        return {}
 
     def examples(self, flt) -> list[str]:
         """A few items worth trying in the interactive step (at least one false positive when one is found)."""

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from __future__ import annotations
-
 import random
 from functools import cached_property
 from typing import Sequence
 
 from bloomviz.scenarios import datasets
 
-from bloomviz.scenarios.base import (Design, Scenario, TRUE_NEGATIVE, TRUE_POSITIVE, Verdict, _designed, _find_false_positives, expected_fp, kib, list_bytes, measure, pct, rate_text)
+from bloomviz.scenarios.base import (Scenario, _find_false_positives, expected_fp, kib, list_bytes, measure, pct,
+                                     rate_text)
 
 
 def ordinary_urls(count: int, words: Sequence[str], seed: int = 3) -> list[str]:
@@ -33,12 +32,6 @@ class UrlBlocklist(Scenario):
     P = 0.01
     BROWSE = 10_000
 
-    def load(self) -> list[str]:
-        return datasets.read_lines("url-blocklist")
-
-    def design(self) -> Design:
-        return _designed(len(self.items), self.P)
-
     @cached_property
     def browsing(self) -> list[str]:
         return ordinary_urls(self.BROWSE, datasets.read_lines("english-words"))
@@ -60,13 +53,10 @@ class UrlBlocklist(Scenario):
             "Next: visit a URL in the Scenario panel.",
         ]
 
-    def verdict_text(self, v: Verdict) -> str:
-        if v.kind == TRUE_NEGATIVE:
-            return "Not on the blocklist (certain): the page loads, no request to the server."
-        if v.kind == TRUE_POSITIVE:
-            return "Filter hit → the server confirms: a listed malicious URL. The browser warns."
-        return ("Filter hit → the server says the URL is fine: a false positive. The page loads after one "
-                "needless round trip.")
+    says_absent = "Not on the blocklist (certain): the page loads, no request to the server."
+    says_present = "Filter hit → the server confirms: a listed malicious URL. The browser warns."
+    says_false_positive = ("Filter hit → the server says the URL is fine: a false positive. The page loads after "
+                           "one needless round trip.")
 
     def examples(self, flt) -> list[str]:
         fps = _find_false_positives(self.browsing[:3_000], flt, self.truth, 1)

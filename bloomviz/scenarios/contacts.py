@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from __future__ import annotations
-
 from functools import cached_property
 from typing import Sequence
 
 from bloomviz.scenarios import datasets
 
-from bloomviz.scenarios.base import (Design, Scenario, TRUE_NEGATIVE, TRUE_POSITIVE, Verdict, _find_false_positives, expected_fp, measure, pct)
+from bloomviz.scenarios.base import (Design, Scenario, Verdict, _find_false_positives, expected_fp, measure, pct)
 
 
 class EmailContacts(Scenario):
@@ -20,9 +18,6 @@ class EmailContacts(Scenario):
     check_label = "Send to this address"
     check_hint = "Type a recipient's address"
     M, K = 192, 3
-
-    def load(self) -> list[str]:
-        return datasets.read_lines("contacts")
 
     @cached_property
     def new_addresses(self) -> list[str]:
@@ -61,13 +56,13 @@ class EmailContacts(Scenario):
             "Next: type a recipient in the Scenario panel and press “Send to this address”.",
         ]
 
-    def verdict_text(self, v: Verdict) -> str:
-        if v.kind == TRUE_NEGATIVE:
-            return f"{v.item} is new (definitely not in the address book): save contact?"
-        if v.kind == TRUE_POSITIVE:
-            return f"{v.item} is in the address book: sent, no question asked."
-        return (f"{v.item} is NOT in the address book, but all its {self.K} bits are set: the client takes it "
-                "for a known contact and never offers to save it — a false positive.")
+    says_absent = "{item} is new (definitely not in the address book): save contact?"
+    says_present = "{item} is in the address book: sent, no question asked."
+    says_false_positive = ("{item} is NOT in the address book, but all its {k} bits are set: the client takes it "
+                           "for a known contact and never offers to save it — a false positive.")
+
+    def verdict_fields(self, v: Verdict) -> dict[str, object]:
+        return {"k": self.K}
 
     def examples(self, flt) -> list[str]:
         fps = _find_false_positives(self.new_addresses, flt, self.truth, 2)

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from __future__ import annotations
-
 import random
 
-from bloomviz.scenarios import datasets
-
 from bloomviz.items.encoding import to_bytes
-
-from bloomviz.scenarios.base import (Design, Scenario, TRUE_NEGATIVE, TRUE_POSITIVE, Verdict, _designed, _find_false_positives, expected_fp, kib, list_bytes, measure, pct, rate_text)
+from bloomviz.scenarios.base import (Scenario, _find_false_positives, expected_fp, kib, list_bytes, measure, pct,
+                                     rate_text)
 
 
 class BannedPasswords(Scenario):
@@ -23,12 +19,6 @@ class BannedPasswords(Scenario):
     check_hint = "Type a new password"
     P = 0.01
     RANDOM_TRIALS = 20_000
-
-    def load(self) -> list[str]:
-        return datasets.read_lines("common-passwords")
-
-    def design(self) -> Design:
-        return _designed(len(self.items), self.P)
 
     @staticmethod
     def random_passwords(count: int, seed: int = 11) -> list[str]:
@@ -54,13 +44,10 @@ class BannedPasswords(Scenario):
             "Next: type a new password in the Scenario panel and try it.",
         ]
 
-    def verdict_text(self, v: Verdict) -> str:
-        if v.kind == TRUE_NEGATIVE:
-            return "Accepted: not on the list of banned passwords (certain)."
-        if v.kind == TRUE_POSITIVE:
-            return "Refused: this password is on the list of common passwords. Choose another."
-        return ("Refused — but wrongly: this password is not on the list. A false positive; the user must "
-                "choose another, which costs a second try and nothing else.")
+    says_absent = "Accepted: not on the list of banned passwords (certain)."
+    says_present = "Refused: this password is on the list of common passwords. Choose another."
+    says_false_positive = ("Refused — but wrongly: this password is not on the list. A false positive; the user "
+                           "must choose another, which costs a second try and nothing else.")
 
     def examples(self, flt) -> list[str]:
         fps = _find_false_positives(self.random_passwords(2_000, seed=12), flt, self.truth, 1)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from __future__ import annotations
-
 import random
 import re
 from dataclasses import replace
@@ -14,7 +12,8 @@ from bloomviz.scenarios import datasets
 
 from bloomviz.items.encoding import to_bytes
 
-from bloomviz.scenarios.base import (Design, Rate, Scenario, TRUE_NEGATIVE, TRUE_POSITIVE, Verdict, _designed, _find_false_positives, expected_fp, kib, list_bytes, measure, pct, rate_text)
+from bloomviz.scenarios.base import (Design, Rate, Scenario, _designed, _find_false_positives, expected_fp, kib,
+                                     list_bytes, measure, pct, rate_text)
 
 
 WORD_RE = re.compile(r"[A-Za-z]+")
@@ -52,9 +51,6 @@ class SpellChecker(Scenario):
     P = 0.02          # generous on purpose: memory was dear, and a lecture wants to see a few slip through
     MISSPELLINGS = 2_000
 
-    def load(self) -> list[str]:
-        return datasets.read_lines("english-words")
-
     def design(self) -> Design:
         # The paragraph was written to show one accepted misspelling with this scheme (at ~0.5 M bits double
         # hashing measures the theory, unlike at classroom sizes); the default scheme lets none of its
@@ -88,12 +84,9 @@ class SpellChecker(Scenario):
             "misspellings; the accepted ones are listed as false positives, with the words that set their bits.",
         ]
 
-    def verdict_text(self, v: Verdict) -> str:
-        if v.kind == TRUE_NEGATIVE:
-            return f"“{v.item}”: not in the dictionary — flagged as a misspelling"
-        if v.kind == TRUE_POSITIVE:
-            return f"“{v.item}”: a word — accepted"
-        return f"“{v.item}”: NOT a word, yet accepted — a false positive (the typo slips through)"
+    says_absent = "“{item}”: not in the dictionary — flagged as a misspelling"
+    says_present = "“{item}”: a word — accepted"
+    says_false_positive = "“{item}”: NOT a word, yet accepted — a false positive (the typo slips through)"
 
     def examples(self, flt) -> list[str]:
         return _find_false_positives(one_letter_misspellings(self.items, self.truth, 400, seed=2),

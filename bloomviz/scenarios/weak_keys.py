@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from __future__ import annotations
-
 import base64
 import hashlib
 import math
 
 import numpy as np
 
-from bloomviz.scenarios.base import (Design, Scenario, TRUE_NEGATIVE, TRUE_POSITIVE, Verdict, _designed, _find_false_positives, expected_fp, kib, list_bytes, measure, pct, rate_text)
+from bloomviz.scenarios.base import (Scenario, Verdict, _find_false_positives, expected_fp, kib, list_bytes,
+                                     measure, pct, rate_text)
 
 
 # The 2008 Debian OpenSSL flaw (CVE-2008-0166): the key generator's only varying input was the process ID.
@@ -55,9 +54,6 @@ class WeakSshKeys(Scenario):
     def load(self) -> list[str]:
         return weak_key_fingerprints()
 
-    def design(self) -> Design:
-        return _designed(len(self.items), self.P)
-
     def story(self, flt) -> list[str]:
         n, m, k = len(self.items), flt.m, flt.k
         fp_bytes = n * 32
@@ -84,15 +80,14 @@ class WeakSshKeys(Scenario):
             "Next: check a key in the Scenario panel (a weak one, a fresh one, or paste your own).",
         ]
 
-    def verdict_text(self, v: Verdict) -> str:
-        if v.kind == TRUE_NEGATIVE:
-            return "Safe: this key is certainly not one of the weak keys. No request to the server needed."
-        if v.kind == TRUE_POSITIVE:
-            pid = next((i for i, f in enumerate(self.items) if f == v.item), None)
-            who = f" (the key of PID {pid})" if pid is not None else ""
-            return f"WEAK{who}: the filter says probably weak, and the exact check confirms it. Replace it."
-        return ("The filter says probably weak, so the client asks the server; the exact check says the key is "
-                "fine. A false positive: one needless request.")
+    says_absent = "Safe: this key is certainly not one of the weak keys. No request to the server needed."
+    says_present = "WEAK{who}: the filter says probably weak, and the exact check confirms it. Replace it."
+    says_false_positive = ("The filter says probably weak, so the client asks the server; the exact check says "
+                           "the key is fine. A false positive: one needless request.")
+
+    def verdict_fields(self, v: Verdict) -> dict[str, object]:
+        pid = next((i for i, f in enumerate(self.items) if f == v.item), None)
+        return {"who": f" (the key of PID {pid})" if pid is not None else ""}
 
     def examples(self, flt) -> list[str]:
         fps = _find_false_positives(fresh_key_fingerprints(5_000, seed=77), flt, self.truth, 1)

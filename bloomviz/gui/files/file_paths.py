@@ -1,4 +1,4 @@
-"""What the File menu's parts share: the file dialogs' filters, and two helpers for paths and errors."""
+"""What the File menu's parts share: the file dialogs' filters, and helpers for paths and errors."""
 
 from __future__ import annotations
 
@@ -21,3 +21,11 @@ def with_suffix(path: str, suffix: str) -> str:
 def os_error_text(path: str, exc: OSError) -> str:
     return f"{path}: {exc.strerror or exc}"
 
+
+
+def save_failure(what: str, path: str, exc: Exception) -> str:
+    """The message when saving ``what`` ("the filter") to ``path`` failed: the system's reason for an OSError,
+    the format's own words for a value it refuses."""
+    if isinstance(exc, OSError):
+        return f"Could not save {what}:\n{os_error_text(path, exc)}"
+    return f"Could not save {what} to {path}:\n{exc}"

@@ -13,7 +13,7 @@ import tempfile
 from bloomviz.disk.safe_files import check_regular
 from bloomviz.files import storage
 from bloomviz.filters.registry import VARIANTS
-from bloomviz.gui.files.file_paths import BLOOM_FILTER, os_error_text, with_suffix
+from bloomviz.gui.files.file_paths import BLOOM_FILTER, save_failure, with_suffix
 from bloomviz.workbench.limits import MAX_M as WINDOW_MAX_M
 
 
@@ -76,12 +76,8 @@ class FilterFiles:
                                           f"{WINDOW_MAX_M:,}. (bloomviz inspect and bloomviz check read it.)")
                 return False
             flt = storage.load(path)
-        except storage.FilterFormatError as exc:
-            self.dialogs.error(title, f"This is not a filter bloomviz can load:\n{exc}")
-            return False
-        except OSError as exc:
-            self._open_failed(path, title, f"Could not open the filter:\n{os_error_text(path, exc)}", exc)
-            return False
+        except (storage.FilterFormatError, OSError) as exc:
+            return self._refused_file(path, title, "filter", "load", exc)
         head, payload = storage.encode(flt)
         self._replaying = True
         try:
@@ -108,11 +104,8 @@ class FilterFiles:
         path = with_suffix(path, ".bloom")
         try:
             storage.save(self.wb.filter, path)
-        except OSError as exc:
-            self.dialogs.error(title, f"Could not save the filter:\n{os_error_text(path, exc)}")
-            return False
-        except (ValueError, TypeError) as exc:
-            self.dialogs.error(title, f"Could not save the filter to {path}:\n{exc}")
+        except (OSError, ValueError, TypeError) as exc:
+            self.dialogs.error(title, save_failure("the filter", path, exc))
             return False
         self.recent.add(path)
         self._status(f"Saved the filter's {self.wb.filter.m:,} bits to {path} (the items are not stored in a "

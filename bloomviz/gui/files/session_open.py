@@ -67,6 +67,15 @@ class SessionOpening:
             text += "\n\nIt was removed from the recent files."
         self.dialogs.error(title, text)
 
+    def _refused_file(self, path: str, title: str, kind: str, verb: str, exc: Exception) -> bool:
+        """Say why ``path`` could not be read as a ``kind`` ("session"): the system's reason for an OSError, the
+        format's for a file that is not one. False, for the caller to return."""
+        if isinstance(exc, OSError):
+            self._open_failed(path, title, f"Could not open the {kind}:\n{os_error_text(path, exc)}", exc)
+        else:
+            self.dialogs.error(title, f"This is not a {kind} bloomviz can {verb}:\n{exc}")
+        return False
+
     def open_session_path(self, path: str, ask: bool = True) -> bool:
         title = "Open a session"
         if self._refuse_busy(title) or (ask and not self.maybe_discard("open another session")):
@@ -74,12 +83,8 @@ class SessionOpening:
         try:
             check_regular(path, "a session (.bloomviz)")
             s = sessions.load(path)
-        except sessions.SessionFormatError as exc:
-            self.dialogs.error(title, f"This is not a session bloomviz can open:\n{exc}")
-            return False
-        except OSError as exc:
-            self._open_failed(path, title, f"Could not open the session:\n{os_error_text(path, exc)}", exc)
-            return False
+        except (sessions.SessionFormatError, OSError) as exc:
+            return self._refused_file(path, title, "session", "open", exc)
         problem, base = self.check_session(s)
         if problem:
             self.dialogs.error(title, f"The session {path} cannot be opened:\n{problem}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from bloomviz import __version__
 from bloomviz.files import session as sessions
 from bloomviz.files import storage
-from bloomviz.gui.files.file_paths import SESSION_FILTER, os_error_text, with_suffix
+from bloomviz.gui.files.file_paths import SESSION_FILTER, save_failure, with_suffix
 from bloomviz.gui.files.filter_files import filter_args
 
 
@@ -68,11 +68,8 @@ class SessionSaving:
         try:
             s, warning = self.current_session()
             sessions.save(s, path)
-        except OSError as exc:
-            self.dialogs.error(title, f"Could not save the session:\n{os_error_text(path, exc)}")
-            return False
-        except (ValueError, TypeError) as exc:
-            self.dialogs.error(title, f"Could not save the session to {path}:\n{exc}")
+        except (OSError, ValueError, TypeError) as exc:
+            self.dialogs.error(title, save_failure("the session", path, exc))
             return False
         if warning:
             self.dialogs.info(title, warning)

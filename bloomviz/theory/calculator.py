@@ -113,13 +113,7 @@ def _largest_n(m: int, k: int, p: float) -> int:
     while theory.fp_exact(m, k, hi * 2) <= p:
         hi *= 2
     hi *= 2
-    while lo < hi - 1:
-        mid = (lo + hi) // 2
-        if theory.fp_exact(m, k, mid) <= p:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    return theory.first_true(lo, hi, lambda n: theory.fp_exact(m, k, n) > p) - 1   # fp(lo) <= p < fp(hi)
 
 
 def solve(n: int | None = None, p: float | None = None, m: int | None = None,
@@ -192,14 +186,8 @@ def smallest_exact_design(n: int, p: float, max_m: int = 2 ** 34) -> tuple[int, 
             raise CalcError(f"no m up to {max_m:,} bits meets p = {p:g} for n = {n:,} items")
         hi *= 2
     hi = min(hi, max_m)
-    lo = 0                                   # meets(lo) is false (or lo = 0); meets(hi) is true
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if meets(mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi, theory.optimal_k_int(hi, n)
+    m_min = theory.first_true(0, hi, meets)   # meets(0) counts as false; meets(hi) is true
+    return m_min, theory.optimal_k_int(m_min, n)
 
 
 def textbook_design(n: int, p: float, max_m: int = 2 ** 34) -> tuple[int, int, list[str]]:

@@ -53,7 +53,7 @@ __all__ = [
     "optimal_k", "optimal_k_int", "optimal_params",
     "bits_per_element", "lower_bound_bits_per_element", "bloom_bits_per_element", "estimate_count",
     "estimate_union", "estimate_intersection", "estimate_intersection_from_bits", "wilson_interval",
-    "capacity_for", "smallest_m", "fp_for_k_range", "scalable_fp_bound",
+    "capacity_for", "smallest_m", "fp_for_k_range", "scalable_fp_bound", "first_true",
 ]
 
 
@@ -216,7 +216,7 @@ def capacity_for(m: int, k: int, p: float) -> int:
     while hi < MAX_N and _fp_exact(m, k, hi) <= p:   # guards the rounding of the closed form
         hi = min(MAX_N, hi * 2)
     # fp(0) <= p < fp(hi): the capacity is one below the first n that exceeds p
-    return _first_true(0, hi, lambda n: _fp_exact(m, k, n) > p) - 1
+    return first_true(0, hi, lambda n: _fp_exact(m, k, n) > p) - 1
 
 
 def smallest_m(k: int, n: int, p: float, lowest: int = 1) -> int | None:
@@ -237,10 +237,10 @@ def smallest_m(k: int, n: int, p: float, lowest: int = 1) -> int | None:
             return None
         lo, step = hi, step * 2
         hi = lo + step
-    return _first_true(lo, min(hi, MAX_M), lambda m: _fp_exact(m, k, n) <= p)   # fp(lo) > p >= fp(hi)
+    return first_true(lo, min(hi, MAX_M), lambda m: _fp_exact(m, k, n) <= p)   # fp(lo) > p >= fp(hi)
 
 
-def _first_true(lo: int, hi: int, holds: Callable[[int], bool]) -> int:
+def first_true(lo: int, hi: int, holds: Callable[[int], bool]) -> int:
     """The smallest x in (lo, hi] where ``holds``, by bisection: ``holds`` is monotone, false at lo, true at hi."""
     while hi - lo > 1:
         mid = (lo + hi) // 2

@@ -22,6 +22,7 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz.gui import theme
 from bloomviz.gui.compare_tab.drawing import CompareDrawing, LaneFrame
 from bloomviz.gui.compare_tab.settings import LANE_COLOURS, MAX_GRID_M, CompareSettings, ConfigRow
+from bloomviz.gui.widgets.side_column import side_column
 from bloomviz.gui.timing import ChunkRunner
 from bloomviz.studies.compare import MAX_CONFIGS, MAX_ITEMS, MAX_PROBES, Comparison
 
@@ -134,12 +135,7 @@ class CompareView(CompareSettings, CompareDrawing, QtWidgets.QWidget):
         side.addWidget(self.progress)
         side.addWidget(self.message)
         side.addStretch(1)
-        scroll = QtWidgets.QScrollArea()
-        scroll.setWidget(controls)
-        scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setMinimumWidth(controls.minimumSizeHint().width()
-                               + scroll.verticalScrollBar().sizeHint().width() + 2 * scroll.frameWidth())
+        scroll = side_column(controls)
         scroll.setMaximumWidth(380)
 
         self.lanes = [LaneFrame(c) for c in LANE_COLOURS]

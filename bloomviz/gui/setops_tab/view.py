@@ -21,6 +21,7 @@ from bloomviz.hashing import schemes as hashing
 from bloomviz.gui import theme
 from bloomviz.studies.setops import MAX_ITEMS, SetReport, compare_sets, parse_items, rates, sample_sets
 from bloomviz.gui.widgets.grid import BitGridWidget
+from bloomviz.gui.widgets.side_column import side_column
 from bloomviz.gui.timing import Throttle
 
 TAB_KEY = "setops"
@@ -131,12 +132,7 @@ class SetOpsView(QtWidgets.QWidget):
         side.addWidget(sample_box)
         side.addLayout(texts, 1)
         side.addWidget(self.message)
-        scroll = QtWidgets.QScrollArea()
-        scroll.setWidget(controls)
-        scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setMinimumWidth(controls.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width()
-                               + 2 * scroll.frameWidth())
+        scroll = side_column(controls)
 
         self.grids: dict[str, BitGridWidget] = {}
         self.grid_titles: dict[str, QtWidgets.QLabel] = {}

@@ -48,7 +48,10 @@ def test_text_size_keeps_the_window_and_the_grid(qtbot, window, scale):
     assert win.minimumSizeHint().width() <= SIZE[0] and win.minimumSizeHint().height() <= SIZE[1]
     inside = win.rect()
     shown = [win.grid, win.grid_legend, win.statusBar(), win.menuBar()]
-    shown += [dock for dock in win.docks.values() if dock.isVisible()]
+    # a dock behind another one's tab (the explanation beside the history at large text) is not on screen
+    shown += [dock for dock in win.docks.values() if dock.isVisible() and not dock.visibleRegion().isEmpty()]
+    if scale >= 2.0:   # the plot has the right column to itself, the explanation a tab beside the history
+        assert win.docks["explain"] in win.tabifiedDockWidgets(win.docks["history"])
     for widget in shown:
         rect = _rect_in_window(win, widget)
         assert inside.contains(rect), f"{widget.objectName() or type(widget).__name__} at {rect} is outside {inside}"
@@ -64,3 +67,12 @@ def test_text_size_keeps_the_window_and_the_grid(qtbot, window, scale):
     # the plot keeps its width (its height at 250 % is what the right column has left: about 40 px)
     data = win.plot.plot_item.getViewBox()
     assert data.width() >= 150 and data.height() > 0, (data.width(), data.height())
+
+
+def test_the_explanation_returns_under_the_plot_below_large_text(qtbot, window):
+    window.set_font_scale(2.5)
+    assert window.docks["explain"] in window.tabifiedDockWidgets(window.docks["history"])
+    window.set_font_scale(1.0)
+    qtbot.wait(20)
+    assert window.docks["explain"] not in window.tabifiedDockWidgets(window.docks["history"])
+    assert window.dockWidgetArea(window.docks["explain"]) == window.dockWidgetArea(window.docks["plot"])

@@ -30,6 +30,16 @@ from bloomviz.gui.workbench import Workbench
 DEFAULT_SIZE = (1440, 900)
 
 
+def fit_to_screen(window: QtWidgets.QWidget, size: tuple[int, int]) -> tuple[int, int]:
+    """``size`` made no larger than the screen's free area: a 1280 x 800 projector gets the whole window, its
+    status bar and right column included, instead of a window running off its edges."""
+    screen = window.screen() or QtWidgets.QApplication.primaryScreen()
+    if screen is None:
+        return size
+    free = screen.availableGeometry()
+    return min(size[0], free.width()), min(size[1], free.height())
+
+
 class MainWindow(QtWidgets.QMainWindow):
     # Installed by ``install_parts`` (gui/extensions.py); None in a window built without them (tests).
     file_actions = None       # files.session_io.FileActions: the File menu's sessions, filters and imports
@@ -91,7 +101,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.variant_views = connect_variant_views(self)
         self.tabs.currentChanged.connect(self._on_tab_changed)
 
-        self.resize(*DEFAULT_SIZE)
+        self.resize(*fit_to_screen(self, DEFAULT_SIZE))
         self.dock_keeper = docks.DockKeeper(self, self.docks)
         self._default_docks = self.dock_keeper.default_docks
         self._restored_state = preferences.restore(self)

@@ -13,6 +13,7 @@ from bloomviz.gui import theme, theme_views
 from bloomviz.gui.filter_tab.autoplay import RATES
 from bloomviz.gui.window.actions import set_checked_quietly
 from bloomviz.gui.window_limits import font_scale
+from bloomviz.gui.window import docks
 
 
 def set_dark(window, dark: bool, remember: bool = True) -> None:
@@ -38,6 +39,7 @@ def set_font_scale(window, scale: float) -> float:
         window.history_panel.verticalHeader().setDefaultSectionSize(QtGui.QFontMetrics(app.font()).height() + 6)
         window.history_panel.fit_columns()
     window.plot.set_font_scale(scale)
+    docks.fit_text_size(window, window.docks, scale)
     window.settings.setValue("view/font_scale", scale)
     window.statusBar().showMessage(f"Text size {scale * 100:.0f}%", 3_000)
     return scale

@@ -199,12 +199,8 @@ class FpVsNPlot(CurvePlot):
             width = 3 if mm == m else 1.5
             self.curve(f"m{mm}", f"m = {mm:,}", ns, th["fp_exact"], pen=pg.mkPen(colour, width=width))
         th = explore.n_sweep(m, k, ns)
-        self.curve("classic", "Bloom's formula, classic (m = current)", ns, th["fp_classic"],
-                   pen=pg.mkPen(CLASSIC, width=1.5, style=QtCore.Qt.PenStyle.DashDotDotLine))
-        self.curve("approx", "approximation (m = current)", ns, th["fp_approx"],
-                   pen=pg.mkPen(APPROX, width=1.5, style=QtCore.Qt.PenStyle.DashLine))
-        self.curve("bound", "bound (m = current)", ns, th["fp_bound"],
-                   pen=pg.mkPen(BOUND, width=1.5, style=QtCore.Qt.PenStyle.DotLine))
+        _formula_curves(self, ns, th, ("Bloom's formula, classic (m = current)", "approximation (m = current)",
+                                       "bound (m = current)"))
         if n > 0:
             self.vline(n, f"design n = {n:,}", MARK)
             fp = float(explore.n_sweep(m, k, [n])["fp_exact"][0])
@@ -243,12 +239,7 @@ class FpVsKPlot(CurvePlot):
         sw = explore.k_sweep(m, n, ks)
         self.curve("exact", "exact", ks, sw["fp_exact"], pen=pg.mkPen(EXACT, width=2.5), symbol="o",
                    symbol_brush=EXACT, size=6)
-        self.curve("classic", "Bloom's formula (classic)", ks, sw["fp_classic"],
-                   pen=pg.mkPen(CLASSIC, width=1.5, style=QtCore.Qt.PenStyle.DashDotDotLine))
-        self.curve("approx", "approximation", ks, sw["fp_approx"],
-                   pen=pg.mkPen(APPROX, width=1.5, style=QtCore.Qt.PenStyle.DashLine))
-        self.curve("bound", "bound", ks, sw["fp_bound"],
-                   pen=pg.mkPen(BOUND, width=1.5, style=QtCore.Qt.PenStyle.DotLine))
+        _formula_curves(self, ks, sw, ("Bloom's formula (classic)", "approximation", "bound"))
         k_real, k_int = explore.k_optimum(m, n)
         if k_real is None:
             self.plot_item.setYRange(-6, 0)
@@ -273,6 +264,17 @@ class FpVsKPlot(CurvePlot):
         for index, run in enumerate(runs):
             jitter = 0.0 if count == 1 else (index - (count - 1) / 2) * min(0.12, 0.5 / count)
             _overlay(self, run["result"], "k", index, run["seed"], jitter=jitter)
+
+
+_FORMULAS = (("classic", CLASSIC, QtCore.Qt.PenStyle.DashDotDotLine), ("approx", APPROX, QtCore.Qt.PenStyle.DashLine),
+             ("bound", BOUND, QtCore.Qt.PenStyle.DotLine))
+
+
+def _formula_curves(plot: CurvePlot, xs, table, labels: tuple[str, str, str]) -> None:
+    """The classic, approximate and bound rates from ``table`` (a sweep's columns), in the pens both rate
+    plots give them, labelled ``labels`` in that order."""
+    for (key, colour, style), label in zip(_FORMULAS, labels):
+        plot.curve(key, label, xs, table[f"fp_{key}"], pen=pg.mkPen(colour, width=1.5, style=style))
 
 
 def _overlay(plot: CurvePlot, result: dict, xkey: str, index: int, seed: int, jitter: float) -> None:

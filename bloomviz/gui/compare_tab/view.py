@@ -127,15 +127,7 @@ class CompareView(CompareSettings, CompareDrawing, QtWidgets.QWidget):
         self.message.setWordWrap(True)
         self.message.setTextFormat(QtCore.Qt.TextFormat.RichText)
 
-        controls = QtWidgets.QWidget()
-        side = QtWidgets.QVBoxLayout(controls)
-        side.addLayout(form)
-        side.addLayout(configs)
-        side.addLayout(buttons)
-        side.addWidget(self.progress)
-        side.addWidget(self.message)
-        side.addStretch(1)
-        scroll = side_column(controls)
+        scroll = side_column(form, configs, buttons, self.progress, self.message, end_stretch=1)
         scroll.setMaximumWidth(380)
 
         self.lanes = [LaneFrame(c) for c in LANE_COLOURS]

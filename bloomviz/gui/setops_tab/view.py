@@ -124,15 +124,7 @@ class SetOpsView(QtWidgets.QWidget):
         self.message.setWordWrap(True)
         self.message.setTextFormat(QtCore.Qt.TextFormat.RichText)
 
-        controls = QtWidgets.QWidget()
-        side = QtWidgets.QVBoxLayout(controls)
-        side.addWidget(box_a)
-        side.addWidget(self.same)
-        side.addWidget(box_b)
-        side.addWidget(sample_box)
-        side.addLayout(texts, 1)
-        side.addWidget(self.message)
-        scroll = side_column(controls)
+        scroll = side_column(box_a, self.same, box_b, sample_box, (texts, 1), self.message)
 
         self.grids: dict[str, BitGridWidget] = {}
         self.grid_titles: dict[str, QtWidgets.QLabel] = {}

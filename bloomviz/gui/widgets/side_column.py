@@ -9,8 +9,19 @@ from __future__ import annotations
 from PySide6 import QtCore, QtWidgets
 
 
-def side_column(controls: QtWidgets.QWidget) -> QtWidgets.QScrollArea:
-    """``controls`` in a scroll area at least as wide as they need, with no horizontal scroll bar."""
+def side_column(*parts, end_stretch: int = 0) -> QtWidgets.QScrollArea:
+    """``parts`` (widgets or layouts, or (part, stretch) pairs) stacked top to bottom, with ``end_stretch``
+    below them, in a scroll area at least as wide as they need and with no horizontal scroll bar."""
+    controls = QtWidgets.QWidget()
+    column = QtWidgets.QVBoxLayout(controls)
+    for part in parts:
+        part, stretch = part if isinstance(part, tuple) else (part, 0)
+        if isinstance(part, QtWidgets.QLayout):
+            column.addLayout(part, stretch)
+        else:
+            column.addWidget(part, stretch)
+    if end_stretch:
+        column.addStretch(end_stretch)
     scroll = QtWidgets.QScrollArea()
     scroll.setWidget(controls)
     scroll.setWidgetResizable(True)

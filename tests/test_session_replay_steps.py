@@ -16,7 +16,7 @@ from PySide6 import QtCore
 
 from bloomviz.gui.files import session_io
 
-from bloomviz.gui.files import session_replay
+from bloomviz.workbench import replay as session_replay
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import Workbench
 

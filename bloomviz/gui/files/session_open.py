@@ -13,7 +13,7 @@ import os
 from bloomviz.disk.safe_files import check_regular, open_regular
 from bloomviz.files import session as sessions
 from bloomviz.files import storage
-from bloomviz.gui.files import session_replay
+from bloomviz.workbench import replay as session_replay
 from bloomviz.gui.files.file_paths import OPEN_FILTER, os_error_text
 from bloomviz.gui.files.filter_files import filter_from_bytes
 from bloomviz.gui.workbench import Workbench

@@ -1,13 +1,13 @@
-"""Replaying a session's operations through the workbench, at once or in steps from the event loop.
+"""Replaying a session's operations through the model, at once or as a step job (``Workbench.run_steps``).
 
 A session of a few thousand operations replays at once (well under a second). A longer one (20,000 operations
 froze the window for 8.7 s) runs as a workbench step job: a few operations per turn of the event loop, with
 the window's progress bar and Cancel; a cancel puts the window back as it was before Open (the caller holds a
 ``Workbench.snapshot``).
 
-The widgets follow the replay at its end, not after each operation: redrawing after each of thousands of
-operations (a few ms each) would cost more than the replay. So the workbench's signals are blocked while
-operations are made, and the caller announces the result once (``filterReset``, the last explanation).
+The views follow the replay at its end, not after each operation: redrawing after each of thousands of
+operations (a few ms each) would cost more than the replay. So the model is ``quiet`` while operations are
+made, and the caller announces the result once (``Workbench.announce``).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def apply(wb, op) -> bool:
 
 
 class Stepper:
-    """``step(count)`` makes the next ``count`` operations with the workbench's signals blocked."""
+    """``step(count)`` makes the next ``count`` operations with the model quiet."""
 
     def __init__(self, wb, operations: Sequence):
         self.wb = wb

@@ -31,7 +31,7 @@ import time
 from typing import Sequence
 
 SCREENSHOT_SIZE = (1440, 900)
-TABS = ("filter", "start", "explorer", "compare", "setops")
+TABS = ("filter", "start", "explorer", "compare", "setops", "foreign", "lesson")
 DEFAULT_DEMO = 200
 
 

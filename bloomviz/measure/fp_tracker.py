@@ -22,7 +22,28 @@ from bloomviz.measure.first_flips import FirstIndex, flip_pass, times_of
 from bloomviz.theory.intervals import wilson_interval
 
 
-class FpTracker:
+class ProbeCounts:
+    """What every tracker answers the same way from its probes and its ``fp_count``."""
+
+    _probes: list
+
+    @property
+    def probes(self) -> list:
+        return self._probes
+
+    @property
+    def probe_count(self) -> int:
+        return len(self._probes)
+
+    @property
+    def rate(self) -> float:
+        return self.fp_count / len(self._probes) if self._probes else 0.0
+
+    def interval(self, z: float = 1.96) -> tuple[float, float]:
+        return wilson_interval(self.fp_count, len(self._probes), z)
+
+
+class FpTracker(ProbeCounts):
     def __init__(self, flt, probes: Sequence[object]):
         self._probes = list(probes)
         self._k = flt.k
@@ -47,23 +68,8 @@ class FpTracker:
         self._fp = int(np.count_nonzero(self._zeros == 0))
 
     @property
-    def probes(self) -> list:
-        return self._probes
-
-    @property
-    def probe_count(self) -> int:
-        return len(self._probes)
-
-    @property
     def fp_count(self) -> int:
         return self._fp
-
-    @property
-    def rate(self) -> float:
-        return self._fp / len(self._probes) if self._probes else 0.0
-
-    def interval(self, z: float = 1.96) -> tuple[float, float]:
-        return wilson_interval(self._fp, len(self._probes), z)
 
     def false_positive_probes(self) -> list:
         return [self._probes[i] for i in np.flatnonzero(self._zeros == 0)]

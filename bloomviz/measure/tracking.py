@@ -20,8 +20,7 @@ from typing import Sequence
 
 import numpy as np
 
-from bloomviz.measure.fp_tracker import FpTracker
-from bloomviz.theory.intervals import wilson_interval as wilson
+from bloomviz.measure.fp_tracker import FpTracker, ProbeCounts
 from bloomviz.items.encoding import to_bytes_list
 
 
@@ -45,7 +44,7 @@ class _NewestStage:
         return self._flt.insert_newest(positions)
 
 
-class ScalableFpTracker:
+class ScalableFpTracker(ProbeCounts):
     """The false-positive count of a ``ScalableBloomFilter`` over fixed probes, exact after every insert."""
 
     def __init__(self, flt, probes: Sequence[object]):
@@ -76,23 +75,8 @@ class ScalableFpTracker:
         self._frozen[self._open[fp]] = True
 
     @property
-    def probes(self) -> list:
-        return self._probes
-
-    @property
-    def probe_count(self) -> int:
-        return len(self._probes)
-
-    @property
     def fp_count(self) -> int:
         return int(np.count_nonzero(self._frozen)) + self._tracker.fp_count
-
-    @property
-    def rate(self) -> float:
-        return self.fp_count / len(self._probes) if self._probes else 0.0
-
-    def interval(self, z: float = 1.96) -> tuple[float, float]:
-        return wilson(self.fp_count, len(self._probes), z)
 
     def false_positive_probes(self) -> list:
         mask = self._frozen.copy()

@@ -85,7 +85,7 @@ SPECS: dict[str, Spec] = {
 }
 
 VERDICTS = ("maybe", "no")
-WINDOW_TABS = ("filter", "start", "explorer", "compare", "setops")   # bloomviz.gui.app.TABS (a test compares)
+WINDOW_TABS = ("filter", "start", "explorer", "compare", "setops", "foreign", "lesson")   # = bloomviz.gui.app.TABS (a test compares)
 
 
 def whole(text: str, what: str, low: int = 0, high: int | None = None) -> int:

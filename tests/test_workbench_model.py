@@ -210,3 +210,68 @@ def test_undo_keeps_within_its_memory_budget():
     assert len(stack) == 2 and stack.label == ("insert", 9)
     stack.push(("insert", "huge"), SimpleNamespace(flt=SimpleNamespace(nbytes=lambda: 20_000)))
     assert len(stack) == 0     # a step too large to keep: nothing before it can be undone either
+
+
+def test_restore_forgets_the_replaced_filters_undo_steps_even_with_a_full_stack(wb):
+    for i in range(60):                       # more steps than the stack keeps: the oldest are dropped
+        wb.insert(f"mine{i}")
+    snap = wb.snapshot()
+    wb.configure(256, 3)
+    for i in range(3):
+        wb.insert(f"scenario{i}")
+    wb.restore(snap)                          # a scenario's Cancel
+    assert wb.undo_what == ("insert", "mine59")
+    assert wb.undo() and wb.items == [f"mine{i}" for i in range(59)] and wb.filter.m == 64
+
+
+def test_undo_after_a_quiet_replacement_brings_back_the_filter_before_it(wb):
+    wb.insert("pear")
+    with wb.quiet():                          # a session's Open
+        wb.configure(128, 4)
+        wb.insert("from the session")
+    assert wb.undo_what == ("new filter", None)
+    assert wb.undo() and wb.filter.m == 64 and wb.items == ["pear"]
+
+
+def test_a_restored_snapshot_measures_on_its_own_probes_and_seed(wb):
+    wb.insert("kept")
+    probes, seed = list(wb.probes), wb.probe_seed
+    snap = wb.snapshot()
+    wb.set_probe_count(300)                   # a cancelled Open changes these before its filter goes in
+    wb.set_probe_seed(7)
+    wb.configure(128, 4)
+    wb.restore(snap)
+    assert wb.probes == probes and wb.probe_seed == seed and len(wb.probes) == 500
+    wb.configure(32, 2)                       # the next filter is drawn from the restored settings
+    assert len(wb.probes) == 500
+
+
+def test_a_removal_that_clears_no_counter_keeps_the_plots_n_right():
+    wb = Workbench(probes=200)
+    assert wb.configure(256, 3, variant="counting")
+    wb.insert("a")
+    wb.insert("a")
+    assert wb.remove("a") is not None         # counters 2 -> 1: none reaches 0
+    wb.insert_batch([f"b{i}" for i in range(5)])
+    assert list(wb.series.column("n")[-5:]) == [2, 3, 4, 5, 6] and len(wb.filter) == 6
+
+
+def test_undo_keeps_a_changed_probe_count(wb):
+    wb.set_probe_count(1_000)
+    wb.insert("x")
+    wb.set_probe_count(300)
+    assert wb.undo() and len(wb.probes) == 300 and not wb.is_member("x")
+
+
+def test_a_job_that_made_nothing_leaves_nothing_to_undo(wb):
+    wb.insert("before")
+    assert wb.insert_many([f"w{i}" for i in range(100)], label="words")
+    wb.cancel()                               # before its first chunk
+    assert wb.undo_what == ("insert", "before")
+
+
+def test_a_lookup_is_undone_without_copying_the_filter(wb):
+    wb.insert("one")
+    wb.lookup("two")
+    assert wb.undo_stack._steps[-1].saved.flt is None
+    assert wb.undo() and wb.status()["lookups"] == 0 and wb.is_member("one")

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from bloomviz.explain import variants
 from bloomviz.items.encoding import describe
 
-FALSE_NEGATIVE_LIMIT = 20
+FALSE_NEGATIVE_LIMIT = 20   # false negatives named (and their cells marked on the grid); more are counted
 
 
 @dataclass(frozen=True)

@@ -139,7 +139,3 @@ class Workbench(QtCore.QObject):
 
     def bound_line(self) -> tuple[float, str] | None:
         return variants.bound_line(self.model.filter)
-
-    def explain_state(self) -> None:
-        """Show the whole state anew in every view (after work done with ``model.quiet()``)."""
-        self.model.announce()

@@ -45,6 +45,7 @@ class Job:
         self.done = 0
         self.label = label
         self.chunk = 8 if step is not None else 4_096   # adapted after every step to stay near TARGET_TICK_S
+        self.undo_saved = None      # the undo step kept before the job, if any
         self.per_item: float | None = None
         self.started = time.perf_counter()
         self.last_frame = self.started
@@ -133,8 +134,9 @@ class Jobs:
         if self._job is not None:
             self._emit(self.events.error, "Another bulk insert is running; cancel it first.")
             return False
-        if not self._quiet:     # undo takes a whole job back, not one chunk
-            self.undo_stack.push(("insert batch", job.label), job.checkpoint or checkpoint(self._s))
+        if job.step is None and not self._quiet:   # undo takes a whole bulk insert back, not one chunk
+            job.undo_saved = job.checkpoint or checkpoint(self._s)
+            self.undo_stack.push(("insert batch", job.label), job.undo_saved)
         self._job = job
         self._reserve(reserve)
         self._emit(self.events.busy_changed, True)
@@ -171,12 +173,14 @@ class Jobs:
         rolled_back = cancelled and job.checkpoint is not None
         if rolled_back:
             self.rollback(job.checkpoint)
-            self.undo_stack.drop(job.checkpoint)   # nothing of the job is left to undo
+        if rolled_back or job.done == 0:
+            self.undo_stack.drop(job.undo_saved)   # nothing of the job is left to undo
         self._emit(self.events.notice, job.summary(cancelled, reason, rolled_back))
         self._emit(self.events.busy_changed, False)
         self._emit(self.events.job_finished, job.done, job.total, cancelled)
 
     def cancel(self) -> None:
-        """Stop bulk work between chunks (everything committed so far stays, consistently)."""
+        """Stop bulk work between chunks: what was committed stays, consistently (an atomic job goes back to
+        where it started)."""
         if self._job is not None:
             self._finish_job(cancelled=True)

@@ -83,4 +83,5 @@ class Measurement:
         """The count after a removal (``cleared``: the counters that fell to 0, so bits went 1 -> 0)."""
         if cleared or self.tracker is None:
             self._pipe.rebuild()
+        self._pipe.n = len(self.flt)   # a removal takes an insert back even when no counter reached 0
         return self.fp_count

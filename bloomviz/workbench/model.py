@@ -203,8 +203,7 @@ class Workbench(Operations, Jobs, Undo):
 
     def rollback(self, cp: Checkpoint) -> None:
         """Put back the state of ``cp``: filter, truth, measurement, plot rows and history."""
-        if self._job is not None and self._job.checkpoint is not cp:
-            self.cancel()
+        self.cancel()   # (a job rolled back by its own end has already let go of ``_job``)
         self._emit(self.events.about_to_reset)
         self._s = cp.state
         cut_back(self._s, cp)
@@ -212,15 +211,18 @@ class Workbench(Operations, Jobs, Undo):
 
     def snapshot(self) -> Snapshot:
         """The whole state, to put back with ``restore`` after another filter was shown."""
-        return snapshot(self._s, len(self.undo_stack))
+        return snapshot(self._s, self.undo_stack.serial)
 
     def restore(self, snap: Snapshot) -> None:
         """Put back a state kept by ``snapshot`` (what was undoable then is undoable again, nothing after)."""
         self.cancel()
+        self.undo_stack.cut_from(snap.undo_serial)
+        self._revive(snap)
+
+    def _revive(self, snap: Snapshot) -> None:
         self._emit(self.events.about_to_reset)
-        self.undo_stack.cut(snap.undo_depth)
         self._s = revive(snap)
-        self._probe_count = self._s.measure.count
+        self._probe_count, self._seed = snap.probe_count, snap.seed
         self._emit(self.events.reset, self._s.last)
 
     # --- reading ---------------------------------------------------------------------------------------------

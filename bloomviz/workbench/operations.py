@@ -8,7 +8,7 @@ from typing import Sequence
 
 import numpy as np
 
-from bloomviz.explain.operations import false_negative_note
+from bloomviz.explain.operations import FALSE_NEGATIVE_LIMIT, false_negative_note
 from bloomviz.filters import bitstore
 from bloomviz.items.encoding import describe, to_bytes_list
 from bloomviz.workbench import limits
@@ -16,8 +16,6 @@ from bloomviz.workbench.measurement import has_bits
 from bloomviz.workbench.records import (FALSE_POSITIVE, FORCED_REMOVAL, INSERTED, MAYBE_PRESENT, REMOVED,
                                         TRUE_NEGATIVE, TRUE_POSITIVE, HistoryEntry, Operation)
 from bloomviz.workbench.truth import CULPRIT_LIMIT, sorted_unique
-
-FALSE_NEGATIVE_LIMIT = 20
 
 
 def _ints(values) -> tuple[int, ...]:
@@ -74,7 +72,7 @@ class Operations:
         data = self._check(item)
         if data is None:
             return None
-        self._keep(("lookup", item))
+        self._keep(("lookup", item), copy_filter=False)
         s = self._s
         look = s.flt.lookup(data)
         positions = _ints(look.positions)

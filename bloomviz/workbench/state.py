@@ -1,8 +1,10 @@
 """Everything the window knows about the filter it shows, as one object per filter.
 
-A new filter gets a new ``State``; the model never touches an old one again. So keeping a filter aside while
-another is shown (a scenario's Cancel, a long Open that is cancelled) is keeping its ``State`` (``Snapshot``),
-and going back a few operations after a failed job is cutting one back to the lengths in a ``Checkpoint``.
+A new filter gets a new ``State``. Keeping a filter aside while another is shown (a scenario's Cancel, a long
+Open that is cancelled, undo of a replacement) is keeping its ``State`` with a copy of its filter and the
+measurement's settings by value (``Snapshot``: the probe count or seed may be changed just before the filter is
+replaced); going back a few operations (undo, a failed job) is cutting a state back to the lengths in a
+``Checkpoint``.
 """
 
 from __future__ import annotations
@@ -47,14 +49,12 @@ class Checkpoint:
     seed: int
     last: object
 
-    @property
-    def inserts(self) -> int:
-        return len(self.flt)
 
-
-def checkpoint(s: State) -> Checkpoint:
+def checkpoint(s: State, copy_filter: bool = True) -> Checkpoint:
+    """``copy_filter=False`` for an operation that leaves the filter as it is (a lookup): undo is last in, first
+    out, so when it is undone the filter is again the one it saw, and no copy is needed."""
     t, mm = s.truth, s.measure
-    return Checkpoint(state=s, flt=s.flt.copy(), capacity=s.capacity, items=len(t.items),
+    return Checkpoint(state=s, flt=s.flt.copy() if copy_filter else None, capacity=s.capacity, items=len(t.items),
                       positions=len(t.rows) if t.rows is not None else 0,
                       removed=dict(t.removed),
                       series=len(s.series), history=len(s.history), counts=dict(s.counts), lookups=s.lookups,
@@ -62,8 +62,9 @@ def checkpoint(s: State) -> Checkpoint:
 
 
 def cut_back(s: State, cp: Checkpoint) -> None:
-    """Put ``s`` back as it was at ``cp`` (the filter becomes a copy of the checkpoint's)."""
-    s.flt = cp.flt.copy()
+    """Put ``s`` back as it was at ``cp`` (the filter becomes a copy of the checkpoint's, when it kept one)."""
+    if cp.flt is not None:
+        s.flt = cp.flt.copy()
     s.capacity = cp.capacity
     s.truth.flt = s.flt
     s.truth.cut(cp.items, cp.positions, cp.removed)
@@ -71,7 +72,8 @@ def cut_back(s: State, cp: Checkpoint) -> None:
     del s.history[cp.history:]
     s.counts = dict(cp.counts)
     s.lookups = cp.lookups
-    s.measure.probes, s.measure.keys, s.measure.seed = cp.probes, cp.probe_keys, cp.seed
+    if len(cp.probes) == s.measure.count:   # (a probe count changed since is a setting, not undone here)
+        s.measure.probes, s.measure.keys, s.measure.seed = cp.probes, cp.probe_keys, cp.seed
     s.measure.attach(s.flt)
     s.last = cp.last
 
@@ -82,7 +84,11 @@ class Snapshot:
     filter in place before showing it again)."""
     state: State
     flt: object
-    undo_depth: int = 0    # the undo steps that belong to the states before this one
+    probes: list
+    probe_keys: set
+    probe_count: int
+    seed: int
+    undo_serial: int = 0   # the undo steps taken before it have lower serial numbers (undo.UndoStack)
 
     @property
     def inserts(self) -> int:
@@ -95,14 +101,19 @@ def nbytes(s: State) -> int:
     return int(s.flt.nbytes()) + s.truth.nbytes() + series + 200 * len(s.history)
 
 
-def snapshot(s: State, undo_depth: int = 0) -> Snapshot:
-    return Snapshot(state=s, flt=s.flt.copy(), undo_depth=undo_depth)
+def snapshot(s: State, undo_serial: int = 0) -> Snapshot:
+    mm = s.measure
+    return Snapshot(state=s, flt=s.flt.copy(), probes=mm.probes, probe_keys=mm.keys, probe_count=mm.count,
+                    seed=mm.seed, undo_serial=undo_serial)
 
 
 def revive(snap: Snapshot) -> State:
-    """The snapshot's state, live again (a snapshot is restored at most once: its objects become live)."""
+    """The snapshot's state, live again, measured on its own probes (its filter object becomes live: restore a
+    snapshot once)."""
     s = snap.state
     s.flt = snap.flt
     s.truth.flt = s.flt
-    s.measure.attach(s.flt)
+    mm = s.measure
+    mm.probes, mm.keys, mm.count, mm.seed = snap.probes, snap.probe_keys, snap.probe_count, snap.seed
+    mm.attach(s.flt)
     return s

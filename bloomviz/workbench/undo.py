@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bloomviz.workbench.state import Snapshot, checkpoint, nbytes, revive, snapshot
+from bloomviz.workbench.state import Snapshot, checkpoint, nbytes, snapshot
 
 DEPTH = 50
 BUDGET = 96 * 1024 * 1024
@@ -22,6 +22,7 @@ class Step:
     label: tuple         # what undo would take back: (op, item), e.g. ("insert", "apple"), ("new filter", None)
     saved: object        # a state.Checkpoint or a state.Snapshot
     cost: int            # bytes held
+    serial: int          # rises with every step ever pushed (the oldest steps are dropped, so not a position)
 
 
 def cost_of(saved) -> int:
@@ -29,7 +30,7 @@ def cost_of(saved) -> int:
     filter, truth and plot rows, which nothing else holds once another filter is shown)."""
     if isinstance(saved, Snapshot):
         return nbytes(saved.state)
-    return int(saved.flt.nbytes())
+    return int(saved.flt.nbytes()) if saved.flt is not None else 0
 
 
 class UndoStack:
@@ -37,13 +38,27 @@ class UndoStack:
         self.depth, self.budget = depth, budget
         self._steps: list[Step] = []
         self._held = 0           # bytes held by the steps
+        self._serial = 0         # the serial number the next step gets
+
+    @property
+    def serial(self) -> int:
+        """The serial number the next step will get: steps taken from now on have this one or higher."""
+        return self._serial
+
+    def affordable(self, nbytes: int) -> bool:
+        """Whether a step holding ``nbytes`` can be kept; when not, nothing before it can be undone either
+        (the stack is emptied), and the caller need not make the copy at all."""
+        if nbytes > self.budget:
+            self.cut(0)
+            return False
+        return True
 
     def push(self, label: tuple, saved) -> None:
         cost = cost_of(saved)
-        if cost > self.budget:       # one copy alone is over the budget: this step cannot be undone
-            self.cut(0)
+        if not self.affordable(cost):
             return
-        self._steps.append(Step(label, saved, cost))
+        self._steps.append(Step(label, saved, cost, self._serial))
+        self._serial += 1
         self._held += cost
         while len(self._steps) > self.depth or self._held > self.budget:
             self._held -= self._steps.pop(0).cost
@@ -56,10 +71,14 @@ class UndoStack:
         return step
 
     def cut(self, depth: int) -> None:
-        """Forget the steps after the first ``depth`` (a kept state was put back: they belonged to another)."""
+        """Forget the steps after the first ``depth``."""
         for step in self._steps[depth:]:
             self._held -= step.cost
         del self._steps[depth:]
+
+    def cut_from(self, serial: int) -> None:
+        """Forget the steps taken from ``serial`` on (a kept state was put back: they belonged to another)."""
+        self.cut(sum(1 for step in self._steps if step.serial < serial))
 
     def drop(self, saved) -> None:
         """Forget the newest step if it holds ``saved`` (a job that was rolled back left nothing to undo)."""
@@ -78,10 +97,12 @@ class UndoStack:
 class Undo:
     """Mixed into ``Workbench``: what it keeps before each change, and ``undo``."""
 
-    def _keep(self, what: tuple) -> None:
-        """Before an operation: its state, so that ``undo`` can put it back (``what``: (op, item))."""
-        if self._job is None and not self._quiet:
-            self.undo_stack.push(what, checkpoint(self._s))
+    def _keep(self, what: tuple, copy_filter: bool = True) -> None:
+        """Before an operation: its state, so that ``undo`` can put it back (``what``: (op, item)). A filter
+        too large for the budget is not copied at all (the undo steps before it are forgotten)."""
+        if self._job is None and not self._quiet and \
+                self.undo_stack.affordable(self._s.flt.nbytes() if copy_filter else 0):
+            self.undo_stack.push(what, checkpoint(self._s, copy_filter))
 
     def _unkeep(self) -> None:
         """The operation was refused after all: its step holds nothing to undo."""
@@ -89,9 +110,9 @@ class Undo:
             self.undo_stack.pop()
 
     def _keep_state(self, what: tuple) -> None:
-        """Before the filter is replaced or emptied: the whole state."""
-        if not self._quiet:
-            self.undo_stack.push(what, snapshot(self._s, len(self.undo_stack)))
+        """Before the filter is replaced or emptied: the whole state (also while quiet: undo after Open brings
+        the filter before it back, not a few operations of the one it replaced)."""
+        self.undo_stack.push(what, snapshot(self._s, self.undo_stack.serial))
 
     @property
     def undo_what(self) -> tuple | None:
@@ -106,10 +127,7 @@ class Undo:
             return False
         self.cancel()
         if isinstance(step.saved, Snapshot):
-            self._emit(self.events.about_to_reset)
-            self._s = revive(step.saved)
-            self._probe_count = self._s.measure.count
-            self._emit(self.events.reset, self._s.last)
+            self._revive(step.saved)
         else:
             self.rollback(step.saved)
         return True

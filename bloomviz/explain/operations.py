@@ -15,7 +15,7 @@ FALSE_NEGATIVE_LIMIT = 20   # false negatives named (and their cells marked on t
 
 @dataclass(frozen=True)
 class Explanation:
-    op: str                                   # "insert", "lookup", "insert batch", "new filter", "reset"
+    op: str                                   # "insert", "lookup", "remove", "insert batch", "new filter", ...
     label: str                                # printable item or summary
     verdict: str                              # one of VERDICTS, or "" for non-item operations
     verdict_text: str                         # the verdict in words (without the headline)
@@ -154,7 +154,7 @@ def explain_operation(rec, state) -> Explanation:
     flt = state.flt
     if rec.op == "insert batch":
         return explain_note_text("insert batch", f"Inserted a batch of {rec.count:,} items "
-                                                 f"(n = {len(flt):,} inserts in all).", state, rec.numbers,
+                                                 f"(n = {rec.numbers.n:,} inserts in all).", state, rec.numbers,
                                  rec.count)
     headline = ""
     if rec.op == "insert":
@@ -186,7 +186,7 @@ def explain(record, state, numbers=None) -> Explanation | None:
     if hasattr(record, "verdict"):
         return explain_operation(record, state)
     text = record.text or describe_filter(state)
-    return explain_note_text(record.op, text, state, record.numbers or numbers, record.count)
+    return explain_note_text(record.op, text, state, record.numbers or numbers)
 
 
 def describe_filter(state) -> str:

@@ -1,6 +1,7 @@
 """What the model hands out: frozen records of operations and of the state, and the verdicts.
 
-A record holds facts (positions, counts, the verdict, the core's own result), never sentences: the words are
+A record holds facts (positions, counts, the verdict, the core's own result), not sentences (the one exception:
+a history entry's ``note``, shown as it is in the history table, is written by ``bloomviz.explain``): the words are
 built from records by ``bloomviz.explain.operations``. One operation makes one ``Operation`` record, carried by
 the model's one event for it.
 """
@@ -119,7 +120,6 @@ class Operation:
 @dataclass(frozen=True)
 class StateNote:
     """Not an operation: the filter was made, loaded, emptied; or a caller's text (a scenario's story)."""
-    op: str                                   # "new filter", "loaded filter", "reset", or the caller's title
+    op: str                                   # "new filter", "loaded filter", or the caller's title
     text: str = ""                            # the caller's own text ("" = describe the filter)
     numbers: Numbers | None = None
-    count: int = 0

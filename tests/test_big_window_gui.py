@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6 import QtCore
 
 from bloomviz.filters import bitstore
-from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.widgets.grid import layout as gl
 from bloomviz.gui.widgets.grid.widget import BitGridWidget
 from bloomviz.gui.window import redraw as redraw_mod
 from bloomviz.gui.window.bit_changes import PackedChanges
-from bloomviz.gui.workbench import Workbench
+from window_helpers import new_window
 
 
 def fresh_levels(grid: BitGridWidget) -> np.ndarray:
@@ -73,9 +71,7 @@ def test_many_changed_cells_update_the_kept_block_sums_exactly(qtbot):
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-    win = MainWindow(workbench=Workbench(probes=1_000), settings=settings)
-    qtbot.addWidget(win)
+    win = new_window(qtbot, tmp_path, probes=1_000)
     win.resize(1280, 800)
     win.show()
     qtbot.waitExposed(win)

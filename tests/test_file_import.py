@@ -6,45 +6,15 @@ import os
 
 import numpy as np
 import pytest
-from PySide6 import QtCore
-
-from bloomviz.gui.files import file_import
 
 from bloomviz.gui.files import session_io
-from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import Workbench
-
-
-class FakeDialogs:
-    """Records every question and message; never shows a modal dialog."""
-
-    def __init__(self):
-        self.errors, self.infos, self.asked = [], [], []
-        self.open_paths, self.save_paths = [], []
-        self.unsaved_answer = "cancel"
-
-    def open_path(self, title, filters, directory=""):
-        return self.open_paths.pop(0) if self.open_paths else ""
-
-    def save_path(self, title, filters, default=""):
-        return self.save_paths.pop(0) if self.save_paths else ""
-
-    def ask_unsaved(self, text):
-        self.asked.append(text)
-        return self.unsaved_answer
-
-    def error(self, title, text, details=""):
-        self.errors.append((title, text, details))
-
-    def info(self, title, text, details=""):
-        self.infos.append((title, text, details))
+from window_helpers import FakeDialogs, new_window
 
 
 @pytest.fixture
 def win(qtbot, tmp_path):
-    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-    w = MainWindow(workbench=Workbench(probes=500), settings=settings)
-    qtbot.addWidget(w)
+    w = new_window(qtbot, tmp_path, probes=500)
     w.dialogs = FakeDialogs()
     w.files = session_io.install(w, w.dialogs)
     w.wb.configure(4096, 3)

@@ -16,34 +16,10 @@ from bloomviz.files import storage
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.gui.files import file_dialogs
 from bloomviz.gui.files import session_io
-from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
+from window_helpers import FakeDialogs, new_window
 from bloomviz.workbench.limits import MAX_M
 from bloomviz.workbench.records import FALSE_POSITIVE, MAYBE_PRESENT
 from bloomviz.measure.experiment import Series
-
-
-class FakeDialogs:
-    def __init__(self):
-        self.errors, self.infos, self.asked = [], [], []
-        self.open_paths, self.save_paths = [], []
-        self.unsaved_answer = file_dialogs.CANCEL
-
-    def open_path(self, title, filters, directory=""):
-        return self.open_paths.pop(0) if self.open_paths else ""
-
-    def save_path(self, title, filters, default=""):
-        return self.save_paths.pop(0) if self.save_paths else ""
-
-    def ask_unsaved(self, text):
-        self.asked.append(text)
-        return self.unsaved_answer
-
-    def error(self, title, text, details=""):
-        self.errors.append((title, text, details))
-
-    def info(self, title, text, details=""):
-        self.infos.append((title, text, details))
 
 
 @pytest.fixture
@@ -51,9 +27,7 @@ def make_window(qtbot, tmp_path):
     made = []
 
     def make(probes=300):
-        settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-        w = MainWindow(workbench=Workbench(probes=probes), settings=settings)
-        qtbot.addWidget(w)
+        w = new_window(qtbot, tmp_path, probes=probes)
         w.dialogs = FakeDialogs()
         w.files = session_io.install(w, w.dialogs)
         made.append(w)

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-from PySide6 import QtCore
-
 from bloomviz.theory import rates as theory
 from bloomviz.gui.widgets import fill_gauge
 from bloomviz.gui.widgets.fill_gauge import AMBER, RED, gauge_state
-from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
+from window_helpers import new_window
 
 
 def test_states_below_at_and_past_capacity():
@@ -26,9 +22,7 @@ def test_states_below_at_and_past_capacity():
 
 
 def test_the_gauge_follows_the_window_s_filter(qtbot, tmp_path):
-    w = MainWindow(workbench=Workbench(probes=200),
-                   settings=QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
+    w = new_window(qtbot, tmp_path, probes=200)
     gauge = fill_gauge.install(w)
     w.wb.configure(959, 7, capacity=100)
     w.wb.insert_batch([f"i{j}" for j in range(120)])

@@ -12,8 +12,7 @@ from PySide6 import QtCore
 from bloomviz import lessons
 from bloomviz.filters.registry import grid_values
 from bloomviz.gui.lesson_tab import view as lesson_view
-from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
+from window_helpers import new_window
 
 LESSON = """# Moving pictures
 
@@ -60,9 +59,7 @@ predict verdict a
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    w = MainWindow(workbench=Workbench(probes=200),
-                   settings=QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
+    w = new_window(qtbot, tmp_path, probes=200)
     lesson_view.install(w)
     w.resize(1280, 800)
     w.show()

@@ -8,17 +8,14 @@ import pytest
 from PySide6 import QtCore
 
 from bloomviz.gui.lesson_tab import view as lesson_view
-from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
+from window_helpers import new_window
 
 BITS_STEP, PHANTOM_STEP = 4, 6        # lesson 1: "how many bits after k2, k3, k4?" and "is k1 in?"
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    w = MainWindow(workbench=Workbench(probes=200),
-                   settings=QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
+    w = new_window(qtbot, tmp_path, probes=200)
     lesson_view.install(w)
     w.resize(1280, 800)
     w.show()

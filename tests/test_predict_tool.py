@@ -8,17 +8,14 @@ import pytest
 from PySide6 import QtCore
 
 from bloomviz.gui.filter_tab import predict_tool
-from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
+from window_helpers import new_window
 
 NO, MAYBE = 0, 1
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    w = MainWindow(workbench=Workbench(probes=200),
-                   settings=QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
+    w = new_window(qtbot, tmp_path, probes=200)
     w.predict_tool = predict_tool.install(w)
     w.wb.configure(256, 4)
     w.wb.insert_batch(["alpha", "beta", "gamma"])

@@ -19,38 +19,13 @@ from bloomviz.items.encoding import to_bytes
 from bloomviz.gui.files import file_dialogs
 from bloomviz.gui.scenarios_tab import controller as scenarios
 from bloomviz.gui.files import session_io
-from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
+from window_helpers import FakeDialogs, new_window
 
-
-
-class FakeDialogs:
-    """The File menu's questions, answered by the test (no modal dialog ever waits)."""
-
-    def __init__(self):
-        self.asked, self.errors = [], []
-        self.unsaved_answer = file_dialogs.CANCEL
-
-    def ask_unsaved(self, text):
-        self.asked.append(text)
-        return self.unsaved_answer
-
-    def error(self, title, text, details=""):
-        self.errors.append((title, text))
-
-    info = error
-
-    def open_path(self, *args):
-        return ""
-
-    save_path = open_path
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-    w = MainWindow(workbench=Workbench(probes=300), settings=settings)
-    qtbot.addWidget(w)
+    w = new_window(qtbot, tmp_path, probes=300)
     w.dialogs = FakeDialogs()
     w.file_actions = session_io.install(w, w.dialogs)
     w.scenarios = scenarios.install(w, ask=lambda title, question: True)

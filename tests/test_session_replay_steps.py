@@ -12,41 +12,18 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np
 import pytest
-from PySide6 import QtCore
 
 from bloomviz.gui.files import session_io
 
 from bloomviz.workbench import replay as session_replay
-from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
-
-
-class Dialogs:
-    def __init__(self):
-        self.errors, self.asked = [], []
-
-    def error(self, title, text, details=""):
-        self.errors.append(text)
-
-    info = error
-
-    def ask_unsaved(self, text):
-        self.asked.append(text)
-        return "discard"
-
-    def open_path(self, *args):
-        return ""
-
-    save_path = open_path
+from window_helpers import FakeDialogs, new_window
 
 
 @pytest.fixture
 def make(qtbot, tmp_path):
     def build():
-        settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-        w = MainWindow(workbench=Workbench(probes=200), settings=settings)
-        qtbot.addWidget(w)
-        w.dialogs = Dialogs()
+        w = new_window(qtbot, tmp_path, probes=200)
+        w.dialogs = FakeDialogs(unsaved_answer="discard")
         w.file_actions = session_io.install(w, w.dialogs)
         return w
     return build

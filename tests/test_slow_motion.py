@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from PySide6 import QtCore
 
 from bloomviz.hashing import schemes as hashing
 from bloomviz.gui.filter_tab import slow_motion
-from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
+from window_helpers import new_window
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    w = MainWindow(workbench=Workbench(probes=200),
-                   settings=QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
+    w = new_window(qtbot, tmp_path, probes=200)
     slow_motion.install(w)
     return w
 

@@ -8,13 +8,12 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz.gui import theme
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import Workbench
+from window_helpers import new_window
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-    w = MainWindow(workbench=Workbench(probes=200), settings=settings)
-    qtbot.addWidget(w)
+    w = new_window(qtbot, tmp_path, probes=200)
     yield w
     theme.set_dark(False)
 

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from PySide6 import QtCore, QtGui
+from PySide6 import QtGui
 
 from bloomviz.gui.extensions import MODULES, install_all
 from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
+from window_helpers import new_window
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-    w = MainWindow(workbench=Workbench(probes=500), settings=settings)
-    qtbot.addWidget(w)
+    w = new_window(qtbot, tmp_path, probes=500)
     installed = install_all(w)
     assert set(installed) == set(MODULES)
     yield w

@@ -14,15 +14,12 @@ from PySide6.QtTest import QTest
 
 from bloomviz.gui import theme
 from bloomviz.gui.extensions import install_all
-from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
+from window_helpers import new_window
 
 
 @pytest.fixture
 def win(qtbot, tmp_path):
-    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-    w = MainWindow(workbench=Workbench(probes=300), settings=settings)
-    qtbot.addWidget(w)
+    w = new_window(qtbot, tmp_path, probes=300)
     install_all(w)
     w.params_panel.confirm = lambda question: True
     w.item_panel.confirm = lambda question: True

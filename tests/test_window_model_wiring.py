@@ -10,15 +10,12 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import mmh3
 from PySide6 import QtCore
 
-from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
 from bloomviz.hashing import schemes
+from window_helpers import new_window
 
 
 def test_an_insert_by_enter_runs_murmurhash_once(qtbot, tmp_path, monkeypatch):
-    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-    win = MainWindow(workbench=Workbench(probes=500), settings=settings)
-    qtbot.addWidget(win)
+    win = new_window(qtbot, tmp_path, probes=500)
     win.show()
     qtbot.waitExposed(win)
     for i in range(30):        # a filter with history, so that "inserted before?" has rows to scan
@@ -37,9 +34,7 @@ def test_an_insert_by_enter_runs_murmurhash_once(qtbot, tmp_path, monkeypatch):
 
 
 def test_edit_undo_takes_back_the_last_insert(qtbot, tmp_path):
-    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-    win = MainWindow(workbench=Workbench(probes=500), settings=settings)
-    qtbot.addWidget(win)
+    win = new_window(qtbot, tmp_path, probes=500)
     win.show()
     qtbot.waitExposed(win)
     undo = win.actions_["undo"]

@@ -13,19 +13,14 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np
 import pytest
-from PySide6 import QtCore
 
 from bloomviz.gui.filter_tab.autoplay import MAX_RATE
-from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.filter_tab.variant_view import connect_variant_views  # noqa: F401 - the window wires it
-from bloomviz.gui.workbench import Workbench
+from window_helpers import new_window
 
 
 @pytest.fixture
 def win(qtbot, tmp_path):
-    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-    w = MainWindow(workbench=Workbench(probes=300), settings=settings)
-    qtbot.addWidget(w)
+    w = new_window(qtbot, tmp_path, probes=300)
     w.show()
     assert w.wb.configure(variant="scalable", initial_capacity=50, p=0.01)
     yield w

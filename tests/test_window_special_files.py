@@ -14,32 +14,10 @@ import socket
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
-from PySide6 import QtCore
 
 from bloomviz.gui.files import session_io
 from bloomviz.gui.app import main
-from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
-
-
-class Dialogs:
-    def __init__(self):
-        self.errors, self.infos, self.asked = [], [], []
-
-    def error(self, title, text, details=""):
-        self.errors.append(text)
-
-    def info(self, title, text, details=""):
-        self.infos.append(text)
-
-    def ask_unsaved(self, text):
-        self.asked.append(text)
-        return "discard"
-
-    def open_path(self, *args):
-        return ""
-
-    save_path = open_path
+from window_helpers import FakeDialogs, new_window
 
 
 @contextlib.contextmanager
@@ -70,10 +48,8 @@ def specials(tmp_path):
 
 @pytest.fixture
 def win(qtbot, tmp_path):
-    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-    w = MainWindow(workbench=Workbench(probes=100), settings=settings)
-    qtbot.addWidget(w)
-    w.dialogs = Dialogs()
+    w = new_window(qtbot, tmp_path, probes=100)
+    w.dialogs = FakeDialogs(unsaved_answer="discard")
     w.file_actions = session_io.install(w, w.dialogs)
     w.wb.insert("kept")
     yield w
@@ -96,7 +72,7 @@ def test_window_refuses_a_special_file_naming_it(win, specials, kind, entry):
         assert call() is False
     assert not win.wb.busy
     assert len(win.dialogs.errors) == 1
-    text = win.dialogs.errors[0]
+    text = win.dialogs.errors[0][1]
     assert path in text and WORDS[kind] in text, text
     assert len(win.wb.filter) == 1 and win.wb.is_member("kept")
 

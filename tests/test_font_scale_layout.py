@@ -13,6 +13,7 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz.gui import theme
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.window import docks
 
 SIZE = (1280, 800)
 GRID_SHARE = 0.15      # of the window's area, at any text size (at 250 % it was 172 x 462 px: 7.8 %)
@@ -38,7 +39,7 @@ def _rect_in_window(win, widget) -> QtCore.QRect:
     return QtCore.QRect(widget.mapTo(win, QtCore.QPoint(0, 0)), widget.size())
 
 
-@pytest.mark.parametrize("scale", [1.0, 1.5, 2.0, 2.5])
+@pytest.mark.parametrize("scale", [1.0, 1.5, 1.75, 2.0, 2.5])
 def test_text_size_keeps_the_window_and_the_grid(qtbot, window, scale):
     window.set_font_scale(scale)
     window.resize(*SIZE)
@@ -50,7 +51,7 @@ def test_text_size_keeps_the_window_and_the_grid(qtbot, window, scale):
     shown = [win.grid, win.grid_legend, win.statusBar(), win.menuBar()]
     # a dock behind another one's tab (the explanation beside the history at large text) is not on screen
     shown += [dock for dock in win.docks.values() if dock.isVisible() and not dock.visibleRegion().isEmpty()]
-    if scale >= 2.0:   # the plot has the right column to itself, the explanation a tab beside the history
+    if scale >= docks.LARGE_TEXT:   # the plot has the right column to itself, the explanation a tab by the history
         assert win.docks["explain"] in win.tabifiedDockWidgets(win.docks["history"])
     for widget in shown:
         rect = _rect_in_window(win, widget)

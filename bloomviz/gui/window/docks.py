@@ -58,14 +58,15 @@ def default_layout(window: QtWidgets.QMainWindow, docks: dict) -> None:
     window.resizeDocks([docks["history"]], [height * 24 // 100], QtCore.Qt.Orientation.Vertical)
 
 
-LARGE_TEXT = 2.0   # from this text size the explanation joins the history's tabs: the plot gets the column
+LARGE_TEXT = 1.75  # from this text size the explanation joins the history's tabs: the plot gets the column
 
 
 def fit_text_size(window: QtWidgets.QMainWindow, docks: dict, scale: float) -> None:
-    """At large text (a projector at 200-250 %) the right column cannot hold the plot and the explanation one
-    above the other (the plot kept ~40 px of data): the explanation becomes a tab beside the history and the
-    plot takes the column. Back below that size it returns under the plot. Only a dock still where the layout
-    put it is moved: a panel the user placed elsewhere stays there."""
+    """At large text (a projector at 175-250 %) the right column cannot hold the plot and the explanation one
+    above the other (under X at 1280 x 800: at 175 % the plot's labels overran its data, at 250 % it kept ~40 px;
+    at 150 % they fit): the explanation becomes a tab beside the history and the plot takes the column. Back
+    below that size it returns under the plot. Only a dock still where the layout put it is moved: a panel the
+    user placed elsewhere stays there."""
     explain, plot, history = docks["explain"], docks["plot"], docks["history"]
     if explain.isFloating() or plot.isFloating():
         return

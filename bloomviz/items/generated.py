@@ -102,7 +102,9 @@ class GeneratedItems(Sequence):
 
     def words(self, start: int, stop: int) -> np.ndarray:
         """Items start…stop-1 as a (3, n) uint64 array of little-endian words (bytes 0-7, 8-15, 16)."""
-        x = self.values(start, stop)
+        return self._words_of(self.values(start, stop))
+
+    def _words_of(self, x: np.ndarray) -> np.ndarray:
         high = _hex_word(x >> _U64(32))                       # digits 0-7
         low = _hex_word(x & _U64(0xFFFFFFFF))                 # digits 8-15
         out = np.empty((3, x.size), dtype=_U64)
@@ -114,7 +116,23 @@ class GeneratedItems(Sequence):
         return out
 
     def texts(self, start: int, stop: int) -> list[str]:
-        words = self.words(start, stop)
+        return self._texts_of(self.words(start, stop))
+
+    def texts_at(self, indices) -> list[str]:
+        """The items at ``indices`` (any order, repeats allowed; each in [0, count)), in that order."""
+        idx = np.asarray(indices, dtype=np.int64).ravel()
+        if idx.size and (idx.min() < 0 or idx.max() >= self.count):
+            raise IndexError(f"item indices must be in [0, {self.count}), got {idx.min()}…{idx.max()}")
+        return self._texts_of(self._words_of(self.values_at(idx)))
+
+    def values_at(self, indices: np.ndarray) -> np.ndarray:
+        """The 64-bit values of the items at ``indices`` (int64, checked by the caller)."""
+        with np.errstate(over="ignore"):
+            x = indices.astype(_U64) + _U64(self._key)
+        return _fmix64(x)
+
+    @staticmethod
+    def _texts_of(words: np.ndarray) -> list[str]:
         rows = np.ascontiguousarray(words.T).view(np.uint8)[:, :LENGTH]
         text = rows.tobytes().decode("ascii")
         return [text[i:i + LENGTH] for i in range(0, len(text), LENGTH)]
@@ -155,3 +173,53 @@ class GeneratedItems(Sequence):
 
     def __repr__(self) -> str:
         return f"GeneratedItems({self.count}, seed={self.seed!r}, prefix={self.prefix!r})"
+
+
+class GeneratedRun(Sequence):
+    """Items start…stop-1 of one ``GeneratedItems``, as a sequence that makes a string only when one is read.
+
+    A bulk insert hands a run to the window's model instead of a list of strings: the model hashes the run's
+    numpy words (``filters.generated_positions``) and remembers the run as (generator, start, stop), so ten
+    million auto-played items cost no Python object each. Reading it (``run[i]``, a slice, iteration) gives the
+    same strings ``items.texts(start, stop)`` would.
+    """
+
+    def __init__(self, items: GeneratedItems, start: int, stop: int):
+        if not isinstance(items, GeneratedItems):
+            raise TypeError(f"a run is a range of GeneratedItems, got {type(items).__name__}")
+        self.items = items
+        self.start, self.stop = items._range(start, stop)
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step == 1:
+                return self.items.texts(self.start + start, self.start + max(start, stop))
+            return self.items.texts_at(np.arange(start, stop, step, dtype=np.int64) + self.start)
+        index = int(index)
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(f"item {index} of a run of {len(self)}")
+        return self.items.texts(self.start + index, self.start + index + 1)[0]
+
+    def texts(self) -> list[str]:
+        return self.items.texts(self.start, self.stop)
+
+    def texts_at(self, offsets) -> list[str]:
+        """The items at ``offsets`` into the run (each in [0, len))."""
+        return self.items.texts_at(np.asarray(offsets, dtype=np.int64) + self.start)
+
+    def follows(self, other: "GeneratedRun") -> bool:
+        """Whether this run starts where ``other`` ends, in the same generator (the two read as one run)."""
+        return other.items is self.items and other.stop == self.start
+
+    def __iter__(self) -> Iterator[str]:
+        for start in range(self.start, self.stop, CHUNK):
+            yield from self.items.texts(start, min(start + CHUNK, self.stop))
+
+    def __repr__(self) -> str:
+        return f"GeneratedRun({self.items!r}, {self.start}, {self.stop})"

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
+from bloomviz.items.generated import GeneratedRun
 from bloomviz.workbench.state import checkpoint
 
 TARGET_TICK_S = 0.030
@@ -40,7 +41,8 @@ class Job:
         # many it made (0: done). Its operations cost far more than an insert, so it starts with small steps.
         self.step = step
         self.min_chunk = 1 if step is not None else MIN_CHUNK
-        self.source = source        # source(count) -> the next items (fewer at the end; empty = done)
+        self.source = source        # source(count) -> the next items (fewer at the end; empty = done), or a
+        #                             GeneratedRun of them
         self.total = int(total)
         self.done = 0
         self.label = label
@@ -69,7 +71,9 @@ class Job:
                 return Step(DONE)
         else:
             try:
-                items = list(self.source(want)) if want > 0 else []
+                items = self.source(want) if want > 0 else []
+                if not isinstance(items, (list, GeneratedRun)):   # (a run stays numbers: no list of strings)
+                    items = list(items)
             except (OSError, ValueError) as exc:
                 return Step(FAILED, f"Bulk insert of {self.label} stopped: {exc}")
             if not items:

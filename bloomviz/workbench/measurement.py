@@ -17,9 +17,20 @@ import numpy as np
 
 from bloomviz.items.encoding import random_items, to_bytes_list
 from bloomviz.measure import pipeline
+from bloomviz.measure.fp_tracker import FpTracker
+from bloomviz.workbench.item_log import ItemLog
 
 DEFAULT_PROBES = 10_000
 DEFAULT_SEED = 0
+PROBE_PREFIX = "p"       # a probe is this letter and 16 hex digits
+
+
+def could_be_probes(items: Iterable[object]) -> Iterable[object]:
+    """The inserted items a probe might equal: a generated run of another prefix never can, so an ``ItemLog``
+    gives its typed items only (drawing probes past ten million auto-played items made each one a string)."""
+    if not isinstance(items, ItemLog):
+        return items
+    return itertools.chain(items.typed(), *(r for r in items.runs() if r.items.prefix == PROBE_PREFIX))
 
 
 def has_bits(flt) -> bool:
@@ -38,7 +49,7 @@ class Measurement:
 
     def draw(self, flt, exclude: Iterable[object] = ()) -> None:
         """A fresh probe set from ``seed`` (excluding ``exclude``), measured against ``flt`` as it is now."""
-        self.probes = random_items(self.count, seed=self.seed, prefix="p", exclude=exclude)
+        self.probes = random_items(self.count, seed=self.seed, prefix=PROBE_PREFIX, exclude=could_be_probes(exclude))
         self.keys = set(to_bytes_list(self.probes))
         self.attach(flt)
 
@@ -52,7 +63,7 @@ class Measurement:
         # A probe that becomes a member is no longer a fair probe: draw a new probe set that excludes the truth
         # and the items about to be inserted, and measure it against the current bits.
         self.seed += 1
-        self.draw(self.flt, itertools.chain(items, extra))
+        self.draw(self.flt, itertools.chain(could_be_probes(items), extra))
 
     @property
     def tracker(self):
@@ -77,6 +88,18 @@ class Measurement:
         """Insert a batch (``positions``: its rows, when the caller hashed it already); (n, fp, bits_set)
         after every insert, or after the batch for a filter whose probes are tested."""
         record = self._pipe.step(datas, positions=positions)
+        return record.n, record.fp, record.bits_set
+
+    @property
+    def takes_positions(self) -> bool:
+        """Whether a batch can be measured from its positions alone (the exact tracker of one bit array)."""
+        return isinstance(self.tracker, FpTracker)
+
+    def insert_positions(self, positions: np.ndarray):
+        """Insert a batch given only its rows of positions (``takes_positions``): (n, fp, bits_set) as ``insert``."""
+        # The pipeline takes a list of items beside given positions and never reads it for this tracker: a
+        # list of Nones stands for items that exist only as numbers (a generated run).
+        record = self._pipe.step([None] * len(positions), positions=positions)
         return record.n, record.fp, record.bits_set
 
     def after_removal(self, cleared) -> int:

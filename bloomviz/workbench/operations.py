@@ -10,9 +10,11 @@ import numpy as np
 
 from bloomviz.explain.operations import FALSE_NEGATIVE_LIMIT, false_negative_note
 from bloomviz.filters import bitstore
+from bloomviz.filters.generated_positions import positions as generated_positions
 from bloomviz.items.encoding import describe, to_bytes_list
+from bloomviz.items.generated import GeneratedRun
 from bloomviz.workbench import limits
-from bloomviz.workbench.measurement import has_bits
+from bloomviz.workbench.measurement import PROBE_PREFIX, has_bits
 from bloomviz.workbench.records import (FALSE_POSITIVE, FORCED_REMOVAL, INSERTED, MAYBE_PRESENT, REMOVED,
                                         TRUE_NEGATIVE, TRUE_POSITIVE, HistoryEntry, Operation)
 from bloomviz.workbench.truth import CULPRIT_LIMIT, sorted_unique
@@ -158,7 +160,17 @@ class Operations:
         return rem
 
     def insert_batch(self, items: Sequence[object]) -> int:
-        """Insert a batch now, all or nothing. Returns the number inserted (0 and error() when refused)."""
+        """Insert a batch now, all or nothing. Returns the number inserted (0 and error() when refused).
+
+        ``items`` may be a ``GeneratedRun`` (auto-play's random items): when the filter is measured from
+        positions alone, the run is hashed from its numbers and remembered as a run, with no string per item;
+        the positions, the measurement and the truth are the same as for the run's strings inserted as a list.
+        """
+        if isinstance(items, GeneratedRun):
+            s = self._s
+            if s.flt.sized and s.measure.takes_positions and items.items.prefix != PROBE_PREFIX:
+                return self._insert_run(items)
+            items = items.texts()    # (a probe-like prefix, another tracker: the items as strings)
         items = items if isinstance(items, list) else list(items)
         if not items:
             return 0
@@ -188,19 +200,37 @@ class Operations:
         pos = changed = None
         if flt.sized:    # one array of fixed positions: hashed once, for the truth, the grid and the filter
             pos = flt.positions_many(datas)
-            if self._job is None and has_bits(flt):   # a job's chunks come faster than a grid redraws: None
-                flat = pos.ravel()
-                changed = sorted_unique(flat if hasattr(flt, "counters")
-                                        else flat[bitstore.test_bits(flt.bits, flat) == 0])
+            changed = self._changed_cells(pos)
         try:
             n, fp, bits_set = s.measure.insert(datas, pos)   # the commit: nothing below can refuse
         except ValueError as exc:   # a stage beyond the limits: refused before any insert
             self._unkeep()
             self._emit(self.events.error, f"Refused a batch of {len(items):,} items: {exc}. Nothing was changed.")
             return 0
-        self._extend_series(n, fp, bits_set)
-        s.truth.remember(items, datas, pos)
-        self._record("insert batch", INSERTED, None, b"", (), (), (), changed, grown=flt.m != m0,
+        return self._commit_batch(items, datas, pos, (n, fp, bits_set), changed, grown=flt.m != m0)
+
+    def _insert_run(self, run: GeneratedRun) -> int:
+        if not len(run):
+            return 0
+        self._keep(("insert batch", f"{len(run):,} items"))
+        pos = generated_positions(self._s.flt, run.items, run.start, run.stop)
+        changed = self._changed_cells(pos)
+        return self._commit_batch(run, None, pos, self._s.measure.insert_positions(pos), changed, grown=False)
+
+    def _changed_cells(self, pos: np.ndarray):
+        """The cells a batch with these positions changes (before it is inserted); None during a job, whose
+        chunks come faster than a grid redraws (the grid then compares the bits itself)."""
+        flt = self._s.flt
+        if self._job is not None or not has_bits(flt):
+            return None
+        flat = pos.ravel()
+        return sorted_unique(flat if hasattr(flt, "counters") else flat[bitstore.test_bits(flt.bits, flat) == 0])
+
+    def _commit_batch(self, items, datas, pos, rows: tuple, changed, grown: bool) -> int:
+        """After the filter and the measurement took a batch: its plot rows, truth, history entry and record."""
+        self._extend_series(*rows)
+        self._s.truth.remember(items, datas, pos)
+        self._record("insert batch", INSERTED, None, b"", (), (), (), changed, grown=grown,
                      count=len(items), label=f"{len(items):,} items, from “{describe(items[0], 24)}”")
         return len(items)
 

@@ -13,6 +13,9 @@ How items go in depends on the rate:
 - ``MAX_RATE`` ("as fast as possible"): the workbench's chunked job, which sizes chunks to keep each event-loop
   turn short; Pause and Cancel stop it between chunks, so the state is always whole chunks.
 
+Batches of random items go to the model as ``GeneratedRun``s (a range of the generator), never as strings:
+the model hashes them from numpy words and keeps them as runs, so ten million items cost no Python object each.
+
 Pause keeps the stream's position (Play resumes it); Cancel ends the run (the items already in stay);
 Reset cancels, empties the filter and rewinds the stream.
 """
@@ -26,7 +29,7 @@ from PySide6 import QtCore
 
 from bloomviz.gui.timing import ChunkRunner
 from bloomviz.gui.workbench import Workbench
-from bloomviz.items.generated import GeneratedItems
+from bloomviz.items.generated import GeneratedItems, GeneratedRun
 
 MAX_RATE = 0            # "as fast as possible"
 SINGLE_MAX_RATE = 20    # up to this many a second, each item is inserted (and highlighted) on its own
@@ -77,6 +80,15 @@ class ItemStream:
         items = self.peek(count)
         self.position += len(items)
         return items
+
+    def take_run(self, count: int) -> list[str] | GeneratedRun:
+        """The next ``count`` items as ``take`` gives them, but random items as a ``GeneratedRun``: the model
+        hashes and remembers them as numbers, never as ``count`` strings."""
+        if self._random is None:
+            return self.take(count)
+        run = GeneratedRun(self._random, self.position, self.position + count)
+        self.position = run.stop
+        return run
 
     def rewind(self) -> None:
         self.position = 0
@@ -207,7 +219,7 @@ class AutoPlay(QtCore.QObject):
             return
         if self._rate == MAX_RATE:
             self._job_base = self._done
-            self._own_job = self._wb.run_job(self._stream.take, self._left(), "auto-play items")
+            self._own_job = self._wb.run_job(self._stream.take_run, self._left(), "auto-play items")
             if not self._own_job:
                 self._set_state(PAUSED)
         elif self._rate <= SINGLE_MAX_RATE:
@@ -229,8 +241,8 @@ class AutoPlay(QtCore.QObject):
             self._done += 1 if ok else 0
         else:
             want = min(self._left(), max(1, round(self._rate * BATCH_TICK_MS / 1000)))
-            items = self._stream.take(want) if want > 0 else []
-            ok = bool(items) and self._wb.insert_batch(items) == len(items)
+            items = self._stream.take_run(want) if want > 0 else []
+            ok = len(items) > 0 and self._wb.insert_batch(items) == len(items)
             self._done += len(items) if ok else 0
         self.progress.emit(self._done, self._count)
         if not ok or self._left() <= 0:

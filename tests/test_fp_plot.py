@@ -429,7 +429,8 @@ def test_long_series_is_drawn_downsampled(widget):
     width = widget.plot_item.getViewBox().width()
     assert 0 < len(x) <= 4 * width  # a peak-preserving downsample, not 200,000 points
     assert y.max() == pytest.approx(long.column("fp_measured").max())  # peaks survive
-    assert widget.curve("fp_measured").getOriginalDataset()[0].size == 200_000
+    # the curve holds a few rows per pixel (drawing.draw_rows), the series every row (a CSV export writes them)
+    assert widget.curve("fp_measured").getOriginalDataset()[0].size <= 3 * width + 8 and len(long) == 200_000
 
 
 def test_the_readout_reads_the_latest_row_after_removals(widget):

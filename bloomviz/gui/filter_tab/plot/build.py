@@ -91,6 +91,7 @@ class BuildMixin:
         self._band = WilsonBand(self._curves["fp_low"], self._curves["fp_high"], brush=(0, 0, 0, 40))
         plot.addItem(self._band, ignoreBounds=True)  # its off-view floor must not drag the range down
         plot.getViewBox().sigYRangeChanged.connect(self._on_rate_y_range)
+        plot.getViewBox().sigXRangeChanged.connect(self._on_rate_x_range)
         # pyqtgraph's own context menu has a log-y box too: keep it and this widget's state as one.
         plot.ctrl.logYCheck.toggled.connect(self.set_log_y)
         self._add_capacity_line(plot, labelled=True)

@@ -27,7 +27,8 @@ logarithm: those points are left out of the lines, and the band's lower edge run
 
 ``set_font_scale(f)`` scales the text drawn inside the plots (ticks, axis labels, titles, legends) for
 projection; the check boxes and the readout are ordinary Qt widgets and follow the application font.
-Large series stay fast because pyqtgraph draws a peak-preserving downsample of the visible range only.
+Large series stay fast: past a few thousand rows the curves draw a few rows per pixel (``drawing.draw_rows``:
+each bucket's first row and its lowest and highest measured rate), over the visible range when zoomed.
 """
 
 from __future__ import annotations
@@ -250,5 +251,12 @@ class FpPlotWidget(BuildMixin, DrawingMixin, LegendMixin, LooksMixin, ReadoutMix
         (pyqtgraph's exporter writes the original data, not the downsampled view).
         """
         if Path(path).suffix.lower() == ".csv":
-            return export_plot(self._rate_plot, path)
+            # the curves draw a decimated long series: every row goes into the file, then the drawing returns
+            self._decimate = False
+            try:
+                self._redraw()
+                return export_plot(self._rate_plot, path)
+            finally:
+                self._decimate = True
+                self._redraw()
         return export_plot(self._graphics.ci, path, width=width)

@@ -1,0 +1,62 @@
+"""The live plot draws a long series decimated (a few rows per pixel, every spike of the measured rate kept) and
+still exports every row."""
+
+import csv
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import numpy as np
+import pytest
+
+from bloomviz.gui.filter_tab.plot import FpPlotWidget
+from bloomviz.gui.filter_tab.plot.drawing import DECIMATE_ABOVE, draw_rows
+from test_fp_plot import FakeSeries
+
+
+def test_short_series_are_drawn_whole():
+    n = np.arange(1, DECIMATE_ABOVE + 1, dtype=float)
+    assert draw_rows(n, np.zeros_like(n), pixels=800) is None
+
+
+def test_rows_keep_the_ends_and_every_bucket_extreme():
+    rng = np.random.default_rng(1)
+    n = np.arange(1, 1_000_001, dtype=float)
+    measured = np.cumsum(rng.random(n.size) < 0.001) / 10_000.0
+    measured[123_457] = 5.0          # a spike and a dip must be drawn
+    measured[765_431] = -1.0
+    rows = draw_rows(n, measured, pixels=700)
+    assert rows is not None and len(rows) <= 3 * 700 + 8
+    assert np.all(np.diff(rows) > 0)
+    assert {0, 123_457, 765_431, n.size - 1} <= set(rows.tolist())
+    # between two drawn rows the measured rate stays within what is drawn around them (no hidden excursion)
+    assert measured[rows].max() == measured.max() and measured[rows].min() == measured.min()
+
+
+def test_a_zoomed_view_gets_its_own_rows():
+    n = np.arange(1, 2_000_001, dtype=float)
+    rows = draw_rows(n, np.sqrt(n), pixels=500, x_range=(1_000_000.0, 1_010_000.0))
+    inside = rows[(n[rows] >= 1_000_000) & (n[rows] <= 1_010_000)]
+    assert len(inside) >= 500 and {0, n.size - 1} <= set(rows.tolist())
+
+
+@pytest.fixture
+def widget(qtbot):
+    w = FpPlotWidget()
+    qtbot.addWidget(w)
+    w.resize(900, 600)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def test_the_widget_draws_few_rows_and_exports_all(widget, tmp_path):
+    series = FakeSeries(60_000)
+    widget.set_series(series)
+    x, y = widget.curve("fp_measured").getData()
+    assert len(x) < 3 * 900 + 8 and x[-1] == series.column("n")[-1]
+    np.testing.assert_array_equal(y, series.column("fp_measured")[np.searchsorted(series.column("n"), x)])
+    assert widget.values_at(None)["n"] == series.column("n")[-1]
+    with open(widget.export(tmp_path / "fp.csv"), newline="") as fh:
+        assert len(list(csv.reader(fh))) == 1 + len(series)
+    assert len(widget.curve("fp_measured").getData()[0]) < 3 * 900 + 8     # decimated again after the export

@@ -22,6 +22,8 @@ State: ``aboutToReset()`` then ``filterReset()`` when the filter is replaced, cl
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 from PySide6 import QtCore
 
@@ -31,6 +33,19 @@ from bloomviz.gui.timing import ChunkRunner
 from bloomviz.workbench.model import Workbench as Model
 
 _EMPTY = np.zeros(0, dtype=np.int64)
+_warmed = threading.Event()
+
+
+def _warm_up() -> None:
+    """A tiny filter through the model's insert paths, once per process: code compiled or loaded on its first
+    call (the bit kernels' JIT cache took 150-250 ms) is then ready before the user's first bulk insert, whose
+    first chunk it made the longest turn of an auto-play."""
+    from bloomviz.items.generated import GeneratedItems, GeneratedRun
+    model = Model(probes=64)
+    if model.configure(4_096, 3, capacity=100):
+        model.insert_batch(GeneratedRun(GeneratedItems(100, seed=0), 0, 100))
+        model.insert("warm-up")
+        model.lookup("warm-up")
 
 
 class Workbench(QtCore.QObject):
@@ -74,6 +89,11 @@ class Workbench(QtCore.QObject):
         ev.job_finished.connect(self.jobFinished.emit)
         ev.error.connect(self.error.emit)
         ev.notice.connect(self.notice.emit)
+        if not _warmed.is_set():
+            _warmed.set()
+            # in a thread of its own (not a daemon: the interpreter waits for it rather than ending it midway),
+            # started from the event loop, so the window shows first
+            QtCore.QTimer.singleShot(0, lambda: threading.Thread(target=_warm_up, name="bloomviz-warm-up").start())
 
     def __getattr__(self, name: str):
         # Only reached for names this QObject lacks: the model's methods and properties (view -> model).

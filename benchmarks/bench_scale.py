@@ -43,7 +43,7 @@ from bloomviz.filters import bitstore  # noqa: E402
 from bloomviz.theory import rates as theory
 from bloomviz.measure.experiment import FpTracker, Simulation  # noqa: E402
 from bloomviz.filters.standard import BloomFilter  # noqa: E402
-from bloomviz.measure.first_flips import set_fresh_bits  # noqa: E402
+from bloomviz.filters import bit_kernels  # noqa: E402
 from bloomviz.filters.generated_positions import positions  # noqa: E402
 from bloomviz.items.generated import GeneratedItems  # noqa: E402
 
@@ -67,11 +67,10 @@ def tracker_ratio(repeat: int) -> dict:
 
     def bare_generated():
         flt = BloomFilter(m, k)
-        setter = bitstore.BitSetter(flt.bits, n * k)
+        setter = bitstore.BitSetter(flt.bits)
         for start in range(0, n, CHUNK):
             setter.add(positions(flt, items, start, start + CHUNK).ravel())
-        setter.finish()
-        return flt.bits.count()
+        return setter.fresh
 
     def tracked_generated():
         flt = BloomFilter(m, k)
@@ -128,7 +127,7 @@ def bit_setting(m: int, count: int, repeat: int) -> dict:
                 if name == "scatter":         # the floor: one random write per position, nothing else
                     view[byte[sl]] = value[sl]
                 elif name == "set_bits":      # what a filter does, from positions, exactly
-                    set_fresh_bits(view, pos[sl])   # bitstore.set_bits for large m
+                    bit_kernels.set_positions(view, pos[sl], m)   # what bitstore.set_bits runs
                 else:
                     np.bitwise_or.at(view, byte[sl], value[sl])
             times[name].append(time.perf_counter() - start)

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from bloomviz.measure import first_flips
+from bloomviz.filters.counting import CountingBloomFilter
 
 from bloomviz.theory import rates as theory
 from bloomviz.measure.experiment import Cancelled, FpTracker, Series, Simulation, series_rows, wilson
@@ -47,35 +47,17 @@ def test_tracker_equals_brute_force_after_every_single_insert(scheme, m, k, n):
     assert 0 < tracker.fp_count < PROBES // 2  # the case is neither empty nor saturated
 
 
-class _FirstWriteWins(np.ndarray):
-    """A table on which repeated fancy writes end on the first value, not the last: the first-flip index's
-    check must notice and fall back to sorting."""
-
-    def __setitem__(self, key, value):
-        if isinstance(key, np.ndarray) and key.ndim == 1 and key.size > 1:
-            key, value = key[::-1], np.broadcast_to(value, key.shape)[::-1]
-        np.ndarray.__setitem__(self.view(np.ndarray), key, value)
-
-
-@pytest.mark.parametrize("path", ["table", "sort", "failed check"])
+@pytest.mark.parametrize("variant", [BloomFilter, CountingBloomFilter])
 @pytest.mark.parametrize("scheme, m, k, n", CASES)
-def test_tracker_batch_counts_equal_brute_force_after_every_row(scheme, m, k, n, path, monkeypatch):
-    sorts = []
-    original_sort = first_flips.FirstIndex._sort_fallback
-    monkeypatch.setattr(first_flips.FirstIndex, "_sort_fallback",
-                        lambda self: (sorts.append(1), original_sort(self)))
-    if path == "sort":   # every value in one slot: the rounds stop shrinking and a sort answers
-        monkeypatch.setattr(first_flips, "_slots", lambda values, multiplier, bits: np.zeros(values.size, np.int64))
-    if path == "failed check":
-        monkeypatch.setattr(first_flips, "_new_table",
-                            lambda size: np.zeros(size, dtype=np.int32).view(_FirstWriteWins))
-    flt = BloomFilter(m, k, scheme=scheme)
-    reference = BloomFilter(m, k, scheme=scheme)
+def test_tracker_batch_counts_equal_brute_force_after_every_row(scheme, m, k, n, variant):
+    """The standard filter's bits are written by the tracker's pass; a counting filter inserts its own way
+    and the pass runs on a copy of its bits: both give the numbers of one insert at a time."""
+    flt = variant(m, k, scheme=scheme)
+    reference = variant(m, k, scheme=scheme)
     probes = random_items(PROBES, seed=3, prefix="p")
     tracker = FpTracker(flt, probes)
     values = items_with_repeats(n, seed=4)
     fp_after, bits_after = tracker.insert_batch(flt.positions_many(values), flt)
-    assert bool(sorts) == (path != "table")   # the check caught it and the sort gave the numbers below
     assert len(fp_after) == len(bits_after) == len(values)
     for i, item in enumerate(values):
         reference.add(item)
@@ -83,31 +65,6 @@ def test_tracker_batch_counts_equal_brute_force_after_every_row(scheme, m, k, n,
         assert bits_after[i] == reference.bits_set, i
     assert flt == reference and tracker.fp_count == fp_after[-1]
     assert flt.bits_set == flt.bits.count() == reference.bits_set   # counted, not recounted: still right
-
-
-def test_first_index_equals_numpy_unique_and_looks_values_up():
-    rng = np.random.default_rng(11)
-    workspace: dict = {}             # shared, as a tracker shares it between batches
-    for _ in range(100):
-        values = rng.integers(0, int(rng.integers(1, 4000)), int(rng.integers(0, 3000)))
-        index = first_flips.FirstIndex(values, workspace)
-        distinct, first = np.unique(values, return_index=True)
-        expected = np.zeros(values.size, dtype=bool)
-        expected[first] = True
-        assert np.array_equal(index.first, expected)
-        queries = rng.integers(0, 5000, 400)
-        where = dict(zip(distinct.tolist(), first.tolist()))
-        assert index.lookup(queries).tolist() == [where.get(q, -1) for q in queries.tolist()]
-
-
-def test_set_fresh_bits_sets_exactly_the_bits_even_when_they_share_bytes():
-    rng = np.random.default_rng(12)
-    view = np.zeros(64, dtype=np.uint8)
-    positions = rng.permutation(512)[:300]                 # many share a byte
-    first_flips.set_fresh_bits(view, positions)
-    expected = np.zeros(512, dtype=np.uint8)
-    expected[positions] = 1
-    assert np.array_equal(np.unpackbits(view, bitorder="little"), expected)
 
 
 @pytest.mark.parametrize("scheme, m, k, n", CASES)

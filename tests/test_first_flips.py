@@ -1,96 +1,79 @@
-"""first_flips' flip pass against one insert at a time: every path (the byte contest alone, further rounds,
-the FirstIndex fallback, a failed write-order check) names the same flips and leaves the same bits."""
+"""The compiled bit passes against one insert at a time: ProbeBits.flip_rows names the same new bits per row
+and the same flip row for every probe bit, and leaves the same bits; set, AND and all-set agree with plain numpy;
+positions outside [0, m) are refused before any write."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from bloomviz.measure import first_flips
+from bloomviz.filters import bit_kernels
+from bloomviz.measure.first_flips import ProbeBits
 
 
-def _brute_force(bits: np.ndarray, flat: np.ndarray) -> list[int]:
-    flips = []
-    for i, p in enumerate(flat.tolist()):
-        if not bits[p]:
-            bits[p] = 1
-            flips.append(i)
-    return flips
-
-
-def _case(rng, m: int, preset: int, n: int):
+def _case(rng, m: int, preset: int, n: int, k: int):
     bits = np.zeros(m, dtype=np.uint8)
     bits[rng.integers(0, m, preset)] = 1
-    padded = np.append(bits, np.zeros(-m % 8, np.uint8))
-    view = np.packbits(padded, bitorder="little")
-    return bits, view, rng.integers(0, m, n)
+    view = np.packbits(np.append(bits, np.zeros(-m % 8, np.uint8)), bitorder="little")
+    return bits, view, rng.integers(0, m, (n, k))
 
 
-def _check(view, bits, flat, m):
-    expected = _brute_force(bits, flat)
-    assert first_flips.flip_pass(view, flat, {}).tolist() == expected
-    assert np.array_equal(np.unpackbits(view, bitorder="little")[:m], bits)
+def _unpacked(view, m):
+    return np.unpackbits(view, bitorder="little")[:m]
 
 
-@pytest.mark.parametrize("m", [64, 5_000, 200_000, 40_000_000])   # the last one's blocks are 16,384
-def test_the_contest_alone_answers_for_ordinary_positions(m, monkeypatch):
-    monkeypatch.setattr(first_flips, "_block_flips_checked",
-                        lambda *a: pytest.fail("the write-order check failed on ordinary positions"))
-    rng = np.random.default_rng(m)
-    bits, view, flat = _case(rng, m, m // 3, 70_000)
-    _check(view, bits, flat, m)
+@pytest.mark.parametrize("m, k, n", [(8, 1, 50), (64, 3, 40), (5_000, 7, 3_000), (200_000, 4, 40_000),
+                                     (40_000_000, 20, 5_000)])
+def test_flip_rows_is_one_insert_at_a_time(m, k, n):
+    rng = np.random.default_rng(m + k)
+    bits, view, rows = _case(rng, m, m // 3, n, k)
+    probe_bits = np.sort(np.concatenate([rng.integers(0, m, 300), rows[rng.integers(0, n, 50), 0],
+                                         rows[:5, 1 % k]]))          # repeats, and bits of the batch
+    before = bits.copy()
+    new_per_row = []
+    turned_at = {}
+    for r, row in enumerate(rows.tolist()):
+        fresh = 0
+        for p in row:
+            if not bits[p]:
+                bits[p] = 1
+                fresh += 1
+                turned_at[p] = r
+        new_per_row.append(fresh)
+    lookup = ProbeBits(probe_bits)
+    got_new, got_time = lookup.flip_rows(view, rows, m)
+    assert got_new.tolist() == new_per_row
+    assert lookup.distinct[lookup.slot].tolist() == probe_bits.tolist()
+    assert got_time[lookup.slot].tolist() == [turned_at.get(p, -1) if not before[p] else -1
+                                              for p in probe_bits.tolist()]
+    assert np.array_equal(_unpacked(view, m), bits)
 
 
-def test_crowded_slots_take_further_rounds_and_the_fallback(monkeypatch):
-    calls = []
-    real = first_flips._slots
-
-    def crowded(values, multiplier, bits):   # four slots in all: rounds shrink slowly, then FirstIndex
-        calls.append(multiplier)
-        return real(values, multiplier, bits) & 3
-
-    monkeypatch.setattr(first_flips, "_slots", crowded)
-    rng = np.random.default_rng(5)
-    for m in (40, 3_000, 90_000):
-        bits, view, flat = _case(rng, m, m // 4, 20_000)
-        _check(view, bits, flat, m)
-    assert len(set(calls)) > 1
+def test_a_position_out_of_range_is_refused_before_any_write():
+    m = 100
+    view = np.zeros(13, dtype=np.uint8)
+    rows = np.array([[1, 2], [3, 100]])
+    with pytest.raises(ValueError, match=r"\[0, 100\); position 100"):
+        ProbeBits(np.zeros(0, np.int64)).flip_rows(view, rows, m)
+    with pytest.raises(ValueError, match="position -1"):
+        bit_kernels.set_positions(view, np.array([5, -1]), m)
+    assert not view.any()
 
 
-def test_a_failed_write_order_check_falls_back_to_the_checked_pass(monkeypatch):
-    fallbacks = []
-    real = first_flips._block_flips_checked
-    monkeypatch.setattr(first_flips, "_contest", lambda keys, workspace, round_no: (None, None))
-    monkeypatch.setattr(first_flips, "_block_flips_checked",
-                        lambda *a: (fallbacks.append(1), real(*a))[1])
-    rng = np.random.default_rng(6)
-    bits, view, flat = _case(rng, 10_000, 2_000, 30_000)
-    _check(view, bits, flat, 10_000)
-    assert fallbacks
-
-
-def test_contest_names_each_loser_and_the_earliest_key_of_its_slot():
-    rng = np.random.default_rng(7)
-    for size in (1, 17, 5_000, 70_000):    # the last is longer than the cached descending index
-        keys = rng.integers(0, size // 3 + 2, size)
-        lose, winner = first_flips._contest(keys, {}, 0)
-        bits = max(4, size.bit_length() + 2)
-        slot = first_flips._slots(keys, first_flips._MULTIPLIERS[0], bits)
-        earliest = {}
-        for i, s in enumerate(slot.tolist()):
-            earliest.setdefault(s, i)
-        expected = [i for i, s in enumerate(slot.tolist()) if earliest[s] != i]
-        assert lose.tolist() == expected
-        assert winner.tolist() == [earliest[s] for s in slot[lose].tolist()]
-
-
-def test_set_fresh_bits_handles_repeats_and_shared_bytes_across_blocks():
-    rng = np.random.default_rng(8)
-    m = 100_000
-    view = np.zeros(m // 8, dtype=np.uint8)
-    positions = rng.integers(0, m, 3 * first_flips.SET_BLOCK)
-    first_flips.set_fresh_bits(view, positions)
-    expected = np.zeros(m, dtype=np.uint8)
-    expected[positions] = 1
-    assert np.array_equal(np.unpackbits(view, bitorder="little"), expected)
-
+@pytest.mark.parametrize("m, count", [(13, 40), (1_000, 5_000), (3_000_000, 200_000)])
+def test_set_and_and_and_all_set_agree_with_numpy(m, count):
+    rng = np.random.default_rng(count)
+    bits, view, rows = _case(rng, m, m // 4, count, 1)
+    flat = rows.ravel()
+    expected_fresh = np.unique(flat[bits[flat] == 0]).size
+    found = np.ones(flat.size, dtype=bool)
+    found[::3] = False
+    bit_kernels.and_bits(view, flat, m, found)
+    expected_found = bits[flat].astype(bool)
+    expected_found[::3] = False
+    assert np.array_equal(found, expected_found)
+    assert bit_kernels.set_positions(view, flat, m) == expected_fresh
+    bits[flat] = 1
+    assert np.array_equal(_unpacked(view, m), bits)
+    queries = rng.integers(0, m, (500, 3))
+    assert np.array_equal(bit_kernels.all_set(view, queries, m), bits[queries].all(axis=1))

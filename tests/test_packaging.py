@@ -147,8 +147,9 @@ def test_pyside6_is_required_on_newer_python(python_version):
 def test_runtime_dependencies_and_extras():
     project = pyproject()["project"]
     names = {Requirement(line).name.lower() for line in project["dependencies"]}
-    # xxhash: XXH64 is what Parquet's Bloom filters hash with (bloomviz.formats.parquet)
-    assert names == {"pyside6-essentials", "pyqtgraph", "bitarray", "mmh3", "numpy", "xxhash"}
+    # xxhash: XXH64 is what Parquet's Bloom filters hash with (bloomviz.formats.parquet); numba: the
+    # compiled passes over the bit array (bloomviz.filters.bit_kernels, bloomviz.measure.first_flips)
+    assert names == {"pyside6-essentials", "pyqtgraph", "bitarray", "mmh3", "numpy", "xxhash", "numba"}
     extras = {extra: {Requirement(line).name.lower() for line in lines}
               for extra, lines in project["optional-dependencies"].items()}
     assert extras["test"] >= {"pytest", "pytest-qt", "hypothesis"}

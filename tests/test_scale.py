@@ -54,27 +54,3 @@ def test_every_must_be_positive():
     with pytest.raises(ValueError, match="every"):
         Simulation(100, 2, 10, probes=10).run(every=0)
 
-
-def test_flip_pass_sets_the_bits_and_names_each_flip_once_in_insertion_order():
-    from bloomviz.measure.first_flips import flip_pass, times_of
-    rng = np.random.default_rng(21)
-    for _ in range(30):
-        m = int(rng.integers(8, 5000))
-        view = np.zeros(-(-m // 8), dtype=np.uint8)
-        bits = np.zeros(m, dtype=np.uint8)
-        preset = rng.integers(0, m, int(rng.integers(0, m)))
-        bits[preset] = 1
-        view[:] = np.packbits(np.append(bits, np.zeros(view.size * 8 - m, np.uint8)), bitorder="little")
-        flat = rng.integers(0, m, int(rng.integers(0, 40_000)))   # several blocks, many repeats
-        expected = []
-        for i, p in enumerate(flat.tolist()):   # one insert at a time: a flip is a bit still 0
-            if not bits[p]:
-                bits[p] = 1
-                expected.append(i)
-        assert flip_pass(view, flat, {}).tolist() == expected
-        assert np.array_equal(np.unpackbits(view, bitorder="little")[:m], bits)
-        keys = np.unique(flat)
-        times = rng.integers(0, 100, keys.size)
-        queries = rng.integers(0, m, 300)
-        known = dict(zip(keys.tolist(), times.tolist()))
-        assert times_of(queries, keys, times).tolist() == [known.get(q, -1) for q in queries.tolist()]

@@ -159,12 +159,12 @@ class RemappedPositions:
 
     def update(self, items: Iterable[object]) -> int:
         datas = to_bytes_list(items)  # all encoded first: a bad item changes nothing
-        before = self._bits_set
+        fresh = 0
         for s in range(0, len(datas), BATCH):
-            bitstore.set_bits(self._bits, self._map_many(datas[s:s + BATCH]))
-        self._bits_set = self._bits.count()
+            fresh += bitstore.set_bits(self._bits, self._map_many(datas[s:s + BATCH]))
+        self._bits_set += fresh
         self._count += len(datas)
-        return self._bits_set - before
+        return fresh
 
     def contains_many(self, items: Iterable[object]) -> np.ndarray:
         datas = to_bytes_list(items)

@@ -292,8 +292,7 @@ class CountingBloomFilter(BloomFilter):
             touched, counts = position_counts(flat, self._m)
             # Saturating sum: adding the increments one at a time and clamping gives min(c + total, top) too.
             self._counters[touched] = np.minimum(self._counters[touched] + counts, self._top).astype(np.uint8)
-            bitstore.set_bits(self._bits, touched)
-            self._bits_set = self._bits.count()
+            self._bits_set += bitstore.set_bits(self._bits, touched)
         self._count += positions.shape[0]
         return self._bits_set - before
 

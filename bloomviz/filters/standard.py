@@ -193,13 +193,10 @@ class BloomFilter(RichDisplay):
         positions = np.asarray(positions, dtype=np.int64)
         if positions.ndim != 2 or positions.shape[1] != self._k:
             raise ValueError(f"positions must be an n x {self._k} array, got shape {positions.shape}")
-        if positions.size and (positions.min() < 0 or positions.max() >= self._m):
-            raise ValueError(f"positions must lie in [0, {self._m})")
-        before = self._bits_set
-        bitstore.set_bits(self._bits, positions)
-        self._bits_set = self._bits.count()
+        fresh = bitstore.set_bits(self._bits, positions)     # checks the range before any write
+        self._bits_set += fresh
         self._count += positions.shape[0]
-        return self._bits_set - before
+        return fresh
 
     def count_fresh_bits(self, new_bits: int, rows: int) -> None:
         """Record ``rows`` inserts that the exact tracker has just written into the bits, turning ``new_bits``
@@ -212,7 +209,7 @@ class BloomFilter(RichDisplay):
         positions = np.asarray(positions, dtype=np.int64)
         if positions.shape[0] == 0:
             return np.zeros(0, dtype=bool)
-        return bitstore.test_bits(self._bits, positions).all(axis=1)
+        return bitstore.all_set(self._bits, positions)
 
     def update(self, items: Iterable[object]) -> int:
         """Insert every item (vectorised). All items are checked first, so a bad one changes nothing.
@@ -220,15 +217,13 @@ class BloomFilter(RichDisplay):
         Returns the number of bits that went from 0 to 1.
         """
         datas, text = prepare_items(items)
-        before = self._bits_set
-        setter = bitstore.BitSetter(self._bits, len(datas) * self._k)
+        setter = bitstore.BitSetter(self._bits)
         for chunk in _chunks(datas, COLUMN_BATCH):
             for column in self._scheme.position_columns(chunk, self._m, self._k, text):
                 setter.add(column)
-        setter.finish()
-        self._bits_set = self._bits.count()
+        self._bits_set += setter.fresh
         self._count += len(datas)
-        return self._bits_set - before
+        return setter.fresh
 
     def contains_many(self, items: Iterable[object]) -> np.ndarray:
         datas, text = prepare_items(items)
@@ -242,13 +237,9 @@ class BloomFilter(RichDisplay):
         # An item is in iff all its bits are set: AND the bits of each column of positions in turn.
         for start in range(0, len(datas), COLUMN_BATCH):
             chunk = datas[start:start + COLUMN_BATCH]
-            found = None
+            found = np.ones(len(chunk), dtype=bool)
             for column in self._scheme.position_columns(chunk, self._m, self._k, text):
-                hit = bitstore.test_bits(self._bits, column).view(bool)
-                if found is None:
-                    found = hit
-                else:
-                    found &= hit
+                bitstore.and_bits(self._bits, column, found)
             out[start:start + len(chunk)] = found
         return out
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from bloomviz.filters import bitstore
 from bloomviz.filters.standard import BloomFilter
-from bloomviz.measure.first_flips import FirstIndex, flip_pass, times_of
+from bloomviz.measure.first_flips import ProbeBits
 from bloomviz.theory.intervals import wilson_interval
 
 
@@ -47,7 +47,6 @@ class FpTracker(ProbeCounts):
     def __init__(self, flt, probes: Sequence[object]):
         self._probes = list(probes)
         self._k = flt.k
-        self._tables: dict = {}                             # first_flips tables, reused batch after batch
         self._positions = flt.positions_many(self._probes)  # (P, k), fixed for the filter's m, k, scheme
         self.rebuild(flt)
 
@@ -65,6 +64,10 @@ class FpTracker(ProbeCounts):
         self._entry_pos = entry_pos[order]          # sorted by bit: the inverted index bit -> probes
         self._entry_probe = probe_ids[order]
         self._zeros = np.bincount(self._entry_probe, minlength=len(self._probes)).astype(np.int64)
+        # the flip pass's lookup of probe bits; entries only leave until the next rebuild, keeping their slots
+        self._probe_bits = ProbeBits(self._entry_pos)
+        self._entry_slot = self._probe_bits.slot
+        self._stale = False             # entries whose bit a single insert set (on_insert keeps them)
         self._fp = int(np.count_nonzero(self._zeros == 0))
 
     @property
@@ -80,6 +83,7 @@ class FpTracker(ProbeCounts):
     # --- updates -------------------------------------------------------------------------------------------
     def on_insert(self, newly_set: Iterable[int]) -> int:
         """Account for bits that one insert turned from 0 to 1 (each such bit exactly once)."""
+        self._stale = True
         for p in newly_set:
             lo = np.searchsorted(self._entry_pos, p, "left")
             hi = np.searchsorted(self._entry_pos, p, "right")
@@ -93,39 +97,37 @@ class FpTracker(ProbeCounts):
     def insert_batch(self, positions: np.ndarray, flt) -> tuple[np.ndarray, np.ndarray]:
         """Insert the rows of ``positions`` into ``flt``; return (fp count, bits set) after every row.
 
-        Exact: the same numbers ``on_insert`` would give one insert at a time. For a standard filter one pass
-        over the positions in insertion order sets the bits and yields the flips, each bit once at the insert
-        that turns it (first_flips.flip_pass: one random read per position, bits counted, not recounted);
-        other variants are inserted as they insert, the flips found with a batch-sized table (FirstIndex).
+        Exact: the same numbers ``on_insert`` would give one insert at a time. One compiled pass over the
+        positions in insertion order sets the bits, counts each row's new bits (the array is not recounted)
+        and notes when each probe bit turned (first_flips.ProbeBits.flip_rows).
         """
-        positions = np.asarray(positions, dtype=np.int64)
+        positions = np.ascontiguousarray(positions, dtype=np.int64)
         n = positions.shape[0]
         bits_before = flt.bits_set
         if n == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
-        k = positions.shape[1]
-        flat = positions.ravel()
         # Entries whose bit a single insert set are stale (on_insert accounted for them): they leave first,
-        # so every entry whose bit is 1 after the batch was flipped by it.
-        if self._entry_pos.size:
+        # so every entry whose bit the batch turns was 0 before it.
+        if self._stale and self._entry_pos.size:
             live = bitstore.test_bits(flt.bits, self._entry_pos) == 0
             if not live.all():
-                self._entry_pos, self._entry_probe = self._entry_pos[live], self._entry_probe[live]
-        if type(flt).insert_positions is BloomFilter.insert_positions:
-            if positions.size and (positions.min() < 0 or positions.max() >= flt.m):
-                raise ValueError(f"positions must lie in [0, {flt.m})")
-            flip_at = flip_pass(bitstore.byte_view(flt.bits), flat, self._tables)
-            flt.count_fresh_bits(flip_at.size, n)
-        else:   # variants whose insert does more than set bits (counting) or that remap them
-            fresh_at = np.flatnonzero(bitstore.test_bits(flt.bits, flat) == 0)
-            flip_at = fresh_at[FirstIndex(flat[fresh_at], self._tables).first]
+                self._keep_entries(live)
+        self._stale = False
+        standard = type(flt).insert_positions is BloomFilter.insert_positions
+        view = bitstore.byte_view(flt.bits)
+        if not standard:
+            # a variant inserts its own way (counting) or remaps: the flips are found on a copy of its bits
+            view = view.copy()
+        new_per_row, bit_time = self._probe_bits.flip_rows(view, positions, len(flt.bits))
+        if standard:
+            flt.count_fresh_bits(int(new_per_row.sum()), n)
+        else:
             flt.insert_positions(positions)
-        flip_time = flip_at // k                       # the insert (row) that turns each flipped bit
-        new_bits = np.bincount(flip_time, minlength=n).cumsum() + bits_before
+        new_bits = new_per_row.cumsum() + bits_before
 
-        hit = np.flatnonzero(bitstore.test_bits(flt.bits, self._entry_pos)) if self._entry_pos.size else \
-            np.zeros(0, np.int64)
-        entry_time = times_of(self._entry_pos[hit], flat[flip_at], flip_time)
+        flip_time = bit_time[self._entry_slot]
+        hit = np.flatnonzero(flip_time >= 0)
+        entry_time = flip_time[hit]
         hit_probe = self._entry_probe[hit]
         self._zeros -= np.bincount(hit_probe, minlength=len(self._probes))
         latest = np.full(len(self._probes), -1, dtype=np.int64)
@@ -135,7 +137,11 @@ class FpTracker(ProbeCounts):
         if hit.size:
             keep = np.ones(self._entry_pos.size, dtype=bool)
             keep[hit] = False
-            self._entry_pos = self._entry_pos[keep]
-            self._entry_probe = self._entry_probe[keep]
+            self._keep_entries(keep)
         self._fp = int(fp_after[-1])
         return fp_after, new_bits
+
+    def _keep_entries(self, keep: np.ndarray) -> None:
+        self._entry_pos = self._entry_pos[keep]
+        self._entry_probe = self._entry_probe[keep]
+        self._entry_slot = self._entry_slot[keep]

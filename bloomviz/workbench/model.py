@@ -239,7 +239,9 @@ class Workbench(Operations, Jobs, Undo):
     series = property(lambda self: self._s.series,
                       doc="The plot's rows: n, the measured and exact rates (thinned past DENSE_ROWS inserts).")
     history = property(lambda self: self._s.history)
-    items = property(lambda self: self._s.truth.items, doc="Every insert, in order (repeats appear twice).")
+    items = property(lambda self: self._s.truth.items,
+                     doc="Every insert, in order (repeats appear twice): an ItemLog, read like a list; auto-played "
+                         "generated items are kept as runs and made into strings only when read.")
     tracker = property(lambda self: self._s.measure.tracker)
     probes = property(lambda self: self._s.measure.probes)
     capacity = property(lambda self: self._s.capacity)

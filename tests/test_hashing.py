@@ -210,3 +210,18 @@ def test_positions_spread_over_the_whole_range():
         expected = counts.sum() / m
         chi2 = ((counts - expected) ** 2 / expected).sum()
         assert chi2 < 150, (scheme.id, chi2)  # 63 degrees of freedom: 150 is far beyond p = 1e-8
+
+
+@pytest.mark.parametrize("m", [1, 3, 64, 9_585_059, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 1, 2 ** 33, 3 * 2 ** 33 + 5,
+                               10 ** 12, 2 ** 62])
+def test_murmur3_mix_compiled_batches_equal_the_reference_at_every_reduction(m):
+    # below 2^32 a multiply-high from 32-bit halves; powers of two from 2^32 a mask; other m a modulo
+    rng = np.random.default_rng(m % 1000)
+    h1 = rng.integers(0, 2 ** 64, 300, dtype=np.uint64)
+    h2 = rng.integers(0, 2 ** 64, 300, dtype=np.uint64) | np.uint64(1)
+    k = 20
+    expect = [[(z * m) >> 64 if m < 2 ** 32 else z % m
+               for z in (_fmix64_reference((a + i * b) % 2 ** 64) for i in range(k))]
+              for a, b in zip(h1.tolist(), h2.tolist())]
+    assert hashing._mixed_many(h1, h2, m, k).tolist() == expect
+    assert [column.tolist() for column in hashing._mixed_columns(h1, h2, m, k)] == np.array(expect).T.tolist()

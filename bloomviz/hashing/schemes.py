@@ -18,6 +18,7 @@ import mmh3
 import numpy as np
 
 from bloomviz.hashing.base import MASK64, HashScheme
+from bloomviz.hashing.mixed_kernel import mixed_columns, mixed_rows
 from bloomviz.hashing.seed_schemes import SEED_SCHEMES
 from bloomviz.items.encoding import encode_texts
 
@@ -217,43 +218,12 @@ def _mixed_scalar(h1: int, h2: int, m: int, k: int) -> tuple[int, ...]:
     return tuple(_reduce(fmix64((h1 + i * h2) & MASK64), m) for i in range(k))
 
 
-def _mixed_block(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:
-    """Row i is position i of every item: a (k, n) int64 array. Whole-block operations (about a dozen numpy
-    calls however large k is) keep the per-call overhead off the per-item cost."""
-    n = h1.size
-    z = np.empty((k, n), dtype=_U64)
-    tmp = np.empty((k, n), dtype=_U64)
-    with np.errstate(over="ignore"):
-        z[0] = h1
-        for i in range(1, k):          # h1 + i·h2 by repeated addition: one pass, no multiply
-            np.add(z[i - 1], h2, out=z[i])
-        for const in (_U64(_FMIX_C1), _U64(_FMIX_C2)):
-            np.right_shift(z, _U64(33), out=tmp)
-            z ^= tmp
-            z *= const
-        np.right_shift(z, _U64(33), out=tmp)
-        z ^= tmp
-        if m < _LEMIRE_LIMIT:
-            # floor(z·m / 2^64) from 32-bit halves: hi·m + (lo·m >> 32) < 2^64 - 2^32 + 1 never overflows
-            mm, shift = _U64(m), _U64(32)
-            np.bitwise_and(z, _U64(0xFFFFFFFF), out=tmp)
-            tmp *= mm
-            tmp >>= shift
-            z >>= shift
-            z *= mm
-            z += tmp
-            z >>= shift
-        else:
-            z %= _U64(m)
-    return z.view(np.int64)
-
-
 def _mixed_columns(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> Iterator[np.ndarray]:
-    yield from _mixed_block(h1, h2, m, k)
+    yield from mixed_columns(h1, h2, m, k)
 
 
-def _mixed_many(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:
-    return np.ascontiguousarray(_mixed_block(h1, h2, m, k).T)
+# The batch paths are compiled (mixed_kernel.py); _mixed_scalar above is the reference they are tested against.
+_mixed_many = mixed_rows
 
 
 class Murmur3Mix(_MurmurOddStep):

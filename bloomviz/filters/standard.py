@@ -200,7 +200,7 @@ class BloomFilter(RichDisplay):
 
     def count_fresh_bits(self, new_bits: int, rows: int) -> None:
         """Record ``rows`` inserts that the exact tracker has just written into the bits, turning ``new_bits``
-        bits from 0 to 1 (first_flips.flip_pass counts them): no recount of the array (130 ms at m = 2^32)."""
+        bits from 0 to 1 (its flip pass counts them): no recount of the array (130 ms at m = 2^32)."""
         self._bits_set += int(new_bits)
         self._count += int(rows)
 

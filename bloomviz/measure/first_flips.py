@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bloomviz.filters.bit_kernels import check_range
+from bloomviz.filters.bit_kernels import PREFETCH_AHEAD, check_range, prefetch
 
 # An odd 64-bit multiplier (splitmix64's golden ratio), as a signed int64: slot = (bit * C) >> shift, masked.
 _MULTIPLIER = np.int64(0x9E3779B97F4A7C15 - (1 << 64))
@@ -29,16 +29,22 @@ def _set_rows(view, rows, new_per_row):
     # Branch-free: whether a bit was 0 is a coin toss the processor cannot predict, and a mispredicted
     # branch per position cost more than the memory access.
     n, k = rows.shape
+    flat = rows.ravel()
+    last = flat.size - PREFETCH_AHEAD
     total = 0
+    i = 0
     for r in range(n):
         fresh = 0
-        for c in range(k):
-            p = rows[r, c]
+        for _ in range(k):
+            if i < last:
+                prefetch(view, flat[i + PREFETCH_AHEAD] >> 3)
+            p = flat[i]
             b = p >> 3
             shift_in = p & 7
             v = view[b]
             fresh += ((v >> shift_in) & 1) ^ 1
             view[b] = v | (1 << shift_in)
+            i += 1
         new_per_row[r] = fresh
         total += fresh
     return total

@@ -19,6 +19,7 @@ import numpy as np
 
 from bloomviz.hashing.base import MASK64, HashScheme
 from bloomviz.hashing.mixed_kernel import mixed_columns, mixed_rows
+from bloomviz.hashing.murmur_kernel import hash128_many, hash128_texts
 from bloomviz.hashing.seed_schemes import SEED_SCHEMES
 from bloomviz.items.encoding import encode_texts
 
@@ -45,24 +46,24 @@ _murmur_halves_kept = functools.lru_cache(maxsize=16)(_murmur_halves_of)
 
 
 def _murmur_halves_many(datas: Sequence[bytes], seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    if seed:
-        joined = b"".join([mmh3.hash_bytes(d, seed) for d in datas])
-    else:
-        joined = b"".join(map(mmh3.hash_bytes, datas))
-    return _halves(joined)
+    return hash128_many(datas, seed)
 
 
 def _murmur_halves_many_text(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """``_murmur_halves_many(encode_texts(texts))`` with the encoding fused into the hashing loop.
+    """``_murmur_halves_many(encode_texts(texts))``, the encoding fused into the hashing.
 
-    mmh3 only ever sees bytes (``str.encode`` runs first); a lone surrogate makes strict UTF-8 fail, and
-    then the policy's surrogatepass bytes are hashed instead. Same digests either way.
+    All-ASCII texts are hashed joined, in one compiled loop (murmur_kernel); others item by item with mmh3,
+    which only ever sees bytes (``str.encode`` runs first): a lone surrogate makes strict UTF-8 fail, and
+    then the policy's surrogatepass bytes are hashed instead. Same digests every way.
     """
+    joined = hash128_texts(texts)
+    if joined is not None:
+        return joined
     try:
-        joined = b"".join(map(mmh3.hash_bytes, map(str.encode, texts)))
+        digests = b"".join(map(mmh3.hash_bytes, map(str.encode, texts)))
     except UnicodeEncodeError:
-        joined = b"".join(map(mmh3.hash_bytes, encode_texts(texts)))
-    return _halves(joined)
+        digests = b"".join(map(mmh3.hash_bytes, encode_texts(texts)))
+    return _halves(digests)
 
 
 def _halves(joined: bytes) -> tuple[np.ndarray, np.ndarray]:

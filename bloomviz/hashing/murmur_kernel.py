@@ -1,0 +1,119 @@
+"""MurmurHash3_x64_128 of many byte strings of any lengths, compiled (numba): the items' bytes lie end to end
+in one buffer, so a batch costs one join and one loop instead of a Python call and a bytes object per item.
+
+Bit for bit ``mmh3.hash_bytes(item, seed)`` (tests/test_murmur_np.py pins it on every tail length, long
+items and seeds): ``h1`` is the digest's first 8 bytes and ``h2`` its last 8, little-endian. murmur_np.py
+hashes rows of one width in whole-array numpy steps (generated items); this takes a user's list of str or
+bytes, whatever their lengths.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+from numba import njit
+
+_C1 = np.uint64(0x87C37B91114253D5)
+_C2 = np.uint64(0x4CF5AD432745937F)
+_FMIX1 = np.uint64(0xFF51AFD7ED558CCD)
+_FMIX2 = np.uint64(0xC4CEB9FE1A85EC53)
+_N1 = np.uint64(0x52DCE729)
+_N2 = np.uint64(0x38495AB5)
+_FIVE = np.uint64(5)
+_S33 = np.uint64(33)
+
+
+@njit(cache=True, inline="always")
+def _rotl(x, r):
+    return (x << np.uint64(r)) | (x >> np.uint64(64 - r))
+
+
+@njit(cache=True, inline="always")
+def _fmix(h):
+    h ^= h >> _S33
+    h *= _FMIX1
+    h ^= h >> _S33
+    h *= _FMIX2
+    h ^= h >> _S33
+    return h
+
+
+@njit(cache=True, inline="always")
+def _word(buf, at, count):
+    """``count`` (0-8) bytes from ``at`` as a little-endian word (zeros above them)."""
+    w = np.uint64(0)
+    for i in range(count - 1, -1, -1):
+        w = (w << np.uint64(8)) | np.uint64(buf[at + i])
+    return w
+
+
+@njit(cache=True, nogil=True)
+def _hash_all(buf, starts, ends, seed, h1_out, h2_out):
+    for j in range(starts.size):
+        start = starts[j]
+        length = ends[j] - start
+        h1 = np.uint64(seed)
+        h2 = np.uint64(seed)
+        blocks = length // 16
+        for b in range(blocks):
+            at = start + 16 * b
+            k1 = _word(buf, at, 8) * _C1
+            h1 ^= _rotl(k1, 31) * _C2
+            h1 = (_rotl(h1, 27) + h2) * _FIVE + _N1
+            k2 = _word(buf, at + 8, 8) * _C2
+            h2 ^= _rotl(k2, 33) * _C1
+            h2 = (_rotl(h2, 31) + h1) * _FIVE + _N2
+        tail = length - 16 * blocks
+        at = start + 16 * blocks
+        if tail > 8:
+            k2 = _word(buf, at + 8, tail - 8) * _C2
+            h2 ^= _rotl(k2, 33) * _C1
+        if tail > 0:
+            k1 = _word(buf, at, min(tail, 8)) * _C1
+            h1 ^= _rotl(k1, 31) * _C2
+        h1 ^= np.uint64(length)
+        h2 ^= np.uint64(length)
+        h1 += h2
+        h2 += h1
+        h1 = _fmix(h1)
+        h2 = _fmix(h2)
+        h1 += h2
+        h2 += h1
+        h1_out[j] = h1
+        h2_out[j] = h2
+
+
+def _hash(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    h1, h2 = np.empty(starts.size, dtype=np.uint64), np.empty(starts.size, dtype=np.uint64)
+    _hash_all(buf, starts, ends, seed, h1, h2)
+    return h1, h2
+
+
+def hash128_many(datas: Sequence[bytes], seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """(h1, h2) of every bytes item."""
+    offsets = np.zeros(len(datas) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, datas), dtype=np.int64, count=len(datas)), out=offsets[1:])
+    return _hash(np.frombuffer(b"".join(datas), dtype=np.uint8), offsets[:-1], offsets[1:], seed)
+
+
+def hash128_texts(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray] | None:
+    """(h1, h2) of every str's UTF-8 bytes when they are all ASCII; None otherwise, for the caller's
+    per-item path. The texts are joined with NUL between them and the item boundaries found by a scan of
+    the buffer, cheaper than asking every str its length, unless an item holds a NUL itself."""
+    joined = "\0".join(texts)
+    if not joined.isascii():
+        return None
+    buf = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
+    n = len(texts)
+    ends = np.flatnonzero(buf == 0)
+    if ends.size == n - 1:
+        ends = np.append(ends, buf.size)
+        starts = np.empty(n, dtype=np.int64)
+        starts[0] = 0
+        starts[1:] = ends[:-1] + 1
+    else:
+        lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
+        ends = np.cumsum(lengths + 1) - 1
+        starts = ends - lengths
+    return _hash(buf, starts, ends, 0)

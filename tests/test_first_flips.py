@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from bloomviz.filters import bit_kernels
+from bloomviz.measure import first_flips
 from bloomviz.measure.first_flips import ProbeBits
 
 
@@ -22,9 +23,12 @@ def _unpacked(view, m):
     return np.unpackbits(view, bitorder="little")[:m]
 
 
+@pytest.mark.parametrize("bitmap", ["exact", "hashed"])
 @pytest.mark.parametrize("m, k, n", [(8, 1, 50), (64, 3, 40), (5_000, 7, 3_000), (200_000, 4, 40_000),
                                      (40_000_000, 20, 5_000)])
-def test_flip_rows_is_one_insert_at_a_time(m, k, n):
+def test_flip_rows_is_one_insert_at_a_time(m, k, n, bitmap, monkeypatch):
+    # small filters get a bitmap of their own size, large ones a hashed one: both on every size here
+    monkeypatch.setattr(first_flips, "_EXACT_MAX_M", 1 << 40 if bitmap == "exact" else 0)
     rng = np.random.default_rng(m + k)
     bits, view, rows = _case(rng, m, m // 3, n, k)
     probe_bits = np.sort(np.concatenate([rng.integers(0, m, 300), rows[rng.integers(0, n, 50), 0],
@@ -40,7 +44,7 @@ def test_flip_rows_is_one_insert_at_a_time(m, k, n):
                 fresh += 1
                 turned_at[p] = r
         new_per_row.append(fresh)
-    lookup = ProbeBits(probe_bits)
+    lookup = ProbeBits(probe_bits, m)
     got_new, got_time = lookup.flip_rows(view, rows, m)
     assert got_new.tolist() == new_per_row
     assert lookup.distinct[lookup.slot].tolist() == probe_bits.tolist()
@@ -54,7 +58,7 @@ def test_a_position_out_of_range_is_refused_before_any_write():
     view = np.zeros(13, dtype=np.uint8)
     rows = np.array([[1, 2], [3, 100]])
     with pytest.raises(ValueError, match=r"\[0, 100\); position 100"):
-        ProbeBits(np.zeros(0, np.int64)).flip_rows(view, rows, m)
+        ProbeBits(np.zeros(0, np.int64), m).flip_rows(view, rows, m)
     with pytest.raises(ValueError, match="position -1"):
         bit_kernels.set_positions(view, np.array([5, -1]), m)
     assert not view.any()

@@ -65,7 +65,7 @@ class FpTracker(ProbeCounts):
         self._entry_probe = probe_ids[order]
         self._zeros = np.bincount(self._entry_probe, minlength=len(self._probes)).astype(np.int64)
         # the flip pass's lookup of probe bits; entries only leave until the next rebuild, keeping their slots
-        self._probe_bits = ProbeBits(self._entry_pos)
+        self._probe_bits = ProbeBits(self._entry_pos, len(flt.bits))
         self._entry_slot = self._probe_bits.slot
         self._stale = False             # entries whose bit a single insert set (on_insert keeps them)
         self._fp = int(np.count_nonzero(self._zeros == 0))

@@ -142,3 +142,16 @@ def test_texts_at_any_indices():
         gen.texts_at([1_000])
     run = GeneratedRun(gen, 10, 20)
     assert run[::3] == gen.texts(10, 20)[::3] and run[-1] == gen[19] and list(run) == gen.texts(10, 20)
+
+
+def test_cells_scanned_together_in_blocks_name_what_each_scan_names(monkeypatch):
+    from bloomviz.workbench import truth
+    gen, runs, _ = _pair()
+    t = runs.state.truth
+    cells = [int(p) for p in runs.filter.positions(gen[7])] + [0, M - 1, -3, M + 5, 17]
+    alone = {c: t.items_at_bit(c, limit=1_000) for c in cells}
+    monkeypatch.setattr(truth, "SCAN_BLOCK", 1_000)        # blocks that split rows
+    assert t.items_at_bits(cells, limit=1_000) == alone
+    assert all(gen[7] in alone[int(p)][0] for p in runs.filter.positions(gen[7]))
+    empty = Workbench(probes=10)
+    assert empty.state.truth.items_at_bits([1, 2]) == {1: ([], 0), 2: ([], 0)}

@@ -93,9 +93,7 @@ class Operations:
             verdict, kinds = MAYBE_PRESENT, plain
         else:
             verdict = FALSE_POSITIVE
-            for p, hit in zip(positions, in_hit):
-                if hit and p not in culprits:
-                    culprits[p] = s.truth.items_at_bit(p, CULPRIT_LIMIT)
+            culprits = s.truth.items_at_bits([p for p, hit in zip(positions, in_hit) if hit], CULPRIT_LIMIT)
             kinds = tuple("culprit" if hit else k for hit, k in zip(in_hit, plain))
         s.lookups += 1
         s.counts[verdict] += 1

@@ -60,3 +60,19 @@ def test_the_widget_draws_few_rows_and_exports_all(widget, tmp_path):
     with open(widget.export(tmp_path / "fp.csv"), newline="") as fh:
         assert len(list(csv.reader(fh))) == 1 + len(series)
     assert len(widget.curve("fp_measured").getData()[0]) < 3 * 900 + 8     # decimated again after the export
+
+
+def test_zooming_in_and_back_chooses_the_rows_again(widget, qtbot):
+    series = FakeSeries(200_000, m=2_000_000, k=7, probes=10_000)
+    widget.set_series(series)
+
+    def rows():   # the rows the curve was given (getData gives what it displays, clipped to the view)
+        return widget.curve("fp_exact").getOriginalDataset()[0]
+
+    vb = widget.plot_item.getViewBox()
+    vb.setXRange(100_000, 101_000, padding=0)
+    qtbot.waitUntil(lambda: ((rows() >= 100_000) & (rows() <= 101_000)).sum() >= 1_000, timeout=3_000)
+    vb.enableAutoRange()
+    qtbot.waitUntil(lambda: ((rows() >= 100_000) & (rows() <= 101_000)).sum() < 100, timeout=3_000)
+    x = rows()
+    assert len(x) < 3 * 900 + 8 and x[0] == 0 and x[-1] == 199_999 and np.all(np.diff(x) < 1_000)

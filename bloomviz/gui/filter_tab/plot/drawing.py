@@ -38,7 +38,9 @@ def draw_rows(n: np.ndarray, measured: np.ndarray, pixels: int,
     if x_range is not None and n[-1] >= n[0] and np.all(n[1:] >= n[:-1]):
         lo = max(0, int(np.searchsorted(n, x_range[0], side="left")) - 1)
         hi = min(total, int(np.searchsorted(n, x_range[1], side="right")) + 1)
-    size = -(-(hi - lo) // buckets) if hi > lo else 1
+    if hi - lo <= 3 * buckets:       # zoomed in to a few rows a pixel: every one of them
+        return np.unique(np.concatenate([[0, total - 1], np.arange(lo, hi, dtype=np.int64)]))
+    size = -(-(hi - lo) // buckets)
     full = (hi - lo) // size
     parts = [np.array([0, lo, max(lo, hi - 1), total - 1], dtype=np.int64)]
     if full:
@@ -143,6 +145,7 @@ class DrawingMixin:
         vb = self._rate_plot.getViewBox()
         zoomed = not vb.autoRangeEnabled()[0]
         x_range = tuple(vb.viewRange()[0]) if zoomed else None
+        self._drawn_range = x_range
         return draw_rows(series.column("n"), series.column("fp_measured"), max(1, int(vb.width())), x_range)
 
     def _column(self, series, key: str) -> np.ndarray:
@@ -152,10 +155,11 @@ class DrawingMixin:
         return values if rows is None or rows[-1] >= len(values) else values[rows]
 
     def _on_rate_x_range(self, *_):
-        # Zoomed or panned by the user: the decimated rows are chosen again for the new visible range.
+        # Zoomed or panned by the user, or back to the whole range: the rows are chosen again for the new view.
         series = self._series
+        zoomed = not self._rate_plot.getViewBox().autoRangeEnabled()[0]
         if series is not None and len(series) > DECIMATE_ABOVE \
-                and not self._rate_plot.getViewBox().autoRangeEnabled()[0]:
+                and (zoomed or getattr(self, "_drawn_range", None) is not None):
             self.refresh()
 
     def _draw_limit(self, n: np.ndarray | None = None) -> None:

@@ -33,7 +33,9 @@ Auto-play of 10^7 generated items at m = 95,850,584 (``--n 10000000 --autoplay-o
 interleaved with three of the tree before generated runs and the decimated plot (load 1.3-1.9, another
 engineer's benchmarks running): 2.90 s against 13.03 s (4.5x); peak RSS 898 MB against 1,733 MB; longest plot
 redraw 7.6 ms against 63.7 ms; longest stall 100 ms against 126 ms, now set by the grid's flushes (89-209 ms).
-Target: <= 10 s, no stall over 100 ms, <= 2 GB.
+Again at load 1.6-2.3 with 20 ms job steps: 3.15 s against 11.79 s (3.7x), 886 MB against 1,758 MB, stall
+138 ms against 184 ms (every run's longest turn a grid flush: 82-176 ms; a job's first flush compares the bits
+for ~75 ms). Target: <= 10 s, no stall over 100 ms, <= 2 GB.
 
 Prints a table, then ONE JSON line with the keys grid_update_ms, grid_redraw_ms, startup_s, max_stall_ms,
 bulk_vs_core (the ones measured), m, load, peak_rss_mb, grid_flush_max_ms, plot_redraw_max_ms, autoplay_s.

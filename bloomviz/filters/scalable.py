@@ -258,6 +258,12 @@ class ScalableBloomFilter(ScalableFacts, RichDisplay):
         self._count += positions.shape[0]
         return newly
 
+    def count_fresh_newest(self, new_bits: int, rows: int) -> None:
+        """Record ``rows`` inserts whose bits the exact tracker has just written into the newest stage itself
+        (``new_bits`` of them turned from 0 to 1); the caller kept them within ``room()``."""
+        self._stages[-1].count_fresh_bits(new_bits, rows)
+        self._count += int(rows)
+
     def stage_of_bit(self, index: int) -> int:
         """The stage that holds grid bit ``index``."""
         if not 0 <= index < self.m:

@@ -113,7 +113,8 @@ class FpTracker(ProbeCounts):
             if not live.all():
                 self._keep_entries(live)
         self._stale = False
-        standard = type(flt).insert_positions is BloomFilter.insert_positions
+        standard = (type(flt).insert_positions is BloomFilter.insert_positions
+                    or getattr(flt, "writes_plain_bits", False))
         view = bitstore.byte_view(flt.bits)
         if not standard:
             # a variant inserts its own way (counting) or remaps: the flips are found on a copy of its bits

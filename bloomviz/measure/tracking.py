@@ -43,6 +43,12 @@ class _NewestStage:
     def insert_positions(self, positions) -> int:
         return self._flt.insert_newest(positions)
 
+    # the newest stage is a plain bit array: the tracker's pass writes its bits itself and reports the count
+    writes_plain_bits = True
+
+    def count_fresh_bits(self, new_bits: int, rows: int) -> None:
+        self._flt.count_fresh_newest(new_bits, rows)
+
 
 class ScalableFpTracker(ProbeCounts):
     """The false-positive count of a ``ScalableBloomFilter`` over fixed probes, exact after every insert."""

@@ -148,7 +148,9 @@ def _wait_measured(qtbot, panel):
 
 
 def test_measure_k_in_the_background_agrees_with_theory(explorer, qtbot):
-    explorer.calc.set_inputs(m="100000", n="10000")
+    # enough work for several steps of the event loop (10^4 items a k went through in one step once the
+    # bit passes were compiled)
+    explorer.calc.set_inputs(m="1000000", n="100000")
     explorer.k_from.setValue(3)
     explorer.k_to.setValue(10)
     panel = explorer.k_measure

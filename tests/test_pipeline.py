@@ -55,6 +55,26 @@ def test_items_given_and_single_adds_agree_with_the_source():
     assert given.interval() == wilson_interval(given.fp_count, 500)
 
 
+@pytest.mark.parametrize("variant", ["standard", "counting", "scalable"])
+def test_positions_alone_measure_as_the_items_do_where_the_tracker_allows(variant):
+    items, probes = item_stream(300, seed=4), probe_items(400, seed=4)
+    from_items = Measurement(make_filter(variant, **FILTERS[variant]), probes, items)
+    from_items.step(300)
+    alone = Measurement(make_filter(variant, **FILTERS[variant]), probes)
+    if variant == "scalable":       # a new stage hashes the items again: positions are not enough
+        assert not alone.takes_positions
+        with pytest.raises(ValueError, match="needs the items themselves"):
+            alone.step_positions(alone.filter.positions_many(items[:10]))
+        assert alone.n == 0 and alone.filter.bits_set == 0
+        return
+    assert alone.takes_positions
+    for lo, hi in ((0, 120), (120, 300)):
+        alone.step_positions(alone.filter.positions_many(items[lo:hi]))
+    assert np.array_equal(from_items.checkpoints["fp"], alone.checkpoints["fp"])
+    assert np.array_equal(from_items.checkpoints["bits_set"], alone.checkpoints["bits_set"])
+    assert alone.filter == from_items.filter
+
+
 def test_checkpoint_policies():
     items, probes = item_stream(103, seed=1), probe_items(100, seed=1)
     every = Measurement(make_filter("standard", m=500, k=2), probes, items, every=25)

@@ -54,14 +54,20 @@ class _Chunk:
         self._generated = isinstance(items, GeneratedItems)
         if self._generated:
             self._source, self._start, self._stop = items, start, stop
-        else:
-            self._list = items if isinstance(items, list) else list(items)
+        else:   # None: the rows of positions alone (items that exist only as numbers, e.g. a generated run)
+            self._list = None if items is None else items if isinstance(items, list) else list(items)
 
     def __len__(self) -> int:
-        return self._stop - self._start if self._generated else len(self._list)
+        if self._generated:
+            return self._stop - self._start
+        return len(self._given) if self._list is None else len(self._list)
 
     def items(self) -> list:
-        return self._source.texts(self._start, self._stop) if self._generated else self._list
+        if self._generated:
+            return self._source.texts(self._start, self._stop)
+        if self._list is None:
+            raise ValueError("this batch was given as positions alone")
+        return self._list
 
     def positions(self, flt) -> np.ndarray:
         if self._given is not None:
@@ -76,6 +82,7 @@ class _OneArray:
     """One bit array whose positions never move: ``FpTracker``, exact after every insert."""
 
     exact = True
+    positions_alone = True
 
     def __init__(self, flt, probes):
         self.tracker = FpTracker(flt, probes)
@@ -97,6 +104,8 @@ class _OneArray:
 class _Stages(_OneArray):
     """A filter that grows in stages: ``ScalableFpTracker``, exact after every insert, stage by stage."""
 
+    positions_alone = False    # a new stage hashes the items again with its own m and k
+
     def __init__(self, flt, probes):
         self.tracker = ScalableFpTracker(flt, probes)
 
@@ -113,6 +122,7 @@ class _AfterEachStep:
 
     exact = False
     tracker = None
+    positions_alone = True
 
     def __init__(self, flt, probes):
         self._positions = flt.positions_many(probes) if len(probes) else None
@@ -137,6 +147,7 @@ class _Probing:
 
     exact = False
     tracker = None
+    positions_alone = False
 
     def __init__(self, flt, probes):
         self._probes = list(probes)
@@ -308,6 +319,18 @@ class Measurement:
             n = np.array([self.n + size], np.int64)
         self.n += size
         return self._record(n, np.asarray(fp, np.int64), np.asarray(bits, np.int64))
+
+    @property
+    def takes_positions(self) -> bool:
+        """Whether a batch can be measured from its rows of positions alone (``step_positions``)."""
+        return self._tracking.positions_alone
+
+    def step_positions(self, positions: np.ndarray) -> StepRecord:
+        """Insert a batch given only by its rows of positions (``filter.positions_many`` of items that exist
+        only as numbers); for a measurement that ``takes_positions``."""
+        if not self.takes_positions:
+            raise ValueError("this filter's measurement needs the items themselves, not only their positions")
+        return self.step(None, positions=np.asarray(positions, dtype=np.int64))
 
     def add(self, item) -> StepRecord:
         """Insert one item with ``filter.add``; the record holds its ``Insertion`` as well."""

@@ -17,7 +17,6 @@ import numpy as np
 
 from bloomviz.items.encoding import random_items, to_bytes_list
 from bloomviz.measure import pipeline
-from bloomviz.measure.fp_tracker import FpTracker
 from bloomviz.workbench.item_log import ItemLog
 
 DEFAULT_PROBES = 10_000
@@ -93,13 +92,11 @@ class Measurement:
     @property
     def takes_positions(self) -> bool:
         """Whether a batch can be measured from its positions alone (the exact tracker of one bit array)."""
-        return isinstance(self.tracker, FpTracker)
+        return self._pipe.takes_positions
 
     def insert_positions(self, positions: np.ndarray):
         """Insert a batch given only its rows of positions (``takes_positions``): (n, fp, bits_set) as ``insert``."""
-        # The pipeline takes a list of items beside given positions and never reads it for this tracker: a
-        # list of Nones stands for items that exist only as numbers (a generated run).
-        record = self._pipe.step([None] * len(positions), positions=positions)
+        record = self._pipe.step_positions(positions)
         return record.n, record.fp, record.bits_set
 
     def after_removal(self, cleared) -> int:

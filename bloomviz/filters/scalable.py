@@ -37,7 +37,6 @@ from typing import Iterable
 import numpy as np
 
 from bloomviz.filters import bitstore
-
 from bloomviz.hashing import schemes as hashing
 from bloomviz.filters.scalable_facts import ScalableFacts
 from bloomviz.filters.scalable_stages import STAGE_RECORD, StageSpec, scalable_fp, stage_spec
@@ -45,8 +44,7 @@ from bloomviz.filters.standard import BloomFilter, Insertion, Lookup
 from bloomviz.items.encoding import to_bytes, to_bytes_list
 from bloomviz.filters.notebook import RichDisplay
 from bloomviz.theory.validate import MAX_K, MAX_M, check_k, check_m, check_n, check_p
-from bloomviz.filters.common import (check_count, check_growth, check_params,
-                                          check_tightening)
+from bloomviz.filters.common import check_count, check_growth, check_params, check_tightening
 
 
 @dataclass(frozen=True)
@@ -259,8 +257,7 @@ class ScalableBloomFilter(ScalableFacts, RichDisplay):
         return newly
 
     def count_fresh_newest(self, new_bits: int, rows: int) -> None:
-        """Record ``rows`` inserts whose bits the exact tracker has just written into the newest stage itself
-        (``new_bits`` of them turned from 0 to 1); the caller kept them within ``room()``."""
+        """``rows`` inserts (within ``room()``) the exact tracker wrote into the newest stage, ``new_bits`` new."""
         self._stages[-1].count_fresh_bits(new_bits, rows)
         self._count += int(rows)
 

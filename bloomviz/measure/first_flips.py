@@ -26,36 +26,12 @@ _EXACT_MAX_M = 1 << 26   # up to here the bitmap is one bit per filter bit (8 Mi
 
 
 @njit(cache=True, nogil=True)
-def _set_rows(view, rows, new_per_row):
-    # Branch-free: whether a bit was 0 is a coin toss the processor cannot predict, and a mispredicted
-    # branch per position cost more than the memory access.
-    n, k = rows.shape
-    flat = rows.ravel()
-    last = flat.size - PREFETCH_AHEAD
-    total = 0
-    i = 0
-    for r in range(n):
-        fresh = 0
-        for _ in range(k):
-            if i < last:
-                prefetch(view, flat[i + PREFETCH_AHEAD] >> 3)
-            p = flat[i]
-            b = p >> 3
-            shift_in = p & 7
-            v = view[b]
-            fresh += ((v >> shift_in) & 1) ^ 1
-            view[b] = v | (1 << shift_in)
-            i += 1
-        new_per_row[r] = fresh
-        total += fresh
-    return total
-
-
-@njit(cache=True, nogil=True)
-def _set_rows_noting(view, rows, new_per_row, probe_map, keys, values, t_shift, t_mask, bit_time):
-    """``_set_rows`` that also notes the row turning each probe bit, for a filter whose probe map (one bit
-    per filter bit) is small enough to stay in the cache beside it: one pass instead of two (a flip of a
-    probe bit is rare, so its branch is predicted)."""
+def _set_rows(view, rows, new_per_row, noting, probe_map, keys, values, t_shift, t_mask, bit_time):
+    """Set the rows' bits and count each row's new ones. ``noting``: also note the row turning each probe bit,
+    for a filter whose probe map (one bit per filter bit) is small enough to stay in the cache beside it:
+    one pass instead of two (a flip of a probe bit is rare, so its branch is predicted)."""
+    # Branch-free otherwise: whether a bit was 0 is a coin toss the processor cannot predict, and a
+    # mispredicted branch per position cost more than the memory access.
     n, k = rows.shape
     flat = rows.ravel()
     last = flat.size - PREFETCH_AHEAD
@@ -73,7 +49,7 @@ def _set_rows_noting(view, rows, new_per_row, probe_map, keys, values, t_shift, 
             was_zero = ((v >> shift_in) & 1) ^ 1
             fresh += was_zero
             view[b] = v | (1 << shift_in)
-            if was_zero & (probe_map[b] >> shift_in):
+            if noting and was_zero & (probe_map[b] >> shift_in):
                 slot = ((p * _MULTIPLIER) >> t_shift) & t_mask
                 while keys[slot] >= 0:
                     if keys[slot] == p:
@@ -160,9 +136,8 @@ class ProbeBits:
         check_range(rows.ravel(), m)
         new_per_row = np.empty(rows.shape[0], dtype=np.int64)
         bit_time = np.full(self.distinct.size, -1, dtype=np.int64)
-        if self._exact:
-            _set_rows_noting(view, rows, new_per_row, self._bitmap, self._keys, self._values, *self._t, bit_time)
-        else:
-            _set_rows(view, rows, new_per_row)
+        _set_rows(view, rows, new_per_row, self._exact, self._bitmap, self._keys, self._values, *self._t,
+                  bit_time)
+        if not self._exact:
             _first_rows(rows, self._bitmap, *self._b, self._keys, self._values, *self._t, bit_time)
         return new_per_row, bit_time

@@ -88,6 +88,8 @@ def test_a_bulk_job_on_a_large_filter_draws_only_the_changed_bits(window, qtbot,
     # as on a slow machine at 10^8 bits: every flush over budget, so each compares only a part of the bits
     monkeypatch.setattr(redraw_mod, "SCAN_TARGET_S", 1e-6)
     monkeypatch.setattr(redraw_mod, "DRAW_TARGET_S", 1e-6)
+    from bloomviz.gui.widgets.grid import drawing
+    monkeypatch.setattr(drawing, "BASE_MIN_CELLS", 1)       # the kept 4 x 4 sums too, as at 10^8 cells
     assert wb.configure(m, 7)
     assert grid.m == m and grid.block_factor > 1
     full = []
@@ -100,6 +102,8 @@ def test_a_bulk_job_on_a_large_filter_draws_only_the_changed_bits(window, qtbot,
     bits = bitstore.unpack(wb.filter.bits)
     qtbot.waitUntil(lambda: np.array_equal(np.asarray(grid.picture).reshape(-1)[:m], bits), timeout=5_000)
     np.testing.assert_array_equal(grid._levels, fresh_levels(grid))
+    np.testing.assert_array_equal(grid._base, gl.block_sums(np.asarray(grid.picture), 0, grid.rows, 0, grid.cols,
+                                                            drawing.BASE, 1))
     assert 0 < grid._levels.mean() < 255              # shaded, not blank
 
     wb.insert("one more")
@@ -164,3 +168,46 @@ def test_a_large_grid_zooms_from_its_kept_four_by_four_sums(qtbot, monkeypatch):
         np.testing.assert_array_equal(grid._levels, fresh_levels(grid))
     np.testing.assert_array_equal(grid._base, gl.block_sums(np.asarray(grid.picture), 0, grid.rows, 0, grid.cols,
                                                             drawing.BASE, 1))
+
+
+def test_dense_changes_are_drawn_whole_from_the_packed_bytes(qtbot, monkeypatch):
+    from bloomviz.gui.widgets.grid import drawing
+
+    monkeypatch.setattr(drawing, "BASE_MIN_CELLS", 1)
+    monkeypatch.setattr(drawing, "PACKED_BAND_BITS", 40_000)     # several bands, none aligned to a row
+    rng = np.random.default_rng(4)
+    m = 1_000_003
+    bits = bitstore.new_bits(m)
+    bitstore.set_bits(bits, rng.integers(0, m, 100_000))
+    packed = bitstore.byte_view(bits)
+    changes = PackedChanges()
+    changes.reset(packed)
+    bitstore.set_bits(bits, rng.integers(0, m, 200_000))
+    assert changes.changes(packed, 10_000, dense=1.0) is not None        # never dense past every byte
+    rewrite = changes.changes(packed, 30_001, dense=1 / 64)
+    assert rewrite == (10_000, 40_001) and changes.advanced == 30_001
+    rest = changes.changes(packed)[0]                       # the copy of those bytes was brought up to date
+    assert rest.size and rest.min() >= 40_001 * 8
+
+    drawn, fresh = BitGridWidget(), BitGridWidget()
+    for grid in (drawn, fresh):
+        qtbot.addWidget(grid)
+        grid.resize(200, 200)
+        grid.show()
+        qtbot.waitExposed(grid)
+        grid.reset(m)
+    drawn.set_packed(packed)
+    drawn.update_cells(np.arange(0, m, 331), 0)        # cells made wrong all over, then a band drawn true
+    drawn.set_packed(packed, 12_345, 98_765)
+    expected = bitstore.unpack(bits).copy()
+    expected[np.arange(0, m, 331)] = 0
+    expected[12_345 * 8:98_765 * 8] = bitstore.unpack(bits)[12_345 * 8:98_765 * 8]
+    fresh.set_all(expected)
+    for grid in (drawn, fresh):
+        np.testing.assert_array_equal(np.asarray(grid.picture).reshape(-1)[:m], expected)
+        np.testing.assert_array_equal(grid._levels, fresh_levels(grid))
+    np.testing.assert_array_equal(drawn._base, fresh._base)
+    with pytest.raises(ValueError, match="bytes"):
+        drawn.set_packed(packed[:-1])
+    with pytest.raises(ValueError, match="outside"):
+        drawn.set_packed(packed, 5, packed.size + 1)

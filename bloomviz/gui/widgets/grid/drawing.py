@@ -85,6 +85,8 @@ class CellDecor(pg.GraphicsObject):
 # little more than one screen pixel). Smaller grids are summed from the cells, their blocks exactly one pixel.
 BASE_MIN_CELLS = 1 << 24
 BASE = 4
+# Cells unpacked from packed bits a band at a time (``_load_packed``): 2 MiB of scratch, within the caches.
+PACKED_BAND_BITS = 1 << 21
 
 
 class DrawingMixin:
@@ -237,6 +239,48 @@ class DrawingMixin:
                 touched = np.flatnonzero(added)
             self._levels.reshape(-1)[touched] = gl.shade_blocks(sums[touched], self._counts.reshape(-1)[touched],
                                                                 self._max_value)
+        self._image.updateImage()
+
+    def _load_packed(self, packed: np.ndarray, lo: int, hi: int) -> None:
+        """Cells [lo, hi) from the little-endian packed bits ``packed``, then the blocks of their rows summed
+        again. Unpacked a band at a time into a scratch that stays in cache, not into one array of the whole
+        range (8 bytes a byte)."""
+        flat = self._cells.reshape(-1)
+        pos = lo
+        while pos < hi:
+            end = min(hi, pos + PACKED_BAND_BITS)
+            b0 = pos >> 3
+            bits = np.unpackbits(packed[b0:(end + 7) >> 3], bitorder="little")
+            flat[pos:end] = bits[pos - 8 * b0:end - 8 * b0]
+            pos = end
+        self._redraw_rows(lo // self._cols, (hi - 1) // self._cols + 1)
+
+    def _redraw_rows(self, ra: int, rb: int) -> None:
+        """The block sums and shades of rows [ra, rb) taken again from the cells (after they changed
+        wholesale): its cost is in proportion to the rows, not to the cells that changed."""
+        b = BASE
+        if self._base is not None and not self._base_stale:
+            br0, br1 = ra // b, -(-rb // b)
+            self._base[br0:br1] = gl.block_sums(self._cells, br0 * b, min(self._rows, br1 * b), 0, self._cols,
+                                                b, self._max_value)
+        if self._window is None:
+            return
+        r0, r1, c0, c1 = self._window
+        f = self._factor
+        lo, hi = max(ra, r0), min(rb, r1)
+        if hi <= lo:
+            return
+        k0, k1 = (lo - r0) // f, -(-(hi - r0) // f)
+        wr0, wr1 = r0 + k0 * f, min(r1, r0 + k1 * f)
+        if f == 1:
+            self._levels[k0:k1] = self._shade[self._cells[wr0:wr1, c0:c1]]
+        else:
+            if self._base is not None and not self._base_stale and f % b == 0:
+                sums = self._window_sums((wr0, wr1, c0, c1), f)
+            else:
+                sums = gl.block_sums(self._cells, wr0, wr1, c0, c1, f, self._max_value)
+            self._sums[k0:k1] = sums
+            self._levels[k0:k1] = gl.shade_blocks(self._sums[k0:k1], self._counts[k0:k1], self._max_value)
         self._image.updateImage()
 
     def padding_rect(self) -> QtCore.QRectF | None:

@@ -15,6 +15,7 @@ from PySide6 import QtCore, QtGui
 
 from bloomviz.theory.exact_rate import fp_exact_at
 from bloomviz.gui.filter_tab.plot import ESTIMATE_CURVES, FILL_CURVES, RATE_CURVES, FpPlotWidget
+from bloomviz.gui.filter_tab.plot.legend import MIN_PLOT_HEIGHT
 from bloomviz.gui.widgets.plot_export import PlotExportError
 
 M, K, PROBES = 1000, 5, 2000
@@ -470,11 +471,13 @@ def test_legend_never_covers_the_data_and_the_plot_keeps_room(qtbot, widget, ser
     vb = widget.plot_item.getViewBox()
     view = widget.graphics.viewport().rect()
     data = vb.sceneBoundingRect()
-    # 50 px: at 100 % in a 430 x 300 panel an emptied legend cell still keeps ~85 px (not yet understood)
-    assert data.height() >= 50 and data.width() >= 200, (widget.legend_placement, data)
+    assert data.height() >= MIN_PLOT_HEIGHT and data.width() >= 200, (widget.legend_placement, data)
     assert data.right() <= view.width() + 1 and data.bottom() <= view.height() + 1
     legend = widget.plot_item.legend
     where, _ = widget.legend_placement
+    # Reading the placement places the legend again if the view's size changed since it was last placed: it
+    # must not have (the legend was placed for a stale size and the data measured above was under it).
+    assert vb.sceneBoundingRect() == data, (where, data, vb.sceneBoundingRect())
     if where == "none":
         assert not legend.isVisible()
         assert "measured" in widget.readout_text()   # the readout, with its swatches, is the key
@@ -484,6 +487,25 @@ def test_legend_never_covers_the_data_and_the_plot_keeps_room(qtbot, widget, ser
         assert box.right() <= view.width() + 1 and box.bottom() <= view.height() + 1
     label = widget.capacity_line.label
     assert not (where != "none" and label.sceneBoundingRect().intersects(legend.sceneBoundingRect()))
+
+
+def test_the_legend_is_placed_again_when_only_the_size_changes(qtbot, widget, series):
+    # A window resized by hand changes no text size (a text-size change places the legend again by itself):
+    # the view's own resize must place it for the new size, not for the one before.
+    widget.set_series(series)
+    vb = widget.plot_item.getViewBox()
+    for size in ((800, 300), (430, 300), (430, 500), (1000, 700), (800, 300)):
+        widget.resize(*size)
+        qtbot.wait(50)
+        view = widget.graphics.viewport().rect()
+        data = vb.sceneBoundingRect()
+        assert widget.graphics.ci.geometry().height() <= view.height() + 1, size
+        where, _ = widget.legend_placement
+        assert vb.sceneBoundingRect() == data, (size, where)   # already placed for this size
+        if where != "none":
+            box = widget.plot_item.legend.sceneBoundingRect()
+            assert not box.intersects(data), (size, where, box, data)
+            assert box.bottom() <= view.height() + 1 and box.right() <= view.width() + 1, (size, box)
 
 
 def test_a_roomy_plot_has_the_full_legend_and_a_tight_one_the_short_names(qtbot, widget):

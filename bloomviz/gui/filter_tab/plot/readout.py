@@ -16,17 +16,26 @@ from bloomviz.theory.units import count_text, rate_text
 
 class HoverWatcher(QtCore.QObject):
     """Tells the plot widget when the mouse leaves the graphics view (the scene reports no such event), and
-    when the view changes size (the widget's own resize comes before its children's)."""
+    when the view's viewport changes size.
 
-    def __init__(self, on_leave, on_resize):
-        super().__init__()
+    The size comes from the viewport's own resize, not the view's: a filter sees the view's Resize before
+    QAbstractScrollArea gives the viewport its new size, so the legend was placed for the old size (800 x 300
+    at 100 %: placed under the plots for a 259 px view, then the view shrank to 245 px when the readout took a
+    second line and the placement, keyed on the stale 259, was never redone; the legend covered the data)."""
+
+    def __init__(self, view, on_leave, on_resize):
+        super().__init__(view)
+        self._viewport = view.viewport()
         self._on_leave = on_leave
         self._on_resize = on_resize
+        view.installEventFilter(self)
+        self._viewport.installEventFilter(self)
 
     def eventFilter(self, obj, event):
-        if event.type() == QtCore.QEvent.Type.Leave:
+        kind = event.type()
+        if kind == QtCore.QEvent.Type.Leave:
             self._on_leave()
-        elif event.type() == QtCore.QEvent.Type.Resize:
+        elif kind == QtCore.QEvent.Type.Resize and obj is self._viewport:
             self._on_resize()
         return False
 

@@ -120,8 +120,7 @@ class FpPlotWidget(BuildMixin, DrawingMixin, LegendMixin, LooksMixin, ReadoutMix
         self._rebuild_legend()
 
         self._graphics.scene().sigMouseMoved.connect(self._on_mouse_moved)
-        self._hover_watcher = HoverWatcher(self._on_mouse_left, self._place_legend)
-        self._graphics.installEventFilter(self._hover_watcher)
+        self._hover_watcher = HoverWatcher(self._graphics, self._on_mouse_left, self._place_legend)
 
         self.set_theme(self._dark)
         self.set_font_scale(font_scale)

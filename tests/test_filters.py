@@ -284,3 +284,29 @@ def test_state_round_trip_and_refusals():
     padded[-1] |= 0x80  # bit 1007 lies past m = 1001
     with pytest.raises(ValueError, match="padding"):
         BloomFilter.from_state(1001, 4, "murmur-fnv", 0, {}, bytes(padded))
+
+
+@pytest.mark.parametrize("scheme", ["murmur3-mix", "murmur3-km", "sha256-salted"])   # the last: no halves
+def test_a_batch_of_str_is_hashed_whole_before_any_bit_and_a_bad_item_late_changes_nothing(scheme):
+    # str batches skip the separate type pass (hashing checks the types): a bad item in the last of several
+    # chunks must still leave the filter as it was, and mixed str/bytes batches take the checked path
+    from bloomviz.filters import standard
+    from bloomviz.items.encoding import random_items
+    items = random_items(standard.COLUMN_BATCH * 2 + 5, seed=3, prefix="i")
+    flt = BloomFilter(50_000, 5, scheme=scheme)
+    flt.update(items[:10])
+    before = flt.copy()
+    with pytest.raises(TypeError, match="int"):
+        flt.update(items + [7])
+    assert flt == before and len(flt) == 10 and flt.bits_set == flt.bits.count()
+    one_by_one = BloomFilter(50_000, 5, scheme=scheme)
+    for item in items[:300]:
+        one_by_one.add(item)
+    batch = BloomFilter(50_000, 5, scheme=scheme)
+    assert batch.update(items[:300]) == one_by_one.bits_set == batch.bits_set
+    assert batch == one_by_one
+    assert batch.contains_many(items[:300] + ["never", b"never"]).tolist()[:300] == [True] * 300
+    mixed = items[:100] + [item.encode() for item in items[100:300]]
+    other = BloomFilter(50_000, 5, scheme=scheme)
+    other.update(mixed)
+    assert other == one_by_one and other.contains_many(mixed).all()

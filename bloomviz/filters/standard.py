@@ -216,16 +216,39 @@ class BloomFilter(RichDisplay):
 
         Returns the number of bits that went from 0 to 1.
         """
-        datas, text = prepare_items(items)
         setter = bitstore.BitSetter(self._bits)
-        for chunk in _chunks(datas, COLUMN_BATCH):
-            for column in self._scheme.position_columns(chunk, self._m, self._k, text):
-                setter.add(column)
+        halves = self._text_halves(items)
+        if halves is not None:
+            for h1, h2 in halves:
+                for column in self._scheme.columns_of_halves(h1, h2, self._m, self._k):
+                    setter.add(column)
+            count = sum(h1.size for h1, _ in halves)
+        else:
+            datas, text = prepare_items(items)
+            for chunk in _chunks(datas, COLUMN_BATCH):
+                for column in self._scheme.position_columns(chunk, self._m, self._k, text):
+                    setter.add(column)
+            count = len(datas)
         self._bits_set += setter.fresh
-        self._count += len(datas)
+        self._count += count
         return setter.fresh
 
+    def _text_halves(self, items) -> list | None:
+        """For a list of str and a scheme that places items from their hash halves: each chunk's halves
+        (h1, h2), or None (another list: the checked path). Hashing is the type check (a non-str raises in
+        the join), so there is no separate pass over the items, and all are hashed before any bit is set."""
+        if not isinstance(items, list) or not hasattr(self._scheme, "text_halves"):
+            return None
+        try:
+            return [self._scheme.text_halves(chunk) for chunk in _chunks(items, COLUMN_BATCH)]
+        except TypeError:
+            return None
+
     def contains_many(self, items: Iterable[object]) -> np.ndarray:
+        if type(self).test_positions is BloomFilter.test_positions:
+            halves = self._text_halves(items)
+            if halves is not None:
+                return self._found_from_halves(halves)
         datas, text = prepare_items(items)
         out = np.empty(len(datas), dtype=bool)
         if type(self).test_positions is not BloomFilter.test_positions:
@@ -242,6 +265,15 @@ class BloomFilter(RichDisplay):
                 bitstore.and_bits(self._bits, column, found)
             out[start:start + len(chunk)] = found
         return out
+
+    def _found_from_halves(self, halves: list) -> np.ndarray:
+        parts = []
+        for h1, h2 in halves:
+            found = np.ones(h1.size, dtype=bool)
+            for column in self._scheme.columns_of_halves(h1, h2, self._m, self._k):
+                bitstore.and_bits(self._bits, column, found)
+            parts.append(found)
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
 
     # --- set algebra and copies --------------------------------------------------------------------------
     def _check_compatible(self, other: object, op: str) -> "BloomFilter":

@@ -177,6 +177,15 @@ class _MurmurOddStep(HashScheme):
         h1, h2 = _murmur_halves_many_text(datas) if text else _murmur_halves_many(datas)
         return self._columns(h1, h2 | _U64(1), m, k)
 
+    def text_halves(self, texts):
+        """(h1, h2 forced odd) of a batch of str; TypeError (before anything else) if one is not a str."""
+        h1, h2 = _murmur_halves_many_text(texts)
+        return h1, h2 | _U64(1)
+
+    def columns_of_halves(self, h1, h2, m, k):
+        """``position_columns`` from ``text_halves``."""
+        return self._columns(h1, h2, m, k)
+
     def explain(self, data, m, k):
         h1, h2 = _murmur_halves(data)
         return [("h1 = MurmurHash3-128 low 64 bits", f"{h1}"),

@@ -4,6 +4,8 @@ Measures, with the repaint included (events are processed until the grid's viewp
   - one insert: ``update_cells`` of 7 cells, median of 50;
   - one insert with its highlight markers (``update_cells`` + ``highlight``), median of 50;
   - full redraw: ``set_all`` of every cell, median of 10;
+  - full redraw from packed bits: ``set_packed`` of every cell (what the window does for a plain bit array),
+    median of 10;
 and the same two operations done the plain pyqtgraph way in the same process (one ImageItem over the whole
 array, ``autoDownsample=True``, ``updateImage`` after each change) as the peer.
 
@@ -105,11 +107,19 @@ def measure_grid(m: int = 10_000_000, seed: int = 0) -> dict:
         widget.set_all(other if i % 2 == 0 else values)
         _flush(app, viewport, counter)
 
+    packed = [np.packbits(v, bitorder="little") for v in (values, other)]
+
+    def redraw_packed(i):
+        widget.set_packed(packed[i % 2])
+        _flush(app, viewport, counter)
+
     update = _time(one_insert, INSERTS)
     with_highlight = _time(insert_and_highlight, INSERTS)
     full = _time(redraw, REDRAWS)
+    full_packed = _time(redraw_packed, REDRAWS)
     result = dict(grid_update_ms=statistics.median(update), grid_redraw_ms=statistics.median(full),
                   grid_update_highlight_ms=statistics.median(with_highlight),
+                  grid_redraw_packed_ms=statistics.median(full_packed),
                   block_factor=widget.block_factor, paints=counter.count)
     viewport.removeEventFilter(counter)
     widget.close()
@@ -177,13 +187,16 @@ def main(argv: list[str]) -> int:
     ]
     with_highlight = ours["grid_update_highlight_ms"]
     print(f"bit grid, m = {m:,}, view {WIDGET_SIZE[0]}x{WIDGET_SIZE[1]} px, block factor {ours['block_factor']}")
+    print(f"load {os.getloadavg()[0]:.2f}")
     print(f"{'operation':34} {'BitGridWidget ms':>17} {'plain pyqtgraph ms':>19} {'speed-up':>9} {'goal ms':>8}")
     for name, mine, theirs, goal in rows:
         print(f"{name:34} {mine:17.2f} {theirs:19.2f} {theirs / mine:8.1f}x {goal:8.0f}")
     print(f"{'one insert + its 7 highlights':34} {with_highlight:17.2f} {'-':>19} {'-':>9} {'-':>8}")
+    print(f"{'full redraw from packed bits':34} {ours['grid_redraw_packed_ms']:17.2f} {'-':>19} {'-':>9} {'-':>8}")
     print(json.dumps(dict(m=m, grid_update_ms=round(ours["grid_update_ms"], 3),
                           grid_redraw_ms=round(ours["grid_redraw_ms"], 3),
                           grid_update_highlight_ms=round(with_highlight, 3),
+                          grid_redraw_packed_ms=round(ours["grid_redraw_packed_ms"], 3),
                           plain_update_ms=round(peer["update_ms"], 3),
                           plain_redraw_ms=round(peer["redraw_ms"], 3))))
     return 0

@@ -88,15 +88,21 @@ def test_a_bulk_job_on_a_large_filter_draws_only_the_changed_bits(window, qtbot,
     # as on a slow machine at 10^8 bits: every flush over budget, so each compares only a part of the bits
     monkeypatch.setattr(redraw_mod, "SCAN_TARGET_S", 1e-6)
     monkeypatch.setattr(redraw_mod, "DRAW_TARGET_S", 1e-6)
+    monkeypatch.setattr(redraw_mod, "REWRITE_TARGET_S", 1e-6)
     from bloomviz.gui.widgets.grid import drawing
     monkeypatch.setattr(drawing, "BASE_MIN_CELLS", 1)       # the kept 4 x 4 sums too, as at 10^8 cells
     assert wb.configure(m, 7)
     assert grid.m == m and grid.block_factor > 1
     full = []
     monkeypatch.setattr(grid, "set_all", lambda values: full.append(1))
+    parts = []              # bytes drawn whole from the packed bits: (start, stop)
+    set_packed = grid.set_packed
+    monkeypatch.setattr(grid, "set_packed", lambda packed, start=0, stop=None: (
+        parts.append((start, stop)), set_packed(packed, start, stop)))
     with qtbot.waitSignal(wb.jobFinished, timeout=30_000):
         wb.insert_many([f"b{i}" for i in range(150_000)])
     assert not full                                   # never a whole unpacked picture during the job
+    assert parts and all(stop is not None and stop - start <= redraw_mod.MIN_SPAN for start, stop in parts)
     budget = window.redraw._budget
     assert budget.span == redraw_mod.MIN_SPAN and budget.limit in (redraw_mod.MIN_CHANGED, redraw_mod.FIRST_CHANGED)
     bits = bitstore.unpack(wb.filter.bits)

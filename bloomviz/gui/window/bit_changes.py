@@ -100,8 +100,9 @@ class FlushBudget:
     loaded machine is no proof), so one flush stays near ``scan_s + draw_s``."""
 
     def __init__(self, size: int, scan_s: float, draw_s: float, first_span: int, first_limit: int,
-                 min_span: int, min_limit: int):
+                 min_span: int, min_limit: int, rewrite_s: float | None = None):
         self.size = size
+        self.rewrite_s = scan_s + draw_s if rewrite_s is None else rewrite_s
         self.scan_s, self.draw_s = scan_s, draw_s
         self.min_span, self.min_limit = min_span, min_limit
         self.span: int | None = None if first_span >= size else first_span
@@ -134,6 +135,6 @@ class FlushBudget:
         if self._per_byte is not None:
             spans.append(self.scan_s / max(self._per_byte, 1e-12))
         if self._per_rewrite is not None:
-            spans.append((self.scan_s + self.draw_s) / max(self._per_rewrite, 1e-12))
+            spans.append(self.rewrite_s / max(self._per_rewrite, 1e-12))
         span = min(spans)
         self.span = None if span >= self.size else max(self.min_span, int(span))

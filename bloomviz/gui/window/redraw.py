@@ -43,6 +43,9 @@ FIRST_CHANGED = 1 << 17         # ... at first: ~10-20 ms of drawing here; the m
 # (``set_packed``, ~4 ns a byte) instead of bit by bit (~100 ns a changed bit, 2-4 of them a changed byte): in
 # auto-play at 10^8 bits ~20 % of the bytes change between two flushes, and a flush drew ~1 % of the array.
 DENSE = 1 / 64
+# A part drawn whole aims at less than a flush's scan and drawing together: its cost is all in one pass, and on
+# the loaded 2-core machine a 40 ms aim ran to 126 ms (a fifth of the array still catches up in a flush).
+REWRITE_TARGET_S = 0.025
 
 
 class FilterRedraw:
@@ -94,7 +97,8 @@ class FilterRedraw:
         packed = self._packed()
         self._drawn.reset(packed)
         self._budget = None if packed is None else FlushBudget(
-            packed.size, SCAN_TARGET_S, DRAW_TARGET_S, WHOLE_BYTES, FIRST_CHANGED, MIN_SPAN, MIN_CHANGED)
+            packed.size, SCAN_TARGET_S, DRAW_TARGET_S, WHOLE_BYTES, FIRST_CHANGED, MIN_SPAN, MIN_CHANGED,
+            REWRITE_TARGET_S)
         self._generation += 1
 
     def _redraw_all(self, partial: bool = False) -> None:

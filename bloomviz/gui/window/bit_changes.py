@@ -7,7 +7,9 @@ bytes (~10 ms at 10^8 bits) and yields only the bits that changed, which the gri
 (cost in proportion to the changes, not to m). numpy only, no Qt.
 
 At 10^8 bits with ~750,000 changed bits between two redraws the comparison alone costs 55-65 ms here, so during
-bulk work the window compares a part of the array at a time (``span``), sized to its measured cost.
+bulk work the window compares a part of the array at a time (``span``), sized to its measured cost; a part
+in which more than a given fraction of the bytes changed comes back as a ``Rewrite`` of its bytes, which the
+grid draws whole from the packed bits at a cost in proportion to the bytes, not to the changes.
 """
 
 from __future__ import annotations

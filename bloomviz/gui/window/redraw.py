@@ -12,7 +12,9 @@ changed are drawn. At m = 95.85 M that replaced a 0.3-0.6 s unpack-and-redraw pe
 frame compares and draws only as much as fits in ``SCAN_TARGET_S + DRAW_TARGET_S`` at the costs measured on the
 frames before (``FlushBudget``; the next frame goes on from there), so the grid catches up band by band instead
 of holding the loop; when the work ends the whole array is compared (in parts, a turn each, past
-``WHOLE_BYTES``).
+``WHOLE_BYTES``). A part in which many bytes changed (``DENSE``; in auto-play at 10^8 bits about a fifth of
+them between two flushes) is not drawn bit by bit but unpacked whole into the picture (``set_packed``, ~4 ns a
+byte against ~100 ns a changed bit), so a flush covers a third to a half of the array instead of ~1 %.
 """
 
 from __future__ import annotations
@@ -82,15 +84,21 @@ class FilterRedraw:
     def _packed(self) -> np.ndarray | None:
         """The filter's packed bits when the grid shows exactly them (a plain bit array), else None."""
         flt = self._wb.filter
-        if not has_bits(flt) or self._wb.max_value() != 1 or flt.m != self._grid.m:
+        return self._plain_bits() if flt.m == self._grid.m else None
+
+    def _plain_bits(self) -> np.ndarray | None:
+        """The filter's packed bits when it is a plain bit array of its m bits, else None."""
+        flt = self._wb.filter
+        if not has_bits(flt) or self._wb.max_value() != 1:
             return None
-        return byte_view(flt.bits)
+        packed = byte_view(flt.bits)
+        return packed if packed.size == (flt.m + 7) // 8 else None
 
     def _reset_grid(self) -> None:
         wb = self._wb
         flt = wb.filter
         # an empty filter needs no unpacking (100 MB at the window's largest m), plain bits are drawn packed
-        packed = byte_view(flt.bits) if has_bits(flt) and wb.max_value() == 1 else None
+        packed = self._plain_bits()
         self._grid.reset(flt.m, None if packed is not None else wb.grid_values(), wb.max_value())
         if packed is not None and flt.bits_set:
             self._grid.set_packed(packed)

@@ -85,7 +85,8 @@ class CellDecor(pg.GraphicsObject):
 # little more than one screen pixel). Smaller grids are summed from the cells, their blocks exactly one pixel.
 BASE_MIN_CELLS = 1 << 24
 BASE = 4
-# Cells unpacked from packed bits a band at a time (``_load_packed``): 2 MiB of scratch, within the caches.
+# Cells unpacked from packed bits a band of rows at a time (``_load_packed``): ~2 MiB, within the caches
+# (at load 4: 83 ms a whole redraw of 10^8 cells, 96 ms with bands of 512 KiB, 112 ms unbanded).
 PACKED_BAND_BITS = 1 << 21
 
 
@@ -243,23 +244,31 @@ class DrawingMixin:
 
     def _load_packed(self, packed: np.ndarray, lo: int, hi: int) -> None:
         """Cells [lo, hi) from the little-endian packed bits ``packed``, then the blocks of their rows summed
-        again. Unpacked a band at a time into a scratch that stays in cache, not into one array of the whole
-        range (8 bytes a byte)."""
+        again. A band of rows at a time, its 4 x 4 sums taken while its cells are still in cache (summing the
+        whole picture after it was written read it back from memory: 70 of 110 ms at 10^8 cells, loaded)."""
         flat = self._cells.reshape(-1)
-        pos = lo
-        while pos < hi:
-            end = min(hi, pos + PACKED_BAND_BITS)
+        cols, b = self._cols, BASE
+        ra, rb = lo // cols, (hi - 1) // cols + 1
+        with_base = self._base is not None and not self._base_stale
+        band = max(b, PACKED_BAND_BITS // cols // b * b)
+        for r in range(ra // b * b, rb, band):
+            r_end = min(rb, r + band)
+            pos, end = max(lo, r * cols), min(hi, r_end * cols)
             b0 = pos >> 3
             bits = np.unpackbits(packed[b0:(end + 7) >> 3], bitorder="little")
             flat[pos:end] = bits[pos - 8 * b0:end - 8 * b0]
-            pos = end
-        self._redraw_rows(lo // self._cols, (hi - 1) // self._cols + 1)
+            if with_base:
+                br0, br1 = r // b, -(-r_end // b)
+                self._base[br0:br1] = gl.block_sums(self._cells, br0 * b, min(self._rows, br1 * b), 0, cols, b,
+                                                    self._max_value)
+        self._redraw_rows(ra, rb, base=not with_base)
 
-    def _redraw_rows(self, ra: int, rb: int) -> None:
+    def _redraw_rows(self, ra: int, rb: int, base: bool = True) -> None:
         """The block sums and shades of rows [ra, rb) taken again from the cells (after they changed
-        wholesale): its cost is in proportion to the rows, not to the cells that changed."""
+        wholesale; ``base``: the kept 4 x 4 sums too): the cost is in proportion to the rows, not to the cells
+        that changed."""
         b = BASE
-        if self._base is not None and not self._base_stale:
+        if base and self._base is not None and not self._base_stale:
             br0, br1 = ra // b, -(-rb // b)
             self._base[br0:br1] = gl.block_sums(self._cells, br0 * b, min(self._rows, br1 * b), 0, self._cols,
                                                 b, self._max_value)

@@ -111,6 +111,10 @@ class LegendMixin:
         if key == getattr(self, "_legend_key", None):
             return
         self._legend_key = key
+        self._choose_legend_place(rect)
+        self._fit_y_labels()   # the plots' heights are known only now
+
+    def _choose_legend_place(self, rect) -> None:
         if hasattr(self, "_title_height"):
             self._fit_title()
         # Try the full names, then the short ones, and keep the first that leaves the rate plot's data area

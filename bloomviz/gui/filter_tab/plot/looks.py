@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 
 import pyqtgraph as pg
-from PySide6 import QtCore, QtGui
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui.filter_tab.plot.style import (BASE_LABEL_PT, BASE_LEGEND_PT, BASE_TICK_PT, BASE_TITLE_PT, LABELS,
                                                 STYLES, THEMES, positive_number)
@@ -18,6 +18,19 @@ def _rerender_legend(legend: pg.LegendItem) -> None:
     # LegendItem's setters store the new colour/size but leave the already-rendered labels as they were.
     for _, label in legend.items:
         label.setText(label.text)
+
+
+#: What a y axis says when its full name is longer than the room beside the plot.
+SHORT_Y_LABELS = {"false-positive rate": "FP rate", "fill X/m": "X/m"}
+
+
+def _label_length(axis: pg.AxisItem, text: str) -> float:
+    """The length along the axis of its label reading ``text``, in the label's own font and style."""
+    probe = QtWidgets.QGraphicsTextItem()
+    probe.setFont(axis.label.font())
+    style = ";".join(f"{k}: {v}" for k, v in axis.labelStyle.items())
+    probe.setHtml(f"<span style='{style}'>{html.escape(text)} </span>")   # as AxisItem.labelString writes it
+    return probe.boundingRect().width()
 
 
 class LooksMixin:
@@ -119,6 +132,21 @@ class LooksMixin:
         for line in self._capacity_lines:
             if getattr(line, "label", None) is not None:
                 line.label.setFont(label_font)
+
+    def _fit_y_labels(self) -> None:
+        # A rotated axis label is centred on its axis and cut where it runs out of the view. At 150 % in
+        # the window's plot dock the rate axis read "false-positive ra". When the full name does not fit,
+        # the axis shows the short name (the readout and the title name the rate in full).
+        view_h = self._graphics.viewport().height()
+        for plot in self._visible_plots():
+            axis = plot.getAxis("left")
+            full = "false-positive rate" if plot is self._rate_plot else self._y_labels[id(plot)]
+            centre = axis.sceneBoundingRect().center().y()
+            room = 2 * min(centre, view_h - centre)
+            text = full if _label_length(axis, full) <= room else SHORT_Y_LABELS.get(full, full)
+            if axis.labelText != text:
+                axis.setLabel(text)   # the style stays as _apply_text set it
+                axis.resizeEvent()    # pyqtgraph centres the label only on a resize: for the old text
 
     def _key_html(self, keys) -> str:
         pal = THEMES[self._dark]

@@ -1,10 +1,10 @@
-"""Compiled loops over a filter's bytes (numba): set bits, test rows, and set bits reporting which turned.
+"""Compiled loops over a filter's bytes (numba): set bits (counting the new ones), test rows, AND a column.
 
 Why compiled: what these do is one pass over the positions in insertion order, each reading and writing one
 byte of the array. NumPy has no such pass: a fancy write of bytes loses bits when two positions share a
-byte, and "was this bit 0 when its insert came" needs either a sort of the batch or several passes with
-hashed tables (the previous numpy code, 41 ns a position at m = 2^32 against 18 ns here, and 24 against 12
-for plain setting, which now costs what a bare numpy scatter costs: ``benchmarks/bench_scale.py``).
+byte, so the numpy code read back and retried (2.2-2.4x a bare numpy scatter at m = 9.6e8 and 2^32); this
+loop, with its range check and count, measured 1.0-1.7x the scatter in ``benchmarks/bench_scale.py`` (the
+exact tracker's pass, measure/first_flips.py, is the same loop noting probe bits).
 
 Little-endian bit order throughout (bit i of the filter is bit i % 8 of byte i // 8), as bitarray stores a
 ``bitarray(m, endian="little")``. Positions are int64 and are checked to lie in [0, m) before any write,

@@ -62,7 +62,7 @@ def test_bits(bits: bitarray, positions: np.ndarray) -> np.ndarray:
 
 def set_bits(bits: bitarray, positions: np.ndarray) -> int:
     """Set the bits at ``positions`` (refused whole, before any write, if one lies outside [0, m)); return
-    how many turned from 0 to 1. One compiled pass (bit_kernels): as fast as a bare numpy scatter."""
+    how many turned from 0 to 1. One compiled pass (bit_kernels), 1.0-1.7x a bare numpy scatter's time."""
     return bit_kernels.set_positions(byte_view(bits), positions, len(bits))
 
 

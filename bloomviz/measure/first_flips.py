@@ -1,14 +1,18 @@
 """The bits a batch of inserts turns from 0 to 1, each at the insert that turns it, for the exact tracker.
 
-Two compiled passes (numba) over the batch's positions in insertion order. The first sets each bit and, when
-the bit was still 0, counts it for its insert (row). The second finds the first row holding each of the
-probes' bits; for a probe bit that was 0 before the batch (the tracker follows only those) that row turned
-it. Probes' bits are few (10^4 probes x k), positions many, so a position is first checked against a bitmap
-of the probes' bits (two hashed bits each, 16 bitmap bits per probe bit: ~1 % pass by chance) and only then
-looked up in a hashed table of them (open addressing, load <= 1/4).
+Compiled passes (numba) over the batch's positions in insertion order. The setting pass sets each bit and,
+when the bit was still 0, counts it for its insert (row). A probe bit's flip is then found one of two ways:
 
+- a filter of at most 2^26 bits keeps a map of the probes' bits, one bit per filter bit, and the setting pass
+  itself notes the row that turns one (both arrays stay in the cache);
+- a larger filter gets a second pass that finds the first row holding each probe bit (for a probe bit that
+  was 0 before the batch, the only ones the tracker follows, that row turned it), checking each position
+  against a small bitmap of the probes' bits (two hashed bits each, ~1 % pass by chance): in the setting
+  pass every random access into the big array evicted that bitmap.
+
+Either way a candidate is looked up in a hashed table of the probe bits (open addressing, load <= 1/4).
 This replaced numpy code that needed a batch-sized hashed table with several contest rounds, a second read
-of every position and a sort (41 against 18 ns a position at m = 2^32; benchmarks/bench_scale.py).
+of every position and a sort (41 ns a position at m = 2^32, against ~16 + 5 here; benchmarks/bench_scale.py).
 """
 
 from __future__ import annotations

@@ -310,3 +310,15 @@ def test_a_batch_of_str_is_hashed_whole_before_any_bit_and_a_bad_item_late_chang
     other = BloomFilter(50_000, 5, scheme=scheme)
     other.update(mixed)
     assert other == one_by_one and other.contains_many(mixed).all()
+
+
+def test_positions_of_a_str_list_equal_the_checked_paths_and_a_bad_item_names_itself():
+    from bloomviz.items.encoding import random_items
+    flt = BloomFilter(10_007, 6)
+    items = random_items(500, seed=8, prefix="i")
+    rows = flt.positions_many(items)
+    assert rows.tolist() == [list(flt.positions(x)) for x in items]
+    assert np.array_equal(flt.positions_many(tuple(items)), rows)                 # not a list: checked path
+    assert np.array_equal(flt.positions_many(items[:3] + [items[3].encode()]), rows[:4])
+    with pytest.raises(TypeError, match="must be str or bytes"):
+        flt.positions_many(items + [None])

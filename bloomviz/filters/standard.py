@@ -182,10 +182,17 @@ class BloomFilter(RichDisplay):
 
     def positions_many(self, items: Iterable[object]) -> np.ndarray:
         """An n x k int64 array: row i holds the positions of item i, in insertion order."""
-        datas, text = prepare_items(items)
-        if not datas:
-            return np.empty((0, self._k), dtype=np.int64)
-        parts = [self._chunk_positions(c, text) for c in _chunks(datas)]
+        parts = None
+        if isinstance(items, list) and items:
+            try:    # a list of str: the hashing checks the types, no separate pass (see _text_halves)
+                parts = [self._chunk_positions(c, True) for c in _chunks(items)]
+            except TypeError:
+                parts = None
+        if parts is None:
+            datas, text = prepare_items(items)
+            if not datas:
+                return np.empty((0, self._k), dtype=np.int64)
+            parts = [self._chunk_positions(c, text) for c in _chunks(datas)]
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
     def insert_positions(self, positions: np.ndarray) -> int:

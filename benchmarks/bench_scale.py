@@ -8,7 +8,7 @@ work on the machine slows both sides of a ratio alike, not its absolute times):
 1. tracker: 10^6 generated items into m = 9,585,059, k = 7 with the exact curve on 10^4 probes
    (FpTracker.insert_batch, chunks of 65,536) against a bare insert of the same items (positions into one
    BitSetter, as BloomFilter.update does), hashing included on both sides; and the same with 10^6 str items
-   (mmh3 per item): BloomFilter.update against Simulation-style tracked batches. Medians of R, alternating.
+   (hashed from their text): BloomFilter.update against Simulation-style tracked batches. Medians of R, alternating.
 2. bit setting at m = 2^32 (a 512 MiB array), 2^24 random positions: bitstore.set_bits and
    numpy.bitwise_or.at against a plain numpy random scatter (``view[byte] = value``) on the same array.
 3. the everyday run: 10^8 generated items into the 1 % design for 10^8 (m = 958,505,838, k = 7), exact curve
@@ -190,7 +190,7 @@ def main() -> int:
     if tr:
         print(f"tracker, 10^6 generated items, m = 9,585,059, k = 7, 10^4 probes: {tr['tracker_generated_s']:.3f} s "
               f"vs bare insert {tr['bare_generated_s']:.3f} s = {tr['tracker_vs_bare_generated']:.2f}x (goal <= 2)")
-        print(f"tracker, 10^6 str items (mmh3): {tr['tracker_text_s']:.3f} s vs BloomFilter.update "
+        print(f"tracker, 10^6 str items (hashed from text): {tr['tracker_text_s']:.3f} s vs BloomFilter.update "
               f"{tr['bare_text_s']:.3f} s = {tr['tracker_vs_bare_text']:.2f}x; {load()}")
 
     bits = {}

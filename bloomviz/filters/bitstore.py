@@ -8,8 +8,6 @@ import sys
 import numpy as np
 from bitarray import bitarray
 
-from bloomviz.filters import bit_kernels
-
 # Random access to a big array pays a page-table walk per access with 4 KiB pages (131,072 of them for a
 # 512 MiB filter, far more than the TLB holds); with 2 MiB pages the walks mostly vanish: on a 512 MiB array
 # here an exact set (the numpy code before bit_kernels) went from 28 to 21 ns a position and a plain scatter
@@ -60,20 +58,27 @@ def test_bits(bits: bitarray, positions: np.ndarray) -> np.ndarray:
     return (view[p >> 3] >> (p & 7).astype(np.uint8)) & np.uint8(1)
 
 
+def _kernels():
+    # Imported on the first bit pass: numba's import costs ~0.18 s, which a command that never sets a bit
+    # (calc, inspect, the window before its first insert) should not pay.
+    from bloomviz.filters import bit_kernels
+    return bit_kernels
+
+
 def set_bits(bits: bitarray, positions: np.ndarray) -> int:
     """Set the bits at ``positions`` (refused whole, before any write, if one lies outside [0, m)); return
     how many turned from 0 to 1. One compiled pass (bit_kernels), 1.0-1.7x a bare numpy scatter's time."""
-    return bit_kernels.set_positions(byte_view(bits), positions, len(bits))
+    return _kernels().set_positions(byte_view(bits), positions, len(bits))
 
 
 def all_set(bits: bitarray, rows: np.ndarray) -> np.ndarray:
     """Bool per row of ``rows`` (n x k positions): are all the row's bits set?"""
-    return bit_kernels.all_set(byte_view(bits), rows, len(bits))
+    return _kernels().all_set(byte_view(bits), rows, len(bits))
 
 
 def and_bits(bits: bitarray, positions: np.ndarray, found: np.ndarray) -> None:
     """AND the bits at ``positions`` into ``found`` (bool, one per position), skipping rows already False."""
-    bit_kernels.and_bits(byte_view(bits), positions, len(bits), found)
+    _kernels().and_bits(byte_view(bits), positions, len(bits), found)
 
 
 class BitSetter:
@@ -86,7 +91,7 @@ class BitSetter:
         self.fresh = 0
 
     def add(self, positions: np.ndarray) -> None:
-        self.fresh += bit_kernels.set_positions(self._view, positions, self._m)
+        self.fresh += _kernels().set_positions(self._view, positions, self._m)
 
 
 def unpack(bits: bitarray) -> np.ndarray:

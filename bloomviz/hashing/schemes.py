@@ -18,8 +18,6 @@ import mmh3
 import numpy as np
 
 from bloomviz.hashing.base import MASK64, HashScheme
-from bloomviz.hashing.mixed_kernel import mixed_columns, mixed_rows
-from bloomviz.hashing.murmur_kernel import hash128_many, hash128_texts
 from bloomviz.hashing.seed_schemes import SEED_SCHEMES
 from bloomviz.items.encoding import encode_texts
 
@@ -46,6 +44,7 @@ _murmur_halves_kept = functools.lru_cache(maxsize=16)(_murmur_halves_of)
 
 
 def _murmur_halves_many(datas: Sequence[bytes], seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    from bloomviz.hashing.murmur_kernel import hash128_many    # compiled (numba): imported when first needed
     return hash128_many(datas, seed)
 
 
@@ -56,6 +55,7 @@ def _murmur_halves_many_text(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarr
     which only ever sees bytes (``str.encode`` runs first): a lone surrogate makes strict UTF-8 fail, and
     then the policy's surrogatepass bytes are hashed instead. Same digests every way.
     """
+    from bloomviz.hashing.murmur_kernel import hash128_texts
     joined = hash128_texts(texts)
     if joined is not None:
         return joined
@@ -228,12 +228,16 @@ def _mixed_scalar(h1: int, h2: int, m: int, k: int) -> tuple[int, ...]:
     return tuple(_reduce(fmix64((h1 + i * h2) & MASK64), m) for i in range(k))
 
 
+# The batch paths are compiled (mixed_kernel.py, numba, imported when first needed); _mixed_scalar above is
+# the reference they are tested against.
 def _mixed_columns(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> Iterator[np.ndarray]:
+    from bloomviz.hashing.mixed_kernel import mixed_columns
     yield from mixed_columns(h1, h2, m, k)
 
 
-# The batch paths are compiled (mixed_kernel.py); _mixed_scalar above is the reference they are tested against.
-_mixed_many = mixed_rows
+def _mixed_many(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:
+    from bloomviz.hashing.mixed_kernel import mixed_rows
+    return mixed_rows(h1, h2, m, k)
 
 
 class Murmur3Mix(_MurmurOddStep):

@@ -18,7 +18,6 @@ import numpy as np
 
 from bloomviz.filters import bitstore
 from bloomviz.filters.standard import BloomFilter
-from bloomviz.measure.first_flips import ProbeBits
 from bloomviz.theory.intervals import wilson_interval
 
 
@@ -65,6 +64,7 @@ class FpTracker(ProbeCounts):
         self._entry_probe = probe_ids[order]
         self._zeros = np.bincount(self._entry_probe, minlength=len(self._probes)).astype(np.int64)
         # the flip pass's lookup of probe bits; entries only leave until the next rebuild, keeping their slots
+        from bloomviz.measure.first_flips import ProbeBits     # compiled (numba): imported when first needed
         self._probe_bits = ProbeBits(self._entry_pos, len(flt.bits))
         self._entry_slot = self._probe_bits.slot
         self._stale = False             # entries whose bit a single insert set (on_insert keeps them)

@@ -59,6 +59,8 @@ def test_a_position_out_of_range_is_refused_before_any_write():
     rows = np.array([[1, 2], [3, 100]])
     with pytest.raises(ValueError, match=r"\[0, 100\); position 100"):
         ProbeBits(np.zeros(0, np.int64), m).flip_rows(view, rows, m)
+    with pytest.raises(ValueError, match="mapped for m = 50"):
+        ProbeBits(np.zeros(0, np.int64), 50).flip_rows(view, rows[:1], m)
     with pytest.raises(ValueError, match="position -1"):
         bit_kernels.set_positions(view, np.array([5, -1]), m)
     assert not view.any()

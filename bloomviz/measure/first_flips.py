@@ -120,6 +120,7 @@ class ProbeBits:
         # the bitmap's two hashes are the top bits of the product and the bits 32 places below them; a
         # filter of at most _EXACT_MAX_M bits gets a bitmap of its own size instead, one bit per filter bit
         b_bits = min(32, max(12, size + _BITMAP_EXTRA_BITS))
+        self._m = m
         self._exact = m <= _EXACT_MAX_M
         if self._exact:
             b_bits = max(3, (m - 1).bit_length())
@@ -136,6 +137,8 @@ class ProbeBits:
         ``view`` of m bits. Returns (bits each row turned from 0 to 1, and for each of ``distinct`` the first
         row holding it, or -1): for a bit that was 0 before the batch, the row that turned it; callers read
         it only for such bits. Positions outside [0, m) are refused before any write."""
+        if m != self._m:      # the exact map is read at every position's byte: it must be this filter's size
+            raise ValueError(f"these probe bits were mapped for m = {self._m}, not {m}")
         rows = np.ascontiguousarray(rows, dtype=np.int64)
         check_range(rows.ravel(), m)
         new_per_row = np.empty(rows.shape[0], dtype=np.int64)

@@ -59,6 +59,10 @@ def test_a_position_out_of_range_is_refused_before_any_write():
     rows = np.array([[1, 2], [3, 100]])
     with pytest.raises(ValueError, match=r"\[0, 100\); position 100"):
         ProbeBits(np.zeros(0, np.int64), m).flip_rows(view, rows, m)
+    with pytest.raises(ValueError, match="cannot hold 200 bits"):
+        bit_kernels.set_positions(view, np.array([1]), 200)
+    with pytest.raises(ValueError, match="bool array"):
+        bit_kernels.and_bits(view, np.array([1, 2]), m, np.ones(1, dtype=bool))
     with pytest.raises(ValueError, match="mapped for m = 50"):
         ProbeBits(np.zeros(0, np.int64), 50).flip_rows(view, rows[:1], m)
     with pytest.raises(ValueError, match="position -1"):

@@ -100,8 +100,11 @@ def _and_bits(view, flat, found):
             found[i] = (view[p >> 3] >> (p & 7)) & 1
 
 
-def check_range(flat: np.ndarray, m: int) -> None:
-    """Raise ValueError naming the first position outside [0, m)."""
+def check_range(flat: np.ndarray, m: int, view: np.ndarray | None = None) -> None:
+    """Raise ValueError naming the first position outside [0, m) (and if ``view`` is too short for m bits):
+    the compiled loops do not check bounds, so nothing reaches them unchecked."""
+    if view is not None and view.size * 8 < m:
+        raise ValueError(f"a byte array of {view.size:,} bytes cannot hold {m:,} bits")
     bad = _out_of_range(flat, m)
     if bad >= 0:
         raise ValueError(f"positions must lie in [0, {m}); position {int(flat[bad])} does not")
@@ -111,14 +114,16 @@ def set_positions(view: np.ndarray, positions: np.ndarray, m: int) -> int:
     """Set the bits at ``positions`` (any shape) in the little-endian byte array ``view`` of m bits; return
     how many of them turned from 0 to 1."""
     flat = np.ascontiguousarray(positions, dtype=np.int64).ravel()
-    check_range(flat, m)
+    check_range(flat, m, view)
     return int(_set(view, flat))
 
 
 def all_set(view: np.ndarray, rows: np.ndarray, m: int) -> np.ndarray:
     """Bool per row of ``rows`` (n x k positions): are all its bits set? Stops at a row's first 0."""
     rows = np.ascontiguousarray(rows, dtype=np.int64)
-    check_range(rows.ravel(), m)
+    if rows.ndim != 2:
+        raise ValueError(f"rows must be an n x k array, got shape {rows.shape}")
+    check_range(rows.ravel(), m, view)
     out = np.empty(rows.shape[0], dtype=np.bool_)
     _all_set_rows(view, rows, out)
     return out
@@ -128,5 +133,7 @@ def and_bits(view: np.ndarray, positions: np.ndarray, m: int, found: np.ndarray)
     """``found[i] &= bit at positions[i]``, in place (bool array of the positions' length); a position whose
     row is already out is not read (a column of lookups after another: most non-members fail early)."""
     flat = np.ascontiguousarray(positions, dtype=np.int64).ravel()
-    check_range(flat, m)
+    if found.dtype != np.bool_ or found.size != flat.size:
+        raise ValueError(f"found must be a bool array of the positions' length {flat.size}")
+    check_range(flat, m, view)
     _and_bits(view, flat, found)

@@ -140,7 +140,9 @@ class ProbeBits:
         if m != self._m:      # the exact map is read at every position's byte: it must be this filter's size
             raise ValueError(f"these probe bits were mapped for m = {self._m}, not {m}")
         rows = np.ascontiguousarray(rows, dtype=np.int64)
-        check_range(rows.ravel(), m)
+        if rows.ndim != 2:
+            raise ValueError(f"rows must be an n x k array, got shape {rows.shape}")
+        check_range(rows.ravel(), m, view)
         new_per_row = np.empty(rows.shape[0], dtype=np.int64)
         bit_time = np.full(self.distinct.size, -1, dtype=np.int64)
         _set_rows(view, rows, new_per_row, self._exact, self._bitmap, self._keys, self._values, *self._t,

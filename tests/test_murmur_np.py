@@ -77,7 +77,7 @@ def test_generated_items_are_distinct_by_construction_and_seeded():
 
 
 @pytest.mark.parametrize("scheme", ["murmur3-mix", "murmur3-km", "murmur3-enhanced", "weak-shift"])
-@pytest.mark.parametrize("m", [64, 9_585_059, 2 ** 32, 2 ** 34 - 3])
+@pytest.mark.parametrize("m", [64, 9_585_059, 2 ** 32, 2 ** 32 + 15])   # the last: modulo above 2^32, 512 MiB not 2 GiB
 def test_generated_positions_equal_the_filters_positions_of_the_text(scheme, m):
     flt = BloomFilter(m, 7, scheme=scheme)
     items = GeneratedItems(3000, seed=4)

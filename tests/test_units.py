@@ -39,3 +39,14 @@ def test_sizes():
 @pytest.mark.parametrize("p", [5e-324, 1e-310, 2.2e-308])
 def test_subnormal_rates_are_written_not_raised(p):
     assert "× 10⁻³" in rate_text(p) and one_in(p).startswith("1 in ") and "× 10³" in one_in(p)
+
+
+def test_count_axis_ticks_are_short_and_as_precise_as_their_spacing():
+    from bloomviz.theory.units import axis_counts
+    assert axis_counts([0, 500_000, 1e6, 1.5e6], 500_000) == ["0", "0.5M", "1.0M", "1.5M"]
+    assert axis_counts([0, 50, 100, 150], 50) == ["0", "50", "100", "150"]
+    assert axis_counts([0, 2500, 5000, 7500, 10_000], 2500) == ["0", "2.5k", "5.0k", "7.5k", "10.0k"]
+    assert axis_counts([1_000_500, 1_001_000], 500) == ["1.0005M", "1.0010M"]    # zoomed in: still distinct
+    assert axis_counts([0, 2e8, 4e8], 2e8) == ["0", "200M", "400M"]
+    assert axis_counts([0.0, 0.5, 1.0], 0.5) == ["0", "0.5", "1.0"]
+    assert axis_counts([], 1.0) == []

@@ -85,6 +85,26 @@ def count_text(x: float | None) -> str:
     return f"{x:,.1f}"
 
 
+def axis_counts(values, spacing: float) -> list[str]:
+    """Tick labels of a count axis: 0, 0.5M, 1M, 1.5M rather than 0, 500000, 1e+06, 1.5e+06 (which ran
+    together at large text sizes). One unit for all the ticks (the largest's: k from 10,000, M from a
+    million ...), and as many decimals as the spacing between ticks needs."""
+    top = max((abs(v) for v in values), default=0.0)
+    unit, suffix = next(((u, x) for u, x in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e4, "k")) if top >= u),
+                        (1.0, ""))
+    if suffix == "k":
+        unit = 1e3
+    step = f"{spacing / unit:.6g}" if spacing > 0 else "1"
+    if "e" in step:                       # a spacing far below the unit: plain numbers say it
+        return [f"{v:g}" for v in values]
+    decimals = len(step.split(".")[1]) if "." in step else 0
+    out = []
+    for v in values:
+        text = f"{v / unit:.{decimals}f}"
+        out.append("0" if float(text) == 0 else text + suffix)
+    return out
+
+
 def human_bytes(nbytes: float) -> str:
     """Binary units (KiB = 1024 B), two decimals; whole bytes (rounded up) below 1 KiB."""
     for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):

@@ -11,6 +11,7 @@ from PySide6 import QtWidgets
 
 from bloomviz.gui.filter_tab.plot.style import BAND_LABEL, LABELS, LIMIT_LABEL
 from bloomviz.gui.widgets.wilson_band import WilsonBand
+from bloomviz.theory.units import axis_counts
 
 
 class BuildMixin:
@@ -35,7 +36,7 @@ class BuildMixin:
         self._controls.addStretch(1)
 
     def _new_plot(self) -> pg.PlotItem:
-        plot = pg.PlotItem()
+        plot = pg.PlotItem(axisItems={"bottom": _CountAxis(orientation="bottom")})
         plot.showGrid(x=True, y=True, alpha=0.18)
         plot.setMenuEnabled(True)
         # Long series: draw a peak-preserving downsample of the visible x range only.
@@ -151,3 +152,11 @@ class BuildMixin:
             self._legend_key = None   # the plots moved: put the legend beside or under them again
             self._place_legend()
         self._apply_text()
+
+
+class _CountAxis(pg.AxisItem):
+    """The items-inserted axis: 0.5M, 1M, 1.5M (units.axis_counts), not 500000, 1e+06, 1.5e+06, which ran into
+    each other at 150 % text."""
+
+    def tickStrings(self, values, scale, spacing):
+        return axis_counts([v * scale for v in values], spacing * scale)

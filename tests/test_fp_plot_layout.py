@@ -7,27 +7,11 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
 
-from bloomviz.gui.filter_tab.plot import FpPlotWidget
 from bloomviz.gui.filter_tab.plot.legend import MIN_PLOT_HEIGHT
-from test_fp_plot import FakeSeries
+from test_fp_plot import series, widget  # noqa: F401 (the data tests' fixtures, used by name)
 
 SIZES = [(1000, 700), (430, 380), (430, 500), (800, 300), (430, 300)]
 SCALES = [1.0, 1.5, 2.0, 2.5]
-
-
-@pytest.fixture
-def widget(qtbot):
-    w = FpPlotWidget()
-    qtbot.addWidget(w)
-    w.resize(1000, 700)
-    w.show()
-    qtbot.waitExposed(w)
-    return w
-
-
-@pytest.fixture
-def series():
-    return FakeSeries(300)
 
 
 # --- text size -----------------------------------------------------------------------------------------------

@@ -14,6 +14,15 @@ from bloomviz.gui.window.bit_changes import PackedChanges
 from window_helpers import new_window
 
 
+def shown_grid(qtbot, side: int) -> BitGridWidget:
+    grid = BitGridWidget()
+    qtbot.addWidget(grid)
+    grid.resize(side, side)
+    grid.show()
+    qtbot.waitExposed(grid)
+    return grid
+
+
 def fresh_levels(grid: BitGridWidget) -> np.ndarray:
     return gl.window_levels(np.asarray(grid.picture), grid.display_window, grid.block_factor, grid.max_value,
                             grid.cols, grid.m)
@@ -48,11 +57,7 @@ def test_packed_changes_are_the_bits_that_differ():
 
 
 def test_many_changed_cells_update_the_kept_block_sums_exactly(qtbot):
-    grid = BitGridWidget()
-    qtbot.addWidget(grid)
-    grid.resize(300, 300)
-    grid.show()
-    qtbot.waitExposed(grid)
+    grid = shown_grid(qtbot, 300)
     m = 1_000_003
     grid.reset(m)
     assert grid.block_factor > 1
@@ -126,11 +131,7 @@ def test_a_bulk_job_on_a_large_filter_draws_only_the_changed_bits(window, qtbot,
 def test_a_slow_hover_text_waits_for_the_cursor_to_rest(qtbot):
     import time as _time
 
-    grid = BitGridWidget()
-    qtbot.addWidget(grid)
-    grid.resize(300, 300)
-    grid.show()
-    qtbot.waitExposed(grid)
+    grid = shown_grid(qtbot, 300)
     grid.reset(10_000)
     asked = []
 
@@ -154,11 +155,7 @@ def test_a_large_grid_zooms_from_its_kept_four_by_four_sums(qtbot, monkeypatch):
     from bloomviz.gui.widgets.grid import drawing
 
     monkeypatch.setattr(drawing, "BASE_MIN_CELLS", 1)       # as at 10^8 cells, on a grid of 10^6
-    grid = BitGridWidget()
-    qtbot.addWidget(grid)
-    grid.resize(160, 160)
-    grid.show()
-    qtbot.waitExposed(grid)
+    grid = shown_grid(qtbot, 160)
     m = 1_000_003
     rng = np.random.default_rng(3)
     grid.reset(m, rng.integers(0, 2, m).astype(np.uint8))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 from bitarray import bitarray
@@ -224,21 +224,25 @@ class BloomFilter(RichDisplay):
         Returns the number of bits that went from 0 to 1.
         """
         setter = bitstore.BitSetter(self._bits)
-        halves = self._text_halves(items)
-        if halves is not None:
-            for h1, h2 in halves:
-                for column in self._scheme.columns_of_halves(h1, h2, self._m, self._k):
-                    setter.add(column)
-            count = sum(h1.size for h1, _ in halves)
-        else:
-            datas, text = prepare_items(items)
-            for chunk in _chunks(datas, COLUMN_BATCH):
-                for column in self._scheme.position_columns(chunk, self._m, self._k, text):
-                    setter.add(column)
-            count = len(datas)
+        count = 0
+        for size, columns in self._column_batches(items):
+            for column in columns:
+                setter.add(column)
+            count += size
         self._bits_set += setter.fresh
         self._count += count
         return setter.fresh
+
+    def _column_batches(self, items) -> Iterator[tuple[int, Iterable[np.ndarray]]]:
+        """Each chunk's size and its columns of positions (column i: position i of every item). Every item
+        is checked, or hashed, which checks it, before this returns: a caller that sets bits as it goes
+        changes nothing on a bad item."""
+        halves = self._text_halves(items)
+        if halves is not None:
+            return ((h1.size, self._scheme.columns_of_halves(h1, h2, self._m, self._k)) for h1, h2 in halves)
+        datas, text = prepare_items(items)
+        return ((len(chunk), self._scheme.position_columns(chunk, self._m, self._k, text))
+                for chunk in _chunks(datas, COLUMN_BATCH))
 
     def _text_halves(self, items) -> list | None:
         """For a list of str and a scheme that places items from their hash halves: each chunk's halves
@@ -252,32 +256,19 @@ class BloomFilter(RichDisplay):
             return None
 
     def contains_many(self, items: Iterable[object]) -> np.ndarray:
-        if type(self).test_positions is BloomFilter.test_positions:
-            halves = self._text_halves(items)
-            if halves is not None:
-                return self._found_from_halves(halves)
-        datas, text = prepare_items(items)
-        out = np.empty(len(datas), dtype=bool)
         if type(self).test_positions is not BloomFilter.test_positions:
             # A subclass decides membership its own way: give it whole rows of positions.
+            datas, text = prepare_items(items)
+            out = np.empty(len(datas), dtype=bool)
             for start in range(0, len(datas), BATCH):
                 chunk = datas[start:start + BATCH]
                 out[start:start + len(chunk)] = self.test_positions(self._chunk_positions(chunk, text))
             return out
         # An item is in iff all its bits are set: AND the bits of each column of positions in turn.
-        for start in range(0, len(datas), COLUMN_BATCH):
-            chunk = datas[start:start + COLUMN_BATCH]
-            found = np.ones(len(chunk), dtype=bool)
-            for column in self._scheme.position_columns(chunk, self._m, self._k, text):
-                bitstore.and_bits(self._bits, column, found)
-            out[start:start + len(chunk)] = found
-        return out
-
-    def _found_from_halves(self, halves: list) -> np.ndarray:
         parts = []
-        for h1, h2 in halves:
-            found = np.ones(h1.size, dtype=bool)
-            for column in self._scheme.columns_of_halves(h1, h2, self._m, self._k):
+        for size, columns in self._column_batches(items):
+            found = np.ones(size, dtype=bool)
+            for column in columns:
                 bitstore.and_bits(self._bits, column, found)
             parts.append(found)
         return np.concatenate(parts) if parts else np.zeros(0, dtype=bool)

@@ -110,6 +110,15 @@ def check_range(flat: np.ndarray, m: int, view: np.ndarray | None = None) -> Non
         raise ValueError(f"positions must lie in [0, {m}); position {int(flat[bad])} does not")
 
 
+def checked_rows(rows: np.ndarray, m: int, view: np.ndarray) -> np.ndarray:
+    """``rows`` as a C-contiguous int64 n x k array whose positions all lie in [0, m) of ``view``."""
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    if rows.ndim != 2:
+        raise ValueError(f"rows must be an n x k array, got shape {rows.shape}")
+    check_range(rows.ravel(), m, view)
+    return rows
+
+
 def set_positions(view: np.ndarray, positions: np.ndarray, m: int) -> int:
     """Set the bits at ``positions`` (any shape) in the little-endian byte array ``view`` of m bits; return
     how many of them turned from 0 to 1."""
@@ -120,10 +129,7 @@ def set_positions(view: np.ndarray, positions: np.ndarray, m: int) -> int:
 
 def all_set(view: np.ndarray, rows: np.ndarray, m: int) -> np.ndarray:
     """Bool per row of ``rows`` (n x k positions): are all its bits set? Stops at a row's first 0."""
-    rows = np.ascontiguousarray(rows, dtype=np.int64)
-    if rows.ndim != 2:
-        raise ValueError(f"rows must be an n x k array, got shape {rows.shape}")
-    check_range(rows.ravel(), m, view)
+    rows = checked_rows(rows, m, view)
     out = np.empty(rows.shape[0], dtype=np.bool_)
     _all_set_rows(view, rows, out)
     return out

@@ -56,17 +56,17 @@ def _mode(m: int) -> int:
     return 1 if m & (m - 1) == 0 else 2
 
 
+def _filled(h1: np.ndarray, h2: np.ndarray, m: int, out: np.ndarray, by_row: bool) -> np.ndarray:
+    _mix(np.ascontiguousarray(h1, dtype=np.uint64), np.ascontiguousarray(h2, dtype=np.uint64), m, _mode(m),
+         out, by_row)
+    return out
+
+
 def mixed_rows(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:
     """The n x k positions of n items from their hash halves (uint64 arrays)."""
-    out = np.empty((h1.size, k), dtype=np.int64)
-    _mix(np.ascontiguousarray(h1, dtype=np.uint64), np.ascontiguousarray(h2, dtype=np.uint64), m, _mode(m),
-         out, True)
-    return out
+    return _filled(h1, h2, m, np.empty((h1.size, k), dtype=np.int64), by_row=True)
 
 
 def mixed_columns(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:
     """The same positions as a k x n array: row i is position i of every item."""
-    out = np.empty((k, h1.size), dtype=np.int64)
-    _mix(np.ascontiguousarray(h1, dtype=np.uint64), np.ascontiguousarray(h2, dtype=np.uint64), m, _mode(m),
-         out, False)
-    return out
+    return _filled(h1, h2, m, np.empty((k, h1.size), dtype=np.int64), by_row=False)

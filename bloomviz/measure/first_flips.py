@@ -20,13 +20,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bloomviz.filters.bit_kernels import PREFETCH_AHEAD, check_range, prefetch
+from bloomviz.filters.bit_kernels import PREFETCH_AHEAD, checked_rows, prefetch
 
 # An odd 64-bit multiplier (splitmix64's golden ratio), as a signed int64: slot = (bit * C) >> shift, masked.
 _MULTIPLIER = np.int64(0x9E3779B97F4A7C15 - (1 << 64))
 _BITMAP_EXTRA_BITS = 4   # bitmap: 2^(bits of the distinct count + 4) bits, at least 2^12
 _TABLE_EXTRA_BITS = 2    # table: 2^(bits of the distinct count + 2) slots
 _EXACT_MAX_M = 1 << 26   # up to here the bitmap is one bit per filter bit (8 MiB at most)
+
+
+@njit(cache=True, inline="always")
+def _bitmap_bits(mixed, b_shift, b_mask):
+    """A probe bit's two bits in the hashed bitmap: the top bits of its product and the bits 32 places below."""
+    return (mixed >> b_shift) & b_mask, (mixed >> (b_shift - 32)) & b_mask
 
 
 @njit(cache=True, nogil=True)
@@ -77,8 +83,7 @@ def _first_rows(rows, bitmap, b_shift, b_mask, keys, values, t_shift, t_mask, bi
         for c in range(k):
             p = rows[r, c]
             mixed = p * _MULTIPLIER
-            h1 = (mixed >> b_shift) & b_mask
-            h2 = (mixed >> (b_shift - 32)) & b_mask
+            h1, h2 = _bitmap_bits(mixed, b_shift, b_mask)
             if (bitmap[h1 >> 3] >> (h1 & 7)) & (bitmap[h2 >> 3] >> (h2 & 7)) & 1:
                 slot = (mixed >> t_shift) & t_mask
                 while keys[slot] >= 0:
@@ -98,8 +103,7 @@ def _build(distinct, exact, bitmap, b_shift, b_mask, keys, values, t_shift, t_ma
             p = distinct[i]
             bitmap[p >> 3] |= np.uint8(1 << (p & 7))
         else:
-            h1 = (mixed >> b_shift) & b_mask
-            h2 = (mixed >> (b_shift - 32)) & b_mask
+            h1, h2 = _bitmap_bits(mixed, b_shift, b_mask)
             bitmap[h1 >> 3] |= np.uint8(1 << (h1 & 7))
             bitmap[h2 >> 3] |= np.uint8(1 << (h2 & 7))
         slot = (mixed >> t_shift) & t_mask
@@ -139,10 +143,7 @@ class ProbeBits:
         it only for such bits. Positions outside [0, m) are refused before any write."""
         if m != self._m:      # the exact map is read at every position's byte: it must be this filter's size
             raise ValueError(f"these probe bits were mapped for m = {self._m}, not {m}")
-        rows = np.ascontiguousarray(rows, dtype=np.int64)
-        if rows.ndim != 2:
-            raise ValueError(f"rows must be an n x k array, got shape {rows.shape}")
-        check_range(rows.ravel(), m, view)
+        rows = checked_rows(rows, m, view)
         new_per_row = np.empty(rows.shape[0], dtype=np.int64)
         bit_time = np.full(self.distinct.size, -1, dtype=np.int64)
         _set_rows(view, rows, new_per_row, self._exact, self._bitmap, self._keys, self._values, *self._t,

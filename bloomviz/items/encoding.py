@@ -1,4 +1,4 @@
-"""Items: the one encoding policy (item -> bytes) and the item sources.
+r"""Items: the one encoding policy (item -> bytes) and the item sources.
 
 Every item becomes bytes here and nowhere else: ``str`` is UTF-8 with ``surrogatepass``, ``bytes`` pass through.
 Anything else is refused with a TypeError, because silently calling ``str()`` on it would make ``1`` and ``"1"``

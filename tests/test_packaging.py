@@ -39,8 +39,11 @@ def readme_section(text: str, title: str) -> str:
     return match.group(1)
 
 
-def run_ci(workdir: Path, extra_args: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+def run_ci(workdir: Path, extra_args: tuple[str, ...] = (), other_pythons: bool = False
+           ) -> subprocess.CompletedProcess:
     env = dict(os.environ, BLOOMVIZ_CI_SKIP_SYSTEM="1")
+    if not other_pythons:
+        env["BLOOMVIZ_CI_SKIP_OTHER_PYTHONS"] = "1"
     return subprocess.run(["bash", str(workdir / ".ci" / "run"), *extra_args], cwd=workdir, env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
 
@@ -88,6 +91,29 @@ def test_ci_runs_what_the_readme_says_in_a_fresh_venv(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     assert (checkout / "proof.txt").read_text() == "ran\n"
     assert "+ test ! -e .venv && echo ran > proof.txt" in result.stdout, "the command is echoed before it runs"
+
+
+def test_ci_runs_the_smoke_run_of_other_pythons_after_a_passing_suite(tmp_path):
+    checkout = fake_checkout(tmp_path, "echo suite >> order.txt")
+    smoke = checkout / ".ci" / "smoke-pythons"
+    smoke.write_text("echo smoke >> order.txt\nexit 7\n")
+    result = run_ci(checkout, other_pythons=True)
+    assert result.returncode == 7, "a failing smoke run fails CI"
+    assert (checkout / "order.txt").read_text().split() == ["suite", "smoke"]
+    # a failing suite is reported as it is, without the smoke run
+    (tmp_path / "b").mkdir()
+    checkout2 = fake_checkout(tmp_path / "b", "exit 3")
+    (checkout2 / ".ci" / "smoke-pythons").write_text("echo smoke >> order.txt\n")
+    assert run_ci(checkout2, other_pythons=True).returncode == 3
+    assert not (checkout2 / "order.txt").exists()
+
+
+def test_smoke_run_covers_every_declared_python_but_the_main_one():
+    text = (ROOT / ".ci" / "smoke-pythons").read_text(encoding="utf-8")
+    lowest = pyproject()["project"]["requires-python"]
+    assert lowest.startswith(">=3."), "the smoke script reads the lowest minor version from this form"
+    for step in ("import bloomviz", "--version", "calc", "--screenshot", "lesson 1 --check"):
+        assert step in text, f"the smoke run lacks {step!r}"
 
 
 def test_ci_fails_when_pytest_collects_no_tests(tmp_path):

@@ -9,12 +9,18 @@ Other libraries' files (see inspect) answer with the library's own hashing; put 
 (bloomviz check --column C FILE ITEM...). A Parquet column's filters in several row groups answer "probably
 present" when any does, naming which.
 
+A file with many filters (one per column chunk, data block or commit) answers from the filter chosen with
+--filter N or a format's own selector, from the filter its own index sends the item to, or else from all of
+them; the line names the filter. --json prints one object: per item "verdict", "filter" and the filters that
+answered "probably present".
+
 Exit status: 0 when every item is probably present, 1 when at least one is definitely absent, 2 when the file
 or an argument is bad (one line on stderr naming the file and what was wrong).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -36,6 +42,8 @@ def add_parser(subparsers) -> CliParser:
     parser.add_argument("items", nargs="*", metavar="ITEM", help="items to look up")
     parser.add_argument("--items", dest="items_file", metavar="LIST",
                         help="also look up every line of this UTF-8 text file")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object: per item its verdict and the filter that answered")
     foreign.add_options(parser)
     return parser
 
@@ -75,11 +83,11 @@ def run(args) -> int:
             _header, flt = open_filter(args.file)
             foreign.refuse_foreign_options(args)   # after the file's own errors, which come first
         else:
-            filters = foreign.check_filters(args, fmt)
+            chosen, total = foreign.check_filters(args, fmt)
     except (ValueError, TypeError) as exc:
         return fail(prog, exc)
     if fmt is not None:
-        return _check_foreign(prog, args, filters)
+        return _check_foreign(prog, args, fmt, chosen, total)
     queries: list[tuple[str, bytes]] = []
     for a in args.items:
         data = arg_bytes(a)
@@ -89,23 +97,26 @@ def run(args) -> int:
             queries += _file_items(prog, args.items_file, lambda t: t.encode("utf-8"))
         except ValueError as exc:
             return fail(prog, exc)
-    absent = 0
+    if any(not data for _, data in queries):
+        return fail(prog, "an empty item cannot be looked up")
+    absent, answers = 0, []
     for label, data in queries:
-        if not data:
-            return fail(prog, "an empty item cannot be looked up")
         look = flt.lookup(data)
-        if look.maybe_present:
-            print(f"{PRESENT}\t{label}")
-        else:
-            absent += 1
-            print(f"{ABSENT}\t{label}\t(bit {int(look.zero_positions[0]):,} is 0)")
+        zero = None if look.maybe_present else int(look.zero_positions[0])
+        absent += zero is not None
+        answers.append({"item": label, "verdict": PRESENT if zero is None else ABSENT, "filter": args.file,
+                        "zero_bit": zero})
+        if not args.json:
+            print(f"{PRESENT}\t{label}" if zero is None else f"{ABSENT}\t{label}\t(bit {zero:,} is 0)")
+    if args.json:
+        print(json.dumps({"file": args.file, "format": "bloomviz", "items": answers}))
     return EXIT_SOME_ABSENT if absent else EXIT_ALL_PRESENT
 
 
-def _check_foreign(prog: str, args, filters: list) -> int:
+def _check_foreign(prog: str, args, fmt: str, chosen: list, total: int) -> int:
     """The same lines for another library's filter: items go to it as text, hashed as that library does
-    (UTF-8, code points, or a Parquet column's typed PLAIN encoding); several row groups' filters answer
-    "probably present" when any of them does, naming which."""
+    (UTF-8, code points, a Parquet column's typed PLAIN encoding, or raw bytes written 0x… where the format
+    keys on bytes); several filters answer "probably present" when any of them does, naming which."""
     from bloomviz.items.encoding import describe
     queries = [(describe(a, 200), a) for a in args.items]
     if args.items_file:
@@ -116,9 +127,14 @@ def _check_foreign(prog: str, args, filters: list) -> int:
     answers = []
     for label, item in queries:   # every item is checked before any line is printed: a bad one prints nothing
         try:
-            answers.append((label, *foreign.verdict(filters, item)))
+            answers.append((label, foreign.answer(fmt, chosen, total, item)))
         except (ValueError, TypeError) as exc:
             return fail(prog, f"{label}: {exc}")
-    for label, present, tail in answers:
-        print(f"{PRESENT if present else ABSENT}\t{label}{tail}")
-    return EXIT_SOME_ABSENT if any(not present for _, present, _ in answers) else EXIT_ALL_PRESENT
+    if args.json:
+        items = [{"item": label, "verdict": PRESENT if a["present"] else ABSENT,
+                  **{k: v for k, v in a.items() if k not in ("item", "present")}} for label, a in answers]
+        print(json.dumps({"file": args.file, "format": fmt, "items": items}))
+    else:
+        for label, a in answers:
+            print(f"{PRESENT if a['present'] else ABSENT}\t{label}{foreign.answer_tail(a)}")
+    return EXIT_SOME_ABSENT if any(not a["present"] for _, a in answers) else EXIT_ALL_PRESENT

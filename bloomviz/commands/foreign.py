@@ -16,6 +16,7 @@ BLOOMVIZ = "bloomviz"
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
+    from bloomviz import formats
     from bloomviz.formats import FORMATS
     group = parser.add_argument_group("other libraries' files (see README: Opening other libraries' filters)")
     group.add_argument("--format", choices=[BLOOMVIZ, *FORMATS], metavar="F",
@@ -36,11 +37,33 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--byteorder", choices=["little", "big"], help="raw: byte order of the words")
     group.add_argument("--bitorder", choices=["lsb", "msb"], help="raw: bit 0 is each byte's lsb (default) or msb")
     group.add_argument("--offset", type=non_negative_int("offset"), help="raw: bytes to skip before the bits")
+    group.add_argument("--filter", type=non_negative_int("filter"), metavar="N", dest="filter_index",
+                       help="a file with many filters: only filter N (from 0, in file order; inspect lists them)")
+    seen: dict[str, list[str]] = {}
+    for fmt, opt in formats.format_options():
+        seen.setdefault(opt.flag, []).append(fmt)
+        if len(seen[opt.flag]) == 1:
+            group.add_argument(opt.flag, dest=opt.dest, type=opt.type, metavar=opt.metavar,
+                               help=f"{fmt}: {opt.help}")
 
 
 _OPTION_NAMES = {"column": "column", "row_group": "row_group", "funnel": "funnel", "hashing": "hashing",
                  "known_member": "known_member", "m": "m", "k": "k", "word_bytes": "word_bytes",
                  "byteorder": "byteorder", "bitorder": "bitorder", "offset": "offset"}
+
+
+def _declared() -> dict:
+    """dest -> Option for every option a format declares (the first format to declare a flag owns it)."""
+    from bloomviz import formats
+    out: dict = {}
+    for _fmt, opt in formats.format_options():
+        out.setdefault(opt.dest, opt)
+    return out
+
+
+def _given(args) -> list[str]:
+    names = [*_OPTION_NAMES, *_declared(), "filter_index"]
+    return [name for name in names if getattr(args, name, None) is not None]
 
 
 def chosen_format(args) -> str | None:
@@ -58,30 +81,63 @@ def chosen_format(args) -> str | None:
 
 
 def refuse_foreign_options(args) -> None:
-    given = [f"--{name.replace('_', '-')}" for name in _OPTION_NAMES if getattr(args, name, None) is not None]
+    given = ["--filter" if name == "filter_index" else f"--{name.replace('_', '-')}" for name in _given(args)]
     if given:
         verb = "applies" if len(given) == 1 else "apply"
         raise ValueError(f"{', '.join(given)} {verb} to other libraries' files, not to a .bloom file")
 
 
-def open_filters(args, fmt: str) -> list:
-    """The filters of ``args.file`` read as ``fmt``; ValueError with one line on any refusal."""
+def open_indexed(args, fmt: str) -> tuple[list, int]:
+    """([(index in the file, filter)], filters in the file) of ``args.file`` read as ``fmt``, narrowed by
+    ``--filter`` and the format's selectors; ValueError with one line on any refusal."""
     from bloomviz import formats
+    declared = _declared()
     options = {key: getattr(args, name) for name, key in _OPTION_NAMES.items() if getattr(args, name, None) is not None}
+    options.update({dest: getattr(args, dest) for dest, opt in declared.items()
+                    if opt.select is None and getattr(args, dest, None) is not None})
     try:
-        return formats.open_filters(args.file, fmt, **options)
+        filters = formats.open_filters(args.file, fmt, **options)
     except OSError as exc:
         raise ValueError(f"{args.file}: {exc.strerror or exc}") from None
     except MemoryError:
         raise ValueError(f"{args.file}: not enough memory to hold this filter") from None
+    total, chosen = len(filters), list(enumerate(filters))
+    index = getattr(args, "filter_index", None)
+    if index is not None:
+        if index >= total:
+            raise ValueError(f"{args.file}: --filter {index}: the file holds {total:,} filter"
+                             f"{'s' if total != 1 else ''} (0..{total - 1:,})")
+        chosen = [chosen[index]]
+    own = {opt.dest for opt in getattr(formats.FORMATS[fmt], "CLI_OPTIONS", ())}
+    for dest, opt in declared.items():
+        value = getattr(args, dest, None)
+        if value is None or opt.select is None:
+            continue
+        if dest not in own:
+            raise ValueError(f"{opt.flag} does not apply to a {fmt} file")
+        where = {id(f): i for i, f in chosen}
+        chosen = [(where[id(f)], f) for f in opt.select([f for _, f in chosen], value)]
+    return chosen, total
+
+
+def open_filters(args, fmt: str) -> list:
+    return [f for _, f in open_indexed(args, fmt)[0]]
+
+
+def filter_name(flt, index: int) -> str:
+    return flt.label or f"filter {index}"
 
 
 def describe(args, fmt: str) -> dict:
-    from bloomviz.formats import FORMATS
-    filters = open_filters(args, fmt)
-    return {"file": os.fspath(args.file), "file_bytes": os.path.getsize(args.file), "format": fmt,
-            "format_title": FORMATS[fmt].TITLE,
-            "filters": [{**f.summary(), "layout_text": layout_text(f.m, f.k, f.layout)} for f in filters]}
+    from bloomviz.formats import FORMATS, atlas
+    chosen, total = open_indexed(args, fmt)
+    summaries = [{**f.summary(), "index": i, "layout_text": layout_text(f.m, f.k, f.layout)} for i, f in chosen]
+    file_bytes = atlas.path_bytes(args.file, summaries)
+    out = {"file": os.fspath(args.file), "file_bytes": file_bytes, "format": fmt,
+           "format_title": FORMATS[fmt].TITLE, "filters_read": total, "filters": summaries}
+    if len(chosen) > 1:
+        out["atlas"] = atlas.summarise(summaries, file_bytes)
+    return out
 
 
 def _link_text(m: int, k: int, slice_bits: int) -> str:
@@ -124,15 +180,23 @@ def _value(v) -> str:
 
 
 def render_text(r: dict) -> str:
+    from bloomviz.commands.atlas_text import DETAIL_LIMIT, render_atlas
+
     def line(label: str, value: str) -> str:
         return f"  {label:<22}{value}"
 
-    out = [f"{r['file']} ({r['file_bytes']:,} bytes)", line("format", f"{r['format']} ({r['format_title']})")]
+    size = "size unknown" if r["file_bytes"] is None else f"{r['file_bytes']:,} bytes"
+    out = [f"{r['file']} ({size})", line("format", f"{r['format']} ({r['format_title']})")]
     if len(r["filters"]) > 1:
         out.append(line("filters", str(len(r["filters"]))))
+    if "atlas" in r:
+        out += render_atlas(r["atlas"], r["filters"])
+    if len(r["filters"]) > DETAIL_LIMIT:
+        out.append(f"  (each filter's details: --filter N, or --json for all {len(r['filters']):,})")
+        return "\n".join(out)
     for s in r["filters"]:
         if len(r["filters"]) > 1 or s["label"]:
-            out.append(f"  [{s['label']}]")
+            out.append(f"  [{s['label'] or 'filter ' + str(s['index'])}]")
         est = "∞ (every bit is set)" if s["estimated_n"] is None else f"{s['estimated_n']:,.1f}"
         out += [line("m (bits)", f"{s['m']:,} ({human_bytes(s['m'] / 8)})"), line("k (hash positions)", str(s["k"])),
                 line("layout", s["layout_text"])]
@@ -145,31 +209,56 @@ def render_text(r: dict) -> str:
                 out.append(line(key, _value(value)))
         out += [line("bits set", f"{s['bits_set']:,} of {s['m']:,} (fill {s['fill'] * 100:.2f}%)"),
                 line("estimated n", f"{est}   (from the bits set, by the layout's occupancy)"),
-                line("expected FP now", f"{rate(s['expected_fp'])}  ({one_in(s['expected_fp'])}; from the bits)"),
-                line("membership", ("reproduced: " if s["membership"] else "not reproducible: ") + s["hashing"])]
+                line("expected FP now", f"{rate(s['expected_fp'])}  ({one_in(s['expected_fp'])}; from the bits)")]
+        if s.get("design_fp") is not None:
+            out.append(line("design FP", f"{rate(s['design_fp'])}  ({one_in(s['design_fp'])}; what it was sized for)"))
+        out.append(line("membership", ("reproduced: " if s["membership"] else "not reproducible: ") + s["hashing"]))
         out += [line("note", note) for note in s["notes"]]
     return "\n".join(out)
 
 
-def check_filters(args, fmt: str) -> list:
-    """The filters ``check`` looks items up in: one column's (all its row groups, or the one chosen)."""
-    filters = open_filters(args, fmt)
-    columns = sorted({f.fields.get("column") for f in filters if "column" in f.fields})
+def check_filters(args, fmt: str) -> tuple[list, int]:
+    """([(index, filter)] ``check`` looks items up in, filters in the file): one column's (all its row groups,
+    or the one chosen), or those ``--filter`` and the format's selectors chose."""
+    chosen, total = open_indexed(args, fmt)
+    columns = sorted({f.fields.get("column") for _, f in chosen if "column" in f.fields})
     if len(columns) > 1:
         raise ValueError(f"{args.file}: Bloom filters on {len(columns)} columns ({', '.join(columns)}); choose "
                          f"one with --column")
-    for f in filters:
+    for _, f in chosen:
         if f.positions is None:
             raise ValueError(f"{args.file}: {f.format}: membership cannot be reproduced ({f.hashing})")
-    return filters
+    return chosen, total
 
 
-def verdict(filters: list, item: str) -> tuple[bool, str]:
-    """(present, the tab-separated tail of the output line) for one item over one or more filters."""
-    looks = [f.lookup(item) for f in filters]
-    hits = [f for f, look in zip(filters, looks) if look.maybe_present]
-    if len(filters) == 1:
-        return bool(hits), "" if hits else f"\t(bit {looks[0].zero_positions[0]:,} is 0)"
-    if hits:
-        return True, "\t(" + ", ".join(f.label for f in hits) + ")"
-    return False, f"\t(a 0 bit in each of the {len(filters)} filters)"
+NAMES_SHOWN = 5
+
+
+def answer(fmt: str, chosen: list, total: int, item) -> dict:
+    """One item's answer over the chosen filters (narrowed further by the format's own routing): the verdict,
+    the filter used (when one was), the filters that answered present, the 0 bit that said absent."""
+    from bloomviz import formats
+    index = {id(f): i for i, f in chosen}
+    routed = formats.route(fmt, [f for _, f in chosen], item)
+    looks = [(index[id(f)], f, f.lookup(item)) for f in routed]
+    hits = [(i, f) for i, f, look in looks if look.maybe_present]
+    one = looks[0] if len(looks) == 1 else None
+    return {"item": item, "present": bool(hits), "filters_read": total, "filters_consulted": len(looks),
+            "filter": filter_name(one[1], one[0]) if one else None, "filter_index": one[0] if one else None,
+            "present_in": [filter_name(f, i) for i, f in hits],
+            "zero_bit": int(one[2].zero_positions[0]) if one and not hits else None}
+
+
+def answer_tail(a: dict) -> str:
+    """The tab-separated tail of the output line: as before for a file of one filter, else naming the filter."""
+    if a["filters_consulted"] == 1:
+        if a["filters_read"] == 1:
+            return "" if a["present"] else f"\t(bit {a['zero_bit']:,} is 0)"
+        return f"\t({a['filter']})" if a["present"] else f"\t({a['filter']}: bit {a['zero_bit']:,} is 0)"
+    if a["present"]:
+        names = a["present_in"]
+        more = f" and {len(names) - NAMES_SHOWN:,} more" if len(names) > NAMES_SHOWN else ""
+        return "\t(" + ", ".join(names[:NAMES_SHOWN]) + more + ")"
+    if a["filters_consulted"] == 0:
+        return "\t(no filter of the file covers it)"
+    return f"\t(a 0 bit in each of the {a['filters_consulted']:,} filters)"

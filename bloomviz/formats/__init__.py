@@ -5,15 +5,21 @@ one per column chunk with a filter). ``detect(path)`` names the format from the 
 None (a raw array, or nothing known). Every refusal of a file's contents is a ``ForeignFormatError`` naming the
 file, the format and what was wrong; problems reaching the file stay ``OSError``.
 
+A format module holds ``NAME``, ``TITLE``, ``sniff(head, tail, size)`` and ``read(path, **options)``; it may
+also hold ``sniff_dir(path)`` (it recognises a directory: a repository, a database), ``CLI_OPTIONS`` (its own
+command-line options and selectors, ``common.Option``) and ``route(filters, item)`` (the filters an item is
+looked up in, when the file itself says: a table's index sends a key to one data block's filter).
+
 This package never imports Qt (tests/test_core_has_no_qt.py checks it), so notebooks and servers can use it.
 """
 
 from __future__ import annotations
 
+import os
 from types import ModuleType
 
 from bloomviz.formats import bitset_text, go_bloom, guava, parquet, pybloom_live, pyprobables, raw, redisbloom
-from bloomviz.formats.common import ForeignFilter, ForeignFormatError, ForeignLookup, Source
+from bloomviz.formats.common import ForeignFilter, ForeignFormatError, ForeignLookup, Option, Source
 
 # detection order: the most specific signatures first (Parquet has magic bytes at both ends, a RedisBloom dump
 # its magic or an (iterator 1, header) record whose length gives its link count; the others are
@@ -24,11 +30,26 @@ FORMATS: dict[str, ModuleType] = {m.NAME: m for m in (parquet, redisbloom, guava
 BLOOMVIZ_MAGIC = b"BLOOMVZ\x00"
 SNIFF_BYTES = 4096
 
-__all__ = ["FORMATS", "ForeignFilter", "ForeignFormatError", "ForeignLookup", "detect", "open_filters"]
+__all__ = ["FORMATS", "ForeignFilter", "ForeignFormatError", "ForeignLookup", "Option", "detect", "format_options",
+           "open_filters", "route"]
+
+
+def format_options() -> list[tuple[str, Option]]:
+    """(format name, option) for every option a format declares, in registry order."""
+    return [(name, opt) for name, module in FORMATS.items() for opt in getattr(module, "CLI_OPTIONS", ())]
+
+
+def route(fmt: str, filters: list[ForeignFilter], item: object) -> list[ForeignFilter]:
+    """The filters ``item`` is looked up in: the format's own rule if it has one, else all of them."""
+    rule = getattr(FORMATS.get(fmt), "route", None)
+    return list(filters) if rule is None else rule(filters, item)
 
 
 def detect(path) -> str | None:
-    """The format whose signature the file carries, "bloomviz" for a ``.bloom`` file, or None."""
+    """The format whose signature the file (or directory) carries, "bloomviz" for a ``.bloom`` file, or None."""
+    if os.path.isdir(path):
+        return next((name for name, module in FORMATS.items()
+                     if getattr(module, "sniff_dir", None) is not None and module.sniff_dir(path)), None)
     with Source(path, "detect") as src:
         head, tail, size = src.head(SNIFF_BYTES), src.tail(SNIFF_BYTES), src.size
     if head.startswith(BLOOMVIZ_MAGIC):

@@ -139,6 +139,26 @@ def bits_at(bits: bitarray, positions) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True)
+class Option:
+    """A command-line option a format declares (``CLI_OPTIONS = (Option(...),)`` in its module); ``inspect``,
+    ``check`` and the window offer it for that format without knowing the format.
+
+    With ``select`` None the value goes to the module's ``read(path, **options)`` under ``dest``; otherwise it
+    is a selector: ``select(filters, value)`` returns the filters to use, or raises ValueError naming the
+    value when none matches (git's ``--commit OID`` picks one commit's filter this way)."""
+
+    flag: str
+    help: str
+    metavar: str = "VALUE"
+    type: Callable[[str], object] = str
+    select: Callable[[list, object], list] | None = None
+
+    @property
+    def dest(self) -> str:
+        return self.flag.lstrip("-").replace("-", "_")
+
+
+@dataclass(frozen=True)
 class ForeignLookup:
     """A lookup's answer: the positions the library's hashing names (indices into ``ForeignFilter.bits``)
     and their bits. ``groups`` splits positions into the parts that must all be set together (one per link of
@@ -186,6 +206,10 @@ class ForeignFilter(RichDisplay):
     label: str = ""
     fields: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
+    # what the writer aimed for, when its file or settings say: the false-positive rate it was sized for and
+    # the number of entries it was sized to hold (the atlas counts the filters past either)
+    design_fp: float | None = None
+    design_n: float | None = None
 
     @property
     def bits_set(self) -> int:
@@ -219,7 +243,9 @@ class ForeignFilter(RichDisplay):
                 "layout": self.layout["kind"], "bits_set": self.bits_set, "fill": self.fill_ratio,
                 "estimated_n": est if math.isfinite(est) else None, "expected_fp": self.expected_fp,
                 "hashing": self.hashing, "membership": self.positions is not None,
-                "fields": dict(self.fields), "notes": list(self.notes)}
+                "fields": dict(self.fields), "notes": list(self.notes),
+                **({"design_fp": self.design_fp} if self.design_fp is not None else {}),
+                **({"design_n": self.design_n} if self.design_n is not None else {})}
 
 
 def _occupancy(cell_bits: int, set_bits: np.ndarray) -> np.ndarray:

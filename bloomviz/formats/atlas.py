@@ -1,0 +1,114 @@
+"""The atlas: one file holding many filters (a git commit-graph has one per commit, a table one per data
+block, a Parquet file one per column chunk), summarised as distributions rather than one block per filter.
+
+Per filter the numbers are the ones a single filter gets (``ForeignFilter.summary``): m, k, bits set, fill,
+the estimated number of entries from the fill and the rate that fill predicts for a never-inserted item.
+Over the file: how many filters, the spread of each number (min, 10th percentile, median, 90th percentile,
+max), the filters past their design load and the bytes the filters take against the file.
+
+"Past the design load" uses what the writer aimed for when the file or the reader knows it (a filter's
+``design_fp``: its rate at this fill is above it; or ``design_n``: more entries estimated than it was sized
+for); a filter with neither is counted past its load when more than half its bits are set, the fill at which
+its k stops being the best k for its m and n (k = (m/n) ln 2 gives a fill of exactly 1/2).
+
+Qt-free: the CLI and the window's Foreign view both draw from ``summarise``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+QUANTILES = (("min", 0.0), ("p10", 0.10), ("median", 0.50), ("p90", 0.90), ("max", 1.0))
+HALF_FILL = 0.5
+METRICS = {"fill": "fill (bits set / m)", "expected_fp": "rate predicted from the fill",
+           "estimated_n": "estimated entries", "m": "bits per filter"}
+
+
+def spread(values) -> dict | None:
+    """min / p10 / median / p90 / max (and the mean) of the finite values, or None when there are none."""
+    arr = np.asarray([v for v in values if v is not None and math.isfinite(v)], dtype=float)
+    if arr.size == 0:
+        return None
+    out = {name: float(np.quantile(arr, q)) for name, q in QUANTILES}   # linear between order statistics
+    out["mean"] = float(arr.mean())
+    return out
+
+
+def past_design(summary: dict) -> tuple[bool, str]:
+    """(is this filter past its design load, the rule that said so)."""
+    if summary.get("design_fp") is not None:
+        return summary["expected_fp"] > summary["design_fp"], "rate at this fill above the rate it was sized for"
+    if summary.get("design_n") is not None:
+        est = summary["estimated_n"]
+        return (est is None or est > summary["design_n"]), "more entries estimated than it was sized for"
+    return summary["fill"] > HALF_FILL, "more than half its bits set (its k is past the best k for its load)"
+
+
+def summarise(summaries: list[dict], file_bytes: int | None = None) -> dict:
+    """The atlas of a file's filters, from their ``summary()`` dicts (in file order)."""
+    ms = [s["m"] for s in summaries]
+    est = [s["estimated_n"] for s in summaries]
+    rules: dict[str, int] = {}
+    past = []
+    for i, s in enumerate(summaries):
+        over, rule = past_design(s)
+        if over:
+            past.append(i)
+            rules[rule] = rules.get(rule, 0) + 1
+    filter_bytes = sum((m + 7) // 8 for m in ms)
+    saturated = sum(1 for e in est if e is None)
+    return {
+        "filters": len(summaries),
+        "k_values": sorted({s["k"] for s in summaries}),
+        "m": spread(ms), "bits_set": spread([s["bits_set"] for s in summaries]),
+        "fill": spread([s["fill"] for s in summaries]),
+        "estimated_n": spread(est), "saturated": saturated,
+        "expected_fp": spread([s["expected_fp"] for s in summaries]),
+        "total_estimated_n": float(sum(e for e in est if e is not None)),
+        "past_design": len(past), "past_design_first": past[:20], "past_design_rules": rules,
+        "filter_bytes": filter_bytes, "file_bytes": file_bytes,
+        "filter_share": (filter_bytes / file_bytes) if file_bytes else None,
+    }
+
+
+def histogram(summaries: list[dict], metric: str = "fill", bins: int = 20) -> tuple[np.ndarray, np.ndarray]:
+    """(counts, edges) of one metric over the filters; rates on a log10 axis (they span decades)."""
+    if metric not in METRICS:
+        raise ValueError(f"unknown metric {metric!r}; known: {', '.join(METRICS)}")
+    values = np.asarray([s[metric] for s in summaries if s[metric] is not None and math.isfinite(s[metric])],
+                        dtype=float)
+    if metric == "expected_fp":
+        values = np.log10(np.clip(values, 1e-300, None))
+    if values.size == 0:
+        return np.zeros(bins, dtype=int), np.linspace(0.0, 1.0, bins + 1)
+    lo, hi = (0.0, 1.0) if metric == "fill" else (float(values.min()), float(values.max()))
+    if hi <= lo:
+        lo, hi = lo - 0.5, hi + 0.5
+    return np.histogram(values, bins=bins, range=(lo, hi))
+
+
+def bin_of(value: float, edges: np.ndarray, metric: str) -> int:
+    """The histogram bin that ``value`` (in the metric's own units) falls in."""
+    if metric == "expected_fp":
+        value = math.log10(max(value, 1e-300))
+    i = int(np.searchsorted(edges, value, side="right")) - 1
+    return min(max(i, 0), len(edges) - 2)
+
+
+def path_bytes(path, summaries: list[dict]) -> int | None:
+    """The bytes the filters are set against: the file's size; for a directory (a repository, a database),
+    the sizes of the files the filters came from when the reader recorded them in ``fields["file"]``."""
+    if not os.path.isdir(path):
+        return os.path.getsize(path)
+    files = {s["fields"]["file"] for s in summaries if isinstance(s.get("fields", {}).get("file"), str)}
+    total = 0
+    for name in files:
+        full = name if os.path.isabs(name) else os.path.join(path, name)
+        try:
+            total += os.path.getsize(full)
+        except OSError:
+            return None
+    return total or None

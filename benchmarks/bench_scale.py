@@ -112,7 +112,7 @@ def tracker_ratio(repeat: int) -> dict:
 
 # --- 2. bit setting on a big array -------------------------------------------------------------------------
 def bit_setting(m: int, count: int, repeat: int) -> dict:
-    view = np.zeros(m // 8, dtype=np.uint8)
+    view = np.zeros((m + 7) // 8, dtype=np.uint8)   # whole bytes covering m bits (m // 8 is one short when m % 8)
     view[::4096] = 1                          # touch every page first: time the accesses, not page faults
     rng = np.random.default_rng(3)
     pos = rng.integers(0, m, count, dtype=np.int64)

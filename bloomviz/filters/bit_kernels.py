@@ -22,6 +22,8 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from bloomviz.filters.cold_bits import range_message
+
 # Positions ahead at which the loops ask for a byte's cache line: in a big array every access misses the
 # cache, and a loop that reads a byte before writing it keeps only a few misses in flight by itself (at
 # m = 2^32, k = 20: 16.1 ns a position without, 11.5 with 16 ahead, 11.7 with 32, 13.5 with 8).
@@ -107,7 +109,7 @@ def check_range(flat: np.ndarray, m: int, view: np.ndarray | None = None) -> Non
         raise ValueError(f"a byte array of {view.size:,} bytes cannot hold {m:,} bits")
     bad = _out_of_range(flat, m)
     if bad >= 0:
-        raise ValueError(f"positions must lie in [0, {m}); position {int(flat[bad])} does not")
+        raise ValueError(range_message(int(flat[bad]), m))
 
 
 def checked_rows(rows: np.ndarray, m: int, view: np.ndarray) -> np.ndarray:

@@ -8,6 +8,8 @@ import sys
 import numpy as np
 from bitarray import bitarray
 
+from bloomviz.filters import cold_bits
+
 # Random access to a big array pays a page-table walk per access with 4 KiB pages (131,072 of them for a
 # 512 MiB filter, far more than the TLB holds); with 2 MiB pages the walks mostly vanish: on a 512 MiB array
 # here an exact set (the numpy code before bit_kernels) went from 28 to 21 ns a position and a plain scatter
@@ -68,17 +70,24 @@ def _kernels():
 def set_bits(bits: bitarray, positions: np.ndarray) -> int:
     """Set the bits at ``positions`` (refused whole, before any write, if one lies outside [0, m)); return
     how many turned from 0 to 1. One compiled pass (bit_kernels), 1.0-1.7x a bare numpy scatter's time."""
+    if cold_bits.use(np.size(positions)):
+        return cold_bits.set_positions(byte_view(bits), positions, len(bits))
     return _kernels().set_positions(byte_view(bits), positions, len(bits))
 
 
 def all_set(bits: bitarray, rows: np.ndarray) -> np.ndarray:
     """Bool per row of ``rows`` (n x k positions): are all the row's bits set?"""
+    if cold_bits.use(np.size(rows)):
+        return cold_bits.all_set(byte_view(bits), rows, len(bits))
     return _kernels().all_set(byte_view(bits), rows, len(bits))
 
 
 def and_bits(bits: bitarray, positions: np.ndarray, found: np.ndarray) -> None:
     """AND the bits at ``positions`` into ``found`` (bool, one per position), skipping rows already False."""
-    _kernels().and_bits(byte_view(bits), positions, len(bits), found)
+    if cold_bits.use(np.size(positions)):
+        cold_bits.and_bits(byte_view(bits), positions, len(bits), found)
+    else:
+        _kernels().and_bits(byte_view(bits), positions, len(bits), found)
 
 
 class BitSetter:
@@ -91,7 +100,10 @@ class BitSetter:
         self.fresh = 0
 
     def add(self, positions: np.ndarray) -> None:
-        self.fresh += _kernels().set_positions(self._view, positions, self._m)
+        if cold_bits.use(np.size(positions)):
+            self.fresh += cold_bits.set_positions(self._view, positions, self._m)
+        else:
+            self.fresh += _kernels().set_positions(self._view, positions, self._m)
 
 
 def unpack(bits: bitarray) -> np.ndarray:

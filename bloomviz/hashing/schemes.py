@@ -17,6 +17,7 @@ from typing import Iterator, Sequence
 import mmh3
 import numpy as np
 
+from bloomviz.hashing import cold_paths
 from bloomviz.hashing.base import MASK64, HashScheme
 from bloomviz.hashing.seed_schemes import SEED_SCHEMES
 from bloomviz.items.encoding import encode_texts
@@ -44,6 +45,8 @@ _murmur_halves_kept = functools.lru_cache(maxsize=16)(_murmur_halves_of)
 
 
 def _murmur_halves_many(datas: Sequence[bytes], seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    if cold_paths.use_cold_path(len(datas)):
+        return _halves(b"".join(mmh3.hash_bytes(data, seed) for data in datas))
     from bloomviz.hashing.murmur_kernel import hash128_many    # compiled (numba): imported when first needed
     return hash128_many(datas, seed)
 
@@ -55,10 +58,11 @@ def _murmur_halves_many_text(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarr
     which only ever sees bytes (``str.encode`` runs first): a lone surrogate makes strict UTF-8 fail, and
     then the policy's surrogatepass bytes are hashed instead. Same digests every way.
     """
-    from bloomviz.hashing.murmur_kernel import hash128_texts
-    joined = hash128_texts(texts)
-    if joined is not None:
-        return joined
+    if not cold_paths.use_cold_path(len(texts)):
+        from bloomviz.hashing.murmur_kernel import hash128_texts
+        joined = hash128_texts(texts)
+        if joined is not None:
+            return joined
     try:
         digests = b"".join(map(mmh3.hash_bytes, map(str.encode, texts)))
     except UnicodeEncodeError:
@@ -231,11 +235,16 @@ def _mixed_scalar(h1: int, h2: int, m: int, k: int) -> tuple[int, ...]:
 # The batch paths are compiled (mixed_kernel.py, numba, imported when first needed); _mixed_scalar above is
 # the reference they are tested against.
 def _mixed_columns(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> Iterator[np.ndarray]:
+    if cold_paths.use_cold_path(h1.size):
+        yield from cold_paths.mixed_rows(h1, h2, m, k).T
+        return
     from bloomviz.hashing.mixed_kernel import mixed_columns
     yield from mixed_columns(h1, h2, m, k)
 
 
 def _mixed_many(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:
+    if cold_paths.use_cold_path(h1.size):
+        return cold_paths.mixed_rows(h1, h2, m, k)
     from bloomviz.hashing.mixed_kernel import mixed_rows
     return mixed_rows(h1, h2, m, k)
 

@@ -63,10 +63,12 @@ class FpTracker(ProbeCounts):
         self._entry_pos = entry_pos[order]          # sorted by bit: the inverted index bit -> probes
         self._entry_probe = probe_ids[order]
         self._zeros = np.bincount(self._entry_probe, minlength=len(self._probes)).astype(np.int64)
-        # the flip pass's lookup of probe bits; entries only leave until the next rebuild, keeping their slots
-        from bloomviz.measure.first_flips import ProbeBits     # compiled (numba): imported when first needed
-        self._probe_bits = ProbeBits(self._entry_pos, len(flt.bits))
-        self._entry_slot = self._probe_bits.slot
+        # the flip pass's lookup of probe bits; entries only leave until the next rebuild, keeping their slots.
+        # Its map is built by compiled code (numba), so it is built on the first batch: a window that has made
+        # no batch insert yet (its first paint) never loads numba for it.
+        self._probe_distinct, self._entry_slot = np.unique(self._entry_pos, return_inverse=True)
+        self._probe_m = len(flt.bits)
+        self._probe_bits = None
         self._stale = False             # entries whose bit a single insert set (on_insert keeps them)
         self._fp = int(np.count_nonzero(self._zeros == 0))
 
@@ -119,6 +121,9 @@ class FpTracker(ProbeCounts):
         if not standard:
             # a variant inserts its own way (counting) or remaps: the flips are found on a copy of its bits
             view = view.copy()
+        if self._probe_bits is None:
+            from bloomviz.measure.first_flips import ProbeBits     # compiled (numba): imported when first needed
+            self._probe_bits = ProbeBits(self._probe_distinct, self._probe_m)
         new_per_row, bit_time = self._probe_bits.flip_rows(view, positions, len(flt.bits))
         if standard:
             flt.count_fresh_bits(int(new_per_row.sum()), n)

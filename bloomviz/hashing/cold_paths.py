@@ -1,0 +1,51 @@
+"""Small batches hashed without numba while numba is not loaded yet: the window's first paint.
+
+The compiled batch paths (murmur_kernel, mixed_kernel) cost numba's import and a load of the cached machine code
+on first use, ~1.0-1.3 s, which the window paid inside its constructor to hash the default filter's 10^4 probes
+before anything was shown. For a batch this small, mmh3 per item and a numpy mixing pass take a few
+milliseconds, so until something has imported numba (the window's warm-up thread does, after the first paint),
+batches of at most ``COLD_LIMIT`` items take these paths. Bit for bit the same positions
+(tests/test_hash_schemes.py checks them against the compiled paths and the scalar reference).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+COLD_LIMIT = 50_000        # items; larger batches pay numba's load once and then run ~3x faster
+
+_C1 = np.uint64(0xFF51AFD7ED558CCD)
+_C2 = np.uint64(0xC4CEB9FE1A85EC53)
+_S33 = np.uint64(33)
+_S32 = np.uint64(32)
+_LOW32 = np.uint64(0xFFFFFFFF)
+
+
+def use_cold_path(count: int) -> bool:
+    """True when a batch of ``count`` items should not be the one that loads numba."""
+    return count <= COLD_LIMIT and "numba" not in sys.modules
+
+
+def mixed_rows(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:
+    """murmur3-mix's n x k positions in numpy: fmix64(h1 + i·h2) reduced as mixed_kernel reduces it."""
+    h1 = np.asarray(h1, dtype=np.uint64)
+    h2 = np.asarray(h2, dtype=np.uint64)
+    out = np.empty((h1.size, k), dtype=np.int64)
+    z = h1.copy()
+    mm = np.uint64(m)
+    with np.errstate(over="ignore"):
+        for i in range(k):
+            x = z ^ (z >> _S33)
+            x *= _C1
+            x ^= x >> _S33
+            x *= _C2
+            x ^= x >> _S33
+            if m < (1 << 32):
+                x = ((x >> _S32) * mm + (((x & _LOW32) * mm) >> _S32)) >> _S32
+            else:
+                x %= mm
+            out[:, i] = x.astype(np.int64)
+            z += h2
+    return out

@@ -19,6 +19,7 @@ RANK = {
     "filters": 3,                  # the filters and their variants
     "measure": 4, "files": 4, "explain": 4,
     "scenarios": 5, "formats": 5, "studies": 5, "workbench": 5,
+    "lab": 5,                      # a student's own filter against theory
     "lessons": 6,
     "gui": 7,                      # Qt
     "commands": 8, "desktop_entry": 8,

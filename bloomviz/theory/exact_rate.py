@@ -54,7 +54,8 @@ from typing import Iterator
 
 import numpy as np
 
-__all__ = ["fp_exact_kernel", "log_fp_exact_kernel", "fp_exact_curve", "fp_exact_at"]
+__all__ = ["fp_exact_kernel", "log_fp_exact_kernel", "log_fill_moment", "distinct_weights", "fp_exact_curve",
+           "fp_exact_at"]
 
 
 @lru_cache(maxsize=None)
@@ -81,6 +82,12 @@ def _log_weights(m: int, k: int) -> np.ndarray:
             falling += math.log1p(-(j - 1) / m)
         out[j] = math.log(stirling[j]) + falling - (k - j) * math.log(m)
     return out
+
+
+def distinct_weights(m: int, k: int) -> np.ndarray:
+    """w_j = Pr(k independent uniform positions hit exactly j distinct bits), j = 0…min(k, m)."""
+    with np.errstate(under="ignore"):
+        return np.exp(_log_weights(m, k))
 
 
 def _diag_log(m: int, jmax: int) -> np.ndarray:
@@ -140,11 +147,17 @@ def _column_power(step: np.ndarray, power: int, diag_log: np.ndarray) -> np.ndar
 
 def log_fp_exact_kernel(m: int, k: int, n: int) -> float:
     """ln FP(m, k, n) for validated integers m >= 1, k >= 1, n >= 0; -inf when the rate is 0."""
-    if n == 0:
+    return log_fill_moment(m, k, k * n)
+
+
+def log_fill_moment(m: int, k: int, total: int) -> float:
+    """ln E[(X/m)^k] when X is the number of bits set by ``total`` independent uniform positions: the rate of a
+    probe of k positions after ``total`` inserted ones (FP(m, k, n) is total = k·n). With k doubled it is the
+    second moment E[((X/m)^k)^2], whose gap to the squared rate is the spread of the rate between filters."""
+    if total == 0:
         return -math.inf
     if m == 1:
         return 0.0
-    total = k * n
     jmax = min(k, m)
     sigma = max(1.0, m / total)
     diag_log = _diag_log(m, jmax)

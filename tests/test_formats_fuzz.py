@@ -19,6 +19,7 @@ import pytest
 
 from bloomviz import formats
 from bloomviz.formats import ForeignFormatError
+from world_fixtures import FIXTURES
 
 DATA = Path(__file__).parent / "data" / "foreign"
 CASES = {  # format -> sample file
@@ -33,7 +34,12 @@ CASES_EXTRA = [("parquet", "duckdb-dictionary.parquet"), ("pybloom-live", "pyblo
                ("bits-and-blooms", "go-bloom.marshal.json"), ("redisbloom", "redisbloom-scaling.bfdump"),
                ("redisbloom", "redisbloom-split.bfdump")]
 # (RedisBloom's absurd headers are in tests/test_format_redisbloom.py, beside the layout they damage.)
-ALL = list(CASES.items()) + CASES_EXTRA
+# Real files other systems wrote, read in place from ../shared (skipped where absent)
+WORLD = [("cassandra", FIXTURES / "cassandra-3.11-iot" / "md-2-big-Filter.db"),
+         ("cassandra", FIXTURES / "cassandra-3.x-tiny" / "mb-1-big-Filter.db")]
+ALL = list(CASES.items()) + CASES_EXTRA + [
+    pytest.param(fmt, path, marks=pytest.mark.skipif(not path.exists(), reason=f"{path} is absent"))
+    for fmt, path in WORLD]
 
 
 def read_or_refuse(path, fmt: str) -> None:
@@ -95,6 +101,11 @@ def _absurd(fmt: str) -> list[tuple[bytes, str]]:
                 (b'{"m": 1000, "k": 7, "b": "' + b"A" * 64 + b'"}', "length field does not match"),
                 (b'{"m": 99999999999999, "k": 7, "b": ""}', "outside 1..2**34"),
                 (b'{"m": ' + b"[" * 100000 + b"]" * 100000 + b"}", "not valid JSON")]
+    if fmt == "cassandra":
+        return [(struct.pack(">ii", 5, 0x7FFFFFFF) + b"\0" * 8, "word count 2,147,483,647"),
+                (struct.pack(">ii", 5, -1) + b"\0" * 8, "word count -1"),
+                (struct.pack(">ii", 0, 1) + b"\0" * 8, "hash count 0"),
+                (struct.pack(">ii", 1 << 30, 1) + b"\0" * 8, "hash count 1073741824")]
     if fmt == "pyprobables":
         return [(b"\0" * 64 + struct.pack("<QQf", (1 << 63), 0, 1e-30), "outside 1..2**34"),
                 (b"\0" * 8 + struct.pack("<QQf", 10, 0, 0.0), "usable m and k"),
@@ -131,7 +142,7 @@ def _footer_with_filter(offset: int, length: int | None) -> bytes:
     return b"\x15" + zz(1) + b"\x39\x1c" + group + b"\x00"
 
 
-@pytest.mark.parametrize("fmt", list(CASES))
+@pytest.mark.parametrize("fmt", [*CASES, "cassandra"])
 def test_absurd_sizes_are_refused_without_allocating(tmp_path, fmt):
     path = tmp_path / "absurd"
     for i, (raw, reason) in enumerate(_absurd(fmt)):

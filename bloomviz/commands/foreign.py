@@ -183,7 +183,7 @@ def render_text(r: dict) -> str:
     from bloomviz.commands.atlas_text import DETAIL_LIMIT, render_atlas
 
     def line(label: str, value: str) -> str:
-        return f"  {label:<22}{value}"
+        return f"  {label:<22}{value}" if len(label) < 22 else f"  {label} {value}"
 
     size = "size unknown" if r["file_bytes"] is None else f"{r['file_bytes']:,} bytes"
     out = [f"{r['file']} ({size})", line("format", f"{r['format']} ({r['format_title']})")]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from types import ModuleType
 
-from bloomviz.formats import bitset_text, go_bloom, guava, parquet, pybloom_live, pyprobables, raw, redisbloom
+from bloomviz.formats import bitset_text, cassandra, go_bloom, guava, parquet, pybloom_live, pyprobables, raw, redisbloom
 from bloomviz.formats.common import ForeignFilter, ForeignFormatError, ForeignLookup, Option, Source
 
 # detection order: the most specific signatures first (Parquet has magic bytes at both ends, a RedisBloom dump
@@ -26,7 +26,7 @@ from bloomviz.formats.common import ForeignFilter, ForeignFormatError, ForeignLo
 # recognised by exact size relations between a header or footer and the file length; a bitset text is only
 # 0s and 1s, which no binary header above is)
 FORMATS: dict[str, ModuleType] = {m.NAME: m for m in (parquet, redisbloom, guava, go_bloom, pybloom_live,
-                                                     pyprobables, bitset_text, raw)}
+                                                     pyprobables, cassandra, bitset_text, raw)}
 BLOOMVIZ_MAGIC = b"BLOOMVZ\x00"
 SNIFF_BYTES = 4096
 

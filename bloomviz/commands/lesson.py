@@ -4,7 +4,8 @@ A lesson is a Markdown file with ```bloomviz action blocks (README: Teaching wit
 built-in lesson by its name or number (``bloomviz lesson 1 --check``); ``--list`` prints them.
 
   --check            parse the lesson and run every step on the core (no window); print one line per step
-  --report OUT.json  the same, and write per step: m, k, scheme, variant, n, bits set, the last verdict and its
+  --report OUT.json  the same, and write per step: m, k, scheme, variant, n, bits set, the last verdict (the
+                     filter's answer and, against what was inserted and removed, true/false positive/negative), its
                      positions, the measured and the exact rate, and the numbers the step computed
   --shots DIR        check it, then draw every step as presenter mode shows it to DIR as PNG (title page, each
                      step, and each predict step's revealed answer), at --size WxH (default 1920x1080)
@@ -20,6 +21,7 @@ import math
 import os
 
 from bloomviz.commands.common import add_command, CliParser, fail
+from bloomviz.lessons.step_numbers import verdict_class_text
 
 NAME = "lesson"
 
@@ -55,7 +57,8 @@ def _summary(report: dict, total: int) -> str:
         return f"step {report['step']} of {total}: {report['title']} (no filter yet)"
     last = report["last"]
     verdict = "" if not last or "verdict" not in last else \
-        f"; {last['item']}: {'probably in' if last['verdict'] == 'maybe' else 'definitely not in'}"
+        f"; {last['item']}: {'probably in' if last['verdict'] == 'maybe' else 'definitely not in'}" \
+        + verdict_class_text(last)
     asked = "".join(f"; predict: {w['answer_text']} (choice {w['right'] + 1}, “{w['choices'][w['right']]}”)"
                     for w in report["window"] if w["action"] == "predict")
     return (f"step {report['step']} of {total}: {report['title']} — m={report['m']:,} k={report['k']} "

@@ -58,8 +58,8 @@ def insert_text(rec, flt) -> str:
             + variants.insert_note(flt, rec.result))
 
 
-def lookup_text(rec) -> tuple[str, str]:
-    """(headline, text) of a lookup."""
+def lookup_text(rec, flt=None) -> tuple[str, str]:
+    """(headline, text) of a lookup (``flt``: the filter, for a counting filter's saturation limit)."""
     look, label = rec.result, describe(rec.item, 60)
     positions, kinds = rec.positions, rec.kinds
     staged = hasattr(look, "stage_of")
@@ -81,13 +81,42 @@ def lookup_text(rec) -> tuple[str, str]:
     if verdict == "true positive":
         return "", (f"“{label}” is probably in the set: all k = {k} bits are set{where}. (It was inserted, so "
                     "this is a true positive.)")
+    if verdict == "false negative":
+        zeros = [p for p, kind in zip(positions, kinds) if kind == "zero"]
+        cells = ", ".join(f"{p:,}" for p in zeros)
+        times = "" if rec.inserted - rec.removed <= 1 else f" ({rec.inserted - rec.removed} copies)"
+        cause = rec.caused_by
+        why = (f" The forced removal of “{describe(cause.item, 40)}” (operation {cause.index:,}) took "
+               f"{'these counters' if len(zeros) > 1 else 'this counter'} to 0: it was never inserted, so the "
+               "counts it took belonged to other items." if cause is not None else "")
+        return "FALSE NEGATIVE", (f"“{label}” is in the set{times}, yet the filter says definitely not: "
+                                  f"{'counters' if len(zeros) > 1 else 'counter'} {cells} "
+                                  f"{'are' if len(zeros) > 1 else 'is'} 0.{why} A Bloom filter without forced "
+                                  "removals never makes this error.")
     parts = []
     for p, (names, total) in rec.culprits.items():
         shown = ", ".join(f"“{describe(x, 24)}”" for x in names[:3])
         more = f" +{total - min(total, 3):,} more" if total > 3 else ""
         parts.append(f"bit {p:,} by {shown}{more}" if total else f"bit {p:,} (no recorded item)")
+    if rec.inserted:
+        # inserted, and removed as often: out of the set, yet its counters say present
+        counters = getattr(look, "counters", ())
+        top = getattr(flt, "max_counter", None) if flt is not None else None
+        stuck = [p for p, c in zip(positions, counters) if top is not None and c == top]
+        held = (f" Its counter{'s' if len(stuck) > 1 else ''} at {', '.join(f'{p:,}' for p in stuck)} "
+                f"{'are' if len(stuck) > 1 else 'is'} saturated at {top}: a removal never decrements a "
+                "saturated counter, so the filter still holds it." if stuck else "")
+        others = [part for part in parts if "(no recorded item)" not in part]
+        by = (" Other items set: " + "; ".join(others) + ".") if others else ""
+        return "FALSE POSITIVE", (f"“{label}” was inserted {_times(rec.inserted)} and removed "
+                                  f"{_times(rec.removed)}, so it is not in the set, yet all k = {k} "
+                                  f"{'counters' if counters else 'bits'} are above 0{where}.{held}{by}")
     return "FALSE POSITIVE", (f"“{label}” was never inserted, yet all k = {k} bits are set{where} — "
                               + "; ".join(parts) + ".")
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else "twice" if n == 2 else f"{n}×"
 
 
 def remove_text(rec, flt) -> tuple[str, str]:
@@ -160,7 +189,7 @@ def explain_operation(rec, state) -> Explanation:
     if rec.op == "insert":
         text, rows = insert_text(rec, flt), variants.operation_rows(flt, "insert", rec.result)
     elif rec.op == "lookup":
-        (headline, text), rows = lookup_text(rec), variants.operation_rows(flt, "lookup", rec.result)
+        (headline, text), rows = lookup_text(rec, flt), variants.operation_rows(flt, "lookup", rec.result)
     else:
         (headline, text), rows = remove_text(rec, flt), removal_rows(rec, flt)
     rows = tuple(rows) + variants.theory_rows(flt)

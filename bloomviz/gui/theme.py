@@ -22,9 +22,9 @@ BASE_POINT_SIZE = 10.0
 VERDICT_COLOURS = {
     False: {"inserted": "#0072B2", "true positive": "#009E73", "true negative": "#555555",
             "false positive": "#C0392B", "removed": "#8E44AD", "forced removal": "#D35400",
-            "probably present": "#7F6A00"},
+            "probably present": "#7F6A00", "false negative": "#CC0066"},
     True: {"inserted": "#56B4E9", "true positive": "#3DDC97", "true negative": "#BBBBBB",
-           "false positive": "#FF6B5B"},
+           "false positive": "#FF6B5B", "false negative": "#FF5FAF"},
 }
 # Colours of messages, by what they say (light, dark).
 MESSAGE_COLOURS = {

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from bloomviz.filters.params import Param
 from bloomviz.filters.registry import VARIANTS
+from bloomviz.measure.verdicts import LESSON_WORDS
 
 LESSON_MAX_M = 1 << 28          # a lesson filter is built in memory by a file someone sent: at most 32 MiB
 THEORY_MAX_M = 1 << 48          # ``rates`` computes formulas only, so Brainflayer's 2^32 bits are fine
@@ -84,7 +85,8 @@ SPECS: dict[str, Spec] = {
                    summary="expect key=value … or numbers.NAME~VALUE: stop the lesson if the state differs"),
 }
 
-VERDICTS = ("maybe", "no")
+# the filter's answer, or the four-way verdict against what was inserted and removed
+VERDICTS = ("maybe", "no") + tuple(LESSON_WORDS.values())
 WINDOW_TABS = ("filter", "start", "explorer", "compare", "setops", "foreign", "lesson")   # = bloomviz.gui.app.TABS (a test compares)
 
 

@@ -22,6 +22,7 @@ from bloomviz.theory import rates as theory
 from bloomviz.items.encoding import random_items
 from bloomviz.lessons.actions import LESSON_MAX_M, MAX_ENSEMBLE_WORK
 from bloomviz.lessons.format import Action, Lesson, LessonError
+from bloomviz.measure.verdicts import LESSON_WORDS, ForcedRemoval, Verdict, classify, removal_that_cleared
 
 CULPRIT_LIMIT = 2000     # name who set each bit only while the named members are few enough to list
 
@@ -37,6 +38,8 @@ class LessonState:
     probes: int = 2000
     probe_seed: int = 0
     touched: set = field(default_factory=set)       # numbers set by the step being run
+    removed: dict = field(default_factory=dict)     # item -> inserts of it that removals took back
+    forced: list = field(default_factory=list)      # ForcedRemoval records: what a false negative names
 
     def put(self, numbers: dict) -> None:
         self.numbers.update(numbers)
@@ -46,6 +49,7 @@ class LessonState:
         out = copy.copy(self)
         out.filter = None if self.filter is None else self.filter.copy()
         out.named, out.hand_set, out.numbers = list(self.named), dict(self.hand_set), dict(self.numbers)
+        out.removed, out.forced = dict(self.removed), list(self.forced)
         out.touched = set()
         out.last = copy.deepcopy(self.last)
         return out
@@ -76,8 +80,28 @@ def _make_filter(state: LessonState, o: dict):
 
 
 def _lookup_record(state: LessonState, name: str, item: str, look) -> dict:
+    """The lookup as the report keeps it: the filter's answer (``verdict``: maybe/no, what ``predict`` asks) and
+    the four-way verdict against the truth (``class``, decided by ``measure.verdicts.classify``, as in the
+    window), with what explains it: who set a false positive's bits, a false negative's zero counters and the
+    forced removal that cleared them, the counts of an item inserted and removed."""
     rec = {"action": name, "item": item, "positions": list(look.positions), "bits": [int(b) for b in look.bits],
            "verdict": "maybe" if look.maybe_present else "no"}
+    removed = state.removed.get(item, 0)
+    inserted = state.named.count(item) + removed
+    # generated items are not named: an item not among the named ones may be one of them
+    verdict = classify(look.maybe_present, inserted, removed, known=not state.randoms)
+    rec["class"] = str(verdict)
+    if inserted:
+        rec["inserted"], rec["removed"] = inserted, removed
+    if verdict == Verdict.FALSE_NEGATIVE:
+        zeros = [int(p) for p, b in zip(look.positions, look.bits) if not b]
+        rec["zeros"] = zeros
+        cause = removal_that_cleared(zeros, state.forced)
+        if cause is not None:
+            rec["caused_by"] = {"item": cause.item, "line": cause.index}
+    top = getattr(state.filter, "max_counter", None)
+    if verdict == Verdict.FALSE_POSITIVE and inserted and top is not None:
+        rec["stuck"] = [int(p) for p, c in zip(look.positions, getattr(look, "counters", ())) if c == top]
     if look.maybe_present and len(state.named) <= CULPRIT_LIMIT and not state.randoms:
         rec["member"] = item in state.named
         positions_of = getattr(state.filter, "positions", None)   # a scalable filter has one set per stage
@@ -133,6 +157,12 @@ def _rates(o: dict) -> dict:
 def _expect(state: LessonState, action: Action) -> None:
     flt, snap = state.filter, snapshot(state)
     for key, want in action.options.items():
+        if key == "verdict" and want in LESSON_WORDS.values():   # the four-way verdict, not the filter's answer
+            last = snap["last"] or {}
+            got = LESSON_WORDS.get(Verdict(last["class"])) if "class" in last else None
+            if got != want:
+                raise ValueError(f"expected verdict = {want}, the lesson has {got or 'no lookup'}")
+            continue
         got = snap["last"]["verdict"] if key == "verdict" and snap["last"] else \
             tuple(snap["last"]["positions"]) if key == "positions" and snap["last"] else snap.get(key)
         if flt is None and key != "verdict":
@@ -157,6 +187,7 @@ def apply(state: LessonState, action: Action, window: list) -> None:
         state.hand_set[a[0]] = list(a[1:])
     elif name == "filter":
         state.filter, state.named, state.randoms, state.last = _make_filter(state, o), [], 0, None
+        state.removed, state.forced = {}, []
     elif name == "insert":
         flt = _flt(state, action)
         for item in a:
@@ -182,11 +213,16 @@ def apply(state: LessonState, action: Action, window: list) -> None:
             removable = " or ".join(f"variant={vid}" for vid, cls in VARIANTS.items() if cls.can_remove)
             raise ValueError(f"a {flt.variant} filter cannot remove items: use {removable}")
         for item in a:
-            rem = flt.remove(item, force=o["force"])
-            if item in state.named and not o["force"]:
+            # as in the window: removing a member is a removal, whatever force says; only a non-member's is forced
+            member = item in state.named
+            rem = flt.remove(item, force=o["force"] and not member)
+            if member:
                 state.named.remove(item)
+                state.removed[item] = state.removed.get(item, 0) + 1
+            else:
+                state.forced.append(ForcedRemoval(action.line, item, rem.cleared))
             state.last = {"action": "remove", "item": item, "positions": list(rem.positions),
-                          "counters_before": list(rem.before), "counters_after": list(rem.after), "forced": o["force"]}
+                          "counters_before": list(rem.before), "counters_after": list(rem.after), "forced": o["force"] and not member}
     elif name in ("insert-random", "autoplay"):
         flt = _flt(state, action)
         flt.update(random_items(a[0], seed=o["seed"]))
@@ -205,6 +241,7 @@ def apply(state: LessonState, action: Action, window: list) -> None:
         from bloomviz.scenarios import kedmi_toy
         flt, res = kedmi_toy.replay(o["density"], seed=o["seed"])
         state.filter, state.named, state.randoms, state.last = flt, [], res.n, None
+        state.removed, state.forced = {}, []
         state.put({f"kedmi.{key}": value for key, value in res.as_dict().items()})
     elif name == "highlight":
         flt = _flt(state, action)

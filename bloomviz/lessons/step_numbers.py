@@ -80,6 +80,26 @@ def starts_from_garbage(report: dict) -> bool:
     return bool((report.get("numbers") or {}).get("kedmi.initial_bits_set"))
 
 
+def verdict_class_text(last: dict) -> str:
+    """The four-way verdict of a lookup record, with what caused an error: a false negative's zero counters and
+    the forced removal that cleared them; an item inserted and removed as often that still tests present."""
+    kind = last.get("class")
+    if kind in (None, "probably present"):
+        return ""
+    if kind == "false negative":
+        cause = last.get("caused_by")
+        by = f", cleared by the forced removal of “{cause['item']}”" if cause else ""
+        zeros = last.get("zeros", ())
+        cells = f"counter{'s' if len(zeros) > 1 else ''} {', '.join(str(p) for p in zeros)}"
+        return f" (a FALSE NEGATIVE: it is in the set; {cells} at 0{by})"
+    if kind == "false positive" and last.get("inserted"):
+        stuck = ", ".join(str(p) for p in last.get("stuck", ()))
+        held = f"; counters {stuck} stuck at their top" if stuck else ""
+        return (f" (a false positive: inserted {last['inserted']}×, removed {last['removed']}×, "
+                f"not in the set{held})")
+    return f" ({kind})"
+
+
 def filter_line(r: dict, standard_formulas: bool, counters: dict | None = None) -> list[str]:
     """The lesson filter's line: m, k, scheme, n, bits set, the rates and the last operation, each part left out
     when ``r`` has it as None (the window keeps back what a question's answer would give away). ``counters``
@@ -100,7 +120,8 @@ def filter_line(r: dict, standard_formulas: bool, counters: dict | None = None) 
     last = r.get("last") or {}
     if last.get("action"):
         verdict = {"maybe": "probably in the set", "no": "definitely not in the set"}.get(last.get("verdict"))
-        parts.append(f"last: {last['action']} “{last.get('item', '')!s}”" + (f" → {verdict}" if verdict else ""))
+        parts.append(f"last: {last['action']} “{last.get('item', '')!s}”" + (f" → {verdict}" if verdict else "")
+                     + verdict_class_text(last))
         culprits = last.get("culprits") or {}
         # named only when every bit has a named setter: a bit set by generated items or by the item itself (a
         # counter stuck at its top) has no one to name

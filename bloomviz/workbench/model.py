@@ -303,7 +303,7 @@ class Workbench(Operations, Jobs, Undo):
                 "fp_now": nums.fp_now, "n_estimated": nums.n_estimated, "capacity": s.capacity,
                 "probes": nums.probes, "lookups": s.lookups, "true_positives": s.counts["true positive"],
                 "true_negatives": s.counts["true negative"], "false_positives": s.counts["false positive"],
-                "busy": self.busy}
+                "false_negatives": s.counts["false negative"], "busy": self.busy}
 
     def can_remove(self) -> bool:
         """Whether the filter supports removal (a counting filter)."""

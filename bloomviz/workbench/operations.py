@@ -15,7 +15,8 @@ from bloomviz.items.encoding import describe, to_bytes_list
 from bloomviz.items.generated import GeneratedRun
 from bloomviz.workbench import limits
 from bloomviz.workbench.measurement import PROBE_PREFIX, has_bits
-from bloomviz.workbench.records import (FALSE_POSITIVE, FORCED_REMOVAL, INSERTED, MAYBE_PRESENT, REMOVED,
+from bloomviz.measure.verdicts import ForcedRemoval, classify, removal_that_cleared
+from bloomviz.workbench.records import (FALSE_NEGATIVE, FALSE_POSITIVE, INSERTED, REMOVED, FORCED_REMOVAL,
                                         TRUE_NEGATIVE, TRUE_POSITIVE, HistoryEntry, Operation)
 from bloomviz.workbench.truth import CULPRIT_LIMIT, sorted_unique
 
@@ -83,22 +84,24 @@ class Operations:
         in_hit = tuple(st in set(look.hit_stages) for st in look.stage_of) if staged else (True,) * len(positions)
         plain = tuple("one" if b else "zero" for b in bits)
         culprits: dict = {}
-        member = look.maybe_present and (s.truth.member(data, positions) if s.truth.fixed_k
-                                         else s.truth.member(data))
-        if not look.maybe_present:
-            verdict, kinds = TRUE_NEGATIVE, plain
-        elif member:
-            verdict, kinds = TRUE_POSITIVE, plain
-        elif not s.truth.known:
-            verdict, kinds = MAYBE_PRESENT, plain
-        else:
-            verdict = FALSE_POSITIVE
-            culprits = s.truth.items_at_bits([p for p, hit in zip(positions, in_hit) if hit], CULPRIT_LIMIT)
+        truth = s.truth
+        # The truth is asked whenever its answer can change the verdict: a "present" (true or false positive),
+        # and an "absent" once a forced removal may have taken a member's counter to 0 (a false negative).
+        inserted = removed = 0
+        if look.maybe_present or truth.forced:
+            inserted, removed = truth.copies(data, positions) if truth.fixed_k else truth.copies(data)
+        verdict = classify(look.maybe_present, inserted, removed, truth.known)
+        caused_by = None
+        kinds = plain
+        if verdict == FALSE_POSITIVE:
+            culprits = truth.items_at_bits([p for p, hit in zip(positions, in_hit) if hit], CULPRIT_LIMIT)
             kinds = tuple("culprit" if hit else k for hit, k in zip(in_hit, plain))
+        elif verdict == FALSE_NEGATIVE:
+            caused_by = removal_that_cleared([p for p, b in zip(positions, bits) if not b], truth.forced)
         s.lookups += 1
         s.counts[verdict] += 1
         self._record("lookup", verdict, item, data, positions, positions, kinds, None, result=look,
-                     culprits=culprits, series_grew=False)
+                     culprits=culprits, series_grew=False, copies=(inserted, removed), caused_by=caused_by)
         return look
 
     def remove(self, item: object, force: bool = False):
@@ -143,6 +146,8 @@ class Operations:
         fp = s.measure.after_removal(cleared)
         s.series.extend(**self._rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set])))
         lost = tuple(s.truth.false_negatives(cleared))
+        if not member:
+            s.truth.forced.append(ForcedRemoval(len(s.history) + 1, item, tuple(int(p) for p in cleared)))
         positions = _ints(rem.positions)
         kinds = tuple("stuck" if p in rem.stuck else ("cleared" if a == 0 else "removed")
                       for p, a in zip(positions, rem.after))
@@ -240,7 +245,7 @@ class Operations:
     def _record(self, op: str, verdict, item, data: bytes, positions: tuple, highlight: tuple, kinds: tuple,
                 changed, *, grown: bool = False, result=None, was_member: bool = False, culprits=None,
                 false_negatives: tuple = (), count: int = 1, label: str = "",
-                series_grew: bool = True) -> None:
+                series_grew: bool = True, copies: tuple = (0, 0), caused_by=None) -> None:
         """Append the history entry and emit the one record of this operation."""
         s = self._s
         flt = s.flt
@@ -250,7 +255,8 @@ class Operations:
                              lookups=s.lookups, true_positives=s.counts[TRUE_POSITIVE],
                              true_negatives=s.counts[TRUE_NEGATIVE], false_positives=s.counts[FALSE_POSITIVE],
                              fill=flt.fill_ratio, fp_measured=s.measure.rate, item=item, note=note,
-                             false_negatives=tuple(false_negatives))
+                             false_negatives=tuple(false_negatives),
+                             false_negative_lookups=s.counts[FALSE_NEGATIVE])
         s.history.append(entry)
         if positions:
             s.last_positions = positions
@@ -260,6 +266,6 @@ class Operations:
                         series_grew=series_grew,
                         numbers=self.numbers(), history=entry, result=result, was_member=was_member,
                         culprits=culprits or {}, false_negatives=tuple(false_negatives),
-                        truth_known=s.truth.known)
+                        truth_known=s.truth.known, inserted=copies[0], removed=copies[1], caused_by=caused_by)
         s.last = rec
         self._emit(self.events.operated, rec)

@@ -9,30 +9,16 @@ the model's one event for it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 
 import numpy as np
 
-
-class Verdict(str, Enum):
-    """What an operation found. A ``str`` enum: ``Verdict.FALSE_POSITIVE == "false positive"``, so saved sessions
-    and history exports keep their words."""
-    INSERTED = "inserted"
-    TRUE_POSITIVE = "true positive"
-    TRUE_NEGATIVE = "true negative"
-    FALSE_POSITIVE = "false positive"
-    MAYBE_PRESENT = "probably present"   # a loaded filter whose items are unknown
-    REMOVED = "removed"                  # a counting filter's removal of an inserted item
-    FORCED_REMOVAL = "forced removal"    # the removal of an item never inserted, insisted on
-
-    def __str__(self) -> str:
-        return self.value
+from bloomviz.measure.verdicts import LOOKUP_VERDICTS, ForcedRemoval, Verdict, classify  # noqa: F401 (re-exported)
 
 
-INSERTED, TRUE_POSITIVE, TRUE_NEGATIVE, FALSE_POSITIVE, MAYBE_PRESENT, REMOVED, FORCED_REMOVAL = Verdict
+INSERTED, TRUE_POSITIVE, TRUE_NEGATIVE, FALSE_POSITIVE, MAYBE_PRESENT, REMOVED, FORCED_REMOVAL, FALSE_NEGATIVE = Verdict
 VERDICTS = tuple(Verdict)
 # The lookup verdicts the model counts.
-COUNTED = (TRUE_POSITIVE, TRUE_NEGATIVE, FALSE_POSITIVE, MAYBE_PRESENT)
+COUNTED = LOOKUP_VERDICTS
 
 
 @dataclass(frozen=True)
@@ -57,6 +43,8 @@ class HistoryEntry:
     note: str = ""
     # Inserted items that test negative after this operation (a forced removal in a counting filter).
     false_negatives: tuple = ()
+    # Lookups so far that found a member absent (after a forced removal): false negatives.
+    false_negative_lookups: int = 0
 
 
 @dataclass(frozen=True)
@@ -115,6 +103,10 @@ class Operation:
     culprits: dict = field(default_factory=dict)   # false positive: position -> (items, total)
     false_negatives: tuple = ()               # forced removal: inserted items now testing negative
     truth_known: bool = True
+    # lookup: how often the item was inserted and how many of those a removal took back (what the verdict saw)
+    inserted: int = 0
+    removed: int = 0
+    caused_by: ForcedRemoval | None = None    # a false negative: the forced removal that cleared its counter
 
 
 @dataclass(frozen=True)

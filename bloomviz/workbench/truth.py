@@ -15,6 +15,7 @@ from typing import Sequence
 import numpy as np
 
 from bloomviz.items.encoding import to_bytes, to_bytes_list
+from bloomviz.measure.verdicts import ForcedRemoval
 from bloomviz.workbench.item_log import ItemLog
 
 CULPRIT_LIMIT = 20
@@ -75,6 +76,7 @@ class Truth:
         # takes the later inserts' counts off instead of copying the whole table at every operation.
         self.keys: dict[bytes, int] | None = None if self.fixed_k else {}
         self.removed: dict[bytes, int] = {}           # removals of inserted items, per item (counting)
+        self.forced: list[ForcedRemoval] = []         # forced removals, in order: what a false negative names
         self.known = True                             # False: a filter loaded without its items
         self._stage_rows: dict[int, np.ndarray] = {}  # per stage of a growing filter, on demand
 
@@ -98,7 +100,7 @@ class Truth:
         rows = self.rows.view().nbytes if self.rows is not None else 0
         return rows + 80 * self.items.typed_count + (100 * len(self.keys) if self.keys is not None else 0)
 
-    def cut(self, items: int, positions: int, removed: dict) -> None:
+    def cut(self, items: int, positions: int, removed: dict, forced: int | None = None) -> None:
         """Back to an earlier length (a rollback)."""
         if self.keys is not None:
             for data in to_bytes_list(self.items[items:]):
@@ -111,24 +113,32 @@ class Truth:
         if self.rows is not None:
             self.rows.truncate(positions)
         self.removed = dict(removed)
+        if forced is not None:
+            del self.forced[forced:]
         self._stage_rows = {}
 
     def member(self, data: bytes, positions=None) -> bool:
-        """Was ``data`` inserted (and not removed since)? The stored rows narrow it to a few candidates, compared
-        exactly. (A Python set of a million items would cost ~100 MB and stall the event loop for ~50 ms each
-        time it grows; a scan of the positions costs a few milliseconds per lookup.)"""
+        """Was ``data`` inserted (and not removed since)?"""
+        inserted, removed = self.copies(data, positions)
+        return inserted > removed   # a counting filter's removals take inserts back
+
+    def copies(self, data: bytes, positions=None) -> tuple[int, int]:
+        """How often ``data`` was inserted, and how many of those inserts removals took back. The stored rows
+        narrow it to a few candidates, compared exactly. (A Python set of a million items would cost ~100 MB and
+        stall the event loop for ~50 ms each time it grows; a scan of the positions costs a few milliseconds per
+        lookup.)"""
+        removed = self.removed.get(data, 0)
         if self.keys is not None:
-            return data in self.keys
+            return self.keys.get(data, 0), removed
         if not len(self.rows):
-            return False
+            return 0, removed
         rows = self.rows.view()
         pos = np.asarray(positions if positions is not None else self.flt.positions(data), dtype=rows.dtype)
         # one column first (a contiguous-enough pass), the whole row only for its few matches: 10 ms at 10^7
         # inserts where comparing every row whole took 200
         candidates = np.flatnonzero(rows[:, 0] == pos[0])
         candidates = candidates[(rows[candidates] == pos).all(axis=1)]
-        inserted = sum(1 for item in self.items.take(candidates) if to_bytes(item) == data)
-        return inserted > self.removed.get(data, 0)   # a counting filter's removals take inserts back
+        return sum(1 for item in self.items.take(candidates) if to_bytes(item) == data), removed
 
     def inserts_at_bits(self, indices: Sequence[int]) -> dict[int, np.ndarray]:
         """``inserts_at_bit`` for several cells in one pass over the rows: {index: insert indices}."""

@@ -1,7 +1,8 @@
 """The history as CSV: one row per operation, with its verdict and the running counts after it.
 
 Columns: index, op, item, verdict, count, n, lookups, true_positives, true_negatives, false_positives, fill,
-fp_measured, positions. ``item`` is the item's text for a single operation (``bytes`` items and text holding a
+fp_measured, positions, false_negatives (lookups that found a member absent; last, so that readers of the
+older columns read on). ``item`` is the item's text for a single operation (``bytes`` items and text holding a
 lone surrogate are written as their escaped form, e.g. ``b'\\x00\\xff'`` or ``a\\ud800``, since a CSV file is
 UTF-8 text); for a batch it is empty unless ``batch_items`` asks for them, one row per item after the batch's
 row. ``positions`` are the k hashed positions separated by spaces. The file is written to a temporary file and
@@ -19,7 +20,7 @@ from typing import Iterable, Sequence
 from bloomviz.items.encoding import describe
 
 COLUMNS = ("index", "op", "item", "verdict", "count", "n", "lookups", "true_positives", "true_negatives",
-           "false_positives", "fill", "fp_measured", "positions")
+           "false_positives", "fill", "fp_measured", "positions", "false_negatives")
 
 
 def item_text(item: object) -> str:
@@ -43,10 +44,10 @@ def rows(history: Sequence, items: Sequence | None = None, batch_items: bool = F
     for e in history:
         yield [e.index, e.op, item_text(e.item), e.verdict, e.count, e.n, e.lookups, e.true_positives,
                e.true_negatives, e.false_positives, f"{e.fill:.9g}", f"{e.fp_measured:.9g}",
-               " ".join(str(p) for p in e.positions)]
+               " ".join(str(p) for p in e.positions), e.false_negative_lookups]
         if batch_items and items is not None and e.item is None and e.count > 1:
             for x in items[e.n - e.count: e.n]:
-                yield ["", "batch item", item_text(x), "", 1, "", "", "", "", "", "", "", ""]
+                yield ["", "batch item", item_text(x), "", 1, "", "", "", "", "", "", "", "", ""]
 
 
 def write_csv(history: Sequence, path, items: Sequence | None = None, batch_items: bool = False) -> int:

@@ -19,12 +19,14 @@ COLUMNS = (
     ("Operation", "insert, lookup, a batch of inserts, or remove (a counting filter)"),
     ("Item", "The item (characters that cannot be shown are escaped, e.g. \\ud800)"),
     ("Verdict", "inserted; true positive (a member found); true negative (a non-member rejected); "
-                "false positive (a non-member whose k bits were all set by other items)"),
+                "false positive (a non-member whose k bits were all set, by other items or by its own saturated "
+                "counters); false negative (a member rejected: a forced removal took one of its counters to 0)"),
     ("n", "Inserts so far"),
     ("Lookups", "Lookups so far"),
     ("TP", "True positives so far"),
     ("TN", "True negatives so far"),
     ("FP", "False positives so far (among your lookups)"),
+    ("FN", "False negatives so far (members a lookup called absent, after a forced removal)"),
     ("Fill", "Fraction of bits set after the operation"),
     ("FP rate", "False-positive rate measured on the probes after the operation"),
     ("Positions", "The item's k bit positions"),
@@ -38,7 +40,8 @@ _ALIGN = QtCore.Qt.ItemDataRole.TextAlignmentRole
 _FOREGROUND = QtCore.Qt.ItemDataRole.ForegroundRole
 _TOOLTIP = QtCore.Qt.ItemDataRole.ToolTipRole
 _ROLES = frozenset((_DISPLAY, _ALIGN, _FOREGROUND, _TOOLTIP))
-_NUMERIC = frozenset((0, 4, 5, 6, 7, 8, 9, 10))
+_NUMERIC = frozenset((0, 4, 5, 6, 7, 8, 9, 10, 11))
+_NOTE = 13
 _RIGHT = int(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
 
 
@@ -97,13 +100,13 @@ class HistoryModel(QtCore.QAbstractTableModel):
         if role == _ALIGN:
             return _RIGHT if col in _NUMERIC else None
         e = self._wb.history[index.row()]
-        if role == _FOREGROUND and col == 12 and getattr(e, "false_negatives", ()):
+        if role == _FOREGROUND and col == _NOTE and getattr(e, "false_negatives", ()):
             return QtGui.QBrush(QtGui.QColor(verdict_colour("false positive")))
         if role == _FOREGROUND and col == 3:
             return QtGui.QBrush(QtGui.QColor(verdict_colour(e.verdict)))
         if role == _TOOLTIP and col == 2:
             return e.label
-        if role == _TOOLTIP and col == 12:
+        if role == _TOOLTIP and col == _NOTE:
             return getattr(e, "note", "") or None
         return None
 
@@ -112,7 +115,7 @@ class HistoryModel(QtCore.QAbstractTableModel):
         return (
             str(e.index), e.op, e.label, e.verdict,
             f"{e.n:,}", f"{e.lookups:,}", f"{e.true_positives:,}", f"{e.true_negatives:,}",
-            f"{e.false_positives:,}", f"{e.fill * 100:.1f}%", f"{e.fp_measured * 100:.2f}%",
+            f"{e.false_positives:,}", f"{e.false_negative_lookups:,}", f"{e.fill * 100:.1f}%", f"{e.fp_measured * 100:.2f}%",
             ", ".join(f"{p:,}" for p in e.positions[:12]) + (" …" if len(e.positions) > 12 else ""),
             getattr(e, "note", ""),
         )[col]
@@ -176,11 +179,11 @@ class HistoryPanel(QtWidgets.QTableView):
 
     def fit_columns(self) -> None:
         """Column widths from the font: numbers as wide as their header or a typical value, text columns
-        narrow enough that all thirteen fit a window of the default size (the rest elides; tooltips show it)."""
+        narrow enough that all fourteen fit a window of the default size (the rest elides; tooltips show it)."""
         metrics = self.fontMetrics()
         samples = {0: "999", 1: "insert batch", 2: "a typical item", 3: "false positive", 4: "99,999",
-                   5: "9,999", 6: "999", 7: "999", 8: "999", 9: "99.9%", 10: "9.99%",
-                   11: "1,234, 5,678", 12: "note"}
+                   5: "9,999", 6: "999", 7: "999", 8: "999", 9: "999", 10: "99.9%", 11: "9.99%",
+                   12: "1,234, 5,678", 13: "note"}
         pad = metrics.horizontalAdvance("M")
         for col, (title, _tip) in enumerate(COLUMNS):
             self.setColumnWidth(col, max(metrics.horizontalAdvance(title), metrics.horizontalAdvance(samples[col]))
@@ -190,7 +193,7 @@ class HistoryPanel(QtWidgets.QTableView):
         # Rows arrive up to hundreds a second during auto-play; scroll to the newest at most ten times a second.
         self._follow.request()
 
-    NUMBER_COLUMNS = (0, 4, 5, 6, 7, 8)   # #, n, lookups, TP, TN, FP: counts only grow, the newest row is widest
+    NUMBER_COLUMNS = (0, 4, 5, 6, 7, 8, 9)   # #, n, lookups, TP, TN, FP, FN: counts only grow, the newest row is widest
 
     def _widen_for_numbers(self) -> None:
         """A count is never shown cut ("1,00…" is not a number): its column grows to the newest row's value."""

@@ -4,7 +4,8 @@ Enter (or the Insert button) inserts the text; Ctrl+L (or the Look up button) lo
 filter Ctrl+R (or the Remove button) removes it — asking first when the item was never inserted, since such a
 removal takes counters from other items and can cause false negatives. The verdict says
 what the filter answers and — because the workbench knows what was really inserted — whether the answer is a
-true positive, a true negative or a false positive, naming the items whose bits caused it.
+true positive, a true negative, a false positive (naming the items whose bits caused it) or a false negative
+(naming the forced removal that caused it).
 """
 
 from __future__ import annotations
@@ -19,14 +20,15 @@ from bloomviz.gui.theme import verdict_colour
 from bloomviz.explain.operations import Explanation
 from bloomviz.gui.workbench import Workbench
 from bloomviz.workbench.limits import MAX_ITEM_BYTES
-from bloomviz.workbench.records import (FALSE_POSITIVE, FORCED_REMOVAL, INSERTED, REMOVED, TRUE_NEGATIVE,
-                                        TRUE_POSITIVE)
+from bloomviz.workbench.records import (FALSE_NEGATIVE, FALSE_POSITIVE, FORCED_REMOVAL, INSERTED, REMOVED,
+                                        TRUE_NEGATIVE, TRUE_POSITIVE)
 
 TITLES = {
     INSERTED: "Inserted",
     TRUE_POSITIVE: "Probably in the set",
     TRUE_NEGATIVE: "Definitely not in the set",
     FALSE_POSITIVE: "FALSE POSITIVE",
+    FALSE_NEGATIVE: "FALSE NEGATIVE",
     REMOVED: "Removed",
     FORCED_REMOVAL: "FORCED",
 }

@@ -17,7 +17,9 @@ themselves. Its answers are <i>definitely not</i> or <i>probably yes</i>.</p>
 <li><b>Look up</b>: compute the same k positions. If any bit is 0 the item was <b>definitely never
 inserted</b> (a true negative). If all are 1 it is <b>probably</b> in the set.</li>
 <li>A <b>false positive</b> is an item never inserted whose k bits were all set by <i>other</i> items. There
-are <b>no false negatives</b>: an inserted item's bits stay 1.</li>
+are <b>no false negatives</b>: an inserted item's bits stay 1 — unless a counting filter is made to remove an
+item never inserted (a <i>forced</i> removal): that takes counters from members, and a member whose counter
+reaches 0 is then called absent, a <b>false negative</b>.</li>
 <li>After n inserts a given bit is still 0 with probability (1 − 1/m)<sup>kn</sup> ≈ e<sup>−kn/m</sup>, so
 the false-positive rate is about (1 − e<sup>−kn/m</sup>)<sup>k</sup> (the <i>approximation</i>).</li>
 <li><b>Exact, classic, bound.</b> If X bits are set, a never-inserted item passes with probability

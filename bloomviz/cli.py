@@ -16,19 +16,24 @@ them later costs a frozen window or a hang: ``--demo N`` must be at most ``items
 in the message), and ``--open FILE`` must be a regular file (a FIFO would block the window forever, a device
 would be read without end; ``safe_files.check_regular`` says what it is instead). The window checks the same.
 
-``bloomviz --version`` prints the version; ``bloomviz --install-desktop-entry`` writes a desktop entry (and the
+``bloomviz --version`` prints the version; ``bloomviz --reset-settings`` clears the window's preferences
+(``bloomviz.gui.settings_file``); ``bloomviz --install-desktop-entry`` writes a desktop entry (and the
 icon) for Linux menus under ``$XDG_DATA_HOME`` (default ``~/.local/share``), only when asked
 (``bloomviz.desktop_entry``).
 
 Exit codes: 0 success; 1 the command or the window failed; 2 a bad argument (one line on stderr naming it,
-never a traceback); 130 interrupted by Ctrl-C.
+never a traceback); 130 interrupted by Ctrl-C; 143 terminated (SIGTERM). A command turns SIGTERM into an
+exception like Ctrl-C, so a terminated run discards its half-written temporary file instead of leaving it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
+import threading
 from typing import Sequence
 
 from bloomviz import __version__
@@ -75,6 +80,9 @@ def build_parser() -> CliParser:
     parser.add_argument("--install-desktop-entry", action="store_true",
                         help="add bloomviz to the applications menu (Linux: writes bloomviz.desktop and its icon "
                              "under $XDG_DATA_HOME, default ~/.local/share) and exit")
+    parser.add_argument("--reset-settings", action="store_true",
+                        help="put the window's preferences (theme, text size, layout, recent files) back to their "
+                             "defaults and exit; Help → Where settings live names the file")
     _add_window_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CliParser)
     for name in COMMANDS:
@@ -123,6 +131,29 @@ def start_window(argv: list[str]) -> int:
     return int(gui_main(argv) or 0)
 
 
+EXIT_TERMINATED = 128 + 15
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived: unwinds like Ctrl-C, so every ``finally`` and writer's discard runs."""
+
+
+@contextlib.contextmanager
+def _terminate_as_exception():
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTERM"):
+        yield
+        return
+
+    def handler(signum, frame):
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -135,6 +166,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 parser.error("--install-desktop-entry is used alone")
             from bloomviz.desktop_entry import install
             return install()
+        if args.reset_settings:
+            if args.command is not None or _window_options_given(args):
+                parser.error("--reset-settings is used alone")
+            from bloomviz.gui.settings_file import reset_command
+            return reset_command()
         if args.command is None:
             check_window_values(parser, args)
             return start_window(argv)
@@ -142,7 +178,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if given:
             parser.error(f"{' and '.join(given)} belong{'s' if len(given) == 1 else ''} to the window "
                          f"and cannot be used with the '{args.command}' command")
-        return int(args._run(args) or 0)
+        with _terminate_as_exception():
+            return int(args._run(args) or 0)
+    except Terminated:
+        print(f"\n{PROG}: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
     except SystemExit as exc:  # argparse's own exits (--help, --version, a refused argument)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except KeyboardInterrupt:

@@ -111,17 +111,24 @@ def make_temporary(directory, name, age):
 
 @pytest.mark.parametrize("saver", list(SAVERS))
 def test_a_save_cleans_old_temporaries_of_ours_and_nothing_else(tmp_path, saver):
+    fcntl = pytest.importorskip("fcntl")
     hour = 3600
     old_ours = make_temporary(tmp_path, ".f.out.bloomviz-abcd_123.tmp", hour)
     other_target = make_temporary(tmp_path, ".other.bloom.bloomviz-zz99zz99.tmp", hour)
-    young_ours = make_temporary(tmp_path, ".f.out.bloomviz-young123.tmp", 5)   # maybe a save still running
+    running = make_temporary(tmp_path, ".f.out.bloomviz-young123.tmp", hour)   # a save still running holds it
+    dead_young = make_temporary(tmp_path, ".f.out.bloomviz-dead_123.tmp", 5)   # nobody holds it: its save died
+    held = open(running, "rb")
+    fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     lookalikes = [make_temporary(tmp_path, name, hour) for name in
                   (".f.out.abcdefgh.tmp", ".f.out.bloomviz-abc.tmp", "f.out.bloomviz-abcdefgh.tmp",
                    ".f.out.bloomviz-abcdefgh.tmp.keep", ".f.out.bloomviz-ABCDEFGH.tmp")]
-    SAVERS[saver](BloomFilter(64, 3), tmp_path / "f.out")
+    try:
+        SAVERS[saver](BloomFilter(64, 3), tmp_path / "f.out")
+    finally:
+        held.close()
     names = {p.name for p in tmp_path.iterdir()}
-    assert old_ours.name not in names and other_target.name not in names
-    assert young_ours.name in names and all(p.name in names for p in lookalikes)
+    assert old_ours.name not in names and other_target.name not in names and dead_young.name not in names
+    assert running.name in names and all(p.name in names for p in lookalikes)
     assert "f.out" in names and len(names) == 2 + len(lookalikes)
 
 
@@ -143,7 +150,7 @@ def test_a_killed_save_leaves_a_temporary_that_the_next_save_removes(tmp_path):
     subprocess.run([sys.executable, "-c", code, str(target)], timeout=60)
     left = [p for p in tmp_path.iterdir()]
     assert len(left) == 1 and atomic_write.is_our_temporary(left[0].name) and not target.exists()
-    past = time.time() - atomic_write.STALE_AFTER - 1
+    past = time.time() - atomic_write.UNLOCKED_AFTER - 1   # its writer is dead: its lock is gone at once
     os.utime(left[0], (past, past))
     storage.save(BloomFilter(64, 3), target)
     assert [p.name for p in tmp_path.iterdir()] == ["f.bloom"]

@@ -97,22 +97,30 @@ def p_arg(text: str) -> float:
     return _checked(check_p, parse_real)(text)
 
 
-def _whole_at_least(name: str, low: int, must_be: str) -> Callable[[str], int]:
+# The largest whole number an option takes unless it says otherwise: counts and strides become numpy int64
+# (2**63 and above overflowed there, a traceback instead of a message).
+MAX_WHOLE = 2**63 - 1
+
+
+def _whole_at_least(name: str, low: int, must_be: str, high: int | None = MAX_WHOLE) -> Callable[[str], int]:
     def parse(text: str) -> int:
         value = parse_whole(text)
         if value < low:
             raise argparse.ArgumentTypeError(f"{name} must be {must_be}, got {text!r}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"{name} is {value:,}, more than the largest supported, "
+                                             f"{high:,} (2**63 - 1)")
         return value
     parse.__name__ = name
     return parse
 
 
-def positive_int(name: str) -> Callable[[str], int]:
-    return _whole_at_least(name, 1, "a positive whole number")
+def positive_int(name: str, high: int | None = MAX_WHOLE) -> Callable[[str], int]:
+    return _whole_at_least(name, 1, "a positive whole number", high)
 
 
-def non_negative_int(name: str) -> Callable[[str], int]:
-    return _whole_at_least(name, 0, "a whole number >= 0")
+def non_negative_int(name: str, high: int | None = MAX_WHOLE) -> Callable[[str], int]:
+    return _whole_at_least(name, 0, "a whole number >= 0", high)
 
 
 def output_path(text: str) -> str:
@@ -182,12 +190,17 @@ def rate(p: float) -> str:
 
 # --- progress ----------------------------------------------------------------------------------------------
 class Progress:
-    """A one-line progress bar on a terminal; silent when the stream is not one (pipes, files, tests)."""
+    """A one-line progress bar on a terminal. When the stream is not one (a log file, a pipe, a job runner's
+    capture), a long run still says how far it is: a plain line every ``line_interval`` seconds, the first
+    after ``line_interval`` seconds, so a short run prints nothing. It goes to stderr: stdout keeps its format
+    (a CSV on stdout stays a CSV)."""
 
     WIDTH = 30
+    LINE_INTERVAL = 10.0
 
     def __init__(self, label: str, stream: TextIO | None = None, enabled: bool | None = None,
-                 min_interval: float = 0.1):
+                 min_interval: float = 0.1, line_interval: float | None = None,
+                 clock: Callable[[], float] = time.monotonic):
         self.stream = stream if stream is not None else sys.stderr
         if enabled is None:
             isatty = getattr(self.stream, "isatty", None)
@@ -197,11 +210,15 @@ class Progress:
         self._min_interval = min_interval
         self._last = -math.inf
         self._shown = False
+        self._clock = clock
+        self._line_interval = self.LINE_INTERVAL if line_interval is None else line_interval
+        self._next_line = clock() + self._line_interval
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled:
+            self._line(done, total)
             return
-        now = time.monotonic()
+        now = self._clock()
         if done < total and now - self._last < self._min_interval:
             return
         self._last = now
@@ -211,6 +228,18 @@ class Progress:
         self.stream.write(f"\r{self.label} [{bar}] {frac:6.1%} {done:,}/{total:,}")
         self.stream.flush()
         self._shown = True
+
+    def _line(self, done: int, total: int) -> None:
+        now = self._clock()
+        if now < self._next_line:
+            return
+        self._next_line = now + self._line_interval
+        frac = done / total if total else 1.0
+        try:
+            self.stream.write(f"{self.label}: {done:,} of {total:,} ({frac:.1%})\n")
+            self.stream.flush()
+        except (OSError, ValueError):   # a closed log is no reason to stop the run
+            pass
 
     def close(self) -> None:
         if self.enabled and self._shown:

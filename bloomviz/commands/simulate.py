@@ -73,7 +73,7 @@ def add_parser(subparsers) -> CliParser:
     parser.add_argument("--filters", type=positive_int("--filters"), metavar="F",
                         help="average over F independent random filters instead: one row per n with the mean "
                              "rate, its 95%% interval, the exact rate and Bloom's classic formula")
-    parser.add_argument("--seed", type=non_negative_int("--seed"), default=0, metavar="X",
+    parser.add_argument("--seed", type=non_negative_int("--seed", high=None), default=0, metavar="X",
                         help="seed of the random items and probes (default 0)")
     parser.add_argument("--every", type=positive_int("--every"), default=1, metavar="E",
                         help="write a row every E inserts (default 1)")

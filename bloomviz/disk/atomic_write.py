@@ -14,8 +14,12 @@ What it decides, and why:
 - **Stale temporaries are removed.** A save killed between creating its temporary file and the rename leaves
   the temporary behind (as large as the file). Temporary names carry a fixed mark,
   ``.<target name>.bloomviz-<8 random characters>.tmp``, so the next save to the same directory deletes such
-  files when they are older than ``STALE_AFTER`` seconds (a younger one may be another save still running)
-  and are regular files owned by us. Nothing else is ever deleted.
+  files that are regular files owned by us and whose save is over: a writer holds an exclusive ``flock`` on its
+  temporary while it writes (the kernel drops it when the process dies, however it dies, ``kill -9``
+  included), so a temporary nobody holds and older than ``UNLOCKED_AFTER`` seconds (the instant between
+  creating and locking it) belongs to a dead save. Where ``flock`` is missing, only age tells: older than
+  ``STALE_AFTER``. Nothing else is ever deleted. (SIGTERM and Ctrl-C are turned into exceptions by the command
+  line, so a terminated command discards its temporary itself.)
 - **The new file keeps the old one's permission bits**, or gets what ``open()`` would give (0o666 minus the
   umask). The directory is fsynced after the rename where the platform allows, so the rename itself is durable.
 
@@ -31,6 +35,11 @@ import stat
 import tempfile
 import time
 
+try:
+    import fcntl
+except ImportError:   # Windows: only age tells a dead save's temporary
+    fcntl = None
+
 from bloomviz.disk.safe_files import check_writable_target
 
 __all__ = ["AtomicWriter", "TEMP_MARK", "STALE_AFTER", "is_our_temporary", "clean_stale_temporaries"]
@@ -38,6 +47,7 @@ __all__ = ["AtomicWriter", "TEMP_MARK", "STALE_AFTER", "is_our_temporary", "clea
 TEMP_MARK = ".bloomviz-"
 TEMP_SUFFIX = ".tmp"
 STALE_AFTER = 15 * 60   # seconds; a real save takes seconds, so a temporary this old belongs to a dead save
+UNLOCKED_AFTER = 2.0    # seconds; a live writer locks its temporary microseconds after creating it
 # tempfile's random part: 8 characters from a-z, 0-9 and '_' (tempfile._RandomNameSequence)
 _OURS = re.compile(r"^\..+" + re.escape(TEMP_MARK) + r"[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX) + r"$", re.DOTALL)
 
@@ -48,7 +58,8 @@ def is_our_temporary(name: str) -> bool:
 
 
 def clean_stale_temporaries(directory: str, now: float | None = None, older_than: float = STALE_AFTER) -> list[str]:
-    """Delete our own temporaries in ``directory`` older than ``older_than`` seconds; return the paths deleted.
+    """Delete our own temporaries in ``directory`` whose save is over (no writer holds its lock; without
+    ``flock``, older than ``older_than`` seconds); return the paths deleted.
     Errors (a file vanished, no permission) are ignored: cleaning is a courtesy, never a reason to fail a save."""
     now = time.time() if now is None else now
     removed = []
@@ -65,13 +76,40 @@ def clean_stale_temporaries(directory: str, now: float | None = None, older_than
             st = os.lstat(path)
             if not stat.S_ISREG(st.st_mode) or (uid is not None and st.st_uid != uid):
                 continue
-            if now - st.st_mtime < older_than:
+            age = now - st.st_mtime
+            # With locks a running save is known for sure, even one past older_than (a long simulate's CSV).
+            dead = age >= UNLOCKED_AFTER and _nobody_holds(path) if fcntl is not None else age >= older_than
+            if not dead:
                 continue
             os.unlink(path)
             removed.append(path)
         except OSError:
             continue
     return removed
+
+
+def _nobody_holds(path: str) -> bool:
+    """Whether no process holds the writer's lock on this temporary (its save died); False when unsure."""
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    else:
+        return True
+    finally:
+        os.close(fd)   # closing drops the lock we just took
+
+
+def _hold(fileno: int) -> None:
+    if fcntl is not None:
+        with contextlib.suppress(OSError):
+            fcntl.flock(fileno, fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
 def new_file_mode() -> int:
@@ -106,6 +144,7 @@ class AtomicWriter:
         clean_stale_temporaries(self.directory)
         self.file = tempfile.NamedTemporaryFile(mode="wb", delete=False, dir=self.directory,
                                                 prefix=f".{name}{TEMP_MARK}", suffix=TEMP_SUFFIX)
+        _hold(self.file.fileno())
         self.temp: str | None = self.file.name
 
     def write(self, data) -> int:

@@ -102,14 +102,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def _settings(screenshot: bool):
-    from PySide6 import QtCore
     path = os.environ.get("BLOOMVIZ_SETTINGS")
     if screenshot and not path:
         # A screenshot shows the defaults, whatever the person's preferences.
         path = os.path.join(tempfile.mkdtemp(prefix="bloomviz-shot-"), "settings.ini")
-    if path:
-        return QtCore.QSettings(path, QtCore.QSettings.Format.IniFormat)
-    return QtCore.QSettings()
+    from bloomviz.gui.settings_file import open_settings
+    return open_settings(path)
 
 
 def _no_display() -> bool:

@@ -93,6 +93,8 @@ MENUS = (
     ("&Help", (
         Action("primer", "Bloom filters in one page", lambda w: w.show_primer, "F1",
                "The terms this window uses, explained."),
+        Action("settings_place", "Where settings live", lambda w: w.show_settings_place, None,
+               "The file that keeps the preferences, and how to reset them."),
         Action("about", "About bloomviz", lambda w: w.show_about, None, "Version, licence, credits."),
     )),
 )

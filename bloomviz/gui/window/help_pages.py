@@ -58,3 +58,19 @@ def show_about(parent: QtWidgets.QWidget) -> None:
         "<p>The built-in word list is taken from SCOWL (Kevin Atkinson and contributors) as packaged by "
         "Debian (<i>wamerican</i>); its copyright notice ships with bloomviz.</p>"
         "<p>Built with Qt (PySide6), pyqtgraph, numpy, bitarray and mmh3.</p>")
+
+
+def settings_place_text(where: str) -> str:
+    return (f"The window's preferences (theme, text size, the panels' layout, the auto-play rate, recent files) "
+            f"are kept in:\n\n{where}\n\nTo put them all back to their defaults, close the window and run:\n\n"
+            f"    bloomviz --reset-settings")
+
+
+def show_settings_place(parent: QtWidgets.QWidget, where: str) -> QtWidgets.QMessageBox:
+    box = QtWidgets.QMessageBox(parent)
+    box.setWindowTitle("Where settings live")
+    box.setTextFormat(QtCore.Qt.TextFormat.PlainText)   # a path is text, whatever characters it holds
+    box.setText(settings_place_text(where))
+    box.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+    box.open()
+    return box

@@ -38,9 +38,11 @@ def all_paths(scheme, values, m, k) -> list[np.ndarray]:
 def test_the_documented_ids_exist_and_the_default_is_murmur3_mix():
     # ids are frozen and in order: the seeds' schemes (seed_schemes.py) come after the original seven
     assert list(SCHEMES) == ["murmur3-km", "murmur3-enhanced", "murmur3-seeded", "sha256-salted", "murmur-fnv",
-                             "weak-shift", "murmur3-mix", "kedmi-sha256", "seminar-cpp"]
+                             "weak-shift", "murmur3-mix", "kedmi-sha256", "seminar-cpp", "git-changed-paths",
+                             "git-changed-paths-v1"]
     assert hashing.DEFAULT_SCHEME == "murmur3-mix"
-    assert [s.id for s in SCHEMES.values() if not s.good] == ["weak-shift", "seminar-cpp"]
+    assert [s.id for s in SCHEMES.values() if not s.good] == ["weak-shift", "seminar-cpp", "git-changed-paths",
+                                                              "git-changed-paths-v1"]
     for sid, scheme in SCHEMES.items():
         assert scheme.id == sid and scheme.title and scheme.summary
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from bloomviz.hashing import cold_paths
 from bloomviz.hashing.base import MASK64, HashScheme
+from bloomviz.hashing.git_scheme import GIT_SCHEMES
 from bloomviz.hashing.seed_schemes import SEED_SCHEMES
 from bloomviz.items.encoding import encode_texts
 
@@ -385,6 +386,7 @@ SCHEMES: dict[str, HashScheme] = {s.id: s for s in (
                "behave as independent uniform ones at every m, so the measured rate matches the exact theory "
                "even on a 64-bit classroom filter."),
     *SEED_SCHEMES,      # the seeds' own (kedmi-sha256, seminar-cpp), after the general ids
+    *GIT_SCHEMES,       # git's changed-path hashing, versions 2 and 1 (git_scheme.py)
 )}
 
 # New filters, the CLI and the window use this; saved filters keep the scheme they were made with.

@@ -16,6 +16,7 @@ import hashlib
 from typing import Callable
 
 from bloomviz.hashing import schemes as hashing
+from bloomviz.hashing.git_scheme import step_lines as _git_steps
 
 MASK64 = hashing.MASK64
 
@@ -98,6 +99,8 @@ STEPS: dict[str, Callable[[bytes, int, int], list[str]]] = {
     "murmur3-km": _km, "murmur3-mix": _mix, "murmur3-enhanced": _enhanced, "murmur3-seeded": _seeded,
     "sha256-salted": _sha, "murmur-fnv": _fnv, "weak-shift": _weak, "kedmi-sha256": _kedmi,
     "seminar-cpp": _seminar,
+    "git-changed-paths": lambda data, m, k: _git_steps(data, m, k, 2),
+    "git-changed-paths-v1": lambda data, m, k: _git_steps(data, m, k, 1),
 }
 
 

@@ -288,7 +288,8 @@ def _filters_of(layer: Layer, settings: tuple[int, int, int], shown: str) -> tup
                     f"(h0 + i·h1) mod 2^32 mod m; a path and each leading directory",
             positions=PathLookup(bits, k, version), label=oid,
             fields={"commit": oid, "file": shown, "kind": _kind(raw, bpe), "filter_bytes": len(raw),
-                    "hash_version": version, "bits_per_entry": bpe, "paths_at_most": (8 * len(raw)) // bpe}))
+                    "hash_version": version, "bits_per_entry": bpe, "paths_at_most": (8 * len(raw)) // bpe},
+            design_n=float(max(1, (8 * len(raw)) // bpe))))
     return out, skipped
 
 

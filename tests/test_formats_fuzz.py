@@ -36,7 +36,9 @@ CASES_EXTRA = [("parquet", "duckdb-dictionary.parquet"), ("pybloom-live", "pyblo
 # (RedisBloom's absurd headers are in tests/test_format_redisbloom.py, beside the layout they damage.)
 # Real files other systems wrote, read in place from ../shared (skipped where absent)
 WORLD = [("cassandra", FIXTURES / "cassandra-3.11-iot" / "md-2-big-Filter.db"),
-         ("cassandra", FIXTURES / "cassandra-3.x-tiny" / "mb-1-big-Filter.db")]
+         ("cassandra", FIXTURES / "cassandra-3.x-tiny" / "mb-1-big-Filter.db"),
+         ("hudi", FIXTURES / "hudi-footer-bloom" / "v6_nonpartitioned__a079bdb3-731c-4894-b855-abfcd6921007-0_0-182-"
+          "253_20240418173550988.parquet")]
 ALL = list(CASES.items()) + CASES_EXTRA + [
     pytest.param(fmt, path, marks=pytest.mark.skipif(not path.exists(), reason=f"{path} is absent"))
     for fmt, path in WORLD]

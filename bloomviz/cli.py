@@ -38,24 +38,28 @@ from typing import Sequence
 
 from bloomviz import __version__
 from bloomviz.commands import COMMANDS, load
-from bloomviz.commands.common import EXIT_INTERRUPTED, CliParser
+from bloomviz.commands.common import EXIT_INTERRUPTED, CliParser, open_window
 
 PROG = "bloomviz"
 
 
+# the window's views (``bloomviz.gui.app.TABS``, which a test holds this to), named here without loading Qt
+TAB_NAMES = ("filter", "start", "lesson", "explorer", "compare", "setops", "foreign")
 # option -> metavar (None: a flag without a value). Values are the window's to check.
 WINDOW_OPTIONS: dict[str, str | None] = {
     "--screenshot": "FILE", "--demo": "N", "--m": "M", "--k": "K", "--scheme": "S", "--dark": None,
-    "--tab": "VIEW", "--open": "FILE", "--scenario": "NAME",
+    "--tab": "VIEW", "--open": "FILE", "--scenario": "NAME", "--lesson": "NAME", "--step": "N", "--present": None,
 }
 _WINDOW_HELP = {
     "--screenshot": "build the window offscreen, write a PNG of it to FILE and exit",
     "--demo": "insert N demo items (and make one lookup) in the window",
     "--m": "bits of the window's starting filter", "--k": "hash positions of the window's starting filter",
     "--scheme": "hash scheme of the window's starting filter", "--dark": "start the window in the dark theme",
-    "--tab": "start on this view: filter, start, explorer, compare or setops",
+    "--tab": "start on this view: " + ", ".join(TAB_NAMES[:-1]) + " or " + TAB_NAMES[-1],
     "--open": "open a session (.bloomviz) or a saved filter (.bloom)",
     "--scenario": "run a scenario: spell, passwords, contacts, ssh or urls",
+    "--lesson": "open a lesson (a file, or a built-in's number: 1-8; `bloomviz lesson --list` names them)",
+    "--step": "with --lesson: start at this step", "--present": "with --lesson: start in presenter mode (F5)",
 }
 
 
@@ -75,7 +79,10 @@ def _window_options_given(args) -> list[str]:
 
 
 def build_parser() -> CliParser:
-    parser = CliParser(prog=PROG, description="Bloom filters made visible. With no command, open the window.")
+    parser = CliParser(prog=PROG, description="Bloom filters made visible. With no command, open the window.",
+                       epilog="First steps: `bloomviz` opens the window on its Start page (type a word, press "
+                              "Enter); `bloomviz lesson 1 --present` opens the first lesson full screen for a "
+                              "class (PageDown next, Esc leaves).")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     parser.add_argument("--install-desktop-entry", action="store_true",
                         help="add bloomviz to the applications menu (Linux: writes bloomviz.desktop and its icon "
@@ -115,20 +122,7 @@ def check_window_values(parser: CliParser, args) -> None:
 
 
 def start_window(argv: list[str]) -> int:
-    try:
-        from bloomviz.gui.app import main as gui_main
-    except ModuleNotFoundError as exc:
-        if exc.name in ("bloomviz.gui", "bloomviz.gui.app"):
-            print(f"{PROG}: the window is not available in this installation (bloomviz.gui.app is missing); "
-                  f"the commands work: {PROG} --help", file=sys.stderr)
-        else:
-            print(f"{PROG}: cannot start the window: module {exc.name!r} is not installed", file=sys.stderr)
-        return 1
-    except ImportError as exc:  # e.g. a Qt system library missing on a bare server
-        print(f"{PROG}: cannot start the window: {exc} (see the README for the system libraries Qt needs)",
-              file=sys.stderr)
-        return 1
-    return int(gui_main(argv) or 0)
+    return open_window(argv)
 
 
 EXIT_TERMINATED = 128 + 15

@@ -324,3 +324,22 @@ def write_csv(prog: str, path: str, target: AtomicText | None, write: Callable[[
             target.discard()
         raise
     return 0
+
+
+def open_window(argv: list[str]) -> int:
+    """Start the window with its own options ``argv`` (``bloomviz.gui.app.main``, imported here so that the
+    commands never load Qt); one line on stderr when this installation cannot show it."""
+    try:
+        from bloomviz.gui.app import main as gui_main
+    except ModuleNotFoundError as exc:
+        if exc.name in ("bloomviz.gui", "bloomviz.gui.app"):
+            print(f"bloomviz: the window is not available in this installation (bloomviz.gui.app is missing); "
+                  f"the commands work: bloomviz --help", file=sys.stderr)
+        else:
+            print(f"bloomviz: cannot start the window: module {exc.name!r} is not installed", file=sys.stderr)
+        return 1
+    except ImportError as exc:  # e.g. a Qt system library missing on a bare server
+        print(f"bloomviz: cannot start the window: {exc} (see the README for the system libraries Qt needs)",
+              file=sys.stderr)
+        return 1
+    return int(gui_main(argv) or 0)

@@ -1,7 +1,11 @@
-"""``bloomviz lesson``: check a lesson file, run it headless and write a report, or list the built-in lessons.
+"""``bloomviz lesson``: open a lesson in the window, check it, run it headless and write a report, or list the
+built-in lessons.
 
 A lesson is a Markdown file with ```bloomviz action blocks (README: Teaching with bloomviz). FILE may also name a
-built-in lesson by its name or number (``bloomviz lesson 1 --check``); ``--list`` prints them.
+built-in lesson by its name or number (``bloomviz lesson 1``); ``--list`` prints them.
+
+  (nothing else)     open the window on the lesson's Lesson tab (what a teacher types first); with --present in
+                     presenter mode, with --step N at that step, with --dark in the dark theme
 
   --check            parse the lesson and run every step on the core (no window); print one line per step
   --report OUT.json  the same, and write per step: m, k, scheme, variant, n, bits set, the last verdict (the
@@ -29,7 +33,8 @@ NAME = "lesson"
 def add_parser(subparsers) -> CliParser:
     parser = add_command(
         subparsers, NAME, __doc__,
-        help="check a lesson file or run it headless and write a JSON report (--list: built-in lessons)")
+        help="open a lesson in the window (bloomviz lesson 1 --present), or check it, report on it headless, "
+             "draw its steps to PNG (--list: the built-in lessons)")
     parser.add_argument("file", metavar="FILE", nargs="?", help="a lesson (.md), or a built-in lesson's name or number")
     parser.add_argument("--check", action="store_true", help="run every step headless and print a summary")
     parser.add_argument("--report", metavar="OUT.json", help="run every step headless and write a JSON report")
@@ -38,14 +43,11 @@ def add_parser(subparsers) -> CliParser:
     parser.add_argument("--size", metavar="WxH", default="1920x1080",
                         help="the size of the --shots pictures (default 1920x1080)")
     parser.add_argument("--list", action="store_true", help="list the built-in lessons")
+    parser.add_argument("--present", action="store_true",
+                        help="open the window on the lesson in presenter mode (full screen, F5 leaves with Esc)")
+    parser.add_argument("--step", metavar="N", help="open the window on the lesson at step N")
+    parser.add_argument("--dark", action="store_true", help="open the window in the dark theme")
     return parser
-
-
-def _load(name: str):
-    from bloomviz import lessons
-    if os.path.exists(name) or os.sep in name or name.endswith(".md"):
-        return lessons.parse_file(name)
-    return lessons.load_builtin(name)
 
 
 def _rate(value) -> str:
@@ -87,7 +89,10 @@ def run(args) -> int:
     if not args.file:
         return fail(prog, "give a lesson FILE (or --list)")
     if not args.check and not args.report and not args.shots:
-        return fail(prog, "say what to do: --check, --report OUT.json or --shots DIR (the window plays lessons)")
+        return _window(prog, args)
+    if args.present or args.step is not None or args.dark:
+        return fail(prog, "--present, --step and --dark open the window; they do not go with --check, --report "
+                          "or --shots")
     size = None
     if args.shots:
         from bloomviz.gui.lesson_tab.shots import parse_size
@@ -98,7 +103,7 @@ def run(args) -> int:
         if os.path.exists(args.shots) and not os.path.isdir(args.shots):
             return fail(prog, f"--shots: {args.shots} exists and is not a folder")
     try:
-        lesson = _load(args.file)
+        lesson = lessons.find(args.file)
         writer = None
         if args.report:
             from bloomviz.disk.atomic_write import AtomicWriter
@@ -135,3 +140,16 @@ def _shots(prog: str, lesson, folder: str, size: tuple[int, int]) -> int:
         return fail(prog, f"--shots: {exc}")
     print(f"shots: {len(paths)} pictures at {size[0]}x{size[1]} in {folder}")
     return 0
+
+
+def _window(prog: str, args) -> int:
+    """The window, opened on the lesson (the window checks the lesson and the step again, and says why not)."""
+    argv = ["--lesson", args.file]
+    if args.present:
+        argv.append("--present")
+    if args.step is not None:
+        argv += ["--step", args.step]
+    if args.dark:
+        argv.append("--dark")
+    from bloomviz.commands.common import open_window
+    return open_window(argv)

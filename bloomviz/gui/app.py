@@ -9,9 +9,11 @@ Options (the command line passes its arguments through unchanged when no subcomm
 - ``--dark``             start in the dark theme (not remembered);
 - ``--tab NAME``         start on that view: filter, start, explorer, compare, setops;
 - ``--open FILE``        open a session (.bloomviz) or a saved filter (.bloom);
-- ``--scenario NAME``    run a scenario at start (spell, passwords, contacts, ssh, urls).
+- ``--scenario NAME``    run a scenario at start (spell, passwords, contacts, ssh, urls);
+- ``--lesson NAME``      open on the Lesson tab with this lesson (a file, or a built-in's name or number:
+  ``bloomviz lesson 1`` passes it), ``--step N`` at its step N, ``--present`` in presenter mode.
 
-Without --demo, --screenshot, --tab, --open or --scenario the window opens on the Start page.
+Without --demo, --screenshot, --tab, --open, --scenario or --lesson the window opens on the Start page.
 
 Environment: ``BLOOMVIZ_SETTINGS=FILE`` keeps preferences in that INI file instead of the user's settings
 (tests and screenshots use it so they neither read nor change a person's preferences);
@@ -68,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tab", choices=TABS, help="start on this view")
     p.add_argument("--open", metavar="FILE", help="open a session (.bloomviz) or a filter (.bloom)")
     p.add_argument("--scenario", metavar="NAME", help="run a scenario at start")
+    p.add_argument("--lesson", metavar="NAME", help="open this lesson (a file, or a built-in's name or number)")
+    p.add_argument("--step", metavar="N", type=_non_negative("--step"), help="the lesson's step to show")
+    p.add_argument("--present", action="store_true", help="show the lesson in presenter mode")
     return p
 
 
@@ -89,6 +94,19 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         from bloomviz.scenarios.stories import SCENARIOS
         if args.scenario not in SCENARIOS:
             raise _ArgError(f"--scenario: unknown scenario {args.scenario!r}; known: {', '.join(SCENARIOS)}")
+    args.lesson_loaded = None
+    if args.lesson is not None:
+        from bloomviz import lessons
+        try:
+            args.lesson_loaded = lessons.find(args.lesson)
+        except lessons.LessonError as exc:
+            raise _ArgError(f"--lesson: {exc}") from None
+        steps = len(args.lesson_loaded.steps)
+        if args.step is not None and args.step > steps:
+            raise _ArgError(f"--step: the lesson “{args.lesson_loaded.title}” has {steps} steps, got {args.step}")
+    elif args.step is not None or args.present:
+        raise _ArgError(f"{'--step' if args.step is not None else '--present'} goes with --lesson "
+                        f"(or: bloomviz lesson 1 --present)")
     if args.open is not None:
         # Refused by its kind before the window opens it: a FIFO would block the window for ever.
         from bloomviz.disk.safe_files import check_regular
@@ -197,10 +215,23 @@ def _start(window, args) -> None:
         QtCore.QTimer.singleShot(0, lambda: window.file_actions.open_path(args.open, ask=False))
     if args.scenario:
         QtCore.QTimer.singleShot(0, lambda: window.scenarios.run(args.scenario))
-    if args.tab:
+    if args.lesson_loaded is not None:
+        _open_lesson(window, args)
+    elif args.tab:
         window.show_tab(args.tab)
     elif not (args.demo or args.open or args.scenario):
         window.show_tab("start")
+
+
+def _open_lesson(window, args) -> None:
+    """The Lesson tab on the lesson, at its step, presenting if asked (``bloomviz lesson 1 --present``)."""
+    view = window.lesson_view
+    view.load(args.lesson_loaded)
+    window.show_tab("lesson")
+    if args.step:
+        view.go_to(args.step)
+    if args.present:
+        window.presenter.enter()
 
 
 def _settle(app, window) -> None:
@@ -236,7 +267,10 @@ def _screenshot(app, window, args) -> int:
     else:
         window.demo(DEFAULT_DEMO if args.demo is None else args.demo, lookup=True)
     _settle(app, window)
-    if args.tab:
+    if args.lesson_loaded is not None:
+        _open_lesson(window, args)
+        _settle(app, window)
+    elif args.tab:
         window.show_tab(args.tab)
         _settle(app, window)
     image = window.grab()

@@ -141,6 +141,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self._tab_keys[key] = holder
         return index
 
+    def tab_index(self, key: str) -> int:
+        """The position of tab ``key`` in the tab bar, -1 when the window has no such tab."""
+        return self.tabs.indexOf(self._tab_keys[key]) if key in self._tab_keys else -1
+
     def show_tab(self, key: str) -> None:
         self.tabs.setCurrentWidget(self._tab_keys[key])
 

@@ -12,12 +12,13 @@ No Qt here: the window drives a ``LessonRunner`` like the command line does.
 
 from __future__ import annotations
 
+import os
 from importlib import resources
 
 from bloomviz.lessons.format import Action, Lesson, LessonError, Step, parse_file, parse_text
 from bloomviz.lessons.runner import LessonRunner, check
 
-__all__ = ["Action", "Lesson", "LessonError", "LessonRunner", "Step", "builtin_lessons", "check", "load_builtin",
+__all__ = ["Action", "Lesson", "LessonError", "LessonRunner", "Step", "builtin_lessons", "check", "find", "load_builtin",
            "parse_file", "parse_text"]
 
 
@@ -35,3 +36,11 @@ def load_builtin(name: str) -> Lesson:
         raise LessonError(str(name), 0, f"no built-in lesson {name!r}; built-in lessons: {', '.join(names)}")
     text = (resources.files("bloomviz.lessons") / "builtin" / f"{match[0]}.md").read_text(encoding="utf-8")
     return parse_text(text, f"builtin:{match[0]}")
+
+
+def find(name: str) -> Lesson:
+    """A lesson file, or a built-in lesson by name or number (``bloomviz lesson 1`` and the window's --lesson):
+    a name that exists as a path, holds a separator or ends in .md is a file."""
+    if os.path.exists(name) or os.sep in name or name.endswith(".md"):
+        return parse_file(name)
+    return load_builtin(name)

@@ -3,7 +3,9 @@ the Lesson tab's grid as large as the screen allows with its words in large type
 
 A clicker's keys: PageDown, Right or Space next (on an unrevealed question, Next reveals first); PageUp or Left
 back; B blanks the screen (again to show it); 1–9 add a vote to that choice of the step's question, R reveals;
-Esc leaves, putting every panel back as it was. The keys are application shortcuts, enabled only while
+with no question open, a number and Enter jump to that step (the counter shows "go to 4"), Home to the title
+page, End to the last step, C to the step the lesson was left at last time; Esc leaves, putting every panel back
+as it was. The keys are application shortcuts, enabled only while
 presenting, so they work whatever has the focus and never clash with the window's own.
 """
 
@@ -22,10 +24,14 @@ class Presenter(QtCore.QObject):
         self._blank = QtWidgets.QWidget(window)
         self._blank.setStyleSheet("background: black;")
         self._blank.hide()
+        self.typed = ""          # the digits of a step to jump to, until Enter
         keys = {self._view.next: ("PgDown", "Right", "Space"), self._view.back: ("PgUp", "Left"),
-                self.toggle_blank: ("B",), self.leave: ("Esc",), self._view.reveal: ("R",)}
-        for n in range(1, 10):      # a vote for choice n as hands go up
-            keys[lambda n=n: self._view.vote(n - 1)] = (str(n),)
+                self.toggle_blank: ("B",), self.leave: ("Esc",), self._view.reveal: ("R",),
+                self.jump: ("Return", "Enter"), lambda: self._view.go_to(0): ("Home",),
+                lambda: self._view.go_to(len(self._view.lesson.steps)): ("End",),
+                self._view.place.resume: ("C",)}
+        for n in range(0, 10):      # a vote for choice n as hands go up; else a digit of a step to jump to
+            keys[lambda n=n: self.digit(n)] = (str(n),)
         self._shortcuts = []
         for slot, names in keys.items():
             for name in names:
@@ -33,6 +39,23 @@ class Presenter(QtCore.QObject):
                                      context=QtCore.Qt.ShortcutContext.ApplicationShortcut)
                 sc.setEnabled(False)
                 self._shortcuts.append(sc)
+
+    def digit(self, n: int) -> None:
+        """A vote for choice n while a question is open (1–9), else a digit of the step to jump to."""
+        if self._view.asking():
+            if n:
+                self._view.vote(n - 1)
+            return
+        self.typed = (self.typed + str(n))[-3:]
+        self._view.counter.setText(f"go to {self.typed}")
+
+    def jump(self) -> bool:
+        """Enter after a number: that step (0 the title page), if the lesson has it; the counter shows the step."""
+        typed, self.typed = self.typed, ""
+        if typed and self._view.lesson is not None and int(typed) <= len(self._view.lesson.steps):
+            self._view.go_to(int(typed))
+        self._view.refresh_counter()
+        return bool(typed)
 
     @property
     def active(self) -> bool:

@@ -8,8 +8,10 @@ lines of numbers the step's report carries (``lessons.step_numbers``): m, k, n, 
 the exact one beside Bloom's classic formula, and what a design, formulas or an ensemble computed. The split
 between grid and words is fitted to each step.
 
-Presenter mode (``presenter.py``, F5) hides the step list and the top bar and sets the words in type sized to the
-screen's height (``set_presenting``); ``shots.py`` draws every step that way to PNG.
+Presenter mode (``presenter.py``, F5, or the Present button) hides the step list and the top bar, shows the step
+counter ("3 / 6") beside the title and sets the words in type sized to the screen's height (``set_presenting``,
+``look.py``); ``shots.py`` draws every step that way to PNG. The step a lesson was left at is remembered
+(``resume.py``, in the window's settings): opening it again offers "Resume at step N".
 
 A step's ``slow=`` inserts and lookups and its ``autoplay`` are animated on the grid after Next
 (``animation.py``), ending on the state the runner computed; ``show tab=``/``scenario=`` switches the window.
@@ -33,14 +35,14 @@ from bloomviz.filters.registry import grid_values, standard_formulas_apply
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.files.file_dialogs import Dialogs
 from bloomviz.gui.widgets.predict_vote import PredictPanel, Tally
+from bloomviz.gui.lesson_tab import look
 from bloomviz.gui.lesson_tab.animation import StepAnimation
 from bloomviz.gui.lesson_tab.presenter import Presenter
+from bloomviz.gui.lesson_tab.resume import Place
 from bloomviz.gui.lesson_tab.show_action import show_in_window
 from bloomviz.workbench.limits import MAX_M
 
 TAB_KEY = "lesson"
-PRESENTER_FONT = 1.9     # narration size in presenter mode, times the normal font, on a screen 1080 lines high
-PRESENTER_LINES = 1040   # the view's height on such a screen (the window less its margins)
 
 
 def _markdown(title: str, *texts: str) -> str:
@@ -65,7 +67,15 @@ class LessonView(QtWidgets.QWidget):
         self.open_button = QtWidgets.QPushButton("Open a lesson file…")
         self.back_button = QtWidgets.QPushButton("◀ Back")
         self.next_button = QtWidgets.QPushButton("Next ▶")
+        self.present_button = QtWidgets.QPushButton("Present (F5)")
+        self.present_button.setToolTip("Full screen for a class: the grid and the words in large type, a step "
+                                       "counter; PageDown next, PageUp back, a number and Enter jump, Esc leaves")
+        self.resume_button = QtWidgets.QPushButton()
+        self.resume_button.hide()
+        self.place = Place(self)     # where each lesson was left (the window gives it its settings)
         self.progress = QtWidgets.QLabel()
+        self.counter = QtWidgets.QLabel()           # "3 / 6", beside the title in presenter mode
+        self.counter.hide()
         self.steps = QtWidgets.QListWidget()
         self.steps.setMaximumWidth(280)
         self.grid = BitGridWidget()
@@ -86,7 +96,7 @@ class LessonView(QtWidgets.QWidget):
         self.computed.hide()
         self.predict = PredictPanel()
         self.tallies: dict[int, Tally] = {}      # step number -> the class's votes on its question
-        self._presenting, self._scale = False, 1.0
+        self._presenting, self._scale = False, -1
         self.animation = StepAnimation(self)
 
         top = QtWidgets.QHBoxLayout()
@@ -96,6 +106,8 @@ class LessonView(QtWidgets.QWidget):
         top.addWidget(self.back_button)
         top.addWidget(self.next_button)
         top.addWidget(self.progress)
+        top.addWidget(self.resume_button)
+        top.addWidget(self.present_button)
         self.stage = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         self.stage.addWidget(self.grid)
         lower = QtWidgets.QWidget()
@@ -124,17 +136,21 @@ class LessonView(QtWidgets.QWidget):
         self.top_bar.setLayout(top)
         layout = QtWidgets.QVBoxLayout(self)
         layout.addWidget(self.top_bar)
-        layout.addWidget(self.message)
+        title_row = QtWidgets.QHBoxLayout()
+        title_row.addWidget(self.message, 1)
+        title_row.addWidget(self.counter, 0, QtCore.Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(title_row)
         layout.addLayout(body, 1)
 
         self.choice.activated.connect(lambda _i: self.load_builtin(self.choice.currentData()))
         self.open_button.clicked.connect(self.open_dialog)
         self.back_button.clicked.connect(self.back)
         self.next_button.clicked.connect(self.next)
+        self.resume_button.clicked.connect(self.place.resume)
         self.steps.itemClicked.connect(lambda item: self.go_to(self.steps.row(item) + 1))
         # the grid keeps its zoom through a resize, which crops rows when a question takes room under it or
         # presenter mode resizes the window: a lesson's grid shows every cell, so it fits again once resized
-        self.grid.view_box.sigResized.connect(lambda *_: QtCore.QTimer.singleShot(0, self._refit_grid))
+        self.grid.view_box.sigResized.connect(lambda *_: QtCore.QTimer.singleShot(0, lambda: look.refit_grid(self.grid)))
         self.predict.revealed.connect(self._redraw)
         self.predict.changed.connect(self._redraw)
         if self.choice.count():
@@ -182,6 +198,7 @@ class LessonView(QtWidgets.QWidget):
         self.numbers.setText("")
         self.computed.hide()
         self._refresh_controls()
+        self.place.offer()
         return True
 
     # --- stepping --------------------------------------------------------------------------------------------
@@ -276,7 +293,7 @@ class LessonView(QtWidgets.QWidget):
         if self.grid.m != flt.m or self.grid.max_value != max(1, top):
             self.grid.reset(flt.m, values, max_value=max(1, top))
             if self.animation.running:       # a new size mid-animation (a stage opened): every cell in view
-                self._refit_grid()
+                look.refit_grid(self.grid)
         else:
             self.grid.set_all(values)
         return values
@@ -338,23 +355,7 @@ class LessonView(QtWidgets.QWidget):
             QtGui.QTextDocument.MarkdownFeature.MarkdownNoHTML)    # a lesson is text, never markup to run
 
     def _fit_stage(self) -> None:
-        """The split between the grid and the words, fitted to the step: the lines of numbers, the narration and
-        the question get the height they need (between 30 % and 60 % of the stage), the grid the rest."""
-        total = sum(self.stage.sizes())
-        if total <= 0 or not self.grid.isVisibleTo(self):
-            return
-        width = max(self.width() // 2 if self.predict_box.isVisibleTo(self) else self.width(), 200)
-        words = self.narration.document().size().height() + 2 * self.narration.frameWidth() + 6
-        if self.predict_box.isVisibleTo(self):
-            words = max(words, self.predict.height_needed(self.predict.width() if self.predict.width() > 50
-                                                          else width))
-        spacing = max(0, self.stage.widget(1).layout().spacing())
-        need = int(words) + 12 + sum(label.heightForWidth(self.width()) + spacing
-                                     for label in (self.numbers, self.computed) if label.isVisibleTo(self) and label.text())
-        lower = min(max(need, total * 3 // 10), total * 6 // 10)
-        if abs(self.stage.sizes()[1] - lower) > 4:
-            self.stage.setSizes([total - lower, lower])
-            self._refit_grid()
+        look.fit_stage(self)
 
     def keyPressEvent(self, event) -> None:
         # Space is Next outside presenter mode too (a key event, not a shortcut: slow motion's panel has Space,
@@ -376,54 +377,32 @@ class LessonView(QtWidgets.QWidget):
         # a new window size (presenter mode, a projector) re-splits the stage by stretch: the question needs its room
         QtCore.QTimer.singleShot(0, self._fit_stage)
 
-    def _refit_grid(self) -> None:
-        """Every cell in view. The grid's own fit() asks pyqtgraph for the cells' rectangle, and with the aspect
-        locked pyqtgraph may keep the width and crop rows (a wide, short grid after a question takes room): so
-        ask for a rectangle of the view's own shape that holds every cell."""
-        vb = self.grid.view_box
-        w, h, cols, rows = vb.width(), vb.height(), self.grid.cols, self.grid.rows
-        if not (w > 0 and h > 0 and cols and rows):
-            return
-        per_px = max(cols / w, rows / h) * 1.04      # 2 % padding on each side
-        half_x, half_y = w * per_px / 2, h * per_px / 2
-        # the grid caps zooming out at 3x its size, less than a small grid needs in a wide, short view
-        limits = vb.state["limits"]
-        vb.setLimits(maxXRange=max(limits["xRange"][1] or 0, 2.01 * half_x),
-                     maxYRange=max(limits["yRange"][1] or 0, 2.01 * half_y))
-        vb.setRange(xRange=(cols / 2 - half_x, cols / 2 + half_x), yRange=(rows / 2 - half_y, rows / 2 + half_y),
-                    padding=0)
-
     def set_presenting(self, on: bool) -> None:
         """Presenter mode's look: no step list or top bar, the words in large type (the grid keeps its room)."""
         self.steps.setVisible(not on)
         self.top_bar.setVisible(not on)
         self._presenting = on
-        self._scale = 0.0
+        self._scale = -1
         self._apply_scale()
 
     def _apply_scale(self) -> None:
-        """Type for the back row: PRESENTER_FONT times the normal size on a 1080-line screen, in proportion on
-        others (a class sees a projected 720-line screen as large as a 1080-line one)."""
-        scale = PRESENTER_FONT * min(2.0, max(0.6, self.height() / PRESENTER_LINES)) if self._presenting else 1.0
-        if abs(scale - self._scale) < 0.05 * scale:
+        height = self.window().height() if self._presenting else 0
+        if height and abs(height - self._scale) < 8:
             return
-        self._scale = scale
-        font = QtWidgets.QApplication.font()
-        font.setPointSizeF(font.pointSizeF() * scale)
-        for label in (self.narration, self.numbers, self.computed):
-            label.setFont(font)
-        self.predict.set_scale(scale)
-        self.predict.set_compact(self._presenting)
-        title = QtGui.QFont(font)        # the lesson's title line above the grid, readable from the back row
-        if self._presenting:
-            title.setPointSizeF(title.pointSizeF() * 0.75)
-        self.message.setFont(title)
+        self._scale = height
+        look.apply_type(self, height)
         self._fit_stage()
+
+    def refresh_counter(self) -> None:
+        total = len(self.lesson.steps) if self.lesson else 0
+        self.counter.setText(f"{self.runner.position if self.runner else 0} / {total}")
 
     def _refresh_controls(self) -> None:
         total = len(self.lesson.steps) if self.lesson else 0
         taken = self.runner.position if self.runner else 0
         self.progress.setText(f"step {taken} of {total}" if taken else f"{total} steps")
+        self.refresh_counter()
+        self.place.remember(taken)
         self.back_button.setEnabled(taken > 0)
         self.next_button.setEnabled(self.runner is not None and not self.runner.finished)
         if taken:
@@ -432,16 +411,29 @@ class LessonView(QtWidgets.QWidget):
 
 def install(window) -> LessonView:
     view = LessonView()
-    window.add_tab(TAB_KEY, "Lesson", view, "Step-by-step lessons from the seeds; F5 presents one full screen")
+    index = window.add_tab(TAB_KEY, "Lesson", view, "Step-by-step lessons from the seeds; F5 presents one full "
+                                                     "screen")
+    # beside the Start page, not past the tab bar's scroll arrow behind the other views
+    window.tabs.tabBar().moveTab(index, max(window.tab_index("start"), 0) + 1)
     window.lesson_view = view
+    view.place.settings = window.settings
+    view.place.offer()
     presenter = Presenter(window, view, TAB_KEY)
     window.presenter = presenter
     action = QtGui.QAction("Presenter mode", window)
     action.setShortcut(QtGui.QKeySequence("F5"))
     action.setStatusTip("Full screen: the lesson's grid and narration in large type; PageDown/Right/Space next, "
-                        "PageUp/Left back, 1–9 vote, R reveals, B blanks, Esc leaves")
+                        "PageUp/Left back, a number and Enter jump to that step, C resumes, 1–9 vote, R "
+                        "reveals, B blanks, Esc leaves")
     action.triggered.connect(presenter.toggle)
+    window.addAction(action)
     window.menu("&View").addAction(action)
+    view.present_button.clicked.connect(presenter.enter)
+    lesson_action = QtGui.QAction("Lessons", window)
+    lesson_action.setShortcut(QtGui.QKeySequence("Alt+L"))
+    lesson_action.setStatusTip("The Lesson tab: eight lessons, step by step, for a class or alone")
+    lesson_action.triggered.connect(lambda: window.show_tab(TAB_KEY))
+    window.addAction(lesson_action)
+    window.menu("&View").addAction(lesson_action)
     view.showRequested.connect(lambda shown: show_in_window(window, view, shown))
     return view
-

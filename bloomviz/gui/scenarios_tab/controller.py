@@ -28,7 +28,18 @@ INTRO = ("<h1 style='margin:0'>bloomviz</h1>"
          "functions: “definitely not” or “probably yes”.<br>"
          "Here every insert and lookup lights its k bits on the grid, and the false-positive rate is measured "
          "live against theory.<br>"
-         "Start with a story below, or type an item on the Filter tab and press Enter.</p>")
+         "Start with a lesson or a story below, or type a word on the Filter tab and press Enter.</p>")
+LESSONS = ("<h2 style='margin:0'>Lessons</h2>"
+           "<p><b>A teacher</b>: eight lessons, step by step, with questions the class votes on. "
+           "<b>Present</b> (F5) shows one full screen in type a hall can read: PageDown next, PageUp back, a "
+           "number and Enter jump to a step, 1–9 vote, R reveals, B blanks, Esc leaves. From a terminal: "
+           "<code>bloomviz lesson 1 --present</code>.<br>"
+           "<b>A student</b>: on the Filter tab type a few words, then <b>Find a false positive</b> "
+           "(Ctrl+Shift+F): a word you never typed that the filter says is probably there. Slow motion "
+           "(Ctrl+Alt+I) shows an insert one hash at a time; Ctrl+E opens the Parameter explorer.</p>")
+# the keys a newcomer looks for first, listed before the rest
+FIRST_KEYS = ("Presenter mode", "Lessons", "Find a false positive", "Insert in slow motion", "Look up in slow motion",
+              "Parameter explorer", "Bloom filters in one page")
 
 
 class ScenarioRunner(QtCore.QObject):
@@ -128,8 +139,10 @@ class StartPage(QtWidgets.QScrollArea):
     """What bloomviz is, the scenarios as cards with a Run button each, and the key shortcuts."""
 
     runRequested = QtCore.Signal(str)
+    lessonRequested = QtCore.Signal(bool)     # True: present it (F5)
+    findRequested = QtCore.Signal()
 
-    def __init__(self, shortcuts: list[tuple[str, str]], parent=None):
+    def __init__(self, shortcuts: list[tuple[str, str]] | Callable[[], list[tuple[str, str]]], parent=None):
         super().__init__(parent)
         self.setWidgetResizable(True)
         self.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
@@ -142,6 +155,7 @@ class StartPage(QtWidgets.QScrollArea):
         intro.setWordWrap(True)
         intro.setTextFormat(QtCore.Qt.TextFormat.RichText)
         layout.addWidget(intro)
+        layout.addWidget(self._lessons())
 
         heading = QtWidgets.QLabel("<h2 style='margin:0'>Scenarios</h2>")
         layout.addWidget(heading)
@@ -154,13 +168,46 @@ class StartPage(QtWidgets.QScrollArea):
 
         keys = QtWidgets.QLabel()
         keys.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        rows = "".join(f"<tr><td style='padding:1px 16px 1px 0'><b>{html.escape(s)}</b></td>"
-                       f"<td>{html.escape(t)}</td></tr>" for t, s in shortcuts)
-        keys.setText(f"<h2 style='margin:0'>Keys</h2><table cellspacing='0'>{rows}</table>")
+        # the window's parts install their actions after this page exists: the keys are read when it is shown
+        self._shortcuts = shortcuts if callable(shortcuts) else (lambda: shortcuts)
         self.shortcuts_label = keys
+        self.refresh_keys()
         layout.addWidget(keys)
         layout.addStretch(1)
         self.setWidget(body)
+
+    def _lessons(self) -> QtWidgets.QWidget:
+        box = QtWidgets.QFrame()
+        box.setObjectName("lessonsCard")
+        box.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
+        inner = QtWidgets.QVBoxLayout(box)
+        words = QtWidgets.QLabel(LESSONS)
+        words.setWordWrap(True)
+        words.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        inner.addWidget(words)
+        row = QtWidgets.QHBoxLayout()
+        self.lesson_button = QtWidgets.QPushButton("Open the first lesson")
+        self.present_button = QtWidgets.QPushButton("Present it (F5)")
+        self.find_button = QtWidgets.QPushButton("Find a false positive (Ctrl+Shift+F)")
+        self.lesson_button.clicked.connect(lambda: self.lessonRequested.emit(False))
+        self.present_button.clicked.connect(lambda: self.lessonRequested.emit(True))
+        self.find_button.clicked.connect(self.findRequested.emit)
+        for button in (self.lesson_button, self.present_button, self.find_button):
+            row.addWidget(button)
+        row.addStretch(1)
+        inner.addLayout(row)
+        return box
+
+    def refresh_keys(self) -> None:
+        pairs = sorted(self._shortcuts(), key=lambda p: next(
+            (i for i, name in enumerate(FIRST_KEYS) if p[0].startswith(name)), len(FIRST_KEYS)))
+        rows = "".join(f"<tr><td style='padding:1px 16px 1px 0'><b>{html.escape(s)}</b></td>"
+                       f"<td>{html.escape(t)}</td></tr>" for t, s in pairs)
+        self.shortcuts_label.setText(f"<h2 style='margin:0'>Keys</h2><table cellspacing='0'>{rows}</table>")
+
+    def showEvent(self, event) -> None:
+        self.refresh_keys()
+        super().showEvent(event)
 
     def _card(self, key: str, cls: type[Scenario]) -> QtWidgets.QFrame:
         card = QtWidgets.QFrame()
@@ -228,10 +275,29 @@ class ScenarioController(QtCore.QObject):
             self.actions[key] = act
         window.addActions(list(self.actions.values()) + [start])
         self.start_action = start
-        self.start_page = StartPage(window_shortcuts(window))
+        self.start_page = StartPage(lambda: window_shortcuts(window))
         self.start_page.runRequested.connect(self.run)
+        self.start_page.lessonRequested.connect(self._lesson)
+        self.start_page.findRequested.connect(self._find)
         window.add_tab("start", "Start", self.start_page, "What bloomviz is, stories to run, and the keys.")
         self.runner.failed.connect(self._on_failed)
+
+    def _lesson(self, present: bool) -> None:
+        view = getattr(self.window, "lesson_view", None)
+        if view is None:
+            return
+        if view.lesson is None or view.lesson.path != f"builtin:{view.choice.itemData(0)}":
+            view.load_builtin(view.choice.itemData(0))
+        self.window.show_tab("lesson")
+        if present:
+            self.window.presenter.enter()
+
+    def _find(self) -> None:
+        self.window.show_tab("filter")
+        action = next((a for a in self.window.findChildren(QtGui.QAction)
+                       if a.text().replace("&", "").startswith("Find a false positive")), None)
+        if action is not None:
+            action.trigger()
 
     def run(self, key: str) -> bool:
         if not self.window.wb.busy and not self._may_replace(key):

@@ -93,6 +93,14 @@ PACKED_BAND_BITS = 1 << 21
 class DrawingMixin:
     """The widget's view of its cells: fitting, the displayed window, borders and padding."""
 
+    # the largest index label, px: a desk's screen needs no more; presenter mode raises it for a hall
+    label_px_cap = 15.0
+
+    def set_label_cap(self, px: float) -> None:
+        """Index labels up to ``px`` pixels high (as the cells allow); repainted now."""
+        self.label_px_cap = float(px)
+        self._decor.update()
+
     def _rebuild_base(self, empty: bool = False) -> None:
         """The 4 x 4 block sums of the whole picture (or None for a small grid), after it changed wholesale."""
         self._base_stale = False
@@ -153,7 +161,7 @@ class DrawingMixin:
         if r1 <= r0 or c1 <= c0:
             return None
         digits = len(str(min(self._m - 1, r1 * self._cols)))
-        font_px = int(min(15.0, cell_px * 0.42, cell_px * 0.85 / (0.62 * digits)))
+        font_px = int(min(self.label_px_cap, cell_px * 0.42, cell_px * 0.85 / (0.62 * digits)))
         with_labels = (r1 - r0) * (c1 - c0) <= MAX_LABELS and font_px >= 7
         return r0, r1, c0, c1, with_labels, font_px
 

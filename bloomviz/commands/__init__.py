@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-COMMANDS: list[str] = ["calc", "explore", "simulate", "inspect", "check", "lesson", "lab"]
+COMMANDS: list[str] = ["calc", "explore", "simulate", "inspect", "check", "lesson", "lab", "measure_git"]
 
 
 def load(name: str) -> ModuleType:

@@ -19,6 +19,7 @@ import pytest
 
 from bloomviz import formats
 from bloomviz.formats import ForeignFormatError
+from orc_writer import write_orc
 from world_fixtures import FIXTURES
 
 DATA = Path(__file__).parent / "data" / "foreign"
@@ -52,6 +53,23 @@ def read_or_refuse(path, fmt: str) -> None:
         return
     for f in filters:  # whatever was accepted must be self-consistent
         assert len(f.bits) == f.m and 0 <= f.bits_set <= f.m and f.k >= 1
+
+
+# Files the real software writes at test time (its writer installed from the test extra)
+GENERATED = {"orc": lambda path: write_orc(path, rows=1500, stride=500)}
+
+
+@pytest.fixture(params=sorted(GENERATED))
+def generated(request, tmp_path):
+    path = tmp_path / f"sample.{request.param}"
+    GENERATED[request.param](path)
+    return request.param, path
+
+
+def test_generated_files_truncated_and_flipped(tmp_path, generated):
+    fmt, sample = generated
+    test_truncations(tmp_path, fmt, sample)
+    test_bit_flips_and_overwrites(tmp_path, fmt, sample)
 
 
 @pytest.mark.parametrize("fmt,name", ALL)

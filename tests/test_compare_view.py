@@ -34,8 +34,11 @@ def test_lesson_preset_run_marks_weak_shift_above_theory(view, qtbot):
         assert frame.isVisibleTo(view)
         # the grid shows the lane's own filter, in full
         assert np.array_equal(frame.grid.picture.ravel()[:lane.filter.m], grid_values(lane.filter))
-        assert "theory" in frame.stats.text()
-    assert "measured above theory" in view.lanes[3].stats.text()
+        assert "formula" in frame.stats.text() and "fill explains" in frame.stats.text()
+    # judged against what each lane's own bits explain: weak-shift alone is called dependent
+    assert "positions dependent" in view.lanes[3].stats.text()
+    assert not any("dependent" in frame.stats.text() for frame in view.lanes[:3])
+    assert view.message.text().count("not independent") == 1
     # every lane's measured curve is drawn, to the last insert
     for lane, low, high, measured, th in view._curves:
         x, y = measured.getData()

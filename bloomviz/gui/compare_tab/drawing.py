@@ -17,6 +17,7 @@ from bloomviz.filters.registry import grid_values
 from bloomviz.gui import theme
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.widgets.wilson_band import WilsonBand
+from bloomviz.studies import scheme_verdict
 
 
 class LaneFrame(QtWidgets.QFrame):
@@ -158,20 +159,31 @@ class CompareDrawing:
                                       for i in range(len(offsets) - 1)])
 
     def _draw_stats(self) -> None:
-        for lane, frame in zip(self._cmp.lanes, self.lanes):
+        done = self._cmp.finished
+        # The scheme is judged once the run is over, against what its own bits explain (scheme_verdict); while
+        # it runs, a lane outside the formula's interval may only be one filter's luck, so nothing is flagged.
+        verdicts = self._cmp.verdicts() if done else [None] * len(self._cmp.lanes)
+        for lane, frame, v in zip(self._cmp.lanes, self.lanes, verdicts):
             s = lane.summary()
             ratio = "—" if math.isnan(s.ratio) else ("∞" if math.isinf(s.ratio) else f"{s.ratio:.2f}×")
-            z = "" if not math.isfinite(s.z) else f", {s.z:+.1f} sd"
-            outside = s.high < s.theory or s.low > s.theory
-            side = "above" if s.low > s.theory else "below"
-            flag = f"<br><b style='color:{theme.colour('error')}'>measured {side} theory</b>" if outside and s.n else ""
+            flag = ""
+            if v is not None and v.kind == scheme_verdict.DEPENDENT:
+                flag = (f"<br><b style='color:{theme.colour('error')}'>{v.ratio_to_fill:.2f}× its fill: "
+                        "positions dependent</b>")
+            elif v is not None and v.kind == scheme_verdict.LUCK:
+                flag = "<br>off the formula by its fill (luck)"
+            elif v is not None and v.kind == scheme_verdict.BELOW:
+                flag = f"<br>{v.ratio_to_fill:.2f}× its fill: below chance"
+            fill = f" · fill explains {v.fill_rate:.3g}" if v is not None else ""
             frame.stats.setText(  # short words: four lanes share a narrow tab
                 f"fill {s.bits_set / s.m:.1%}<br>FP <b>{s.measured:.3g}</b> [{s.low:.2g}, {s.high:.2g}]"
-                f"<br><b>{ratio}</b> theory{z}{flag}")
+                f"<br><b>{ratio}</b> formula{fill}{flag}")
             frame.stats.setToolTip(f"after n = {s.n:,} items, {s.fp_count:,} of {s.probes:,} probes (never "
-                                   f"inserted) pass the filter: measured {s.measured:.4g}, theory {s.theory:.4g}; "
-                                   "the interval is the 95% Wilson interval; sd = standard deviations of "
-                                   "Binomial(probes, theory)")
+                                   f"inserted) pass the filter: measured {s.measured:.4g}, formula {s.theory:.4g} "
+                                   "(the average over all filters like it); the interval is the 95% Wilson "
+                                   "interval of the probes. When the run ends the scheme is judged against what "
+                                   "this filter's own bits explain for independent positions ((X/m)^k for a "
+                                   "standard filter), so one filter's luck is not blamed on its scheme.")
 
     def _redraw(self) -> None:
         self._draw_curves()

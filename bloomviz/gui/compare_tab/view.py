@@ -24,6 +24,7 @@ from bloomviz.gui.compare_tab.drawing import CompareDrawing, LaneFrame
 from bloomviz.gui.compare_tab.settings import LANE_COLOURS, MAX_GRID_M, CompareSettings, ConfigRow
 from bloomviz.gui.widgets.side_column import side_column
 from bloomviz.gui.timing import ChunkRunner
+from bloomviz.studies import scheme_verdict
 from bloomviz.studies.compare import MAX_CONFIGS, MAX_ITEMS, MAX_PROBES, Comparison
 
 TAB_KEY = "compare"
@@ -269,18 +270,7 @@ class CompareView(CompareSettings, CompareDrawing, QtWidgets.QWidget):
                 QtCore.QTimer.singleShot(0, self.start)
 
     def _verdict(self) -> str:
-        parts = []
-        for s in self._cmp.summaries():
-            if s.theory <= 0:
-                continue
-            if s.low > s.theory:
-                parts.append(f"<b>{html.escape(s.label)}</b> is {s.ratio:.1f}× its theory: its hash positions "
-                             "are not independent, so the formula does not hold for it")
-            elif s.high < s.theory:
-                parts.append(f"<b>{html.escape(s.label)}</b> is below its theory ({s.ratio:.2f}×)")
-        if not parts:
-            return "done: every configuration is within its interval of theory."
-        return "done: " + "; ".join(parts) + ". The others stay within their intervals."
+        return scheme_verdict.summary_text(self._cmp.verdicts())
 
 
 def install(window) -> CompareView:

@@ -92,8 +92,9 @@ def test_install_adds_a_tab_without_touching_the_main_filter(qtbot, tmp_path):
     window = MainWindow(settings=settings)
     qtbot.addWidget(window)
     before = window.wb.filter.bits.copy()
-    view = install(window)
-    window.show_tab(TAB_KEY)
+    install(window)
+    window.show_tab(TAB_KEY)            # the view is made on its first showing
+    view = window.tab_view(TAB_KEY)
     assert window.current_view() is view
     view.set_sizing(m=2000, k=3)
     view.items_spin.setValue(200)

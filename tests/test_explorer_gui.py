@@ -29,8 +29,9 @@ def window(qtbot, tmp_path):
 
 @pytest.fixture
 def explorer(window, qtbot) -> ExplorerWidget:
-    ex = install(window)
+    install(window)
     window.show_tab("explorer")
+    ex = window.tab_view("explorer")
     window.show()
     qtbot.waitExposed(window)
     return ex

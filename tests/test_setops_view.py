@@ -62,7 +62,8 @@ def test_install_adds_the_tab(qtbot, tmp_path):
     from bloomviz.gui.main_window import MainWindow
     w = MainWindow(settings=QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat))
     qtbot.addWidget(w)
-    view = install(w)
-    w.show_tab(TAB_KEY)
+    install(w)
+    w.show_tab(TAB_KEY)                 # the view is made on its first showing
+    view = w.tab_view(TAB_KEY)
     assert w.current_view() is view
     assert len(w.wb.filter) == 0

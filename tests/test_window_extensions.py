@@ -78,3 +78,21 @@ def test_the_parts_are_imported_by_name_and_kept_where_the_window_declares_them(
     for name in ("file_actions", "scenarios", "foreign", "slow_motion", "lesson_view", "fill_gauge"):
         assert name in vars(MainWindow), f"MainWindow does not declare {name}"
         assert getattr(window, name) is not None, f"{name} was not installed"
+
+
+def test_views_the_first_screen_does_not_show_are_made_on_their_first_showing(window, qtbot):
+    from PySide6 import QtWidgets
+    from bloomviz.gui.compare_tab.view import CompareView
+    from bloomviz.gui.explorer_tab.view import ExplorerWidget
+    from bloomviz.gui.setops_tab.view import SetOpsView
+    kinds = {"explorer": ExplorerWidget, "compare": CompareView, "setops": SetOpsView}
+    holders = {key: window.findChild(QtWidgets.QScrollArea, f"tab_{key}") for key in kinds}
+    assert all(holder.widget() is None for holder in holders.values()), "made before anyone looked"
+    explorer_action = next(a for a in window.menu("&View").actions() if a.shortcut().toString() == "Ctrl+E")
+    explorer_action.trigger()
+    assert isinstance(holders["explorer"].widget(), ExplorerWidget)
+    assert window.current_view() is holders["explorer"].widget()
+    assert holders["compare"].widget() is None and holders["setops"].widget() is None
+    for key, kind in kinds.items():
+        assert isinstance(window.tab_view(key), kind)
+        assert window.tab_view(key) is holders[key].widget(), "made once"

@@ -90,7 +90,8 @@ def test_probes_are_capped_and_the_dialog_offers_no_more(qtbot, tmp_path, monkey
 def test_the_explorer_takes_m_beyond_32_bits(qtbot, tmp_path):
     from bloomviz.gui.explorer_tab.view import install
     w = make_window(qtbot, tmp_path / "settings.ini")
-    explorer = install(w)
+    install(w)
+    explorer = w.tab_view("explorer")
     seen = []
     explorer.calc.zeroItems.connect(lambda m, k: seen.append((m, k)))
     explorer.calc.set_inputs(m=str(2 ** 33), n="0")

@@ -84,6 +84,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.tabs.addTab(centre, "Filter")
         self.tabs.tabBar().setAutoHide(True)
         self._tab_keys = {"filter": centre}
+        self._view_makers: dict = {}   # key -> a callable making a tab's view on its first showing
         self.setCentralWidget(self.tabs)
         self.docks = docks.place_panels(self)
         self._sized = False
@@ -123,19 +124,22 @@ class MainWindow(QtWidgets.QMainWindow):
     def default_layout(self) -> None:
         docks.default_layout(self, self.docks)
 
-    def add_tab(self, key: str, title: str, widget: QtWidgets.QWidget, tip: str = "") -> int:
-        """A view of its own beside the filter's grid (explorer, compare, set operations)."""
+    def add_tab(self, key: str, title: str, widget, tip: str = "") -> int:
+        """A view of its own beside the filter's grid (explorer, compare, set operations).
+
+        ``widget`` may be a callable that makes the view: it is then made when the tab is first shown or its
+        view asked for (``tab_view``), so views the first screen does not show cost nothing before it."""
         # A tab's minimum size would become the whole window's: a scroll area lets a rich view sit in a window
         # of the default size and scroll when it must.
         holder = QtWidgets.QScrollArea()
         holder.setObjectName(f"tab_{key}")
         holder.setWidgetResizable(True)
         holder.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
-        holder.setWidget(widget)
+        if isinstance(widget, QtWidgets.QWidget):
+            self._hold_view(holder, widget)
+        else:
+            self._view_makers[key] = widget
         index = self.tabs.addTab(holder, title)
-        if theme.is_dark():
-            from bloomviz.gui import theme_views
-            theme_views.apply(widget, True)
         if tip:
             self.tabs.setTabToolTip(index, tip)
         self._tab_keys[key] = holder
@@ -145,12 +149,21 @@ class MainWindow(QtWidgets.QMainWindow):
         """The position of tab ``key`` in the tab bar, -1 when the window has no such tab."""
         return self.tabs.indexOf(self._tab_keys[key]) if key in self._tab_keys else -1
 
+    def _hold_view(self, holder: QtWidgets.QScrollArea, widget: QtWidgets.QWidget) -> None:
+        holder.setWidget(widget)
+        if theme.is_dark():
+            from bloomviz.gui import theme_views
+            theme_views.apply(widget, True)
+
     def show_tab(self, key: str) -> None:
         self.tabs.setCurrentWidget(self._tab_keys[key])
 
     def tab_view(self, key: str) -> QtWidgets.QWidget:
-        """The view shown by tab ``key`` (inside its scroll area)."""
+        """The view shown by tab ``key`` (inside its scroll area), made now if it was not yet."""
         holder = self._tab_keys[key]
+        maker = self._view_makers.pop(key, None)
+        if maker is not None:
+            self._hold_view(holder, maker())
         return holder.widget() if isinstance(holder, QtWidgets.QScrollArea) else holder
 
     def current_view(self) -> QtWidgets.QWidget | None:
@@ -162,6 +175,9 @@ class MainWindow(QtWidgets.QMainWindow):
         return next((key for key, w in self._tab_keys.items() if w is widget), "")
 
     def _on_tab_changed(self, _index: int) -> None:
+        key = self.current_tab()
+        if key in self._view_makers:
+            self.tab_view(key)
         self.dock_keeper.follow_tab(self.current_tab() == "filter")
 
     def menu(self, title: str) -> QtWidgets.QMenu:

@@ -40,7 +40,12 @@ def _warm_up() -> None:
     """A tiny filter through the model's insert paths, once per process: code compiled or loaded on its first
     call (the bit kernels' JIT cache took 150-250 ms) is then ready before the user's first bulk insert, whose
     first chunk it made the longest turn of an auto-play."""
+    # Loading the compiled modules first makes the batches below take the compiled paths (before numba is
+    # loaded, small batches take numpy ones: hashing/cold_paths.py), so their machine code is ready too.
+    from bloomviz.filters import bit_kernels  # noqa: F401
+    from bloomviz.hashing import mixed_kernel, murmur_kernel  # noqa: F401
     from bloomviz.items.generated import GeneratedItems, GeneratedRun
+    from bloomviz.measure import first_flips  # noqa: F401
     model = Model(probes=64)
     if model.configure(4_096, 3, capacity=100):
         model.insert_batch(GeneratedRun(GeneratedItems(100, seed=0), 0, 100))

@@ -273,9 +273,11 @@ class CompareView(CompareSettings, CompareDrawing, QtWidgets.QWidget):
         return scheme_verdict.summary_text(self._cmp.verdicts())
 
 
-def install(window) -> CompareView:
-    """Add the compare view as a tab of ``window`` (a MainWindow)."""
-    view = CompareView()
-    view.run_on_first_show = True
-    window.add_tab(TAB_KEY, TAB_TITLE, view, TAB_TIP)
-    return view
+def install(window) -> None:
+    """Add the compare view as a tab of ``window`` (a MainWindow); the view is made on its first showing."""
+    def make() -> CompareView:
+        view = CompareView()
+        view.run_on_first_show = True
+        return view
+
+    window.add_tab(TAB_KEY, TAB_TITLE, make, TAB_TIP)

@@ -188,17 +188,21 @@ class ExplorerWidget(QtWidgets.QWidget):
         return paths
 
 
-def install(window) -> ExplorerWidget:
-    """Add the explorer as a tab of ``window`` (a MainWindow), with a View-menu entry that shows it."""
-    widget = ExplorerWidget(window.wb)
-    window.add_tab(TAB_KEY, TAB_TITLE, widget, TAB_TIP)
+def install(window) -> None:
+    """Add the explorer as a tab of ``window`` (a MainWindow), with a View-menu entry that shows it. The view
+    itself is made when the tab is first shown (``window.tab_view("explorer")``)."""
     action = QtGui.QAction(TAB_TITLE, window)
     action.setShortcut(QtGui.QKeySequence("Ctrl+E"))
     action.setToolTip(TAB_TIP)
     action.triggered.connect(lambda: window.show_tab(TAB_KEY))
     window.menu("&View").addAction(action)
-    widget.show_action = action
-    widget.calc.parametersUsed.connect(
-        lambda m, k, scheme, n: window.statusBar().showMessage(
-            f"Explorer: new filter m = {m:,}, k = {k}, designed for n = {n:,}", 5000))
-    return widget
+
+    def make() -> ExplorerWidget:
+        widget = ExplorerWidget(window.wb)
+        widget.show_action = action
+        widget.calc.parametersUsed.connect(
+            lambda m, k, scheme, n: window.statusBar().showMessage(
+                f"Explorer: new filter m = {m:,}, k = {k}, designed for n = {n:,}", 5000))
+        return widget
+
+    window.add_tab(TAB_KEY, TAB_TITLE, make, TAB_TIP)

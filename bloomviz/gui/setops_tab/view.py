@@ -297,8 +297,7 @@ class SetOpsView(QtWidgets.QWidget):
             "in one of the two filters.")
 
 
-def install(window) -> SetOpsView:
-    """Add the set-operations view as a tab of ``window`` (a MainWindow)."""
-    view = SetOpsView()
-    window.add_tab(TAB_KEY, TAB_TITLE, view, TAB_TIP)
-    return view
+def install(window) -> None:
+    """Add the set-operations view as a tab of ``window`` (a MainWindow); the view is made on its first
+    showing (it builds and compares two sample filters when made)."""
+    window.add_tab(TAB_KEY, TAB_TITLE, SetOpsView, TAB_TIP)

@@ -1,0 +1,157 @@
+"""First paint and first auto-play of the window, as ratios against peers measured in the same run.
+
+    python benchmarks/bench_first_paint.py [--rounds 5] [--n 1000000]
+
+1. first_paint_ratio: a cold `bloomviz` (``gui.app.main([])``, a fresh process each time) to its first paint,
+   against a bare Qt window holding one pyqtgraph PlotWidget (the floor of any window on this stack), each timed
+   from the moment before its process is started. Rounds alternate the two, so a busy machine slows both.
+   Goal (issue: fast at every size): <= 2.
+2. first_autoplay_ratio: in one fresh window, auto-play of N generated items at full speed started right after
+   the first paint, against the same auto-play run again in that window (warm: every compiled path loaded).
+   Goal: <= 1.2.
+
+Prints each round, the medians with their range, and ONE JSON line. Not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+BARE = r"""
+import os, sys, time
+from PySide6 import QtCore, QtWidgets
+import pyqtgraph as pg
+app = QtWidgets.QApplication([])
+win = QtWidgets.QMainWindow()
+plot = pg.PlotWidget()
+plot.plot([0, 1, 2], [1, 3, 2])
+win.setCentralWidget(plot)
+win.resize(1440, 900)
+class First(QtCore.QObject):
+    seen = False
+    def eventFilter(self, obj, event):
+        if event.type() == QtCore.QEvent.Type.Paint and not self.seen:
+            self.seen = True
+            print(f"first-paint {time.time() - float(os.environ['BLOOMVIZ_T0']):.3f}", flush=True)
+            QtCore.QTimer.singleShot(0, app.quit)
+        return False
+watch = First()
+app.installEventFilter(watch)   # the first paint of any of its widgets: never later than the window's own
+win.show()
+app.exec()
+"""
+
+WINDOW = "from bloomviz.gui.app import main; raise SystemExit(main([]))"
+
+AUTOPLAY = r"""
+import sys, time
+from PySide6 import QtWidgets
+app = QtWidgets.QApplication([])
+from bloomviz.gui import app as gapp
+from bloomviz.gui.main_window import MainWindow
+w = MainWindow(settings=gapp._settings(True))
+w.install_parts()
+w.resize(1440, 900)
+w.show()
+app.processEvents()
+n = int(sys.argv[1])
+
+def run():
+    done = []
+    w.wb.jobFinished.connect(lambda *a: done.append(1))
+    w.wb.configure(9_585_059, 7, capacity=n)
+    app.processEvents()
+    ap = w.autoplay
+    ap.set_source("random", 1)
+    from bloomviz.gui.filter_tab.autoplay import MAX_RATE
+    ap.set_rate(MAX_RATE)
+    ap.set_count(n)
+    t = time.perf_counter()
+    ap.start()
+    while not done:
+        app.processEvents()
+        time.sleep(0.001)
+    return time.perf_counter() - t
+
+first = run()
+warm = run()
+print(f"autoplay {first:.3f} {warm:.3f}", flush=True)
+w.file_actions.discard_changes()
+"""
+
+
+def _env(settings: str) -> dict:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BLOOMVIZ_SETTINGS=settings, BLOOMVIZ_QUIT_AFTER_PAINT="1")
+    env["PYTHONPATH"] = os.pathsep.join([ROOT] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    return env
+
+
+def first_paint(code: str, env: dict) -> float:
+    env = dict(env, BLOOMVIZ_T0=repr(time.time()))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    line = next((ln for ln in out.stdout.splitlines() if ln.startswith("first-paint")), None)
+    if line is None:
+        raise RuntimeError(f"no first paint: {out.stderr.strip()[-800:]}")
+    return float(line.split()[1])
+
+
+def autoplay(n: int, env: dict) -> tuple[float, float]:
+    out = subprocess.run([sys.executable, "-c", AUTOPLAY, str(n)], env=env, capture_output=True, text=True,
+                         timeout=600)
+    line = next((ln for ln in out.stdout.splitlines() if ln.startswith("autoplay")), None)
+    if line is None:
+        raise RuntimeError(f"auto-play did not finish: {out.stderr.strip()[-800:]}")
+    first, warm = map(float, line.split()[1:])
+    return first, warm
+
+
+def spread(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f} (range {min(values):.2f}-{max(values):.2f})"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--n", type=int, default=1_000_000, help="auto-play items (default 10^6)")
+    args = parser.parse_args()
+    env = _env(os.path.join(tempfile.mkdtemp(prefix="bloomviz-bench-"), "settings.ini"))
+    first_paint(BARE, env)          # the OS's file cache warm for both, before anything is timed
+    first_paint(WINDOW, env)
+    paint_ratios, window_s, bare_s = [], [], []
+    for r in range(args.rounds):
+        bare, window = (first_paint(BARE, env), first_paint(WINDOW, env)) if r % 2 == 0 else \
+            reversed((first_paint(WINDOW, env), first_paint(BARE, env)))
+        bare_s.append(bare)
+        window_s.append(window)
+        paint_ratios.append(window / bare)
+        print(f"round {r + 1}: bloomviz {window:.2f} s, bare Qt + pyqtgraph {bare:.2f} s, ratio {window / bare:.2f}; "
+              f"load {os.getloadavg()[0]:.1f}", flush=True)
+    play_ratios, firsts, warms = [], [], []
+    for r in range(max(1, args.rounds // 2)):
+        first, warm = autoplay(args.n, env)
+        firsts.append(first)
+        warms.append(warm)
+        play_ratios.append(first / warm)
+        print(f"auto-play {args.n:,} generated items, round {r + 1}: first {first:.2f} s, warm {warm:.2f} s, "
+              f"ratio {first / warm:.2f}; load {os.getloadavg()[0]:.1f}", flush=True)
+    print(f"first paint: bloomviz {spread(window_s)} s, bare {spread(bare_s)} s, ratio {spread(paint_ratios)} "
+          f"(goal <= 2)")
+    print(f"first auto-play / warm: {spread(play_ratios)} (goal <= 1.2)")
+    print(json.dumps({"first_paint_ratio": statistics.median(paint_ratios), "first_paint_s": statistics.median(window_s),
+                      "bare_paint_s": statistics.median(bare_s), "first_autoplay_ratio": statistics.median(play_ratios),
+                      "autoplay_first_s": statistics.median(firsts), "autoplay_warm_s": statistics.median(warms),
+                      "rounds": args.rounds, "load": os.getloadavg()[0]}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -174,11 +174,12 @@ def test_runtime_dependencies_and_extras():
     project = pyproject()["project"]
     names = {Requirement(line).name.lower() for line in project["dependencies"]}
     # xxhash: XXH64 is what Parquet's Bloom filters hash with (bloomviz.formats.parquet); numba: the
-    # compiled passes over the bit array (bloomviz.filters.bit_kernels, bloomviz.measure.first_flips)
-    assert names == {"pyside6-essentials", "pyqtgraph", "bitarray", "mmh3", "numpy", "xxhash", "numba"}
+    # compiled passes over the bit array (bloomviz.filters.bit_kernels, bloomviz.measure.first_flips); cramjam:
+    # the compressed blocks of LevelDB/RocksDB tables (bloomviz.formats.sstable)
+    assert names == {"pyside6-essentials", "pyqtgraph", "bitarray", "mmh3", "numpy", "xxhash", "numba", "cramjam"}
     extras = {extra: {Requirement(line).name.lower() for line in lines}
               for extra, lines in project["optional-dependencies"].items()}
-    assert extras["test"] >= {"pytest", "pytest-qt", "hypothesis"}
+    assert extras["test"] >= {"pytest", "pytest-qt", "hypothesis", "plyvel", "rocksdict"}
     assert extras["bench"] >= {"rbloom", "pybloom-live"}
     python = SpecifierSet(project["requires-python"])
     assert "3.11" in python and "3.13" in python and "3.10" not in python

@@ -190,9 +190,12 @@ class ForeignFilter(RichDisplay):
     """A filter read from another library's file, as the library stored it.
 
     ``bits`` holds bit i of the library's array at index i (see ``bits_from_words``). ``layout`` is one of
-    ``{"kind": "flat"}``, ``{"kind": "blocks", "block_bits": 256, "word_bits": 32}``,
-    ``{"kind": "slices", "slices": k, "slice_bits": b}`` or ``{"kind": "links", "links": [(offset, m, k,
-    slice_bits), ...]}``. ``fields`` are the header's values as stored; ``hashing`` says how membership is
+    ``{"kind": "flat"}``, ``{"kind": "blocks", "block_bits": 256, "word_bits": 32}`` (an insert picks one block
+    and sets ``bits_per_word`` bits, default 1, in each of its words: Parquet's 8 words of 32 bits set one bit
+    each, RocksDB's 512-bit cache lines are one word with k bits), ``{"kind": "slices", "slices": k,
+    "slice_bits": b}``, ``{"kind": "links", "links": [(offset, m, k, slice_bits), ...]}`` or ``{"kind":
+    "ribbon", "slots": s}`` (a Ribbon filter: a solved linear system, not a Bloom filter; its fill says
+    nothing of its entries, and it answers false positives at 2**-(m/s) whatever its load). ``fields`` are the header's values as stored; ``hashing`` says how membership is
     reproduced, and ``positions`` (None when it cannot be) maps an item to a ``ForeignLookup``.
     """
 
@@ -258,9 +261,12 @@ def _occupancy(cell_bits: int, set_bits: np.ndarray) -> np.ndarray:
 def _estimate(bits: bitarray, m: int, k: int, layout: dict) -> float:
     kind = layout["kind"]
     if kind == "blocks":
-        w = layout["word_bits"]
-        # every insert sets one bit in each word of one block: a block's inserts are its words' mean occupancy
-        return float(sum(_occupancy(w, c).mean(axis=1).sum() for c in _block_counts(bits, m, layout)))
+        w, per_word = layout["word_bits"], layout.get("bits_per_word", 1)
+        # every insert sets bits_per_word bits (drawn with replacement) in each word of one block: a block's
+        # inserts are its words' mean occupancy over bits_per_word
+        return float(sum(_occupancy(w, c).mean(axis=1).sum() for c in _block_counts(bits, m, layout))) / per_word
+    if kind == "ribbon":
+        return math.nan
     if kind == "slices":
         b = layout["slice_bits"]
         counts = np.array([bits[i * b:(i + 1) * b].count(1) for i in range(layout["slices"])])
@@ -276,9 +282,16 @@ def _estimate(bits: bitarray, m: int, k: int, layout: dict) -> float:
 def _expected_fp(bits: bitarray, m: int, k: int, layout: dict) -> float:
     kind = layout["kind"]
     if kind == "blocks":
-        w = layout["word_bits"]
-        total = sum(float(np.prod(c / w, axis=1).sum()) for c in _block_counts(bits, m, layout))
+        w, per_word = layout["word_bits"], layout.get("bits_per_word", 1)
+        total = sum(float(np.prod((c / w) ** per_word, axis=1).sum()) for c in _block_counts(bits, m, layout))
         return total / (m // layout["block_bits"])
+    if kind == "ribbon":
+        # RocksDB's interleaved solution gives each block floor(c) or ceil(c) columns, c = m / slots, so that
+        # they average c; a key's row is one block's, and a non-member matches each column with chance 1/2
+        c = m / layout["slots"]
+        upper = math.ceil(c)
+        share = c - (upper - 1)
+        return share * 2.0 ** -upper + (1 - share) * 2.0 ** -(upper - 1)
     if kind == "slices":
         b = layout["slice_bits"]
         return float(np.prod([bits[i * b:(i + 1) * b].count(1) / b for i in range(layout["slices"])]))

@@ -21,6 +21,7 @@ RANK = {
     "scenarios": 5, "formats": 5, "studies": 5, "workbench": 5,
     "lab": 5,                      # a student's own filter against theory
     "lessons": 6,
+    "notebook": 6,                 # the notebook widget over the workbench (anywidget, no Qt)
     "gui": 7,                      # Qt
     "commands": 8, "desktop_entry": 8,
     "cli": 9, "core": 9,           # the command line; the public library facade

@@ -11,6 +11,10 @@ from bloomviz.explain import variants
 from bloomviz.items.encoding import describe
 
 FALSE_NEGATIVE_LIMIT = 20   # false negatives named (and their cells marked on the grid); more are counted
+# What each highlighted cell of an operation was (records.Operation.kinds), in the window's and the notebook's words
+KIND_WORDS = {"new": "0 → 1", "old": "already 1", "zero": "0", "one": "1", "culprit": "1, set by others",
+              "removed": "decremented", "cleared": "fell to 0", "stuck": "saturated, kept",
+              "lost": "a false negative's"}
 
 
 @dataclass(frozen=True)

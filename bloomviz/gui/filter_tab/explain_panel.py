@@ -18,13 +18,10 @@ from bloomviz.theory.units import count_text, percent_text, rate_text
 from bloomviz.gui import theme
 from bloomviz.gui.theme import verdict_colour
 from bloomviz.gui.timing import Throttle
-from bloomviz.explain.operations import Explanation
+from bloomviz.explain.operations import KIND_WORDS, Explanation
 from bloomviz.gui.workbench import Workbench
 from bloomviz.workbench.records import Numbers
 
-KIND_WORDS = {"new": "0 → 1", "old": "already 1", "zero": "0", "one": "1", "culprit": "1, set by others",
-              "removed": "decremented", "cleared": "fell to 0", "stuck": "saturated, kept",
-              "lost": "a false negative's"}
 
 
 def fmt_rate(x: float) -> str:

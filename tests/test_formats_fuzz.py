@@ -29,11 +29,13 @@ CASES = {  # format -> sample file
     "pybloom-live": "pybloom-live-scalable.pybloom",
     "pyprobables": "pyprobables-bloom.blm",
     "bits-and-blooms": "go-bloom.writeto",
+    "spark": "spark-v2-strings.spark",
 }
 CASES_EXTRA = [("parquet", "duckdb-dictionary.parquet"), ("pybloom-live", "pybloom-live-xxh128.pybloom"),
                ("pyprobables", "pyprobables-counting.cbm"), ("pyprobables", "pyprobables-bloom.hex"),
                ("bits-and-blooms", "go-bloom.marshal.json"), ("redisbloom", "redisbloom-scaling.bfdump"),
-               ("redisbloom", "redisbloom-split.bfdump")]
+               ("redisbloom", "redisbloom-split.bfdump"),
+               ("spark", "spark-v1-longs.spark")]
 # (RedisBloom's absurd headers are in tests/test_format_redisbloom.py, beside the layout they damage.)
 # Real files other systems wrote, read in place from ../shared (skipped where absent)
 WORLD = [("cassandra", FIXTURES / "cassandra-3.11-iot" / "md-2-big-Filter.db"),
@@ -121,6 +123,11 @@ def _absurd(fmt: str) -> list[tuple[bytes, str]]:
                 (b'{"m": 1000, "k": 7, "b": "' + b"A" * 64 + b'"}', "length field does not match"),
                 (b'{"m": 99999999999999, "k": 7, "b": ""}', "outside 1..2**34"),
                 (b'{"m": ' + b"[" * 100000 + b"]" * 100000 + b"}", "not valid JSON")]
+    if fmt == "spark":
+        return [(struct.pack(">iii", 1, 5, 0x7FFFFFFF) + b"\0" * 8, "word count 2,147,483,647"),
+                (struct.pack(">iiii", 2, 5, 0, -3) + b"\0" * 8, "word count -3"),
+                (struct.pack(">iii", 1, 0, 1) + b"\0" * 8, "k = 0"),
+                (struct.pack(">iii", 3, 5, 1) + b"\0" * 8, "version 3 is not 1 or 2")]
     if fmt == "cassandra":
         return [(struct.pack(">ii", 5, 0x7FFFFFFF) + b"\0" * 8, "word count 2,147,483,647"),
                 (struct.pack(">ii", 5, -1) + b"\0" * 8, "word count -1"),

@@ -35,6 +35,7 @@ One filter (table/block_based/filter_policy.cc, GetBuiltinFilterBitsReader; util
 
 from __future__ import annotations
 
+import math
 import os
 import struct
 
@@ -278,11 +279,32 @@ def _bloom(bits, k, label, fields, whole_keys, lookup, hashing) -> ForeignFilter
                                    "are not in the filter"]
     entries = fields.get("num.filter_entries")
     if entries and "partition" not in fields:
-        notes.append(f"{entries:,} entries added (the table's rocksdb.num.filter_entries)")
+        legacy = fields["implementation"] == "legacy Bloom"
+        fields["rocksdb_estimated_fp"] = estimated_fp(len(bits) / entries, k, entries, line_bits, legacy)
+        notes.append(f"{entries:,} entries added (the table's rocksdb.num.filter_entries); RocksDB's own estimate "
+                     f"for {len(bits) / entries:.2f} bits per entry and k = {k} is rocksdb_estimated_fp")
     return ForeignFilter(format=NAME, m=len(bits), k=k, bits=bits, label=label, fields=fields, notes=notes,
                          layout={"kind": "blocks", "block_bits": line_bits, "word_bits": line_bits,
                                  "bits_per_word": k},
                          hashing=hashing, positions=lookup if whole_keys else None)
+
+
+def estimated_fp(bits_per_key: float, k: int, keys: int, line_bits: int, legacy: bool) -> float:
+    """RocksDB's EstimatedFpRate for a built filter (util/bloom_impl.h: BloomMath, FastLocalBloomImpl,
+    LegacyLocalityBloomImpl): the mean of the standard rates one standard deviation of keys per cache line
+    either side, plus the chance of a 64-bit (32-bit legacy) hash collision."""
+    def standard(bpk: float) -> float:
+        return (1.0 - math.exp(-k / bpk)) ** k
+
+    per_line = line_bits / bits_per_key
+    sd = math.sqrt(per_line)
+    rate = (standard(line_bits / (per_line + sd)) + (standard(line_bits / (per_line - sd)) if per_line > sd
+                                                     else 1.0)) / 2
+    if legacy:
+        rate += 0.1 / (bits_per_key * 0.75 + 22)
+    base = keys * 0.5 ** (32 if legacy else 64)
+    collide = 1.0 - math.exp(-base) if base > 0.0001 else base - base * base * 0.5
+    return rate + collide - rate * collide
 
 
 def _always(bits, label, fields, why) -> ForeignFilter:

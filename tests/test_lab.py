@@ -28,7 +28,8 @@ def reports():
 
 def test_good_filter_is_consistent_at_every_point(reports):
     rep = reports["good_filter"]
-    assert rep.form == "filter object"
+    assert rep.form == "filter object with positions"
+    assert rep.threshold == GRID.alpha / (GRID.points * 6)   # six judgements a point: positions and bits seen
     assert len(rep.points) == GRID.points
     assert rep.consistent, report.text(rep)
     for p in rep.points:

@@ -4,7 +4,8 @@ At each (m, k) the student's ``make_filter(m, k)`` is called once; n fresh items
 for every n of the grid in ascending order, and P strangers (``stranger_items``, never inserted) are looked up.
 A positions function is asked for every item's positions (and asked again for the members at lookup, as a
 filter asks its hash again, so that positions that change between calls show up as false negatives); an object
-is used through ``add`` and ``in`` only.
+is used through ``add`` and ``in``, and its ``positions(item)``, when it has one, is asked for the positions
+checks (coinciding and biased positions).
 
 Every judgement is a p-value against independent uniform positions (``bloomviz.lab.stats``); a point is flagged
 when one falls below ``alpha`` divided by the number of judgements made over the whole grid (Bonferroni), so a
@@ -118,7 +119,7 @@ class Point:
 class LabReport:
     grid: Grid
     points: tuple[Point, ...]
-    form: str                             # "positions function" or "filter object" (with or without bits)
+    form: str                             # "positions function", "filter object" or "filter object with positions"
     threshold: float                      # the per-judgement p below which a point is flagged
     notes: tuple[str, ...] = field(default=())
 
@@ -162,8 +163,9 @@ def run(factory: Callable, grid: Grid = Grid(), progress: Callable[[int, int], N
             try:
                 made = student.make(factory, m, k)
                 if student.is_filter_object(made):
-                    forms.add("filter object")
-                    raws = _object_points(made, m, k, grid, members, strangers)
+                    shown = callable(getattr(made, "positions", None))
+                    forms.add("filter object with positions" if shown else "filter object")
+                    raws = _object_points(made, m, k, grid, members, strangers, shown)
                 else:
                     forms.add("positions function")
                     raws = _function_points(made, m, k, grid, members, strangers)
@@ -173,14 +175,14 @@ def run(factory: Callable, grid: Grid = Grid(), progress: Callable[[int, int], N
             done += 1
             if progress is not None:
                 progress(done, len(grid.ms) * len(grid.ks))
-    with_positions = "positions function" in forms
+    with_positions = any(r.get("counts") is not None for _, _, raws in per_mk for r in raws)
     with_bits = with_positions or any(r.get("bits_set") is not None for _, _, raws in per_mk for r in raws)
     threshold = grid.alpha / (grid.points * judgements_per_point(with_positions, with_bits))
     points = tuple(_judge(m, k, raw, grid.probes, threshold) for m, k, raws in per_mk for raw in raws)
     notes = []
     if forms == {"filter object"}:
-        notes.append("Its positions are not seen (an object is used through add and in only): coinciding and "
-                     "biased positions are judged for a positions function only.")
+        notes.append("Its positions are not seen (an object without a positions method is used through add and "
+                     "in only): coinciding and biased positions are judged only where positions are seen.")
         if not with_bits:
             notes.append("It shows no bit array (bits or bit_array): the rate is judged against the formula's "
                          "ensemble spread only, not against the filter's own fill.")
@@ -207,7 +209,13 @@ def _function_points(fn, m: int, k: int, grid: Grid, members: list[str], strange
     return raws
 
 
-def _object_points(obj, m: int, k: int, grid: Grid, members: list[str], strangers: list[str]) -> list[dict]:
+def _object_points(obj, m: int, k: int, grid: Grid, members: list[str], strangers: list[str],
+                   shown: bool) -> list[dict]:
+    seen = {}
+    if shown:
+        every = student.positions(obj.positions, members + strangers, m, k)
+        seen = dict(counts=np.bincount(every.reshape(-1), minlength=m),
+                    distinct=np.array([len(set(row)) for row in every.tolist()]))
     raws = []
     done = 0
     for n in grid.ns:
@@ -217,7 +225,7 @@ def _object_points(obj, m: int, k: int, grid: Grid, members: list[str], stranger
         lost = [x for x in members[:n] if not student.contains(obj, x)]
         fp = sum(student.contains(obj, x) for x in strangers)
         bits = student.bit_array(obj, m)
-        raws.append(dict(n=n, fp=fp, bits_set=None if bits is None else int(bits.sum()), lost=lost))
+        raws.append(dict(n=n, fp=fp, bits_set=None if bits is None else int(bits.sum()), lost=lost, **seen))
     return raws
 
 

@@ -84,7 +84,7 @@ def svg(report: LabReport) -> str:
     """Measured rate with its interval (blue: consistent, red: flagged) against the exact rate (black bar), one
     column per grid point, grouped by (m, k), on a log scale."""
     pts = report.points
-    width, height, left, right, top, bottom = max(480, 60 + 14 * len(pts)), 360, 56, 12, 28, 64
+    width, height, left, right, top, bottom = max(640, 60 + 14 * len(pts)), 360, 56, 12, 28, 64
     plot_w, plot_h = width - left - right, height - top - bottom
     lo_exp = math.floor(math.log10(FLOOR))
 
@@ -128,7 +128,7 @@ def svg(report: LabReport) -> str:
                 sep = (xx + x(i + 1)) / 2
                 out.append(f'<line x1="{sep:.1f}" x2="{sep:.1f}" y1="{top}" y2="{top + plot_h}" stroke="#eee"/>')
             group_start = i + 1
-    out.append(f'<text x="{left}" y="{height - 10}">n grows left to right within each (m, k); red: not '
-               'consistent with independent positions</text>')
+    out.append(f'<text x="{left}" y="{height - 10}">n grows left to right in each (m, k) · red: not consistent '
+               f'with independent positions · below 1e{lo_exp}: on the bottom edge</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"

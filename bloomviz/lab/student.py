@@ -7,6 +7,7 @@ is data to bloomviz, never code). ``make_filter(m, k)`` is called once per (m, k
 - a **function** from an item (a ``str``) to its k positions (ints in [0, m)), or
 - an **object** with ``add(item)`` and ``item in obj``, and optionally its bit array as ``bits`` or ``bit_array``
   (anything ``numpy.asarray`` reads as m values, 0 meaning unset: a list, a bytearray, a numpy array, a bitarray).
+  With a ``positions(item)`` method too, its positions are checked as a positions function's are.
 """
 
 from __future__ import annotations

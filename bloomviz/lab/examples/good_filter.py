@@ -1,5 +1,5 @@
-"""A good student filter: k independent hashes (BLAKE2b keyed by the hash's number), an object with add and in,
-and its bit array shown as ``bits``.
+"""A good student filter: k independent hashes (BLAKE2b salted with the hash's number), an object with add and
+in, its bit array shown as ``bits`` and its positions as ``positions(item)`` (so the lab checks them too).
 
     bloomviz lab bloomviz/lab/examples/good_filter.py:make_filter
 """

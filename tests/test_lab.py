@@ -68,7 +68,8 @@ def test_report_svg_and_csv(reports):
     assert report.svg(reports["good_filter"]).count(f'fill="{report.BAD}"') == 0
     rows = report.csv_text(rep).splitlines()
     assert rows[0].split(",")[:3] == ["m", "k", "n"] and len(rows) == GRID.points + 1
-    assert rep._repr_svg_() == svg
+    shown = rep._repr_html_()
+    assert svg in shown and "BIASED POSITION" in shown and "<pre>" in shown
 
 
 # --- filters broken on purpose -------------------------------------------------------------------------------

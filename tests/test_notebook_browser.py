@@ -21,6 +21,7 @@ pytest.importorskip("anywidget", reason="the notebook extra (anywidget) is not i
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium (the test extra) is not installed")
 
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -153,6 +154,9 @@ def test_the_grid_renders_an_insert_lights_k_cells_and_a_lookup_shows_its_verdic
     assert lit == sorted(w.workbench.last_record.positions) and w.n == 1
     assert len(browser.find_elements(By.CSS_SELECTOR, ".bv-cell.on")) == 3
     assert browser.find_element(By.CSS_SELECTOR, ".bv-verdict").text.startswith("INSERTED — Inserted “")
+    first = browser.find_element(By.CSS_SELECTOR, f'.bv-cell[data-i="{lit[0]}"]')
+    ActionChains(browser).move_to_element(first).perform()   # pointing at a cell asks the model who set it
+    wait.until(lambda d: f"set by: {item}" in d.find_element(By.CSS_SELECTOR, ".bv-cell-text").text)
 
     stranger = distinct_item(w.workbench.filter, "zed", want_member=False)
     field.clear()

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("anywidget", reason="the notebook extra (anywidget) is not installed")
 
-from bloomviz.explain.operations import KIND_WORDS, explain  # noqa: E402
+from bloomviz.explain.operations import KIND_WORDS, explain, hover_text  # noqa: E402
 from bloomviz.notebook import BloomWidget  # noqa: E402
 from bloomviz.notebook.view_state import MAX_CELLS  # noqa: E402
 from bloomviz.workbench.model import Workbench  # noqa: E402
@@ -116,6 +116,20 @@ def test_the_widget_follows_a_model_it_was_given():
     assert w.n == 1 and w.verdict == "inserted"
     wb.insert("after")   # an operation made on the model, not through the widget
     assert w.n == 2 and [c for c, _, _ in w.lit] == list(wb.last_record.positions)
+
+
+def test_pointing_at_a_cell_gives_the_windows_hover_words(widget):
+    message(widget, op="insert", item="ana@acme.com")
+    bit = widget.workbench.last_record.positions[0]
+    message(widget, op="cell", bit=bit)
+    assert widget.cell_text == hover_text(widget.workbench.state, bit, 1)
+    assert f"bit {bit:,} = 1" in widget.cell_text and "set by: ana@acme.com" in widget.cell_text
+    for bad in (-1, 64, "3", True, None):
+        message(widget, op="cell", bit=bad)
+        assert widget.cell_text == ""
+    message(widget, op="cell", bit=bit)
+    message(widget, op="insert", item="bo")
+    assert widget.cell_text == ""   # an operation changes the cells: the old words would be stale
 
 
 def test_a_large_filter_is_drawn_in_bins():

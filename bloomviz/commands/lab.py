@@ -8,9 +8,10 @@ student's code (lessons and session files are data, never code).
 
 make_filter(m, k) is called once per (m, k) and returns either a function from an item (str) to its k
 positions in [0, m), or an object with add(item) and `item in obj` (optionally its bit array as `bits` or
-`bit_array`, and its positions(item)). At every grid point n fresh items are inserted and --probes strangers looked up; the table gives
-the measured rate with its 95% Wilson interval, the exact rate for independent positions E[(X/m)^k], and,
-when the bits are known, (X/m)^k for this filter's own X bits set (a stranger's exact chance of passing).
+`bit_array`, and its positions(item)). At every grid point n fresh items are inserted and --probes strangers
+looked up; the table gives the measured rate with its 95% Wilson interval, the exact rate for independent
+positions E[(X/m)^k], and, when the bits are known, (X/m)^k for this filter's own X bits set (a stranger's
+exact chance of passing).
 What is wrong is named where it shows: false negatives, positions that coincide (more or less often than
 independent ones), a biased position (chi-square over the positions), a fill or a rate outside what luck
 explains. --svg writes a plot, --csv the rows.

@@ -130,9 +130,9 @@ class LabReport:
     def where(self, kind: str) -> tuple[Point, ...]:
         return tuple(p for p in self.points if any(f.kind == kind for f in p.findings))
 
-    def _repr_svg_(self) -> str:   # a notebook shows the plot
-        from bloomviz.lab.report import svg
-        return svg(self)
+    def _repr_html_(self) -> str:   # a notebook shows the plot and the words
+        from bloomviz.lab.report import html_text
+        return html_text(self)
 
     def __str__(self) -> str:
         from bloomviz.lab.report import text

@@ -1,8 +1,8 @@
 """The lab's report in words (``text``), as CSV rows (``csv_text``) and as a plot (``svg``).
 
 The plot is SVG written here: a few dozen lines of text beat a plotting library for one chart of points and
-intervals, it needs no Qt and no display, it keeps its labels as text (a notebook shows it as it is, through
-``LabReport``'s ``_repr_svg_``), and it opens in any browser.
+intervals, it needs no Qt and no display, it keeps its labels as text (a notebook shows it inline, with the words, through
+``LabReport._repr_html_``), and it opens in any browser.
 """
 
 from __future__ import annotations
@@ -57,6 +57,11 @@ def text(report: LabReport) -> str:
         lines.append(f"- {kind.upper()} at {len(where)} point{'s' if len(where) > 1 else ''}: {at}{more}.")
         lines.append(f"  At (m {where[0].m:,}, k {where[0].k}, n {where[0].n:,}): {first.text}.")
     return "\n".join(lines) + "\n"
+
+
+def html_text(report: LabReport) -> str:
+    """The plot and the report's words, for a notebook."""
+    return f"<div>{svg(report)}<pre>{html.escape(text(report))}</pre></div>"
 
 
 def csv_text(report: LabReport) -> str:

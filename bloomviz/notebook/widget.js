@@ -35,6 +35,7 @@ function render({ model, el }) {
   const configure = h("button", { type: "button", class: "bv-configure" }, "New filter");
   const fill = h("div", { class: "bv-fill" });
   const grid = h("div", { class: "bv-grid", role: "img" });
+  const cellText = h("div", { class: "bv-cell-text" });
   const verdict = h("div", { class: "bv-verdict", role: "status", "aria-live": "polite" });
   const culprits = h("ul", { class: "bv-culprits" });
   const rate = h("div", { class: "bv-rate" });
@@ -45,13 +46,22 @@ function render({ model, el }) {
   const error = h("div", { class: "bv-error", role: "alert" });
   el.classList.add("bv");
   el.append(h("div", { class: "bv-row" }, item, insert, lookup, h("span", { class: "bv-gap" }),
-              "m ", m, " k ", k, configure), fill, grid, verdict, culprits, rate, plot, error);
+              "m ", m, " k ", k, configure), fill, grid, cellText, verdict, culprits, rate, plot, error);
 
   const send = (op) => model.send({ op, item: item.value });
   insert.addEventListener("click", () => send("insert"));
   lookup.addEventListener("click", () => send("lookup"));
   item.addEventListener("keydown", (e) => { if (e.key === "Enter") send(e.shiftKey ? "lookup" : "insert"); });
   configure.addEventListener("click", () => model.send({ op: "configure", m: m.value, k: k.value }));
+  let pointed = -1;   // ask Python for a cell's words once per cell entered, not per mouse move
+  grid.addEventListener("mouseover", (e) => {
+    const i = Number(e.target.dataset && e.target.dataset.i);
+    if (Number.isInteger(i) && i !== pointed && model.get("bits_per_cell") === 1) {
+      pointed = i;
+      model.send({ op: "cell", bit: i });
+    }
+  });
+  grid.addEventListener("mouseleave", () => { pointed = -1; });
 
   function drawCells() {
     const values = model.get("cells"), binned = model.get("bits_per_cell") > 1;
@@ -99,11 +109,13 @@ function render({ model, el }) {
   }
 
   const showError = () => { error.textContent = model.get("error"); };
+  const showCell = () => { cellText.textContent = model.get("cell_text"); };
   const handlers = [["cells", drawCells], ["cols", drawCells], ["lit", drawLit], ["verdict", drawVerdict],
                     ["headline", drawVerdict], ["verdict_text", drawVerdict], ["culprits", drawVerdict], ["fill_line", drawNumbers],
-                    ["rate_line", drawNumbers], ["plot", drawNumbers], ["error", showError]];
+                    ["rate_line", drawNumbers], ["plot", drawNumbers], ["error", showError],
+                    ["cell_text", showCell]];
   for (const [name, fn] of handlers) model.on(`change:${name}`, fn);
-  drawCells(); drawVerdict(); drawNumbers(); showError();
+  drawCells(); drawVerdict(); drawNumbers(); showError(); showCell();
   return () => { for (const [name, fn] of handlers) model.off(`change:${name}`, fn); };
 }
 

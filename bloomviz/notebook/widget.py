@@ -8,7 +8,7 @@ and a stylesheet, loaded by every front end that runs ipywidgets. Install with `
     w                                # the grid, insert and lookup, the verdict, the rate, the fill
     w.insert("ana@acme.com"); w.lookup("bob@acme.com")
 
-The browser sends ``{"op": "insert" | "lookup" | "configure" | "reset", ...}`` messages; the widget calls the
+The browser sends ``{"op": "insert" | "lookup" | "configure" | "reset" | "cell", ...}`` messages; the widget calls the
 model, and the model's events set the synced traits from ``view_state`` (the window's records and words). A
 refused operation changes nothing and shows the model's own message in ``error``.
 """
@@ -20,6 +20,7 @@ from pathlib import Path
 import anywidget
 import traitlets
 
+from bloomviz.explain.operations import hover_text
 from bloomviz.notebook.view_state import view_state
 from bloomviz.workbench.model import Workbench
 
@@ -47,6 +48,7 @@ class BloomWidget(anywidget.AnyWidget):
     rates = traitlets.Dict().tag(sync=True)
     plot = traitlets.List().tag(sync=True)             # [[n, measured, exact], ...]
     error = traitlets.Unicode("").tag(sync=True)       # the model's refusal, "" after an accepted operation
+    cell_text = traitlets.Unicode("").tag(sync=True)   # the pointed cell in the window's hover words
 
     def __init__(self, workbench: Workbench | None = None, *, m: int | None = None, k: int | None = None,
                  probes: int | None = None, **kwargs):
@@ -82,6 +84,14 @@ class BloomWidget(anywidget.AnyWidget):
         self.error = ""
         self.workbench.reset()
 
+    def point_at(self, bit) -> None:
+        """The window's hover text of grid cell ``bit``: its value and the inserted items that set it."""
+        wb = self.workbench
+        if isinstance(bit, bool) or not isinstance(bit, int) or self.bits_per_cell != 1 or not 0 <= bit < wb.filter.m:
+            self.cell_text = ""
+            return
+        self.cell_text = hover_text(wb.state, bit, int(wb.cell_values([bit])[0]))
+
     def _on_message(self, _widget, content, _buffers) -> None:
         if not isinstance(content, dict):
             return
@@ -96,12 +106,15 @@ class BloomWidget(anywidget.AnyWidget):
             self.configure(_whole(content.get("m")), _whole(content.get("k")))
         elif op == "reset":
             self.reset()
+        elif op == "cell":
+            self.point_at(content.get("bit"))
         else:
             self.error = f"Refused: unknown operation {op!r}. Nothing was changed."
 
     # --- the model's events into traits ----------------------------------------------------------------------------
     def _changed(self, *_args) -> None:
         with self.hold_sync():   # one update message per operation, not one per trait
+            self.cell_text = ""
             for name, value in view_state(self.workbench).items():
                 setattr(self, name, value)
 

@@ -182,3 +182,15 @@ def test_leveldb_magic_and_damage_are_refused(tables, tmp_path):
     (tmp_path / "v99.sst").write_bytes(raw)
     with pytest.raises(ForeignFormatError, match="format_version 99"):
         formats.open_filters(tmp_path / "v99.sst")
+
+
+def test_inspect_words_for_cache_lines_and_ribbon(tables):
+    from bloomviz.commands.foreign import layout_text
+
+    _, made = tables
+    [fast] = formats.open_filters(made["fast"])
+    assert layout_text(fast.m, fast.k, fast.layout) == (f"{fast.m // 512:,} blocks of 512 bits (each item sets its "
+                                                        f"{fast.k} bits inside one block)")
+    [ribbon] = formats.open_filters(made["ribbon"])
+    assert layout_text(ribbon.m, ribbon.k, ribbon.layout).startswith(f"a Ribbon solution of {ribbon.fields['slots']:,} "
+                                                                      "slots")

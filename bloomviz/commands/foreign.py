@@ -151,9 +151,14 @@ def layout_text(m: int, k: int, layout: dict) -> str:
     scalable filter's links say themselves whether each is partitioned (slice bits > 0) or one array."""
     kind = layout["kind"]
     if kind == "blocks":
-        block, word = layout["block_bits"], layout["word_bits"]
+        block, word, per_word = layout["block_bits"], layout["word_bits"], layout.get("bits_per_word", 1)
+        if word == block:   # RocksDB's cache lines: all of an item's probes in one block
+            return f"{m // block:,} blocks of {block} bits (each item sets its {per_word} bits inside one block)"
         return (f"{m // block:,} blocks of {block} bits ({block // word} {word}-bit words; each item sets one bit "
                 f"per word)")
+    if kind == "ribbon":
+        return (f"a Ribbon solution of {layout['slots']:,} slots, {m / layout['slots']:.2f} bits per slot (a linear "
+                "system: an item has no bit positions of its own)")
     if kind == "slices":
         return f"{layout['slices']} slices of {layout['slice_bits']:,} bits (each item sets one bit per slice)"
     if kind == "links":
@@ -197,8 +202,10 @@ def render_text(r: dict) -> str:
     for s in r["filters"]:
         if len(r["filters"]) > 1 or s["label"]:
             out.append(f"  [{s['label'] or 'filter ' + str(s['index'])}]")
-        est = "∞ (every bit is set)" if s["estimated_n"] is None else f"{s['estimated_n']:,.1f}"
-        out += [line("m (bits)", f"{s['m']:,} ({human_bytes(s['m'] / 8)})"), line("k (hash positions)", str(s["k"])),
+        est = f"{s['estimated_n']:,.1f}" if s["estimated_n"] is not None else (
+            "not estimable (a Ribbon filter's bits are about half ones at any load)" if s["layout"] == "ribbon"
+            else "∞ (every bit is set)")
+        out += [line("m (bits)", f"{s['m']:,} ({human_bytes(s['m'] / 8)})"), line("k (hash positions)", str(s["k"]) if s["layout"] != "ribbon" else "none (a Ribbon filter)"),
                 line("layout", s["layout_text"])]
         for key, value in s["fields"].items():
             if isinstance(value, list) and value and isinstance(value[0], dict):   # a scalable filter's links
@@ -208,7 +215,8 @@ def render_text(r: dict) -> str:
             elif key != "blocks":
                 out.append(line(key, _value(value)))
         out += [line("bits set", f"{s['bits_set']:,} of {s['m']:,} (fill {s['fill'] * 100:.2f}%)"),
-                line("estimated n", f"{est}   (from the bits set, by the layout's occupancy)"),
+                line("estimated n", est + ("   (from the bits set, by the layout's occupancy)"
+                                           if s["estimated_n"] is not None else "")),
                 line("expected FP now", f"{rate(s['expected_fp'])}  ({one_in(s['expected_fp'])}; from the bits)")]
         if s.get("design_fp") is not None:
             out.append(line("design FP", f"{rate(s['design_fp'])}  ({one_in(s['design_fp'])}; what it was sized for)"))

@@ -75,7 +75,7 @@ def test_inspect_summarises_many_filters(capsys, shards):
     fills = sorted(f.bits_set / f.m for f in filters)
     assert "filters               40" in out and "atlas (over the filters" in out
     assert f"min {fills[0] * 100:.1f}%" in out and f"max {fills[-1] * 100:.1f}%" in out
-    past = sum(f.expected_fp > 0.01 for f in filters)
+    past = sum(f.expected_fp > 1.25 * 0.01 for f in filters)   # clearly past: 1.25x the design
     assert 0 < past < 40 and f"past design load      {past:,} of 40" in out
     assert "--filter N" in out and "[shard 3]" not in out     # too many for each filter's block
     code, out, _ = run(capsys, "inspect", "--json", path)
@@ -129,5 +129,5 @@ def test_spread_and_histogram():
     s = atlas.spread([1, 2, 3, 4, None, float("inf")])
     assert (s["min"], s["median"], s["max"], s["mean"]) == (1, 2.5, 4, 2.5)
     counts, edges = atlas.histogram([{"fill": f} for f in (0.05, 0.06, 0.55, 0.99)], "fill", bins=10)
-    assert list(counts) == [2, 0, 0, 0, 0, 1, 0, 0, 0, 1] and edges[0] == 0 and edges[-1] == 1
+    assert list(counts) == [2, 0, 0, 0, 0, 1, 0, 0, 0, 1] and edges[0] == 0.05 and edges[-1] == 0.99
     assert atlas.bin_of(0.55, edges, "fill") == 5

@@ -7,8 +7,8 @@ Over the file: how many filters, the spread of each number (min, 10th percentile
 max), the filters past their design load and the bytes the filters take against the file.
 
 "Past the design load" uses what the writer aimed for when the file or the reader knows it (a filter's
-``design_fp``: its rate at this fill is above it; or ``design_n``: more entries estimated than it was sized
-for); a filter with neither is counted past its load when more than half its bits are set, the fill at which
+``design_fp``: its rate at this fill is over 1.25 times it; or ``design_n``: over 1.25 times the entries it
+was sized for, estimated; the margin keeps the noise of a fill from counting); a filter with neither is counted past its load when more than half its bits are set, the fill at which
 its k stops being the best k for its m and n (k = (m/n) ln 2 gives a fill of exactly 1/2).
 
 Qt-free: the CLI and the window's Foreign view both draw from ``summarise``.
@@ -23,6 +23,10 @@ import numpy as np
 
 QUANTILES = (("min", 0.0), ("p10", 0.10), ("median", 0.50), ("p90", 0.90), ("max", 1.0))
 HALF_FILL = 0.5
+# how far past its design a filter must be to be counted: the fill of a filter of m bits wanders by about
+# sqrt(fill (1 - fill) / m), so its rate by k times that relatively (~3 % at m = 20,000, k = 4); a filter read
+# as past its design should be clearly so, not by the noise of its own fill or the rounding of its size
+PAST_MARGIN = 1.25
 METRICS = {"fill": "fill (bits set / m)", "expected_fp": "rate predicted from the fill",
            "estimated_n": "estimated entries", "m": "bits per filter"}
 
@@ -40,10 +44,12 @@ def spread(values) -> dict | None:
 def past_design(summary: dict) -> tuple[bool, str]:
     """(is this filter past its design load, the rule that said so)."""
     if summary.get("design_fp") is not None:
-        return summary["expected_fp"] > summary["design_fp"], "rate at this fill above the rate it was sized for"
+        return (summary["expected_fp"] > PAST_MARGIN * summary["design_fp"],
+                "rate at this fill over 1.25x the rate it was sized for")
     if summary.get("design_n") is not None:
         est = summary["estimated_n"]
-        return (est is None or est > summary["design_n"]), "more entries estimated than it was sized for"
+        return (est is None or est > PAST_MARGIN * summary["design_n"]), \
+            "over 1.25x the entries it was sized for (estimated)"
     return summary["fill"] > HALF_FILL, "more than half its bits set (its k is past the best k for its load)"
 
 
@@ -84,9 +90,10 @@ def histogram(summaries: list[dict], metric: str = "fill", bins: int = 20) -> tu
         values = np.log10(np.clip(values, 1e-300, None))
     if values.size == 0:
         return np.zeros(bins, dtype=int), np.linspace(0.0, 1.0, bins + 1)
-    lo, hi = (0.0, 1.0) if metric == "fill" else (float(values.min()), float(values.max()))
-    if hi <= lo:
-        lo, hi = lo - 0.5, hi + 0.5
+    lo, hi = float(values.min()), float(values.max())
+    if hi - lo < 1e-9:
+        pad = 0.05 if metric in ("fill", "expected_fp") else max(0.5, abs(lo) * 0.05)
+        lo, hi = lo - pad, hi + pad
     return np.histogram(values, bins=bins, range=(lo, hi))
 
 

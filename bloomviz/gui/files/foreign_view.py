@@ -21,11 +21,13 @@ from PySide6 import QtGui, QtWidgets
 
 from bloomviz import formats
 from bloomviz.filters import bitstore
+from bloomviz.formats import atlas
 from bloomviz.theory.units import count_text, one_in, percent_text, rate_text
 from bloomviz.formats.guava import FUNNELS
 from bloomviz.formats.pybloom_live import HASHINGS
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.files.file_dialogs import Dialogs
+from bloomviz.gui.files.foreign_atlas import AtlasPanel
 from bloomviz.workbench.limits import MAX_M
 
 TAB_KEY = "foreign"
@@ -84,6 +86,8 @@ class ForeignView(QtWidgets.QWidget):
         self.which = QtWidgets.QComboBox()
         self.which.setToolTip("A Parquet file holds one filter per column and row group")
         self.grid = BitGridWidget()
+        self.atlas = AtlasPanel()
+        self.atlas.setVisible(False)
         self.numbers = QtWidgets.QLabel("Open a file written by another library to see its filter.")
         self.numbers.setWordWrap(True)
         self.numbers.setTextFormat(QtGui.Qt.TextFormat.RichText)
@@ -119,8 +123,13 @@ class ForeignView(QtWidgets.QWidget):
         side_box = QtWidgets.QWidget()
         side_box.setLayout(side)
         side_box.setMinimumWidth(360)
+        left = QtWidgets.QSplitter(QtGui.Qt.Orientation.Vertical)
+        left.addWidget(self.atlas)
+        left.addWidget(self.grid)
+        left.setStretchFactor(1, 2)
+        left.setSizes([230, 470])
         split = QtWidgets.QSplitter()
-        split.addWidget(self.grid)
+        split.addWidget(left)
         split.addWidget(side_box)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
@@ -133,6 +142,7 @@ class ForeignView(QtWidgets.QWidget):
         self.open_button.clicked.connect(self.open_dialog)
         self.reread_button.clicked.connect(lambda: self.path and self.open_path(self.path))
         self.which.currentIndexChanged.connect(self.show_filter)
+        self.atlas.filterChosen.connect(self.which.setCurrentIndex)
         self.lookup_button.clicked.connect(self.lookup)
         self.item.returnPressed.connect(self.lookup)
         self._set_enabled(False)
@@ -188,6 +198,10 @@ class ForeignView(QtWidgets.QWidget):
         self._set_enabled(True)
         self.show_message(f"{os.path.basename(path)}: {len(found)} filter{'s' if len(found) > 1 else ''} "
                           f"({found[0].format}).")
+        self.atlas.setVisible(len(found) > 1)
+        if len(found) > 1:
+            summaries = [f.summary() for f in found]
+            self.atlas.set_filters(summaries, atlas.path_bytes(path, summaries))
         self.show_filter(0)
         return True
 
@@ -195,6 +209,7 @@ class ForeignView(QtWidgets.QWidget):
         if not 0 <= index < len(self.filters):
             return
         flt = self.current = self.filters[index]
+        self.atlas.show_current(index)
         self.verdict.setText("")
         if flt.m <= MAX_M:
             self.grid.reset(flt.m, bitstore.unpack(flt.bits))
@@ -228,6 +243,8 @@ class ForeignView(QtWidgets.QWidget):
         flt, text = self.current, self.item.text()
         if flt is None or not text:
             return False
+        if len(self.filters) > 1:
+            return self._lookup_many(text)
         try:
             found = flt.lookup(text)
         except (ValueError, TypeError) as exc:
@@ -247,6 +264,52 @@ class ForeignView(QtWidgets.QWidget):
         else:
             zero = next(p for p, b in zip(positions, bits) if not b)
             words = (f"<b>definitely not in the set</b>: bit {zero:,} is 0 (positions {shown}).")
+            colour = "#2E7D32"
+        self.verdict.setText(f"“{html.escape(text)}”: {words}")
+        self.verdict.setStyleSheet(f"color: {colour};")
+        return True
+
+    def _name(self, index: int) -> str:
+        return self.filters[index].label or f"filter {index}"
+
+    def _lookup_many(self, text: str) -> bool:
+        """A file of many filters: the item goes where the file sends it (a table's index names one block's
+        filter) or else to every filter; the answer names the filter, and the grid shows it."""
+        targets = formats.route(self.filters[0].format, self.filters, text)
+        where = {id(f): i for i, f in enumerate(self.filters)}
+        answers, refusals = [], []
+        for f in targets:
+            try:
+                answers.append((where[id(f)], f.lookup(text)))
+            except (ValueError, TypeError) as exc:
+                refusals.append(str(exc))
+        if not answers:
+            why = refusals[0] if refusals else "no filter of the file covers it"
+            self.verdict.setText(f"Refused: {html.escape(why)}.")
+            self.verdict.setStyleSheet("color: #C0392B;")
+            return False
+        hits = [(i, a) for i, a in answers if a.maybe_present]
+        index, found = hits[0] if hits else answers[0]
+        self.which.setCurrentIndex(index)
+        flt = self.filters[index]
+        if flt.m <= MAX_M and found.positions:
+            self.grid.set_bands(_bands(flt.layout, flt.m, found.positions))
+            self.grid.highlight(list(found.positions), ["one" if b else "zero" for b in found.bits])
+        went = ("the file's index sends it to this one filter" if len(targets) == 1 < len(self.filters)
+                else f"looked up in {len(answers):,} of the {len(self.filters):,} filters")
+        if refusals:
+            went += f"; {len(refusals):,} refused it ({html.escape(refusals[0])})"
+        name = html.escape(self._name(index))
+        if hits:
+            others = f"; {len(hits) - 1:,} other filter(s) also have all its bits set" if len(hits) > 1 else ""
+            words = (f"<b>probably in the set</b>: in “{name}” all its bits are 1{others} ({went}). What was "
+                     "inserted is unknown, so this may be a false positive.")
+            colour = "#1565C0"
+        else:
+            zero = found.zero_positions[0]
+            each = f"bit {zero:,} is 0 in “{name}”" if len(answers) == 1 else (
+                f"a 0 bit in each of the {len(answers):,} filters (shown: “{name}”, bit {zero:,})")
+            words = f"<b>definitely not in the set</b>: {each} ({went})."
             colour = "#2E7D32"
         self.verdict.setText(f"“{html.escape(text)}”: {words}")
         self.verdict.setStyleSheet(f"color: {colour};")

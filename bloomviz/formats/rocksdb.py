@@ -353,9 +353,10 @@ def _ribbon(bits, contents: bytes, label: str, fields: dict) -> ForeignFilter:
     return ForeignFilter(
         format=NAME, m=len(bits), k=1, bits=bits, label=label, fields=fields,
         layout={"kind": "ribbon", "slots": slots},
-        hashing="Standard128Ribbon (a linear system over GF(2), not a Bloom filter): membership is not "
-                "reproduced here; RocksDB answers it by XOR-ing the solution columns the key's 128-bit "
-                "coefficient row selects (util/ribbon_impl.h, InterleavedFilterQuery)",
+        hashing="Standard128Ribbon (a linear system over GF(2), not a Bloom filter): RocksDB answers a key by "
+                "the parities of the solution bits its 128-bit coefficient row selects, one per column, against "
+                "bits of its hash (util/ribbon_impl.h, InterleavedFilterQuery); bloomviz answers by bit "
+                "positions that must all be 1, which a Ribbon filter does not have, so it does not answer",
         notes=["a Ribbon filter's bits are a solved system, about half of them 1 at any load: bits set say "
                "nothing about the entries, and the false-positive rate is 2**-(solution bits per slot)"])
 

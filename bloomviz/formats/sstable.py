@@ -19,6 +19,9 @@ from __future__ import annotations
 import struct
 import zlib
 
+import numpy as np
+from numba import njit
+
 from bloomviz.formats.common import Source
 
 TRAILER = 5
@@ -57,24 +60,31 @@ def handle(data: bytes, pos: int = 0) -> tuple[int, int, int]:
 
 
 # --- CRC-32C, masked as LevelDB stores it (util/crc32c.h) ----------------------------------------------------
-def _crc_table() -> list[int]:
-    table = []
+# compiled with numba (a runtime dependency already): a table's index and filter blocks are tens of KiB each and a
+# database holds thousands of tables; a Python loop checks 2 MB/s, the compiled one about 1 GB/s
+def _crc_table() -> np.ndarray:
+    table = np.zeros(256, dtype=np.uint32)
     for i in range(256):
         c = i
         for _ in range(8):
             c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
-        table.append(c)
+        table[i] = c
     return table
 
 
 _CRC = _crc_table()
 
 
-def crc32c(data: bytes) -> int:
-    crc, table = 0xFFFFFFFF, _CRC
+@njit(cache=True, nogil=True)
+def _crc_loop(data: np.ndarray, table: np.ndarray) -> int:
+    crc = np.uint32(0xFFFFFFFF)
     for b in data:
-        crc = table[(crc ^ b) & 0xFF] ^ (crc >> 8)
-    return crc ^ 0xFFFFFFFF
+        crc = table[(crc ^ b) & np.uint32(0xFF)] ^ (crc >> np.uint32(8))
+    return crc ^ np.uint32(0xFFFFFFFF)
+
+
+def crc32c(data: bytes) -> int:
+    return int(_crc_loop(np.frombuffer(data, dtype=np.uint8), _CRC))
 
 
 def masked_crc32c(data: bytes) -> int:

@@ -54,6 +54,10 @@ class Design:
     memory: str
     notes: list[str] = field(default_factory=list)
     fp_classic: float = math.nan      # Bloom's formula (1 − (1 − 1/m)^{kn})^k, below fp for k ≥ 2
+    # The integer k with the lowest exact rate (brute force agrees for every m <= 256, n <= m/2): at small m it
+    # can lie below both integers next to (m/n) ln 2 (m = 32, n = 2: 9, not 11 or 12).
+    k_best: int = 0
+    fp_best: float = math.nan
 
     @property
     def one_in(self) -> str:
@@ -83,10 +87,11 @@ def _clamp_k(k: float) -> int:
     return int(min(64, max(1, k)))
 
 
-def _describe(n: int, m: int, k: int, p_target: float | None, notes: list[str]) -> Design:
+def _describe(n: int, m: int, k: int, p_target: float | None, notes: list[str], k_best: int | None = None) -> Design:
     fp = theory.fp_exact(m, k, n)
     k_real = (m / n) * LN2
     kf, kc = _clamp_k(math.floor(k_real)), _clamp_k(math.ceil(k_real))
+    kb = theory.optimal_k_int(m, n) if k_best is None else k_best
     lb = math.log2(1 / fp) if 0 < fp < 1 else 0.0
     bpi = m / n
     return Design(n=n, m=m, k=k, p_target=p_target, fp=fp, fp_approx=theory.fp_approx(m, k, n),
@@ -94,7 +99,7 @@ def _describe(n: int, m: int, k: int, p_target: float | None, notes: list[str]) 
                   fp_floor=theory.fp_exact(m, kf, n), fp_ceil=theory.fp_exact(m, kc, n),
                   bits_per_item=bpi, lower_bound_bits=lb, overhead=(bpi / lb) if lb else math.inf,
                   fill_at_capacity=theory.fill_expected(m, k, n), memory=human_bytes(math.ceil(m / 8)),
-                  fp_classic=theory.fp_classic(m, k, n),
+                  fp_classic=theory.fp_classic(m, k, n), k_best=kb, fp_best=theory.fp_exact(m, kb, n),
                   notes=notes)
 
 
@@ -116,6 +121,19 @@ def _largest_n(m: int, k: int, p: float) -> int:
     return theory.first_true(lo, hi, lambda n: theory.fp_exact(m, k, n) > p) - 1   # fp(lo) <= p < fp(hi)
 
 
+def best_k_note(m: int, n: int, k: int) -> str:
+    """Why k is the best integer k: next to (m/n) ln 2, or (at small m) below it."""
+    k_real = (m / n) * LN2
+    near = (_clamp_k(math.floor(k_real)), _clamp_k(math.ceil(k_real)))
+    if k in near:
+        return (f"k = {k}: the integer with the lowest exact rate, next to (m/n)·ln 2 = {k_real:.3f}")
+    rounded = _clamp_k(round(k_real))
+    cost = theory.fp_exact(m, rounded, n) / theory.fp_exact(m, k, n) - 1
+    return (f"k = {k}: the integer with the lowest exact rate; (m/n)·ln 2 = {k_real:.3f} is the optimum of the "
+            f"approximation, which at this small m points too high (k = {rounded} would cost {cost:+.0%} in "
+            "false positives)")
+
+
 def solve(n: int | None = None, p: float | None = None, m: int | None = None,
           k: int | None = None) -> Design:
     try:
@@ -130,8 +148,10 @@ def solve(n: int | None = None, p: float | None = None, m: int | None = None,
     if given >= {"n", "m"}:
         if k is None:
             k = theory.optimal_k_int(m, n)
-            notes.append(f"k = {k}: the integer next to (m/n)·ln 2 = {(m / n) * LN2:.3f} with the lower rate")
-        d = _describe(n, m, k, p, notes)
+            notes.append(best_k_note(m, n, k))
+            d = _describe(n, m, k, p, notes, k_best=k)
+        else:
+            d = _describe(n, m, k, p, notes)
         if p is not None and d.fp > p * (1 + 1e-12):
             raise CalcError(f"inconsistent: m = {m:,}, n = {n:,}, k = {k} give a rate of {d.fp:.4g}, "
                             f"above the target p = {p:g}; drop one of the four or enlarge m")

@@ -175,8 +175,10 @@ def test_runtime_dependencies_and_extras():
     names = {Requirement(line).name.lower() for line in project["dependencies"]}
     # xxhash: XXH64 is what Parquet's Bloom filters hash with (bloomviz.formats.parquet); numba: the
     # compiled passes over the bit array (bloomviz.filters.bit_kernels, bloomviz.measure.first_flips); cramjam:
-    # the compressed blocks of LevelDB/RocksDB tables (bloomviz.formats.sstable)
-    assert names == {"pyside6-essentials", "pyqtgraph", "bitarray", "mmh3", "numpy", "xxhash", "numba", "cramjam"}
+    # the compressed blocks of LevelDB/RocksDB tables (bloomviz.formats.sstable); pycryptodome: Keccak-256, what
+    # Ethereum's logsBloom hashes with (bloomviz.formats.ethereum)
+    assert names == {"pyside6-essentials", "pyqtgraph", "bitarray", "mmh3", "numpy", "xxhash", "numba", "cramjam",
+                     "pycryptodome"}
     extras = {extra: {Requirement(line).name.lower() for line in lines}
               for extra, lines in project["optional-dependencies"].items()}
     assert extras["test"] >= {"pytest", "pytest-qt", "hypothesis", "plyvel", "rocksdict"}

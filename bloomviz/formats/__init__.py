@@ -18,8 +18,8 @@ from __future__ import annotations
 import os
 from types import ModuleType
 
-from bloomviz.formats import (bitset_text, cassandra, git_commit_graph, go_bloom, guava, hudi, orc, parquet,
-                              pybloom_live, pyprobables, raw, redisbloom, spark)
+from bloomviz.formats import (bitset_text, cassandra, ethereum, git_commit_graph, go_bloom, guava, hudi, orc,
+                              parquet, pybloom_live, pyprobables, raw, redisbloom, spark)
 from bloomviz.formats import leveldb, rocksdb
 from bloomviz.formats.common import ForeignFilter, ForeignFormatError, ForeignLookup, Option, Source
 
@@ -28,9 +28,9 @@ from bloomviz.formats.common import ForeignFilter, ForeignFormatError, ForeignLo
 # 64-bit magic as their last 8 bytes; the others are
 # recognised by exact size relations between a header or footer and the file length; a bitset text is only
 # 0s and 1s, which no binary header above is)
-FORMATS: dict[str, ModuleType] = {m.NAME: m for m in (hudi, parquet, orc, git_commit_graph, redisbloom, leveldb,
-                                                     rocksdb, guava, go_bloom, pybloom_live, pyprobables, spark,
-                                                     cassandra, bitset_text, raw)}
+FORMATS: dict[str, ModuleType] = {m.NAME: m for m in (hudi, parquet, orc, git_commit_graph, ethereum, redisbloom,
+                                                     leveldb, rocksdb, guava, go_bloom, pybloom_live, pyprobables,
+                                                     spark, cassandra, bitset_text, raw)}
 BLOOMVIZ_MAGIC = b"BLOOMVZ\x00"
 SNIFF_BYTES = 4096
 

@@ -140,9 +140,12 @@ def read_table(path) -> list[ForeignFilter]:
     with Source(path, NAME) as src:
         (m_off, m_size), (i_off, i_size) = _footer(src)
         meta = dict(sstable.block(src, "leveldb", m_off, m_size, "the metaindex block", _crc))
-        policies = [k for k in meta if k.startswith(b"filter.")]
+        policies = [k for k in meta if b"filter." in k]
         if POLICY not in meta:
             named = ", ".join(p.decode("utf-8", "replace") for p in policies)
+            if any(b"rocksdb" in k for k in meta):
+                raise src.fail(f"a RocksDB table of format_version 0 or 1 (it shares LevelDB's magic; metaindex: "
+                               f"{', '.join(k.decode('utf-8', 'replace') for k in meta)}): not read")
             raise src.fail(f"no {POLICY.decode()} block in the metaindex" + (
                 f" (its filter is {named}, not LevelDB's Bloom filter)" if named else
                 " (the table was written without a filter policy)"))

@@ -101,6 +101,7 @@ def test_filters_equal_leveldbs_bytes_and_hold_every_key(dbs, compression):
     for key in keys:                         # 0 false negatives through the index's routing
         chosen = leveldb.route(filters, key)
         assert len(chosen) == 1 and key in chosen[0]
+        assert leveldb.route(filters, "0x" + key.hex()) == chosen and "0x" + key.hex() in chosen[0]
 
 
 def test_non_members_route_to_one_filter_and_rate_matches_fill(dbs):

@@ -59,7 +59,17 @@ def sniff_dir(path) -> bool:
 
 
 def item_bytes(item: object) -> bytes:
-    return bytes(item) if isinstance(item, (bytes, bytearray)) else str(item).encode("utf-8", "surrogateescape")
+    """A key's bytes: bytes as they are, text written ``0x…`` as the bytes its hex digits spell (keys are bytes,
+    often binary), any other text as UTF-8."""
+    if isinstance(item, (bytes, bytearray)):
+        return bytes(item)
+    text = str(item)
+    if text[:2] in ("0x", "0X"):
+        try:
+            return bytes.fromhex(text[2:])
+        except ValueError:
+            raise ValueError(f"{text!r} starts with 0x but is not hex bytes") from None
+    return text.encode("utf-8", "surrogateescape")
 
 
 def probe_positions(key: bytes, k: int, m: int) -> tuple[int, ...]:

@@ -117,3 +117,37 @@ def test_damaged_components_beside_the_filter_are_named_not_fatal(tmp_path):
         bad = tmp_path / "x-Filter.db"
         bad.write_bytes(b"\x00\x00\x00\x05\x00\x00\x10\x00" + bytes(64))
         formats.open_filters(bad, "cassandra")
+
+
+@pytest.mark.parametrize("parts", [IOT, *TINY])
+def test_keys_given_as_column_values_serialize_as_cassandra_did(parts):
+    from bloomviz.formats import cassandra_keys
+    path = fixture(*parts)
+    [flt] = formats.open_filters(path)
+    key_type = flt.fields["key_type"]
+    for key in _keys(path):
+        values = cassandra_keys.values_from_key(key_type, key)
+        item = json.dumps(values) if key_type.startswith("org.apache.cassandra.db.marshal.CompositeType") \
+            else values[0]
+        assert cassandra_keys.key_from_values(key_type, item) == key     # the bytes Index.db holds
+        assert flt.lookup(item).maybe_present
+
+
+def test_column_value_refusals_name_the_key_s_columns():
+    path = fixture(*IOT)
+    [flt] = formats.open_filters(path)
+    with pytest.raises(ValueError, match=r"2 columns \(UUIDType, UTF8Type\)"):
+        flt.lookup("dispersion")
+    with pytest.raises(ValueError, match="is not a UUIDType value"):
+        flt.lookup('["not-a-uuid", "x"]')
+
+
+def test_value_encodings_of_other_key_types():
+    from bloomviz.formats.cassandra_keys import value_bytes
+    assert [value_bytes("IntegerType", v).hex() for v in ("0", "127", "128", "-1", "-129")] == [
+        "00", "7f", "0080", "ff", "ff7f"]                 # BigInteger.toByteArray: shortest two's complement
+    assert value_bytes("SimpleDateType", "0").hex() == "80000000"            # the epoch is 2^31
+    assert value_bytes("ReversedType(org.apache.cassandra.db.marshal.LongType)", "-2").hex() == "f" * 15 + "e"
+    assert value_bytes("InetAddressType", "10.0.0.1") == bytes([10, 0, 0, 1])
+    with pytest.raises(ValueError, match="not serialized here"):
+        value_bytes("DecimalType", "1.5")

@@ -15,11 +15,14 @@ Hashing (``BloomFilter.indexes``, ``FBUtilities.abs``): (h1, h2) = Cassandra's M
 of the serialized partition key (``cassandra_murmur``: signed tail bytes), as Java signed longs; then
 base = h2, inc = h1 (sstable versions before ``ka`` swap them) and for i in 0..k-1: index = |base mod m|
 (Java's remainder keeps the sign of base), base += inc (wrapping). The filter keys on bytes: an item written
-``0x…`` is those raw bytes (a key as ``Index.db`` stores it), other text its UTF-8 (a text or varchar key).
+``0x…`` is those raw bytes (a key as ``Index.db`` stores it); other text is the key's column values when the
+key type is known, else its UTF-8 (a text or varchar key).
 
 What the table was configured for, ``bloom_filter_fp_chance``, is read from ``Statistics.db`` when it lies
 beside the file (``--fp-chance`` gives it otherwise), and the partition count from ``Index.db``: the filter
 was sized for that many keys at that rate, so its rate at this fill says whether it is past its design.
+``Statistics.db`` also states the key's type, so a key can be given as its column values (``cassandra_keys``:
+one value, or a JSON array for a key of several columns).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from __future__ import annotations
 import struct
 
 from bloomviz.formats import cassandra_sstable as sstable
+from bloomviz.formats.cassandra_keys import key_from_values
 from bloomviz.formats.cassandra_murmur import hash3_x64_128
 from bloomviz.formats.common import (ForeignFilter, ForeignFormatError, ForeignLookup, Option, Source,
                                      bits_at, bits_from_words, check_k, check_m)
@@ -64,8 +68,9 @@ def sniff(head: bytes, tail: bytes, size: int) -> bool:
     return 1 <= k <= MAX_HASHES and words >= 1 and size == HEADER + 8 * words
 
 
-def key_bytes(item: object) -> bytes:
-    """The serialized partition key an item stands for: ``0x…`` hex as raw bytes, other text as UTF-8."""
+def key_bytes(item: object, key_type: str | None = None) -> bytes:
+    """The serialized partition key an item stands for: ``0x…`` hex as raw bytes; other text as the key's
+    column values when the SSTable states its key type (``cassandra_keys``), else as UTF-8."""
     if isinstance(item, (bytes, bytearray)):
         return bytes(item)
     text = str(item)
@@ -74,6 +79,8 @@ def key_bytes(item: object) -> bytes:
             return bytes.fromhex(text[2:])
         except ValueError:
             raise ValueError(f"{text!r} starts with 0x but is not hex bytes") from None
+    if key_type is not None:
+        return key_from_values(key_type, text)
     return text.encode("utf-8", "surrogatepass")
 
 
@@ -124,7 +131,7 @@ def read(path, fp_chance: float | None = None, sstable_version: str | None = Non
         notes.append("the file name gives no SSTable version: the 3.x layout (big-endian longs) is assumed")
 
     def lookup(item: object) -> ForeignLookup:
-        pos = positions(key_bytes(item), k, m, old_order)
+        pos = positions(key_bytes(item, stats.get("key_type")), k, m, old_order)
         return ForeignLookup(item, pos, bits_at(bits, pos))
 
     return [ForeignFilter(

@@ -172,6 +172,42 @@ def test_fill_moments_and_rate_moments_by_enumeration():
     assert stats.rate_moments(m, k, n) == pytest.approx((float(eq), float(eq2)), rel=1e-12)
 
 
+def test_occupancy_and_the_ensemble_are_exact():
+    m, k, n, trials = 4, 2, 2, 3
+    xs = [len(set(ps)) for ps in product(range(m), repeat=k * n)]
+    pmf = stats.occupancy_pmf(m, k * n)
+    assert pmf.tolist() == pytest.approx([xs.count(x) / len(xs) for x in range(pmf.size)], abs=1e-15)
+    # the count of false positives among 3 strangers, averaged over every filter
+    counts = [Fraction(0)] * (trials + 1)
+    for x in xs:
+        q = Fraction(x, m) ** k
+        for c in range(trials + 1):
+            counts[c] += math.comb(trials, c) * q ** c * (1 - q) ** (trials - c) / len(xs)
+    for c in range(trials + 1):
+        want = min(1, 2 * min(sum(counts[: c + 1]), sum(counts[c:])))
+        p, how = stats.ensemble_p(c, trials, m, k, n)
+        assert how == "exact" and p == pytest.approx(float(want), rel=1e-12)
+    assert stats.fill_p(1, m, k * n) == (pytest.approx(2 * xs.count(1) / len(xs)), "exact")
+
+
+def test_one_hit_where_a_twentieth_is_expected_is_luck():
+    # a perfect hash once had this point flagged by a normal approximation (+4.3 sd, p = 2e-5): 1 false positive
+    # among 4,000 strangers at a rate of 1.25e-5 happens about one time in twenty
+    p, how = stats.ensemble_p(1, 4000, 1024, 3, 8)
+    assert how == "exact" and 0.05 < p < 0.2
+    assert stats.ensemble_z(1, 4000, 1024, 3, 8) > 4
+
+
+def test_too_much_work_falls_back_to_a_bound_that_never_overstates(monkeypatch):
+    exact_p, _ = stats.ensemble_p(30, 4000, 1024, 3, 64)
+    monkeypatch.setattr(stats, "MAX_WORK", 10)
+    bound, how = stats.ensemble_p(30, 4000, 1024, 3, 64)
+    assert how == "Chebyshev bound" and bound >= exact_p
+    mean, var = stats.fill_moments(1024, 192)
+    assert stats.fill_p(int(mean - 3 * math.sqrt(var)), 1024, 192) == (pytest.approx(1 / 9, rel=0.05),
+                                                                          "Chebyshev bound")
+
+
 def test_chi_square_tail_is_close_to_the_table():
     # chi-square with 10 degrees of freedom: P(> 18.307) = 0.05, P(> 23.209) = 0.01 (statistical tables)
     for stat, p in [(18.307, 0.05), (23.209, 0.01)]:

@@ -9,7 +9,9 @@ checks (coinciding and biased positions).
 
 Every judgement is a p-value against independent uniform positions (``bloomviz.lab.stats``); a point is flagged
 when one falls below ``alpha`` divided by the number of judgements made over the whole grid (Bonferroni), so a
-correct filter passes the whole grid with probability at least 1 − alpha (0.99 by default).
+correct filter passes the whole grid with probability at least 1 − alpha (0.99 by default; every judgement is
+exact or a bound that never overstates, except the chi-square's tail, an approximation that is close for the
+many degrees of freedom a grid has). 85 default grids of a perfect hash (blake2b) raised no finding.
 """
 
 from __future__ import annotations
@@ -104,6 +106,7 @@ class Point:
     given_fill: float | None = None     # (X/m)^k: the exact pass probability of a stranger given X
     p_given_fill: float | None = None   # exact binomial test of the count against it
     z_ensemble: float = 0.0             # the count against the formula, in ensemble standard deviations
+    p_ensemble: float = 1.0             # the count's two-sided p against the formula's ensemble
     findings: tuple[Finding, ...] = ()
 
     @property
@@ -253,24 +256,20 @@ def _judge(m: int, k: int, raw: dict, probes: int, threshold: float) -> Point:
             findings.append(Finding(RATE, f"{fp:,} of {probes:,} strangers passed ({rate_text(fp / probes)}); with "
                                           f"X = {x:,} of {m:,} bits set, independent positions pass with "
                                           f"(X/m)^k = {rate_text(given)} exactly ({_p(p_given)})", p_given))
-        fz = stats.fill_z(x, m, k * n)
-        fill_p = stats.normal_p(fz)
+        fill_p, how = stats.fill_p(x, m, k * n)
         if fill_p < threshold and n:
             mean, var = stats.fill_moments(m, k * n)
             findings.append(Finding(FILL, f"X = {x:,} bits set where {k}·{n:,} independent positions set "
-                                          f"{mean:,.1f} ± {math.sqrt(var):,.1f} ({fz:+.1f} sd, {_p(fill_p)}, "
-                                          "normal approximation)",
-                                    fill_p))
+                                          f"{mean:,.1f} ± {math.sqrt(var):,.1f} ({_p(fill_p)}, {how})", fill_p))
     z = stats.ensemble_z(fp, probes, m, k, n)
-    ens_p = stats.normal_p(z)
+    ens_p, how = stats.ensemble_p(fp, probes, m, k, n)
     if ens_p < threshold and not any(f.kind == RATE for f in findings):
         findings.append(Finding(RATE, f"measured {rate_text(fp / probes)} (95 % {rate_text(low)} – "
                                       f"{rate_text(high)}) against the exact {rate_text(exact)}: {z:+.1f} "
-                                      f"standard deviations of the spread between filters ({_p(ens_p)}, "
-                                      "normal approximation)",
+                                      f"standard deviations of the spread between filters ({_p(ens_p)}, {how})",
                                 ens_p))
     return Point(m, k, n, probes, fp, exact, low, high, bits_set=x, given_fill=given, p_given_fill=p_given,
-                 z_ensemble=z, findings=tuple(findings))
+                 z_ensemble=z, p_ensemble=ens_p, findings=tuple(findings))
 
 
 def _position_findings(m: int, k: int, counts: np.ndarray, distinct: np.ndarray, threshold: float) -> list[Finding]:

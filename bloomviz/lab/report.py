@@ -14,7 +14,7 @@ from bloomviz.lab.grid import KINDS, LabReport, Point
 from bloomviz.theory.units import rate_text
 
 CSV_COLUMNS = ("m", "k", "n", "probes", "false_positives", "measured", "low", "high", "exact", "bits_set",
-               "given_fill", "p_given_fill", "z_ensemble", "findings")
+               "given_fill", "p_given_fill", "z_ensemble", "p_ensemble", "findings")
 
 
 def _list(values) -> str:
@@ -75,7 +75,7 @@ def csv_text(report: LabReport) -> str:
     rows = [",".join(CSV_COLUMNS)]
     for p in report.points:
         values = (p.m, p.k, p.n, p.probes, p.false_positives, p.measured, p.low, p.high, p.exact, p.bits_set,
-                  p.given_fill, p.p_given_fill, p.z_ensemble, "; ".join(f.kind for f in p.findings))
+                  p.given_fill, p.p_given_fill, p.z_ensemble, p.p_ensemble, "; ".join(f.kind for f in p.findings))
         rows.append(",".join(cell(v) for v in values))
     return "\n".join(rows) + "\n"
 

@@ -73,21 +73,37 @@ def make(factory: Callable, m: int, k: int) -> object:
 def positions(fn: Callable, items: list[str], m: int, k: int) -> np.ndarray:
     """The k positions of every item as an (items x k) int64 array, every one checked: k of them, whole, in
     [0, m)."""
-    out = np.empty((len(items), k), dtype=np.int64)
-    for row, item in enumerate(items):
+    rows = []
+    for item in items:
         try:
             got = list(fn(item))
         except Exception as exc:
             raise StudentError(f"the positions of {item!r} raised {type(exc).__name__}: {exc}") from exc
         if len(got) != k:
             raise StudentError(f"{item!r} got {len(got)} positions, expected k = {k}")
-        for i, p in enumerate(got):
+        rows.append(got)
+    try:
+        out = np.array(rows).reshape(len(items), k)
+    except (OverflowError, ValueError, TypeError):
+        out = None
+    if out is None or out.dtype.kind not in "iu":
+        _name_the_bad_one(rows, items)
+    bad = np.flatnonzero(((out < 0) | (out >= m)).any(axis=1))
+    if bad.size:
+        row = int(bad[0])
+        i = int(np.flatnonzero((out[row] < 0) | (out[row] >= m))[0])
+        raise StudentError(f"position {i} of {items[row]!r} is {out[row, i]}, outside [0, m = {m})")
+    return out.astype(np.int64, copy=False)
+
+
+def _name_the_bad_one(rows: list, items: list[str]) -> None:
+    for row, item in zip(rows, items):
+        for i, p in enumerate(row):
             if isinstance(p, bool) or not isinstance(p, (int, np.integer)):
                 raise StudentError(f"position {i} of {item!r} is {p!r}, not a whole number")
-            if not 0 <= p < m:
-                raise StudentError(f"position {i} of {item!r} is {p}, outside [0, m = {m})")
-            out[row, i] = p
-    return out
+            if not -(1 << 63) <= p < 1 << 63:
+                raise StudentError(f"position {i} of {item!r} is {p}, far outside [0, m)")
+    raise StudentError("the positions could not be read as whole numbers")
 
 
 def bit_array(obj: object, m: int) -> np.ndarray | None:

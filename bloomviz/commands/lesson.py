@@ -61,11 +61,15 @@ def _summary(report: dict, total: int) -> str:
     verdict = "" if not last or "verdict" not in last else \
         f"; {last['item']}: {'probably in' if last['verdict'] == 'maybe' else 'definitely not in'}" \
         + verdict_class_text(last)
+    exact = f"exact {_rate(report['exact_rate'])}"
+    if report.get("counters_rate") is not None:   # a counting filter after removals: its counters' rate
+        exact = f"exact for n inserts without removals {_rate(report['exact_rate'])}, its counters give " \
+                f"{_rate(report['counters_rate'])}"
     asked = "".join(f"; predict: {w['answer_text']} (choice {w['right'] + 1}, “{w['choices'][w['right']]}”)"
                     for w in report["window"] if w["action"] == "predict")
     return (f"step {report['step']} of {total}: {report['title']} — m={report['m']:,} k={report['k']} "
             f"{report['scheme']} {report['variant']}, n={report['n']:,}, bits set {report['bits_set']:,}, "
-            f"measured {_rate(report['measured_rate'])}, exact {_rate(report['exact_rate'])}{verdict}{asked}")
+            f"measured {_rate(report['measured_rate'])}, {exact}{verdict}{asked}")
 
 
 def _plain(value):

@@ -40,6 +40,7 @@ class LessonState:
     touched: set = field(default_factory=set)       # numbers set by the step being run
     removed: dict = field(default_factory=dict)     # item -> inserts of it that removals took back
     forced: list = field(default_factory=list)      # ForcedRemoval records: what a false negative names
+    distorted: bool = False                         # a removal left bits no fresh insert of the members sets
 
     def put(self, numbers: dict) -> None:
         self.numbers.update(numbers)
@@ -187,7 +188,7 @@ def apply(state: LessonState, action: Action, window: list) -> None:
         state.hand_set[a[0]] = list(a[1:])
     elif name == "filter":
         state.filter, state.named, state.randoms, state.last = _make_filter(state, o), [], 0, None
-        state.removed, state.forced = {}, []
+        state.removed, state.forced, state.distorted = {}, [], False
     elif name == "insert":
         flt = _flt(state, action)
         for item in a:
@@ -221,6 +222,7 @@ def apply(state: LessonState, action: Action, window: list) -> None:
                 state.removed[item] = state.removed.get(item, 0) + 1
             else:
                 state.forced.append(ForcedRemoval(action.line, item, rem.cleared))
+            state.distorted = state.distorted or bool(rem.stuck) or not member
             state.last = {"action": "remove", "item": item, "positions": list(rem.positions),
                           "counters_before": list(rem.before), "counters_after": list(rem.after), "forced": o["force"] and not member}
     elif name in ("insert-random", "autoplay"):
@@ -241,7 +243,7 @@ def apply(state: LessonState, action: Action, window: list) -> None:
         from bloomviz.scenarios import kedmi_toy
         flt, res = kedmi_toy.replay(o["density"], seed=o["seed"])
         state.filter, state.named, state.randoms, state.last = flt, [], res.n, None
-        state.removed, state.forced = {}, []
+        state.removed, state.forced, state.distorted = {}, [], False
         state.put({f"kedmi.{key}": value for key, value in res.as_dict().items()})
     elif name == "highlight":
         flt = _flt(state, action)
@@ -269,7 +271,7 @@ def measured_rate(state: LessonState) -> float | None:
 
 def snapshot(state: LessonState) -> dict:
     """The filter's state as plain numbers (the report's per-step record, without the step's title)."""
-    from bloomviz.filters.registry import theory_fp
+    from bloomviz.filters.registry import standard_formulas_apply, theory_fp
     flt = state.filter
     if flt is None:
         return {"m": None, "k": None, "scheme": None, "variant": None, "n": 0, "bits_set": 0,
@@ -277,7 +279,12 @@ def snapshot(state: LessonState) -> dict:
     n = len(flt)
     return {"m": flt.m, "k": flt.k, "scheme": flt.scheme, "variant": flt.variant, "n": n,
             "bits_set": flt.bits_set, "last": state.last, "measured_rate": measured_rate(state),
-            "exact_rate": theory_fp(flt), "classic_rate": max(0.0, theory.fp_classic(flt.m, flt.k, n))}
+            "exact_rate": theory_fp(flt),
+            # Bloom's formula describes a filter of one m and k (a scalable filter has stages of their own)
+            "classic_rate": max(0.0, theory.fp_classic(flt.m, flt.k, n)) if standard_formulas_apply(flt) else None,
+            # after a forced removal or one that left a saturated counter standing, the formula for n inserts no
+            # longer describes a counting filter; its counters do
+            **({"counters_rate": float(flt.expected_fp)} if state.distorted else {})}
 
 
 class LessonRunner:

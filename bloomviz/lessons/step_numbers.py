@@ -113,8 +113,11 @@ def filter_line(r: dict, standard_formulas: bool, counters: dict | None = None) 
         parts.append(f"measured {rate_text(r['measured_rate'])}")
     if r.get("exact_rate") is not None:
         # Kedmi's toy with garbage bits: the formula for n inserts into zeroed bits is not this filter's rate
-        label = "exact for a zeroed start" if starts_from_garbage(r) else "exact"
+        label = "exact for a zeroed start" if starts_from_garbage(r) else \
+            "exact for n inserts without removals" if r.get("counters_rate") is not None else "exact"
         parts.append(f"{label} {rate_text(r['exact_rate'])}")
+    if r.get("counters_rate") is not None and r.get("exact_rate") is not None:
+        parts.append(f"its counters give {rate_text(r['counters_rate'])}")
     if r.get("classic_rate") is not None and standard_formulas and not starts_from_garbage(r):
         parts.append(f"Bloom's formula {rate_text(r['classic_rate'])}")
     last = r.get("last") or {}

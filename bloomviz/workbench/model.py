@@ -288,7 +288,19 @@ class Workbench(Operations, Jobs, Undo):
         return Numbers(m=m, k=k, n=n, bits_set=x, p_zero=float(1.0 - th["fill_expected"][0]),
                        fp_exact=float(th["fp_exact"][0]), fp_now=(x / m) ** k if m else 0.0,
                        fp_count=fp_count, probes=probes, fp_low=low, fp_high=high,
-                       n_estimated=float(flt.estimated_count), fp_classic=float(th["fp_classic"][0]))
+                       n_estimated=float(flt.estimated_count), fp_classic=float(th["fp_classic"][0]),
+                       **self._own_numbers(flt, n))
+
+    def _own_numbers(self, flt, n: int) -> dict:
+        truth = self._s.truth
+        out = {"after_removals": truth.distorting > 0}
+        if not standard_formulas_apply(flt):
+            out.update(own_theory=True, single_mk=bool(flt.sized))
+            # (not between a job's chunks: a blocked filter's rate from its bits reads every block, 50 ms at
+            # 10^8 bits; the explanation after the job has them)
+            if self._job is None:
+                out.update(fp_own=float(variant_theory(flt, [n])[0]), fp_own_now=float(flt.expected_fp))
+        return out
 
     def status(self) -> dict:
         nums = self.numbers()
@@ -300,10 +312,10 @@ class Workbench(Operations, Jobs, Undo):
                 "fp_high": nums.fp_high,
                 # the variant's own theory (the standard formula's for the standard filter)
                 "fp_exact": nums.fp_exact if standard_formulas_apply(flt) else float(variant_theory(flt, [nums.n])[0]),
-                "fp_now": nums.fp_now, "n_estimated": nums.n_estimated, "capacity": s.capacity,
+                "fp_now": nums.fp_own_now if nums.own_theory else nums.fp_now, "n_estimated": nums.n_estimated, "capacity": s.capacity,
                 "probes": nums.probes, "lookups": s.lookups, "true_positives": s.counts["true positive"],
                 "true_negatives": s.counts["true negative"], "false_positives": s.counts["false positive"],
-                "false_negatives": s.counts["false negative"], "busy": self.busy}
+                "false_negatives": s.counts["false negative"], "after_removals": nums.after_removals, "busy": self.busy}
 
     def can_remove(self) -> bool:
         """Whether the filter supports removal (a counting filter)."""

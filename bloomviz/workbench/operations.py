@@ -146,6 +146,8 @@ class Operations:
         fp = s.measure.after_removal(cleared)
         s.series.extend(**self._rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set])))
         lost = tuple(s.truth.false_negatives(cleared))
+        if rem.stuck or not member:
+            s.truth.distorting += 1
         if not member:
             s.truth.forced.append(ForcedRemoval(len(s.history) + 1, item, tuple(int(p) for p in cleared)))
         positions = _ints(rem.positions)

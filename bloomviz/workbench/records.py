@@ -63,6 +63,15 @@ class Numbers:
     fp_high: float
     n_estimated: float     # −(m/k)·ln(1 − X/m)
     fp_classic: float = 0.0  # (1 − (1 − 1/m)^{kn})^k: Bloom's formula, below the exact rate for k ≥ 2
+    # A filter the standard formulas do not describe (slices, blocks, stages): its own theory at n and the rate
+    # its own bits give now (expected_fp); ``single_mk``: it has one m and one k (a scalable filter has not).
+    own_theory: bool = False
+    fp_own: float = float("nan")
+    fp_own_now: float = float("nan")
+    single_mk: bool = True
+    # A counting filter after a forced removal or one that left a saturated counter standing: n inserts into a
+    # fresh filter no longer describe it; its counters do.
+    after_removals: bool = False
 
     @property
     def fill(self) -> float:

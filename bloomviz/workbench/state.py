@@ -41,6 +41,7 @@ class Checkpoint:
     positions: int
     removed: dict
     forced: int
+    distorting: int
     series: int
     history: int
     counts: dict
@@ -57,7 +58,7 @@ def checkpoint(s: State, copy_filter: bool = True) -> Checkpoint:
     t, mm = s.truth, s.measure
     return Checkpoint(state=s, flt=s.flt.copy() if copy_filter else None, capacity=s.capacity, items=len(t.items),
                       positions=len(t.rows) if t.rows is not None else 0,
-                      removed=dict(t.removed), forced=len(t.forced),
+                      removed=dict(t.removed), forced=len(t.forced), distorting=t.distorting,
                       series=len(s.series), history=len(s.history), counts=dict(s.counts), lookups=s.lookups,
                       probes=mm.probes, probe_keys=mm.keys, seed=mm.seed, last=s.last)
 
@@ -68,7 +69,7 @@ def cut_back(s: State, cp: Checkpoint) -> None:
         s.flt = cp.flt.copy()
     s.capacity = cp.capacity
     s.truth.flt = s.flt
-    s.truth.cut(cp.items, cp.positions, cp.removed, cp.forced)
+    s.truth.cut(cp.items, cp.positions, cp.removed, cp.forced, cp.distorting)
     s.series.truncate(cp.series)
     del s.history[cp.history:]
     s.counts = dict(cp.counts)

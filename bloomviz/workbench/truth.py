@@ -77,6 +77,9 @@ class Truth:
         self.keys: dict[bytes, int] | None = None if self.fixed_k else {}
         self.removed: dict[bytes, int] = {}           # removals of inserted items, per item (counting)
         self.forced: list[ForcedRemoval] = []         # forced removals, in order: what a false negative names
+        # removals after which the bits are no longer those of the members inserted afresh (forced, or a
+        # saturated counter left standing): the n-insert formula stops describing the filter
+        self.distorting = 0
         self.known = True                             # False: a filter loaded without its items
         self._stage_rows: dict[int, np.ndarray] = {}  # per stage of a growing filter, on demand
 
@@ -100,7 +103,8 @@ class Truth:
         rows = self.rows.view().nbytes if self.rows is not None else 0
         return rows + 80 * self.items.typed_count + (100 * len(self.keys) if self.keys is not None else 0)
 
-    def cut(self, items: int, positions: int, removed: dict, forced: int | None = None) -> None:
+    def cut(self, items: int, positions: int, removed: dict, forced: int | None = None,
+            distorting: int | None = None) -> None:
         """Back to an earlier length (a rollback)."""
         if self.keys is not None:
             for data in to_bytes_list(self.items[items:]):
@@ -115,6 +119,8 @@ class Truth:
         self.removed = dict(removed)
         if forced is not None:
             del self.forced[forced:]
+        if distorting is not None:
+            self.distorting = distorting
         self._stage_rows = {}
 
     def member(self, data: bytes, positions=None) -> bool:

@@ -54,11 +54,12 @@ def formulas_html(nums: Numbers) -> str:
         ("Bloom's formula (classic: treats the bits as independent)",
          f"(1 − (1 − 1/m)<sup>kn</sup>)<sup>k</sup> = (1 − {nums.p_zero:.4f})<sup>{k}</sup>",
          fmt_rate(nums.fp_classic)),
-        ("exact expected rate (averaged over how many bits are set)",
+        ("exact rate of n inserts into an empty filter (after removals not this filter's: see its counters below)"
+         if nums.after_removals else "exact expected rate (averaged over how many bits are set)",
          f"E[(X/m)<sup>k</sup>] after {k}·{n:,} uniform positions"
          + (f" — {_gap_words(nums.fp_exact, nums.fp_classic)}" if nums.n and k > 1 else ""),
          fmt_rate(nums.fp_exact)),
-        ("rate from the bits set now",
+        ("the rate its counters give now (X counters above 0)" if nums.after_removals else "rate from the bits set now",
          f"(X/m)<sup>k</sup> = ({x:,}/{m:,})<sup>{k}</sup>", fmt_rate(nums.fp_now)),
         ("measured on the probes",
          f"{nums.fp_count:,} of {nums.probes:,} non-members pass",
@@ -73,6 +74,18 @@ def formulas_html(nums: Numbers) -> str:
         for name, formula, value in rows)
     return (f"<p style='margin:2px 0'>m = {m:,} bits, k = {k}, n = {n:,} inserts, X = {x:,} bits set "
             f"(fill {nums.fill * 100:.1f}%)</p>{items}")
+
+
+def own_rate_html(nums: Numbers) -> str:
+    """A filter the standard formulas do not describe (slices, blocks, stages): its own theory, the rate its own
+    bits give now and the measurement, with no single m and k where it has none."""
+    rows = [("its own theory at n = " + f"{nums.n:,}", fmt_rate(nums.fp_own) if nums.fp_own == nums.fp_own else "—"),
+            ("the rate its bits give now (for independent positions)",
+             fmt_rate(nums.fp_own_now) if nums.fp_own_now == nums.fp_own_now else "—"),
+            ("measured on the probes", f"{nums.fp_count:,} of {nums.probes:,} non-members pass: "
+                                       f"{fmt_rate(nums.fp_measured)} <small>(95% Wilson interval "
+                                       f"{fmt_rate(nums.fp_low)} – {fmt_rate(nums.fp_high)})</small>")]
+    return "".join(f"<p style='margin:3px 0 0 0'>{html.escape(name)}: <b>{value}</b></p>" for name, value in rows)
 
 
 def explanation_html(expl: Explanation, dark: bool = False) -> str:
@@ -118,10 +131,15 @@ def explanation_html(expl: Explanation, dark: bool = False) -> str:
                        for a, b in expl.variant_rows)
         parts.append(f"<table cellspacing='0'>{rows}</table>")
         step += 1
-    if expl.numbers is not None:
-        same = " (of a standard filter with the same m and k)" if expl.variant_rows else ""
+    nums = expl.numbers
+    if nums is not None and getattr(nums, "own_theory", False):
+        parts.append(f"<h4 style='margin:6px 0 2px 0'>{step}. This filter's own rate, with the current numbers</h4>")
+        parts.append(own_rate_html(nums))
+        step += 1
+    if nums is not None and getattr(nums, "single_mk", True):
+        same = " (for comparison: a standard filter with the same m and k)" if getattr(nums, "own_theory", False) else ""
         parts.append(f"<h4 style='margin:6px 0 2px 0'>{step}. The formulas, with the current numbers{same}</h4>")
-        parts.append(formulas_html(expl.numbers))
+        parts.append(formulas_html(nums))
     return "".join(parts)
 
 

@@ -22,7 +22,8 @@ def status_text(status: dict) -> str:
     cap = f" of {s['capacity']:,}" if s["capacity"] else ""
     return (f"m = {s['m']:,} · k = {s['k']} · {s['scheme']} · n = {s['n']:,}{cap} · "
             f"fill {s['fill'] * 100:.1f}% · FP now {s['fp_measured'] * 100:.2f}% "
-            f"(theory {s['fp_exact'] * 100:.2f}%)")
+            + (f"(its counters give {s['fp_now'] * 100:.2f}%)" if s.get("after_removals")
+               else f"(theory {s['fp_exact'] * 100:.2f}%)"))
 
 
 class StatusLine(QtCore.QObject):

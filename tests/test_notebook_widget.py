@@ -69,6 +69,7 @@ def test_a_false_positive_names_its_culprits_and_the_rate_follows(widget):
     assert f"{nums.fp_count:,} of 2,000 non-members pass" in widget.rate_line
     assert f"{nums.bits_set:,} bits set" in widget.fill_line
     assert widget.plot[-1][0] == 40 and len(widget.plot) == 40
+    assert widget.plot_line.startswith("the rate against n = 0 … 40: measured (blue) and exact (grey, dashed)")
 
 
 def test_a_true_negative(widget):

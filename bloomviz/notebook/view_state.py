@@ -72,6 +72,14 @@ def plot_points(workbench) -> list[list[float]]:
     return [[float(a), float(b), float(c)] for a, b, c in zip(n, measured, exact)]
 
 
+def plot_line(points: list[list[float]]) -> str:
+    if len(points) < 2:
+        return ""
+    top = max(max(p[1], p[2]) for p in points)
+    return (f"the rate against n = 0 … {points[-1][0]:,.0f}: measured (blue) and exact (grey, dashed); "
+            f"the plot's top is {rate_text(top)}")
+
+
 def verdict_part(record, state) -> dict:
     """The verdict of the last operation in the window's words (``explain``), and its culprits."""
     expl = explain(record, state)
@@ -94,4 +102,5 @@ def view_state(workbench) -> dict:
             "fill_line": fill_line(nums), "rate_line": rate_line(nums),
             "rates": {"measured": nums.fp_measured, "low": nums.fp_low, "high": nums.fp_high,
                       "exact": nums.fp_exact, "fill": nums.fill},
-            "plot": plot_points(workbench), **verdict_part(record, workbench.state)}
+            "plot": (points := plot_points(workbench)), "plot_line": plot_line(points),
+            **verdict_part(record, workbench.state)}

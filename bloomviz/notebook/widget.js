@@ -1,6 +1,7 @@
 // bloomviz's notebook widget: an anywidget ES module, no build step and no dependencies.
 // Python holds the model; this draws the synced traits (cells, lit, verdict, rate_line, plot ...) and sends
-// {op: "insert" | "lookup" | "configure"} messages back. Every word shown comes from Python.
+// {op: "insert" | "lookup" | "configure" | "cell"} messages back. Every sentence shown comes from Python (the
+// window's words: bloomviz.explain); only the controls' names are written here.
 
 function h(tag, attrs = {}, ...kids) {
   const node = document.createElement(tag);
@@ -42,11 +43,11 @@ function render({ model, el }) {
   const plot = document.createElementNS(SVG, "svg");
   plot.setAttribute("class", "bv-plot");
   plot.setAttribute("viewBox", "0 0 320 120");
-  plot.setAttribute("aria-label", "measured false-positive rate (blue) and exact rate (grey) against n");
+  const plotLine = h("div", { class: "bv-plot-line" });
   const error = h("div", { class: "bv-error", role: "alert" });
   el.classList.add("bv");
   el.append(h("div", { class: "bv-row" }, item, insert, lookup, h("span", { class: "bv-gap" }),
-              "m ", m, " k ", k, configure), fill, grid, cellText, verdict, culprits, rate, plot, error);
+              "m ", m, " k ", k, configure), fill, grid, cellText, verdict, culprits, rate, plot, plotLine, error);
 
   const send = (op) => model.send({ op, item: item.value });
   insert.addEventListener("click", () => send("insert"));
@@ -106,13 +107,15 @@ function render({ model, el }) {
     if (document.activeElement !== m) m.value = model.get("m");
     if (document.activeElement !== k) k.value = model.get("k");
     drawPlot(plot, model.get("plot"));
+    plotLine.textContent = model.get("plot_line");
+    plot.setAttribute("aria-label", model.get("plot_line"));
   }
 
   const showError = () => { error.textContent = model.get("error"); };
   const showCell = () => { cellText.textContent = model.get("cell_text"); };
   const handlers = [["cells", drawCells], ["cols", drawCells], ["lit", drawLit], ["verdict", drawVerdict],
                     ["headline", drawVerdict], ["verdict_text", drawVerdict], ["culprits", drawVerdict], ["fill_line", drawNumbers],
-                    ["rate_line", drawNumbers], ["plot", drawNumbers], ["error", showError],
+                    ["rate_line", drawNumbers], ["plot", drawNumbers], ["plot_line", drawNumbers], ["error", showError],
                     ["cell_text", showCell]];
   for (const [name, fn] of handlers) model.on(`change:${name}`, fn);
   drawCells(); drawVerdict(); drawNumbers(); showError(); showCell();

@@ -47,6 +47,7 @@ class BloomWidget(anywidget.AnyWidget):
     rate_line = traitlets.Unicode("").tag(sync=True)
     rates = traitlets.Dict().tag(sync=True)
     plot = traitlets.List().tag(sync=True)             # [[n, measured, exact], ...]
+    plot_line = traitlets.Unicode("").tag(sync=True)   # what the plot shows, in words
     error = traitlets.Unicode("").tag(sync=True)       # the model's refusal, "" after an accepted operation
     cell_text = traitlets.Unicode("").tag(sync=True)   # the pointed cell in the window's hover words
 

@@ -35,6 +35,12 @@ from typing import Sequence
 SCREENSHOT_SIZE = (1440, 900)
 TABS = ("filter", "start", "explorer", "compare", "setops", "foreign", "lesson")
 DEFAULT_DEMO = 200
+# The filter a new user starts with (no --m/--k/--open/--scenario/--demo/--lesson): m = 32 bits and k = 3, made
+# for 8 items. Typed words collide within a minute: after 5 words a word never typed passes with probability
+# 5.6 % (the exact rate, theory.rates.fp_exact), after 8 with 15.6 %, so 20 lookups by hand find one with 68 %
+# and 97 %; the default design (1,918 bits, k = 7) needed 5.3·10^13 tries at n = 3. Its 32 cells show their
+# indices. ``--demo N`` (and --screenshot) sizes the filter for its N words instead.
+FIRST_FILTER = {"m": 32, "k": 3, "capacity": 8}
 
 
 class _ArgError(Exception):
@@ -188,9 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     theme.apply_font_scale(app, theme.DEFAULT_FONT_SCALE)
 
     window = MainWindow(settings=_settings(screenshot))
-    if args.m is not None or args.k is not None or args.scheme is not None:
-        flt = window.wb.filter
-        window.wb.configure(args.m or flt.m, args.k or flt.k, args.scheme or flt.scheme)
+    start_filter(window, args, screenshot)
     if args.dark:
         window.set_dark(True, remember=False)   # an option for this run, not a change of the preference
     window.install_parts()
@@ -206,11 +210,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     return int(code)
 
 
+def start_filter(window, args, screenshot: bool = False) -> None:
+    """The filter the window starts with: --m/--k/--scheme, else ``FIRST_FILTER`` for a new user (not for a
+    picture, a demo, a file or a scenario, which bring their own)."""
+    if args.m is not None or args.k is not None or args.scheme is not None:
+        flt = window.wb.filter
+        window.wb.configure(args.m or flt.m, args.k or flt.k, args.scheme or flt.scheme)
+    elif not (screenshot or args.demo or args.open or args.scenario):
+        serial = window.wb.undo_stack.serial
+        window.wb.configure(FIRST_FILTER["m"], FIRST_FILTER["k"], capacity=FIRST_FILTER["capacity"])
+        window.wb.undo_stack.cut_from(serial)      # the first filter is where the user starts, not an undo step
+
+
 def _start(window, args) -> None:
     """What the window does first: a demo, a file, a scenario, a chosen view, or else the Start page."""
     from PySide6 import QtCore
     if args.demo:
-        QtCore.QTimer.singleShot(0, lambda: window.demo(args.demo))
+        QtCore.QTimer.singleShot(0, lambda: window.demo(args.demo, fit=_own_filter(args)))
     if args.open:
         QtCore.QTimer.singleShot(0, lambda: window.file_actions.open_path(args.open, ask=False))
     if args.scenario:
@@ -221,6 +237,11 @@ def _start(window, args) -> None:
         window.show_tab(args.tab)
     elif not (args.demo or args.open or args.scenario):
         window.show_tab("start")
+
+
+def _own_filter(args) -> bool:
+    """No --m, --k or --scheme: the demo may size the filter for its items."""
+    return args.m is None and args.k is None and args.scheme is None
 
 
 def _open_lesson(window, args) -> None:
@@ -265,7 +286,7 @@ def _screenshot(app, window, args) -> int:
     elif args.scenario:
         window.scenarios.run(args.scenario)
     else:
-        window.demo(DEFAULT_DEMO if args.demo is None else args.demo, lookup=True)
+        window.demo(DEFAULT_DEMO if args.demo is None else args.demo, lookup=True, fit=_own_filter(args))
     _settle(app, window)
     if args.lesson_loaded is not None:
         _open_lesson(window, args)

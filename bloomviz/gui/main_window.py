@@ -276,9 +276,9 @@ class MainWindow(QtWidgets.QMainWindow):
     def show_settings_place(self) -> None:
         help_pages.show_settings_place(self, self.settings.fileName())
 
-    def demo(self, n: int, lookup: bool = True, singles: int = 5) -> None:
-        """Insert n demo items and make one lookup (``window/demo.py``)."""
-        run_demo(self, n, lookup, singles)
+    def demo(self, n: int, lookup: bool = True, singles: int = 5, fit: bool = False) -> None:
+        """Insert n demo items and make one lookup (``window/demo.py``); ``fit``: first a filter made for them."""
+        run_demo(self, n, lookup, singles, fit)
 
     # --- theme, fonts, layout ------------------------------------------------------------------------------
     @property

@@ -35,7 +35,8 @@ MAX_RATE = 0            # "as fast as possible"
 SINGLE_MAX_RATE = 20    # up to this many a second, each item is inserted (and highlighted) on its own
 BATCH_TICK_MS = 50
 RATES = (1, 2, 5, 10, 20, 100, 1_000, 10_000, MAX_RATE)
-SOURCES = {"random": "Random items (seeded)", "words": "English words (built-in list)"}
+# words first: the default, so a history and a false positive's culprits read as words, not hex strings
+SOURCES = {"words": "English words (built-in list)", "random": "Random items (seeded)"}
 
 IDLE, RUNNING, PAUSED = "idle", "running", "paused"
 
@@ -105,7 +106,7 @@ class AutoPlay(QtCore.QObject):
         self._state = IDLE
         self._rate = 10
         self._count = 1_000
-        self._stream = ItemStream("random", 0)
+        self._stream = ItemStream("words", 0)
         self._done = 0          # inserted in the current run
         self._job_base = 0      # _done when the current workbench job started
         self._ticks = ChunkRunner(self._tick, self)

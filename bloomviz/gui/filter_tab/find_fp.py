@@ -1,6 +1,7 @@
 """Tools ▸ Find a false positive: draw random items until one that was never inserted passes the filter.
 
-A false positive is rare by design, so finding one by hand is tedious; this draws seeded random candidates in
+A false positive is rare by design, so finding one by hand is tedious; this draws candidates — first the built-in
+word list in a seeded order (a student reads "lemon" more easily than "fp-3a9c…"), then seeded random items — in
 batches from a ``timing.ChunkRunner`` (the window stays responsive), tests each batch with the filter's
 ``contains_many`` (reading only), skips any candidate that really was inserted (``Workbench.is_member``), and
 stops at the first one that passes. Then it asks the workbench to look that item up, so the grid marks its k
@@ -11,6 +12,9 @@ FP = (X/m)^k for the current fill X/m (the filter's ``expected_fp``), so the tri
 are geometric with mean 1/FP. A filter with nothing set can never produce a false positive, and when 1/FP
 exceeds ``MAX_TRIES`` the search is refused up front, saying how many tries it would take; a search that
 reaches the cap stops saying so. The filter itself is never changed.
+
+The dialog stands beside the grid's starred bits, never on them (``place_beside``); Esc closes it; a message
+about a filter that has since changed says so instead of standing as if it were current.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.items.encoding import describe, random_items
 from bloomviz.gui import theme
+from bloomviz.gui.filter_tab.autoplay import load_words
 from bloomviz.gui.timing import ChunkRunner
 
 SHORTCUT = "Ctrl+Shift+F"
@@ -120,7 +125,13 @@ class FalsePositiveHunt(QtCore.QObject):
         """One batch of candidates; False when the search has ended."""
         started = time.perf_counter()
         batch = min(self._batch, self.cap - self._tries)
-        candidates = random_items(batch, seed=[self._seed, self._round], prefix=CANDIDATE_PREFIX)
+        if self._round == 0:       # words first, in an order drawn from the seed
+            words = load_words()
+            order = np.random.default_rng(self._seed).permutation(len(words))[:batch]
+            candidates = [words[int(i)] for i in order]
+            batch = len(candidates)
+        else:
+            candidates = random_items(batch, seed=[self._seed, self._round], prefix=CANDIDATE_PREFIX)
         self._round += 1
         passed = np.flatnonzero(self.wb.filter.contains_many(candidates))
         members = 0
@@ -193,6 +204,24 @@ class FindFalsePositiveDialog(QtWidgets.QDialog):
         layout.addLayout(buttons)
         hunt.progress.connect(self._on_progress)
         hunt.finished.connect(self._on_finished)
+        hunt.wb.filterReset.connect(self._stale)
+        hunt.wb.operated.connect(lambda *_: self._stale())
+        self.grid = None            # the grid whose starred bits the dialog keeps clear of
+
+    def _stale(self) -> None:
+        """The filter changed after the message was written: say so rather than keep it as if current."""
+        # the hunt's own lookup of what it found comes while it is still running
+        if not self.hunt.running and self._outcome_shown:
+            self._outcome_shown = False
+            self.label.setText("The filter has changed since the last search: Search again looks on it as it is.")
+
+    _outcome_shown = False
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() == QtCore.Qt.Key.Key_Escape:     # Esc closes, also while a search runs
+            self.close()
+            return
+        super().keyPressEvent(event)
 
     def search(self) -> None:
         flt = self.hunt.wb.filter
@@ -218,6 +247,9 @@ class FindFalsePositiveDialog(QtWidgets.QDialog):
         colour = theme.colour("success" if result.outcome == FOUND else "error")
         self.label.setText(f"<span style='color:{colour}'>{html.escape(result.message, quote=False)}</span>")
         self.adjustSize()  # the outcome is several lines: grow to show all of it
+        self._outcome_shown = True
+        if self.grid is not None and self.isVisible():
+            place_beside(self, starred_points(self.grid))
 
     def closeEvent(self, event) -> None:
         self.hunt.cancel()
@@ -242,6 +274,37 @@ def install(window) -> QtGui.QAction:
         dialog.search()
 
     action.triggered.connect(run)
+    dialog.grid = window.grid
     hunt.finished.connect(lambda r: window.statusBar().showMessage(r.message, 10_000))
     window.menu("Tools").addAction(action)
     return action
+
+
+def starred_points(grid) -> list[QtCore.QPoint]:
+    """Screen points of the grid's highlight markers: each one's centre and the corners of its cell."""
+    xs, ys, _kinds = grid.highlight_points()
+    if not len(xs):
+        return []
+    vb = grid.view_box
+    view = vb.scene().views()[0]
+    points = []
+    for x, y in zip(xs.tolist(), ys.tolist()):
+        for dx, dy in ((0, 0), (-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)):
+            scene = vb.mapViewToScene(QtCore.QPointF(x + dx, y + dy))
+            points.append(view.mapToGlobal(view.mapFromScene(scene)))
+    return points
+
+
+def place_beside(dialog: QtWidgets.QWidget, points: list[QtCore.QPoint]) -> None:
+    """Move ``dialog`` to the first corner of its parent window where it covers none of ``points``."""
+    window = dialog.parentWidget().window() if dialog.parentWidget() is not None else None
+    if window is None or not points:
+        return
+    area = QtCore.QRect(window.mapToGlobal(QtCore.QPoint(0, 0)), window.size())
+    size = dialog.frameGeometry().size()
+    corners = (area.topRight() - QtCore.QPoint(size.width(), 0), area.bottomRight() - QtCore.QPoint(size.width(),
+               size.height()), area.bottomLeft() - QtCore.QPoint(0, size.height()), area.topLeft())
+    for corner in corners:
+        if not any(QtCore.QRect(corner, size).contains(p) for p in points):
+            dialog.move(corner)
+            return

@@ -1,6 +1,7 @@
 """Insert and look up one item at a time, with the verdict in words.
 
-Enter (or the Insert button) inserts the text; Ctrl+L (or the Look up button) looks it up; for a counting
+While an item is typed, the line under the box shows its k hash positions (what an insert would set and a lookup
+would test), as llimllib's tutorial does. Enter (or the Insert button) inserts the text; Ctrl+L (or the Look up button) looks it up; for a counting
 filter Ctrl+R (or the Remove button) removes it — asking first when the item was never inserted, since such a
 removal takes counters from other items and can cause false negatives. The verdict says
 what the filter answers and — because the workbench knows what was really inserted — whether the answer is a
@@ -40,6 +41,7 @@ REMOVE_OFF_TIP = "Remove works only for a counting filter (choose the variant in
 # Qt's line edit silently truncates beyond maxLength (32,767 by default): allow far more than the item limit
 # so a huge paste reaches the workbench and is refused with its real size instead of being cut.
 LINE_MAX_CHARS = 16 * 1024 * 1024
+SHOWN_POSITIONS = 16     # positions listed while typing; more (k up to 64) end in "…"
 
 
 class ItemPanel(QtWidgets.QWidget):
@@ -52,6 +54,11 @@ class ItemPanel(QtWidgets.QWidget):
         self.line.setToolTip("An item is any text (a word, an e-mail address, a URL). It becomes bytes (UTF-8) "
                              f"and is hashed to k positions. At most {MAX_ITEM_BYTES // 1024} KiB.")
         self.line.returnPressed.connect(self.insert)
+        self.hashes = QtWidgets.QLabel()
+        self.hashes.setObjectName("typedHashes")
+        self.hashes.setToolTip("The typed item's k positions: the bits an insert sets and a lookup tests.")
+        self.hashes.setWordWrap(True)
+        self.line.textChanged.connect(self.show_hashes)
         self.insert_button = QtWidgets.QPushButton("Insert")
         self.insert_button.setToolTip("Insert: set the item's k bits to 1 (Enter).")
         self.insert_button.clicked.connect(self.insert)
@@ -78,6 +85,7 @@ class ItemPanel(QtWidgets.QWidget):
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.line)
+        layout.addWidget(self.hashes)
         layout.addLayout(buttons)
         layout.addWidget(self.verdict, 1)
 
@@ -87,6 +95,7 @@ class ItemPanel(QtWidgets.QWidget):
         remove_shortcut.setContext(QtCore.Qt.ShortcutContext.WidgetShortcut)
         remove_shortcut.activated.connect(self.remove)
         workbench.filterReset.connect(self._sync_remove)
+        workbench.filterReset.connect(lambda: self.show_hashes(self.line.text()))
         # A verdict belongs to the filter it was made on: a new filter starts with none (a "FORCED … FALSE
         # NEGATIVES" verdict used to survive onto later filters). A rollback re-explains its last operation.
         workbench.filterReset.connect(self._clear_verdict)
@@ -98,6 +107,20 @@ class ItemPanel(QtWidgets.QWidget):
     def verdict_text(self) -> str:
         """The verdict as plain text (what the label shows, without markup)."""
         return self._verdict_plain
+
+    def show_hashes(self, text: str) -> None:
+        """The typed item's positions in the current filter (read only; nothing is hashed past the item limit)."""
+        if not text or len(text) > MAX_ITEM_BYTES:
+            self.hashes.setText("")
+            return
+        try:
+            positions = [int(p) for p in self._wb.filter.positions_added(text)]
+        except (TypeError, ValueError):
+            self.hashes.setText("")
+            return
+        shown = ", ".join(str(p) for p in positions[:SHOWN_POSITIONS])
+        more = ", …" if len(positions) > SHOWN_POSITIONS else ""
+        self.hashes.setText(f"k = {len(positions)} positions: {shown}{more}")
 
     def insert(self) -> None:
         if self._wb.insert(self.line.text()) is not None:

@@ -7,17 +7,23 @@ from PySide6 import QtCore
 
 from bloomviz.gui.filter_tab.autoplay import ItemStream, load_words
 
+DEMO_RATE = 0.01        # the design rate of a filter sized for the demo's items
 BULK_AS_JOB = 200_000   # past this many items the demo inserts as a job, so the window keeps painting
 
 
-def run_demo(window, n: int, lookup: bool = True, singles: int = 5) -> None:
+def run_demo(window, n: int, lookup: bool = True, singles: int = 5, fit: bool = False) -> None:
     """Insert n demo items (words, then seeded random items past the word list) and make one lookup.
+
+    With ``fit`` (the command line's --demo N without --m/--k), N items that the filter was not made for get a
+    filter designed for N at 1 % first (``--demo 2000`` filled the 200-item default to 99.9 %).
 
     The last few go in one at a time so the history and the grid show individual inserts; the lookup is a
     word that was not inserted — a false positive if one of the remaining words is one, so the picture
     shows the filter's characteristic mistake and who caused it.
     """
     wb = window.wb
+    if fit and n > (wb.capacity or 0):
+        wb.design(n, DEMO_RATE)
     words = load_words()
     order = np.random.default_rng(7).permutation(len(words))
     words = [words[i] for i in order]

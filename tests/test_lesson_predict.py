@@ -3,6 +3,8 @@ answers the app computes from the lesson's filter, checked against the filter it
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from bloomviz import lessons
@@ -125,7 +127,8 @@ def test_the_verdict_question_names_who_set_the_bits_like_a_lookup():
 
 def test_built_in_lessons_ask_the_class_with_the_seeds_numbers():
     asked = {name: [(s["step"], w) for s in lessons.check(lessons.load_builtin(name)) for w in s["window"]
-                    if w["action"] == "predict"] for name in lessons.builtin_lessons()}
+                    if w["action"] == "predict"] for name in lessons.builtin_lessons()
+             if shutil.which("git") or name != "09-bloom-filters-in-the-wild"}   # lesson 9 builds a repository with git
     assert sum(1 for questions in asked.values() if questions) >= 3
     (_, nine), (_, phantom) = asked["01-what-is-a-bloom-filter"]
     assert (nine["answer"], nine["choices"][nine["right"]]) == (9, "9")        # 3 keys × 3 bits, no overlap

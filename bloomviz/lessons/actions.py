@@ -79,6 +79,9 @@ SPECS: dict[str, Spec] = {
                   summary="rates m=M (or mib=) k=K n=N1,N2,…: exact, classic and approximate rates, no filter"),
     "kedmi": Spec(("density", "seed"),
                   summary="kedmi density=D: Kedmi's toy (32,768 keys, p = 0.001) started with D of its bits set"),
+    "git-history": Spec(("commits", "seed"),
+                        summary="git-history commits=N [seed=S]: a git repository built here with git (no network), "
+                                "its changed-path filters measured against theory (wild.py)"),
     "highlight": Spec((), min_args=1, max_args=None, summary="highlight P …: light these bits (the window)"),
     "show": Spec(("tab", "scenario"), summary="show tab=NAME or scenario=NAME (the window)"),
     "expect": Spec(("m", "k", "n", "bits_set", "verdict", "positions", "scheme", "variant"), max_args=None,
@@ -239,6 +242,10 @@ def check_action(name: str, args: list, options: dict) -> tuple[list, dict]:
     if name == "kedmi":
         return [], {"density": fraction(o.get("density", "0"), "density", 0.0, 0.99, open_low=False),
                     "seed": whole(o.get("seed", "2017"), "seed")}
+    if name == "git-history":
+        from bloomviz.lessons.wild import MAX_COMMITS
+        return [], {"commits": whole(o.get("commits", "60"), "commits", 2, MAX_COMMITS),
+                    "seed": whole(o.get("seed", "0"), "seed")}
     if name == "highlight":
         return [whole(p, "a position") for p in args], {}
     if name == "show":

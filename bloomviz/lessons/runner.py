@@ -245,6 +245,9 @@ def apply(state: LessonState, action: Action, window: list) -> None:
         state.filter, state.named, state.randoms, state.last = flt, [], res.n, None
         state.removed, state.forced, state.distorted = {}, [], False
         state.put({f"kedmi.{key}": value for key, value in res.as_dict().items()})
+    elif name == "git-history":
+        from bloomviz.lessons import wild
+        state.put(wild.git_history(o["commits"], o["seed"]))
     elif name == "highlight":
         flt = _flt(state, action)
         bad = [p for p in a if p >= flt.m]

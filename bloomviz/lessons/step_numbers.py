@@ -1,4 +1,5 @@
-"""The numbers a lesson step computed (``design``, ``rates``, ``ensemble``, ``kedmi``), in words for the window.
+"""The numbers a lesson step computed (``design``, ``rates``, ``ensemble``, ``kedmi``, ``git-history``), in words
+for the window.
 
 A step's report carries them as flat keys (``design.k``, ``rates.440000000.classic``, …); the Lesson tab shows
 one line per group under the filter's own line, so that a step whose point is a number (the design for 10⁶ items,
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from bloomviz.theory.units import human_bytes, percent_text, rate_text
 
-THEORY_ACTIONS = frozenset({"design", "rates", "ensemble"})     # numbers about filters other than the one shown
+THEORY_ACTIONS = frozenset({"design", "rates", "ensemble", "git-history"})     # numbers about filters other than the one shown
 FILTER_ACTIONS = frozenset({"filter", "insert", "lookup", "predict", "remove", "insert-random", "autoplay",
                             "kedmi", "highlight", "positions"})
 
@@ -53,6 +54,15 @@ def _kedmi(n: dict) -> str:
             f"{rate_text(n['kedmi.expected_rate'])}; a zeroed array gives {rate_text(n['kedmi.exact_rate_zeroed'])}")
 
 
+def _git(n: dict) -> str:
+    return (f"git's filters for {n['git.commits']:,} commits (median {n['git.median_bits']:g} bits): "
+            f"{n['git.false_positives']:,} false positives in {n['git.lookups']:,} lookups of paths a commit did not "
+            f"change, {rate_text(n['git.measured'])} measured; the fill predicts {rate_text(n['git.predicted'])} "
+            f"(fill^k), {rate_text(n['git.distinct'])} counting only distinct positions "
+            f"({percent_text(n['git.coinciding'])} of the lookups had coinciding positions); textbook "
+            f"{rate_text(n['git.textbook'])}; false negatives {n['git.false_negatives']:,}")
+
+
 def computed_lines(report: dict) -> list[str]:
     """One line per group of numbers the step computed (none for a step that computed nothing)."""
     n = report.get("numbers") or {}
@@ -65,6 +75,8 @@ def computed_lines(report: dict) -> list[str]:
         lines.append(_ensemble(n, report))
     if "kedmi.measured_rate" in n:
         lines.append(_kedmi(n))
+    if "git.measured" in n:
+        lines.append(_git(n))
     return lines
 
 

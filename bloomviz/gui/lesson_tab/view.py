@@ -431,7 +431,7 @@ def install(window) -> LessonView:
     view.present_button.clicked.connect(presenter.enter)
     lesson_action = QtGui.QAction("Lessons", window)
     lesson_action.setShortcut(QtGui.QKeySequence("Alt+L"))
-    lesson_action.setStatusTip("The Lesson tab: eight lessons, step by step, for a class or alone")
+    lesson_action.setStatusTip("The Lesson tab: nine lessons, step by step, for a class or alone")
     lesson_action.triggered.connect(lambda: window.show_tab(TAB_KEY))
     window.addAction(lesson_action)
     window.menu("&View").addAction(lesson_action)

@@ -30,7 +30,7 @@ INTRO = ("<h1 style='margin:0'>bloomviz</h1>"
          "live against theory.<br>"
          "Start with a lesson or a story below, or type a word on the Filter tab and press Enter.</p>")
 LESSONS = ("<h2 style='margin:0'>Lessons</h2>"
-           "<p><b>A teacher</b>: eight lessons, step by step, with questions the class votes on. "
+           "<p><b>A teacher</b>: nine lessons, step by step, with questions the class votes on. "
            "<b>Present</b> (F5) shows one full screen in type a hall can read: PageDown next, PageUp back, a "
            "number and Enter jump to a step, 1–9 vote, R reveals, B blanks, Esc leaves. From a terminal: "
            "<code>bloomviz lesson 1 --present</code>.<br>"

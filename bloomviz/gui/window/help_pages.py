@@ -13,7 +13,7 @@ PRIMER = """
 <p><b>Where to start.</b> <i>Learning alone</i>: type a few words on the Filter tab (Enter inserts, Ctrl+L looks
 up), then Tools → <b>Find a false positive</b> (Ctrl+Shift+F) finds a word you never typed that the filter
 says is there; Tools → <b>Insert in slow motion</b> (Ctrl+Alt+I) shows one hash at a time. <i>Teaching</i>: the
-<b>Lesson</b> tab (Alt+L) has eight lessons, step by step, with questions the class votes on; <b>F5</b>
+<b>Lesson</b> tab (Alt+L) has nine lessons, step by step, with questions the class votes on; <b>F5</b>
 presents one full screen (PageDown next, PageUp back, a number and Enter jump to a step, 1–9 vote, R reveals,
 B blanks, Esc leaves), or from a terminal <code>bloomviz lesson 1 --present</code>. The Parameter explorer
 (Ctrl+E) picks m and k for a real filter.</p>

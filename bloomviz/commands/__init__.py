@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-COMMANDS: list[str] = ["calc", "explore", "simulate", "inspect", "check", "lesson", "lab", "measure_git"]
+COMMANDS: list[str] = ["calc", "explore", "simulate", "inspect", "check", "lesson", "lab", "measure_git", "engines"]
 
 
 def load(name: str) -> ModuleType:

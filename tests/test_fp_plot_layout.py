@@ -127,3 +127,24 @@ def test_a_y_axis_label_too_long_for_its_plot_gives_way_to_its_short_name(qtbot,
     assert texts[0] in ("false-positive rate", "FP rate") and texts[1] in ("fill X/m", "X/m")
     if size == (1000, 700) and scale == 1.0:
         assert texts == ("false-positive rate", "fill X/m")   # room enough: the full names
+
+
+def test_a_plot_resized_while_hidden_is_placed_for_its_size_when_shown(qtbot, widget, series):
+    # Hidden (another tab in front), the plot does not place its legend for every size the window passes
+    # through; shown again, it is placed for the size it has then.
+    widget.hide()
+    widget.set_series(series)
+    for size in ((430, 500), (1000, 700), (800, 300)):
+        widget.resize(*size)
+    widget.show()
+    qtbot.waitExposed(widget)
+    vb = widget.plot_item.getViewBox()
+    qtbot.waitUntil(lambda: widget.graphics.viewport().rect().height() <= 300)
+    qtbot.wait(50)
+    data = vb.sceneBoundingRect()
+    view = widget.graphics.viewport().rect()
+    where, _ = widget.legend_placement
+    assert vb.sceneBoundingRect() == data, "the legend was not placed when the plot was shown"
+    if where != "none":
+        box = widget.plot_item.legend.sceneBoundingRect()
+        assert not box.intersects(data) and box.bottom() <= view.height() + 1, (where, box, data)

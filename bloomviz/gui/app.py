@@ -202,6 +202,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if screenshot:
         return _screenshot(app, window, args)
 
+    if args.tab or not (args.demo or args.open or args.scenario or args.lesson_loaded is not None):
+        # the first view chosen before the window shows: the Filter tab's docks are then not laid out (the
+        # plot's legend measured ~20 times) for a first screen that does not show them
+        window.show_tab(args.tab or "start")
     window.show()
     _start(window, args)
     watcher = _FirstPaint(window, app) if os.environ.get("BLOOMVIZ_QUIT_AFTER_PAINT") else None

@@ -101,9 +101,12 @@ class LegendMixin:
         label.updateMin()
         plot.layout.setRowFixedHeight(0, self._title_height if fits else 0)
 
-    def _place_legend(self) -> None:
+    def _place_legend(self, force: bool = False) -> None:
         legend = getattr(self, "_rate_legend", None)
         if legend is None or not hasattr(self, "_graphics"):
+            return
+        if not force and not self._graphics.viewport().isVisible():
+            self._legend_key = None     # placed when the plot is shown (HoverWatcher), for its size then
             return
         rect = self._graphics.viewport().rect()
         key = (rect.width(), rect.height(), self._font_scale, len(self._visible_plots()),
@@ -169,11 +172,11 @@ class LegendMixin:
     @property
     def legend_placement(self) -> tuple[str, int]:
         """("right", 1), ("below", columns) or ("none", n) when there is no room for it."""
-        self._place_legend()
+        self._place_legend(force=True)
         return self._legend_place[:2]
 
     @property
     def legend_compact(self) -> bool:
         """Whether the legend gave up its "theory: " prefixes for room."""
-        self._place_legend()
+        self._place_legend(force=True)
         return self._legend_place[3]

@@ -35,8 +35,12 @@ class HoverWatcher(QtCore.QObject):
         kind = event.type()
         if kind == QtCore.QEvent.Type.Leave:
             self._on_leave()
-        elif kind == QtCore.QEvent.Type.Resize and obj is self._viewport:
-            self._on_resize()
+        elif obj is self._viewport and kind in (QtCore.QEvent.Type.Resize, QtCore.QEvent.Type.Show):
+            # A hidden plot (another tab in front, its dock closed) is not laid out for every size the window
+            # passes through: placing the legend measured its entries ~20 times before the first paint. It is
+            # placed when shown, for the size it has then.
+            if self._viewport.isVisible():
+                self._on_resize()
         return False
 
 

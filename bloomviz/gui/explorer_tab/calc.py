@@ -21,6 +21,7 @@ from bloomviz.gui import theme
 from bloomviz.gui.filter_tab.params_panel import parse_int, parse_rate
 from bloomviz.gui.timing import Throttle
 from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.plain_text import ask_yes_no
 
 SOLVE_DELAY_MS = 250
 TIPS = {
@@ -214,8 +215,7 @@ class CalculatorPanel(QtWidgets.QWidget):
 
     # --- use ---------------------------------------------------------------------------------------------
     def _ask(self, question: str) -> bool:
-        answer = QtWidgets.QMessageBox.question(self, "Discard the inserted items?", question)
-        return answer == QtWidgets.QMessageBox.StandardButton.Yes
+        return ask_yes_no(self, "Discard the inserted items?", question)
 
     def show_use_message(self, text: str, error: bool = True) -> None:
         self.use_message.setText(text)

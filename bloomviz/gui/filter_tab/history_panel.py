@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui import theme
+from bloomviz.gui.plain_text import tooltip
 from bloomviz.gui.theme import verdict_colour
 from bloomviz.gui.timing import Throttle
 from bloomviz.gui.workbench import Workbench
@@ -105,9 +106,10 @@ class HistoryModel(QtCore.QAbstractTableModel):
         if role == _FOREGROUND and col == 3:
             return QtGui.QBrush(QtGui.QColor(verdict_colour(e.verdict)))
         if role == _TOOLTIP and col == 2:
-            return e.label
+            return tooltip(e.label)   # an item: Qt would read "<img src=…>" in a tooltip as an image
         if role == _TOOLTIP and col == _NOTE:
-            return getattr(e, "note", "") or None
+            note = getattr(e, "note", "")
+            return tooltip(note) if note else None
         return None
 
     @staticmethod

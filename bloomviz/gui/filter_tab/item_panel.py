@@ -19,6 +19,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from bloomviz.gui import theme
 from bloomviz.gui.theme import verdict_colour
 from bloomviz.explain.operations import Explanation
+from bloomviz.gui.plain_text import ask_yes_no
 from bloomviz.gui.workbench import Workbench
 from bloomviz.workbench.limits import MAX_ITEM_BYTES
 from bloomviz.workbench.records import (FALSE_NEGATIVE, FALSE_POSITIVE, FORCED_REMOVAL, INSERTED, REMOVED,
@@ -148,8 +149,7 @@ class ItemPanel(QtWidgets.QWidget):
             self.line.selectAll()
 
     def _ask(self, question: str) -> bool:
-        answer = QtWidgets.QMessageBox.question(self, "Remove an item never inserted?", question)
-        return answer == QtWidgets.QMessageBox.StandardButton.Yes
+        return ask_yes_no(self, "Remove an item never inserted?", question)
 
     def _sync_remove(self) -> None:
         on = self._wb.can_remove()

@@ -26,6 +26,7 @@ from bloomviz.hashing import schemes as hashing
 from bloomviz.theory import units
 from bloomviz.gui.workbench import Workbench
 from bloomviz.workbench.limits import MAX_K, MAX_M, MIN_M, design_params
+from bloomviz.gui.plain_text import ask_yes_no
 
 
 
@@ -234,8 +235,7 @@ class ParamsPanel(QtWidgets.QWidget):
         self.scheme_combo.setToolTip(f"{TIPS['scheme']}\n\n{summary}")
 
     def _ask(self, question: str) -> bool:
-        answer = QtWidgets.QMessageBox.question(self, "Discard the inserted items?", question)
-        return answer == QtWidgets.QMessageBox.StandardButton.Yes
+        return ask_yes_no(self, "Discard the inserted items?", question)
 
     # --- actions -----------------------------------------------------------------------------------------------
     def show_message(self, text: str, error: bool = True) -> None:

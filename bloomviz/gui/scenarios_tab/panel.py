@@ -26,14 +26,14 @@ from bloomviz.workbench import records as wbm
 from bloomviz.workbench.limits import MAX_ITEM_BYTES
 from bloomviz.gui import theme
 from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.plain_text import ask_yes_no
 
 COLOURS = {TRUE_NEGATIVE: "#1E6FB8", TRUE_POSITIVE: "#2E7D32", FALSE_POSITIVE: "#C0392B"}
 
 
 def _default_ask(parent: QtWidgets.QWidget) -> Callable[[str, str], bool]:
     def ask(title: str, question: str) -> bool:
-        answer = QtWidgets.QMessageBox.question(parent, title, question)
-        return answer == QtWidgets.QMessageBox.StandardButton.Yes
+        return ask_yes_no(parent, title, question)
     return ask
 
 

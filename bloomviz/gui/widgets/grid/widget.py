@@ -76,6 +76,7 @@ from bloomviz.gui.widgets.grid.drawing import CellDecor, DrawingMixin, GridImage
 from bloomviz.gui.widgets.grid.hover import HoverMixin
 from bloomviz.gui.widgets.grid.marks import MarksMixin
 from bloomviz.gui.widgets.grid.style import DARK, HIGHLIGHT_STYLE, LIGHT, build_lut
+from bloomviz.gui.plain_text import plain_label
 
 
 class BitGridWidget(DrawingMixin, MarksMixin, HoverMixin, QtWidgets.QWidget):
@@ -141,7 +142,7 @@ class BitGridWidget(DrawingMixin, MarksMixin, HoverMixin, QtWidgets.QWidget):
         self._vb.addItem(self._halo)
         self._vb.addItem(self._marks)
 
-        self._hover_label = QtWidgets.QLabel(self)
+        self._hover_label = plain_label(QtWidgets.QLabel(self))   # it names items: text, never markup
         self._hover_label.setAttribute(QtCore.Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self._hover_label.hide()
 

@@ -18,6 +18,7 @@ from bloomviz.hashing import schemes as hashing
 from bloomviz.theory.calculator import CalcError, Design, solve
 from bloomviz.theory.units import human_bytes, percent_text, rate_text
 from bloomviz.gui import theme
+from bloomviz.gui.explorer_tab.engine_preset import EnginePresetRow
 from bloomviz.gui.filter_tab.params_panel import parse_int, parse_rate
 from bloomviz.gui.timing import Throttle
 from bloomviz.gui.workbench import Workbench
@@ -144,6 +145,8 @@ class CalculatorPanel(QtWidgets.QWidget):
         layout.addWidget(intro)
         layout.addLayout(form)
         layout.addLayout(examples)
+        self.presets = EnginePresetRow(self)   # what Cassandra, RocksDB, Parquet ... build for this n
+        layout.addWidget(self.presets)
         layout.addWidget(self.message)
         layout.addWidget(self.result)
         layout.addLayout(use_row)

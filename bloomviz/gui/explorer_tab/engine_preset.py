@@ -1,0 +1,93 @@
+"""The calculator's engine presets: pick a system (Cassandra, RocksDB, a Parquet writer, ClickHouse, Redis, git,
+Ethereum, Spark, ORC, Hudi), give its own setting, and the calculator gets the m and k that system really
+allocates for the n typed (``bloomviz.theory.engines``), with what the system does on the way (rounding to
+words, cache lines or powers of two, its minimum or its cap) said beneath.
+
+The calculator then solves for that m, k and n as for any filter: its rates are a flat filter's. For the
+blocked layouts (Parquet's 256-bit blocks, RocksDB's cache lines) the engine's own rate is given beside it.
+"""
+
+from __future__ import annotations
+
+import html
+import inspect
+
+from PySide6 import QtWidgets
+
+from bloomviz.gui import theme
+from bloomviz.theory.engines import ENGINES
+from bloomviz.theory.units import rate_text
+
+DEFAULT_N = 1000
+
+
+def setting_of(name: str) -> tuple[str, object] | None:
+    """The engine's main setting (its first keyword) and its default, or None (git, Ethereum)."""
+    params = [p for p in inspect.signature(ENGINES[name]).parameters.values() if p.name != "n"]
+    return (params[0].name, params[0].default) if params else None
+
+
+class EnginePresetRow(QtWidgets.QWidget):
+    def __init__(self, calculator, parent=None):
+        super().__init__(parent)
+        self.calculator = calculator
+        self.built = None
+        self.engine = QtWidgets.QComboBox()
+        for name in ENGINES:
+            self.engine.addItem(name, name)
+        self.engine.setToolTip("What this system allocates for the n typed above, from its own setting")
+        self.setting = QtWidgets.QLineEdit()
+        self.setting.setToolTip("The engine's own setting (its default is shown when empty)")
+        self.apply_button = QtWidgets.QPushButton("Fill m and k")
+        self.notes = QtWidgets.QLabel()
+        self.notes.setWordWrap(True)
+        # two short lines: the calculator's column is narrow
+        grid = QtWidgets.QGridLayout()
+        grid.addWidget(QtWidgets.QLabel("As built by"), 0, 0)
+        grid.addWidget(self.engine, 0, 1)
+        grid.addWidget(self.setting, 1, 0)
+        grid.addWidget(self.apply_button, 1, 1)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 1)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(grid)
+        layout.addWidget(self.notes)
+        self.engine.currentIndexChanged.connect(self._placeholder)
+        self.apply_button.clicked.connect(self.apply)
+        self.setting.returnPressed.connect(self.apply)
+        self._placeholder()
+
+    def _placeholder(self, *_args) -> None:
+        found = setting_of(self.engine.currentData())
+        self.setting.setEnabled(found is not None)
+        self.setting.setText("")
+        self.setting.setPlaceholderText("no setting" if found is None else f"{found[0]} = {found[1]}")
+
+    def apply(self) -> bool:
+        """Build with the engine's rule for the calculator's n and put its m and k in the calculator."""
+        name = self.engine.currentData()
+        text = self.calculator.edits["n"].text().strip()
+        try:
+            n = int(text.replace(",", "").replace("_", "")) if text else DEFAULT_N
+            kwargs = {}
+            found = setting_of(name)
+            if found is not None and self.setting.text().strip():
+                key, default = found
+                raw = self.setting.text().strip()
+                kwargs[key] = (raw.lower() in ("1", "true", "yes")) if isinstance(default, bool) else \
+                    type(default)(float(raw)) if isinstance(default, (int, float)) else raw
+            built = ENGINES[name](n, **kwargs)
+        except (ValueError, TypeError) as exc:
+            self.notes.setText(html.escape(f"Not applied: {exc}"))
+            self.notes.setStyleSheet(f"color: {theme.colour('error')};")
+            return False
+        self.built = built
+        self.calculator.set_inputs(n=str(n), m=str(built.m), k=str(built.k))
+        layout = "" if built.layout == "flat" else (
+            f" Its {built.layout} layout gives {rate_text(built.rate)} at n (the table below is a flat filter's).")
+        notes = "".join(f"<li>{html.escape(x)}</li>" for x in built.notes)
+        self.notes.setText(f"{html.escape(name)}: m = {built.m:,}, k = {built.k}.{html.escape(layout)}"
+                           f"<ul style='margin-left:-20px'>{notes}</ul><i>{html.escape(built.source)}</i>")
+        self.notes.setStyleSheet("")
+        return True

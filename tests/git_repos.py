@@ -66,12 +66,12 @@ def write_graph(repo: Path, *extra: str) -> None:
     git(repo, "commit-graph", "write", "--reachable", "--changed-paths", *extra)
 
 
-def trace2_bloom(repo: Path, path: str, tmp: Path) -> dict:
-    """git's own counts for ``git log -- PATH``: the trace2 event "bloom"/"statistics"."""
+def trace2_bloom(repo: Path, path: str, tmp: Path, *log_options: str) -> dict:
+    """git's own counts for ``git log [OPTIONS] -- PATH``: the trace2 event "bloom"/"statistics"."""
     out = tmp / "trace2.json"
     if out.exists():
         out.unlink()
-    git(repo, "log", "--format=%H", "--", path, env_extra={"GIT_TRACE2_EVENT": str(out)})
+    git(repo, "log", *log_options, "--format=%H", "--", path, env_extra={"GIT_TRACE2_EVENT": str(out)})
     found = [json.loads(line)["value"] for line in out.read_text().splitlines()
              if '"category":"bloom"' in line and '"key":"statistics"' in line]
     assert len(found) == 1, f"git printed {len(found)} bloom statistics for {path!r}"

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bloomviz.cli import main
-from git_repos import make_repo, needs_git, trace2_bloom, write_graph
+from git_repos import commit_files, git, make_repo, needs_git, trace2_bloom, write_graph
 
 pytestmark = needs_git
 
@@ -79,3 +79,25 @@ def test_refusals_are_one_line(tmp_path, capsys):
     assert "not a git repository" in err and len(err.strip().splitlines()) == 1
     assert main(["measure-git", "--paths", "0", str(tmp_path)]) == 2
     assert "--paths must be a positive whole number" in capsys.readouterr().err
+
+
+def test_with_merges_the_counts_equal_git_log_full_history(tmp_path, capsys):
+    # git log --full-history consults exactly one filter per commit with a parent (its first parent's diff),
+    # merges included, which is what measure-git counts; plain git log's simplification skips side branches
+    repo, _ = make_repo(tmp_path, _history(8, seed=3))
+    git(repo, "checkout", "-q", "-b", "side", "HEAD~3")
+    commit_files(repo, {"side/only.txt": "s", "side/deep/two.c": "s"}, "side 1")
+    commit_files(repo, {"side/only.txt": "s2"}, "side 2")
+    git(repo, "checkout", "-q", "main")
+    commit_files(repo, {"main-only.txt": "main moves on"}, "main 1")
+    git(repo, "merge", "-q", "--no-ff", "-m", "merge side", "side")
+    write_graph(repo)
+    paths = ["README", "src/a.c", "side/only.txt", "side/deep/two.c", "side", "main-only.txt", "src", "nowhere"]
+    total = {"maybe": 0, "definitely_not": 0, "false_positive": 0}
+    for p in paths:
+        theirs = trace2_bloom(repo, p, tmp_path, "--full-history")
+        for key in total:
+            total[key] += theirs[key]
+    r = run_json(capsys, str(repo), *[arg for p in paths for arg in ("--path", p)])
+    assert r["git_counts"] == total
+    assert r["queries"]["false_negatives"] == 0

@@ -6,7 +6,8 @@ a false positive we can count. This command asks a sample of the paths the histo
 a parent, as ``git log -- PATH`` asks, and prints the measured rate against the rate each filter's own fill
 predicts and the textbook rate for its m, k and number of paths; then the same for one key against one filter
 (the textbook experiment), and why the two differ. The counts maybe / definitely_not / false_positive are the
-ones git's trace2 prints ("bloom"/"statistics") for the same paths.
+ones git's trace2 prints ("bloom"/"statistics") for ``git log --full-history -- PATH`` over the same paths (which
+consults one filter per commit with a parent, merges included; without merges plain ``git log`` does the same).
 
 Needs the git binary (for the truth); reads the filters itself. Exit status: 0, or 2 with one line on stderr.
 """

@@ -9,7 +9,8 @@ Queries: a sample of the paths the history touched, each asked of every commit w
 PATH`` asks (the path and each leading directory must all be set; git 2.39 consults no filter for a root
 commit). A query is a *non-member* when the commit did not change PATH (PATH is not one of its member keys); a
 "maybe" on a non-member is a false positive. The counts ``maybe``, ``definitely_not`` and ``false_positive``
-are the ones git prints in its trace2 ``bloom/statistics`` for the same paths over the same commits.
+are the ones git prints in its trace2 ``bloom/statistics`` for ``git log --full-history -- PATH`` (one filter per
+commit with a parent, merges included; plain ``git log`` simplifies merges away and asks fewer commits).
 
 Per lookup of one key (the textbook experiment): each non-member key of the sample against each filter alone.
 Three rates for it: measured; the fill's prediction (fill^k, fill = bits set / m of that filter); the textbook

@@ -63,3 +63,16 @@ def test_a_lookup_names_the_filter_that_answered(view):
 def test_a_single_filter_file_has_no_atlas(view):
     assert view.open_path(str(DATA / "guava-mitz64-utf8.guava"))
     assert not view.atlas.isVisible()
+
+
+def test_format_options_from_the_more_field(view):
+    spark = DATA / "spark-v1-longs.spark"
+    view.more.setText("spark-items=long")
+    assert view.open_path(str(spark))
+    assert view.current.fields["items_as"] == "long"
+    view.item.setText("-1400")
+    assert view.lookup() and "probably in the set" in view.verdict.text()
+    shown = view.current
+    view.more.setText("bogus=1")
+    assert not view.open_path(str(spark))
+    assert "not KEY=VALUE of a known option" in view.message.text() and view.current is shown

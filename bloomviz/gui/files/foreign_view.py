@@ -82,6 +82,10 @@ class ForeignView(QtWidgets.QWidget):
         for edit in (self.raw_m, self.raw_k):
             edit.setMaximumWidth(110)
             edit.setToolTip("raw bytes only: the file holds no header, so m and k are yours to give")
+        self.more = QtWidgets.QLineEdit()
+        self.more.setPlaceholderText("more: KEY=VALUE ...")
+        self.more.setToolTip("Options a format declares, as on the command line without the dashes: "
+                             + "; ".join(f"{opt.flag[2:]} ({fmt}): {opt.help}" for fmt, opt in formats.format_options()))
         self.reread_button = QtWidgets.QPushButton("Read again with these settings")
         self.which = QtWidgets.QComboBox()
         self.which.setToolTip("A Parquet file holds one filter per column and row group")
@@ -107,6 +111,7 @@ class ForeignView(QtWidgets.QWidget):
         options.addWidget(self.known, 1)
         options.addWidget(self.raw_m)
         options.addWidget(self.raw_k)
+        options.addWidget(self.more, 1)
         top = QtWidgets.QHBoxLayout()
         top.addWidget(self.open_button)
         top.addWidget(self.reread_button)
@@ -173,11 +178,38 @@ class ForeignView(QtWidgets.QWidget):
                 opts[key] = int(text)
         return opts
 
+    def more_options(self) -> tuple[dict, list]:
+        """({dest: value} read options, [(option, value)] selectors) from the "more" field's KEY=VALUE words."""
+        declared = {}
+        for fmt, opt in formats.format_options():
+            declared.setdefault(opt.flag[2:], (fmt, opt))
+            declared.setdefault(opt.dest, (fmt, opt))
+        read, select = {}, []
+        for word in self.more.text().replace(",", " ").split():
+            key, sep, value = word.partition("=")
+            if not sep or key.lstrip("-") not in declared:
+                raise ValueError(f"{word!r} is not KEY=VALUE of a known option ({', '.join(sorted(declared))})")
+            fmt, opt = declared[key.lstrip("-")]
+            try:
+                converted = opt.type(value)
+            except (ValueError, TypeError) as exc:
+                raise ValueError(f"{key}: {exc}") from None
+            if opt.select is None:
+                read[opt.dest] = converted
+            else:
+                select.append((fmt, opt, converted))
+        return read, select
+
     def open_path(self, path: str, fmt: str | None = None) -> bool:
         """Read ``path`` (format detected unless chosen); on any refusal the filter shown stays as it was."""
         fmt = fmt if fmt is not None else self.format_combo.currentData()
         try:
-            found = formats.open_filters(path, format=fmt, **self.options())
+            read, select = self.more_options()
+            found = formats.open_filters(path, format=fmt, **self.options(), **read)
+            for owner, opt, value in select:
+                if found and found[0].format != owner:
+                    raise ValueError(f"{opt.flag[2:]} applies to {owner} files, not {found[0].format}")
+                found = opt.select(found, value)
         except (formats.ForeignFormatError, ValueError) as exc:
             self.show_message(f"Not opened: {exc}. The filter shown (if any) is unchanged.", error=True)
             return False

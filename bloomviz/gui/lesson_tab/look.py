@@ -14,8 +14,13 @@ import math
 from PySide6 import QtGui, QtWidgets
 
 HALL_TEXT = 0.032      # of the picture's height: the numbers, the title, the counter and the cell indices
-NARRATION = 0.026      # of the picture's height: the step's words
-RESULT_TEXT = 0.06     # a theory-only step's one result, drawn as the step's picture
+NARRATION = 0.03       # of the picture's height: the step's words (its numbers too)
+# presenter mode lays a lesson's grid out about this many times wider than tall: a projected stage is wide and
+# short (a question takes half of it), and 64 bits as 16 x 4 get cells twice the side of 8 x 8's, room for
+# indices a hall reads
+PRESENTER_ASPECT = 4.0
+PRESENTER_LABEL_FRACTION = 0.6   # of a cell's height: an index label in presenter mode
+RESULT_TEXT = 0.05     # a theory-only step's result, drawn as the step's picture
 
 
 def hall_px(height: int, share: float = HALL_TEXT) -> int:
@@ -58,29 +63,40 @@ def apply_type(view, height: int) -> None:
     view.narration.setFont(words)
     for label in (view.numbers, view.computed):
         label.setFont(numbers)
+    big = QtGui.QFont(app_font)
+    big.setPixelSize(hall_px(height, RESULT_TEXT) if height else round(1.6 * QtGui.QFontInfo(app_font).pixelSize()))
+    view.result.setFont(big)
     view.predict.set_scale(words.pixelSize() / max(1, QtGui.QFontInfo(app_font).pixelSize()) if height else 1.0)
     view.predict.set_compact(bool(height))
     view.message.setFont(title)
     view.counter.setFont(title)
     view.counter.setVisible(bool(height))
-    view.grid.set_label_cap(hall_px(height) if height else type(view.grid).label_px_cap)
+    grid = type(view.grid)
+    if height:      # indices a hall reads, or none: a smaller number is noise from the back row
+        view.grid.set_label_size(hall_px(height), PRESENTER_LABEL_FRACTION, hall_px(height))
+    else:
+        view.grid.set_label_size(grid.label_px_cap, grid.label_fraction, grid.label_px_min)
 
 
 def fit_stage(view) -> None:
     """The split between the grid and the words, fitted to the step: the lines of numbers, the narration and
     the question get the height they need (between 30 % and 60 % of the stage), the grid the rest."""
     total = sum(view.stage.sizes())
-    if total <= 0 or not view.grid.isVisibleTo(view):
+    top = view.grid if view.grid.isVisibleTo(view) else view.result if view.result.isVisibleTo(view) else None
+    if total <= 0 or top is None:
         return
     width = max(view.width() // 2 if view.predict_box.isVisibleTo(view) else view.width(), 200)
     words = view.narration.document().size().height() + 2 * view.narration.frameWidth() + 6
     if view.predict_box.isVisibleTo(view):
         words = max(words, view.predict.height_needed(view.predict.width() if view.predict.width() > 50
                                                       else width))
-    spacing = max(0, view.stage.widget(1).layout().spacing())
+    spacing = max(0, view.stage.widget(view.stage.count() - 1).layout().spacing())
     need = int(words) + 12 + sum(label.heightForWidth(view.width()) + spacing
                                  for label in (view.numbers, view.computed) if label.isVisibleTo(view) and label.text())
     lower = min(max(need, total * 3 // 10), total * 6 // 10)
-    if abs(view.stage.sizes()[1] - lower) > 4:
-        view.stage.setSizes([total - lower, lower])
-        refit_grid(view.grid)
+    if top is view.result:      # the result's lines need their height; the words get the rest
+        lower = max(total - view.result.heightForWidth(view.width()) - 24, total * 3 // 10)
+    if abs(view.stage.sizes()[-1] - lower) > 4:
+        view.stage.setSizes([total - lower, 0, lower] if top is view.grid else [0, total - lower, lower])
+        if top is view.grid:
+            refit_grid(view.grid)

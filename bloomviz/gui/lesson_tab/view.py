@@ -33,6 +33,7 @@ from bloomviz.lessons import step_numbers
 from bloomviz.lessons.predict import hidden_until_reveal
 from bloomviz.filters.registry import grid_values, standard_formulas_apply
 from bloomviz.gui.widgets.grid import BitGridWidget
+from bloomviz.gui.widgets.grid.layout import grid_shape
 from bloomviz.gui.files.file_dialogs import Dialogs
 from bloomviz.gui.widgets.predict_vote import PredictPanel, Tally
 from bloomviz.gui.lesson_tab import look
@@ -94,6 +95,14 @@ class LessonView(QtWidgets.QWidget):
         self.computed.setWordWrap(True)
         self.computed.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.computed.hide()
+        # a step that computes without a filter (a design, formulas, an ensemble) draws its result here, large,
+        # where the grid would be
+        self.result = QtWidgets.QLabel()
+        self.result.setObjectName("lessonResult")
+        self.result.setWordWrap(True)
+        self.result.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.result.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+        self.result.hide()
         self.predict = PredictPanel()
         self.tallies: dict[int, Tally] = {}      # step number -> the class's votes on its question
         self._presenting, self._scale = False, -1
@@ -110,6 +119,7 @@ class LessonView(QtWidgets.QWidget):
         top.addWidget(self.present_button)
         self.stage = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         self.stage.addWidget(self.grid)
+        self.stage.addWidget(self.result)
         lower = QtWidgets.QWidget()
         lower_layout = QtWidgets.QVBoxLayout(lower)
         lower_layout.setContentsMargins(0, 0, 0, 0)
@@ -153,6 +163,7 @@ class LessonView(QtWidgets.QWidget):
         self.grid.view_box.sigResized.connect(lambda *_: QtCore.QTimer.singleShot(0, lambda: look.refit_grid(self.grid)))
         self.predict.revealed.connect(self._redraw)
         self.predict.changed.connect(self._redraw)
+        look.apply_type(self, 0)
         if self.choice.count():
             self.load_builtin(self.choice.itemData(0))
 
@@ -290,8 +301,10 @@ class LessonView(QtWidgets.QWidget):
         """The grid showing ``flt`` (bits, or counters; every stage of a scalable one); the values drawn."""
         values = grid_values(flt)
         top = int(values.max()) if values.size else 1
-        if self.grid.m != flt.m or self.grid.max_value != max(1, top):
-            self.grid.reset(flt.m, values, max_value=max(1, top))
+        aspect = look.PRESENTER_ASPECT if self._presenting else 1.0
+        if self.grid.m != flt.m or self.grid.max_value != max(1, top) or \
+                self.grid.cols != grid_shape(flt.m, aspect)[1]:
+            self.grid.reset(flt.m, values, max_value=max(1, top), aspect=aspect)
             if self.animation.running:       # a new size mid-animation (a stage opened): every cell in view
                 look.refit_grid(self.grid)
         else:
@@ -342,9 +355,12 @@ class LessonView(QtWidgets.QWidget):
         line = [] if theory else step_numbers.filter_line({k: (None if k in hidden else v) for k, v in report.items()},
                                                           standard_formulas_apply(flt), counters)
         self.numbers.setText(" · ".join(html.escape(str(p)) for p in line))
-        computed = step_numbers.computed_lines(report)
-        self.computed.setText("<br>".join(html.escape(text) for text in computed))
-        self.computed.setVisible(bool(computed))
+        computed = "<br>".join(html.escape(text) for text in step_numbers.computed_lines(report))
+        picture = theory and bool(computed)       # the step's result as its picture, not a line of body text
+        self.result.setText(computed if picture else "")
+        self.result.setVisible(picture)
+        self.computed.setText("" if picture else computed)
+        self.computed.setVisible(bool(computed) and not picture)
         self._fit_stage()
         self._refresh_controls()
         self.stepChanged.emit(self.runner.position)
@@ -384,6 +400,7 @@ class LessonView(QtWidgets.QWidget):
         self._presenting = on
         self._scale = -1
         self._apply_scale()
+        self._redraw()          # the grid's shape for the stage: wider in presenter mode
 
     def _apply_scale(self) -> None:
         height = self.window().height() if self._presenting else 0

@@ -93,12 +93,13 @@ PACKED_BAND_BITS = 1 << 21
 class DrawingMixin:
     """The widget's view of its cells: fitting, the displayed window, borders and padding."""
 
-    # the largest index label, px: a desk's screen needs no more; presenter mode raises it for a hall
-    label_px_cap = 15.0
+    # index labels: at most this many px (a desk's screen needs no more), this share of a cell's height, and
+    # none smaller than label_px_min; presenter mode asks for labels a hall can read or none
+    label_px_cap, label_fraction, label_px_min = 15.0, 0.42, 7
 
-    def set_label_cap(self, px: float) -> None:
-        """Index labels up to ``px`` pixels high (as the cells allow); repainted now."""
-        self.label_px_cap = float(px)
+    def set_label_size(self, cap: float, fraction: float = 0.42, minimum: int = 7) -> None:
+        """Index labels up to ``cap`` px high and ``fraction`` of a cell, none below ``minimum`` px; repainted."""
+        self.label_px_cap, self.label_fraction, self.label_px_min = float(cap), float(fraction), int(minimum)
         self._decor.update()
 
     def _rebuild_base(self, empty: bool = False) -> None:
@@ -161,8 +162,8 @@ class DrawingMixin:
         if r1 <= r0 or c1 <= c0:
             return None
         digits = len(str(min(self._m - 1, r1 * self._cols)))
-        font_px = int(min(self.label_px_cap, cell_px * 0.42, cell_px * 0.85 / (0.62 * digits)))
-        with_labels = (r1 - r0) * (c1 - c0) <= MAX_LABELS and font_px >= 7
+        font_px = int(min(self.label_px_cap, cell_px * self.label_fraction, cell_px * 0.85 / (0.62 * digits)))
+        with_labels = (r1 - r0) * (c1 - c0) <= MAX_LABELS and font_px >= self.label_px_min
         return r0, r1, c0, c1, with_labels, font_px
 
     def _on_view_changed(self, *args) -> None:

@@ -23,16 +23,20 @@ import numpy as np
 MAX_CELLS = 1 << 28
 
 
-def grid_shape(m: int) -> tuple[int, int]:
-    """(rows, cols) of the near-square grid for m cells: cols = ceil(sqrt(m)), rows = ceil(m / cols)."""
+def grid_shape(m: int, aspect: float = 1.0) -> tuple[int, int]:
+    """(rows, cols) of the grid for m cells: near-square, cols = ceil(sqrt(m)), rows = ceil(m / cols); with
+    ``aspect`` > 1 about that many times wider than tall (cols = ceil(sqrt(m * aspect)), at most m), as a wide,
+    short stage fits larger cells (presenter mode)."""
     if isinstance(m, bool) or not isinstance(m, (int, np.integer)):
         raise TypeError(f"m must be an integer, got {m!r}")
     m = int(m)
     if m < 1 or m > MAX_CELLS:
         raise ValueError(f"m must be between 1 and {MAX_CELLS:,} cells for the grid, got {m:,}")
-    cols = math.isqrt(m)
-    if cols * cols < m:
+    target = m if aspect == 1.0 else max(1, round(m * float(aspect)))
+    cols = math.isqrt(target)
+    if cols * cols < target:
         cols += 1
+    cols = min(cols, m)
     rows = -(-m // cols)
     return rows, cols
 

@@ -206,8 +206,8 @@ class BitGridWidget(DrawingMixin, MarksMixin, HoverMixin, QtWidgets.QWidget):
         return self._hover_label
 
     # ----------------------------------------------------------------- data
-    def reset(self, m: int, values: np.ndarray | None = None, max_value: int = 1) -> None:
-        rows, cols = gl.grid_shape(m)
+    def reset(self, m: int, values: np.ndarray | None = None, max_value: int = 1, aspect: float = 1.0) -> None:
+        rows, cols = gl.grid_shape(m, aspect)
         m = int(m)
         if isinstance(max_value, bool) or not isinstance(max_value, (int, np.integer)) \
                 or not 1 <= int(max_value) <= 255:

@@ -112,16 +112,21 @@ def measure(repo, paths: list[bytes] | None = None, sample: int = 2000, seed: in
         key_matrix[row, :len(ks)] = [index[key] for key in ks]
     version = filters[0].positions.version if filters else 2
     h0, h1 = _key_hashes(keys, version)
+    members_of = {oid: member_keys(paths) for oid, (_parent, paths) in truth.items()}
+    # every member key hashed once for the whole history (a path changes in many commits)
+    every = sorted(set().union(*members_of.values())) if members_of else []
+    where = {key: i for i, key in enumerate(every)}
+    hashed = _key_hashes(every, version)
     r = _Tally()
     for f in filters:
         entry = truth.get(f.label)
         if entry is None:
             r.no_truth += 1
             continue
-        has_parent, changed = entry
-        members = member_keys(changed)
-        if has_parent:
-            r.add(f, members, keys, index, h0, h1, key_matrix, sentinel, version)
+        members = members_of[f.label]
+        if entry[0]:
+            at = np.fromiter((where[key] for key in members), dtype=np.int64, count=len(members))
+            r.add(f, members, (hashed[0][at], hashed[1][at]), index, h0, h1, key_matrix, sentinel)
         else:
             r.roots += 1
     return r.result(len(filters), len(queries), len(keys), queries)
@@ -136,7 +141,7 @@ class _Tally:
         self.sizes: list[int] = []
         self.commits = self.roots = self.no_truth = 0
 
-    def add(self, f, members, keys, index, h0, h1, key_matrix, sentinel, version):
+    def add(self, f, members, member_hashes, index, h0, h1, key_matrix, sentinel):
         c, p = self.c, self.p
         m, k = f.m, f.k
         bits = np.frombuffer(f.bits.unpack(zero=b"\0", one=b"\1"), dtype=np.bool_)
@@ -144,11 +149,9 @@ class _Tally:
         self.commits += 1
         self.sizes.append(m)
         # every member key must be set: zero false negatives, checked on all of them, not only the sample
-        mk = sorted(members)
-        if mk:
-            mh0, mh1 = _key_hashes(mk, version)
-            c["member_keys"] += len(mk)
-            c["member_keys_missed"] += int((~bits[_positions(mh0, mh1, m, k)].all(axis=1)).sum())
+        if members:
+            c["member_keys"] += len(members)
+            c["member_keys_missed"] += int((~bits[_positions(*member_hashes, m, k)].all(axis=1)).sum())
         pos = _positions(h0, h1, m, k)
         key_set = np.append(bits[pos].all(axis=1), True)
         is_member = np.zeros(sentinel + 1, dtype=bool)

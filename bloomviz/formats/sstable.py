@@ -19,8 +19,6 @@ from __future__ import annotations
 import struct
 import zlib
 
-import numpy as np
-from numba import njit
 
 from bloomviz.formats.common import Source
 
@@ -60,31 +58,11 @@ def handle(data: bytes, pos: int = 0) -> tuple[int, int, int]:
 
 
 # --- CRC-32C, masked as LevelDB stores it (util/crc32c.h) ----------------------------------------------------
-# compiled with numba (a runtime dependency already): a table's index and filter blocks are tens of KiB each and a
-# database holds thousands of tables; a Python loop checks 2 MB/s, the compiled one about 1 GB/s
-def _crc_table() -> np.ndarray:
-    table = np.zeros(256, dtype=np.uint32)
-    for i in range(256):
-        c = i
-        for _ in range(8):
-            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
-        table[i] = c
-    return table
-
-
-_CRC = _crc_table()
-
-
-@njit(cache=True, nogil=True)
-def _crc_loop(data: np.ndarray, table: np.ndarray) -> int:
-    crc = np.uint32(0xFFFFFFFF)
-    for b in data:
-        crc = table[(crc ^ b) & np.uint32(0xFF)] ^ (crc >> np.uint32(8))
-    return crc ^ np.uint32(0xFFFFFFFF)
-
-
 def crc32c(data: bytes) -> int:
-    return int(_crc_loop(np.frombuffer(data, dtype=np.uint8), _CRC))
+    # compiled (numba, crc32c_kernel.py), imported on the first check: every window and command imports this
+    # package, and numba's import is ~1 s that the window's first paint must not pay
+    from bloomviz.formats.crc32c_kernel import crc32c as compiled
+    return compiled(data)
 
 
 def masked_crc32c(data: bytes) -> int:

@@ -57,8 +57,21 @@ def read_or_refuse(path, fmt: str) -> None:
         assert len(f.bits) == f.m and 0 <= f.bits_set <= f.m and f.k >= 1
 
 
-# Files the real software writes at test time (its writer installed from the test extra)
-GENERATED = {"orc": lambda path: write_orc(path, rows=1500, stride=500)}
+def _git_commit_graph(path) -> None:
+    """A commit-graph with changed-path filters, written by the git binary (skipped where git is absent)."""
+    import shutil
+    import tempfile
+    from git_repos import GIT, make_repo, write_graph
+    if GIT is None:
+        pytest.skip("the git binary is not installed (Debian: apt-get install git)")
+    with tempfile.TemporaryDirectory() as folder:
+        repo, _ = make_repo(Path(folder))
+        write_graph(repo)
+        shutil.copyfile(repo / ".git" / "objects" / "info" / "commit-graph", path)
+
+
+# Files the real software writes at test time (its writer installed from the test extra, or a Debian tool)
+GENERATED = {"orc": lambda path: write_orc(path, rows=1500, stride=500), "git": _git_commit_graph}
 
 
 @pytest.fixture(params=sorted(GENERATED))

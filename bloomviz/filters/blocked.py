@@ -126,8 +126,9 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
     title = "Blocked (all k positions in one 512-bit block)"
     short_title = "Blocked"
     choice_label = "Blocked (512-bit blocks)"
-    description = ("all k positions inside one 512-bit block (one cache line), faster but a little less "
-                   "accurate.")
+    # (the ratios are recomputed by tests/test_prose_numbers.py: textbook design for n = 10^4 at p, m rounded up)
+    description = ("all k positions inside one 512-bit block (one cache line), faster, at a higher rate than a "
+                   "standard filter of the same m and k: 1.17× at a design for 1 %, 3.2× at 0.01 %, 21× at 10⁻⁶.")
     theory_label = "theory: blocked, Σ P(load)·FP(block)"
     BANDS_SHOWN = 16   # up to this many blocks the grid outlines them all; past it, the last operation's only
     standard_formulas = False   # its own theory (theory_fp); the standard filter's formulas describe another

@@ -247,7 +247,8 @@ class MainWindow(QtWidgets.QMainWindow):
         current = len(self.wb.probes)
         value, ok = QtWidgets.QInputDialog.getInt(
             self, "Measurement probes",
-            "The false-positive rate is measured exactly on this many items that were never inserted.\n"
+            "The false-positive rate is measured on this many items that were never inserted (a sample: its "
+            "band is the 95% Wilson interval).\n"
             "More probes give a narrower interval; the filter is re-measured from its bits.",
             current, 1, MAX_PROBES, 1000)
         if ok and value != current:

@@ -86,7 +86,9 @@ class SpellChecker(Scenario):
 
     says_absent = "“{item}”: not in the dictionary — flagged as a misspelling"
     says_present = "“{item}”: a word — accepted"
-    says_false_positive = "“{item}”: NOT a word, yet accepted — a false positive (the typo slips through)"
+    # not in the list is all the checker knows: a real word the list lacks is also "not in the dictionary"
+    says_false_positive = ("“{item}”: not in the dictionary, yet accepted — a false positive (a typo slips "
+                           "through)")
 
     def examples(self, flt) -> list[str]:
         return _find_false_positives(one_letter_misspellings(self.items, self.truth, 400, seed=2),

@@ -16,6 +16,7 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.hashing import schemes as hashing
 from bloomviz.theory.calculator import CalcError, Design, solve
+from bloomviz.theory.rates import BOUND_TEXT
 from bloomviz.theory.units import human_bytes, percent_text, rate_text
 from bloomviz.gui import theme
 from bloomviz.gui.explorer_tab.engine_preset import EnginePresetRow
@@ -63,7 +64,7 @@ def design_html(d: Design) -> str:
         _row("Bloom's formula (classic)", _rate(d.fp_classic),
              "(1 − (1 − 1/m)^(kn))^k: treats the bits as independent, so it is below the exact rate"),
         _row("approximation", _rate(d.fp_approx), "(1 − e^(−kn/m))^k"),
-        _row("bound", _rate(d.fp_bound), "(1 − e^(−k(n + ½)/(m − 1)))^k, above the exact rate for every m"),
+        _row("bound", _rate(d.fp_bound), BOUND_TEXT),
         _row("bits per item", f"{d.bits_per_item:.3f}"),
         _row("lower bound log2(1/rate)", f"{d.lower_bound_bits:.3f} bits per item",
              "no structure answering with this false-positive rate can use fewer bits per item"),

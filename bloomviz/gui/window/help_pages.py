@@ -33,9 +33,9 @@ the false-positive rate is about (1 − e<sup>−kn/m</sup>)<sup>k</sup> (the <i
 (X/m)<sup>k</sup>; the <b>exact</b> rate is its average over how many bits the n items happened to set,
 E[(X/m)<sup>k</sup>]. <b>Bloom's formula</b> (1 − (1 − 1/m)<sup>kn</sup>)<sup>k</sup> (the <i>classic</i>
 one) treats the bits as independent, which they are not, and is a little <i>below</i> the exact rate: 6 % at
-m = 32, k = 4, n = 5, nothing visible at m in the millions. The <b>bound</b>
-(1 − e<sup>−k(n+½)/(m−1)</sup>)<sup>k</sup> stays above it. Averaged over many random filters (Parameter
-explorer → Ensemble) the measured rate lands on the exact one.</li>
+m = 32, k = 4, n = 5, a few in a million at m = 10<sup>6</sup>, k = 7. The <b>bound</b>
+(1 − e<sup>−k(n+½)/(m−1)</sup>)<sup>k</sup> is above it (Goel and Gupta 2010). Averaged over many random
+filters (Parameter explorer → Ensemble) the measured rate lands on the exact one.</li>
 <li>The best number of hash functions is k = (m/n)·ln 2; then half the bits are set and the rate is about
 0.6185<sup>m/n</sup>. For a rate p you need about 1.44·log<sub>2</sub>(1/p) bits per item.</li>
 <li>The <b>fill ratio</b> X/m (bits set over all bits) also estimates how many items went in:
@@ -43,8 +43,13 @@ n ≈ −(m/k)·ln(1 − X/m).</li>
 </ul>
 <p>In this window: type an item and press <b>Enter</b> to insert it, <b>Ctrl+L</b> to look it up. Orange
 squares mark bits an insert set, blue circles bits that were already 1; a lookup marks 0 bits and 1 bits.
-The plot measures the false-positive rate exactly after every insert on a fixed set of items that were never
-inserted (the <i>probes</i>) and compares it with theory.</p>
+The plot measures the false-positive rate after every insert on a fixed sample of items that were never
+inserted (the <i>probes</i>: 10,000 by default) and compares it with theory. Its band is the 95 % Wilson
+interval of that sample: it says how far the share of probes that pass may stray from <i>this filter's</i> own
+rate, (X/m)<sup>k</sup> for the X bits its items happened to set. It does not cover that luck of the filter
+itself: the <b>exact</b> curve is the average over all filters of this m, k and n, so on a small classroom
+filter the exact curve can lie outside the band while the filter is perfectly normal (Explain shows both
+rates; Parameter explorer → Ensemble averages many filters and lands on the exact curve).</p>
 """
 
 

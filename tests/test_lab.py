@@ -91,6 +91,7 @@ def test_false_negatives_are_named():
     assert [p.n for p in rep.where(lab.grid.FALSE_NEGATIVES)] == [10]
     assert "7 of 10 inserted items test negative" in rep.points[1].findings[0].text
     assert any("no bit array" in note for note in rep.notes)
+    assert rep.threshold == rep.grid.alpha / rep.grid.points   # one judgement a point: the rate against the formula
 
 
 def test_positions_that_change_between_calls_are_false_negatives():

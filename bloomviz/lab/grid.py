@@ -150,8 +150,10 @@ def stranger_items(seed: int, count: int) -> list[str]:
     return [f"visitor{i}.s{seed}@elsewhere.example" for i in range(count)]
 
 
-def judgements_per_point(form_has_positions: bool, has_bits: bool) -> int:
-    return 2 + (2 if form_has_positions else 0) + (2 if has_bits else 0)
+def judgements_per_point(positions_seen: bool, bits_seen: bool) -> int:
+    """The rate against the formula; with the bits, the rate given the fill and the fill; with the positions,
+    all k on one bit, repeats and the chi-square (made once per (m, k), counted at every n: on the safe side)."""
+    return 1 + (3 if positions_seen else 0) + (2 if bits_seen else 0)
 
 
 def run(factory: Callable, grid: Grid = Grid(), progress: Callable[[int, int], None] | None = None) -> LabReport:
@@ -179,7 +181,7 @@ def run(factory: Callable, grid: Grid = Grid(), progress: Callable[[int, int], N
             if progress is not None:
                 progress(done, len(grid.ms) * len(grid.ks))
     with_positions = any(r.get("counts") is not None for _, _, raws in per_mk for r in raws)
-    with_bits = with_positions or any(r.get("bits_set") is not None for _, _, raws in per_mk for r in raws)
+    with_bits = any(r.get("bits_set") is not None for _, _, raws in per_mk for r in raws)
     threshold = grid.alpha / (grid.points * judgements_per_point(with_positions, with_bits))
     points = tuple(_judge(m, k, raw, grid.probes, threshold) for m, k, raws in per_mk for raw in raws)
     notes = []

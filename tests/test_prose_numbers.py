@@ -125,3 +125,17 @@ def test_lesson_prose_numbers():
                   f"{PUBLIC_KEY_LIST_BYTES / filter_bytes:.0f} times smaller")
     rate = theory.fp_exact(512 * 2**20 * 8, 20, 440_000_000)
     _holds(eight, f"at 440 million the rate is {rate:.0%}".replace("%", " %"))
+
+
+def test_small_lessons_prose_numbers():
+    two = (LESSONS / "02-why-a-false-positive-happens.md").read_text(encoding="utf-8")
+    step = lessons.check(lessons.load_builtin("2"))[-1]
+    x, m, k = step["bits_set"], step["m"], step["k"]
+    _holds(two, f"With {x} of {m} bits set, the chance of this for any stranger is about ({x}/{m})³ ≈ "
+                f"{(x / m) ** k:.3f}")
+    three = (LESSONS / "03-the-math.md").read_text(encoding="utf-8")
+    _holds(three, f"Bloom's formula says {theory.fp_classic(16, 4, 4):.4f}; the exact rate, averaged over every "
+                  f"way the bits can fill, is {theory.fp_exact(16, 4, 4):.4f}")
+    seven = (LESSONS / "07-growing-scalable-filters.md").read_text(encoding="utf-8")
+    k, _m = theory.optimal_params(100, 0.01)
+    _holds(seven, f"almost every stranger finds its {k} bits at 1")

@@ -1,4 +1,4 @@
-"""``Simulation``: n items into a fresh filter, the false-positive rate measured exactly after every insert.
+"""``Simulation``: n items into a fresh filter, the false-positive rate measured on its probes after every insert.
 
 A thin user of the one measurement (pipeline.Measurement): it picks the items and probes of a seeded run, keeps
 a row every E inserts, and turns the rows into the columns a plot draws and ``bloomviz simulate`` writes

@@ -192,7 +192,7 @@ def smallest_exact_design(n: int, p: float, max_m: int = 2 ** 34) -> tuple[int, 
     """(m_min, k_min): the fewest bits with which some k meets p in exact terms after n items, and that k.
 
     The textbook design is sized for the classic formula at the real optimum k; rounded to an integer k and
-    measured exactly it usually lands a little above p (n = 10^6, p = 0.01: 1.0039 %), and at small n by more
+    by the exact rate it usually lands a little above p (n = 10^6, p = 0.01: 1.0039 %), and at small n by more
     (n = 5: 1.073 p). The best rate over k falls as m grows, so m_min is found by bisection; k_min is
     theory.optimal_k_int there. Raises CalcError when no m up to ``max_m`` meets p."""
     n, p = check_n(n, allow_zero=False), check_p(p)

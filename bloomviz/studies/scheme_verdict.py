@@ -83,16 +83,25 @@ def _rate(x: float) -> str:
     return f"{x:.3g}"
 
 
+def times(ratio: float) -> str:
+    """A ratio as a class reads it: 1.09×, 5,615×."""
+    return f"{ratio:.2f}×" if ratio < 10 else f"{ratio:,.0f}×"
+
+
+def _chance(p: float) -> str:
+    return f"p = {p:.1g}" if p >= 1e-6 else "p < 10⁻⁶"
+
+
 def text(v: SchemeVerdict) -> str:
     """One lane's verdict in words (HTML: the label in bold)."""
     name = f"<b>{html.escape(v.label)}</b>"
     fill = (f"its {v.bits_set:,} bits set explain {_rate(v.fill_rate)} for independent positions, and "
             f"{v.fp_count:,} of {v.probes:,} probes passed ({_rate(v.measured)})")
     if v.kind == DEPENDENT:
-        return (f"{name}: {fill}, {v.ratio_to_fill:.2f}× that — more than chance allows (p = {v.p_above:.1g}): "
+        return (f"{name}: {fill}, {times(v.ratio_to_fill)} that — more than chance allows ({_chance(v.p_above)}): "
                 "its hash positions are not independent")
     if v.kind == BELOW:
-        return (f"{name}: {fill}, {v.ratio_to_fill:.2f}× that — fewer than chance allows (p = {v.p_below:.1g}): "
+        return (f"{name}: {fill}, {times(v.ratio_to_fill)} that — fewer than chance allows ({_chance(v.p_below)}): "
                 "its positions avoid each other more than independent ones would")
     if v.kind == LUCK:
         spread = (f"; filters like it set {v.bits_mean:,.1f} ± {v.bits_sd:,.1f} bits, this one is "

@@ -168,12 +168,12 @@ class CompareDrawing:
             ratio = "—" if math.isnan(s.ratio) else ("∞" if math.isinf(s.ratio) else f"{s.ratio:.2f}×")
             flag = ""
             if v is not None and v.kind == scheme_verdict.DEPENDENT:
-                flag = (f"<br><b style='color:{theme.colour('error')}'>{v.ratio_to_fill:.2f}× its fill: "
-                        "positions dependent</b>")
+                flag = (f"<br><b style='color:{theme.colour('error')}'>{scheme_verdict.times(v.ratio_to_fill)} its "
+                        "fill: positions dependent</b>")
             elif v is not None and v.kind == scheme_verdict.LUCK:
                 flag = "<br>off the formula by its fill (luck)"
             elif v is not None and v.kind == scheme_verdict.BELOW:
-                flag = f"<br>{v.ratio_to_fill:.2f}× its fill: below chance"
+                flag = f"<br>{scheme_verdict.times(v.ratio_to_fill)} its fill: below chance"
             fill = f" · fill explains {v.fill_rate:.3g}" if v is not None else ""
             frame.stats.setText(  # short words: four lanes share a narrow tab
                 f"fill {s.bits_set / s.m:.1%}<br>FP <b>{s.measured:.3g}</b> [{s.low:.2g}, {s.high:.2g}]"

@@ -3,8 +3,9 @@
 Each configuration (a filter variant and a hash scheme) gets a small grid and a curve on one shared plot: its
 false-positive rate measured after every insert with a Wilson band, and its own theory dashed. The default
 preset is the lesson of the hash functions: at k = 10 the ``weak-shift`` scheme (one hash rotated by 16 bits
-per function, so its positions repeat past k = 4) is measured several times above theory while the good
-schemes stay inside their bands.
+per function, so its positions repeat past k = 4) is measured several times above theory. When a run ends each
+lane is judged by ``studies.scheme_verdict``: its scheme against what its own bits explain, and a good scheme
+whose one filter set more or fewer bits than average is called lucky, not dependent.
 
 The computation is ``bloomviz.studies.compare.Comparison``; this view only collects the settings, calls its
 ``step`` from a ``timing.ChunkRunner`` (a chunk sized to take about ``TICK_MS``), and draws. The comparison's

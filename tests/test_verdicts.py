@@ -107,3 +107,24 @@ def test_the_lesson_command_says_false_negative():
                          text=True, check=True).stdout
     line = [x for x in out.splitlines() if x.startswith("step 3")][0]
     assert "FALSE NEGATIVE" in line and "“X”" in line and "counters 2, 3 at 0" in line
+
+
+def test_a_session_replays_its_false_negative_with_its_verdict():
+    from bloomviz.files import session as sessions
+    from bloomviz.workbench.replay import Stepper
+    wb = Workbench(probes=100)
+    assert wb.configure(variant="counting", m=24, k=3, counter_bits=4)
+    members = [f"m{i}" for i in range(5)]
+    for x in members:
+        wb.insert(x)
+    forced, _ = _a_forced_removal_that_loses_a_member(wb, members)
+    lost = wb.history[-1].false_negatives[0]
+    wb.lookup(lost)
+    ops = [sessions.Operation(e.op, item=e.item, verdict=str(e.verdict)) for e in wb.history]
+    saved = sessions.Session(variant="counting", m=24, k=3, params={"counter_bits": 4}, operations=ops)
+    again = sessions.loads(sessions.dumps(saved))
+    assert again.operations[-1].verdict == "false negative"
+    other = Workbench(probes=100)
+    assert other.configure(variant="counting", m=24, k=3, counter_bits=4)
+    assert Stepper(other, again.operations).run_all() == 0     # every verdict as recorded
+    assert other.history[-1].verdict == FALSE_NEGATIVE and other.state.last.caused_by.item == forced

@@ -160,7 +160,8 @@ class ScenarioPanel(QtWidgets.QWidget):
         if self.wb.lookup(item) is None or len(self.wb.history) == before:
             return None
         verdict = self.wb.history[-1].verdict
-        return Verdict(item, member=verdict == wbm.TRUE_POSITIVE, passes=verdict != wbm.TRUE_NEGATIVE)
+        return Verdict(item, member=verdict in (wbm.TRUE_POSITIVE, wbm.FALSE_NEGATIVE),
+                       passes=verdict not in (wbm.TRUE_NEGATIVE, wbm.FALSE_NEGATIVE))
 
     def _use_example(self, index: int) -> None:
         if index > 0:

@@ -43,7 +43,7 @@ def test_the_histogram_counts_every_filter_and_a_bar_shows_one(view, qtbot):
     assert np.array_equal(view.grid.picture.ravel()[:shown.m], bitstore.unpack(shown.bits))
     assert view.atlas.marker.isVisible()
     assert "8 (k = 8)" in view.atlas.words.text() and "past their design load" in view.atlas.words.text()
-    view.atlas.metric.setCurrentIndex(1)      # the rate each filter's fill predicts, on a log axis
+    view.atlas.metric_box.setCurrentIndex(1)      # the rate each filter's fill predicts, on a log axis
     assert sum(view.atlas.bar_counts()) == 8
 
 

@@ -36,10 +36,10 @@ class AtlasPanel(QtWidgets.QWidget):
         self.edges = np.linspace(0, 1, BINS + 1)
         self.current: int | None = None
         self._cycle: dict[int, int] = {}
-        self.metric = QtWidgets.QComboBox()
+        self.metric_box = QtWidgets.QComboBox()
         for key, label in METRICS:
-            self.metric.addItem(label, key)
-        self.metric.setToolTip("The number the histogram counts filters by")
+            self.metric_box.addItem(label, key)
+        self.metric_box.setToolTip("The number the histogram counts filters by")
         self.plot = pg.PlotWidget()
         self.plot.setMinimumHeight(150)
         self.plot.setMenuEnabled(False)
@@ -56,7 +56,7 @@ class AtlasPanel(QtWidgets.QWidget):
         self.words.setMinimumWidth(330)
         top = QtWidgets.QHBoxLayout()
         top.addWidget(QtWidgets.QLabel("Filters by"))
-        top.addWidget(self.metric, 1)
+        top.addWidget(self.metric_box, 1)
         left = QtWidgets.QVBoxLayout()
         left.addLayout(top)
         left.addWidget(self.plot, 1)
@@ -64,7 +64,7 @@ class AtlasPanel(QtWidgets.QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(left, 3)
         layout.addWidget(self.words, 2)
-        self.metric.currentIndexChanged.connect(lambda _i: self._redraw())
+        self.metric_box.currentIndexChanged.connect(lambda _i: self._redraw())
         theme_views.apply(self, theme.is_dark())
 
     def set_filters(self, summaries: list[dict], file_bytes: int | None) -> None:
@@ -74,7 +74,7 @@ class AtlasPanel(QtWidgets.QWidget):
         self._redraw()
 
     def metric_key(self) -> str:
-        return self.metric.currentData()
+        return self.metric_box.currentData()
 
     def _redraw(self) -> None:
         key = self.metric_key()

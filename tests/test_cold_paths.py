@@ -9,6 +9,7 @@ These tests hold each against the compiled pass and the scalar reference on the 
 import os
 import subprocess
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -31,13 +32,21 @@ def test_mixed_rows_in_numpy_equal_the_compiled_rows_and_the_scalar_reference(m)
     assert cold.min() >= 0 and cold.max() < m
 
 
-def test_cold_paths_are_chosen_only_for_small_batches_before_numba(monkeypatch):
+def test_cold_paths_are_chosen_only_for_small_batches_while_the_window_builds(monkeypatch):
     monkeypatch.delitem(sys.modules, "numba", raising=False)
-    assert cold_paths.use_cold_path(cold_paths.COLD_LIMIT)
-    assert not cold_paths.use_cold_path(cold_paths.COLD_LIMIT + 1)
-    assert cold_bits.use(cold_bits.COLD_POSITIONS) and not cold_bits.use(cold_bits.COLD_POSITIONS + 1)
-    monkeypatch.setitem(sys.modules, "numba", object())
-    assert not cold_paths.use_cold_path(1) and not cold_bits.use(1)
+    assert not cold_paths.use_cold_path(1) and not cold_bits.use(1), "outside the window's construction"
+    with cold_paths.before_first_paint():
+        assert cold_paths.use_cold_path(cold_paths.COLD_LIMIT)
+        assert not cold_paths.use_cold_path(cold_paths.COLD_LIMIT + 1)
+        assert cold_bits.use(cold_bits.COLD_POSITIONS) and not cold_bits.use(cold_bits.COLD_POSITIONS + 1)
+        other = []
+        thread = threading.Thread(target=lambda: other.append(cold_paths.use_cold_path(1)))
+        thread.start()
+        thread.join()
+        assert other == [False], "another thread (the warm-up) takes the compiled paths"
+        monkeypatch.setitem(sys.modules, "numba", object())
+        assert not cold_paths.use_cold_path(1) and not cold_bits.use(1), "numba already loaded"
+    assert not cold_paths.use_cold_path(1)
 
 
 @pytest.mark.parametrize("scheme", ["murmur3-mix", "murmur3-km", "murmur3-enhanced"])
@@ -47,8 +56,10 @@ def test_a_small_batch_hashes_the_same_before_and_after_numba_is_loaded(monkeypa
     hs = schemes.SCHEMES[scheme]
     warm_text, warm_bytes = hs.positions_many_text(texts, 1_918, 7), hs.positions_many(datas, 1_918, 7)
     monkeypatch.delitem(sys.modules, "numba", raising=False)       # the window before its warm-up
-    assert np.array_equal(hs.positions_many_text(texts, 1_918, 7), warm_text)
-    assert np.array_equal(hs.positions_many(datas, 1_918, 7), warm_bytes)
+    with cold_paths.before_first_paint():
+        assert cold_paths.use_cold_path(len(texts))
+        assert np.array_equal(hs.positions_many_text(texts, 1_918, 7), warm_text)
+        assert np.array_equal(hs.positions_many(datas, 1_918, 7), warm_bytes)
     assert [tuple(r) for r in warm_bytes] == [hs.positions(d, 1_918, 7) for d in datas]
 
 
@@ -88,8 +99,10 @@ def test_the_window_is_built_without_numba_and_warms_it_after_showing():
             "app = QtWidgets.QApplication([])\n"
             "from bloomviz.gui import app as gapp\n"
             "from bloomviz.gui.main_window import MainWindow\n"
-            "w = MainWindow(settings=gapp._settings(True))\n"
-            "w.install_parts()\n"
+            "from bloomviz.hashing.cold_paths import before_first_paint\n"
+            "with before_first_paint():\n"              # as gui.app.main builds it
+            "    w = MainWindow(settings=gapp._settings(True))\n"
+            "    w.install_parts()\n"
             "print('numba' in sys.modules)\n"
             # then it shows, and warms the compiled paths in a thread: the user's first batch finds them loaded
             "import threading, time\n"

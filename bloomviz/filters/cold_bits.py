@@ -1,4 +1,4 @@
-"""The bit passes in numpy for small inputs while numba is not loaded yet (see hashing/cold_paths.py).
+"""The bit passes in numpy for small inputs while the window builds itself (see hashing/cold_paths.py).
 
 bit_kernels' compiled loops cost numba's import and a load of their machine code on first use (~1 s); the
 window's first paint built a sample for the Set operations tab through them. For a few thousand positions
@@ -18,6 +18,7 @@ __all__ = ["COLD_POSITIONS", "all_set", "and_bits", "check_range", "range_messag
 
 
 def use(count: int) -> bool:
+    """Inside the window's ``before_first_paint`` block, before numba is loaded, for a small pass."""
     return count <= COLD_POSITIONS and use_cold_path(0)
 
 

@@ -193,11 +193,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     theme.apply_theme(app, False)
     theme.apply_font_scale(app, theme.DEFAULT_FONT_SCALE)
 
-    window = MainWindow(settings=_settings(screenshot))
-    start_filter(window, args, screenshot)
-    if args.dark:
-        window.set_dark(True, remember=False)   # an option for this run, not a change of the preference
-    window.install_parts()
+    from bloomviz.hashing.cold_paths import before_first_paint
+    with before_first_paint():   # its few small batches without loading numba (~1 s): hashing/cold_paths.py
+        window = MainWindow(settings=_settings(screenshot))
+        start_filter(window, args, screenshot)
+        if args.dark:
+            window.set_dark(True, remember=False)   # an option for this run, not a change of the preference
+        window.install_parts()
 
     if screenshot:
         return _screenshot(app, window, args)

@@ -1,16 +1,20 @@
-"""Small batches hashed without numba while numba is not loaded yet: the window's first paint.
+"""Small batches hashed without numba while the window builds itself: its first paint.
 
 The compiled batch paths (murmur_kernel, mixed_kernel) cost numba's import and a load of the cached machine code
 on first use, ~1.0-1.3 s, which the window paid inside its constructor to hash the default filter's 10^4 probes
 before anything was shown. For a batch this small, mmh3 per item and a numpy mixing pass take a few
-milliseconds, so until something has imported numba (the window's warm-up thread does, after the first paint),
-batches of at most ``COLD_LIMIT`` items take these paths. Bit for bit the same positions
-(tests/test_hash_schemes.py checks them against the compiled paths and the scalar reference).
+milliseconds. So inside ``before_first_paint()`` (the window's constructor and the installing of its parts), as
+long as nothing has imported numba yet, batches of at most ``COLD_LIMIT`` items take these paths; the window's
+warm-up thread loads numba after the first paint. Everywhere else the compiled paths run: per item these paths
+are 10-100x slower. Bit for bit the same positions (tests/test_cold_paths.py checks them against the compiled
+paths and the scalar reference).
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
+import threading
 
 import numpy as np
 
@@ -23,9 +27,24 @@ _S32 = np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
 
 
+_building = threading.local()     # per thread: the warm-up thread never takes these paths
+
+
+@contextlib.contextmanager
+def before_first_paint():
+    """Small batches made inside this block (in this thread) do not load numba."""
+    depth = getattr(_building, "depth", 0)
+    _building.depth = depth + 1
+    try:
+        yield
+    finally:
+        _building.depth = depth
+
+
 def use_cold_path(count: int) -> bool:
-    """True when a batch of ``count`` items should not be the one that loads numba."""
-    return count <= COLD_LIMIT and "numba" not in sys.modules
+    """True when a batch of ``count`` items should not be the one that loads numba: inside
+    ``before_first_paint`` in this thread, before anything imported numba."""
+    return getattr(_building, "depth", 0) > 0 and count <= COLD_LIMIT and "numba" not in sys.modules
 
 
 def mixed_rows(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:

@@ -153,3 +153,21 @@ def test_damaged_receipts_are_refused_or_read_consistently(tmp_path):
             continue
         for f in filters:
             assert len(f.bits) == f.m == 2048 and f.k == 3
+
+
+def test_a_real_mainnet_block_of_2024():
+    # bloomviz/data/README.md: block 0xb5f712d1… of 3 June 2024, from safe-global/safe-transaction-service's test data
+    from importlib import resources
+    with resources.as_file(resources.files("bloomviz.data") / "ethereum-block-2024-06-03.json") as path:
+        assert formats.detect(path) == "ethereum"
+        [flt] = formats.open_filters(path)
+        record = json.loads(path.read_text())["result"]
+    assert flt.fields["kind"] == "block header" and flt.fields["hash"] == record["hash"]
+    assert (flt.m, flt.k, flt.bits_set) == (2048, 3, 906)
+    theirs = eth_bloom.BloomFilter(int(record["logsBloom"], 16))
+    rng = random.Random(906)
+    probes = [bytes(rng.randrange(256) for _ in range(20)) for _ in range(4000)]
+    answers = [flt.lookup("0x" + p.hex()).maybe_present for p in probes]
+    assert answers == [p in theirs for p in probes]
+    # at this fill a never-logged address passes about (906/2048)^3 = 8.7 % of the time
+    assert 0.07 < sum(answers) / len(answers) < 0.105

@@ -268,7 +268,7 @@ def test_the_readme_example_lesson_runs():
 @pytest.mark.skipif(shutil.which("git") is None, reason="lesson 9 builds a repository with git (apt-get install git)")
 def test_lesson_9_shows_a_git_filter_past_its_design(reports):
     steps = reports["09-bloom-filters-in-the-wild"]
-    one, stranger, many, history, block = steps
+    one, stranger, many, history, block, formulas = steps
     assert (one["m"], one["k"], one["scheme"], one["bits_set"]) == (24, 7, "git-changed-paths-v1", 12)
     # the commit's own filter, rebuilt by git's hashing: its false positive has 2 distinct positions of 7
     last = stranger["last"]
@@ -277,4 +277,7 @@ def test_lesson_9_shows_a_git_filter_past_its_design(reports):
     git = history["numbers"]
     assert git["git.false_negatives"] == 0 and git["git.commits"] == 59
     assert git["git.measured"] > 1.5 * git["git.predicted"] and git["git.measured"] > 2 * git["git.textbook"]
-    assert block["numbers"]["rates.m"] == 2048 and block["numbers"]["rates.k"] == 3
+    eth = block["numbers"]
+    assert (eth["eth.m"], eth["eth.k"], eth["eth.bits_set"]) == (2048, 3, 906)
+    assert eth["eth.expected_fp"] == pytest.approx((906 / 2048) ** 3)
+    assert formulas["numbers"]["rates.m"] == 2048 and formulas["numbers"]["rates.k"] == 3

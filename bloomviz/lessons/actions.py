@@ -82,6 +82,8 @@ SPECS: dict[str, Spec] = {
     "git-history": Spec(("commits", "seed"),
                         summary="git-history commits=N [seed=S]: a git repository built here with git (no network), "
                                 "its changed-path filters measured against theory (wild.py)"),
+    "ethereum-block": Spec((), summary="ethereum-block: the logsBloom of an Ethereum mainnet block of 2024 (shipped "
+                                       "with bloomviz): bits set, fill, entries estimated, the rate it predicts"),
     "highlight": Spec((), min_args=1, max_args=None, summary="highlight P …: light these bits (the window)"),
     "show": Spec(("tab", "scenario"), summary="show tab=NAME or scenario=NAME (the window)"),
     "expect": Spec(("m", "k", "n", "bits_set", "verdict", "positions", "scheme", "variant"), max_args=None,

@@ -248,6 +248,9 @@ def apply(state: LessonState, action: Action, window: list) -> None:
     elif name == "git-history":
         from bloomviz.lessons import wild
         state.put(wild.git_history(o["commits"], o["seed"]))
+    elif name == "ethereum-block":
+        from bloomviz.lessons import wild
+        state.put(wild.ethereum_block())
     elif name == "highlight":
         flt = _flt(state, action)
         bad = [p for p in a if p >= flt.m]

@@ -1,4 +1,5 @@
-"""The numbers a lesson step computed (``design``, ``rates``, ``ensemble``, ``kedmi``, ``git-history``), in words
+"""The numbers a lesson step computed (``design``, ``rates``, ``ensemble``, ``kedmi``, ``git-history``,
+``ethereum-block``), in words
 for the window.
 
 A step's report carries them as flat keys (``design.k``, ``rates.440000000.classic``, …); the Lesson tab shows
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from bloomviz.theory.units import human_bytes, percent_text, rate_text
 
-THEORY_ACTIONS = frozenset({"design", "rates", "ensemble", "git-history"})     # numbers about filters other than the one shown
+THEORY_ACTIONS = frozenset({"design", "rates", "ensemble", "git-history", "ethereum-block"})     # numbers about filters other than the one shown
 FILTER_ACTIONS = frozenset({"filter", "insert", "lookup", "predict", "remove", "insert-random", "autoplay",
                             "kedmi", "highlight", "positions"})
 
@@ -63,6 +64,12 @@ def _git(n: dict) -> str:
             f"{rate_text(n['git.textbook'])}; false negatives {n['git.false_negatives']:,}")
 
 
+def _eth(n: dict) -> str:
+    return (f"An Ethereum mainnet block of 2024: {n['eth.bits_set']:,} of {n['eth.m']:,} bits set "
+            f"({percent_text(n['eth.fill'])}), about {n['eth.estimated_n']:,.0f} entries estimated from them; a "
+            f"never-logged address or topic passes with chance (fill)^{n['eth.k']} = {rate_text(n['eth.expected_fp'])}")
+
+
 def computed_lines(report: dict) -> list[str]:
     """One line per group of numbers the step computed (none for a step that computed nothing)."""
     n = report.get("numbers") or {}
@@ -77,6 +84,8 @@ def computed_lines(report: dict) -> list[str]:
         lines.append(_kedmi(n))
     if "git.measured" in n:
         lines.append(_git(n))
+    if "eth.bits_set" in n:
+        lines.append(_eth(n))
     return lines
 
 

@@ -75,3 +75,18 @@ def git_history(commits: int, seed: int) -> dict:
             "git.textbook": key["textbook"], "git.coinciding": key["coinciding_positions"],
             "git.false_negatives": q["false_negatives"] + key["member_keys_missed"],
             "git.query_measured": q["measured"]}
+
+
+BLOCK = "ethereum-block-2024-06-03.json"
+
+
+def ethereum_block() -> dict:
+    """The numbers of an ``ethereum-block`` step (keys ``eth.*``): the shipped mainnet block's logsBloom, read by
+    the Ethereum reader (bloomviz/data/README.md says where the block comes from)."""
+    from importlib import resources
+
+    from bloomviz.formats import ethereum
+    with resources.as_file(resources.files("bloomviz.data") / BLOCK) as path:
+        [flt] = ethereum.read(path)
+    return {"eth.bits_set": flt.bits_set, "eth.m": flt.m, "eth.k": flt.k, "eth.fill": flt.fill_ratio,
+            "eth.estimated_n": flt.estimated_count, "eth.expected_fp": flt.expected_fp}

@@ -227,3 +227,25 @@ def test_chain_lines_must_name_their_layers(tmp_path):
     chain.write_text("not-a-hash\n")
     with pytest.raises(ForeignFormatError, match="not a layer hash"):
         formats.open_filters(repo)
+
+
+def test_a_version_2_graph_is_hashed_as_version_2(tmp_path):
+    # git 2.45+ writes version 2 with commitGraph.changedPathsVersion=2; Debian's git 2.39 cannot. t4216's
+    # "check value of version 2 changed-path" gives the filter git 2.45 writes for a root commit adding "¢":
+    # c01f. That filter and the version number are patched into the graph git 2.39 wrote for the same commit.
+    repo, (commit,) = make_repo(tmp_path, [{"¢": "cent\n"}])
+    write_graph(repo)
+    raw = bytearray((repo / ".git" / "objects" / "info" / "commit-graph").read_bytes())
+    bdat = _chunk(bytes(raw), b"BDAT")
+    assert struct.unpack_from(">III", raw, bdat) == (1, 7, 10)
+    v1_filter = bytes(raw[bdat + 12:bdat + 14])
+    raw[bdat:bdat + 4] = struct.pack(">I", 2)
+    raw[bdat + 12:bdat + 14] = bytes.fromhex("c01f")
+    v2_graph = tmp_path / "commit-graph"
+    v2_graph.write_bytes(_rechecksum(bytes(raw)))
+    [f] = formats.open_filters(v2_graph, "git")
+    assert f.fields["hash_version"] == 2 and f.bits.tobytes().hex() == "c01f"
+    assert f.lookup("¢").maybe_present
+    assert v1_filter.hex() != "c01f"            # git 2.39's version 1 bytes for the same path differ
+    [old] = formats.open_filters(repo)
+    assert old.lookup("¢").maybe_present and old.bits.tobytes() == v1_filter

@@ -157,3 +157,25 @@ def test_damaged_blocks_are_refused_with_offset(dbs, tmp_path):
     (tmp_path / "magic.ldb").write_bytes(b"\0" * 40 + struct.pack("<Q", 12345))
     with pytest.raises(ForeignFormatError, match="no table magic at offset 40"):
         formats.open_filters(tmp_path / "magic.ldb", "leveldb")
+
+
+def test_command_line_inspect_and_check_a_database_directory(dbs):
+    import json
+    import subprocess
+    import sys
+
+    keys, paths = dbs
+    run = [sys.executable, "-m", "bloomviz"]
+    out = subprocess.run(run + ["inspect", "--json", str(paths["snappy"])], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    report = json.loads(out)
+    filters = formats.open_filters(paths["snappy"])
+    assert report["format"] == "leveldb" and len(report["filters"]) == len(filters)
+    for row, f in zip(report["filters"], filters):
+        assert (row["m"], row["k"], row["bits_set"], row["label"]) == (f.m, f.k, f.bits_set, f.label)
+    member, stranger = keys[100], keys[-1] + b"\x01"
+    done = subprocess.run(run + ["check", "--json", str(paths["snappy"]), "0x" + member.hex(), "0x" + stranger.hex()],
+                          capture_output=True, text=True, timeout=120)
+    items = json.loads(done.stdout)["items"]
+    assert items[0]["verdict"] == "probably present" and items[0]["filter"] == leveldb.route(filters, member)[0].label
+    assert items[1]["verdict"] == "definitely absent" and items[1]["filters_consulted"] == 0

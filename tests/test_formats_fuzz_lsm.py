@@ -143,3 +143,14 @@ def test_filter_block_with_a_wild_offset_array_is_refused(samples, tmp_path):
     patched[start + size + 1:start + size + 5] = struct.pack("<I", sstable.masked_crc32c(bytes(data) + b"\0"))
     with pytest.raises(ForeignFormatError, match=f"filter block at offset {start:,}: offset array"):
         formats.open_filters(_write(tmp_path / "wild.ldb", bytes(patched)))
+
+
+@pytest.mark.parametrize("fmt,name", [("leveldb", "000005.ldb"), ("rocksdb", "000005.sst")])
+def test_a_fifo_named_like_a_table_is_skipped_not_opened(tmp_path, fmt, name):
+    import os
+
+    (tmp_path / "CURRENT").write_text("MANIFEST-000001\n")
+    os.mkfifo(tmp_path / name)          # opening it for reading would wait for a writer
+    assert formats.detect(tmp_path) is None
+    with pytest.raises(ForeignFormatError, match="directory with no"):
+        formats.open_filters(tmp_path, fmt)

@@ -2,7 +2,11 @@
 
 ``AtomicWriter(path)`` writes to a hidden temporary file beside the target, and ``commit()`` flushes it to disk
 and renames it over the target (``os.replace``): until then the old file is whole, after it the new one is.
-Every saver uses it: ``.bloom`` filters (storage), sessions (session), the CSVs of ``simulate`` and ``explore``.
+Every saver uses it: ``.bloom`` filters (storage), sessions (session), the CSVs of ``simulate`` and ``explore``,
+the window's pictures and plot exports (``write_bytes``: made in memory, then written) and the History CSV;
+a producer that insists on writing by file name (pyqtgraph's CSV exporter) writes the temporary by name
+(``write_by_name``). So a FIFO or device chosen in a save dialog is refused instead of freezing the window,
+and a read-only or 0600 file is treated like any other save.
 
 What it decides, and why:
 
@@ -42,7 +46,8 @@ except ImportError:   # Windows: only age tells a dead save's temporary
 
 from bloomviz.disk.safe_files import check_writable_target
 
-__all__ = ["AtomicWriter", "TEMP_MARK", "STALE_AFTER", "is_our_temporary", "clean_stale_temporaries"]
+__all__ = ["AtomicWriter", "TEMP_MARK", "STALE_AFTER", "is_our_temporary", "clean_stale_temporaries",
+           "write_bytes", "write_by_name"]
 
 TEMP_MARK = ".bloomviz-"
 TEMP_SUFFIX = ".tmp"
@@ -195,3 +200,25 @@ def _fsync_directory(directory: str) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def write_bytes(path, data: bytes, what: str = "the file") -> None:
+    """``data`` written to ``path`` through an AtomicWriter (the target's checks, mode and rename)."""
+    with AtomicWriter(path, what) as writer:
+        writer.write(data)
+
+
+def write_by_name(path, produce, what: str = "the file") -> None:
+    """``produce(temporary_path)`` writes the file by name; it then replaces ``path`` as any save does. For
+    producers that take only a file name; the temporary's name ends in ``.tmp``, so a producer that picks the
+    file type by suffix must be told the type."""
+    writer = AtomicWriter(path, what)
+    try:
+        writer.file.close()
+        produce(writer.temp)
+        writer.file = open(writer.temp, "rb+")   # commit() fsyncs through it
+        _hold(writer.file.fileno())
+    except BaseException:
+        writer.discard()
+        raise
+    writer.commit()

@@ -5,18 +5,18 @@ fp_measured, positions, false_negatives (lookups that found a member absent; las
 older columns read on). ``item`` is the item's text for a single operation (``bytes`` items and text holding a
 lone surrogate are written as their escaped form, e.g. ``b'\\x00\\xff'`` or ``a\\ud800``, since a CSV file is
 UTF-8 text); for a batch it is empty unless ``batch_items`` asks for them, one row per item after the batch's
-row. ``positions`` are the k hashed positions separated by spaces. The file is written to a temporary file and
-renamed, so a failed export leaves an existing file as it was.
+row. ``positions`` are the k hashed positions separated by spaces. The file is written by the one atomic writer
+(``disk.atomic_write``): a failed export leaves an existing file as it was, a read-only target or a FIFO is
+refused, and the target keeps its permission bits.
 """
 
 from __future__ import annotations
 
-import contextlib
 import csv
-import os
-import tempfile
+import io
 from typing import Iterable, Sequence
 
+from bloomviz.disk.atomic_write import AtomicWriter
 from bloomviz.items.encoding import describe
 
 COLUMNS = ("index", "op", "item", "verdict", "count", "n", "lookups", "true_positives", "true_negatives",
@@ -52,20 +52,13 @@ def rows(history: Sequence, items: Sequence | None = None, batch_items: bool = F
 
 def write_csv(history: Sequence, path, items: Sequence | None = None, batch_items: bool = False) -> int:
     """Write the history to ``path`` (UTF-8, atomically). Returns the number of operations written."""
-    target = os.path.realpath(os.fsdecode(path))
-    directory, name = os.path.split(target)
-    tmp = tempfile.NamedTemporaryFile(mode="w", encoding="utf-8", newline="", delete=False, dir=directory,
-                                      prefix=f".{name}.", suffix=".tmp")
-    try:
-        with tmp:
-            writer = csv.writer(tmp, lineterminator="\n")
+    with AtomicWriter(path, "the history CSV") as target:
+        text = io.TextIOWrapper(target.file.file, encoding="utf-8", newline="")
+        try:
+            writer = csv.writer(text, lineterminator="\n")
             writer.writerow(COLUMNS)
             writer.writerows(rows(history, items, batch_items))
-        with contextlib.suppress(OSError):
-            os.chmod(tmp.name, 0o644)
-        os.replace(tmp.name, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp.name)
-        raise
+            text.flush()
+        finally:
+            text.detach()   # the writer closes the file itself, after its fsync
     return len(history)

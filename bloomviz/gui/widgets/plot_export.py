@@ -7,6 +7,11 @@ messages and the file-dialog filter are the same everywhere::
     if path:
         export_plot(plot_widget.getPlotItem(), path)
 
+Every file goes through the one atomic writer (``disk.atomic_write``): a FIFO or a device chosen in the save
+dialog is refused instead of freezing the window, a read-only file is refused, a 0600 file stays 0600, and a
+failed export leaves the old file whole. PNG and SVG are made in memory and then written; pyqtgraph's CSV
+exporter writes the temporary file by name.
+
 The format is chosen by the file's suffix. PNG and SVG accept a PlotItem, a PlotWidget, a GraphicsLayout
 (several plots at once), a GraphicsLayoutWidget or any graphics item in a scene. CSV needs one PlotItem (or a
 PlotWidget): pyqtgraph writes the original, unprocessed data of every curve in it, so a downsampled or
@@ -22,6 +27,8 @@ from pathlib import Path
 
 import pyqtgraph as pg
 from pyqtgraph.exporters import CSVExporter, ImageExporter, SVGExporter
+
+from bloomviz.disk.atomic_write import write_by_name, write_bytes
 
 EXPORT_FILTER = "PNG image (*.png);;SVG vector image (*.svg);;CSV data (*.csv)"
 SUFFIXES = (".png", ".svg", ".csv")
@@ -59,8 +66,24 @@ def export_plot(item, path: str | os.PathLike, *, width: int | None = None) -> P
             _export_png(target, path, width)
         else:
             with _svg_closed_paths_spelled_out():
-                SVGExporter(target).export(fileName=str(path))
+                data = SVGExporter(target).export(toBytes=True)
+            write_bytes(path, data, "the SVG image")
     return path
+
+
+def png_bytes(image) -> bytes:
+    """A QImage or QPixmap encoded as PNG, in memory (then written by the atomic writer)."""
+    from PySide6 import QtCore
+    buffer = QtCore.QBuffer()
+    buffer.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        raise OSError("could not encode the picture as PNG")
+    return bytes(buffer.data())
+
+
+def save_png(image, path, what: str = "the picture") -> None:
+    """``image`` (QImage or QPixmap) written to ``path`` as PNG through the atomic writer."""
+    write_bytes(path, png_bytes(image), what)
 
 
 def _as_plot_item(item, path: Path) -> pg.PlotItem:
@@ -90,8 +113,7 @@ def _export_png(item, path: Path, width: int | None) -> None:
         params["width"] = int(width)  # the height follows (ImageExporter keeps the aspect ratio)
     if int(params["width"]) < 1 or int(params["height"]) < 1:
         raise PlotExportError(f"cannot export {str(path)!r}: the plot has no size yet (is it laid out?)")
-    if not exporter.export(fileName=str(path)):
-        raise OSError(f"could not write PNG image {str(path)!r}")
+    save_png(exporter.export(toBytes=True), path, "the PNG image")
 
 
 def _export_csv(plot: pg.PlotItem, path: Path) -> None:
@@ -100,7 +122,7 @@ def _export_csv(plot: pg.PlotItem, path: Path) -> None:
     # which turns a rate of 3e-12 into 0. Allow enough for any double; each value still gets only the
     # shortest digits that read back to exactly the same number.
     exporter.parameters()["precision"] = CSV_DECIMALS
-    exporter.export(fileName=str(path))
+    write_by_name(path, lambda temporary: exporter.export(fileName=temporary), "the CSV file")
 
 
 # pyqtgraph 0.14.0's SVG exporter re-maps every path's coordinates and expects only "Mx,y"/"Lx,y" tokens;

@@ -1,8 +1,11 @@
-"""File → Export grid, Export plot, Save window picture: a file dialog, the picture, a line in the status bar."""
+"""File → Export grid, Export plot, Save window picture: a file dialog, the picture, a line in the status bar.
+
+Each picture is written by the one atomic writer (``plot_export.save_png`` / ``export_plot``): a FIFO picked in
+the dialog is refused with a message instead of freezing the window."""
 
 from __future__ import annotations
 
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 
 def _save_path(window, title: str, filters: str, default: str) -> str:
@@ -17,7 +20,10 @@ def _export(window, what: str, path: str, write) -> None:
         write(path)
         window.statusBar().showMessage(f"Saved the {what} to {path}", 6_000)
     except (OSError, RuntimeError, ValueError) as exc:
-        QtWidgets.QMessageBox.warning(window, "Export failed", f"Could not save {path}: {exc}")
+        box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Icon.Warning, "Export failed", "", parent=window)
+        box.setTextFormat(QtCore.Qt.TextFormat.PlainText)   # a file name is text
+        box.setText(f"Could not save {path}: {getattr(exc, 'strerror', None) or exc}")
+        box.exec()
 
 
 def export_grid(window) -> None:
@@ -32,6 +38,6 @@ def export_plot(window) -> None:
 
 
 def save_window_picture(window) -> None:
+    from bloomviz.gui.widgets.plot_export import save_png
     path = _save_path(window, "Save a picture of the window", "PNG image (*.png)", "bloomviz.png")
-    if path and not window.grab().save(path):
-        QtWidgets.QMessageBox.warning(window, "Save failed", f"Could not write {path}.")
+    _export(window, "window picture", path, lambda target: save_png(window.grab(), target, "the window picture"))

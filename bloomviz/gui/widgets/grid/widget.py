@@ -341,10 +341,12 @@ class BitGridWidget(DrawingMixin, MarksMixin, HoverMixin, QtWidgets.QWidget):
         """Save the grid as shown (current zoom, highlights, bands) to a PNG file."""
         from pyqtgraph.exporters import ImageExporter
 
+        from bloomviz.gui.widgets.plot_export import save_png
+
         exporter = ImageExporter(self._vb)
         if exporter.parameters()["width"] < 1 or exporter.parameters()["height"] < 1:
             raise RuntimeError("the grid has no size yet; show the widget before exporting")
-        exporter.export(str(path))
+        save_png(exporter.export(toBytes=True), path, "the grid picture")
 
     # ----------------------------------------------------------------- checks
     def _require_grid(self) -> None:

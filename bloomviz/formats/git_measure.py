@@ -49,8 +49,8 @@ def _git(repo: str, *args: str) -> bytes:
 
 def changed_paths(repo) -> dict[str, tuple[bool, list[bytes]]]:
     """commit id -> (has a parent, the paths it changed against its first parent)."""
-    out = _git(os.fspath(repo), "log", "--all", "--no-renames", "--diff-merges=first-parent", "--name-only", "-z",
-               "--no-ext-diff", "--no-textconv", "--format=%x01%x02commit %H %P")
+    out = _git(os.fspath(repo), "log", "--all", "--no-color", "--no-renames", "--diff-merges=first-parent",
+               "--name-only", "-z", "--no-ext-diff", "--no-textconv", "--format=%x01%x02commit %H %P")
     truth: dict[str, tuple[bool, list[bytes]]] = {}
     current, has_parent, paths = None, False, []
     for token in out.split(b"\0"):

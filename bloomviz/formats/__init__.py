@@ -1,4 +1,5 @@
-"""Other libraries' Bloom filter files, read without those libraries (numpy, bitarray, mmh3 and xxhash only).
+"""Other libraries' Bloom filter files, read without those libraries (numpy, bitarray, mmh3, xxhash; cramjam for
+compressed LevelDB/RocksDB blocks, pycryptodome for Ethereum's Keccak-256).
 
 ``open_filters(path, format=None, **options)`` returns a list of ``ForeignFilter`` (several for a Parquet file:
 one per column chunk with a filter). ``detect(path)`` names the format from the file's contents, or returns

@@ -48,7 +48,7 @@ def test_a_lesson_is_title_steps_narration_and_actions_as_data():
     ("", 0, "empty"),
     ("Some text\n# Title\n", 1, "starts with its title"),
     ("# T\n## S\n```bloomviz\nfliter m=8 k=1\n```\n", 4, "unknown action 'fliter'"),
-    ("# T\n## S\n```bloomviz\nfilter m=8 k=0\n```\n", 4, "k = 0 is outside 1…64"),
+    ("# T\n## S\n```bloomviz\nfilter m=8 k=0\n```\n", 4, "k must be from 1 to 64, got '0'"),
     ("# T\n## S\n```bloomviz\nfilter m=8\n```\n", 4, "needs m= and k="),
     ("# T\n## S\n```bloomviz\nfilter m=8 k=2 scheme=md5\n```\n", 4, "unknown hash scheme 'md5'"),
     ("# T\n## S\n```bloomviz\nfilter m=8 k=2 colour=red\n```\n", 4, "unknown option 'colour'"),
@@ -65,7 +65,7 @@ def test_a_lesson_is_title_steps_narration_and_actions_as_data():
     ("# T\n## S\n```bloomviz\nrates m=8 mib=1 k=2 n=3\n```\n", 4, "needs m= (or mib=)"),
     ("# T\n## S\n```bloomviz\nshow tab=plots\n```\n", 4, "unknown tab 'plots'"),
     ("# T\n## S\n```bloomviz\nshow scenario=dns\n```\n", 4, "unknown scenario 'dns'; known: spell"),
-    ("# T\n## S\n```bloomviz\nautoplay 10 speed=0\n```\n", 4, "speed (items per second) = 0 is outside"),
+    ("# T\n## S\n```bloomviz\nautoplay 10 speed=0\n```\n", 4, "speed (items per second) must be in (0, 1e+06], got '0'"),
 ])
 def test_a_malformed_lesson_is_refused_with_file_line_and_reason(text, line, reason):
     with pytest.raises(LessonError) as info:

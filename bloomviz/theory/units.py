@@ -13,16 +13,27 @@ Every view and command formats through these, so a number reads the same whereve
 - ``human_bytes(n)``: memory in binary units, whole bytes below 1 KiB ("24 B", never "0.0 KiB"), two decimals
   above ("63.50 KiB"); ``bits_text(m)`` says a filter's size both ways ("192 bits (24 B)").
 
-And the one reading of a whole number as people write it, ``whole_number(text)``: 1000000, 1_000_000 and 1e6
-all mean a million (the command line and the parameters panel both read counts through it).
+And the one reading of numbers as people write them, for the command line, the panels, the lessons and the
+window's options alike (three readers disagreed: "1,000" was a number for the panel and the lessons but not for
+the command line, "1e3" the other way round):
+
+- ``parse_whole(text, what)``: 1000, 1,000 (commas between groups of three), 1_000, 1e3, 10^6, 2^32, 2.0; a
+  refusal is ``NumberError`` with one message for all ("what must be a whole number such as …, got '…'"), the
+  text shown cut to 40 characters. ``whole_number(text)`` is the same reading, None instead of the refusal.
+- ``parse_rate(text, what)``: 0.01, 1e-3, 1%, 1/1000, 1 in 1000.
+- ``parse_bits(text, what)``: a size in bits, as a count or in units of memory: 8 KiB, 512 MiB, 1 GB, 4096 bits.
+
+Only ASCII digits count (Python's ``int`` reads Arabic-Indic digits too, so "٣" was 3 in a lesson).
 """
 
 from __future__ import annotations
 
+import decimal
 import math
+import re
 
 __all__ = ["rate_text", "percent_text", "one_in", "count_text", "human_bytes", "bits_text", "power_of_ten",
-           "whole_number"]
+           "whole_number", "parse_whole", "parse_rate", "parse_bits", "real_number", "NumberError"]
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -118,19 +129,117 @@ def bits_text(m: int) -> str:
     return f"{m:,} bits ({human_bytes(math.ceil(m / 8))})"
 
 
-def whole_number(text: str) -> int | None:
-    """The integer ``text`` spells (1000000, 1_000_000, 1e6, 2.0), or None when it spells none (1.5, inf, x).
+class NumberError(ValueError):
+    """Text that is not the kind of number asked for (the message names what, and shows the text)."""
 
-    None rather than an exception: the callers word the refusal their own way (argparse's or the panel's).
-    """
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        value = float(text)
-    except ValueError:
+
+_SHOWN = 40
+_DECIMAL = r"[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]{1,4})?|\.[0-9]+(?:[eE][+-]?[0-9]{1,4})?"
+_WHOLE = re.compile(r"([+-]?)([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:_[0-9]+)*(?:\.[0-9]*)?(?:[eE]\+?[0-9]{1,4})?"
+                    r"|[0-9]+\^[0-9]{1,4})")
+_LARGEST = 10 ** 30          # a count beyond any filter, file or lesson: refused rather than computed
+WHOLE_FORMS = "1000, 1,000, 1_000, 1e3 or 10^6"
+RATE_FORMS = "0.01, 1%, 1e-3, 1/1000 or 1 in 1000"
+
+
+def shown(text: object) -> str:
+    """The text as a refusal quotes it: repr, cut to a readable length (a lesson may hold a 5,000-digit 'number')."""
+    text = str(text).strip()
+    return repr(text if len(text) <= _SHOWN else text[:_SHOWN] + "…")
+
+
+def _whole(text: str) -> int | None:
+    text = text.strip()
+    match = _WHOLE.fullmatch(text)
+    if match is None:
         return None
-    if not math.isfinite(value) or not value.is_integer():
+    sign, body = match.groups()
+    if "^" in body:
+        base, power = (int(part) for part in body.split("^"))
+        if base > 1 and power * math.log10(base) > 30:
+            return None
+        value = base ** power
+    elif "," in body or "_" in body:
+        value = int(body.replace(",", "").replace("_", ""))
+    elif body.isdigit():
+        value = int(body) if len(body) <= 31 else None
+    else:
+        number = decimal.Decimal(body)         # exact: 1e23 is 10^23, not the float nearest it
+        if number > _LARGEST or number != number.to_integral_value():
+            return None
+        value = int(number)
+    if value is None or value > _LARGEST:
         return None
-    return int(value)
+    return -value if sign == "-" else value
+
+
+def whole_number(text: str) -> int | None:
+    """The integer ``text`` spells (1000, 1,000, 1_000, 1e3, 10^6, 2.0), or None when it spells none (1.5, inf,
+    x, 1,0)."""
+    return _whole(text) if isinstance(text, str) else None
+
+
+def parse_whole(text: str, what: str = "the number", low: int | None = None, high: int | None = None) -> int:
+    """``whole_number``, or NumberError naming ``what``; ``low``/``high`` bound it (said in the message)."""
+    value = whole_number(text)
+    if value is None:
+        raise NumberError(f"{what} must be a whole number such as {WHOLE_FORMS}, got {shown(text)}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"from {low:,} to {high:,}" if low is not None and high is not None else \
+            f"at least {low:,}" if low is not None else f"at most {high:,}"
+        raise NumberError(f"{what} must be {bounds}, got {shown(text)}")
+    return value
+
+
+def real_number(text: str) -> float | None:
+    """A finite decimal number as written (1.5, -2e-3, .5), or None: the reading under the rate parser."""
+    return _real(text) if isinstance(text, str) else None
+
+
+def _real(text: str) -> float | None:
+    text = text.strip().replace("_", "")
+    if not re.fullmatch(r"[+-]?(?:" + _DECIMAL + ")", text):
+        return None
+    value = float(text)
+    return value if math.isfinite(value) else None
+
+
+def parse_rate(text: str, what: str = "the rate", low: float = 0.0, high: float = 1.0, open_low: bool = True,
+               open_high: bool = False) -> float:
+    """A rate written 0.01, 1e-3, 1%, 1/1000 or 1 in 1000, within low…high (open ends as asked), or NumberError."""
+    raw = text.strip() if isinstance(text, str) else ""
+    value: float | None = None
+    per = re.fullmatch(r"(.+?)\s*(?:/|\s+in\s+)\s*(.+)", raw)
+    if raw.endswith("%"):
+        value = _real(raw[:-1])
+        value = None if value is None else value / 100
+    elif per:
+        top, bottom = _real(per.group(1)), _real(per.group(2))
+        value = None if top is None or not bottom else top / bottom
+    else:
+        value = _real(raw)
+    if value is None:
+        raise NumberError(f"{what} must be a rate such as {RATE_FORMS}, got {shown(text)}")
+    if value < low or value > high or (open_low and value == low) or (open_high and value == high):
+        left, right = "(" if open_low else "[", ")" if open_high else "]"
+        raise NumberError(f"{what} must be in {left}{low:g}, {high:g}{right}, got {shown(text)}")
+    return value
+
+
+_BITS_PER = {"bit": 1, "bits": 1, "b": 1, "B": 8, "byte": 8, "bytes": 8,
+             "KiB": 8 << 10, "MiB": 8 << 20, "GiB": 8 << 30, "TiB": 8 << 40,
+             "kB": 8 * 10 ** 3, "KB": 8 * 10 ** 3, "MB": 8 * 10 ** 6, "GB": 8 * 10 ** 9, "TB": 8 * 10 ** 12}
+
+
+def parse_bits(text: str, what: str = "m") -> int:
+    """A size in bits: a whole number, or a number with a unit of memory (8 KiB, 512 MiB, 1.5 GB, 4096 bits)."""
+    raw = text.strip() if isinstance(text, str) else ""
+    match = re.fullmatch(r"(.+?)\s*([A-Za-z]+)", raw)
+    if match and match.group(2) in _BITS_PER:
+        number = _real(match.group(1).replace(",", "")) if "^" not in match.group(1) else whole_number(match.group(1))
+        if number is not None and number >= 0:
+            bits = number * _BITS_PER[match.group(2)]
+            if float(bits).is_integer() and bits <= _LARGEST:
+                return int(bits)
+        raise NumberError(f"{what} must be a whole number of bits such as 4096, 8 KiB or 512 MiB, got {shown(text)}")
+    return parse_whole(text, what)

@@ -13,7 +13,7 @@ the workbench; when that would discard inserted items the panel asks first.
 
 from __future__ import annotations
 
-import re
+import math
 from typing import Callable
 
 import numpy as np
@@ -80,26 +80,18 @@ def design_words(n: int, p: float, m: int, k: int) -> str:
 
 
 def parse_int(text: str, name: str) -> int:
-    """An integer typed by a person: commas, spaces and underscores allowed; 1e6 accepted when whole."""
-    raw = re.sub(r"[,_\s]", "", text)
-    if not raw:
+    """A whole number as everywhere in bloomviz (``units.parse_whole``: 1000, 1,000, 1_000, 1e3, 10^6)."""
+    if not text.strip():
         raise ValueError(f"{name} is empty: type a whole number")
-    value = units.whole_number(raw)
-    if value is None:
-        raise ValueError(f"{name} must be a whole number, got {text.strip()!r}")
-    return value
+    return units.parse_whole(text, name)
 
 
 def parse_rate(text: str, name: str = "p") -> float:
-    raw = re.sub(r"[\s_]", "", text)
-    if not raw:
+    """A rate as everywhere in bloomviz (``units.parse_rate``: 0.01, 1%, 1/1000, 1 in 1000); the range is the
+    caller's."""
+    if not text.strip():
         raise ValueError(f"{name} is empty: type a rate such as 0.01 or 1%")
-    percent = raw.endswith("%")
-    try:
-        value = float(raw[:-1] if percent else raw)
-    except ValueError:
-        raise ValueError(f"{name} must be a number such as 0.01 or 1%, got {text.strip()!r}") from None
-    return value / 100 if percent else value
+    return units.parse_rate(text, name, low=-math.inf, high=math.inf, open_low=False)
 
 
 class ParamsPanel(QtWidgets.QWidget):

@@ -38,6 +38,8 @@ BIT = 0.25e-9                 # one bit of the lesson's filter counted for a rep
 ACTION_BASE = 20e-6           # any action line: parsing done, the record, the state
 KEDMI_FIRST = 1.6             # Kedmi's replay: 32,768 keys × 10 SHA-256 twice, and 10,000 random strings
 KEDMI_AGAIN = 0.9             # drawn in Python (cached per seed, so a second density costs less)
+GIT_BASE = 0.1                # a small file read, or git started
+GIT_COMMIT = 2e-3             # one commit of a git-history step (built, then its filter measured)
 FORMULA = 2e-3                # one closed form (design, one n of rates, an exact rate)
 
 

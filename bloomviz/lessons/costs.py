@@ -90,6 +90,10 @@ def action_cost(state, action) -> tuple[float, str]:
     if name == "kedmi":
         drawn = o["seed"] in state.kedmi_seeds
         return seconds + (B.KEDMI_AGAIN if drawn else B.KEDMI_FIRST), "Kedmi's replay"
+    if name == "git-history":        # a repository of N commits built by git, then measured (0.2 s at 300)
+        return seconds + B.GIT_BASE + B.GIT_COMMIT * o["commits"], f"a git history of {o['commits']:,} commits"
+    if name == "ethereum-block":
+        return seconds + B.GIT_BASE, "reading the shipped Ethereum block"
     if name == "rates":
         return seconds + B.FORMULA * len(o["n"]), f"rates at {len(o['n']):,} values of n"
     if name == "design":

@@ -53,12 +53,24 @@ def _murmur_halves_many(datas: Sequence[bytes], seed: int = 0) -> tuple[np.ndarr
 
 
 def _murmur_halves_many_text(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """``_murmur_halves_many(encode_texts(texts))``, the encoding fused into the hashing.
+    """``_murmur_halves_many(encode_texts(texts))``, the encoding fused into the hashing; a list that starts
+    with a bytes-like item is hashed as bytes (``murmur_kernel.hash128_buffers``). TypeError, before anything
+    is hashed, for an item of another type than the first's kind: the caller's checked path takes mixed lists.
 
-    All-ASCII texts are hashed joined, in one compiled loop (murmur_kernel); others item by item with mmh3,
-    which only ever sees bytes (``str.encode`` runs first): a lone surrogate makes strict UTF-8 fail, and
-    then the policy's surrogatepass bytes are hashed instead. Same digests every way.
+    Texts are hashed joined, in one compiled loop (murmur_kernel); a non-ASCII batch in which an item holds a
+    NUL goes item by item with mmh3, which only ever sees bytes (``str.encode`` runs first): a lone surrogate
+    makes strict UTF-8 fail, and then the policy's surrogatepass bytes are hashed instead. Same digests every
+    way.
     """
+    if texts and type(texts[0]) is not str:
+        # the policy's bytes-like kinds only (a join would take any buffer, an array.array too): one C-level
+        # pass over the types, ~10 ns an item
+        if not set(map(type, texts)) <= _BYTES_KINDS:
+            raise TypeError("not a list of bytes: the checked path names the item")
+        if cold_paths.use_cold_path(len(texts)):
+            return _murmur_halves_many(_bytes_only(texts))
+        from bloomviz.hashing.murmur_kernel import hash128_buffers
+        return hash128_buffers(texts)
     if not cold_paths.use_cold_path(len(texts)):
         from bloomviz.hashing.murmur_kernel import hash128_texts
         joined = hash128_texts(texts)
@@ -69,6 +81,17 @@ def _murmur_halves_many_text(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarr
     except UnicodeEncodeError:
         digests = b"".join(map(mmh3.hash_bytes, encode_texts(texts)))
     return _halves(digests)
+
+
+_BYTES_KINDS = frozenset((bytes, bytearray, memoryview))
+
+
+def _bytes_only(datas: Sequence) -> list[bytes]:
+    try:
+        b"".join(datas)             # the types checked as the compiled path checks them
+    except TypeError as exc:
+        raise TypeError(str(exc)) from None
+    return [bytes(d) for d in datas]
 
 
 def _halves(joined: bytes) -> tuple[np.ndarray, np.ndarray]:

@@ -107,7 +107,7 @@ def mutate(path, value):
 BAD = [
     (["schema_version"], 2, "schema_version 2 is not supported"),
     (["schema_version"], "1", "schema_version: expected a whole number"),
-    (["format"], "something", "not a .bloomviz session"),
+    (["format"], "something", "this session is damaged: its \"format\" field is \"something\""),
     (["filter", "m"], 10 ** 30, "filter.m: 1000000000000000000000000000000 is out of range"),
     (["filter", "m"], -1, "filter.m: -1 is out of range"),
     (["filter", "m"], "1000", "filter.m: expected a whole number"),

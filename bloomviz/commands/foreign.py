@@ -77,6 +77,15 @@ def chosen_format(args) -> str | None:
         found = formats.detect(args.file)
     except (OSError, ValueError):
         return None   # the .bloom path reports missing files, directories and FIFOs as it always has
+    if found is None:   # no format's signature: the .bloom reader's refusal, then what bloomviz reads
+        from bloomviz.files import storage
+        try:
+            storage.read_header(args.file)
+        except ValueError as exc:
+            raise ValueError(f"{exc}; nor any other file bloomviz recognises. "
+                             f"{formats.unsupported_text('--format raw (with --m and --k if known)')}") from None
+        except OSError:
+            pass   # reported by the .bloom path as it always was
     return None if found in (None, "bloomviz") else found
 
 

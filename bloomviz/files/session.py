@@ -331,6 +331,11 @@ def loads(text: str | bytes, path: object = None) -> Session:
 
 def from_dict(data: object) -> Session:
     """A validated Session from a decoded JSON document."""
+    if isinstance(data, dict) and data.get("format") != FORMAT and "schema_version" in data \
+            and ("operations" in data or "filter" in data):
+        # a session's own fields with a broken name: say so, not "not a session"
+        raise SessionFormatError(f"this session is damaged: its \"format\" field is {_show(data.get('format'))}, "
+                                 f"not \"{FORMAT}\"")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SessionFormatError(f"not a .bloomviz session (expected an object with \"format\": \"{FORMAT}\")")
     version = data.get("schema_version")

@@ -36,7 +36,7 @@ BLOOMVIZ_MAGIC = b"BLOOMVZ\x00"
 SNIFF_BYTES = 4096
 
 __all__ = ["FORMATS", "ForeignFilter", "ForeignFormatError", "ForeignLookup", "Option", "detect", "format_options",
-           "open_filters", "route"]
+           "open_filters", "route", "unsupported_text"]
 
 
 def format_options() -> list[tuple[str, Option]]:
@@ -51,7 +51,8 @@ def route(fmt: str, filters: list[ForeignFilter], item: object) -> list[ForeignF
 
 
 def detect(path) -> str | None:
-    """The format whose signature the file (or directory) carries, "bloomviz" for a ``.bloom`` file, or None."""
+    """The format whose signature the file (or directory) carries, "bloomviz" for a ``.bloom`` file, or None.
+    Every format's signature is tried; when several match, the one whose reader accepts the file wins."""
     if os.path.isdir(path):
         return next((name for name, module in FORMATS.items()
                      if getattr(module, "sniff_dir", None) is not None and module.sniff_dir(path)), None)
@@ -59,10 +60,26 @@ def detect(path) -> str | None:
         head, tail, size = src.head(SNIFF_BYTES), src.tail(SNIFF_BYTES), src.size
     if head.startswith(BLOOMVIZ_MAGIC):
         return "bloomviz"
-    for name, module in FORMATS.items():
-        if module.sniff(head, tail, size):
+    candidates = [name for name, module in FORMATS.items() if module.sniff(head, tail, size)]
+    if len(candidates) > 1:
+        # Signatures can collide (a std::bitset text of 0s and 1s is also hex digits): take the first
+        # candidate whose reader accepts the file; if none does, the first, so its refusal is the one reported.
+        for name in candidates:
+            try:
+                FORMATS[name].read(path)
+            except (ForeignFormatError, ValueError):
+                continue
             return name
-    return None
+    return candidates[0] if candidates else None
+
+
+def unsupported_text(raw_hint: str) -> str:
+    """What to tell a user whose file nothing recognises: what bloomviz reads, and how to read the bytes as a
+    plain bit array anyway (``raw_hint``: the CLI's option or the window's menu path)."""
+    known = "; ".join(f"{module.TITLE} ({name})" for name, module in FORMATS.items() if name != "raw")
+    return (f"bloomviz reads a session (.bloomviz) or a filter (.bloom), and these files of other libraries "
+            f"and systems: {known}. To look at its bytes as a plain bit array anyway, use the raw reader: "
+            f"{raw_hint}")
 
 
 def open_filters(path, format: str | None = None, **options) -> list[ForeignFilter]:

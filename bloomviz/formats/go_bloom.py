@@ -48,9 +48,10 @@ def sniff(head: bytes, tail: bytes, size: int) -> bool:
     if size >= HEADER + 8 and len(head) >= HEADER and _layout(head[:HEADER], size):
         return True
     stripped = head.lstrip()
-    # a bloomviz session is JSON too, and its items may be "b", "m" and "k": it names itself, so exclude it
+    # a bloomviz session is JSON too, and its items may be "b", "m" and "k": it names itself, so exclude it,
+    # and one whose name is damaged still has its "schema_version" (the session reader says it is damaged)
     return (stripped.startswith(b"{") and b'"b"' in head and b'"m"' in head and b'"k"' in head
-            and b'"bloomviz-session"' not in head)
+            and b'"bloomviz-session"' not in head and b'"schema_version"' not in head)
 
 
 def positions(data: bytes, k: int, m: int) -> tuple[int, ...]:

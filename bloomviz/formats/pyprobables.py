@@ -93,11 +93,16 @@ def sniff(head: bytes, tail: bytes, size: int) -> bool:
     if _kind_of(size, tail):
         return True
     # a hex export: only hex digits (and a final newline), its last 40 digits a usable big-endian footer
+    # and the digits exactly as many as the array those m imply (a std::bitset text of 0s and 1s is hex
+    # digits too, and its last 40 digits often make a "usable" footer: only the size relation tells them apart)
     text = tail.rstrip()
     if size <= MAX_HEX_FILE and len(text) >= 2 * FOOTER.size and _HEX.fullmatch(head.rstrip()) \
             and _HEX.fullmatch(text):
         got = _footer_ok(bytes.fromhex(text[-2 * FOOTER.size:].decode("ascii")), FOOTER_BE)
-        return got is not None
+        if got is None:
+            return False
+        digits = 2 * ((got[3] + 7) // 8 + FOOTER.size)
+        return size - (len(tail) - len(text)) == digits   # the whole file less its final newline
     return False
 
 

@@ -50,7 +50,26 @@ class SessionOpening:
             opened = self.window.foreign.open_path(path, foreign)
             self.window.show_tab("foreign")
             return opened
+        if not self._may_be_session(path):   # a session is JSON: say what bloomviz reads instead
+            from bloomviz import formats
+            try:
+                sessions.load(path)
+                why = ""
+            except (sessions.SessionFormatError, OSError) as exc:
+                why = f" (as a session: {getattr(exc, 'reason', None) or exc})"
+            self.dialogs.error("Open", f"{path} is not a file bloomviz recognises{why}.\n\n" + formats.unsupported_text(
+                "the “Other libraries' filter” tab: set “read as” to raw, give m and k, then Open…"))
+            return False
         return self.open_session_path(path, ask=False)
+
+    @staticmethod
+    def _may_be_session(path: str) -> bool:
+        try:
+            with open_regular(path, what="a session (.bloomviz)") as fh:
+                head = fh.read(64)
+        except OSError:
+            return True   # the session path reports it
+        return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
 
     @staticmethod
     def _foreign_format(path: str) -> str | None:

@@ -194,3 +194,25 @@ def test_inspect_words_for_cache_lines_and_ribbon(tables):
     [ribbon] = formats.open_filters(made["ribbon"])
     assert layout_text(ribbon.m, ribbon.k, ribbon.layout).startswith(f"a Ribbon solution of {ribbon.fields['slots']:,} "
                                                                       "slots")
+
+
+def test_partitions_under_a_custom_comparator_say_so(tmp_path):
+    plain = rd.Options()                       # rocksdict's own mode: its own comparator, "rocksdict"
+    plain.set_block_based_table_factory(_partitioned_table())
+    writer = rd.SstFileWriter(plain)
+    writer.open(str(tmp_path / "custom.sst"))
+    for i in range(2000):
+        writer[b"k%05d" % i] = b"v"
+    writer.finish()
+    filters = formats.open_filters(tmp_path / "custom.sst")
+    assert filters[0].fields["comparator"] == "rocksdict"
+    assert all(any("comparator rocksdict" in note for note in f.notes) for f in filters)
+
+
+def _partitioned_table():
+    table = rd.BlockBasedOptions()
+    table.set_bloom_filter(10, False)
+    table.set_partition_filters(True)
+    table.set_index_type(rd.BlockBasedIndexType.two_level_index_search())
+    table.set_metadata_block_size(512)
+    return table

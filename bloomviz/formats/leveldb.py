@@ -210,8 +210,9 @@ def _filter(raw: bytes, index: int, group, fields: dict, offset: int) -> Foreign
     bits = bitarray(endian="little")
     bits.frombytes(raw[:-1])
     notes = []
-    if k > 30:
-        notes.append(f"k byte {k} is reserved (> 30): LevelDB answers 'may match' for every key")
+    if k > 30 or k == 0:
+        notes.append(f"k byte {k} is reserved (> 30): LevelDB answers 'may match' for every key" if k else
+                     "k byte 0: no probes, so LevelDB answers 'may match' for every key")
 
     def lookup(item: object) -> ForeignLookup:
         pos = probe_positions(item_bytes(item), k, m)

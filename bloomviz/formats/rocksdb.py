@@ -55,6 +55,7 @@ EXT_MAGIC = b"\x3e\x00\x7a\x00"
 FULL, PARTITIONED, BLOCK_BASED = b"fullfilter.", b"partitionedfilter.", b"filter."
 MAX_TABLES = 100_000
 MAX_PARTITIONS = 1 << 20
+BYTEWISE = "leveldb.BytewiseComparator"
 CHECKSUMS = {0: "none", 1: "CRC-32C", 2: "xxHash32", 3: "xxHash64", 4: "XXH3"}
 INT_PROPERTIES = (b"rocksdb.num.entries", b"rocksdb.num.filter_entries", b"rocksdb.filter.size",
                   b"rocksdb.index.key.is.user.key", b"rocksdb.index.value.is.delta.encoded",
@@ -228,6 +229,10 @@ def read_table(path) -> list[ForeignFilter]:
             contents = _nonempty(src, t.read(p_off, p_size, what), p_off)
             out.append(describe(contents, f"{name} partition {i}", dict(
                 fields, partition=i, partitions=len(parts), filter_offset=p_off, last_key=sep.hex()), whole))
+        if fields.get("comparator", BYTEWISE) != BYTEWISE:
+            for f in out:
+                f.notes.append(f"keys are ordered by the comparator {fields['comparator']}; the partition a key "
+                               "goes to is found here in bytewise order, which may differ")
         return out
 
 

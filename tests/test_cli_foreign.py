@@ -75,8 +75,14 @@ def test_check_parquet_column_over_row_groups(capsys, tmp_path):
     assert code == 1
     assert out.splitlines() == ["probably present\t7\t(column i64, row group 0)",
                                 "definitely absent\t8\t(a 0 bit in each of the 2 filters)"]
-    code, out, err = run(capsys, "check", "--column", "i64", path, "7", "seven")
-    assert code == 2 and out == "" and "seven: an INT64 column holds integers" in err
+    code, out, err = run(capsys, "check", "--column", "i64", path, "7", "seven", "8")
+    # the bad value is reported and the others still answered; exit 3 says an item was refused
+    assert code == 3
+    lines = out.splitlines()
+    assert lines[0] == "probably present\t7\t(column i64, row group 0)"
+    assert lines[1].startswith("refused\tseven\t(") and "an INT64 column holds integers" in lines[1]
+    assert lines[2].startswith("definitely absent\t8")
+    assert "'seven' not looked up: an INT64 column holds integers" in err and err.count("\n") == 1
 
 
 def test_options_and_refusals(capsys, tmp_path):

@@ -14,8 +14,12 @@ A file with many filters (one per column chunk, data block or commit) answers fr
 them; the line names the filter. --json prints one object: per item "verdict", "filter" and the filters that
 answered "probably present".
 
+An item that cannot be looked up (an empty one; a value a Parquet column's type cannot hold) does not stop the
+others: its line says "refused" and why, stderr names it, and the exit status says so.
+
 Exit status: 0 when every item is probably present, 1 when at least one is definitely absent, 2 when the file
-or an argument is bad (one line on stderr naming the file and what was wrong).
+or an argument is bad (one line on stderr naming the file and what was wrong), 3 when at least one item was
+refused (every other item is answered).
 """
 
 from __future__ import annotations
@@ -29,8 +33,15 @@ from bloomviz.commands.common import add_command, CliParser, fail
 from bloomviz.commands.inspect import open_filter
 
 NAME = "check"
-EXIT_ALL_PRESENT, EXIT_SOME_ABSENT = 0, 1
-PRESENT, ABSENT = "probably present", "definitely absent"
+EXIT_ALL_PRESENT, EXIT_SOME_ABSENT, EXIT_SOME_REFUSED = 0, 1, 3
+PRESENT, ABSENT, REFUSED = "probably present", "definitely absent", "refused"
+
+
+def _refused(prog: str, label: str, reason: str, as_json: bool) -> dict:
+    print(f"{prog}: error: item {label!r} not looked up: {reason}", file=sys.stderr)
+    if not as_json:
+        print(f"{REFUSED}\t{label}\t({reason})")
+    return {"item": label, "verdict": REFUSED, "reason": reason}
 
 
 def add_parser(subparsers) -> CliParser:
@@ -97,10 +108,12 @@ def run(args) -> int:
             queries += _file_items(prog, args.items_file, lambda t: t.encode("utf-8"))
         except ValueError as exc:
             return fail(prog, exc)
-    if any(not data for _, data in queries):
-        return fail(prog, "an empty item cannot be looked up")
-    absent, answers = 0, []
+    absent, refused, answers = 0, 0, []
     for label, data in queries:
+        if not data:
+            refused += 1
+            answers.append(_refused(prog, label, "an empty item cannot be looked up", args.json))
+            continue
         look = flt.lookup(data)
         zero = None if look.maybe_present else int(look.zero_positions[0])
         absent += zero is not None
@@ -110,7 +123,7 @@ def run(args) -> int:
             print(f"{PRESENT}\t{label}" if zero is None else f"{ABSENT}\t{label}\t(bit {zero:,} is 0)")
     if args.json:
         print(json.dumps({"file": args.file, "format": "bloomviz", "items": answers}))
-    return EXIT_SOME_ABSENT if absent else EXIT_ALL_PRESENT
+    return EXIT_SOME_REFUSED if refused else EXIT_SOME_ABSENT if absent else EXIT_ALL_PRESENT
 
 
 def _check_foreign(prog: str, args, fmt: str, chosen: list, total: int) -> int:
@@ -124,17 +137,20 @@ def _check_foreign(prog: str, args, fmt: str, chosen: list, total: int) -> int:
             queries += _file_items(prog, args.items_file, lambda t: t)
         except ValueError as exc:
             return fail(prog, exc)
-    answers = []
-    for label, item in queries:   # every item is checked before any line is printed: a bad one prints nothing
+    answers, items = [], []
+    for label, item in queries:   # a bad item is reported and the others answered
         try:
-            answers.append((label, foreign.answer(fmt, chosen, total, item)))
+            a = foreign.answer(fmt, chosen, total, item)
         except (ValueError, TypeError) as exc:
-            return fail(prog, f"{label}: {exc}")
-    if args.json:
-        items = [{"item": label, "verdict": PRESENT if a["present"] else ABSENT,
-                  **{k: v for k, v in a.items() if k not in ("item", "present")}} for label, a in answers]
-        print(json.dumps({"file": args.file, "format": fmt, "items": items}))
-    else:
-        for label, a in answers:
+            items.append(_refused(prog, label, str(exc), args.json))
+            continue
+        answers.append(a)
+        items.append({"item": label, "verdict": PRESENT if a["present"] else ABSENT,
+                      **{k: v for k, v in a.items() if k not in ("item", "present")}})
+        if not args.json:
             print(f"{PRESENT if a['present'] else ABSENT}\t{label}{foreign.answer_tail(a)}")
-    return EXIT_SOME_ABSENT if any(not a["present"] for _, a in answers) else EXIT_ALL_PRESENT
+    if args.json:
+        print(json.dumps({"file": args.file, "format": fmt, "items": items}))
+    if len(answers) < len(items):
+        return EXIT_SOME_REFUSED
+    return EXIT_SOME_ABSENT if any(not a["present"] for a in answers) else EXIT_ALL_PRESENT

@@ -16,10 +16,11 @@ from bloomviz.gui.lesson_tab import view as lesson_view
 from bloomviz.gui.scenarios_tab import controller as scenarios
 from bloomviz.gui.setops_tab import view as setops_view
 from bloomviz.gui.widgets import fill_gauge
+from bloomviz.gui.window import projector
 
 MODULES = tuple(module.__name__ for module in (
     session_io, scenarios, explorer_view, compare_view, setops_view, find_fp, foreign_view, slow_motion,
-    predict_tool, lesson_view, history_relight, fill_gauge))
+    predict_tool, lesson_view, history_relight, fill_gauge, projector))
 
 
 def install_all(window) -> dict:
@@ -43,4 +44,5 @@ def install_all(window) -> dict:
     window.lesson_view = install(lesson_view)   # the Lesson tab, and presenter mode (F5): window.presenter
     install(history_relight)                    # click a History row to light its bits again
     window.fill_gauge = install(fill_gauge)     # the status bar's gauge: items against the design capacity
+    window.projector_layout = install(projector)   # F8: the Filter tab's layout for a projector
     return made

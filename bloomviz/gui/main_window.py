@@ -20,7 +20,7 @@ from bloomviz.gui.filter_tab.item_panel import ItemPanel
 from bloomviz.gui.filter_tab.params_panel import ParamsPanel
 from bloomviz.gui.filter_tab.plot import FpPlotWidget
 from bloomviz.gui.widgets.grid import BitGridWidget, GridLegend
-from bloomviz.gui.window import actions, docks, exports, help_pages, preferences, undo
+from bloomviz.gui.window import actions, docks, exports, help_pages, preferences, projector, undo
 from bloomviz.gui.window.demo import run_demo
 from bloomviz.gui.window.redraw import FilterRedraw
 from bloomviz.gui.window.status import StatusLine
@@ -49,6 +49,7 @@ class MainWindow(QtWidgets.QMainWindow):
     lesson_view = None        # lesson_tab.view.LessonView
     presenter = None          # lesson_tab.view's presenter mode
     fill_gauge = None         # widgets.fill_gauge.FillGauge
+    projector_layout = None   # window.projector.ProjectorLayout: F8
 
     def __init__(self, workbench: Workbench | None = None, settings: QtCore.QSettings | None = None,
                  parent=None):
@@ -105,6 +106,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.resize(*fit_to_screen(self, DEFAULT_SIZE))
         self.dock_keeper = docks.DockKeeper(self, self.docks)
         self._default_docks = self.dock_keeper.default_docks
+        self.text_layout = projector.TextSizeLayout(self)
         self._restored_state = preferences.restore(self)
         self._on_filter_reset()
 
@@ -295,7 +297,12 @@ class MainWindow(QtWidgets.QMainWindow):
         preferences.set_dark(self, dark, remember)
 
     def set_font_scale(self, scale: float) -> None:
+        old = self._font_scale
+        self.text_layout.before(old, scale)
         self._font_scale = preferences.set_font_scale(self, scale)
+        self.text_layout.after(self._font_scale)
+        if self.projector_layout is not None:
+            self.projector_layout.fit()
 
     def step_font(self, step: int) -> None:
         self.set_font_scale(theme.step_scale(self._font_scale, step))

@@ -36,7 +36,7 @@ SINGLE_MAX_RATE = 20    # up to this many a second, each item is inserted (and h
 BATCH_TICK_MS = 50
 RATES = (1, 2, 5, 10, 20, 100, 1_000, 10_000, MAX_RATE)
 # words first: the default, so a history and a false positive's culprits read as words, not hex strings
-SOURCES = {"words": "English words (built-in list)", "random": "Random items (seeded)"}
+SOURCES = {"words": "Words (built-in)", "random": "Random (seeded)"}
 
 IDLE, RUNNING, PAUSED = "idle", "running", "paused"
 

@@ -25,7 +25,9 @@ class AutoPlayPanel(QtWidgets.QWidget):
                                      "5,000 English words (SCOWL) in an order drawn from the seed.")
         self.source_combo.setSizeAdjustPolicy(
             QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.source_combo.setMinimumContentsLength(14)
+        # a combo box as wide as ten characters at least, not as its longest entry: at 250 % text on a 1280-wide
+        # projector the longest entries made the column wider than the window leaves it (the field scrolled)
+        self.source_combo.setMinimumContentsLength(10)
         self.seed_spin = QtWidgets.QSpinBox()
         self.seed_spin.setRange(0, 2**31 - 1)
         self.seed_spin.setToolTip("The same seed gives the same items in the same order: runs are repeatable.")
@@ -33,6 +35,9 @@ class AutoPlayPanel(QtWidgets.QWidget):
         for rate in RATES:
             self.rate_combo.addItem(rate_label(rate), rate)
         self.rate_combo.setCurrentIndex(RATES.index(autoplay.rate))
+        self.rate_combo.setSizeAdjustPolicy(
+            QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.rate_combo.setMinimumContentsLength(10)
         self.rate_combo.setToolTip(
             "Slow rates insert one item at a time so you can watch its k bits light up; fast rates insert in "
             "batches; 'as fast as possible' inserts a million items in seconds.")
@@ -62,17 +67,13 @@ class AutoPlayPanel(QtWidgets.QWidget):
         form = QtWidgets.QFormLayout()
         form.setFieldGrowthPolicy(QtWidgets.QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.addRow("Items", self.source_combo)
-        row = QtWidgets.QHBoxLayout()
-        row.addWidget(self.count_spin, 2)
-        row.addWidget(QtWidgets.QLabel("seed"))
-        row.addWidget(self.seed_spin, 1)
-        form.addRow("How many", row)
+        # one control a row: at 250 % text on a projector "How many [1,000] seed [0]" was wider than the column
+        form.addRow("How many", self.count_spin)
+        form.addRow("Seed", self.seed_spin)
         form.addRow("Rate", self.rate_combo)
-        buttons = QtWidgets.QGridLayout()
-        buttons.addWidget(self.play_button, 0, 0)
-        buttons.addWidget(self.step_button, 0, 1)
-        buttons.addWidget(self.cancel_button, 1, 0)
-        buttons.addWidget(self.reset_button, 1, 1)
+        self.buttons = buttons = QtWidgets.QGridLayout()
+        self._one_row = None
+        self._place_buttons(False)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(form)
@@ -93,6 +94,21 @@ class AutoPlayPanel(QtWidgets.QWidget):
         autoplay.progress.connect(self._progress)
         autoplay.message.connect(self.status.setText)
         self._state_changed(autoplay.state)
+
+    def _place_buttons(self, one_row: bool) -> None:
+        """Play, Step, Cancel, Reset in one row when the panel is wide enough (a projector's large text needs
+        the height), else two by two."""
+        if one_row == self._one_row:
+            return
+        self._one_row = one_row
+        for i, button in enumerate((self.play_button, self.step_button, self.cancel_button, self.reset_button)):
+            self.buttons.addWidget(button, 0 if one_row else i // 2, i if one_row else i % 2)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        need = sum(b.minimumSizeHint().width() for b in (self.play_button, self.step_button, self.cancel_button,
+                                                          self.reset_button)) + 3 * self.buttons.spacing() + 12
+        self._place_buttons(self.width() >= need)
 
     def toggle(self) -> None:
         self._ap.toggle()

@@ -58,7 +58,9 @@ class ItemPanel(QtWidgets.QWidget):
         self.hashes = QtWidgets.QLabel()
         self.hashes.setObjectName("typedHashes")
         self.hashes.setToolTip("The typed item's k positions: the bits an insert sets and a lookup tests.")
-        self.hashes.setWordWrap(True)
+        # one line, ending in "…" when the column is narrow (large text): the verdict below needs the height
+        self.hashes.setMinimumWidth(1)
+        self._hashes_text = ""
         self.line.textChanged.connect(self.show_hashes)
         self.insert_button = QtWidgets.QPushButton("Insert")
         self.insert_button.setToolTip("Insert: set the item's k bits to 1 (Enter).")
@@ -111,6 +113,7 @@ class ItemPanel(QtWidgets.QWidget):
 
     def show_hashes(self, text: str) -> None:
         """The typed item's positions in the current filter (read only; nothing is hashed past the item limit)."""
+        self._hashes_text = ""
         if not text or len(text) > MAX_ITEM_BYTES:
             self.hashes.setText("")
             return
@@ -121,7 +124,19 @@ class ItemPanel(QtWidgets.QWidget):
             return
         shown = ", ".join(str(p) for p in positions[:SHOWN_POSITIONS])
         more = ", …" if len(positions) > SHOWN_POSITIONS else ""
-        self.hashes.setText(f"k = {len(positions)} positions: {shown}{more}")
+        self._hashes_text = f"k = {len(positions)} positions: {shown}{more}"
+        self._fit_hashes()
+
+    def _fit_hashes(self) -> None:
+        text, width = self._hashes_text, self.hashes.width()
+        fits = not text or width < 50 or self.hashes.fontMetrics().horizontalAdvance(text) <= width
+        self.hashes.setText(text if fits else self.hashes.fontMetrics().elidedText(
+            text, QtCore.Qt.TextElideMode.ElideRight, width))
+        self.hashes.setToolTip(text or "The typed item's k positions: the bits an insert sets and a lookup tests.")
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_hashes()
 
     def insert(self) -> None:
         if self._wb.insert(self.line.text()) is not None:

@@ -45,8 +45,7 @@ class FillGauge(QtWidgets.QProgressBar):
         super().__init__(parent)
         self._wb = workbench
         self.setRange(0, 1000)
-        self.setMaximumWidth(360)
-        self.setMinimumWidth(180)
+        self._fit_width()
         self.setTextVisible(True)
         self._timer = QtCore.QTimer(self)
         self._timer.setSingleShot(True)
@@ -57,6 +56,19 @@ class FillGauge(QtWidgets.QProgressBar):
                        workbench.historyAppended, workbench.jobFinished):
             signal.connect(self._later)
         self.refresh()
+
+    def _fit_width(self) -> None:
+        """As wide as its words at the current text size (at 250 % "30 of 200 items" needs ~280 px: a fixed
+        180-360 px cut it to "0 of 200 / items" on two lines)."""
+        words = self.format() if self.format() not in ("", "%p%") else "999,999 of 999,999 items"
+        need = self.fontMetrics().horizontalAdvance(words) + 24
+        self.setMinimumWidth(max(180, min(need, 640)))
+        self.setMaximumWidth(max(360, min(need, 640)))
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QtCore.QEvent.Type.FontChange:
+            self._fit_width()
 
     def _later(self, *_) -> None:
         if not self._timer.isActive():
@@ -79,6 +91,7 @@ class FillGauge(QtWidgets.QProgressBar):
                             standard_formulas_apply(flt))
         self.setValue(state["value"])
         self.setFormat(state["text"])
+        self._fit_width()
         self.setToolTip(state["tip"])
         self.setStyleSheet(f"QProgressBar::chunk {{ background: {state['colour']}; }}" if state["colour"] else "")
         self.state = state

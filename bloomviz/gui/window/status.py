@@ -6,7 +6,7 @@ progress bar repaints itself synchronously on every new value.
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui.timing import Throttle
 
@@ -26,6 +26,28 @@ def status_text(status: dict) -> str:
                else f"(theory {s['fp_exact'] * 100:.2f}%)"))
 
 
+class ElidedLabel(QtWidgets.QLabel):
+    """A one-line label that draws its text ending in "…" when narrower than the text (``text()`` stays whole,
+    and so does the tooltip), and never asks for the text's width: at 250 % the status line was cut under
+    the gauge mid-number."""
+
+    def minimumSizeHint(self) -> QtCore.QSize:
+        return QtCore.QSize(1, super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QtCore.QSize:
+        return QtCore.QSize(1, super().sizeHint().height())
+
+    def drawn_text(self) -> str:
+        return self.fontMetrics().elidedText(self.text(), QtCore.Qt.TextElideMode.ElideRight,
+                                             self.contentsRect().width())
+
+    def paintEvent(self, event) -> None:
+        painter = QtGui.QPainter(self)
+        painter.setPen(self.palette().color(QtGui.QPalette.ColorRole.WindowText))
+        painter.drawText(self.contentsRect(), int(self.alignment() | QtCore.Qt.AlignmentFlag.AlignVCenter),
+                         self.drawn_text())
+
+
 class StatusLine(QtCore.QObject):
     """The status bar's widgets for ``window`` (its ``statusBar()`` and its workbench ``wb``)."""
 
@@ -33,7 +55,8 @@ class StatusLine(QtCore.QObject):
         super().__init__(window)
         self._wb = workbench
         bar = window.statusBar()
-        self.label = QtWidgets.QLabel()
+        # at large text the whole line is wider than a projector: it ends in "…" where the gauge begins
+        self.label = ElidedLabel()
         self.label.setToolTip(STATUS_TIP)
         self.busy_bar = QtWidgets.QProgressBar()
         self.busy_bar.setMaximumWidth(220)
@@ -47,6 +70,9 @@ class StatusLine(QtCore.QObject):
         # A normal (not permanent) widget: a passing message replaces it for a few seconds instead of being
         # drawn over it when the window is narrow or the text is large.
         bar.addWidget(self.label, 1)
+        # ... which Qt does not do for a message shown before the window is (the saved text size's "Text size
+        # 250%" at start was drawn over the line): hide the line while a message stands, whenever it came
+        bar.messageChanged.connect(lambda message: self.label.setVisible(not message))
         self._text = Throttle(STATUS_INTERVAL_MS, self.update, self)
         self._progress = Throttle(PROGRESS_INTERVAL_MS, self._show_progress, self)
         self._progress_value = (0, 1)

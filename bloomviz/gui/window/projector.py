@@ -1,0 +1,123 @@
+"""The Filter tab for a projector: one key (F8, View → Projector layout) keeps what a class watches — the grid,
+the item box with its verdict, auto-play and the live plot — and puts the rest (the filter's parameters, the
+history, the explanation, a scenario, the menu bar: its keys still work) out of the way; F8 again brings back the
+layout as it was.
+
+At 150 % and 250 % text on a 1280 x 720 projector the default layout scrolled the Insert/Look up buttons, the
+verdict and auto-play's controls out of their docks. Here the item panel and auto-play share the left column,
+each given the height its controls need (its size hint at the current text size), and the plot the right
+column; the grid keeps its share in the middle (``docks.CENTRE_SHARE``).
+
+Also here: text size and the layout. Going back to 100 % (Ctrl+0) after larger text puts the docks back exactly
+as they were at 100 % (``TextSizeLayout``): Qt's docks keep the sizes large text gave them otherwise.
+"""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+KEY = "F8"
+SHOWN = ("item", "autoplay", "plot")          # the docks a class watches, beside the grid
+_AREA = QtCore.Qt.DockWidgetArea
+
+
+def _needed_height(dock: QtWidgets.QDockWidget) -> int:
+    panel = dock.widget().widget() if isinstance(dock.widget(), QtWidgets.QScrollArea) else dock.widget()
+    title = QtGui.QFontMetrics(dock.font()).height() + 10
+    return panel.sizeHint().height() + title
+
+
+def _needed_width(dock: QtWidgets.QDockWidget) -> int:
+    panel = dock.widget().widget() if isinstance(dock.widget(), QtWidgets.QScrollArea) else dock.widget()
+    return panel.minimumSizeHint().width() + 24     # the dock's and the scroll area's margins
+
+
+class ProjectorLayout(QtCore.QObject):
+    """F8: the projector's layout of the Filter tab, and back."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self._saved: tuple[QtCore.QByteArray, dict[str, bool]] | None = None
+
+    @property
+    def active(self) -> bool:
+        return self._saved is not None
+
+    def toggle(self) -> None:
+        self.leave() if self.active else self.enter()
+
+    def enter(self) -> None:
+        w = self.window
+        if self.active:
+            self.fit()
+            return
+        w.show_tab("filter")
+        self._saved = (w.saveState(), {key: dock.isVisible() for key, dock in w.docks.items()})
+        for key, dock in w.docks.items():
+            dock.setFloating(False)
+            dock.setVisible(key in SHOWN)
+        item, autoplay, plot = (w.docks[key] for key in SHOWN)
+        w.addDockWidget(_AREA.LeftDockWidgetArea, item)
+        w.splitDockWidget(item, autoplay, QtCore.Qt.Orientation.Vertical)
+        w.addDockWidget(_AREA.RightDockWidgetArea, plot)
+        for dock in (item, autoplay, plot):
+            dock.show()
+        w.menuBar().hide()          # its shortcuts still work (every action is the window's too); F8 brings it
+        self.fit()
+
+    def fit(self) -> None:
+        """Each dock of the left column the height its controls need at this text size, the column the width."""
+        w = self.window
+        if not self.active:
+            return
+        item, autoplay, plot = (w.docks[key] for key in SHOWN)
+        QtWidgets.QApplication.processEvents()     # the panels' size hints at the new text size
+        left = max(_needed_width(item), _needed_width(autoplay))
+        w.resizeDocks([item, plot], [left, max(260, w.width() * 28 // 100)], QtCore.Qt.Orientation.Horizontal)
+        # auto-play's controls whole; the item panel the rest (its verdict, the one text that may be long,
+        # scrolls when it must, its first lines in view)
+        column = item.height() + autoplay.height()
+        need = _needed_height(autoplay)
+        w.resizeDocks([item, autoplay], [max(column - need, column // 3), need], QtCore.Qt.Orientation.Vertical)
+
+    def leave(self) -> None:
+        if not self.active:
+            return
+        state, shown = self._saved
+        self._saved = None
+        w = self.window
+        w.show_tab("filter")
+        w.menuBar().show()
+        w.restoreState(state)
+        for key, dock in w.docks.items():
+            dock.setVisible(shown.get(key, False))
+
+
+class TextSizeLayout:
+    """The docks as they were at 100 % text, put back when the text returns to 100 %."""
+
+    def __init__(self, window):
+        self.window = window
+        self._at_normal: QtCore.QByteArray | None = None
+
+    def before(self, old: float, new: float) -> None:
+        if old == 1.0 and new != 1.0:
+            self._at_normal = self.window.saveState()
+
+    def after(self, new: float) -> None:
+        if new == 1.0 and self._at_normal is not None:
+            state, self._at_normal = self._at_normal, None
+            self.window.restoreState(state)
+
+
+def install(window) -> ProjectorLayout:
+    layout = ProjectorLayout(window)
+    action = QtGui.QAction("Projector layout", window)
+    action.setShortcut(QtGui.QKeySequence(KEY))
+    action.setStatusTip("The grid, the item box, auto-play and the live plot only, each sized for the text; "
+                        "again to bring back the layout as it was")
+    action.triggered.connect(layout.toggle)
+    window.addAction(action)
+    window.menu("&View").addAction(action)
+    return layout

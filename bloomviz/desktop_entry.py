@@ -24,7 +24,7 @@ from pathlib import Path
 ENTRY_NAME = "bloomviz.desktop"
 ICON_FILES = {"bloomviz.png": Path("icons/hicolor/256x256/apps"), "bloomviz.svg": Path("icons/hicolor/scalable/apps")}
 
-_RESERVED = set(' \t\n"\'\\><~|&;$*?#()`')
+_RESERVED = set(' \t\n\r"\'\\><~|&;$*?#()`')
 
 
 def _exec_argument(arg: str) -> str:
@@ -33,7 +33,14 @@ def _exec_argument(arg: str) -> str:
         return arg
     quoted = "".join("\\" + c if c in '"`$\\' else c for c in arg).replace("%", "%%")
     # A desktop file's string values are themselves escaped: each backslash is written twice.
-    return '"' + quoted.replace("\\", "\\\\") + '"'
+    return '"' + string_value(quoted) + '"'
+
+
+def string_value(text: str) -> str:
+    """``text`` as a desktop file's string value: a backslash written twice, a newline, tab or carriage return
+    as ``\\n``, ``\\t``, ``\\r`` (a raw newline in a path would end the line and leave the rest as a stray,
+    invalid line: the entry would start something else or nothing)."""
+    return text.replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
 
 
 def entry_text(command: list[str], icon: str) -> str:
@@ -45,7 +52,7 @@ def entry_text(command: list[str], icon: str) -> str:
         "GenericName=Bloom filter visualizer",
         "Comment=See a Bloom filter's bits, hashed positions and false-positive rate as items go in",
         "Exec=" + " ".join(_exec_argument(a) for a in command),
-        f"Icon={icon}",
+        f"Icon={string_value(icon)}",
         "Terminal=false",
         "Categories=Education;Science;ComputerScience;",
         "Keywords=bloom filter;hash;false positive;probability;data structure;",

@@ -251,6 +251,8 @@ def parse_file(path) -> Lesson:
         raise LessonError(name, 0, getattr(exc, "strerror", None) or str(exc)) from None
     if len(raw) > MAX_LESSON_BYTES:
         raise LessonError(name, 0, f"larger than {MAX_LESSON_BYTES:,} bytes: not a lesson")
+    if raw.startswith(b"\xef\xbb\xbf"):   # a UTF-8 byte order mark (Notepad writes one): not part of the title
+        raw = raw[3:]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

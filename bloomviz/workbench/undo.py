@@ -39,6 +39,9 @@ class UndoStack:
         self._steps: list[Step] = []
         self._held = 0           # bytes held by the steps
         self._serial = 0         # the serial number the next step gets
+        # the steps the newest push pushed out, kept until another change: a job that is rolled back and drops
+        # its step puts them back (a cancelled import on a full stack used to forget the oldest undo step)
+        self._evicted: tuple[object, list[Step]] | None = None
 
     @property
     def serial(self) -> int:
@@ -60,10 +63,14 @@ class UndoStack:
         self._steps.append(Step(label, saved, cost, self._serial))
         self._serial += 1
         self._held += cost
+        evicted = []
         while len(self._steps) > self.depth or self._held > self.budget:
-            self._held -= self._steps.pop(0).cost
+            evicted.append(self._steps.pop(0))
+            self._held -= evicted[-1].cost
+        self._evicted = (saved, evicted)
 
     def pop(self) -> Step | None:
+        self._evicted = None
         if not self._steps:
             return None
         step = self._steps.pop()
@@ -72,6 +79,7 @@ class UndoStack:
 
     def cut(self, depth: int) -> None:
         """Forget the steps after the first ``depth``."""
+        self._evicted = None
         for step in self._steps[depth:]:
             self._held -= step.cost
         del self._steps[depth:]
@@ -81,9 +89,13 @@ class UndoStack:
         self.cut(sum(1 for step in self._steps if step.serial < serial))
 
     def drop(self, saved) -> None:
-        """Forget the newest step if it holds ``saved`` (a job that was rolled back left nothing to undo)."""
+        """Forget the newest step if it holds ``saved`` (a job that was rolled back left nothing to undo), and
+        put back the older steps its push had pushed out."""
         if self._steps and self._steps[-1].saved is saved:
+            evicted = self._evicted[1] if self._evicted is not None and self._evicted[0] is saved else []
             self.pop()
+            self._steps[:0] = evicted
+            self._held += sum(step.cost for step in evicted)
 
     @property
     def label(self) -> tuple | None:

@@ -1,7 +1,8 @@
 """The lesson fuzz corpus (``lesson_corpus.py``) run headless: ``bloomviz lesson FILE --check`` on every hostile
 file, each in a forked child under RLIMIT_CPU = 5 s and RLIMIT_AS = 1 GiB (``lesson_fuzz_driver.py``): no
 traceback, no child ended by a limit, no child over 1 GiB at its peak, and every refusal one line naming the
-file, the line and the reason."""
+file, the line and the reason. And in the window (``lesson_fuzz_window.py``): the costly shapes and a quarter of
+the rest opened in the Lesson tab, walked to the end and back, under the same limits per file."""
 
 from __future__ import annotations
 
@@ -66,3 +67,30 @@ def test_every_refusal_names_the_file_the_line_and_the_reason(results):
 def test_memory_errors_are_not_how_a_lesson_is_refused(results):
     # a budget refuses before allocating: an allocation failing under the 1 GiB limit means it did not
     assert not [r["stderr"] for r in results if re.search(r"MemoryError|allocate|Cannot allocate", r["stderr"])]
+
+
+def window_sample(paths) -> list:
+    """The costly shapes, the whole-file faults and every fourth action file (the window run is slower)."""
+    return [p for i, p in enumerate(sorted(paths)) if not p.name.startswith("action-") or i % 4 == 0]
+
+
+def test_the_window_opens_the_corpus_within_its_limits(tmp_path):
+    pytest.importorskip("PySide6")
+    paths = window_sample(write_corpus(tmp_path / "corpus"))
+    # each opening's worker thread gets a malloc arena of 64 MiB of address space (not memory): two arenas keep
+    # the address-space limit about what the files take
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", QT_QPA_PLATFORM="offscreen",
+               MALLOC_ARENA_MAX="2", PYTHONPATH=os.pathsep.join([str(HERE.parent), str(HERE)]))
+    out = subprocess.run([sys.executable, str(HERE / "lesson_fuzz_window.py")], input="\n".join(map(str, paths)),
+                         capture_output=True, text=True, env=env, timeout=900)
+    results = [json.loads(line) for line in out.stdout.splitlines()]
+    # a run killed by its CPU or memory limit ends the process early: the last file printed is before it
+    assert out.returncode == 0 and len(results) == len(paths), \
+        f"stopped after {len(results)} of {len(paths)} files: {out.stderr[-1500:]}"
+    bad = [(Path(r["path"]).name, r["errors"], round(r["cpu"], 2), r["peak_growth"] >> 20) for r in results
+           if r["errors"] or r["peak_growth"] >= 1 << 30]
+    assert not bad, bad[:5]
+    refused = [r for r in results if not r["opened"]]
+    assert refused and all(re.search(r"Not opened: .+?(:\d+)?: ", r["message"]) for r in refused), \
+        [r["message"] for r in refused if "Not opened" not in r["message"]][:3]
+    assert sum(r["opened"] for r in results) >= 10

@@ -54,7 +54,7 @@ def test_a_malformed_lesson_is_refused_with_its_line_and_the_lesson_kept(window,
     title = view.lesson.title
     bad = tmp_path / "bad.md"
     bad.write_text("# A lesson\n\n## Step\n\n```bloomviz\nfilter m=64 k=3\ninsert\nfrobnicate x\n```\n")
-    assert not view.open_path(str(bad))
+    assert view.open_path(str(bad)) and view.opening.wait() is False
     assert "bad.md:" in view.message.text() and view.lesson.title == title
 
 

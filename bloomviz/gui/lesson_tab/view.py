@@ -38,6 +38,7 @@ from bloomviz.gui.files.file_dialogs import Dialogs
 from bloomviz.gui.widgets.predict_vote import PredictPanel, Tally
 from bloomviz.gui.lesson_tab import look
 from bloomviz.gui.lesson_tab.animation import StepAnimation
+from bloomviz.gui.lesson_tab.opening import LessonOpening
 from bloomviz.gui.lesson_tab.presenter import Presenter
 from bloomviz.gui.lesson_tab.resume import Place
 from bloomviz.gui.lesson_tab.show_action import show_in_window
@@ -164,6 +165,7 @@ class LessonView(QtWidgets.QWidget):
         self.predict.revealed.connect(self._redraw)
         self.predict.changed.connect(self._redraw)
         look.apply_type(self, 0)
+        self.opening = LessonOpening(self, self.load, self._say_error, self.message.setText)
         if self.choice.count():
             self.load_builtin(self.choice.itemData(0))
 
@@ -180,14 +182,9 @@ class LessonView(QtWidgets.QWidget):
         return self.open_path(path) if path else False
 
     def open_path(self, path: str) -> bool:
-        """A lesson file; a malformed one is refused with its file, line and reason, the current lesson kept."""
-        try:
-            lesson = lessons.parse_file(path)
-            lessons.check(lesson)     # nothing runs half-way in front of a class
-        except (lessons.LessonError, OSError) as exc:
-            self._say_error(exc)
-            return False
-        return self.load(lesson)
+        """Start opening a lesson file as a job (``opening.py``): a malformed one is refused with its file, line
+        and reason, the current lesson kept; ``opening.finished(bool)`` says how it ended."""
+        return self.opening.start(path)
 
     def _say_error(self, exc: BaseException) -> None:
         self.message.setText(f"Not opened: {html.escape(str(exc))}. The lesson shown is unchanged.")

@@ -1,0 +1,136 @@
+"""Opening a lesson file as a job: read, parsed and every step dry-run on a worker thread, with progress and
+Cancel under the tab's title; the lesson shown stays until the file has passed.
+
+A lesson is a file someone sent. Opening one ran every step on the GUI thread in one go (907 s frozen at
+m = 2^28 with five ``insert-random`` lines); now its work is bounded (``lessons.budget``) and done off the GUI
+thread: the runner calls back before each action, which moves the bar and raises ``Cancelled`` once Cancel is
+pressed, so a cancel takes effect at the next action (one action is at most ``budget.ACTION_SECONDS``). The
+core runs on its own lesson state, never on the window's filter, so the thread shares nothing with the widgets;
+the GUI thread only polls it.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6 import QtCore, QtWidgets
+
+from bloomviz import lessons
+
+POLL_MS = 40
+
+
+class Cancelled(Exception):
+    """Cancel was pressed while the lesson was being checked."""
+
+
+class LessonOpening(QtCore.QObject):
+    """One lesson file being opened at a time; ``finished(bool)`` says whether it was loaded."""
+
+    finished = QtCore.Signal(bool)
+
+    def __init__(self, view, load, refuse, say):
+        """``load(lesson)`` shows a checked lesson, ``refuse(error)`` says why a file was not opened, ``say(text)``
+        any other outcome; the row of progress goes under the view's first row."""
+        super().__init__(view)
+        self._load, self._refuse, self._say = load, refuse, say
+        self._thread: threading.Thread | None = None
+        self._cancel = threading.Event()
+        self._progress = (0, 0)
+        self._outcome: tuple | None = None
+        self._path = ""
+        self.row = QtWidgets.QWidget()
+        self.label = QtWidgets.QLabel()
+        self.bar = QtWidgets.QProgressBar()
+        self.cancel_button = QtWidgets.QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop checking this lesson; the lesson shown stays")
+        row = QtWidgets.QHBoxLayout(self.row)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.label, 1)
+        row.addWidget(self.bar, 1)
+        row.addWidget(self.cancel_button)
+        self.row.hide()
+        view.layout().insertWidget(1, self.row)
+        self.cancel_button.clicked.connect(self.cancel)
+        self._timer = QtCore.QTimer(self)
+        self._timer.setInterval(POLL_MS)
+        self._timer.timeout.connect(self._poll)
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None
+
+    def start(self, path: str) -> bool:
+        """Start opening ``path``; False when another lesson is still being opened."""
+        if self.running:
+            return False
+        self._path, self._outcome, self._progress = path, None, (0, 0)
+        self._cancel.clear()
+        self.label.setText(f"Checking {path} before showing it…")
+        self.bar.setRange(0, 0)
+        self.row.show()
+        self._thread = threading.Thread(target=self._work, name="bloomviz-lesson-open", daemon=True)
+        self._thread.start()
+        self._timer.start()
+        return True
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def wait(self, timeout: float | None = None) -> bool | None:
+        """Block until the job ends (tests, scripted use); what ``finished`` says, or None if still running."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+            if not self._thread.is_alive():
+                return self._finish()
+            return None
+        return None
+
+    # --- the worker thread -------------------------------------------------------------------------------------
+    def _work(self) -> None:
+        try:
+            lesson = lessons.parse_file(self._path)
+            total = len(lesson.steps)
+
+            def before_action(step: int, _action: int) -> None:
+                self._progress = (step, total)
+                if self._cancel.is_set():
+                    raise Cancelled
+            lessons.check(lesson, before_action)     # nothing runs half-way in front of a class
+            self._outcome = ("ok", lesson)
+        except Cancelled:
+            self._outcome = ("cancelled", None)
+        except (lessons.LessonError, OSError) as exc:
+            self._outcome = ("refused", exc)
+        except Exception as exc:      # a fault of the code, not the file: said, never a dead job
+            self._outcome = ("refused", lessons.LessonError(self._path, 0, f"could not be checked: {exc!r}"))
+
+    # --- the GUI thread ------------------------------------------------------------------------------------------
+    def _poll(self) -> None:
+        if self._thread is not None and self._thread.is_alive():
+            step, total = self._progress
+            if total:
+                self.bar.setRange(0, total)
+                self.bar.setValue(step)
+                self.label.setText(f"Checking step {step + 1} of {total} of {self._path}…")
+            return
+        self._finish()
+
+    def _finish(self) -> bool | None:
+        if self._thread is None:
+            return None
+        self._thread.join()
+        self._thread = None
+        self._timer.stop()
+        self.row.hide()
+        kind, value = self._outcome or ("cancelled", None)
+        if kind == "ok":
+            ok = self._load(value)
+        else:
+            ok = False
+            if kind == "refused":
+                self._refuse(value)
+            else:
+                self._say(f"Opening {self._path} was cancelled. The lesson shown is unchanged.")
+        self.finished.emit(ok)
+        return ok

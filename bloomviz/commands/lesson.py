@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 
 from bloomviz.commands.common import add_command, CliParser, fail
 from bloomviz.lessons.step_numbers import verdict_class_text
@@ -83,6 +84,21 @@ def _plain(value):
     return value
 
 
+def _refused_images(lesson) -> list[str]:
+    """``file:line: image 'ref' is not shown: why`` for every Markdown image the lesson file names that the
+    Lesson tab and --shots would not load (lessons.images)."""
+    from bloomviz.lessons import images
+    from bloomviz.lessons.format import MAX_LESSON_BYTES
+    folder = images.folder_of(lesson.path)
+    if folder is None:
+        return []
+    from bloomviz.disk.safe_files import open_regular
+    with open_regular(lesson.path, MAX_LESSON_BYTES, "a lesson file") as fh:
+        text = fh.read(MAX_LESSON_BYTES + 1).decode("utf-8", "replace")
+    return [f"{lesson.path}:{line}: image {ref!r} is not shown: {why}"
+            for line, ref, why in images.problems(text, lesson.path)]
+
+
 def run(args) -> int:
     prog = f"bloomviz {NAME}"
     from bloomviz import lessons
@@ -108,6 +124,11 @@ def run(args) -> int:
             return fail(prog, f"--shots: {args.shots} exists and is not a folder")
     try:
         lesson = lessons.find(args.file)
+        refused = _refused_images(lesson)
+        if refused:   # the window would show these steps without their pictures: the author hears it first
+            for line in refused:
+                print(f"{prog}: error: {line}", file=sys.stderr)
+            return 2
         writer = None
         if args.report:
             from bloomviz.disk.atomic_write import AtomicWriter

@@ -36,7 +36,7 @@ from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.widgets.grid.layout import grid_shape
 from bloomviz.gui.files.file_dialogs import Dialogs
 from bloomviz.gui.widgets.predict_vote import PredictPanel, Tally
-from bloomviz.gui.lesson_tab import look
+from bloomviz.gui.lesson_tab import images as lesson_images, look
 from bloomviz.gui.lesson_tab.animation import StepAnimation
 from bloomviz.gui.lesson_tab.opening import LessonOpening
 from bloomviz.gui.lesson_tab.presenter import Presenter
@@ -84,7 +84,7 @@ class LessonView(QtWidgets.QWidget):
         self.numbers = QtWidgets.QLabel()
         self.numbers.setWordWrap(True)
         self.numbers.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        self.narration = QtWidgets.QTextBrowser()
+        self.narration = lesson_images.LessonTextBrowser(lambda: getattr(self.lesson, "path", None))
         self.narration.setOpenExternalLinks(False)
         # the clicker's keys (Space, PageDown, arrows) must reach presenter mode, not scroll the text
         self.narration.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)

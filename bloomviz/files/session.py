@@ -20,7 +20,8 @@ Schema version 1::
         {"op": "insert", "item": "apple", "verdict": "inserted"},
         {"op": "lookup", "item": "pear", "verdict": "true negative"},
         {"op": "insert batch", "items": ["a", "b", {"bytes_base64": "AP8="}]}
-      ]
+      ],
+      "lesson": {...}                                      only when saved during a lesson (session_lesson)
     }
 
 Items. An item is a JSON string when it is text that JSON carries faithfully. Text holding a lone surrogate
@@ -48,6 +49,7 @@ from typing import Iterable, Sequence
 from bloomviz.hashing import schemes as hashing
 
 from bloomviz.files import storage
+from bloomviz.files.session_lesson import LessonPlace, from_json as lesson_place, to_json as lesson_json
 from bloomviz.disk.atomic_write import AtomicWriter
 from bloomviz.disk.safe_files import FileTooLargeError, open_regular
 from bloomviz.filters.registry import VARIANTS
@@ -103,6 +105,7 @@ class Session:
     operations: list[Operation] = field(default_factory=list)
     base: bytes | None = None      # the .bloom bytes of a loaded filter whose items are unknown
     saved_by: str = ""
+    lesson: LessonPlace | None = None   # the lesson under way when it was saved (files/session_lesson.py)
 
     def configure_args(self) -> dict:
         """Keyword arguments for ``Workbench.configure``: a new empty filter of this session's kind."""
@@ -184,6 +187,7 @@ def to_dict(session: Session) -> dict:
         "measurement": {"probes": session.probes, "seed": session.seed},
         "base": None if session.base is None else {"bloom_base64": base64.b64encode(session.base).decode("ascii")},
         "operations": ops,
+        **({} if session.lesson is None else {"lesson": lesson_json(session.lesson)}),
     }
 
 
@@ -346,7 +350,11 @@ def from_dict(data: object) -> Session:
         raise SessionFormatError(f"schema_version {version} is not supported{newer}; this bloomviz reads "
                                  f"version {SCHEMA_VERSION}")
     _obj(data, "the session", ("format", "schema_version", "filter", "measurement", "operations"),
-         ("saved_by", "base"))
+         ("saved_by", "base", "lesson"))
+    try:
+        lesson = None if data.get("lesson") is None else lesson_place(data["lesson"])
+    except ValueError as exc:
+        raise SessionFormatError(str(exc)) from None
     saved_by = data.get("saved_by", "")
     if not isinstance(saved_by, str):
         raise SessionFormatError(f"saved_by: expected a string, got {_show(saved_by)}")
@@ -398,7 +406,7 @@ def from_dict(data: object) -> Session:
                 raise SessionFormatError(f"{where}.verdict: expected a string, got {_show(verdict)}")
             ops.append(Operation(kind, item=decode_item(raw["item"], f"{where}.item"), verdict=verdict))
     return Session(variant=variant, scheme=scheme, m=m, k=k, params=params, capacity=capacity, probes=probes,
-                   seed=seed, operations=ops, base=base, saved_by=saved_by)
+                   seed=seed, operations=ops, base=base, saved_by=saved_by, lesson=lesson)
 
 
 def load(path) -> Session:

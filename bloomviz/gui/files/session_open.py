@@ -118,6 +118,9 @@ class SessionOpening:
         self._set_modified(False)
         self._set_path(path)
         note = f"Opened {os.path.basename(path)}: {len(s.operations):,} operations replayed."
+        if s.lesson is not None:
+            from bloomviz.gui.lesson_tab.session_link import restore
+            note += restore(getattr(self.window, "lesson_view", None), s.lesson)
         if mismatched:
             note += (f" {mismatched:,} lookup verdict{'s' if mismatched != 1 else ''} came out differently "
                      "from when the session was saved.")

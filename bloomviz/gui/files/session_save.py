@@ -9,6 +9,7 @@ from __future__ import annotations
 from bloomviz import __version__
 from bloomviz.files import session as sessions
 from bloomviz.files import storage
+from bloomviz.gui.lesson_tab.session_link import place_of
 from bloomviz.gui.files.file_paths import SESSION_FILTER, save_failure, with_suffix
 from bloomviz.gui.files.filter_files import filter_args
 
@@ -46,7 +47,8 @@ class SessionSaving:
                            "apart from it: the session keeps the filter as it is now, without its history.")
         s = sessions.Session(variant=wb.variant, scheme=flt.scheme, m=args["m"], k=args["k"], params=args["params"],
                              capacity=wb.capacity, probes=len(wb.probes), seed=self._initial_seed, operations=ops,
-                             base=base, saved_by=f"bloomviz {__version__}")
+                             base=base, saved_by=f"bloomviz {__version__}",
+                             lesson=place_of(getattr(self.window, "lesson_view", None)))
         return s, warning
 
     def save(self) -> bool:
@@ -76,7 +78,8 @@ class SessionSaving:
         self.recent.add(path)
         self._set_modified(False)
         self._set_path(path)
-        self._status(f"Saved the session ({len(s.operations):,} operations) to {path}")
+        lesson = "" if s.lesson is None else f" and the lesson at step {s.lesson.step} with its votes"
+        self._status(f"Saved the session ({len(s.operations):,} operations{lesson}) to {path}")
         return True
 
     def new_session(self) -> bool:

@@ -131,3 +131,8 @@ def test_spread_and_histogram():
     counts, edges = atlas.histogram([{"fill": f} for f in (0.05, 0.06, 0.55, 0.99)], "fill", bins=10)
     assert list(counts) == [2, 0, 0, 0, 0, 1, 0, 0, 0, 1] and edges[0] == 0.05 and edges[-1] == 0.99
     assert atlas.bin_of(0.55, edges, "fill") == 5
+
+
+def test_another_format_s_option_is_refused_not_ignored(capsys, shards):
+    code, _, err = run(capsys, "inspect", "--fp-chance", "0.01", DATA / "pyarrow-bloom.parquet")
+    assert code == 2 and "--fp-chance does not apply to a parquet file" in err

@@ -76,3 +76,9 @@ def test_format_options_from_the_more_field(view):
     view.more.setText("bogus=1")
     assert not view.open_path(str(spark))
     assert "not KEY=VALUE of a known option" in view.message.text() and view.current is shown
+
+
+def test_an_option_of_another_format_is_refused(view):
+    view.more.setText("fp-chance=0.01")
+    assert not view.open_path(str(PARQUET))
+    assert "applies to cassandra files, not parquet" in view.message.text()

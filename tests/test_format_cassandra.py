@@ -98,8 +98,9 @@ def test_cli_inspect_and_check(capsys, tmp_path):
     assert len(items) == 1000 and {i["verdict"] for i in items} == {"probably present"}
     [flt] = formats.open_filters(path)
     absent = next(f"0x{i:08x}" for i in range(10_000) if not flt.lookup(f"0x{i:08x}").maybe_present)
-    assert main(["check", str(path), absent, "0xzz"]) == 2
-    assert "0xzz" in capsys.readouterr().err
+    assert main(["check", str(path), absent, "0xzz"]) == 3           # one item refused, the others answered
+    out = capsys.readouterr().out
+    assert "refused\t0xzz" in out and f"definitely absent\t{absent}" in out
     assert main(["check", str(path), absent]) == 1
     zero = flt.lookup(absent).zero_positions[0]
     assert capsys.readouterr().out == f"definitely absent\t{absent}\t(bit {zero:,} is 0)\n"

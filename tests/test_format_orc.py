@@ -58,7 +58,7 @@ def test_cli_atlas_and_check_by_column(capsys, tmp_path):
     items = json.loads(capsys.readouterr().out)["items"]
     assert "column s, stripe 0, row group 0" in items[0]["present_in"]
     assert "column s, stripe 0, row group 4" in items[1]["present_in"]
-    assert main(["check", "--column", "i", str(path), "2500", "x"]) == 2
-    assert "x: a LONG column holds integers" in capsys.readouterr().err
+    assert main(["check", "--column", "i", str(path), "2500", "x"]) == 3   # x refused, 2500 answered
+    assert "refused\tx\t(a LONG column holds integers" in capsys.readouterr().out
     assert main(["check", "--filter", "7", str(path), str(values["i"][2500])]) == 0   # i's filters are 5..9
     assert capsys.readouterr().out == "probably present\t2500\t(column i, stripe 0, row group 2)\n"

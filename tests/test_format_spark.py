@@ -48,7 +48,7 @@ def test_cli(capsys):
     capsys.readouterr()
     assert main(["check", str(path), lib["items"][0]]) == 1     # read as text, a long member is not found
     capsys.readouterr()
-    assert main(["check", "--spark-items", "long", str(path), "x"]) == 2
-    assert "putLong are integers" in capsys.readouterr().err
+    assert main(["check", "--spark-items", "long", str(path), "x"]) == 3
+    assert "putLong are integers" in capsys.readouterr().out
     assert main(["inspect", str(DATA / "spark-v2-strings.spark")]) == 0
     assert "seed                  20,240" in capsys.readouterr().out

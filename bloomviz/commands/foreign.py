@@ -104,6 +104,10 @@ def open_indexed(args, fmt: str) -> tuple[list, int]:
     options = {key: getattr(args, name) for name, key in _OPTION_NAMES.items() if getattr(args, name, None) is not None}
     options.update({dest: getattr(args, dest) for dest, opt in declared.items()
                     if opt.select is None and getattr(args, dest, None) is not None})
+    own = {opt.dest for opt in getattr(formats.FORMATS[fmt], "CLI_OPTIONS", ())}
+    for dest, opt in declared.items():   # another format's option would be ignored without a word: refuse it
+        if getattr(args, dest, None) is not None and dest not in own:
+            raise ValueError(f"{opt.flag} does not apply to a {fmt} file")
     try:
         filters = formats.open_filters(args.file, fmt, **options)
     except OSError as exc:
@@ -117,13 +121,10 @@ def open_indexed(args, fmt: str) -> tuple[list, int]:
             raise ValueError(f"{args.file}: --filter {index}: the file holds {total:,} filter"
                              f"{'s' if total != 1 else ''} (0..{total - 1:,})")
         chosen = [chosen[index]]
-    own = {opt.dest for opt in getattr(formats.FORMATS[fmt], "CLI_OPTIONS", ())}
     for dest, opt in declared.items():
         value = getattr(args, dest, None)
         if value is None or opt.select is None:
             continue
-        if dest not in own:
-            raise ValueError(f"{opt.flag} does not apply to a {fmt} file")
         where = {id(f): i for i, f in chosen}
         chosen = [(where[id(f)], f) for f in opt.select([f for _, f in chosen], value)]
     return chosen, total

@@ -179,7 +179,8 @@ class ForeignView(QtWidgets.QWidget):
         return opts
 
     def more_options(self) -> tuple[dict, list]:
-        """({dest: value} read options, [(option, value)] selectors) from the "more" field's KEY=VALUE words."""
+        """({dest: (format, option, value)} read options, [(format, option, value)] selectors) from the "more"
+        field's KEY=VALUE words."""
         declared = {}
         for fmt, opt in formats.format_options():
             declared.setdefault(opt.flag[2:], (fmt, opt))
@@ -195,7 +196,7 @@ class ForeignView(QtWidgets.QWidget):
             except (ValueError, TypeError) as exc:
                 raise ValueError(f"{key}: {exc}") from None
             if opt.select is None:
-                read[opt.dest] = converted
+                read[opt.dest] = (fmt, opt, converted)
             else:
                 select.append((fmt, opt, converted))
         return read, select
@@ -205,11 +206,13 @@ class ForeignView(QtWidgets.QWidget):
         fmt = fmt if fmt is not None else self.format_combo.currentData()
         try:
             read, select = self.more_options()
-            found = formats.open_filters(path, format=fmt, **self.options(), **read)
-            for owner, opt, value in select:
+            found = formats.open_filters(path, format=fmt, **self.options(),
+                                         **{dest: value for dest, (_f, _o, value) in read.items()})
+            for owner, opt, value in [*read.values(), *select]:
                 if found and found[0].format != owner:
                     raise ValueError(f"{opt.flag[2:]} applies to {owner} files, not {found[0].format}")
-                found = opt.select(found, value)
+                if opt.select is not None:
+                    found = opt.select(found, value)
         except (formats.ForeignFormatError, ValueError) as exc:
             self.show_message(f"Not opened: {exc}. The filter shown (if any) is unchanged.", error=True)
             return False

@@ -91,3 +91,25 @@ def test_a_bytes_like_kind_the_policy_refuses_takes_the_checked_path_and_is_name
     with pytest.raises(TypeError, match="array"):
         flt.update([b"fine", array.array("b", [1])])
     assert len(flt) == 0 and flt.bits_set == 0
+
+
+@pytest.mark.parametrize("m", [13, 1_000, 95_850_584, (1 << 32) + 15, 1 << 33])
+def test_fused_set_and_test_equal_the_positions_then_the_bits(m):
+    from bloomviz.filters import bit_kernels
+    from bloomviz.hashing import mixed_kernel
+    rng = np.random.default_rng(m % 997)
+    h1 = rng.integers(0, 1 << 63, 2_000, dtype=np.uint64) * np.uint64(2)
+    h2 = rng.integers(0, 1 << 63, 2_000, dtype=np.uint64) | np.uint64(1)
+    small = m <= 1 << 27
+    size = (m + 7) // 8 if small else 1 << 20       # a big m: only the positions are compared
+    if small:
+        fused, plain = np.zeros(size, np.uint8), np.zeros(size, np.uint8)
+        fresh = mixed_kernel.set_from_halves(h1[:1_000], h2[:1_000], m, 7, fused)
+        assert fresh == bit_kernels.set_positions(plain, mixed_kernel.mixed_rows(h1[:1_000], h2[:1_000], m, 7), m)
+        assert np.array_equal(fused, plain)
+        found = mixed_kernel.test_from_halves(h1, h2, m, 7, fused)
+        assert np.array_equal(found, bit_kernels.all_set(plain, mixed_kernel.mixed_rows(h1, h2, m, 7), m))
+        assert found[:1_000].all()
+    with pytest.raises(ValueError, match="at least"):
+        mixed_kernel.set_from_halves(h1, h2, m, 7, np.zeros((m + 7) // 8 - 1, np.uint8) if small
+                                     else np.zeros(8, np.uint8))

@@ -223,6 +223,12 @@ class BloomFilter(RichDisplay):
 
         Returns the number of bits that went from 0 to 1.
         """
+        fused = self._fused_halves(items, "set_from_halves")
+        if fused is not None:
+            fresh = sum(fused)
+            self._bits_set += fresh
+            self._count += len(items)
+            return fresh
         setter = bitstore.BitSetter(self._bits)
         count = 0
         for size, columns in self._column_batches(items):
@@ -244,6 +250,22 @@ class BloomFilter(RichDisplay):
         return ((len(chunk), self._scheme.position_columns(chunk, self._m, self._k, text))
                 for chunk in _chunks(datas, COLUMN_BATCH))
 
+    def _fused_halves(self, items, name: str) -> list | None:
+        """For a scheme that sets or tests a plain filter's bits in the loop that computes the positions
+        (``set_from_halves`` / ``test_from_halves``): its answer for every chunk, every item hashed (so
+        checked) before any bit is set; None when the scheme has no such loop or cannot run it now."""
+        fused = getattr(self._scheme, name, None)
+        if fused is None:
+            return None
+        halves = self._text_halves(items)
+        if not halves:            # not a list this can hash, or an empty one: the general path
+            return None
+        view = bitstore.byte_view(self._bits)
+        first = fused(*halves[0], self._m, self._k, view)
+        if first is None:
+            return None
+        return [first] + [fused(h1, h2, self._m, self._k, view) for h1, h2 in halves[1:]]
+
     def _text_halves(self, items) -> list | None:
         """For a list of str and a scheme that places items from their hash halves: each chunk's halves
         (h1, h2), or None (another list: the checked path). Hashing is the type check (a non-str raises in
@@ -264,6 +286,9 @@ class BloomFilter(RichDisplay):
                 chunk = datas[start:start + BATCH]
                 out[start:start + len(chunk)] = self.test_positions(self._chunk_positions(chunk, text))
             return out
+        fused = self._fused_halves(items, "test_from_halves")
+        if fused is not None:
+            return np.concatenate(fused)
         # An item is in iff all its bits are set: AND the bits of each column of positions in turn.
         parts = []
         for size, columns in self._column_batches(items):

@@ -70,3 +70,79 @@ def mixed_rows(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:
 def mixed_columns(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:
     """The same positions as a k x n array: row i is position i of every item."""
     return _filled(h1, h2, m, np.empty((k, h1.size), dtype=np.int64), by_row=False)
+
+
+# --- positions and bits in one loop ---------------------------------------------------------------------------
+# For a plain filter the positions are only an address: computing each and setting (or testing) its bit in the
+# same loop saves writing and re-reading a k x n array (measured in benchmarks/bench_peers.py).
+@njit(cache=True, inline="always")
+def _position(z, mode, mm, mask):
+    x = z ^ (z >> _S33)
+    x *= _C1
+    x ^= x >> _S33
+    x *= _C2
+    x ^= x >> _S33
+    if mode == 0:
+        return ((x >> _S32) * mm + (((x & _LOW32) * mm) >> _S32)) >> _S32
+    if mode == 1:
+        return x & mask
+    return x % mm
+
+
+@njit(cache=True, nogil=True)
+def _mix_set(h1, h2, m, mode, k, view):
+    fresh = 0
+    mm = np.uint64(m)
+    mask = np.uint64(m - 1)
+    for j in range(h1.size):
+        z = h1[j]
+        step = h2[j]
+        for _ in range(k):
+            p = _position(z, mode, mm, mask)
+            byte = p >> np.uint64(3)
+            bit = np.uint8(1) << np.uint8(p & np.uint64(7))
+            v = view[byte]
+            if not v & bit:
+                view[byte] = v | bit
+                fresh += 1
+            z += step
+    return fresh
+
+
+@njit(cache=True, nogil=True)
+def _mix_test(h1, h2, m, mode, k, view, out):
+    mm = np.uint64(m)
+    mask = np.uint64(m - 1)
+    for j in range(h1.size):
+        z = h1[j]
+        step = h2[j]
+        found = True
+        for _ in range(k):
+            p = _position(z, mode, mm, mask)
+            if not (view[p >> np.uint64(3)] >> np.uint8(p & np.uint64(7))) & np.uint8(1):
+                found = False
+                break
+            z += step
+        out[j] = found
+
+
+def _checked_view(view: np.ndarray, m: int) -> np.ndarray:
+    # the loops index the array unchecked (numba): every position is below m, so m bits must fit in it
+    if view.dtype != np.uint8 or view.ndim != 1 or view.size * 8 < m:
+        raise ValueError(f"a filter's bits must be a uint8 array of at least {(m + 7) // 8:,} bytes for m = {m:,}")
+    return view
+
+
+def set_from_halves(h1: np.ndarray, h2: np.ndarray, m: int, k: int, view: np.ndarray) -> int:
+    """Set the k bits of every item given by its halves in the little-endian byte array ``view`` of m bits;
+    return how many turned from 0 to 1. The same bits as ``mixed_rows`` then setting each row's positions."""
+    return int(_mix_set(np.ascontiguousarray(h1, dtype=np.uint64), np.ascontiguousarray(h2, dtype=np.uint64), m,
+                        _mode(m), k, _checked_view(view, m)))
+
+
+def test_from_halves(h1: np.ndarray, h2: np.ndarray, m: int, k: int, view: np.ndarray) -> np.ndarray:
+    """Bool per item: are all its k bits set? Stops at an item's first 0 bit."""
+    out = np.empty(h1.size, dtype=np.bool_)
+    _mix_test(np.ascontiguousarray(h1, dtype=np.uint64), np.ascontiguousarray(h2, dtype=np.uint64), m, _mode(m),
+              k, _checked_view(view, m), out)
+    return out

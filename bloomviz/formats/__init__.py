@@ -22,6 +22,7 @@ from types import ModuleType
 from bloomviz.formats import (bitset_text, cassandra, ethereum, git_commit_graph, go_bloom, guava, hudi, orc,
                               parquet, pybloom_live, pyprobables, raw, redisbloom, spark)
 from bloomviz.formats import leveldb, rocksdb
+from bloomviz.formats import bloomfilter_js
 from bloomviz.formats.common import ForeignFilter, ForeignFormatError, ForeignLookup, Option, Source
 
 # detection order: the most specific signatures first (Parquet has magic bytes at both ends, a RedisBloom dump
@@ -30,7 +31,8 @@ from bloomviz.formats.common import ForeignFilter, ForeignFormatError, ForeignLo
 # recognised by exact size relations between a header or footer and the file length; a bitset text is only
 # 0s and 1s, which no binary header above is)
 FORMATS: dict[str, ModuleType] = {m.NAME: m for m in (hudi, parquet, orc, git_commit_graph, ethereum, redisbloom,
-                                                     leveldb, rocksdb, guava, go_bloom, pybloom_live, pyprobables,
+                                                     leveldb, rocksdb, guava, go_bloom, bloomfilter_js, pybloom_live,
+                                                     pyprobables,
                                                      spark, cassandra, bitset_text, raw)}
 BLOOMVIZ_MAGIC = b"BLOOMVZ\x00"
 SNIFF_BYTES = 4096

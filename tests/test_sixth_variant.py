@@ -77,8 +77,8 @@ def test_a_lesson_builds_it(labelled):
 
 @pytest.mark.parametrize("options, reason", [
     ("variant=scalable capacity=10 p=0.01 growth=3", "growth must be one of 2, 4, got 3"),
-    ("variant=scalable capacity=10 p=0.01 tightening=0.99", "tightening = 0.99 is outside [0.5, 0.95]"),
-    ("variant=counting m=64 k=3 counter_bits=9", "counter_bits = 9 is outside 1…8"),
+    ("variant=scalable capacity=10 p=0.01 tightening=0.99", "tightening must be in [0.5, 0.95], got '0.99'"),
+    ("variant=counting m=64 k=3 counter_bits=9", "counter_bits must be from 1 to 8, got '9'"),
 ])
 def test_declared_parameters_are_lesson_options_checked_as_declared_when_the_lesson_is_read(options, reason):
     from bloomviz.lessons import LessonError

@@ -30,11 +30,12 @@ from bloomviz.commands.common import (add_command, CliParser, Progress, design_f
                                       k_arg, m_arg, n_arg, non_negative_int, open_csv, output_path, p_arg,
                                       parse_real, parse_whole, positive_int, rate, scheme_arg, write_csv)
 from bloomviz.commands.common import AtomicText, row_indices  # noqa: F401 - simulate's names before they moved
+from bloomviz.theory import limits
+from bloomviz.theory.limits import SIMULATE_MAX_PROBES as MAX_PROBES
 
 NAME = "simulate"
-MAX_N = 50_000_000        # items read from a file are held in memory
+MAX_N = limits.SIMULATE_MAX_N
 MAX_ROWS = 50_000_000     # rows kept for the CSV: 88 bytes each, 4.4 GB at most; generated items are not held
-MAX_PROBES = 10_000_000
 DEFAULT_PROBES = 10_000
 CSV_BLOCK = 1 << 16       # rows formatted per step: bounds the temporary text
 FLOAT_FORMAT = "%.9g"

@@ -54,13 +54,13 @@ from bloomviz.disk.atomic_write import AtomicWriter
 from bloomviz.disk.safe_files import FileTooLargeError, open_regular
 from bloomviz.filters.registry import VARIANTS
 from bloomviz.theory.validate import MAX_K, MAX_M
+from bloomviz.theory.limits import MAX_PROBES
 
 FORMAT = "bloomviz-session"
 SCHEMA_VERSION = 1
 SUFFIX = ".bloomviz"
 
 MAX_FILE_BYTES = 1 << 30          # a session of 10^7 words is ~150 MB; past a GiB it is not a session
-MAX_PROBES = 1_000_000            # as the window allows
 MAX_SEED = (1 << 63) - 1
 MAX_CAPACITY = (1 << 63) - 1
 MAX_SCALABLE_CAPACITY = 10_000_000  # bounds the first stage's allocation before any filter is built

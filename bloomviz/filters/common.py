@@ -15,6 +15,7 @@ import numpy as np
 from bitarray import bitarray
 
 from bloomviz.filters import bitstore
+from bloomviz.theory.limits import COUNTER_BITS
 from bloomviz.filters.standard import BATCH
 from bloomviz.items.encoding import to_bytes, to_bytes_list
 
@@ -71,8 +72,9 @@ def _is_real(value: object) -> bool:
 
 
 def check_counter_bits(value: object) -> int:
-    if not _is_integer(value) or not 1 <= int(value) <= 8:
-        raise ValueError(f"counter_bits must be an integer from 1 to 8, got {value!r}")
+    low, high = COUNTER_BITS
+    if not _is_integer(value) or not low <= int(value) <= high:
+        raise ValueError(f"counter_bits must be an integer from {low} to {high}, got {value!r}")
     return int(value)
 
 

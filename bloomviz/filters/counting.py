@@ -36,7 +36,7 @@ import numpy as np
 from bitarray import bitarray
 
 from bloomviz.filters import bitstore
-
+from bloomviz.theory.limits import COUNTER_BITS as COUNTER_BITS_RANGE
 from bloomviz.hashing import schemes as hashing
 from bloomviz.filters.standard import BATCH, BloomFilter, Insertion, Lookup
 from bloomviz.items.encoding import describe, to_bytes_list
@@ -159,8 +159,9 @@ class CountingBloomFilter(BloomFilter):
     @classmethod
     def payload_size(cls, m: int, params: dict) -> tuple[int, int]:
         c = params["counter_bits"]
-        if not 1 <= c <= 8:
-            raise ValueError(f"counter_bits={c} is out of range 1..8")
+        low, high = COUNTER_BITS_RANGE
+        if not low <= c <= high:
+            raise ValueError(f"counter_bits={c} is out of range {low}..{high}")
         n = (m * c + 7) // 8
         return n, n
     title = "Counting (c-bit counters, supports removal)"

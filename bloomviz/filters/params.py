@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bloomviz.theory.limits import COUNTER_BITS as COUNTER_BITS_RANGE, MAX_K
+
 REQUIRED = object()  # marks a parameter without a default
 
 
@@ -62,11 +64,12 @@ class Param:
 M = Param("m", "m (bits)", "int", tip=(
     "m: the number of bits in the filter. More bits, fewer false positives: each item sets k of them, "
     "so the filter fills more slowly."))
-K = Param("k", "k (hashes)", "int", low=1, high=64, tip=(
+K = Param("k", "k (hashes)", "int", low=1, high=MAX_K, tip=(
     "k: how many hash functions, i.e. how many bits each item sets (and a lookup tests). Too few and "
     "one lucky bit decides; too many and the filter fills up. The best k is (m/n)·ln 2."))
 COUNTER_BITS = Param(
-    "counter_bits", "Counter bits c", "int", default=4, low=1, high=8, what="counter bits c",
+    "counter_bits", "Counter bits c", "int", default=4, low=COUNTER_BITS_RANGE[0], high=COUNTER_BITS_RANGE[1],
+    what="counter bits c",
     tip=("c: bits per counter (1 to 8; 4 is the classic choice). A counter counts up to 2^c − 1 and "
          "then sticks (saturates): it is never decremented again, because the filter no longer "
          "knows how many items share it. With 4 bits an overflow is very unlikely."))

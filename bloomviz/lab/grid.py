@@ -27,10 +27,10 @@ from bloomviz.theory.intervals import wilson_interval
 from bloomviz.theory.rates import fp_exact
 from bloomviz.theory.units import percent_text, rate_text
 from bloomviz.theory.validate import check_count, check_k, check_m
+from bloomviz.theory.limits import MAX_PROBES
 
 MAX_GRID_M = 1 << 20        # a student's filter in pure Python: larger m teach nothing more and take minutes
 MAX_GRID_N = 1_000_000
-MAX_PROBES = 1_000_000
 MAX_POINTS = 1_000
 ALPHA = 0.01
 DEFAULT_M = (64, 256, 1024)

@@ -18,12 +18,12 @@ from bloomviz.filters.params import Param
 from bloomviz.filters.registry import VARIANTS
 from bloomviz.measure.verdicts import LESSON_WORDS
 from bloomviz.theory import units
+from bloomviz.theory.limits import LESSON_MAX_PROBES as MAX_PROBES
 
 LESSON_MAX_M = 1 << 28          # a lesson filter is built in memory by a file someone sent: at most 32 MiB
 THEORY_MAX_M = 1 << 48          # ``rates`` computes formulas only, so Brainflayer's 2^32 bits are fine
 MAX_RANDOM = 2_000_000          # items one insert-random adds
 MAX_ENSEMBLE_WORK = 4_000_000   # filters x inserts of one ensemble
-MAX_PROBES = 200_000
 
 
 # The lesson's own filter options: m and k (or n and p for the textbook design), the scheme and the variant.

@@ -36,11 +36,11 @@ from bloomviz.measure.streams import drawn_items, drawn_probes
 from bloomviz.theory import rates as theory
 from bloomviz.theory.intervals import wilson_many
 from bloomviz.theory.validate import check_k, check_m
+from bloomviz.theory.limits import MAX_PROBES
 
 MIN_CONFIGS = 2
 MAX_CONFIGS = 4
 MAX_ITEMS = 2_000_000
-MAX_PROBES = 1_000_000
 DEFAULT_PROBES = 20_000
 CURVE_POINTS = 400   # points per plotted curve: enough for a smooth line, cheap to redraw every step
 SCALABLE_START_FRACTION = 4   # a scalable filter starts at n/4 items and grows through the stream

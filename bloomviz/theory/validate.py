@@ -16,9 +16,7 @@ import numbers
 
 import numpy as np
 
-MAX_M = 2 ** 34   # 2 GiB of bits: the largest filter the app, the file format and the grid agree to handle
-MAX_K = 64
-MAX_N = 2 ** 53   # above this an item count is no longer exact as a float, and the formulas work in floats
+from bloomviz.theory.limits import MAX_K, MAX_M, MAX_N
 
 __all__ = ["MAX_M", "MAX_K", "MAX_N", "check_m", "check_k", "check_n", "check_p", "check_count", "check_real"]
 

@@ -12,20 +12,18 @@ import numpy as np
 from bloomviz.hashing import schemes as hashing
 from bloomviz.items.encoding import to_bytes
 from bloomviz.filters.scalable import stage_spec
+from bloomviz.theory import limits
 from bloomviz.theory.rates import optimal_params
 
 MIN_M = 8
-# The grid's range. 10^8 holds the 1 % design for 10^7 items (m = 95,850,584, k = 7) with a round number;
-# the grid keeps one byte of picture per bit (100 MB here) beside the 12.5 MB of bits, and a window that also
-# keeps every insert's positions (k x 4 bytes) and items needs about 1-2 GB at that size, so no further.
-MAX_M = 100_000_000
-MAX_K = 64
+MAX_M = limits.WINDOW_MAX_M     # the grid's range (theory/limits.py says why)
+MAX_K = limits.MAX_K
 MAX_ITEM_BYTES = 64 * 1024   # an item is a word, a key, a URL: a 10 MB paste is a mistake, said so
 DEFAULT_DESIGN = (200, 0.01)  # n, p: a grid of ~1,900 cells, large enough to see each bit
 # The measurement's probes: each new filter draws and measures them, so their number is what every Apply
 # costs. 10^6 probes froze each new filter for seconds; this keeps that under a few tenths of a second while
 # the Wilson interval at that count is already far narrower than the plot's line.
-MAX_PROBES = 100_000
+MAX_PROBES = limits.WINDOW_MAX_PROBES
 
 
 class ItemError(ValueError):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 from bloomviz.disk.safe_files import check_regular, open_regular
+from bloomviz.theory.limits import WINDOW_MAX_PROBES
 from bloomviz.files import session as sessions
 from bloomviz.files import storage
 from bloomviz.workbench import replay as session_replay
@@ -117,7 +118,7 @@ class SessionOpening:
         self.recent.add(path)
         self._set_modified(False)
         self._set_path(path)
-        note = f"Opened {os.path.basename(path)}: {len(s.operations):,} operations replayed."
+        note = f"Opened {os.path.basename(path)}: {len(s.operations):,} operations replayed." + _probes_note(s)
         if s.lesson is not None:
             from bloomviz.gui.lesson_tab.session_link import restore
             note += restore(getattr(self.window, "lesson_view", None), s.lesson)
@@ -162,8 +163,9 @@ class SessionOpening:
     def _replay_prepare(self, s: sessions.Session, base) -> None:
         # Called with the model quiet: the views follow once, at the end (``announce``).
         wb = self.wb
-        if len(wb.probes) != s.probes:
-            wb.set_probe_count(s.probes)
+        probes = min(s.probes, WINDOW_MAX_PROBES)    # said when the session is opened (``_probes_note``)
+        if len(wb.probes) != probes:
+            wb.set_probe_count(probes)
         self._use_seed(s.seed)
         if base is not None:
             wb.install_filter(base, capacity=s.capacity, note=self._loaded_note(base, "this session", truth=False))
@@ -218,3 +220,11 @@ class SessionOpening:
             finished(0, len(s.operations), True)
             return False
         return True
+
+
+def _probes_note(s: sessions.Session) -> str:
+    """A session saved with more probes than the window measures with is measured with the window's most, said."""
+    if s.probes <= WINDOW_MAX_PROBES:
+        return ""
+    return (f" It was measured with {s.probes:,} probes; the window measures with at most {WINDOW_MAX_PROBES:,}, "
+            f"so its rates here are over {WINDOW_MAX_PROBES:,} probes.")

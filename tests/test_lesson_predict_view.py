@@ -31,7 +31,7 @@ def test_votes_make_a_tally_and_reveal_marks_the_right_choice_with_the_filters_a
     view.go_to(BITS_STEP)
     assert panel.isVisibleTo(view) and "how many bits will be set" in panel.question.text()
     assert [panel.rows.itemAtPosition(i, 1).widget().text() for i in range(3)] == \
-        ["1.  3", "2.  Between 4 and 8", "3.  9"]
+        ["1.  6 or fewer", "2.  7 or 8", "3.  9"]
     assert not panel.answer.isVisibleTo(panel) and "Answer" not in panel.answer.text()
     for _ in range(3):
         qtbot.mouseClick(panel._plus[1], QtCore.Qt.MouseButton.LeftButton)

@@ -61,6 +61,7 @@ def apply_type(view, height: int) -> None:
     numbers = font_px(hall_px(height)) if height else app_font
     title = font_px(hall_px(height), bold=True) if height else app_font
     view.narration.setFont(words)
+    view.legend.setFont(words)
     for label in (view.numbers, view.computed):
         label.setFont(numbers)
     big = QtGui.QFont(app_font)

@@ -40,6 +40,22 @@ class Presenter(QtCore.QObject):
                 sc.setEnabled(False)
                 self._shortcuts.append(sc)
 
+    def add_actions(self, show_lessons) -> None:
+        """View → Presenter mode (F5) and View → Lessons (Alt+L, ``show_lessons``), also with the menus hidden."""
+        w = self._window
+        for text, key, tip, slot in (
+                ("Presenter mode", "F5", "Full screen: the lesson's grid and narration in large type; PageDown/"
+                 "Right/Space next, PageUp/Left back, a number and Enter jump to that step, C resumes, 1–9 vote, "
+                 "R reveals, B blanks, Esc leaves", self.toggle),
+                ("Lessons", "Alt+L", "The Lesson tab: eight lessons, step by step, for a class or alone",
+                 show_lessons)):
+            action = QtGui.QAction(text, w)
+            action.setShortcut(QtGui.QKeySequence(key))
+            action.setStatusTip(tip)
+            action.triggered.connect(slot)
+            w.addAction(action)
+            w.menu("&View").addAction(action)
+
     def digit(self, n: int) -> None:
         """A vote for choice n while a question is open (1–9), else a digit of the step to jump to."""
         if self._view.asking():

@@ -32,11 +32,11 @@ from bloomviz import lessons
 from bloomviz.lessons import step_numbers
 from bloomviz.lessons.predict import hidden_until_reveal
 from bloomviz.filters.registry import grid_values, standard_formulas_apply
-from bloomviz.gui.widgets.grid import BitGridWidget
+from bloomviz.gui.widgets.grid import BitGridWidget, GridLegend
 from bloomviz.gui.widgets.grid.layout import grid_shape
 from bloomviz.gui.files.file_dialogs import Dialogs
 from bloomviz.gui.widgets.predict_vote import PredictPanel, Tally
-from bloomviz.gui.lesson_tab import images as lesson_images, look
+from bloomviz.gui.lesson_tab import images as lesson_images, look, marks
 from bloomviz.gui.lesson_tab.animation import StepAnimation
 from bloomviz.gui.lesson_tab.opening import LessonOpening
 from bloomviz.gui.lesson_tab.presenter import Presenter
@@ -45,13 +45,6 @@ from bloomviz.gui.lesson_tab.show_action import show_in_window
 from bloomviz.workbench.limits import MAX_M
 
 TAB_KEY = "lesson"
-
-
-def _markdown(title: str, *texts: str) -> str:
-    """A step's words as Markdown (the lesson's own markup: *emphasis*, lists), its title as the heading. Angle
-    brackets are text: ``std::hash<std::string>`` would otherwise be an autolink."""
-    heading = title.replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_")
-    return "\n\n".join(t.replace("<", "\\<") for t in (f"## {heading}", *texts) if t)
 
 
 class LessonView(QtWidgets.QWidget):
@@ -81,6 +74,7 @@ class LessonView(QtWidgets.QWidget):
         self.steps = QtWidgets.QListWidget()
         self.steps.setMaximumWidth(280)
         self.grid = BitGridWidget()
+        self.legend = GridLegend(self.grid)    # the Filter tab's key: one set of marks for both
         self.numbers = QtWidgets.QLabel()
         self.numbers.setWordWrap(True)
         self.numbers.setTextFormat(QtCore.Qt.TextFormat.RichText)
@@ -124,6 +118,7 @@ class LessonView(QtWidgets.QWidget):
         lower = QtWidgets.QWidget()
         lower_layout = QtWidgets.QVBoxLayout(lower)
         lower_layout.setContentsMargins(0, 0, 0, 0)
+        lower_layout.addWidget(self.legend)
         lower_layout.addWidget(self.numbers)
         lower_layout.addWidget(self.computed)
         words = QtWidgets.QHBoxLayout()
@@ -200,7 +195,7 @@ class LessonView(QtWidgets.QWidget):
             self.steps.addItem(f"{i}. {step.title}")
         self.message.setText(html.escape(lesson.title))
         self.message.setStyleSheet("font-weight: bold;")
-        self._set_words(_markdown(lesson.title, lesson.intro, "*Next (or PageDown) starts the first step.*"))
+        self._set_words(marks.step_markdown(lesson.title, lesson.intro, "*Next (or PageDown) starts the first step.*"))
         self.grid.reset(1)
         self.grid.hide()          # no filter yet: no empty one-cell grid on the title page
         self.numbers.setText("")
@@ -325,7 +320,7 @@ class LessonView(QtWidgets.QWidget):
             if not revealed:
                 hidden = hidden_until_reveal(asked["kind"], tuple(asked["items"]))
         # the words written below a predict block explain the answer: they wait for Reveal too
-        self._set_words(_markdown(step.title, step.narration, step.after_reveal if revealed else ""))
+        self._set_words(marks.step_markdown(step.title, step.narration, step.after_reveal if revealed else ""))
         # a step about other filters (a design, formulas, an ensemble) shows its numbers, not the filter left over
         theory = step_numbers.theory_only(step)
         shown_filter = flt is not None and flt.m <= MAX_M and not theory
@@ -334,16 +329,16 @@ class LessonView(QtWidgets.QWidget):
         if shown_filter:
             values = self.draw_filter(flt)
             last = {} if "last" in hidden else report.get("last") or {}
-            positions = [int(p) for p in last.get("positions", ()) if 0 <= int(p) < flt.m]
+            positions, kinds = marks.last_marks(last, values, flt.m)
             if getattr(flt, "max_counter", 1) > 1:     # counters, which the grid shows only as shades
                 counters = {p: int(values[p]) for p in dict.fromkeys(positions)}
             if positions:
-                self.grid.highlight(positions, ["one" if values[p] else "zero" for p in positions])
+                self.grid.highlight(positions, kinds)
             else:
                 self.grid.clear_highlight()
             for shown in report.get("window", ()):
                 if shown.get("action") == "highlight":
-                    self.grid.highlight(shown["positions"], "culprit")
+                    self.grid.highlight(shown["positions"], marks.pointed_kinds(shown["positions"], values))
             if asked is not None and asked["kind"] != "verdict" and not hidden and \
                     self.tallies[report["step"]].revealed and asked.get("positions"):
                 # the bits the items would set: new where they are 0 now, old where already 1
@@ -351,7 +346,11 @@ class LessonView(QtWidgets.QWidget):
                 self.grid.highlight(would, ["old" if values[p] else "new" for p in would])
         line = [] if theory else step_numbers.filter_line({k: (None if k in hidden else v) for k, v in report.items()},
                                                           standard_formulas_apply(flt), counters)
-        self.numbers.setText(" · ".join(html.escape(str(p)) for p in line))
+        banner = "" if theory or "last" in hidden else marks.verdict_banner(report.get("last") or {})
+        self.numbers.setText((banner + "<br>" if banner else "") + " · ".join(html.escape(str(p)) for p in line))
+        self.legend.setVisible(shown_filter)
+        if shown_filter:
+            self.legend.refresh()
         computed = "<br>".join(html.escape(text) for text in step_numbers.computed_lines(report))
         picture = theory and bool(computed)       # the step's result as its picture, not a line of body text
         self.result.setText(computed if picture else "")
@@ -434,20 +433,7 @@ def install(window) -> LessonView:
     view.place.offer()
     presenter = Presenter(window, view, TAB_KEY)
     window.presenter = presenter
-    action = QtGui.QAction("Presenter mode", window)
-    action.setShortcut(QtGui.QKeySequence("F5"))
-    action.setStatusTip("Full screen: the lesson's grid and narration in large type; PageDown/Right/Space next, "
-                        "PageUp/Left back, a number and Enter jump to that step, C resumes, 1–9 vote, R "
-                        "reveals, B blanks, Esc leaves")
-    action.triggered.connect(presenter.toggle)
-    window.addAction(action)
-    window.menu("&View").addAction(action)
+    presenter.add_actions(lambda: window.show_tab(TAB_KEY))
     view.present_button.clicked.connect(presenter.enter)
-    lesson_action = QtGui.QAction("Lessons", window)
-    lesson_action.setShortcut(QtGui.QKeySequence("Alt+L"))
-    lesson_action.setStatusTip("The Lesson tab: nine lessons, step by step, for a class or alone")
-    lesson_action.triggered.connect(lambda: window.show_tab(TAB_KEY))
-    window.addAction(lesson_action)
-    window.menu("&View").addAction(lesson_action)
     view.showRequested.connect(lambda shown: show_in_window(window, view, shown))
     return view

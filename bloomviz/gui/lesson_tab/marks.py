@@ -1,0 +1,53 @@
+"""The Lesson tab's marks and verdicts in the Filter tab's visual language (one legend for both, and Help's).
+
+An insert lights its positions as the Filter tab does: an orange square where it set a bit, a blue circle where
+the bit was already 1 (the lessons drew the lookup's triangles). A lookup: a green diamond on a 0 bit, a pink
+triangle on a 1 bit; a false positive's bits are starred (the Filter tab's "false positive's bits"). A step's
+``highlight`` points at bits by their value (diamond 0, triangle 1), never with the false-positive star (the
+step "No false negatives" pointed at k1's bits with it). A revealed false positive is named FALSE POSITIVE in
+the numbers line with who set its bits (the runner's ``culprits``), in the verdict colour.
+"""
+
+from __future__ import annotations
+
+import html
+
+from bloomviz.gui.theme import verdict_colour
+
+
+def last_marks(last: dict, values, m: int) -> tuple[list[int], list[str]]:
+    """(positions, highlight kinds) of the step's last operation."""
+    positions = [int(p) for p in last.get("positions", ())]
+    keep = [i for i, p in enumerate(positions) if 0 <= p < m]
+    if last.get("action") == "insert":
+        newly = list(last.get("newly_set", ()))
+        kinds = ["new" if i < len(newly) and newly[i] else "old" for i in keep]
+    elif last.get("class") == "false positive" and not last.get("inserted"):
+        kinds = ["culprit"] * len(keep)
+    else:
+        kinds = ["one" if values[positions[i]] else "zero" for i in keep]
+    return [positions[i] for i in keep], kinds
+
+
+def pointed_kinds(positions, values) -> list[str]:
+    """A ``highlight`` action's marks: by the bit's value."""
+    return ["one" if values[p] else "zero" for p in positions]
+
+
+def verdict_banner(last: dict) -> str:
+    """Rich text naming a false positive and its culprits, or ""."""
+    if last.get("class") != "false positive" or last.get("inserted"):
+        return ""
+    culprits = last.get("culprits") or {}
+    who = sorted({name for names in culprits.values() for name in names})
+    by = f": its bits were set by {', '.join(html.escape(str(w)) for w in who)}" if who else ""
+    colour = verdict_colour("false positive")
+    return (f"<b style='color:{colour}'>FALSE POSITIVE</b> — “{html.escape(str(last.get('item', '')))}” was "
+            f"never inserted{by}")
+
+
+def step_markdown(title: str, *texts: str) -> str:
+    """A step's words as Markdown (the lesson's own markup: *emphasis*, lists), its title as the heading. Angle
+    brackets are text: ``std::hash<std::string>`` would otherwise be an autolink."""
+    heading = title.replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_")
+    return "\n\n".join(t.replace("<", "\\<") for t in (f"## {heading}", *texts) if t)

@@ -27,6 +27,7 @@ import gc
 import io
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -195,16 +196,37 @@ def ratio(slow: float | None, fast: float | None) -> float | None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=1_000_000, help="items (default 1,000,000)")
-    ap.add_argument("--repeat", type=int, default=3, help="best of R runs for the fast libraries (default 3)")
+    ap.add_argument("--repeat", type=int, default=3, help="rounds of the fast libraries, alternating (default 3)")
     ap.add_argument("--quick", action="store_true", help="skip the simulate timings")
     opts = ap.parse_args()
     n, repeat = opts.n, opts.repeat
 
-    ours = bench_ours(n, repeat)
-    rb_mmh3 = bench_rbloom(n, repeat, mmh3_hash)
-    rb_salted = bench_rbloom(n, repeat, None)
-    fb_bytes = bench_fastbloom(n, repeat, as_bytes=True)
-    fb_str = bench_fastbloom(n, repeat, as_bytes=False)
+    # The libraries take turns inside every round (the order rotates), each run on fresh items, and every
+    # figure is the median of the rounds with its range: taking each library's best of R in a row let a busy
+    # spell of the machine land on one library only (ratios swung up to 1.7x between runs).
+    benches = {"ours": lambda: bench_ours(n, 1), "rb_mmh3": lambda: bench_rbloom(n, 1, mmh3_hash),
+               "rb_salted": lambda: bench_rbloom(n, 1, None),
+               "fb_bytes": lambda: bench_fastbloom(n, 1, as_bytes=True),
+               "fb_str": lambda: bench_fastbloom(n, 1, as_bytes=False)}
+    names = list(benches)
+    for warm in benches.values():     # compiled code loaded, caches and allocator warm: not a round
+        warm()
+    runs: dict = {name: [] for name in names}
+    for r in range(repeat):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            runs[name].append(benches[name]())
+    ranges: dict = {}
+    merged: dict = {}
+    for name, results in runs.items():
+        if any(res is None for res in results):
+            merged[name] = None
+            continue
+        merged[name] = dict(results[-1])
+        for key in ("insert_s", "lookup_s"):
+            values = [res[key] for res in results]
+            merged[name][key] = statistics.median(values)
+            ranges[(name, key)] = (min(values), max(values))
+    ours, rb_mmh3, rb_salted, fb_bytes, fb_str = (merged[name] for name in names)
     pyb = bench_pybloom(n)
     mem = measure_memory(n)
     sim = {}
@@ -230,14 +252,20 @@ def main() -> int:
             ("fastbloom-rs contains_bytes_batch", get(fb_bytes, "lookup_s"), "lookup"),
             ("fastbloom-rs contains_str_batch", get(fb_str, "lookup_s"), "lookup")]
     print(f"{n:,} distinct string items, p = {P}: m = {ours['m']:,} bits, k = {ours['k']} "
-          f"(best of {repeat}; pybloom-live once); load average {os.getloadavg()[0]:.2f}")
-    print(f"{'':36}{'seconds':>10}{'M items/s':>12}{'bloomviz is':>14}")
+          f"(median of {repeat} rounds, libraries alternating; pybloom-live once); "
+          f"load average {os.getloadavg()[0]:.2f}")
+    print(f"{'':36}{'seconds':>10}{'range':>16}{'M items/s':>12}{'bloomviz is':>14}")
+    keys = dict(zip([r[0] for r in rows], [("ours", "insert_s"), ("rb_mmh3", "insert_s"), ("rb_salted", "insert_s"),
+                                            ("fb_bytes", "insert_s"), ("fb_str", "insert_s"), (None, None),
+                                            ("ours", "lookup_s"), ("rb_mmh3", "lookup_s"), ("rb_salted", "lookup_s"),
+                                            ("fb_bytes", "lookup_s"), ("fb_str", "lookup_s")]))
     for label, seconds, kind in rows:
         if seconds is None:
             print(f"{label:36}{'not installed':>36}")
             continue
         ours_s = ours["insert_s"] if kind == "insert" else ours["lookup_s"]
-        print(f"{label:36}{seconds:10.3f}{mops(seconds):12.2f}{seconds / ours_s:13.2f}x")
+        lo, hi = ranges.get(keys[label], (seconds, seconds))
+        print(f"{label:36}{seconds:10.3f}{f'{lo:.3f}-{hi:.3f}':>16}{mops(seconds):12.2f}{seconds / ours_s:13.2f}x")
     print(f"memory: m/8 = {mem['payload_bytes']:,} B; traced when building the filter {mem['traced_bytes']:,} B "
           f"(overhead {mem['traced_overhead_bytes']:,} B); sys.getsizeof(bits) = {mem['bitarray_sizeof']:,} B")
     if sim:

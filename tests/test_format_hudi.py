@@ -65,4 +65,26 @@ def test_cli_check_and_a_damaged_footer(capsys, tmp_path):
     bad = tmp_path / "bad.parquet"
     bad.write_bytes(bytes(raw))
     with pytest.raises(formats.ForeignFormatError, match="byte 0: the filter has version 255, not -1"):
-        formats.open_filters(bad)
+        formats.open_filters(bad, "hudi")   # detection would name Parquet: as plain Parquet it holds no filters
+
+
+def test_a_simple_filter_is_read_like_one_row(tmp_path):
+    """Hudi's SIMPLE type is one filter with no row counts: its layout is a DYNAMIC_V0 row's. The row Hudi
+    wrote is put alone in a footer (pyarrow writes the file; the bits are Hudi's) and read back as SIMPLE."""
+    import struct
+    path = fixture("hudi-footer-bloom", FILES[0])
+    meta = pq.ParquetFile(path).metadata.metadata
+    raw = base64.b64decode(meta[hudi.KEY])
+    row = raw[13 + 12:]                                   # the header, nr/current/rows, then row 0 whole
+    assert struct.unpack(">iibi", row[:13]) == struct.unpack(">iibi", raw[:13])
+    keys = _keys(path)
+    table = pq.read_table(path, columns=["_hoodie_record_key"]).replace_schema_metadata({
+        hudi.KEY: base64.b64encode(row), hudi.TYPE_KEY: b"SIMPLE",
+        b"hoodie_min_record_key": min(keys).encode(), b"hoodie_max_record_key": max(keys).encode()})
+    simple = tmp_path / "simple.parquet"
+    pq.write_table(table, simple)
+    assert formats.detect(simple) == "hudi"
+    [flt] = formats.open_filters(simple)   # detected although Arrow put its schema after the hoodie_ keys
+    [dynamic] = formats.open_filters(path)
+    assert flt.fields["type_code"] == "SIMPLE" and "rows" not in flt.fields and flt.design_fp is None
+    assert flt.bits == dynamic.bits and all(flt.lookup(k).maybe_present for k in keys)

@@ -30,7 +30,7 @@ from bloomviz.formats.common import ForeignFilter, ForeignFormatError, ForeignLo
 # 64-bit magic as their last 8 bytes; the others are
 # recognised by exact size relations between a header or footer and the file length; a bitset text is only
 # 0s and 1s, which no binary header above is)
-FORMATS: dict[str, ModuleType] = {m.NAME: m for m in (hudi, parquet, orc, git_commit_graph, ethereum, redisbloom,
+FORMATS: dict[str, ModuleType] = {m.NAME: m for m in (parquet, hudi, orc, git_commit_graph, ethereum, redisbloom,
                                                      leveldb, rocksdb, guava, go_bloom, bloomfilter_js, pybloom_live,
                                                      pyprobables,
                                                      spark, cassandra, bitset_text, raw)}

@@ -44,8 +44,10 @@ _M32 = 0xFFFFFFFF
 
 
 def sniff(head: bytes, tail: bytes, size: int) -> bool:
-    return parquet.sniff(head, tail, size) and (b"hoodie_min_record_key" in tail or TYPE_KEY in tail
-                                                or KEY in tail)
+    # every unencrypted Parquet file may be a Hudi base file: where the footer puts the hoodie_ keys depends on
+    # the writer (an Arrow writer puts its schema after them), so detection asks the readers: Parquet's first
+    # (registered before this one), then this one when Parquet finds no filters of its own
+    return parquet.sniff(head, tail, size) and tail[-4:] == parquet.MAGIC
 
 
 def _s32(x: int) -> int:

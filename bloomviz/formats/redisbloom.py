@@ -1,5 +1,8 @@
 """RedisBloom ``BF.SCANDUMP`` chunks saved to a file (a scalable Bloom filter chain: one or more links).
 
+Also read, as users really save them (``redisbloom_dumps``): the SCANDUMP pairs as JSON, the chunks
+concatenated raw, a ``DUMP key`` payload and a ``dump.rdb`` holding ``MBbloom--`` values (one filter per key).
+
 ``BF.SCANDUMP key 0`` answers (1, header); ``BF.SCANDUMP key it`` answers the next (iterator, data) pair, and
 (0, b"") when there is nothing left. ``BF.LOADCHUNK key it data`` takes the pairs back. RedisBloom has no file
 of its own for them, so this reader defines one, easy to write from redis-py (suffix ``.bfdump``)::
@@ -44,11 +47,13 @@ import struct
 
 from bitarray import bitarray
 
+from bloomviz.formats import redisbloom_dumps as dumps
 from bloomviz.formats.common import (MAX_M, ForeignFilter, ForeignLookup, Source, bits_from_words, bits_at,
                                      check_k, check_m)
 
 NAME = "redisbloom"
-TITLE = "RedisBloom BF.SCANDUMP chunks (magic + iterator/length/data records)"
+TITLE = ("RedisBloom BF.SCANDUMP chunks (records, JSON pairs or concatenated), DUMP payloads and dump.rdb "
+         "MBbloom-- values")
 MAGIC = b"BF.SCANDUMP\n"
 RECORD = struct.Struct("<qQ")
 CHAIN = struct.Struct("<QIII")                 # dumpedChainHeader without its links: 20 bytes
@@ -115,9 +120,30 @@ def _header_length_ok(length: int) -> bool:
     return length >= CHAIN.size + LINK.size and (length - CHAIN.size) % LINK.size == 0
 
 
+def _concatenated_header(head: bytes, size: int) -> int:
+    """The header's length when the file is SCANDUMP's chunks concatenated raw (header, then the links' bytes
+    in order: the exact size relation), else 0."""
+    if len(head) < CHAIN.size + LINK.size:
+        return 0
+    nfilters = CHAIN.unpack_from(head)[1]
+    length = CHAIN.size + nfilters * LINK.size
+    if not 1 <= nfilters <= 64 or len(head) < length:
+        return 0
+    links = [LINK.unpack_from(head, CHAIN.size + i * LINK.size) for i in range(nfilters)]
+    if any(bits != 8 * nbytes or not nbytes for nbytes, bits, *_ in links):
+        return 0
+    return length if size == length + sum(link[0] for link in links) else 0
+
+
 def sniff(head: bytes, tail: bytes, size: int) -> bool:
-    if head.startswith(MAGIC):
+    if head.startswith(MAGIC) or head.startswith(b"REDIS00") or dumps.looks_like_pairs(head) or \
+            _concatenated_header(head, size):
         return True
+    if head[:1] == bytes([dumps.TYPE_MODULE2]):
+        try:
+            return dumps.module_name(dumps.Reader(head, 1).plain_length("id"))[0] == dumps.MODULE_NAME
+        except ValueError:
+            return False
     if len(head) < RECORD.size + CHAIN.size:
         return False
     it, length = RECORD.unpack_from(head)
@@ -129,10 +155,67 @@ def sniff(head: bytes, tail: bytes, size: int) -> bool:
 
 def read(path, **_options) -> list[ForeignFilter]:
     with Source(path, NAME) as src:
-        start = len(MAGIC) if src.head(len(MAGIC)) == MAGIC else 0
-        chain, links, after = _read_header(src, start)
-        raw = _read_chunks(src, after, links)
-    return [_build(chain, links, raw, with_magic=bool(start))]
+        head = src.head(4096)
+        if head.startswith(MAGIC) or not _other_kind(head, src.size):
+            start = len(MAGIC) if head.startswith(MAGIC) else 0
+            chain, links, after = _read_header(src, start)
+            raw = _read_chunks(src, after, links)
+            return [_build(chain, links, raw, with_magic=bool(start))]
+        if src.size > dumps.MAX_DOC:
+            raise src.fail(f"{src.size:,} bytes is more than bloomviz reads of a Redis dump")
+        data = src.read_at(0, src.size, "the dump")
+        kind = _other_kind(head, src.size)
+        if kind == "rdb":
+            return [_checked(src, *value, label=name, kind="dump.rdb") for name, value in dumps.read_rdb(src, data)]
+        if kind == "dump":
+            return [_checked(src, *dumps.read_dump_payload(src, data), kind="DUMP payload")]
+        if kind == "pairs":
+            header, chunks = dumps.read_pairs(src, data)
+        else:
+            length = _concatenated_header(head, src.size)
+            header, chunks, first = data[:length], [], 0
+            for nbytes, *_ in (LINK.unpack_from(data, CHAIN.size + i * LINK.size)
+                               for i in range(CHAIN.unpack_from(data)[1])):
+                chunks.append((first + nbytes + 1, data[length + first:length + first + nbytes]))
+                first += nbytes
+        records = RECORD.pack(1, len(header)) + header + b"".join(RECORD.pack(it, len(d)) + d for it, d in chunks)
+        inner = dumps.BytesSource(records, src)
+        chain, links, after = _read_header(inner, 0)
+        flt = _build(chain, links, _read_chunks(inner, after, links), with_magic=False)
+        flt.fields["kind"] = "SCANDUMP pairs (JSON)" if kind == "pairs" else "SCANDUMP chunks concatenated"
+        return [flt]
+
+
+def _other_kind(head: bytes, size: int) -> str | None:
+    if head.startswith(b"REDIS00"):
+        return "rdb"
+    if dumps.looks_like_pairs(head):
+        return "pairs"
+    if _concatenated_header(head, size):
+        return "concatenated"
+    if head[:1] == bytes([dumps.TYPE_MODULE2]):
+        return "dump"
+    return None
+
+
+def _checked(src, chain: dict, links: list[dict], raw: bytes, label: str = "", kind: str = "") -> ForeignFilter:
+    """A chain read from BFRdbSave's fields, checked as BF.LOADCHUNK checks a header."""
+    total = 0
+    for i, link in enumerate(links):
+        _check_link(src, i, link)
+        total += link["bits"]
+        if total > MAX_M:
+            raise src.fail(f"links 0..{i} hold {total:,} bits, more than 2**34")
+    if sum(link["size"] for link in links) != chain["size"]:
+        raise src.fail(f"the links' item counts add up to {sum(link['size'] for link in links):,}, the chain's "
+                       f"size is {chain['size']:,}")
+    if chain["options"] & ~0xF:
+        raise src.fail(f"options {chain['options']:#x} has bits no RedisBloom release defines")
+    flt = _build(chain, links, raw, with_magic=False)
+    flt.fields["kind"] = kind
+    if label:
+        flt.label = f"{label}: {flt.label}"
+    return flt
 
 
 def _read_header(src: Source, start: int) -> tuple[dict, list[dict], int]:

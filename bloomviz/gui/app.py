@@ -178,6 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     screenshot = args.screenshot is not None
     if screenshot:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        _quiet_offscreen()
     elif _no_display():
         print("bloomviz: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are not set); "
               "`bloomviz --screenshot FILE` draws the window offscreen", file=sys.stderr)
@@ -260,6 +261,17 @@ def _open_lesson(window, args) -> None:
         view.go_to(args.step)
     if args.present:
         window.presenter.enter()
+
+
+def _quiet_offscreen() -> None:
+    """The offscreen platform warns on every dock it lays out ("does not support propagateSizeHints"): a
+    picture's maker needs none of that; other messages still reach stderr."""
+    from PySide6 import QtCore
+
+    def quiet(mode, context, message: str) -> None:
+        if "does not support propagateSizeHints" not in message:
+            sys.stderr.write(message + "\n")
+    QtCore.qInstallMessageHandler(quiet)
 
 
 def _settle(app, window) -> None:

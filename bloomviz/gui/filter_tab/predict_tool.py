@@ -216,15 +216,17 @@ class PredictTool(QtWidgets.QWidget):
 def install(window) -> PredictTool:
     tool = PredictTool(window)
     dock = window.add_dock("predict", "Predict, then reveal", tool, QtCore.Qt.DockWidgetArea.RightDockWidgetArea)
-    # a tab beside the explanation: the bottom row is the History's, too low for a question and its choices
-    explain = window.docks.get("explain")
-    if explain is not None:
-        window.tabifyDockWidget(explain, dock)
-        explain.raise_()
     dock.hide()
 
     def run() -> None:
         window.show_tab("filter")
+        # a tab beside the explanation (the bottom row is the History's, too low for a question and its
+        # choices), made when first asked for: a hidden dock tabified at start left its tab bar drawn over the
+        # History in --screenshot pictures
+        explain = window.docks.get("explain")
+        if explain is not None and not dock.isVisible() and dock not in window.tabifiedDockWidgets(explain) \
+                and window.dockWidgetArea(explain) != QtCore.Qt.DockWidgetArea.NoDockWidgetArea:
+            window.tabifyDockWidget(explain, dock)
         dock.show()
         dock.raise_()
         if tool.line.text() or window.item_panel.line.text():

@@ -12,6 +12,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui import extensions, theme
+from bloomviz.gui.access import window_parts
 from bloomviz.gui.filter_tab.autoplay import AutoPlay
 from bloomviz.gui.filter_tab.autoplay_panel import AutoPlayPanel
 from bloomviz.gui.filter_tab.explain_panel import ExplainPanel
@@ -112,7 +113,9 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def install_parts(self) -> dict:
         """Install the other tabs' views and menus (``gui/extensions.py``); returns what each install made."""
-        return extensions.install_all(self)
+        made = extensions.install_all(self)
+        window_parts.install(self)   # accessible names, once every control is there
+        return made
 
     # --- construction ------------------------------------------------------------------------------------
     def showEvent(self, event) -> None:
@@ -153,6 +156,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _hold_view(self, holder: QtWidgets.QScrollArea, widget: QtWidgets.QWidget) -> None:
         holder.setWidget(widget)
+        window_parts.view_made(widget)
         if theme.is_dark():
             from bloomviz.gui import theme_views
             theme_views.apply(widget, True)

@@ -1,0 +1,40 @@
+"""The window's accessibility, applied once its parts are installed (``MainWindow.install_parts``).
+
+The few controls that show no words of their own (a line beside its button, a list, a speed chooser) are named
+here; every other control is named from its text, label or tooltip by ``names.name_tree``. Views made later
+(a tab made on its first showing) are named as the window holds them.
+"""
+
+from __future__ import annotations
+
+from bloomviz.gui.access import names
+
+# (window attribute, its widget's attribute, name): controls whose words are elsewhere or only implied.
+SILENT_CONTROLS = (
+    ("scenarios", ("panel", "line"), "Item to check against the scenario's filter"),
+    ("slow_motion", ("speed",), "Slow motion speed"),
+    ("lesson_view", ("steps",), "Lesson steps"),
+    ("lesson_view", ("narration",), "Lesson text"),
+)
+
+
+def _reach(obj, path):
+    for attr in path:
+        obj = getattr(obj, attr, None)
+        if obj is None:
+            return None
+    return obj
+
+
+def install(window) -> None:
+    """Name the window's silent controls, then every other unnamed control of the window from its words."""
+    for owner, path, name in SILENT_CONTROLS:
+        widget = _reach(getattr(window, owner, None), path)
+        if widget is not None and not widget.accessibleName():
+            widget.setAccessibleName(name)
+    names.name_tree(window)
+
+
+def view_made(view) -> None:
+    """A tab's view made on its first showing: named like the rest."""
+    names.name_tree(view)

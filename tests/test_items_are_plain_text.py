@@ -2,8 +2,9 @@
 never as an image Qt would load (from /dev/zero: until the process is killed; from a FIFO: for ever).
 
 The item goes through every path that shows one (item box, lookup, explanation, history, status, the grid's
-hover label, the counting filter's "remove an item never inserted?" question, the contacts scenario's "save
-contact?" question, slow motion, the predict tool, set operations, a lesson's step), then every label, text
+hover label, the counting filter's "remove an item never inserted?" question, slow motion, a session saved and
+opened again, a lookup in another library's file, a lesson's step, the contacts scenario's "save contact?" question), then
+every label, text
 view, tooltip and item-view tooltip of the window, and every question asked, is checked: a text Qt would read
 as rich text must hold no image. The check parses rich text in a document whose resource loader only records
 the names asked for, so the check itself never reads a file.
@@ -147,6 +148,28 @@ def feed_everywhere(qtbot, win, item):
         slow.start("lookup", item)
         for _ in range(8):
             slow.next()
+    # a session someone sent: saved with the item in it, opened again (the history is rebuilt from it)
+    path = str(win.settings.fileName()).replace("settings.ini", "sent.bloomviz")
+    assert win.file_actions.write_session(path)
+    assert win.file_actions.open_path(path, ask=False)
+    assert wb.is_member(item)
+    # another library's file, the item looked up in the Other libraries' filter tab
+    from bloomviz.filters.standard import BloomFilter
+    from bloomviz.formats import bitset_text
+    seminar = BloomFilter(1000, 3, scheme="seminar-cpp")
+    seminar.update([item, "other"])
+    bloom_txt = path.replace("sent.bloomviz", "bloom.txt")
+    bitset_text.write_filter(seminar, bloom_txt)
+    assert win.foreign.open_path(bloom_txt)
+    win.foreign.item.setText(item)
+    assert win.foreign.lookup()
+    # a lesson someone sent, whose step inserts and looks up the item and names it in its words
+    lesson = path.replace("sent.bloomviz", "lesson.md")
+    with open(lesson, "w", encoding="utf-8") as f:
+        f.write(f"# Items\n\nIntro {item}.\n\n## Step {item}\n\nThe item {item} goes in.\n\n```bloomviz\n"
+                f"filter m=64 k=3\ninsert '{item}'\nlookup '{item}'\n```\n")
+    assert win.lesson_view.open_path(lesson), win.lesson_view.message.text()
+    assert win.lesson_view.next()
     # the contacts scenario offers to save an unknown address
     win.file_actions.discard_changes()   # no "save your items?" before the scenario replaces the filter
     with qtbot.waitSignal(win.scenarios.runner.finished, timeout=60_000):

@@ -195,6 +195,8 @@ def optimal_k_int(m: int, n: int) -> int:
                 k += step
             else:
                 break
+        if best_k != start:
+            break   # it fell below the start: above the start it rises (unimodal), no need to look
     return best_k
 
 

@@ -101,3 +101,10 @@ def test_with_merges_the_counts_equal_git_log_full_history(tmp_path, capsys):
     r = run_json(capsys, str(repo), *[arg for p in paths for arg in ("--path", p)])
     assert r["git_counts"] == total
     assert r["queries"]["false_negatives"] == 0
+
+
+def test_progress_is_reported_from_the_first_commit_to_the_last(repo):
+    from bloomviz.formats import git_measure
+    calls = []
+    result = git_measure.measure(repo, progress=lambda done, total: calls.append((done, total)))
+    assert calls[0] == (0, result["filters"]) and calls[-1] == (result["filters"], result["filters"])

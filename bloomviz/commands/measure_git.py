@@ -18,7 +18,7 @@ import json
 import os
 import sys
 
-from bloomviz.commands.common import CliParser, add_command, fail, non_negative_int, positive_int
+from bloomviz.commands.common import CliParser, Progress, add_command, fail, non_negative_int, positive_int
 
 NAME = "measure-git"
 
@@ -118,12 +118,15 @@ def run(args) -> int:
     paths = None
     if args.path_list:
         paths = [p.encode("utf-8", "surrogateescape") for p in args.path_list]
+    progress = Progress("measuring commits")   # stderr: a terminal's bar, or a line every 10 s in a log
     try:
-        result = git_measure.measure(args.repo, paths=paths, sample=args.paths, seed=args.seed)
+        result = git_measure.measure(args.repo, paths=paths, sample=args.paths, seed=args.seed, progress=progress)
     except OSError as exc:
         return fail(prog, f"{args.repo}: {exc.strerror or exc}")
     except (ValueError, TypeError) as exc:
         return fail(prog, exc)
+    finally:
+        progress.close()
     if args.json:
         json.dump({"repo": os.fspath(args.repo), **result, "why": explanation(result)}, sys.stdout, indent=2)
         print()

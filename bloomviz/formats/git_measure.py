@@ -93,8 +93,9 @@ def sample_paths(truth, count: int, seed: int = 0) -> list[bytes]:
     return random.Random(seed).sample(every, count)
 
 
-def measure(repo, paths: list[bytes] | None = None, sample: int = 2000, seed: int = 0) -> dict:
-    """The measurement of ``repo``'s filters (see the module docstring); ``paths`` replaces the sample."""
+def measure(repo, paths: list[bytes] | None = None, sample: int = 2000, seed: int = 0, progress=None) -> dict:
+    """The measurement of ``repo``'s filters (see the module docstring); ``paths`` replaces the sample.
+    ``progress(done, total)`` is called as the commits are measured (every 256 and at the end)."""
     if not 1 <= sample <= MAX_SAMPLE:
         raise ValueError(f"the sample of paths must be 1..{MAX_SAMPLE:,}, got {sample:,}")
     filters = gcg.read(repo)
@@ -118,7 +119,9 @@ def measure(repo, paths: list[bytes] | None = None, sample: int = 2000, seed: in
     where = {key: i for i, key in enumerate(every)}
     hashed = _key_hashes(every, version)
     r = _Tally()
-    for f in filters:
+    for i, f in enumerate(filters):
+        if progress is not None and i % 256 == 0:
+            progress(i, len(filters))
         entry = truth.get(f.label)
         if entry is None:
             r.no_truth += 1
@@ -129,6 +132,8 @@ def measure(repo, paths: list[bytes] | None = None, sample: int = 2000, seed: in
             r.add(f, members, (hashed[0][at], hashed[1][at]), index, h0, h1, key_matrix, sentinel)
         else:
             r.roots += 1
+    if progress is not None:
+        progress(len(filters), len(filters))
     return r.result(len(filters), len(queries), len(keys), queries)
 
 

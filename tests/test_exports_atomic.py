@@ -136,3 +136,16 @@ def test_an_export_keeps_a_read_only_file_and_a_0600_mode(window, tmp_path, monk
     assert private.read_bytes() != b"old" and private.stat().st_size > 0
     assert stat.S_IMODE(private.stat().st_mode) == 0o600
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []   # no temporary left
+
+
+def test_the_screenshot_option_refuses_a_fifo(tmp_path):
+    fifo = str(tmp_path / "shot.png")
+    drain = FifoDrain(fifo)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BLOOMVIZ_SETTINGS=str(tmp_path / "s.ini"))
+    try:
+        done = subprocess.run([sys.executable, "-m", "bloomviz", "--screenshot", fifo, "--demo", "20"], env=env,
+                              capture_output=True, text=True, timeout=120,
+                              cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    finally:
+        written = drain.close()
+    assert done.returncode == 1 and "FIFO" in done.stderr and written == 0

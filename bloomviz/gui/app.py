@@ -314,11 +314,16 @@ def _screenshot(app, window, args) -> int:
         window.show_tab(args.tab)
         _settle(app, window)
     image = window.grab()
-    ok = image.save(args.screenshot, "PNG")
+    from bloomviz.gui.widgets.plot_export import save_png
+    try:   # the one atomic writer: a FIFO or a read-only file is refused, not written into or replaced
+        save_png(image, args.screenshot, "the screenshot")
+        failed = ""
+    except OSError as exc:
+        failed = f": {exc.strerror or exc}"
     window.file_actions.discard_changes()   # a picture, not a session: closing asks nothing
     window.close()
-    if not ok:
-        print(f"bloomviz: could not write the screenshot to {args.screenshot}", file=sys.stderr)
+    if failed:
+        print(f"bloomviz: could not write the screenshot to {args.screenshot}{failed}", file=sys.stderr)
         return 1
     print(f"bloomviz: wrote {args.screenshot} ({image.width()}x{image.height()})")
     QtWidgets.QApplication.processEvents()

@@ -71,8 +71,8 @@ def write_shots(lesson, out_dir: str, size: tuple[int, int] = (1920, 1080)) -> l
             app.processEvents()
         image = window.grab()
         path = os.path.join(out_dir, name)
-        if not image.save(path, "PNG"):
-            raise OSError(f"could not write {path}")
+        from bloomviz.gui.widgets.plot_export import save_png
+        save_png(image, path, "the picture")   # atomic: a FIFO or read-only file there is refused
         written.append(path)
 
     try:

@@ -248,6 +248,8 @@ def _hashes(key: bytes, version: int) -> tuple[int, int]:
 class PathLookup:
     """One commit's filter answering a path as git does (all keys' positions must be set)."""
 
+    __slots__ = ("bits", "k", "version", "m")
+
     def __init__(self, bits: bitarray, k: int, version: int):
         self.bits, self.k, self.version, self.m = bits, k, version, len(bits)
 
@@ -272,6 +274,10 @@ def _filters_of(layer: Layer, settings: tuple[int, int, int], shown: str) -> tup
     version, k, bpe = settings
     out, skipped, start = [], 0, 0
     h = layer.hash_len
+    # one string and one layout for every commit: a history of 82,000 commits is 82,000 filters
+    hashing = (f"git changed-path hashing version {version}: MurmurHash3-32 seeds 0x293ae76f/0x7e646e2c, "
+               f"(h0 + i·h1) mod 2^32 mod m; a path and each leading directory")
+    flat = {"kind": "flat"}
     for i, end in enumerate(layer.ends):
         raw = layer.data[start:end]
         start = end
@@ -283,9 +289,7 @@ def _filters_of(layer: Layer, settings: tuple[int, int, int], shown: str) -> tup
         oid = layer.oids[i * h:(i + 1) * h].hex()
         # git sized it for n paths with ceil(n·b/8) = its bytes: n is at most 8·bytes/b
         out.append(ForeignFilter(
-            format=NAME, m=8 * len(raw), k=k, bits=bits, layout={"kind": "flat"},
-            hashing=f"git changed-path hashing version {version}: MurmurHash3-32 seeds 0x293ae76f/0x7e646e2c, "
-                    f"(h0 + i·h1) mod 2^32 mod m; a path and each leading directory",
+            format=NAME, m=8 * len(raw), k=k, bits=bits, layout=flat, hashing=hashing,
             positions=PathLookup(bits, k, version), label=oid,
             fields={"commit": oid, "file": shown, "kind": _kind(raw, bpe), "filter_bytes": len(raw),
                     "hash_version": version, "bits_per_entry": bpe, "paths_at_most": (8 * len(raw)) // bpe},

@@ -11,6 +11,7 @@ over its own k positions); FP(m, k, n) = Σ_j w_j P_j(kn). Every m is stepped at
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -53,12 +54,17 @@ def _brute_rates() -> np.ndarray:
 
 
 @pytest.fixture(scope="module")
+def brute() -> np.ndarray:
+    return _brute_rates()
+
+
+@pytest.fixture(scope="module")
 def app_best() -> dict[tuple[int, int], int]:
     return {(m, n): theory.optimal_k_int(m, n) for m in range(2, M_MAX + 1) for n in range(1, m // 2 + 1)}
 
 
-def test_best_integer_k_agrees_with_brute_force_for_every_small_m(app_best):
-    rates = _brute_rates()
+def test_best_integer_k_agrees_with_brute_force_for_every_small_m(app_best, brute):
+    rates = brute
     wrong = [(m, n, k, int(np.nanargmin(rates[m, 1:, n])) + 1) for (m, n), k in app_best.items()
              if rates[m, k, n] > np.nanmin(rates[m, 1:, n]) * (1 + 1e-9)]   # a k whose rate is not the lowest
     assert len(app_best) == sum(m // 2 for m in range(2, M_MAX + 1)) and not wrong, wrong[:5]
@@ -79,3 +85,24 @@ def test_rows_and_note_show_the_best_k_where_the_approximation_points_elsewhere(
     assert "points too high" in d.notes[0] and "k = 11 would cost" in d.notes[0]
     d = solve(m=64, n=1)
     assert d.k_best == 34 and "k = 44 would cost +97%" in d.notes[0]
+
+
+def test_what_the_classic_optimum_costs_as_the_readme_and_rates_say(brute):
+    worse, worst, above = 0, (0.0, 0, 0), 0
+    for m in range(2, M_MAX + 1):
+        for n in range(1, m // 2 + 1):
+            column = brute[m, 1:, n]
+            k_real = math.log(2) / (-n * math.log1p(-1 / m))
+            classic = min(64, max(1, round(k_real)))
+            cost = column[classic - 1] / np.nanmin(column) - 1
+            worse += cost > 1e-9
+            worst = max(worst, (cost, m, n))
+            above += int(np.nanargmin(column)) + 1 > math.ceil(k_real)
+    assert above == 0     # the best k is never above the classic optimum rounded up: the search may start there
+    readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8").split())
+    pairs = sum(m // 2 for m in range(2, M_MAX + 1))
+    assert (f"picks a worse k for {worse:,} of the {pairs:,} pairs with m ≤ 256 and n ≤ m/2, costing up to "
+            f"+{worst[0]:.0%}".replace("%", " %")) in readme
+    assert " ".join(theory.optimal_k_int.__doc__.split()).count(
+        f"{worse:,} of those {pairs:,} pairs, costing up to +{worst[0]:.0%}".replace("%", " %")
+        + f" in rate at m = {worst[1]}, n = {worst[2]}") == 1

@@ -255,3 +255,37 @@ def test_mouse_over_the_plot_updates_the_readout(explorer, qtbot):
     assert f"{theory.fp_exact(20000, 4, 2000):.4g}" in plot.readout.text()
     plot._on_mouse_moved(QtCore.QPointF(-50, -50))     # outside the view: the summary comes back
     assert "best integer k is 7" in plot.readout.text()
+
+
+def test_a_refused_input_clears_the_previous_table_and_use_says_why(explorer):
+    explorer.calc.set_inputs(n="200", p="0.01")
+    assert "1,921" in explorer.calc.result.text()
+    assert explorer.calc.set_inputs(n="200", p="2") is None
+    assert explorer.calc.result.text() == ""
+    assert explorer.calc.use_parameters() is False
+    use = explorer.calc.use_message.text()
+    assert use.startswith("Nothing to use: ") and "p" in use and "Nothing solved yet" not in use
+
+
+@pytest.mark.parametrize("values, m, p", [({"m": "512 MiB", "k": "20", "n": "440e6"}, 1 << 32, None),
+                                          ({"m": "8 KiB", "n": "2000"}, 65536, None),
+                                          ({"n": "1000", "p": "1 in 1000"}, None, 0.001),
+                                          ({"n": "1000", "p": "1/1000"}, None, 0.001),
+                                          ({"n": "1,000", "p": "1%"}, None, 0.01)])
+def test_units_as_people_write_them(explorer, values, m, p):
+    d = explorer.calc.set_inputs(**values)
+    assert d is not None, explorer.calc.message.text()
+    assert (m is None or d.m == m) and (p is None or d.p_target == pytest.approx(p))
+
+
+def test_a_large_design_is_computed_off_the_gui_thread(explorer, qtbot):
+    # typed, as a person does: the table comes at once, the exact curves on a worker, the plots when ready
+    explorer.calc.edits["m"].setText(str(2 ** 32))
+    explorer.calc.edits["k"].setText("20")
+    explorer.calc.edits["p"].setText("")
+    explorer.calc.edits["n"].setText("440000000")
+    d = explorer.calc.solve()
+    assert d is not None and "4,294,967,296" in explorer.calc.result.text()
+    assert explorer.drawing                      # solve() returned with the curves still being computed
+    qtbot.waitUntil(lambda: not explorer.drawing, timeout=60000)
+    assert {"m1073741824", "m4294967296", "m17179869184"} <= set(explorer.n_plot._curves)

@@ -78,6 +78,31 @@ def n_sweep(m: int, k: int, ns: Sequence[float]) -> dict[str, np.ndarray]:
     return out
 
 
+_SWEEPS: dict = {}      # (kind, m, k or n, points) -> columns, the few most recent designs
+_SWEEPS_KEPT = 48
+
+
+def _cached(key: tuple, compute) -> dict[str, np.ndarray]:
+    """A sweep computed once per design: the explorer computes its curves on a worker thread, then draws them on
+    the GUI thread from here (copies: the caller may do what it likes with them)."""
+    found = _SWEEPS.get(key)
+    if found is None:
+        found = compute()
+        if len(_SWEEPS) >= _SWEEPS_KEPT:
+            _SWEEPS.pop(next(iter(_SWEEPS)), None)
+        _SWEEPS[key] = found
+    return {name: np.array(column, copy=True) for name, column in found.items()}
+
+
+def n_sweep_cached(m: int, k: int, ns: Sequence[float]) -> dict[str, np.ndarray]:
+    points = np.asarray(ns, dtype=float)
+    return _cached(("n", int(m), int(k), points.tobytes()), lambda: n_sweep(m, k, points))
+
+
+def k_sweep_cached(m: int, n: int, ks: Sequence[int]) -> dict[str, np.ndarray]:
+    return _cached(("k", int(m), int(n), tuple(int(k) for k in ks)), lambda: k_sweep(m, n, ks))
+
+
 def m_family(m: int, factors: Sequence[float] = (0.25, 0.5, 1.0, 2.0, 4.0)) -> list[int]:
     """The m values to compare with the current m, within 1 ... 2**34, without repeats, ascending."""
     m = check_m(m)

@@ -17,6 +17,7 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz.hashing import schemes as hashing
 from bloomviz.theory.calculator import CalcError, Design, solve
 from bloomviz.theory.rates import BOUND_TEXT
+from bloomviz.theory import units
 from bloomviz.theory.units import human_bytes, percent_text, rate_text
 from bloomviz.gui import theme
 from bloomviz.gui.explorer_tab.engine_preset import EnginePresetRow
@@ -91,6 +92,8 @@ class CalculatorPanel(QtWidgets.QWidget):
         super().__init__(parent)
         self._wb = workbench
         self.design: Design | None = None
+        self._refused = ""                       # why the fields were refused, for "Use these parameters"
+        self.wait_for_views: Callable[[], None] | None = None    # set_inputs waits for the plots (the view's)
         self.confirm: Callable[[str], bool] = self._ask
         self.edits: dict[str, QtWidgets.QLineEdit] = {}
         form = QtWidgets.QFormLayout()
@@ -158,10 +161,13 @@ class CalculatorPanel(QtWidgets.QWidget):
 
     # --- solving -------------------------------------------------------------------------------------------
     def set_inputs(self, **values: str) -> Design | None:
-        """Set the four fields (missing ones emptied) and solve at once."""
+        """Set the four fields (missing ones emptied), solve at once and wait until the views have drawn it."""
         for key, edit in self.edits.items():
             edit.setText(str(values.get(key, "")))
-        return self.solve()
+        design = self.solve()
+        if self.wait_for_views is not None:
+            self.wait_for_views()
+        return design
 
     def _schedule(self, *_args) -> None:
         self._debounce.restart()
@@ -172,7 +178,9 @@ class CalculatorPanel(QtWidgets.QWidget):
             text = edit.text().strip()
             if not text:
                 continue
-            out[key] = parse_rate(text, "p") if key == "p" else parse_int(text, key)
+            # units as people write them: 512 MiB, 8 KiB; 1 in 1000, 1/1000, 1% (theory.units, as everywhere)
+            out[key] = parse_rate(text, "p") if key == "p" else \
+                units.parse_bits(text, "m") if key == "m" else parse_int(text, key)
         return out
 
     def show_message(self, text: str, error: bool = True) -> None:
@@ -190,9 +198,10 @@ class CalculatorPanel(QtWidgets.QWidget):
             design = solve(**values)
         except (CalcError, ValueError, TypeError) as exc:
             self.show_message(str(exc))
-            self._unsolved()
+            self._unsolved(str(exc))
             return None
         self.show_message("")
+        self._refused = ""
         self.result.setEnabled(True)
         self.use_button.setEnabled(True)
         self.design = design
@@ -200,9 +209,11 @@ class CalculatorPanel(QtWidgets.QWidget):
         self.designChanged.emit(design)
         return design
 
-    def _unsolved(self) -> None:
-        # The table stays, greyed, as the last good design; nothing can be used or measured from it.
-        self.design = None
+    def _unsolved(self, why: str) -> None:
+        # The previous design's table goes: numbers beside a refused input would read as its answer. The plots
+        # keep the last good design until a new one is solved; nothing can be used or measured from it.
+        self.design, self._refused = None, why
+        self.result.setText("")
         self.result.setEnabled(False)
         self.use_button.setEnabled(False)
 
@@ -214,7 +225,7 @@ class CalculatorPanel(QtWidgets.QWidget):
             raise CalcError(str(exc).replace("n = 1", "n")) from None
         self.show_message("n = 0: with nothing inserted every k gives a false-positive rate of 0, so there is "
                           "no optimal k and nothing to design. Enter n ≥ 1.")
-        self._unsolved()
+        self._unsolved("n = 0 has nothing to design")
         self.zeroItems.emit(m, k)
 
     # --- use ---------------------------------------------------------------------------------------------
@@ -228,7 +239,8 @@ class CalculatorPanel(QtWidgets.QWidget):
     def use_parameters(self) -> bool:
         d = self.design
         if d is None:
-            self.show_use_message("Nothing solved yet: enter n and p, or m and n.")
+            self.show_use_message(f"Nothing to use: {self._refused}." if self._refused else
+                                  "Nothing solved yet: enter n and p, or m and n.")
             return False
         scheme = self.scheme_combo.currentData()
         problem = Workbench.validate_config(d.m, d.k, scheme)

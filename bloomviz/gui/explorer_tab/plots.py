@@ -189,21 +189,33 @@ class FpVsNPlot(CurvePlot):
         super().__init__("False-positive rate as items arrive", "n (items inserted)", "false-positive rate",
                          log_y=True, parent=parent, legend_offset=(10, 10))
 
+    @staticmethod
+    def n_points(n: int) -> np.ndarray:
+        return np.unique(np.linspace(0, max(2 * n, 10), 241).round())
+
+    @staticmethod
+    def sweeps(m: int, k: int, n: int) -> None:
+        """Compute (into the cache) what ``show_design`` draws: the explorer's worker thread calls this."""
+        ns = FpVsNPlot.n_points(n)
+        for mm in explore.m_family(m):
+            explore.n_sweep_cached(mm, k, ns)
+        explore.n_sweep_cached(m, k, [n])
+        explore.k_sweep_cached(m, n, FpVsKPlot.k_span(m, n, k))
+
     def show_design(self, m: int, k: int, n: int, p_target: float | None = None) -> None:
         self.clear_curves()
-        n_max = max(2 * n, 10)
-        ns = np.unique(np.linspace(0, n_max, 241).round())
+        ns = self.n_points(n)
         family = explore.m_family(m)
         for colour, mm in zip(FAMILY[-len(family):], family):
-            th = explore.n_sweep(mm, k, ns)
+            th = explore.n_sweep_cached(mm, k, ns)
             width = 3 if mm == m else 1.5
             self.curve(f"m{mm}", f"m = {mm:,}", ns, th["fp_exact"], pen=pg.mkPen(colour, width=width))
-        th = explore.n_sweep(m, k, ns)
+        th = explore.n_sweep_cached(m, k, ns)
         _formula_curves(self, ns, th, ("Bloom's formula, classic (m = current)", "approximation (m = current)",
                                        "bound (m = current)"))
         if n > 0:
             self.vline(n, f"design n = {n:,}", MARK)
-            fp = float(explore.n_sweep(m, k, [n])["fp_exact"][0])
+            fp = float(explore.n_sweep_cached(m, k, [n])["fp_exact"][0])
             self.curve("design", "this design", [n], [fp], pen=None, symbol="o", symbol_brush=MEASURED,
                        size=11, readout=False)
         if p_target:
@@ -236,7 +248,7 @@ class FpVsKPlot(CurvePlot):
     def show_design(self, m: int, k: int, n: int) -> None:
         self.clear_curves()
         ks = self.k_span(m, n, k)
-        sw = explore.k_sweep(m, n, ks)
+        sw = explore.k_sweep_cached(m, n, ks)
         self.curve("exact", "exact", ks, sw["fp_exact"], pen=pg.mkPen(EXACT, width=2.5), symbol="o",
                    symbol_brush=EXACT, size=6)
         _formula_curves(self, ks, sw, ("Bloom's formula (classic)", "approximation", "bound"))

@@ -15,6 +15,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.studies import explore
 from bloomviz.gui.explorer_tab.calc import CalculatorPanel
+from bloomviz.gui.explorer_tab.drawing import CurveJob
 from bloomviz.gui.explorer_tab.ensemble import EnsemblePage
 from bloomviz.gui.explorer_tab.measure import MeasurePanel
 from bloomviz.gui.explorer_tab.plots import BitsPerItemPlot, FpVsKPlot, FpVsNPlot
@@ -86,6 +87,8 @@ class ExplorerWidget(QtWidgets.QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
 
+        self.curves = CurveJob(self, self._redraw)
+        self.calc.wait_for_views = self.curves.wait
         self.calc.designChanged.connect(self.show_design)
         self.calc.zeroItems.connect(self._show_zero_items)
         self.start_from_filter()
@@ -127,7 +130,7 @@ class ExplorerWidget(QtWidgets.QWidget):
             self.k_to.setValue(min(top, 64))
             self.k_from.setValue(1 if k_real is None else 1)
             self.ensemble.set_design(d.m, d.k, d.n)
-        self._redraw()
+        self.curves.start(d.m, d.k, d.n)        # computed on a worker thread, drawn when ready
 
     def _show_zero_items(self, m: int, k: int) -> None:
         self.k_measure.runner.cancel()
@@ -136,9 +139,14 @@ class ExplorerWidget(QtWidgets.QWidget):
         self.k_plot.show_design(m, k, 0)
         self.tabs.setCurrentWidget(self.tabs.widget(1))
 
+    @property
+    def drawing(self) -> bool:
+        """The curves of the design in the table are still being computed (the plots show the last drawn)."""
+        return self.curves.running
+
     def _redraw(self) -> None:
         d = self.calc.design
-        if d is None:
+        if d is None or self.curves.running:
             return
         self.n_plot.show_design(d.m, d.k, d.n, d.p_target)
         self.n_plot.show_measured(self.n_runs)

@@ -402,8 +402,9 @@ class WeakShift(HashScheme):
 SCHEMES: dict[str, HashScheme] = {s.id: s for s in (
     Murmur3KM("murmur3-km", "MurmurHash3, Kirsch–Mitzenmacher double hashing",
               "One 128-bit MurmurHash3 split into h1, h2; position i = (h1 + i·h2) mod m (h2 odd). As good as k "
-              "independent hashes only as m grows: averaged over many filters at m ≤ 256 it measures 1.04–1.09× the "
-              "exact rate at k = 4 (lesson 5: 1.09× at m = 64) and 2.3–2.8× at k = 8 (for m a power "
+              "independent hashes only as m grows: averaged over many filters it measures about 1.09× the exact "
+              "rate at m = 64, k = 4, n = 12 (lesson 5), 1.59× at m = 64, k = 8, n = 8 and 2.3× at m = 256, "
+              "k = 8, n = 20 (for m a power "
               "of two the positions are an arithmetic progression, m²/2 patterns instead of m^k). A teaching "
               "scheme: compare it with the default."),
     Murmur3Enhanced("murmur3-enhanced", "MurmurHash3, enhanced double hashing",

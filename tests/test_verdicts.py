@@ -128,3 +128,17 @@ def test_a_session_replays_its_false_negative_with_its_verdict():
     assert other.configure(variant="counting", m=24, k=3, counter_bits=4)
     assert Stepper(other, again.operations).run_all() == 0     # every verdict as recorded
     assert other.history[-1].verdict == FALSE_NEGATIVE and other.state.last.caused_by.item == forced
+
+
+def test_a_slow_lookup_in_a_lesson_names_its_false_negative():
+    from bloomviz.gui.widgets.step_reveal import verdict_line
+    from bloomviz.lessons.runner import LessonRunner, lookup_verdict
+    runner = LessonRunner(lessons.load_builtin("6"))
+    for _ in range(3):
+        runner.next()
+    state = runner.state
+    assert [lookup_verdict(state, x) for x in "ABS"] == ["false negative", "false negative", "true negative"]
+    look = state.filter.lookup("A")
+    line = verdict_line("lookup", look.positions, look.bits, lookup_verdict(state, "A"))
+    assert "FALSE NEGATIVE" in line and "would have set it" not in line
+    assert "would have set it" in verdict_line("lookup", look.positions, look.bits, "true negative")

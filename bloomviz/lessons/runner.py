@@ -130,6 +130,11 @@ def _lookup_record(state: LessonState, name: str, item: str, look) -> dict:
     return rec
 
 
+def lookup_verdict(state: LessonState, item: str) -> str:
+    """The four-way verdict a lookup of ``item`` would get now ("false negative", …), without recording it."""
+    return _lookup_record(state, "lookup", item, _flt(state, None).lookup(item))["class"]
+
+
 def _ensemble(state: LessonState, o: dict) -> dict:
     from bloomviz.measure.ensemble import run_ensemble
     flt = _flt(state, None)

@@ -22,6 +22,7 @@ from PySide6 import QtCore
 from bloomviz.filters.registry import grid_values
 from bloomviz.gui.timing import ChunkRunner
 from bloomviz.gui.widgets.step_reveal import reveal_steps, scheme_of, verdict_line
+from bloomviz.lessons.runner import lookup_verdict
 from bloomviz.items.encoding import random_items, to_bytes
 
 TICK_MS = 40              # an autoplay's frame: 25 redraws a second
@@ -76,9 +77,9 @@ class StepAnimation(QtCore.QObject):
                 yield from self._autoplay(state.filter, action)
             else:
                 self._kind = "slow"
-                yield from self._slow(state.filter, action)
+                yield from self._slow(state.filter, action, state)
 
-    def _slow(self, flt, action):
+    def _slow(self, flt, action, state=None):
         op, ms = action.name, int(action.options["slow"] * 1000)
         view = self._view
         view.draw_filter(flt)
@@ -86,8 +87,9 @@ class StepAnimation(QtCore.QObject):
             positions = [int(p) for p in (flt.positions_added(item) if op == "insert" else flt.positions(item))]
             values = grid_values(flt)
             was_set = [bool(values[p]) for p in positions]
+            verdict = lookup_verdict(state, item) if op == "lookup" and state is not None else ""
             steps = reveal_steps(op, item, to_bytes(item), scheme_of(flt), flt.m, flt.k, positions, was_set,
-                                 verdict_line(op, positions, was_set))
+                                 verdict_line(op, positions, was_set, verdict))
             for number, shown in enumerate(steps, start=1):
                 if number == len(steps) and op == "insert":
                     flt.add(item)          # the copy's bits, so the cells light as set and the next item sees them

@@ -29,10 +29,14 @@ def scheme_of(flt) -> hashing.HashScheme:
     return getattr(flt, "scheme_obj", None) or hashing.get_scheme(flt.scheme)
 
 
-def verdict_line(op: str, positions, was_set) -> str:
-    """The closing line once every position is shown: what the operation found or did, in words."""
+def verdict_line(op: str, positions, was_set, verdict: str = "") -> str:
+    """The closing line once every position is shown: what the operation found or did, in words. ``verdict``:
+    the lookup's four-way verdict when the truth is known ("false negative" changes what a 0 bit means)."""
     if op == "lookup":
         zeros = [p for p, one in zip(positions, was_set) if not one]
+        if zeros and verdict == "false negative":
+            return (f"<b>Verdict: definitely not in the set</b> — bit {zeros[0]:,} is 0, yet the item is in the "
+                    "set: a FALSE NEGATIVE (a forced removal took the count it had set).")
         if zeros:
             return (f"<b>Verdict: definitely not in the set</b> — bit {zeros[0]:,} is 0, and an inserted item "
                     f"would have set it.")

@@ -224,8 +224,10 @@ def test_wheel_holds_every_module_and_data_file(tmp_path):
     source.mkdir()
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
     shutil.copytree(ROOT / "bloomviz", source / "bloomviz", ignore=ignore)
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy2(ROOT / name, source / name)
+    for compiled in (source / "bloomviz" / "i18n").glob("*.mo"):
+        compiled.unlink()                  # a checkout's editable install left it; the build must make its own
     (tmp_path / "dist").mkdir()
     wheel = build_wheel(source, tmp_path / "dist")
 
@@ -237,6 +239,8 @@ def test_wheel_holds_every_module_and_data_file(tmp_path):
     package_files = {path.relative_to(source).as_posix() for path in (source / "bloomviz").rglob("*")
                      if path.is_file()}
     assert "bloomviz/data/words.txt" in package_files
+    # the translations, compiled by setup.py's build step from the .po (no .mo is committed)
+    assert "bloomviz/i18n/hr.po" in package_files and "bloomviz/i18n/hr.mo" in names
     missing = sorted(package_files - names)
     assert not missing, f"not installed with the package (add them to [tool.setuptools.package-data]): {missing}"
     assert re.search(r"^\[gui_scripts\]\nbloomviz = bloomviz\.cli:main$", entry_points, re.M), entry_points

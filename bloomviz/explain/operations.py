@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bloomviz.explain import variants
+from bloomviz.i18n import tr
 from bloomviz.items.encoding import describe
 
 FALSE_NEGATIVE_LIMIT = 20   # false negatives named (and their cells marked on the grid); more are counted
@@ -161,16 +162,17 @@ def removal_question(flt, item) -> str:
 
 
 def undo_text(what: tuple | None) -> str:
-    """The Undo action's text for ``Workbench.undo_what`` ((op, item) or None)."""
+    """The Undo action's text for ``Workbench.undo_what`` ((op, item) or None), in the window's language."""
     if what is None:
-        return "Undo"
+        return tr("Undo")
     op, item = what
     if op in ("insert", "lookup", "remove"):
-        return f"Undo {op} “{describe(item, 30)}”"
+        return tr(f"Undo {op} “{{item}}”").format(item=describe(item, 30))
     if op == "insert batch":
-        return f"Undo insert of {item}" if item else "Undo the batch insert"
-    return {"new filter": "Undo: back to the previous filter", "clear": "Undo clear",
-            "open": "Undo open: back to the previous filter"}.get(op, f"Undo {op}")
+        return tr("Undo insert of {what}").format(what=item) if item else tr("Undo the batch insert")
+    known = {"new filter": "Undo: back to the previous filter", "clear": "Undo clear",
+             "open": "Undo open: back to the previous filter"}
+    return tr(known[op]) if op in known else tr("Undo {op}").format(op=op)
 
 
 # --- the explanation of a record -----------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from bloomviz.gui.window.redraw import FilterRedraw
 from bloomviz.gui.window.status import StatusLine
 from bloomviz.gui.window_limits import MAX_PROBES
 from bloomviz.gui.workbench import Workbench
+from bloomviz import i18n
 
 DEFAULT_SIZE = (1440, 900)
 
@@ -55,9 +56,10 @@ class MainWindow(QtWidgets.QMainWindow):
     def __init__(self, workbench: Workbench | None = None, settings: QtCore.QSettings | None = None,
                  parent=None):
         super().__init__(parent)
-        self.setWindowTitle("bloomviz — Bloom filters made visible")
         self.setObjectName("bloomvizMainWindow")
         self.settings = settings if settings is not None else QtCore.QSettings()
+        i18n.use(i18n.choose(str(self.settings.value(i18n.SETTING, "") or "")))   # before any word is shown
+        self.setWindowTitle(i18n.tr("bloomviz — Bloom filters made visible"))
         self.wb = workbench if workbench is not None else Workbench(self)
         self._font_scale = theme.DEFAULT_FONT_SCALE
 

@@ -19,6 +19,7 @@ from bloomviz.gui.explorer_tab.drawing import CurveJob
 from bloomviz.gui.explorer_tab.ensemble import EnsemblePage
 from bloomviz.gui.explorer_tab.measure import MeasurePanel
 from bloomviz.gui.explorer_tab.plots import BitsPerItemPlot, FpVsKPlot, FpVsNPlot
+from bloomviz.i18n import tr
 
 TAB_KEY = "explorer"
 TAB_TITLE = "Parameter explorer"
@@ -199,9 +200,9 @@ class ExplorerWidget(QtWidgets.QWidget):
 def install(window) -> None:
     """Add the explorer as a tab of ``window`` (a MainWindow), with a View-menu entry that shows it. The view
     itself is made when the tab is first shown (``window.tab_view("explorer")``)."""
-    action = QtGui.QAction(TAB_TITLE, window)
+    action = QtGui.QAction(tr(TAB_TITLE), window)
     action.setShortcut(QtGui.QKeySequence("Ctrl+E"))
-    action.setToolTip(TAB_TIP)
+    action.setToolTip(tr(TAB_TIP))
     action.triggered.connect(lambda: window.show_tab(TAB_KEY))
     window.menu("&View").addAction(action)
 

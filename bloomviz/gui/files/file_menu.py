@@ -14,6 +14,7 @@ from PySide6 import QtGui, QtWidgets
 from bloomviz.gui.filter_tab import history_export
 from bloomviz.gui.files import recent_files
 from bloomviz.gui.files.file_paths import CSV_FILTER, TEXT_FILTER, os_error_text, with_suffix
+from bloomviz.i18n import tr
 
 
 class FileMenu:
@@ -46,11 +47,11 @@ class FileMenu:
         K = QtGui.QKeySequence.StandardKey
 
         def action(key, text, slot, shortcut=None, tip=""):
-            act = QtGui.QAction(text, w)
+            act = QtGui.QAction(tr(text), w)
             if shortcut is not None:
                 act.setShortcut(QtGui.QKeySequence(shortcut))
-            act.setStatusTip(tip)
-            act.setToolTip(tip)
+            act.setStatusTip(tr(tip))
+            act.setToolTip(tr(tip))
             act.triggered.connect(lambda _checked=False: slot())
             w.addAction(act)
             self.actions[key] = act
@@ -74,7 +75,7 @@ class FileMenu:
 
         menu = w.menu("&File")
         first = menu.actions()[0] if menu.actions() else None
-        recent_menu = QtWidgets.QMenu("Open &Recent", menu)
+        recent_menu = QtWidgets.QMenu(tr("Open &Recent"), menu)
         self.recent_menu = recent_menu
 
         def add(act):

@@ -27,6 +27,7 @@ from bloomviz.formats.guava import FUNNELS
 from bloomviz.formats.pybloom_live import HASHINGS
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.files.file_dialogs import Dialogs
+from bloomviz.i18n import tr
 from bloomviz.gui.files.foreign_atlas import AtlasPanel
 from bloomviz.workbench.limits import MAX_M
 
@@ -361,9 +362,9 @@ def install(window) -> ForeignView:
         if view.open_dialog():
             window.show_tab(TAB_KEY)
 
-    action = QtGui.QAction("Open another library's filter…", window)
-    action.setStatusTip("Parquet, Guava, pybloom-live, pyprobables, Go or raw bytes: see how full it is, what rate "
-                        "it gives, and look items up with the library's own hashing")
+    action = QtGui.QAction(tr("Open another library's filter…"), window)
+    action.setStatusTip(tr("Parquet, Guava, pybloom-live, pyprobables, Go or raw bytes: see how full it is, what "
+                           "rate it gives, and look items up with the library's own hashing"))
     action.triggered.connect(open_foreign)
     window.menu("&File").addAction(action)
     return view

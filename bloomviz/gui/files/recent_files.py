@@ -11,6 +11,8 @@ from typing import Callable
 
 from PySide6 import QtCore, QtWidgets
 
+from bloomviz.i18n import tr
+
 KEY = "files/recent"
 LIMIT = 10
 
@@ -69,7 +71,7 @@ class RecentFiles(QtCore.QObject):
         menu.clear()
         paths = self.paths()
         if not paths:
-            empty = menu.addAction("(no recent files)")
+            empty = menu.addAction(tr("(no recent files)"))
             empty.setEnabled(False)
             return
         for i, path in enumerate(paths, start=1):
@@ -80,7 +82,7 @@ class RecentFiles(QtCore.QObject):
             act.setData(path)
             act.triggered.connect(lambda _checked=False, p=path: open_path(p))
         menu.addSeparator()
-        clear = menu.addAction("Clear the list")
+        clear = menu.addAction(tr("Clear the list"))
         clear.triggered.connect(self.clear)
 
 

@@ -31,6 +31,7 @@ from bloomviz.items.encoding import describe, random_items
 from bloomviz.gui import theme
 from bloomviz.gui.filter_tab.autoplay import load_words
 from bloomviz.gui.timing import ChunkRunner
+from bloomviz.i18n import tr
 
 SHORTCUT = "Ctrl+Shift+F"
 MAX_TRIES = 5_000_000
@@ -262,10 +263,10 @@ def install(window) -> QtGui.QAction:
     hunt.setObjectName("findFalsePositiveHunt")  # scripts and tests find it with findChild
     dialog = FindFalsePositiveDialog(hunt, window)
     dialog.setObjectName("findFalsePositiveDialog")
-    action = QtGui.QAction("Find a &false positive", window)
+    action = QtGui.QAction(tr("Find a &false positive"), window)
     action.setShortcut(QtGui.QKeySequence(SHORTCUT))
-    action.setStatusTip("Draw random items until one that was never inserted passes the filter; compare the "
-                        "tries with 1/FP")
+    action.setStatusTip(tr("Draw random items until one that was never inserted passes the filter; compare the "
+                           "tries with 1/FP"))
     action.setToolTip(action.statusTip())
 
     def run() -> None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui.timing import ChunkRunner
+from bloomviz.i18n import tr
 from bloomviz.gui.widgets.predict_vote import RIGHT, PredictPanel, Tally
 from bloomviz.gui.widgets.step_reveal import reveal_steps, scheme_of
 from bloomviz.lessons.predict import VERDICT_CHOICES
@@ -235,9 +236,9 @@ def install(window) -> PredictTool:
             tool.line.setFocus()
             tool._say("Type an item and press Ask.")
 
-    action = QtGui.QAction("Predict, then reveal…", window)
-    action.setStatusTip("The class predicts a lookup: its positions light one by one, votes are counted (keys 1 "
-                        "and 2), Reveal looks it up and marks the right choice; a tally across questions")
+    action = QtGui.QAction(tr("Predict, then reveal…"), window)
+    action.setStatusTip(tr("The class predicts a lookup: its positions light one by one, votes are counted (keys "
+                           "1 and 2), Reveal looks it up and marks the right choice; a tally across questions"))
     action.triggered.connect(run)
     window.menu("Tools").addAction(action)
     return tool

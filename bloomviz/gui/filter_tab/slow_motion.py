@@ -20,6 +20,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.workbench.limits import ItemError, check_item
 from bloomviz.gui.timing import ChunkRunner
+from bloomviz.i18n import tr
 from bloomviz.gui.widgets.step_reveal import reveal_steps, scheme_of
 
 SPEEDS = (("step with Space", 0), ("one step a second", 1000), ("two steps a second", 500),
@@ -194,10 +195,10 @@ def install(window) -> SlowMotionPanel:
     tools = window.menu("Tools")
     for label, op, keys in (("Insert in slow motion", "insert", "Ctrl+Alt+I"),
                             ("Look up in slow motion", "lookup", "Ctrl+Alt+L")):
-        action = QtGui.QAction(label, window)
+        action = QtGui.QAction(tr(label), window)
         action.setShortcut(QtGui.QKeySequence(keys))
-        action.setStatusTip("One hash at a time: the item's bytes, the hash values, each position's arithmetic "
-                            "and its cell, then the verdict (Space steps)")
+        action.setStatusTip(tr("One hash at a time: the item's bytes, the hash values, each position's "
+                               "arithmetic and its cell, then the verdict (Space steps)"))
         action.triggered.connect(lambda _=False, o=op: run(o))
         tools.addAction(action)
     return panel

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from bloomviz.i18n import tr
+
 
 class Presenter(QtCore.QObject):
     """Full screen for a lecture: the lesson's grid and narration only, a clicker's keys, B to blank."""
@@ -49,9 +51,9 @@ class Presenter(QtCore.QObject):
                  "R reveals, B blanks, Esc leaves", self.toggle),
                 ("Lessons", "Alt+L", "The Lesson tab: eight lessons, step by step, for a class or alone",
                  show_lessons)):
-            action = QtGui.QAction(text, w)
+            action = QtGui.QAction(tr(text), w)
             action.setShortcut(QtGui.QKeySequence(key))
-            action.setStatusTip(tip)
+            action.setStatusTip(tr(tip))
             action.triggered.connect(slot)
             w.addAction(action)
             w.menu("&View").addAction(action)

@@ -19,6 +19,7 @@ from bloomviz.scenarios.base import Scenario
 from bloomviz.scenarios.stories import SCENARIOS, get_scenario
 from bloomviz.gui.scenarios_tab.panel import ScenarioPanel
 from bloomviz.gui.workbench import Workbench
+from bloomviz.i18n import tr
 
 SINGLES_LIMIT = 64   # up to this many items go in one by one
 SYNC_LIMIT = 5_000     # up to this many items go in at once; more run as a chunked job with progress and cancel
@@ -259,17 +260,17 @@ class ScenarioController(QtCore.QObject):
             beside.raise_()
         self.menu = window.menu("&Scenarios")
         self.actions: dict[str, QtGui.QAction] = {}
-        start = QtGui.QAction("Start page", window)
+        start = QtGui.QAction(tr("Start page"), window)
         start.setShortcut(QtGui.QKeySequence("Alt+0"))
-        start.setStatusTip("What bloomviz is, the scenarios and the keys.")
+        start.setStatusTip(tr("What bloomviz is, the scenarios and the keys."))
         start.triggered.connect(lambda: window.show_tab("start"))
         self.menu.addAction(start)
         self.menu.addSeparator()
         for i, (key, cls) in enumerate(SCENARIOS.items(), start=1):
-            act = QtGui.QAction(f"&{i} {cls.title}", window)
+            act = QtGui.QAction(f"&{i} {tr(cls.title)}", window)
             act.setShortcut(QtGui.QKeySequence(f"Alt+{i}"))
-            act.setStatusTip(cls.tagline)
-            act.setToolTip(cls.tagline)
+            act.setStatusTip(tr(cls.tagline))
+            act.setToolTip(tr(cls.tagline))
             act.triggered.connect(lambda _=False, k=key: self.run(k))
             self.menu.addAction(act)
             self.actions[key] = act
@@ -295,7 +296,7 @@ class ScenarioController(QtCore.QObject):
     def _find(self) -> None:
         self.window.show_tab("filter")
         action = next((a for a in self.window.findChildren(QtGui.QAction)
-                       if a.text().replace("&", "").startswith("Find a false positive")), None)
+                       if a.text().replace("&", "") == tr("Find a &false positive").replace("&", "")), None)
         if action is not None:
             action.trigger()
 

@@ -14,6 +14,8 @@ from typing import Callable
 
 from PySide6 import QtGui, QtWidgets
 
+from bloomviz.i18n import tr
+
 PANELS = "panels"
 
 
@@ -101,15 +103,15 @@ MENUS = (
 
 
 def make_action(window: QtWidgets.QWidget, spec: Action) -> QtGui.QAction:
-    act = QtGui.QAction(spec.text, window)
+    act = QtGui.QAction(tr(spec.text), window)
     shortcut = spec.shortcut() if callable(spec.shortcut) else spec.shortcut
     if isinstance(shortcut, (list, tuple)):
         act.setShortcuts([QtGui.QKeySequence(s) for s in shortcut])
     elif shortcut:
         act.setShortcut(QtGui.QKeySequence(shortcut))
     if spec.tip:
-        act.setStatusTip(spec.tip)
-        act.setToolTip(spec.tip)
+        act.setStatusTip(tr(spec.tip))
+        act.setToolTip(tr(spec.tip))
     act.setCheckable(spec.checkable)
     (act.toggled if spec.checkable else act.triggered).connect(spec.slot(window))
     window.addAction(act)
@@ -122,12 +124,12 @@ def build(window: QtWidgets.QMainWindow, docks) -> tuple[dict[str, QtGui.QAction
     panels = None
     bar = window.menuBar()
     for title, entries in MENUS:
-        menu = bar.addMenu(title)
+        menu = bar.addMenu(tr(title))
         for spec in entries:
             if spec is None:
                 menu.addSeparator()
             elif spec == PANELS:
-                panels = menu.addMenu("Panels")
+                panels = menu.addMenu(tr("Panels"))
                 for dock in docks:
                     panels.addAction(dock.toggleViewAction())
             else:
@@ -145,13 +147,15 @@ def set_checked_quietly(action: QtGui.QAction, on: bool) -> None:
 
 
 def top_menu(window: QtWidgets.QMainWindow, title: str) -> QtWidgets.QMenu:
-    """The top-level menu named ``title`` ("&File", "Tools" ...), made before Help when missing."""
+    """The top-level menu named ``title`` ("&File", "Tools" ...; English, shown translated), made before Help
+    when missing."""
     bar = window.menuBar()
+    title = tr(title)
     plain = title.replace("&", "")
     for action in bar.actions():
         if action.menu() is not None and action.text().replace("&", "") == plain:
             return action.menu()
-    help_action = next((a for a in bar.actions() if a.text().replace("&", "") == "Help"), None)
+    help_action = next((a for a in bar.actions() if a.text().replace("&", "") == tr("&Help").replace("&", "")), None)
     menu = QtWidgets.QMenu(title, window)
     bar.insertMenu(help_action, menu) if help_action is not None else bar.addMenu(menu)
     return menu

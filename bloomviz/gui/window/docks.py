@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui.widgets.shrink import keep_share, scrolling
+from bloomviz.i18n import tr
 
 _AREA = QtCore.Qt.DockWidgetArea
 # key, title, the window's attribute holding the panel, where it starts
@@ -24,7 +25,7 @@ CENTRE_SHARE = (0.34, 0.5)   # of the window's width and height
 
 def make_dock(window: QtWidgets.QMainWindow, key: str, title: str, widget: QtWidgets.QWidget,
               area) -> QtWidgets.QDockWidget:
-    dock = QtWidgets.QDockWidget(title, window)
+    dock = QtWidgets.QDockWidget(tr(title), window)
     dock.setObjectName(f"dock_{key}")
     dock.setWidget(scrolling(widget))   # at large text a panel scrolls; it no longer grows the window
     dock.setFeatures(QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetMovable

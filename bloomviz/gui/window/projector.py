@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from bloomviz.i18n import tr
+
 KEY = "F8"
 SHOWN = ("item", "autoplay", "plot")          # the docks a class watches, beside the grid
 _AREA = QtCore.Qt.DockWidgetArea
@@ -113,10 +115,10 @@ class TextSizeLayout:
 
 def install(window) -> ProjectorLayout:
     layout = ProjectorLayout(window)
-    action = QtGui.QAction("Projector layout", window)
+    action = QtGui.QAction(tr("Projector layout"), window)
     action.setShortcut(QtGui.QKeySequence(KEY))
-    action.setStatusTip("The grid, the item box, auto-play and the live plot only, each sized for the text; "
-                        "again to bring back the layout as it was")
+    action.setStatusTip(tr("The grid, the item box, auto-play and the live plot only, each sized for the text; "
+                           "again to bring back the layout as it was"))
     action.triggered.connect(layout.toggle)
     window.addAction(action)
     window.menu("&View").addAction(action)

@@ -54,3 +54,22 @@ def test_a_revealed_phantom_is_named_false_positive_with_its_culprits(view):
     assert "FALSE POSITIVE" in text and "never inserted" in text
     assert all(name in text for name in ("k2", "k3", "k4"))
     assert set(_kinds(view)) == {"culprit"}
+
+
+def test_counters_are_numbers_on_a_fixed_scale(view):
+    view.load_builtin("6")
+    tops = set()
+    for number in range(1, len(view.lesson.steps) + 1):
+        view.go_to(number)
+        if view.grid.isVisibleTo(view):
+            tops.add(view.grid.max_value)
+    assert tops == {view.runner.state.filter.max_counter}       # 2^c − 1 at every step: one colour per value
+    assert view.grid.labels_show_values()
+
+
+def test_a_scalable_filters_stages_are_outlined_in_the_lesson(view):
+    view.load_builtin("7")
+    view.go_to(len(view.lesson.steps))
+    stages = view.runner.state.filter.stages
+    assert len(view.grid.bands()) == len(stages) > 1
+    assert "stages" in view.legend.text()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 
+from bloomviz.explain import variants as variant_words
 from bloomviz.gui.theme import verdict_colour
 
 
@@ -51,3 +52,12 @@ def step_markdown(title: str, *texts: str) -> str:
     brackets are text: ``std::hash<std::string>`` would otherwise be an autolink."""
     heading = title.replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_")
     return "\n\n".join(t.replace("<", "\\<") for t in (f"## {heading}", *texts) if t)
+
+
+def show_bands(grid, legend, flt, recent=()) -> None:
+    """The variant's bands on the lesson's grid as on the Filter tab's: a scalable filter's stages with their
+    fill, a partitioned filter's slices, a blocked filter's blocks; the legend says what they are."""
+    bands = variant_words.grid_bands(flt, [int(p) for p in recent])
+    if bands != grid.bands():
+        grid.set_bands(bands)
+    legend.set_bands_text(variant_words.bands_text(flt) if bands else "")

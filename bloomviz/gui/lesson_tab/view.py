@@ -74,6 +74,7 @@ class LessonView(QtWidgets.QWidget):
         self.steps = QtWidgets.QListWidget()
         self.steps.setMaximumWidth(280)
         self.grid = BitGridWidget()
+        self.grid.label_values = True           # a counter's value in its cell
         self.legend = GridLegend(self.grid)    # the Filter tab's key: one set of marks for both
         self.numbers = QtWidgets.QLabel()
         self.numbers.setWordWrap(True)
@@ -292,7 +293,8 @@ class LessonView(QtWidgets.QWidget):
     def draw_filter(self, flt):
         """The grid showing ``flt`` (bits, or counters; every stage of a scalable one); the values drawn."""
         values = grid_values(flt)
-        top = int(values.max()) if values.size else 1
+        # counters on a fixed scale, the filter's own top (2^c − 1): a value keeps its colour from step to step
+        top = int(getattr(flt, "max_counter", 0) or 0) or (int(values.max()) if values.size else 1)
         aspect = look.PRESENTER_ASPECT if self._presenting else 1.0
         if self.grid.m != flt.m or self.grid.max_value != max(1, top) or \
                 self.grid.cols != grid_shape(flt.m, aspect)[1]:
@@ -328,6 +330,7 @@ class LessonView(QtWidgets.QWidget):
         counters = {}
         if shown_filter:
             values = self.draw_filter(flt)
+            marks.show_bands(self.grid, self.legend, flt, (report.get("last") or {}).get("positions", ()))
             last = {} if "last" in hidden else report.get("last") or {}
             positions, kinds = marks.last_marks(last, values, flt.m)
             if getattr(flt, "max_counter", 1) > 1:     # counters, which the grid shows only as shades

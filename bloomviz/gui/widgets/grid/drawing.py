@@ -62,6 +62,7 @@ class CellDecor(pg.GraphicsObject):
         font = QtGui.QFont(painter.font())
         font.setPixelSize(font_px)
         block = grid._cells[r0:r1, c0:c1]
+        values = grid.labels_show_values()
         light_text = grid._dark_cell_levels()[grid._shade[block]]
         painter.save()
         painter.resetTransform()
@@ -74,8 +75,9 @@ class CellDecor(pg.GraphicsObject):
                 if index >= m:
                     break
                 painter.setPen(light_pen if light_text[r - r0, c - c0] else dark_pen)
+                text = f"{index}\n= {int(block[r - r0, c - c0])}" if values else str(index)
                 painter.drawText(transform.mapRect(QtCore.QRectF(c, r, 1, 1)),
-                                 QtCore.Qt.AlignmentFlag.AlignCenter, str(index))
+                                 QtCore.Qt.AlignmentFlag.AlignCenter, text)
         painter.restore()
 
 
@@ -96,6 +98,11 @@ class DrawingMixin:
     # index labels: at most this many px (a desk's screen needs no more), this share of a cell's height, and
     # none smaller than label_px_min; presenter mode asks for labels a hall can read or none
     label_px_cap, label_fraction, label_px_min = 15.0, 0.42, 7
+    # a counter's value under its index (a lesson: counters as numbers, not only as shades)
+    label_values = False
+
+    def labels_show_values(self) -> bool:
+        return self.label_values and self._max_value > 1
 
     def set_label_size(self, cap: float, fraction: float = 0.42, minimum: int = 7) -> None:
         """Index labels up to ``cap`` px high and ``fraction`` of a cell, none below ``minimum`` px; repainted."""
@@ -162,7 +169,9 @@ class DrawingMixin:
         if r1 <= r0 or c1 <= c0:
             return None
         digits = len(str(min(self._m - 1, r1 * self._cols)))
-        font_px = int(min(self.label_px_cap, cell_px * self.label_fraction, cell_px * 0.85 / (0.62 * digits)))
+        lines = 2 if self.labels_show_values() else 1
+        font_px = int(min(self.label_px_cap, cell_px * self.label_fraction / lines,
+                          cell_px * 0.85 / (0.62 * (digits + 1 if lines > 1 else digits))))
         with_labels = (r1 - r0) * (c1 - c0) <= MAX_LABELS and font_px >= self.label_px_min
         return r0, r1, c0, c1, with_labels, font_px
 

@@ -21,6 +21,7 @@ from bloomviz.gui.theme import verdict_colour
 from bloomviz.explain.operations import Explanation
 from bloomviz.gui.plain_text import ask_yes_no
 from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.filter_tab import pasted_lines
 from bloomviz.workbench.limits import MAX_ITEM_BYTES
 from bloomviz.workbench.records import (FALSE_NEGATIVE, FALSE_POSITIVE, FORCED_REMOVAL, INSERTED, REMOVED,
                                         TRUE_NEGATIVE, TRUE_POSITIVE)
@@ -73,6 +74,7 @@ class ItemPanel(QtWidgets.QWidget):
         self.remove_button.clicked.connect(self.remove)
         # ``confirm(question) -> bool`` may be replaced (tests, scripted use)
         self.confirm: Callable[[str], bool] = self._ask
+        self.confirm_lines: Callable[[str], bool] = lambda q: ask_yes_no(self, "Insert the pasted lines?", q)
         self.verdict = QtWidgets.QLabel()
         self.verdict.setWordWrap(True)
         self.verdict.setTextFormat(QtCore.Qt.TextFormat.RichText)
@@ -139,8 +141,25 @@ class ItemPanel(QtWidgets.QWidget):
         self._fit_hashes()
 
     def insert(self) -> None:
-        if self._wb.insert(self.line.text()) is not None:
+        text = self.line.text()
+        lines = pasted_lines.split(text)
+        if lines is not None:         # a pasted list: offered as one item per line (pasted_lines.py)
+            self._insert_lines(text, lines)
+            return
+        if self._wb.insert(text) is not None:
             self.line.selectAll()
+
+    def _insert_lines(self, text: str, lines: list[str]) -> None:
+        why = pasted_lines.too_many(text, lines)
+        if why is not None:
+            self._on_error(why)
+        elif not self.confirm_lines(pasted_lines.question(text, lines)):
+            self._show("Not inserted", "The lines are still in the box; nothing was inserted.",
+                       theme.colour("muted"))
+        elif pasted_lines.insert(self._wb, lines):
+            self._show("Inserting", f"{len(lines):,} lines as items (Esc cancels; Undo takes them all back).",
+                       theme.colour("muted"))
+            self.line.clear()
 
     def lookup(self) -> None:
         if self._wb.lookup(self.line.text()) is not None:

@@ -1,0 +1,50 @@
+"""Many lines pasted into the item box: offered as that many items, inserted as one job.
+
+Pasting a list of 1,000 lines and pressing Enter inserted ONE item "l0\\nl1\\n…" with no word; 10,000 lines were
+refused as too large an item without pointing anywhere. Now a paste of several lines asks whether to insert
+each line as an item; yes runs one bulk insert through the workbench's job (progress, Cancel, and Undo takes
+the whole paste back as one step; a line the window refuses ends it with nothing inserted). Blank lines are
+skipped and counted. Over what the box takes at once (``MAX_LINES`` lines or ``MAX_BYTES`` of text) the
+message points to File → Insert from file, which streams a file of any length.
+"""
+
+from __future__ import annotations
+
+from bloomviz.theory.units import human_bytes
+
+MAX_LINES = 100_000
+MAX_BYTES = 4 << 20
+
+
+def split(text: str) -> list[str] | None:
+    """The non-blank lines of ``text`` when it holds more than one line, else None (one item, as typed)."""
+    if "\n" not in text and "\r" not in text:
+        return None
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines if len(lines) > 1 else None
+
+
+def too_many(text: str, lines: list[str]) -> str | None:
+    """Why this paste is beyond the item box (pointing to Insert from file), or None."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if len(lines) > MAX_LINES or size > MAX_BYTES:
+        return (f"{len(lines):,} lines ({human_bytes(size)}) are more than the item box inserts at once "
+                f"({MAX_LINES:,} lines, {human_bytes(MAX_BYTES)}): save them to a text file and use File → "
+                f"Insert from file…, which reads a file of any length with progress and Cancel")
+    return None
+
+
+def question(text: str, lines: list[str]) -> str:
+    blank = len(text.splitlines()) - len(lines)
+    skipped = f" ({blank:,} blank line{'s' * (blank != 1)} skipped)" if blank else ""
+    return (f"The item box holds {len(lines):,} lines{skipped}. Insert each line as an item? "
+            f"Undo takes them all back as one step.")
+
+
+def insert(workbench, lines: list[str]) -> bool:
+    """Start the bulk insert of ``lines`` (one job: progress, Cancel, one Undo step)."""
+    pending = iter(lines)
+
+    def source(count: int) -> list[str]:
+        return [line for _, line in zip(range(count), pending)]
+    return workbench.run_job(source, len(lines), label="pasted lines", atomic=True)

@@ -105,3 +105,21 @@ def _debug(window):
         print(name, w.isVisible(), w.visibleRegion().boundingRect(), w.rect(), need)
     for key, d in window.docks.items():
         print(key, d.isVisible(), d.geometry())
+
+
+def test_the_explorers_values_have_room_at_250_percent(qtbot, tmp_path):
+    window = new_window(qtbot, tmp_path, probes=100)
+    install_all(window)
+    window.file_actions.dialogs = FakeDialogs(unsaved_answer="discard")
+    window.resize(1440, 900)
+    window.show()
+    window.set_font_scale(2.5)
+    try:
+        window.show_tab("explorer")
+        view = window.tab_view("explorer")
+        calc = view.calc
+        # as wide as the calculator needs, up to 55 % of the window; what is still wider scrolls into view
+        want = min(calc.sizeHint().width(), 0.45 * window.width())
+        qtbot.waitUntil(lambda: calc.parentWidget().width() >= want - 24, timeout=3000)   # less its scroll bar
+    finally:
+        theme.apply_font_scale(QtWidgets.QApplication.instance(), theme.DEFAULT_FONT_SCALE)

@@ -75,7 +75,8 @@ class ExplorerWidget(QtWidgets.QWidget):
         scroll = QtWidgets.QScrollArea()
         scroll.setWidget(self.calc)
         scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # a value wider than the room it gets at large text scrolls into view rather than being cut for good
+        scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         scroll.setMinimumWidth(340)
         splitter = QtWidgets.QSplitter()
         splitter.addWidget(scroll)
@@ -84,6 +85,7 @@ class ExplorerWidget(QtWidgets.QWidget):
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([360, 900])
         splitter.setChildrenCollapsible(False)
+        self._splitter, self._calc_scroll = splitter, scroll
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
@@ -117,6 +119,26 @@ class ExplorerWidget(QtWidgets.QWidget):
     @property
     def design(self):
         return self.calc.design
+
+    def _fit_calc(self) -> None:
+        """The calculator as wide as its fields and values need at this text size, up to 55 % of the window: at
+        250 % on 1440 x 900 its 360 px showed the labels and cut every value off."""
+        need = self.calc.sizeHint().width() + self._calc_scroll.verticalScrollBar().sizeHint().width() + 4
+        width = self.window().width() or 1280       # this view may be wider than the window (its tab scrolls)
+        wanted = max(360, min(need, width * 55 // 100))
+        self._calc_scroll.setMinimumWidth(max(340, min(wanted, width * 45 // 100)))
+        sizes = self._splitter.sizes()
+        if sum(sizes) > 0 and abs(sizes[0] - wanted) > 8:
+            self._splitter.setSizes([wanted, max(1, sum(sizes) - wanted)])
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        QtCore.QTimer.singleShot(0, self._fit_calc)
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QtCore.QEvent.Type.FontChange:
+            QtCore.QTimer.singleShot(0, self._fit_calc)
 
     def show_design(self, d) -> None:
         key = (d.m, d.n, d.k)

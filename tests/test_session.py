@@ -105,7 +105,7 @@ def mutate(path, value):
 
 
 BAD = [
-    (["schema_version"], 2, "schema_version 2 is not supported"),
+    (["schema_version"], 3, "schema_version 3 is not supported"),
     (["schema_version"], "1", "schema_version: expected a whole number"),
     (["format"], "something", "this session is damaged: its \"format\" field is \"something\""),
     (["filter", "m"], 10 ** 30, "filter.m: 1000000000000000000000000000000 is out of range"),

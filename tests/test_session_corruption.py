@@ -59,7 +59,7 @@ NOT_STR = [None, 1, True, [], {}]
 NOT_INT = [None, "7", True, [], {}, 1.5, -1]
 WRONG = {
     "format": ["bloomviz-sessions", "", *NOT_STR],
-    "schema_version": [0, 2, -1, "1", None, True, 1.5, HUGE],
+    "schema_version": [0, 3, -1, "1", None, True, 1.5, HUGE],
     "saved_by": NOT_STR,
     "filter": [None, [], "standard", 1],
     "variant": ["Standard", "bloom", "", *NOT_STR],

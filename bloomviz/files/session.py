@@ -24,6 +24,15 @@ Schema version 1::
       "lesson": {...}                                      only when saved during a lesson (session_lesson)
     }
 
+Schema version 2 adds one operation, a run of generated items (auto-play) kept as the numbers that make it::
+
+        {"op": "insert generated", "generator": "fmix64-hex", "prefix": "i", "seed": 7, "start": 0, "stop": 10000000}
+
+(items ``start``…``stop``-1 of ``items.generated.GeneratedItems(seed=7, prefix="i")``): a session after 10^7
+auto-played items writes six numbers, not 10^7 strings. A session is written as version 2 only when it holds
+such a run, so every other session stays readable by a reader of version 1, and a reader of version 1 refuses a
+version 2 file with "schema_version 2 is not supported (written by a newer bloomviz)".
+
 Items. An item is a JSON string when it is text that JSON carries faithfully. Text holding a lone surrogate
 (which strict UTF-8 cannot encode) is ``{"text_base64": ...}``, its UTF-8 bytes with ``surrogatepass``; a
 ``bytes`` item is ``{"bytes_base64": ...}``. Every item comes back as the same type with the same value.
@@ -58,6 +67,10 @@ from bloomviz.theory.limits import MAX_PROBES
 
 FORMAT = "bloomviz-session"
 SCHEMA_VERSION = 1
+GENERATED_SCHEMA_VERSION = 2      # the version a session holding a generated run is written as
+SCHEMA_VERSIONS = (1, 2)          # what this bloomviz reads
+GENERATOR = "fmix64-hex"          # items.generated.GeneratedItems: prefix + 16 hex digits of fmix64(i + key)
+MAX_GENERATED = 10 ** 9           # items of one generated run (auto-play takes up to 10^8 a run)
 SUFFIX = ".bloomviz"
 
 MAX_FILE_BYTES = 1 << 30          # a session of 10^7 words is ~150 MB; past a GiB it is not a session
@@ -67,8 +80,8 @@ MAX_SCALABLE_CAPACITY = 10_000_000  # bounds the first stage's allocation before
 MAX_ITEM_BYTES = 64 * 1024        # the window's limit for one item
 MAX_INT_PARAM = 1 << 32
 
-INSERT, LOOKUP, BATCH, REMOVE = "insert", "lookup", "insert batch", "remove"
-OPERATIONS = (INSERT, LOOKUP, BATCH, REMOVE)
+INSERT, LOOKUP, BATCH, REMOVE, GENERATED = "insert", "lookup", "insert batch", "remove", "insert generated"
+OPERATIONS = (INSERT, LOOKUP, BATCH, REMOVE, GENERATED)
 FORCED_REMOVAL = "forced removal"   # a remove whose verdict is this was insisted on (a never-inserted item)
 
 
@@ -90,6 +103,13 @@ class Operation:
     item: object = None
     items: tuple = ()
     verdict: str = ""
+    run: tuple = ()        # a generated run: (prefix, seed, start, stop)
+
+    def generated(self):
+        """The run as a ``GeneratedRun`` (for an ``insert generated`` operation)."""
+        from bloomviz.items.generated import GeneratedItems, GeneratedRun
+        prefix, seed, start, stop = self.run
+        return GeneratedRun(GeneratedItems(stop, seed=seed, prefix=prefix), start, stop)
 
 
 @dataclass
@@ -114,7 +134,8 @@ class Session:
 
     @property
     def insert_count(self) -> int:
-        return sum(len(op.items) if op.op == BATCH else 1 for op in self.operations if op.op in (INSERT, BATCH))
+        return sum(len(op.items) if op.op == BATCH else op.run[3] - op.run[2] if op.op == GENERATED else 1
+                   for op in self.operations if op.op in (INSERT, BATCH, GENERATED))
 
 
 # --- items -----------------------------------------------------------------------------------------------------
@@ -171,6 +192,10 @@ def to_dict(session: Session) -> dict:
     for op in session.operations:
         if op.op == BATCH:
             ops.append({"op": BATCH, "items": [encode_item(x) for x in op.items]})
+        elif op.op == GENERATED:
+            prefix, seed, start, stop = op.run
+            ops.append({"op": GENERATED, "generator": GENERATOR, "prefix": prefix, "seed": seed, "start": start,
+                        "stop": stop})
         elif op.op in (INSERT, LOOKUP, REMOVE):
             entry = {"op": op.op, "item": encode_item(op.item)}
             if op.verdict:
@@ -180,7 +205,8 @@ def to_dict(session: Session) -> dict:
             raise ValueError(f"operation {op.op!r} cannot be saved in a session (known: {', '.join(OPERATIONS)})")
     return {
         "format": FORMAT,
-        "schema_version": SCHEMA_VERSION,
+        "schema_version": GENERATED_SCHEMA_VERSION if any(op.op == GENERATED for op in session.operations)
+        else SCHEMA_VERSION,
         "saved_by": session.saved_by,
         "filter": {"variant": session.variant, "scheme": session.scheme, "m": session.m, "k": session.k,
                    "params": dict(session.params), "capacity": session.capacity},
@@ -345,10 +371,10 @@ def from_dict(data: object) -> Session:
     version = data.get("schema_version")
     if isinstance(version, bool) or not isinstance(version, int):
         raise SessionFormatError(f"schema_version: expected a whole number, got {_show(version)}")
-    if version != SCHEMA_VERSION:
-        newer = " (written by a newer bloomviz)" if version > SCHEMA_VERSION else ""
+    if version not in SCHEMA_VERSIONS:
+        newer = " (written by a newer bloomviz)" if version > max(SCHEMA_VERSIONS) else ""
         raise SessionFormatError(f"schema_version {version} is not supported{newer}; this bloomviz reads "
-                                 f"version {SCHEMA_VERSION}")
+                                 f"versions {', '.join(map(str, SCHEMA_VERSIONS))}")
     _obj(data, "the session", ("format", "schema_version", "filter", "measurement", "operations"),
          ("saved_by", "base", "lesson"))
     try:
@@ -399,6 +425,11 @@ def from_dict(data: object) -> Session:
                 raise SessionFormatError(f"{where}.items: expected a non-empty list, got {_show(items)}")
             ops.append(Operation(BATCH, items=tuple(decode_item(x, f"{where}.items[{j}]")
                                                     for j, x in enumerate(items))))
+        elif kind == GENERATED:
+            if version < GENERATED_SCHEMA_VERSION:
+                raise SessionFormatError(f"{where}: a generated run needs schema_version "
+                                         f"{GENERATED_SCHEMA_VERSION}, the file says {version}")
+            ops.append(Operation(GENERATED, run=_generated(raw, where)))
         else:
             _obj(raw, where, ("op", "item"), ("verdict",))
             verdict = raw.get("verdict", "")
@@ -407,6 +438,19 @@ def from_dict(data: object) -> Session:
             ops.append(Operation(kind, item=decode_item(raw["item"], f"{where}.item"), verdict=verdict))
     return Session(variant=variant, scheme=scheme, m=m, k=k, params=params, capacity=capacity, probes=probes,
                    seed=seed, operations=ops, base=base, saved_by=saved_by, lesson=lesson)
+
+
+def _generated(raw: dict, where: str) -> tuple:
+    _obj(raw, where, ("op", "generator", "prefix", "seed", "start", "stop"))
+    if raw["generator"] != GENERATOR:
+        raise SessionFormatError(f"{where}.generator: expected {GENERATOR!r}, got {_show(raw['generator'])}")
+    prefix = raw["prefix"]
+    if not isinstance(prefix, str) or len(prefix) != 1 or not prefix.isascii() or not prefix.isprintable():
+        raise SessionFormatError(f"{where}.prefix: expected one printable ASCII character, got {_show(prefix)}")
+    seed = _int(raw["seed"], f"{where}.seed", 0, MAX_SEED)
+    start = _int(raw["start"], f"{where}.start", 0, MAX_CAPACITY)
+    stop = _int(raw["stop"], f"{where}.stop", start + 1, start + MAX_GENERATED)
+    return prefix, seed, start, stop
 
 
 def load(path) -> Session:

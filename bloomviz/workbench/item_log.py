@@ -100,6 +100,19 @@ class ItemLog(Sequence):
         part = bisect_right(self._starts, index) - 1
         return self._parts[part][index - self._starts[part]]
 
+    def pieces(self, start: int, stop: int) -> list:
+        """Inserts start…stop-1 as they are kept: lists of typed items, and generated runs as runs (no strings)."""
+        out: list = []
+        part = bisect_right(self._starts, start) - 1
+        while 0 <= part < len(self._parts) and self._starts[part] < stop:
+            first, src = self._starts[part], self._parts[part]
+            lo, hi = max(0, start - first), min(len(src), stop - first)
+            if hi > lo:
+                out.append(GeneratedRun(src.items, src.start + lo, src.start + hi) if isinstance(src, GeneratedRun)
+                           else list(src[lo:hi]))
+            part += 1
+        return out
+
     def take(self, indices: Sequence[int]) -> list:
         """The items at ``indices`` (log indices, in any order), each run's strings made in one numpy pass."""
         idx = np.asarray(indices, dtype=np.int64).ravel()

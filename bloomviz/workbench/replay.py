@@ -24,6 +24,9 @@ def apply(wb, op) -> bool:
     if op.op == sessions.BATCH:
         wb.insert_batch(list(op.items))
         return False
+    if op.op == sessions.GENERATED:     # hashed as numbers, remembered as the run: no string per item
+        wb.insert_batch(op.generated())
+        return False
     if op.op == sessions.INSERT:
         wb.insert(op.item)
         return False

@@ -9,9 +9,15 @@ from __future__ import annotations
 from bloomviz import __version__
 from bloomviz.files import session as sessions
 from bloomviz.files import storage
+from bloomviz.items.generated import GeneratedRun
 from bloomviz.gui.lesson_tab.session_link import place_of
 from bloomviz.gui.files.file_paths import SESSION_FILTER, save_failure, with_suffix
 from bloomviz.gui.files.filter_files import filter_args
+
+
+def _generated(run: GeneratedRun) -> sessions.Operation:
+    """A run of generated items kept as its numbers (a session after 10^7 auto-played items wrote 10^7 strings)."""
+    return sessions.Operation(sessions.GENERATED, run=(run.items.prefix, run.items.seed, run.start, run.stop))
 
 
 class SessionSaving:
@@ -27,7 +33,9 @@ class SessionSaving:
         start = 0    # wb.items holds every insert in order (a removal does not take its item out)
         for e in wb.history:
             if e.op == sessions.BATCH:
-                ops.append(sessions.Operation(sessions.BATCH, items=tuple(wb.items[start:start + e.count])))
+                for piece in wb.items.pieces(start, start + e.count):
+                    ops.append(_generated(piece) if isinstance(piece, GeneratedRun) else
+                               sessions.Operation(sessions.BATCH, items=tuple(piece)))
                 start += e.count
             elif e.op in (sessions.INSERT, sessions.LOOKUP, sessions.REMOVE):
                 ops.append(sessions.Operation(e.op, item=e.item, verdict=e.verdict))
@@ -36,7 +44,8 @@ class SessionSaving:
                 raise ValueError(f"the history holds a {e.op!r} operation, which a session cannot store yet")
         base = None
         if not wb.truth_known:
-            inserted = sum(len(op.items) if op.op == sessions.BATCH else
+            inserted = sum(len(op.items) if op.op == sessions.BATCH else op.run[3] - op.run[2]
+                           if op.op == sessions.GENERATED else
                            {sessions.INSERT: 1, sessions.REMOVE: -1}.get(op.op, 0) for op in ops)
             if self._base is not None and self._base[1] + inserted == len(flt):
                 base = self._base[0]

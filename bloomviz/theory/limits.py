@@ -18,6 +18,10 @@ COUNTER_BITS = (1, 8)    # a counting filter's counter width, low and high (one 
 WINDOW_MAX_M = 100_000_000
 SIMULATE_MAX_N = 50_000_000        # ``bloomviz simulate``: items read from a file are held in memory
 
+# What the window keeps for one filter (its inserts' positions, typed items, history and curve) before it asks
+# for a new filter: five auto-plays of 10^6 at m = 10^7 grew the window by 330 MB with no limit in sight
+WINDOW_KEPT_BYTES = 1536 << 20
+
 MAX_PROBES = 1_000_000             # a measurement's probes: a session, the lab's grid, Compare
 WINDOW_MAX_PROBES = 100_000        # the window's: each new filter draws and measures them (10^6 froze it seconds)
 LESSON_MAX_PROBES = 200_000        # a lesson's ``measure probes=`` (its budget counts them at every step too)

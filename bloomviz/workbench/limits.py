@@ -14,6 +14,7 @@ from bloomviz.items.encoding import to_bytes
 from bloomviz.filters.scalable import stage_spec
 from bloomviz.theory import limits
 from bloomviz.theory.rates import optimal_params
+from bloomviz.theory.units import human_bytes
 
 MIN_M = 8
 MAX_M = limits.WINDOW_MAX_M     # the grid's range (theory/limits.py says why)
@@ -90,6 +91,24 @@ def check_probes(probes: object) -> int:
         raise ValueError(f"probes must be a whole number from 1 to {MAX_PROBES:,} (each new filter draws and "
                          f"measures them), got {probes!r}")
     return probes
+
+
+KEPT_PER_INSERT = 16        # an insert's share of the curve's rows, the history and the grid's bookkeeping
+KEPT_PER_TYPED_ITEM = 80    # a typed item kept as text (besides its bytes)
+
+
+def memory_refusal(kept: int, inserts: int, k: int, typed_bytes: int = 0) -> str | None:
+    """Why ``inserts`` more inserts would take what the window keeps (``kept`` bytes now) past its budget, and
+    what to do instead; None when they fit."""
+    more = inserts * (4 * k + KEPT_PER_INSERT) + typed_bytes
+    if kept + more <= limits.WINDOW_KEPT_BYTES:
+        return None
+    budget = human_bytes(limits.WINDOW_KEPT_BYTES)
+    return (f"the window keeps {human_bytes(kept)} for this filter (every insert's positions, the items, the "
+            f"history and the curve), and {inserts:,} more inserts would take it past its budget of {budget}. "
+            f"Save the session (File → Save: auto-played runs are kept as numbers), then start a new filter for "
+            f"more (File → New session), or measure a run this large with 'bloomviz simulate', which keeps "
+            f"nothing")
 
 
 def check_growing(params: dict) -> None:

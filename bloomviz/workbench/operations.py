@@ -15,6 +15,7 @@ from bloomviz.items.encoding import describe, to_bytes_list
 from bloomviz.items.generated import GeneratedRun
 from bloomviz.workbench import limits
 from bloomviz.workbench.measurement import PROBE_PREFIX, has_bits
+from bloomviz.workbench.state import nbytes
 from bloomviz.measure.verdicts import ForcedRemoval, classify, removal_that_cleared
 from bloomviz.workbench.records import (FALSE_NEGATIVE, FALSE_POSITIVE, INSERTED, REMOVED, FORCED_REMOVAL,
                                         TRUE_NEGATIVE, TRUE_POSITIVE, HistoryEntry, Operation)
@@ -35,9 +36,14 @@ class Operations:
             self._emit(self.events.error, f"Refused: {exc}. Nothing was changed.")
             return None
 
-    def _refuse_growth(self, inserts: int, what: str) -> bool:
+    def _refuse_growth(self, inserts: int, what: str, typed_bytes: int = 0) -> bool:
+        """Refuse (error emitted) inserts a growing filter cannot take, or that would take what the window keeps
+        past its memory budget (``limits.memory_refusal`` says what to do instead)."""
         flt = self._s.flt
         refusal = None if flt.sized else limits.growth_refusal(flt, inserts)
+        if refusal is None:
+            refusal = limits.memory_refusal(nbytes(self._s), inserts, flt.k if flt.sized else limits.MAX_K,
+                                            typed_bytes)
         if refusal:
             self._emit(self.events.error, f"Refused{what}: {refusal}. Nothing was changed.")
         return bool(refusal)
@@ -45,7 +51,7 @@ class Operations:
     def insert(self, item: object):
         """Insert one item; returns the core's Insertion, or None when refused (error emitted)."""
         data = self._check(item)
-        if data is None or self._refuse_growth(1, ""):
+        if data is None or self._refuse_growth(1, "", len(data) + limits.KEPT_PER_TYPED_ITEM):
             return None
         s = self._s
         self._keep(("insert", item))
@@ -194,7 +200,8 @@ class Operations:
                 self._emit(self.events.error, f"Refused a batch of {len(items):,} items: item {i + 1:,}: {exc}. "
                                        "Nothing from this batch was inserted.")
             return 0
-        if self._refuse_growth(len(datas), f" a batch of {len(items):,} items"):
+        if self._refuse_growth(len(datas), f" a batch of {len(items):,} items",
+                               int(lens.sum()) + limits.KEPT_PER_TYPED_ITEM * len(datas)):
             return 0
         self._keep(("insert batch", f"{len(items):,} items"))
         s = self._s
@@ -215,7 +222,7 @@ class Operations:
         return self._commit_batch(items, datas, pos, (n, fp, bits_set), changed, grown=flt.m != m0)
 
     def _insert_run(self, run: GeneratedRun) -> int:
-        if not len(run):
+        if not len(run) or self._refuse_growth(len(run), f" a run of {len(run):,} generated items"):
             return 0
         self._keep(("insert batch", f"{len(run):,} items"))
         pos = generated_positions(self._s.flt, run.items, run.start, run.stop)

@@ -10,6 +10,7 @@ popup list, a spin box's line edit) are left to Qt, which names them from their 
 
 from __future__ import annotations
 
+import html
 import re
 
 from PySide6 import QtWidgets
@@ -21,12 +22,19 @@ INTERACTIVE = (QtWidgets.QAbstractButton, QtWidgets.QLineEdit, QtWidgets.QComboB
 NAME_MAX = 80
 LABEL_MAX = 40
 _TAG = re.compile(r"<[^>]+>")
+_ENTITY = re.compile(r"&(#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);")
+_BREAK = re.compile(r"<(br|p|div|li|tr)\b[^>]*>", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?:;])\s|\s[—–]\s|\s\(")
 
 
 def plain(text: str) -> str:
-    """``text`` as it is read: no tags, no mnemonic '&', one line."""
-    text = _TAG.sub(" ", text or "").replace("&&", "\0").replace("&", "").replace("\0", "&")
+    """``text`` as it is read: rich text without its tags and entities, plain text without its mnemonic '&';
+    one line."""
+    text = text or ""
+    if _TAG.search(text) or _ENTITY.search(text):
+        text = html.unescape(_TAG.sub("", _BREAK.sub(" ", text)))
+    else:
+        text = text.replace("&&", "\0").replace("&", "").replace("\0", "&")
     return " ".join(text.split())
 
 

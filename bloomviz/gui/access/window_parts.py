@@ -7,7 +7,7 @@ here; every other control is named from its text, label or tooltip by ``names.na
 
 from __future__ import annotations
 
-from bloomviz.gui.access import names
+from bloomviz.gui.access import cell_cursor, names, plot_words, speech
 
 # (window attribute, its widget's attribute, name): controls whose words are elsewhere or only implied.
 SILENT_CONTROLS = (
@@ -26,15 +26,24 @@ def _reach(obj, path):
     return obj
 
 
-def install(window) -> None:
-    """Name the window's silent controls, then every other unnamed control of the window from its words."""
+def install(window) -> speech.Speaker:
+    """Name the window's silent controls, then every other unnamed control of the window from its words; give
+    the grid its keyboard cursor, the verdict its voice and the plots their words. Returns the window's speaker
+    (also ``window.speaker``)."""
     for owner, path, name in SILENT_CONTROLS:
         widget = _reach(getattr(window, owner, None), path)
         if widget is not None and not widget.accessibleName():
             widget.setAccessibleName(name)
     names.name_tree(window)
+    window.speaker = speaker = speech.Speaker(window)
+    window.cell_cursor = cell_cursor.attach(window, speaker)
+    speech.VerdictVoice(window.wb, window.item_panel, speaker)
+    plot_words.describe_rate_plot(window.plot)
+    plot_words.describe_plots(window)
+    return speaker
 
 
 def view_made(view) -> None:
-    """A tab's view made on its first showing: named like the rest."""
+    """A tab's view made on its first showing: named and its plots described like the rest."""
     names.name_tree(view)
+    plot_words.describe_plots(view)

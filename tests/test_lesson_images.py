@@ -60,7 +60,7 @@ def loaded(view, reference) -> bool:
 def test_the_lesson_tab_shows_only_images_beside_the_lesson(view, tmp_path):
     refs = outside_references(tmp_path)
     path, _ = write_lesson(tmp_path, refs)
-    assert view.open_path(path)
+    assert view.open_path(path) and view.opening.wait(60)   # opening checks the lesson on a worker first
     assert loaded(view, "pic.png")
     assert view.next()
     for ref in refs:
@@ -69,7 +69,7 @@ def test_the_lesson_tab_shows_only_images_beside_the_lesson(view, tmp_path):
     other = tmp_path / "second"
     other.mkdir()
     path, _ = write_lesson(other, ["/dev/zero", "../../dev/zero", "file:///dev/zero"])
-    assert view.open_path(path) and view.next()
+    assert view.open_path(path) and view.opening.wait(60) and view.next()
     view.narration.document().setTextWidth(600)
     view.narration.document().size()
     assert {"/dev/zero", "../../dev/zero", "file:///dev/zero"} <= set(view.narration.refused)

@@ -83,3 +83,19 @@ def test_a_reader_without_the_lesson_key_refuses_it_cleanly_and_bad_places_are_r
         data["lesson"] = bad
         with pytest.raises(sessions.SessionFormatError, match=words):
             sessions.from_dict(data)
+
+
+def test_a_lesson_file_is_reopened_at_its_step_once_checked(make_window, tmp_path):
+    lesson = tmp_path / "mine.md"
+    lesson.write_text("# Mine\n\nIntro.\n\n## One\n\nFirst.\n\n```bloomviz\nfilter m=64 k=3\ninsert a\n```\n\n"
+                      "## Two\n\nSecond.\n\n```bloomviz\ninsert b\n```\n", encoding="utf-8")
+    win = make_window()
+    view = win.lesson_view
+    assert view.open_path(str(lesson)) and view.opening.wait(60)
+    assert view.next() and view.next()
+    path = tmp_path / "mine.bloomviz"
+    assert win.file_actions.write_session(str(path))
+    other = make_window()
+    assert other.file_actions.open_path(str(path), ask=False)
+    assert other.lesson_view.opening.wait(60)
+    assert other.lesson_view.lesson.path == str(lesson) and other.lesson_view.runner.position == 2

@@ -19,14 +19,28 @@ def place_of(view) -> LessonPlace | None:
 
 
 def restore(view, place: LessonPlace | None) -> str:
-    """Open the lesson at its step with its votes; a sentence for the status line ("" when there is none)."""
+    """Open the lesson at its step with its votes; a sentence for the status line ("" when there is none). A
+    lesson file is opened as the Lesson tab opens one (checked on a worker first): the step and votes are put
+    back when that ends."""
     if view is None or place is None:
         return ""
     source = place.source
-    opened = view.load_builtin(source.split(":", 1)[1]) if source.startswith("builtin:") else \
-        view.open_path(source)
-    if not opened:
-        return f" Its lesson ({source}) could not be opened; the Lesson tab says why."
+    if source.startswith("builtin:"):
+        if not view.load_builtin(source.split(":", 1)[1]):
+            return f" Its lesson ({source}) could not be opened; the Lesson tab says why."
+        return _put_back(view, place)
+    if not view.open_path(source):
+        return f" Its lesson ({source}) was not opened: another lesson is being opened."
+
+    def opened(ok: bool) -> None:
+        view.opening.finished.disconnect(opened)
+        if ok:
+            _put_back(view, place)
+    view.opening.finished.connect(opened)
+    return f" Its lesson {source} is being opened, to step {place.step}."
+
+
+def _put_back(view, place: LessonPlace) -> str:
     view.tallies = {step: Tally(list(counts), revealed) for step, (counts, revealed) in place.votes.items()}
     view.go_to(min(place.step, len(view.lesson.steps)))
     return f" The lesson “{view.lesson.title}” is back at step {view.runner.position} of {len(view.lesson.steps)}."

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from bloomviz.gui.access import motion
 from bloomviz.gui.timing import ChunkRunner
 from bloomviz.i18n import tr
 from bloomviz.gui.widgets.predict_vote import RIGHT, PredictPanel, Tally
@@ -157,7 +158,8 @@ class PredictTool(QtWidgets.QWidget):
         self.vote_panel.show()
         self.next_button.setEnabled(True)
         self._light_next()
-        self._lighter.start()
+        if not motion.reduced():     # reduced motion: one position per Next, none on a metronome
+            self._lighter.start()
         self.vote_panel.setFocus()
         return True
 

@@ -19,6 +19,7 @@ import html
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.workbench.limits import ItemError, check_item
+from bloomviz.gui.access import motion
 from bloomviz.gui.timing import ChunkRunner
 from bloomviz.i18n import tr
 from bloomviz.gui.widgets.step_reveal import reveal_steps, scheme_of
@@ -164,6 +165,10 @@ class SlowMotionPanel(QtWidgets.QWidget):
         self.finished.emit(op)
 
     def toggle_play(self) -> None:
+        if motion.reduced():      # no pages turning by themselves: every step at once, to the verdict
+            while self.running:
+                self.next()
+            return
         if self._player.is_running:
             self._player.stop()
             self.play_button.setText("Play")

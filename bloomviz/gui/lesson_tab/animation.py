@@ -20,6 +20,7 @@ from __future__ import annotations
 from PySide6 import QtCore
 
 from bloomviz.filters.registry import grid_values
+from bloomviz.gui.access import motion
 from bloomviz.gui.timing import ChunkRunner
 from bloomviz.gui.widgets.step_reveal import reveal_steps, scheme_of, verdict_line
 from bloomviz.lessons.runner import lookup_verdict
@@ -128,6 +129,10 @@ class StepAnimation(QtCore.QObject):
         except StopIteration:
             self.finish()
             return False
+        if frames is self._frames and motion.reduced():
+            if self._kind == "autoplay":
+                self.finish()        # reduced motion: the end state at once
+            return False             # a slow reveal's next step waits for Next
         if frames is self._frames:
             self._metronome.start(delay)     # restart: the next frame a whole delay after this one
         return False

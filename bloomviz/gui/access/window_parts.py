@@ -7,7 +7,7 @@ here; every other control is named from its text, label or tooltip by ``names.na
 
 from __future__ import annotations
 
-from bloomviz.gui.access import cell_cursor, motion, names, plot_words, speech
+from bloomviz.gui.access import cell_cursor, motion, names, plot_words, scheme, speech
 
 # (window attribute, its widget's attribute, name): controls whose words are elsewhere or only implied.
 SILENT_CONTROLS = (
@@ -35,6 +35,7 @@ def install(window) -> speech.Speaker:
         if widget is not None and not widget.accessibleName():
             widget.setAccessibleName(name)
     motion.install(window)
+    scheme.install(window)
     names.name_tree(window)
     window.speaker = speaker = speech.Speaker(window)
     window.cell_cursor = cell_cursor.attach(window, speaker)

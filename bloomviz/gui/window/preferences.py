@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui import theme, theme_views
+from bloomviz.gui.access import scheme
 from bloomviz.gui.filter_tab.autoplay import RATES
 from bloomviz.gui.window.actions import set_checked_quietly
 from bloomviz.gui.window_limits import font_scale
@@ -55,9 +56,9 @@ def restore(window) -> bool:
     restored = False
     if isinstance(state, (QtCore.QByteArray, bytes)) and state:
         restored = bool(window.restoreState(state))
-    dark = str(s.value("view/dark", "false")).lower() in ("true", "1")
+    dark = scheme.wanted_dark(s)     # the user's pick, else the system's light or dark
     if dark:
-        window.set_dark(True)
+        window.set_dark(True, remember=False)
     elif theme.is_dark():
         window.set_dark(False, remember=False)   # another window of this process had switched it
     scale = font_scale(s.value("view/font_scale", theme.DEFAULT_FONT_SCALE), theme.FONT_SCALES,

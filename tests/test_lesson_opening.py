@@ -3,10 +3,13 @@ file, the line and the reason; the lesson shown stays until the new one has pass
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 pytest.importorskip("PySide6")
 
+from bloomviz import lessons  # noqa: E402
 from bloomviz.gui.lesson_tab.view import LessonView  # noqa: E402
 from window_helpers import FakeDialogs  # noqa: E402
 
@@ -22,16 +25,22 @@ def view(qtbot):
     return v
 
 
-def test_a_lesson_is_checked_off_the_gui_thread_with_progress_and_can_be_cancelled(view, qtbot, tmp_path):
+def test_a_lesson_is_checked_off_the_gui_thread_with_progress_and_can_be_cancelled(view, qtbot, tmp_path,
+                                                                                    monkeypatch):
+    # the dry run, held at its steps until Cancel: the window must show progress and take the cancel meanwhile
+    # (the runner's own cancel, the state left as before the step, is tested in test_lesson_budget.py)
+    def held_check(lesson, before_action):
+        for step in range(10_000):
+            before_action(step % len(lesson.steps), 0)
+            time.sleep(0.01)
+    monkeypatch.setattr(lessons, "check", held_check)
     shown = view.lesson.title
     path = tmp_path / "slow.md"
     path.write_text(SLOW)
     assert view.open_path(str(path))
     assert view.opening.running and view.opening.row.isVisible()
-    # the event loop turns while the steps run: the bar moves to a later step before the job ends
-    qtbot.waitUntil(lambda: view.opening.bar.value() >= 1 or not view.opening.running, timeout=20000)
-    assert view.opening.running, "the check ended before the window could show its progress"
-    assert "Checking step" in view.opening.label.text()
+    qtbot.waitUntil(lambda: view.opening.bar.value() >= 1, timeout=20000)    # the event loop turns meanwhile
+    assert view.opening.running and "Checking step" in view.opening.label.text()
     with qtbot.waitSignal(view.opening.finished, timeout=20000) as done:
         view.opening.cancel_button.click()
     assert done.args == [False] and "cancelled" in view.message.text()

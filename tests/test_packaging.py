@@ -249,3 +249,26 @@ def test_wheel_holds_every_module_and_data_file(tmp_path):
     assert version, "bloomviz/__init__.py should set __version__ to a string literal"
     assert f"\nVersion: {version.group(1)}\n" in metadata
     assert "Requires-Dist: PySide6-Essentials<6.12; python_version < \"3.12\"" in metadata
+
+
+@pytest.mark.parametrize("body, status", [("assert 1 == 1", 0), ("assert 1 == 2", 1)])
+def test_the_test_process_leaves_with_pytests_own_status_after_its_summary(tmp_path, body, status):
+    # conftest.py ends the process right after pytest's summary (a teardown crash at interpreter exit must not
+    # turn a passing run red, nor hide a failing one): the status and the summary line are pytest's own, and
+    # nothing registered to run at interpreter exit runs (the proof that the process left there).
+    marker = tmp_path / "atexit-ran"
+    (tmp_path / "test_probe.py").write_text(
+        "import atexit, pathlib\n"
+        f"atexit.register(pathlib.Path({str(marker)!r}).write_text, 'ran')\n"
+        f"def test_probe():\n    {body}\n", encoding="utf-8")
+    for normal_exit in (False, True):
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        env.pop("BLOOMVIZ_TEST_NORMAL_EXIT", None)
+        if normal_exit:
+            env["BLOOMVIZ_TEST_NORMAL_EXIT"] = "1"
+        result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "conftest", "-p", "no:cacheprovider",
+                                 str(tmp_path / "test_probe.py")], cwd=tmp_path, env=env, capture_output=True,
+                                text=True, timeout=120)
+        assert result.returncode == status, result.stdout + result.stderr
+        assert ("1 passed" if status == 0 else "1 failed") in result.stdout.strip().splitlines()[-1]
+        assert marker.exists() == normal_exit

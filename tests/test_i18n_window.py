@@ -13,15 +13,17 @@ from bloomviz.gui.workbench import Workbench
 
 # Menu words kept as they are in Croatian too (names, not English words).
 SAME_IN_CROATIAN: set[str] = set()
+BUILT: list[MainWindow] = []
 
 
 def whole_window(qtbot, tmp_path, language_setting: str | None = None) -> MainWindow:
     settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
     if language_setting is not None:
         settings.setValue(i18n.SETTING, language_setting)
+    # closed by the fixture, after its changes are discarded (qtbot would close it first, and be asked)
     window = MainWindow(workbench=Workbench(probes=200), settings=settings)
-    qtbot.addWidget(window)
     install_all(window)
+    BUILT.append(window)
     return window
 
 
@@ -44,6 +46,12 @@ def no_locale(monkeypatch):
     for name in (i18n.ENVIRONMENT, *i18n.SYSTEM_VARIABLES):
         monkeypatch.delenv(name, raising=False)
     yield monkeypatch
+    for window in BUILT:
+        window.file_actions.discard_changes()      # no "save your changes?" question as the window closes
+        window.wb.cancel()
+        window.close()
+        window.deleteLater()
+    BUILT.clear()
     i18n.use("en")
 
 
@@ -76,3 +84,49 @@ def test_the_setting_and_the_locale_choose_croatian_and_english_stays_the_defaul
     no_locale.setenv("LANG", "de_DE.UTF-8")
     window = whole_window(qtbot, tmp_path / "german")
     assert window.menuBar().actions()[0].text() == "&File"
+
+
+def test_verdicts_are_croatian_with_numbers_written_the_croatian_way(qtbot, tmp_path, no_locale):
+    no_locale.setenv(i18n.ENVIRONMENT, "hr")
+    window = whole_window(qtbot, tmp_path)
+    wb = window.wb
+    wb.configure(2000, 3)
+    words = [f"riječ{i}" for i in range(300)]
+    for word in words[:40]:
+        wb.insert(word)
+    assert "Umetnut „riječ39”: od njegovih k = 3 bitova 0 → 1: " in window.item_panel.verdict_text
+    wb.lookup("riječ7")
+    assert window.item_panel.verdict_text.startswith("Vjerojatno u skupu")
+    assert window.item_panel.verdict_text.endswith("„riječ7” je vjerojatno u skupu: svi njegovi bitovi (k = 3) "
+                                                   "postavljeni su. (Bio je umetnut, pa je ovo stvarno pozitivan "
+                                                   "rezultat.)")
+    assert "STVARNO POZITIVAN" in window.explain_panel.toHtml()
+    assert "Upit „riječ7”" in window.explain_panel.toPlainText()
+    # a lookup of a word never inserted, until one is a true negative whose 0 bit is above 999 (1.234 in Croatian)
+    for word in words[40:]:
+        wb.lookup(word)
+        text = window.item_panel.verdict_text
+        if text.startswith("Sigurno nije u skupu") and "bit 1." in text:
+            break
+    assert text.startswith("Sigurno nije u skupu"), text
+    assert "sigurno nije u skupu: bit 1." in text and "Element skupa postavio bi sve svoje bitove na 1." in text
+
+
+def test_a_false_positive_is_named_in_croatian(qtbot, tmp_path, no_locale):
+    no_locale.setenv(i18n.ENVIRONMENT, "hr")
+    window = whole_window(qtbot, tmp_path)
+    wb = window.wb
+    wb.configure(16, 2)
+    for word in ("ana", "ivo", "maja", "luka", "petra", "marko"):
+        wb.insert(word)
+    for i in range(200):
+        wb.lookup(f"gost{i}")
+        if window.item_panel.verdict_text.startswith("LAŽNO POZITIVAN"):
+            break
+    text = window.item_panel.verdict_text
+    assert text.startswith("LAŽNO POZITIVAN")
+    assert f"„gost{i}” nikad nije umetnut, a ipak su svi njegovi bitovi (k = 2) postavljeni — bit " in text, text
+    assert "Tko je postavio bitove ovog lažno pozitivnog:" in window.explain_panel.toPlainText()
+    i18n.use("en")                          # the next verdict in English again, as the command line says it
+    wb.lookup(f"gost{i}")
+    assert f"“gost{i}” was never inserted, yet all k = 2 bits are set — bit " in window.item_panel.verdict_text

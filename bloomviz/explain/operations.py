@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bloomviz.explain import variants
-from bloomviz.i18n import tr
+from bloomviz.i18n import ntr, number, tr
 from bloomviz.items.encoding import describe
 
 FALSE_NEGATIVE_LIMIT = 20   # false negatives named (and their cells marked on the grid); more are counted
@@ -46,20 +46,41 @@ def hex_preview(data: bytes, limit: int = 24) -> str:
     return shown + (f" … ({len(data):,} bytes in all)" if len(data) > limit else "")
 
 
-def false_negative_note(lost) -> str:
-    shown = ", ".join(f"“{describe(x, 24)}”" for x in lost[:FALSE_NEGATIVE_LIMIT])
-    more = f" and {len(lost) - FALSE_NEGATIVE_LIMIT:,} more" if len(lost) > FALSE_NEGATIVE_LIMIT else ""
-    return f"{len(lost):,} FALSE NEGATIVE{'S' if len(lost) > 1 else ''}: inserted, now testing negative: {shown}{more}"
+def false_negative_note(lost, words=None) -> str:
+    """The false negatives a removal caused, named (``words``: ``tr`` for the window's language; the history's
+    note, kept with the session, stays English)."""
+    say = words or (lambda text: text)
+    shown = ", ".join(say("“{item}”").format(item=describe(x, 24)) for x in lost[:FALSE_NEGATIVE_LIMIT])
+    more = (say(" and {count} more").format(count=_n(len(lost) - FALSE_NEGATIVE_LIMIT, words))
+            if len(lost) > FALSE_NEGATIVE_LIMIT else "")
+    if words is None:
+        template = ("{count} FALSE NEGATIVE: inserted, now testing negative: {items}{more}" if len(lost) == 1 else
+                    "{count} FALSE NEGATIVES: inserted, now testing negative: {items}{more}")
+    else:
+        template = ntr("{count} FALSE NEGATIVE: inserted, now testing negative: {items}{more}",
+                       "{count} FALSE NEGATIVES: inserted, now testing negative: {items}{more}", len(lost))
+    return template.format(count=_n(len(lost), words), items=shown, more=more)
+
+
+def _n(value: int, words=tr) -> str:
+    """A count or a position as the window's language writes it (1,234 / 1.234); English for data."""
+    return number(value) if words is not None else f"{value:,}"
+
+
+def _quote(item, width: int) -> str:
+    return tr("“{item}”").format(item=describe(item, width))
 
 
 # --- one sentence per kind of operation ----------------------------------------------------------------------
+# Each sentence is one template of the window's language (bloomviz/i18n), its numbers written the language's way.
 def insert_text(rec, flt) -> str:
     positions = rec.positions
     new_count = sum(1 for k in rec.kinds if k == "new")
-    label = describe(rec.item, 60)
-    return (f"Inserted “{label}”: {new_count} of its {len(positions)} bits were 0 and are now 1"
-            + (f", {len(positions) - new_count} were already 1." if new_count < len(positions) else ".")
-            + (" (It was inserted before: nothing new.)" if rec.was_member and not new_count else "")
+    k = len(positions)
+    return (tr("Inserted “{label}”: {new} of its {k} bits were 0 and are now 1").format(
+                label=describe(rec.item, 60), new=new_count, k=k)
+            + (tr(", {old} were already 1.").format(old=k - new_count) if new_count < k else ".")
+            + (tr(" (It was inserted before: nothing new.)") if rec.was_member and not new_count else "")
             + variants.insert_note(flt, rec.result))
 
 
@@ -69,79 +90,93 @@ def lookup_text(rec, flt=None) -> tuple[str, str]:
     positions, kinds = rec.positions, rec.kinds
     staged = hasattr(look, "stage_of")
     k = len(look.stages[look.hit_stages[0]].positions) if staged and look.hit_stages else len(positions)
-    where = f" in stage {look.hit_stages[0]}" if staged and look.hit_stages else ""
+    where = tr(" in stage {stage}").format(stage=look.hit_stages[0]) if staged and look.hit_stages else ""
     verdict = rec.verdict
     if verdict == "true negative":
         zeros = [p for p, kind in zip(positions, kinds) if kind == "zero"]
         if staged:
-            return "", (f"“{label}” is definitely not in the set: every one of the {len(look.stages)} stages has "
-                        f"a 0 among its bits (first: bit {zeros[0]:,}). A member would have set all its bits in "
-                        "the stage it went to.")
-        others = f" (and {len(zeros) - 1} more of its bits are 0)" if len(zeros) > 1 else ""
-        return "", (f"“{label}” is definitely not in the set: bit {zeros[0]:,} is 0{others}. "
-                    "A member would have set all its bits.")
+            return "", tr("“{label}” is definitely not in the set: every one of the {stages} stages has a 0 among "
+                          "its bits (first: bit {bit}). A member would have set all its bits in the stage it went "
+                          "to.").format(label=label, stages=len(look.stages), bit=_n(zeros[0]))
+        others = tr(" (and {count} more of its bits are 0)").format(count=len(zeros) - 1) if len(zeros) > 1 else ""
+        return "", tr("“{label}” is definitely not in the set: bit {bit} is 0{others}. A member would have set all "
+                      "its bits.").format(label=label, bit=_n(zeros[0]), others=others)
     if verdict == "probably present":
-        return "", (f"“{label}” is probably in the set: all k = {k} bits are set. (This filter was loaded "
-                    "without its items, so whether it is a true or a false positive cannot be told.)")
+        return "", tr("“{label}” is probably in the set: all k = {k} bits are set. (This filter was loaded without "
+                      "its items, so whether it is a true or a false positive cannot be told.)").format(label=label,
+                                                                                                       k=k)
     if verdict == "true positive":
-        return "", (f"“{label}” is probably in the set: all k = {k} bits are set{where}. (It was inserted, so "
-                    "this is a true positive.)")
+        return "", tr("“{label}” is probably in the set: all k = {k} bits are set{where}. (It was inserted, so "
+                      "this is a true positive.)").format(label=label, k=k, where=where)
     if verdict == "false negative":
         zeros = [p for p, kind in zip(positions, kinds) if kind == "zero"]
-        cells = ", ".join(f"{p:,}" for p in zeros)
-        times = "" if rec.inserted - rec.removed <= 1 else f" ({rec.inserted - rec.removed} copies)"
+        cells = ", ".join(_n(p) for p in zeros)
+        copies = rec.inserted - rec.removed
+        times = "" if copies <= 1 else tr(" ({copies} copies)").format(copies=copies)
         cause = rec.caused_by
-        why = (f" The forced removal of “{describe(cause.item, 40)}” (operation {cause.index:,}) took "
-               f"{'these counters' if len(zeros) > 1 else 'this counter'} to 0: it was never inserted, so the "
-               "counts it took belonged to other items." if cause is not None else "")
-        return "FALSE NEGATIVE", (f"“{label}” is in the set{times}, yet the filter says definitely not: "
-                                  f"{'counters' if len(zeros) > 1 else 'counter'} {cells} "
-                                  f"{'are' if len(zeros) > 1 else 'is'} 0.{why} A Bloom filter without forced "
-                                  "removals never makes this error.")
-    parts = []
+        why = (ntr(" The forced removal of “{item}” (operation {index}) took this counter to 0: it was never "
+                   "inserted, so the counts it took belonged to other items.",
+                   " The forced removal of “{item}” (operation {index}) took these counters to 0: it was never "
+                   "inserted, so the counts it took belonged to other items.", len(zeros)).format(
+                       item=describe(cause.item, 40), index=_n(cause.index)) if cause is not None else "")
+        return tr("FALSE NEGATIVE"), (
+            ntr("“{label}” is in the set{times}, yet the filter says definitely not: counter {cells} is 0.",
+                "“{label}” is in the set{times}, yet the filter says definitely not: counters {cells} are 0.",
+                len(zeros)).format(label=label, times=times, cells=cells)
+            + why + tr(" A Bloom filter without forced removals never makes this error."))
+    parts = []                # (words, whether an inserted item set that bit)
     for p, (names, total) in rec.culprits.items():
-        shown = ", ".join(f"“{describe(x, 24)}”" for x in names[:3])
-        more = f" +{total - min(total, 3):,} more" if total > 3 else ""
-        parts.append(f"bit {p:,} by {shown}{more}" if total else f"bit {p:,} (no recorded item)")
+        shown = ", ".join(_quote(x, 24) for x in names[:3])
+        more = tr(" +{count} more").format(count=_n(total - min(total, 3))) if total > 3 else ""
+        parts.append((tr("bit {bit} by {items}{more}").format(bit=_n(p), items=shown, more=more), True) if total
+                     else (tr("bit {bit} (no recorded item)").format(bit=_n(p)), False))
     if rec.inserted:
         # inserted, and removed as often: out of the set, yet its counters say present
         counters = getattr(look, "counters", ())
         top = getattr(flt, "max_counter", None) if flt is not None else None
         stuck = [p for p, c in zip(positions, counters) if top is not None and c == top]
-        held = (f" Its counter{'s' if len(stuck) > 1 else ''} at {', '.join(f'{p:,}' for p in stuck)} "
-                f"{'are' if len(stuck) > 1 else 'is'} saturated at {top}: a removal never decrements a "
-                "saturated counter, so the filter still holds it." if stuck else "")
-        others = [part for part in parts if "(no recorded item)" not in part]
-        by = (" Other items set: " + "; ".join(others) + ".") if others else ""
-        return "FALSE POSITIVE", (f"“{label}” was inserted {_times(rec.inserted)} and removed "
-                                  f"{_times(rec.removed)}, so it is not in the set, yet all k = {k} "
-                                  f"{'counters' if counters else 'bits'} are above 0{where}.{held}{by}")
-    return "FALSE POSITIVE", (f"“{label}” was never inserted, yet all k = {k} bits are set{where} — "
-                              + "; ".join(parts) + ".")
+        held = (ntr(" Its counter at {cells} is saturated at {top}: a removal never decrements a saturated "
+                    "counter, so the filter still holds it.",
+                    " Its counters at {cells} are saturated at {top}: a removal never decrements a saturated "
+                    "counter, so the filter still holds it.", len(stuck)).format(
+                        cells=", ".join(_n(p) for p in stuck), top=top) if stuck else "")
+        others = [words for words, recorded in parts if recorded]
+        by = tr(" Other items set: {parts}.").format(parts="; ".join(others)) if others else ""
+        return tr("FALSE POSITIVE"), (
+            (tr("“{label}” was inserted {inserted} and removed {removed}, so it is not in the set, yet all k = {k} "
+                "counters are above 0{where}.") if counters else
+             tr("“{label}” was inserted {inserted} and removed {removed}, so it is not in the set, yet all k = {k} "
+                "bits are above 0{where}.")).format(label=label, inserted=_times(rec.inserted),
+                                                    removed=_times(rec.removed), k=k, where=where)
+            + held + by)
+    return tr("FALSE POSITIVE"), tr("“{label}” was never inserted, yet all k = {k} bits are set{where} — "
+                                    "{parts}.").format(label=label, k=k, where=where,
+                                                       parts="; ".join(words for words, _ in parts))
 
 
 def _times(n: int) -> str:
-    return "once" if n == 1 else "twice" if n == 2 else f"{n}×"
+    return tr("once") if n == 1 else tr("twice") if n == 2 else tr("{n}×").format(n=n)
 
 
 def remove_text(rec, flt) -> tuple[str, str]:
     """(headline, text) of a removal."""
     rem, label = rec.result, describe(rec.item, 60)
-    changes = ", ".join(f"{p:,}: {b}→{a}" for p, b, a in zip(rec.positions, rem.before, rem.after))
-    text = f"Removed “{label}”: counters {changes}."
+    changes = ", ".join(f"{_n(p)}: {b}→{a}" for p, b, a in zip(rec.positions, rem.before, rem.after))
+    text = tr("Removed “{label}”: counters {changes}.").format(label=label, changes=changes)
     if rem.stuck:
-        many = len(rem.stuck) > 1
-        text += (f" Counter{'s' if many else ''} at {', '.join(f'{p:,}' for p in rem.stuck)} "
-                 f"{'are' if many else 'is'} saturated at {flt.max_counter} and never decremented: the filter no "
-                 "longer knows how many items share it.")
+        text += ntr(" Counter at {cells} is saturated at {top} and never decremented: the filter no longer knows "
+                    "how many items share it.",
+                    " Counters at {cells} are saturated at {top} and never decremented: the filter no longer knows "
+                    "how many items share it.", len(rem.stuck)).format(
+                        cells=", ".join(_n(p) for p in rem.stuck), top=flt.max_counter)
     forced = rec.verdict == "forced removal"
     if forced:
-        text += " It was never inserted, so these counters belonged to other items."
+        text += tr(" It was never inserted, so these counters belonged to other items.")
     if rec.false_negatives:
-        text += " " + false_negative_note(rec.false_negatives) + "."
+        text += " " + false_negative_note(rec.false_negatives, tr) + "."
     elif forced:
-        text += " No inserted item tests negative afterwards."
-    return ("FORCED" if forced else ""), text
+        text += tr(" No inserted item tests negative afterwards.")
+    return (tr("FORCED") if forced else ""), text
 
 
 def removal_rows(rec, flt) -> tuple[tuple[str, str], ...]:

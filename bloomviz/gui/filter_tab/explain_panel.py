@@ -19,6 +19,7 @@ from bloomviz.gui import theme
 from bloomviz.gui.theme import verdict_colour
 from bloomviz.gui.timing import Throttle
 from bloomviz.explain.operations import KIND_WORDS, Explanation
+from bloomviz.i18n import number, tr
 from bloomviz.gui.workbench import Workbench
 from bloomviz.workbench.records import Numbers
 
@@ -93,26 +94,31 @@ def explanation_html(expl: Explanation, dark: bool = False) -> str:
     parts = []
     if expl.op in ("insert", "lookup", "remove"):
         colour = verdict_colour(expl.verdict, dark)
-        parts.append(f"<h3 style='margin:2px 0'>{e(expl.op.capitalize())} “{e(expl.label)}”</h3>")
-        head = expl.headline or expl.verdict.upper()
+        heading = tr(f"{expl.op.capitalize()} “{{label}}”").format(label=expl.label)
+        parts.append(f"<h3 style='margin:2px 0'>{e(heading)}</h3>")
+        head = expl.headline or tr(expl.verdict.upper())
         text = expl.verdict_text
         parts.append(f"<p style='margin:2px 0; color:{colour}'><b>{e(head)}</b> — {e(text)}</p>")
-        parts.append("<h4 style='margin:6px 0 2px 0'>1. The item as bytes (UTF-8)</h4>")
-        parts.append(f"<p style='margin:2px 0'><code>{e(expl.data_hex)}</code> — {expl.data_len:,} bytes</p>")
-        parts.append(f"<h4 style='margin:6px 0 2px 0'>2. Hashing: {e(expl.scheme_title)}</h4>")
+        parts.append(f"<h4 style='margin:6px 0 2px 0'>{e(tr('1. The item as bytes (UTF-8)'))}</h4>")
+        size = tr("{count} bytes").format(count=number(expl.data_len))
+        parts.append(f"<p style='margin:2px 0'><code>{e(expl.data_hex)}</code> — {e(size)}</p>")
+        hashing = tr("2. Hashing: {scheme}").format(scheme=expl.scheme_title)
+        parts.append(f"<h4 style='margin:6px 0 2px 0'>{e(hashing)}</h4>")
         if expl.hash_rows:
             rows = "".join(f"<tr><td style='padding:1px 8px 1px 0'>{e(a)}</td><td><code>{e(b)}</code></td></tr>"
                            for a, b in expl.hash_rows)
             parts.append(f"<table cellspacing='0'>{rows}</table>")
-        pos = ", ".join(f"{p:,} ({KIND_WORDS.get(kind, kind)})" for p, kind in zip(expl.positions, expl.kinds))
-        parts.append(f"<p style='margin:2px 0'>k = {len(expl.positions)} positions: {e(pos)}</p>")
+        pos = ", ".join(f"{number(p)} ({tr(KIND_WORDS.get(kind, kind))})"
+                        for p, kind in zip(expl.positions, expl.kinds))
+        positions = tr("k = {k} positions: {positions}").format(k=len(expl.positions), positions=pos)
+        parts.append(f"<p style='margin:2px 0'>{e(positions)}</p>")
         if expl.culprits:
             lines = []
             for p, (items, total) in expl.culprits.items():
-                names = ", ".join(f"“{e(_short(x))}”" for x in items[:8])
-                more = f" and {total - min(total, 8):,} more" if total > 8 else ""
-                lines.append(f"<li>bit {p:,}: {names}{more}</li>")
-            parts.append("<p style='margin:2px 0'>Who set the bits of this false positive:</p>"
+                names = ", ".join(e(tr("“{item}”").format(item=_short(x))) for x in items[:8])
+                more = e(tr(" and {count} more").format(count=number(total - min(total, 8)))) if total > 8 else ""
+                lines.append(f"<li>{e(tr('bit {bit}:').format(bit=number(p)))} {names}{more}</li>")
+            parts.append(f"<p style='margin:2px 0'>{e(tr('Who set the bits of this false positive:'))}</p>"
                          f"<ul style='margin:0'>{''.join(lines)}</ul>")
         step = 3
     else:
@@ -133,12 +139,15 @@ def explanation_html(expl: Explanation, dark: bool = False) -> str:
         step += 1
     nums = expl.numbers
     if nums is not None and getattr(nums, "own_theory", False):
-        parts.append(f"<h4 style='margin:6px 0 2px 0'>{step}. This filter's own rate, with the current numbers</h4>")
+        heading = tr("{step}. This filter's own rate, with the current numbers").format(step=step)
+        parts.append(f"<h4 style='margin:6px 0 2px 0'>{html.escape(heading, quote=False)}</h4>")
         parts.append(own_rate_html(nums))
         step += 1
     if nums is not None and getattr(nums, "single_mk", True):
-        same = " (for comparison: a standard filter with the same m and k)" if getattr(nums, "own_theory", False) else ""
-        parts.append(f"<h4 style='margin:6px 0 2px 0'>{step}. The formulas, with the current numbers{same}</h4>")
+        same = (tr(" (for comparison: a standard filter with the same m and k)")
+                if getattr(nums, "own_theory", False) else "")
+        heading = tr("{step}. The formulas, with the current numbers{same}").format(step=step, same=same)
+        parts.append(f"<h4 style='margin:6px 0 2px 0'>{html.escape(heading, quote=False)}</h4>")
         parts.append(formulas_html(nums))
     return "".join(parts)
 

@@ -19,6 +19,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from bloomviz.gui import theme
 from bloomviz.gui.theme import verdict_colour
 from bloomviz.explain.operations import Explanation
+from bloomviz.i18n import tr
 from bloomviz.gui.plain_text import ask_yes_no
 from bloomviz.gui.workbench import Workbench
 from bloomviz.gui.filter_tab import pasted_lines
@@ -198,7 +199,7 @@ class ItemPanel(QtWidgets.QWidget):
     def _on_explained(self, expl: Explanation) -> None:
         if expl.op not in ("insert", "lookup", "remove"):
             return
-        title = expl.headline or TITLES.get(expl.verdict, expl.verdict)
+        title = expl.headline or tr(TITLES.get(expl.verdict, expl.verdict))
         self._show(title, expl.verdict_text, verdict_colour(expl.verdict))
 
     def _clear_verdict(self) -> None:
@@ -208,4 +209,4 @@ class ItemPanel(QtWidgets.QWidget):
     def _on_error(self, message: str) -> None:
         # The workbench's refusals already open with "Refused: "; the title says it once.
         text = message[len("Refused: "):] if message.startswith("Refused: ") else message
-        self._show("Refused", text, theme.colour("error"))
+        self._show(tr("Refused"), text, theme.colour("error"))

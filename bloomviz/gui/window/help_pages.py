@@ -7,6 +7,7 @@ import html
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz import __version__
+from bloomviz.i18n import tr
 
 PRIMER = """
 <h2>A Bloom filter in one page</h2>
@@ -55,7 +56,7 @@ rates; Parameter explorer → Ensemble averages many filters and lands on the ex
 
 def show_primer(parent: QtWidgets.QWidget) -> None:
     box = QtWidgets.QMessageBox(parent)
-    box.setWindowTitle("Bloom filters in one page")
+    box.setWindowTitle(tr("Bloom filters in one page"))
     box.setTextFormat(QtCore.Qt.TextFormat.RichText)
     box.setText(PRIMER)
     box.exec()
@@ -63,7 +64,7 @@ def show_primer(parent: QtWidgets.QWidget) -> None:
 
 def show_about(parent: QtWidgets.QWidget) -> None:
     QtWidgets.QMessageBox.about(
-        parent, "About bloomviz",
+        parent, tr("About bloomviz"),
         f"<h3>bloomviz {html.escape(__version__)}</h3>"
         "<p>Bloom filters made visible: every insert and lookup on the bit grid, explained in words and "
         "numbers, with the false-positive rate measured live against theory.</p>"

@@ -93,19 +93,22 @@ def test_ci_runs_what_the_readme_says_in_a_fresh_venv(tmp_path):
     assert "+ test ! -e .venv && echo ran > proof.txt" in result.stdout, "the command is echoed before it runs"
 
 
-def test_ci_runs_the_smoke_run_of_other_pythons_after_a_passing_suite(tmp_path):
-    checkout = fake_checkout(tmp_path, "echo suite >> order.txt")
+def test_ci_runs_the_smoke_run_of_other_pythons_and_then_the_suite(tmp_path):
+    checkout = fake_checkout(tmp_path, "echo suite >> order.txt; echo '=== 1 passed ==='")
     smoke = checkout / ".ci" / "smoke-pythons"
     smoke.write_text("echo smoke >> order.txt\nexit 7\n")
     result = run_ci(checkout, other_pythons=True)
     assert result.returncode == 7, "a failing smoke run fails CI"
-    assert (checkout / "order.txt").read_text().split() == ["suite", "smoke"]
-    # a failing suite is reported as it is, without the smoke run
+    assert (checkout / "order.txt").read_text().split() == ["smoke", "suite"], "the suite runs all the same"
+    # a passing run ends with the suite's own summary
+    smoke.write_text("echo smoke >> order.txt\n")
+    result = run_ci(checkout, other_pythons=True)
+    assert result.returncode == 0 and result.stdout.strip().splitlines()[-1] == "=== 1 passed ==="
+    # a failing suite is reported with its own status
     (tmp_path / "b").mkdir()
     checkout2 = fake_checkout(tmp_path / "b", "exit 3")
-    (checkout2 / ".ci" / "smoke-pythons").write_text("echo smoke >> order.txt\n")
+    (checkout2 / ".ci" / "smoke-pythons").write_text("exit 0\n")
     assert run_ci(checkout2, other_pythons=True).returncode == 3
-    assert not (checkout2 / "order.txt").exists()
 
 
 def test_smoke_run_covers_every_declared_python_but_the_main_one():

@@ -103,3 +103,17 @@ def test_block_estimates_use_bounded_memory():
 def test_bit_array_and_counts_agree():
     f = _blocks_filter(1 << 12, 5)
     assert f.bits_set == int(np.count_nonzero(np.arange(f.m) % 5 == 0)) and f.fill_ratio == f.bits_set / f.m
+
+
+def test_an_item_written_0x_is_the_bytes_its_hex_spells_for_every_format_that_keys_on_bytes():
+    import pytest
+
+    from bloomviz.formats import cassandra, leveldb, spark
+    from bloomviz.formats.common import hex_prefixed
+    assert hex_prefixed("0x00ff") == b"\x00\xff" and hex_prefixed("0XAB") == b"\xab"
+    assert hex_prefixed("plain") is None and hex_prefixed("") is None
+    for read in (cassandra.key_bytes, leveldb.item_bytes, lambda item: spark.item_hashes(item, 0)):
+        with pytest.raises(ValueError, match="starts with 0x but is not hex bytes"):
+            read("0xzz")
+    assert cassandra.key_bytes("0x0102") == leveldb.item_bytes("0x0102") == b"\x01\x02"
+    assert spark.item_hashes("0x0102", 0) == spark.item_hashes(b"\x01\x02", 0)

@@ -33,7 +33,7 @@ from bloomviz.formats import cassandra_sstable as sstable
 from bloomviz.formats.cassandra_keys import key_from_values
 from bloomviz.formats.cassandra_murmur import hash3_x64_128
 from bloomviz.formats.common import (ForeignFilter, ForeignFormatError, ForeignLookup, Option, Source,
-                                     bits_at, bits_from_words, check_k, check_m)
+                                     bits_at, bits_from_words, check_k, check_m, hex_prefixed)
 
 NAME = "cassandra"
 TITLE = "Apache Cassandra / ScyllaDB SSTable -Filter.db"
@@ -74,11 +74,9 @@ def key_bytes(item: object, key_type: str | None = None) -> bytes:
     if isinstance(item, (bytes, bytearray)):
         return bytes(item)
     text = str(item)
-    if text[:2] in ("0x", "0X"):
-        try:
-            return bytes.fromhex(text[2:])
-        except ValueError:
-            raise ValueError(f"{text!r} starts with 0x but is not hex bytes") from None
+    raw = hex_prefixed(text)
+    if raw is not None:
+        return raw
     if key_type is not None:
         return key_from_values(key_type, text)
     return text.encode("utf-8", "surrogatepass")

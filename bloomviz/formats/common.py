@@ -103,6 +103,17 @@ class Source:
         return os.pread(self.fd, n, self.size - n)
 
 
+def hex_prefixed(text: str) -> bytes | None:
+    """The bytes an item written ``0x…`` spells (the formats that key on bytes take such an item as its raw
+    bytes); None when the text has no 0x prefix; ValueError naming it when the rest is not hex bytes."""
+    if text[:2] not in ("0x", "0X"):
+        return None
+    try:
+        return bytes.fromhex(text[2:])
+    except ValueError:
+        raise ValueError(f"{text!r} starts with 0x but is not hex bytes") from None
+
+
 def check_m(fmt: str, m: int, path=None) -> int:
     if not 1 <= m <= MAX_M:
         raise ForeignFormatError(fmt, f"m = {m:,} bits is outside 1..2**34", path)

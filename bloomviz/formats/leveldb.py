@@ -31,7 +31,7 @@ import struct
 
 from bitarray import bitarray
 
-from bloomviz.formats.common import ForeignFilter, ForeignFormatError, ForeignLookup, Source, bits_at
+from bloomviz.formats.common import ForeignFilter, ForeignFormatError, ForeignLookup, Source, bits_at, hex_prefixed
 from bloomviz.formats.rocksdb_hash import M32, hash32
 from bloomviz.formats import sstable
 from bloomviz.formats.sstable import Corrupt
@@ -64,12 +64,8 @@ def item_bytes(item: object) -> bytes:
     if isinstance(item, (bytes, bytearray)):
         return bytes(item)
     text = str(item)
-    if text[:2] in ("0x", "0X"):
-        try:
-            return bytes.fromhex(text[2:])
-        except ValueError:
-            raise ValueError(f"{text!r} starts with 0x but is not hex bytes") from None
-    return text.encode("utf-8", "surrogateescape")
+    raw = hex_prefixed(text)
+    return raw if raw is not None else text.encode("utf-8", "surrogateescape")
 
 
 def probe_positions(key: bytes, k: int, m: int) -> tuple[int, ...]:

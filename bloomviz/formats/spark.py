@@ -25,7 +25,7 @@ from __future__ import annotations
 import struct
 
 from bloomviz.formats.common import (ForeignFilter, ForeignLookup, Option, Source, bits_at, bits_from_words,
-                                     check_k, check_m)
+                                     check_k, check_m, hex_prefixed)
 
 NAME = "spark"
 TITLE = "Apache Spark BloomFilter.writeTo (util.sketch)"
@@ -106,11 +106,8 @@ def positions(h1: int, h2: int, k: int, m: int, version: int) -> tuple[int, ...]
 def item_hashes(item: object, seed: int, kind: str = "text") -> tuple[int, int]:
     if isinstance(item, bytes):
         data = item
-    elif str(item)[:2] in ("0x", "0X"):
-        try:
-            data = bytes.fromhex(str(item)[2:])
-        except ValueError:
-            raise ValueError(f"{item!r} starts with 0x but is not hex bytes") from None
+    elif (raw := hex_prefixed(str(item))) is not None:
+        data = raw
     elif kind == "long":
         try:
             value = int(str(item).strip())

@@ -302,6 +302,12 @@ class Workbench(Operations, Jobs, Undo):
                 out.update(fp_own=float(variant_theory(flt, [n])[0]), fp_own_now=float(flt.expected_fp))
         return out
 
+    def formula_break(self) -> int | None:
+        """The first plot row after which n inserts into a fresh filter no longer describe this one (a counting
+        filter's forced removal, or a removal that left a saturated counter standing), or None while they
+        describe every row. Undo back past that removal, or a new or emptied filter, gives None again."""
+        return self._s.truth.distorted_row
+
     def status(self) -> dict:
         nums = self.numbers()
         s = self._s

@@ -153,6 +153,8 @@ class Operations:
         s.series.extend(**self._rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set])))
         lost = tuple(s.truth.false_negatives(cleared))
         if rem.stuck or not member:
+            if not s.truth.distorting:
+                s.truth.distorted_row = len(s.series) - 1   # the row this removal just added
             s.truth.distorting += 1
         if not member:
             s.truth.forced.append(ForcedRemoval(len(s.history) + 1, item, tuple(int(p) for p in cleared)))

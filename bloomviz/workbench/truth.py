@@ -80,6 +80,8 @@ class Truth:
         # removals after which the bits are no longer those of the members inserted afresh (forced, or a
         # saturated counter left standing): the n-insert formula stops describing the filter
         self.distorting = 0
+        # the plot row of the first such removal: the rows before it are still n inserts into a fresh filter
+        self.distorted_row: int | None = None
         self.known = True                             # False: a filter loaded without its items
         self._stage_rows: dict[int, np.ndarray] = {}  # per stage of a growing filter, on demand
 
@@ -121,6 +123,8 @@ class Truth:
             del self.forced[forced:]
         if distorting is not None:
             self.distorting = distorting
+            if not distorting:
+                self.distorted_row = None
         self._stage_rows = {}
 
     def member(self, data: bytes, positions=None) -> bool:

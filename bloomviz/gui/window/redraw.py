@@ -72,6 +72,7 @@ class FilterRedraw:
         self._legend.refresh()
         self._plot.set_series(wb.series)
         self._plot.set_capacity(wb.capacity)
+        self._plot.set_formula_break(wb.formula_break(), wb.filter.k)
         self._plot.refresh_now()
 
     def filter_grown(self) -> None:
@@ -148,6 +149,10 @@ class FilterRedraw:
             self.filter_grown()
         elif rec.op != "lookup":
             self.bits_changed(rec.changed, rec.values)
+        if rec.op == "remove":
+            # a forced removal: the theory curve is no longer this filter's exact rate (the model knows since
+            # which row); the plot names it so
+            self._plot.set_formula_break(self._wb.formula_break(), rec.numbers.k)
         if rec.series_grew:
             self.series_changed()
 

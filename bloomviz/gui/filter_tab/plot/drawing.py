@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from bloomviz.gui.filter_tab.plot.style import FILL_CURVES, LABELS, RATE_CURVES, positive_number
+from bloomviz.gui.filter_tab.plot.style import BROKEN_LABEL, FILL_CURVES, LABELS, RATE_CURVES, positive_number
 
 DECIMATE_ABOVE = 8_192   # rows: up to this many every row is drawn
 BUCKETS_PER_PIXEL = 1    # each bucket gives up to three rows (first, lowest, highest)
@@ -227,7 +227,24 @@ class DrawingMixin:
 
     def set_theory_label(self, text: str | None = None) -> None:
         """Rename the exact-theory curve (a variant's own formula); None restores "theory: exact"."""
-        self._legend_set(self._curves["fp_exact"], text=text or LABELS["fp_exact"])
+        self._theory_label = text
+        self._name_theory()
+
+    def set_formula_break(self, row: int | None, k: int | None = None) -> None:
+        """From series row ``row`` on, the ``fp_exact`` column is the rate of n inserts into a fresh filter, no
+        longer this filter's (a counting filter after a forced removal: ``Workbench.formula_break``); the
+        readout names it so and gives the rate the filter's ``k`` counters give, (fill)^k. None: it is exact
+        at every row again."""
+        key = None if row is None else (int(row), int(k))
+        if key != self._formula_break:
+            self._formula_break = key
+            self._name_theory()
+            self._update_readout()
+
+    def _name_theory(self) -> None:
+        text = (BROKEN_LABEL if self._formula_break is not None
+                else self._theory_label or LABELS["fp_exact"])
+        self._legend_set(self._curves["fp_exact"], text=text)
 
     def set_capacity(self, n) -> None:
         """Mark the design capacity n with a vertical line; ``None`` removes the mark."""

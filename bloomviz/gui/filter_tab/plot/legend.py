@@ -77,6 +77,10 @@ class LegendMixin:
         """The texts the legend shows, in order."""
         return [label.text for _, label in self._rate_legend.items]
 
+    def entry_texts(self) -> list[str]:
+        """Every shown entry's full text, whether or not the legend has room for it or is laid out yet."""
+        return [text for _, text, shown in self._entries if shown]
+
     def _texts(self, compact: bool) -> list[tuple[object, str]]:
         # Compact drops the "theory: " prefixes (the dash styles and the readout still say which is which):
         # at 150 % text in a panel-sized plot the full names took a column each and left the plot a strip.

@@ -77,7 +77,17 @@ class ReadoutMixin:
         keys = ("n",) + RATE_CURVES + FILL_CURVES + ("n_estimated",)
         row = {key: float(series.column(key)[i]) for key in keys}
         row["n_true"] = row["n"]
+        row["row"] = i
         return row
+
+    def _theory_words(self, row: dict) -> str:
+        """The exact curve's value named for what it is at this row: after a counting filter's forced removal
+        the n-insert formula is no longer this filter's rate; the one its counters give is (fill)^k."""
+        brk = self._formula_break
+        if brk is None or row["row"] < brk[0]:
+            return f"exact {fmt_value(row['fp_exact'])}"
+        return (f"for n inserts, no removals {fmt_value(row['fp_exact'])}; "
+                f"its counters give {fmt_value(row['fill'] ** brk[1])}")
 
     def readout_text(self) -> str:
         """The readout as plain text (what the label shows, without colours)."""
@@ -99,7 +109,7 @@ class ReadoutMixin:
         parts = [f"<b>{'at' if hovering else 'latest:'} n = {row['n']:,.0f}</b>",
                  swatch("fp_measured", f"measured {fmt_value(row['fp_measured'])} "
                                        f"(95%: {fmt_value(row['fp_low'])}–{fmt_value(row['fp_high'])})"),
-                 swatch("fp_exact", f"exact {fmt_value(row['fp_exact'])}")]
+                 swatch("fp_exact", self._theory_words(row))]
         # a variant without the standard filter's formulas has them as NaN: say nothing rather than "nan"
         parts += [swatch(key, f"{word} {fmt_value(row[key])}") for key, word in
                   (("fp_classic", "classic"), ("fp_approx", "approx."), ("fp_bound", "bound"))

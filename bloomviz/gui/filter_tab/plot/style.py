@@ -25,6 +25,8 @@ LABELS = {
     "n_estimated": "estimated n",
     "n_true": "true n",
 }
+# The exact curve's name once removals made the n-insert formula stop describing a counting filter
+BROKEN_LABEL = "theory: n inserts, no removals"
 # Short: the legend sits beside or under a panel-sized plot, in as many columns as fit.
 BAND_LABEL = "95% interval"
 LIMIT_LABEL = "measured 0: rate below this (95%)"

@@ -74,6 +74,8 @@ class FpPlotWidget(BuildMixin, DrawingMixin, LegendMixin, LooksMixin, ReadoutMix
         self._dark = bool(dark)
         self._font_scale = 1.0
         self._hover_n: float | None = None
+        self._theory_label: str | None = None             # a variant's own name for the exact curve
+        self._formula_break: tuple[int, int] | None = None  # (row, k): set_formula_break
         self._stale_fill = self._stale_estimate = False
         self._drawn_n = 0
         self.redraw_count = 0  # how many times the curves were redrawn (throttling is observable)

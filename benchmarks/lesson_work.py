@@ -42,7 +42,7 @@ def measure(body: str) -> tuple[float, float]:
     estimate = action_cost(state, last)[0]
     started = time.process_time()
     apply(state, last, [])
-    from bloomviz.lessons.runner import snapshot
+    from bloomviz.lessons.state import snapshot
     estimate += report_cost(state)
     snapshot(state)
     return time.process_time() - started, estimate

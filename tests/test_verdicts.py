@@ -132,7 +132,8 @@ def test_a_session_replays_its_false_negative_with_its_verdict():
 
 def test_a_slow_lookup_in_a_lesson_names_its_false_negative():
     from bloomviz.gui.widgets.step_reveal import verdict_line
-    from bloomviz.lessons.runner import LessonRunner, lookup_verdict
+    from bloomviz.lessons.runner import LessonRunner
+    from bloomviz.lessons.state import lookup_verdict
     runner = LessonRunner(lessons.load_builtin("6"))
     for _ in range(3):
         runner.next()

@@ -27,54 +27,13 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from dataclasses import dataclass, field
 
 from bloomviz.lessons import budget, predict
 from bloomviz.lessons.actions import SPECS, check_action
+from bloomviz.lessons.lesson import Action, Lesson, LessonError, Step
 
 FENCE = re.compile(r"^(```|~~~)\s*(\S*)\s*$")
 MAX_LESSON_BYTES = 1 << 20          # a lesson is text a person wrote: a megabyte is far beyond any
-
-
-class LessonError(ValueError):
-    """A lesson refused: ``path:line: reason`` (line 0 when the fault is the whole file)."""
-
-    def __init__(self, path: str, line: int, reason: str):
-        # a reason quotes what the file holds: a 5,000-digit "number" is shown by its start
-        reason = re.sub(r"\S{61,}", lambda m: m.group(0)[:40] + "…", reason)
-        self.path, self.line, self.reason = path, line, reason
-        super().__init__(f"{path}:{line}: {reason}" if line else f"{path}: {reason}")
-
-
-@dataclass(frozen=True)
-class Action:
-    """One action line: its name, its positional arguments and its options (already type-checked)."""
-
-    name: str
-    args: tuple
-    options: dict
-    line: int
-
-    def as_dict(self) -> dict:
-        return {"action": self.name, "args": list(self.args), "options": dict(self.options), "line": self.line}
-
-
-@dataclass(frozen=True)
-class Step:
-    title: str
-    narration: str
-    actions: tuple[Action, ...]
-    line: int
-    after_reveal: str = ""      # narration written below a predict block: shown once the answer is revealed
-
-
-@dataclass(frozen=True)
-class Lesson:
-    title: str
-    intro: str
-    steps: tuple[Step, ...]
-    path: str = "<lesson>"
-    meta: dict = field(default_factory=dict)
 
 
 def _tokens(text: str, path: str, line: int) -> list[str]:

@@ -191,19 +191,19 @@ def _copy_with(flt, items: tuple):
 def answer(state, kind: str, items: tuple) -> tuple[object, dict]:
     """(the answer, what the window lights on Reveal) for the state as it is; the state is not changed except
     that a verdict question's lookup becomes the last operation (as ``lookup`` would)."""
-    from bloomviz.lessons import runner
+    from bloomviz.lessons.state import lookup_record, measured_rate
     flt = state.filter
     if flt is None:
         raise ValueError("there is no filter yet: start with a filter action")
     if kind == "verdict":
-        state.last = runner._lookup_record(state, "predict", items[0], flt.lookup(items[0]))
+        state.last = lookup_record(state, "predict", items[0], flt.lookup(items[0]))
         return state.last["verdict"], {"positions": list(state.last["positions"])}
     if kind in ("bits-set", "new-bits"):
         trial, positions = _copy_with(flt, items)
         value = trial.bits_set if kind == "bits-set" else trial.bits_set - flt.bits_set
         return int(value), {"positions": positions}
     if kind == "measured-rate":
-        value = runner.measured_rate(state)
+        value = measured_rate(state)
         if value is None:
             raise ValueError("nothing can be measured here (hand-set positions hash no stranger): ask for "
                              "exact-rate")

@@ -19,56 +19,19 @@ cancelled step leaves the state as it was before the step.
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
 from typing import Callable
 
 from bloomviz.theory import rates as theory
 from bloomviz.items.encoding import random_items
 from bloomviz.lessons import budget as B
 from bloomviz.lessons.actions import LESSON_MAX_M, MAX_ENSEMBLE_WORK
-from bloomviz.lessons.costs import CULPRIT_LIMIT, action_cost, check_new_filter_spec, report_cost
-from bloomviz.lessons.format import Action, Lesson, LessonError
-from bloomviz.measure.verdicts import LESSON_WORDS, ForcedRemoval, Verdict, classify, removal_that_cleared
+from bloomviz.lessons.costs import action_cost, check_new_filter_spec, report_cost
+from bloomviz.lessons.lesson import Action, Lesson, LessonError
+from bloomviz.lessons.state import LessonState, lookup_record, need_filter, snapshot
+from bloomviz.measure.verdicts import LESSON_WORDS, ForcedRemoval, Verdict
 
 CHECKPOINT_BYTES = 1 << 20     # a step's state is copied for Back only while its filter is this small
 CHECKPOINTS_TOTAL = 32 << 20   # and all the copies together this small; past that, Back replays
-
-
-@dataclass
-class LessonState:
-    filter: object = None
-    named: list = field(default_factory=list)       # items inserted by name, in order (culprits, probe exclusion)
-    randoms: int = 0                                # items inserted by insert-random
-    hand_set: dict = field(default_factory=dict)    # item -> positions, for scheme=hand-set
-    last: dict | None = None
-    numbers: dict = field(default_factory=dict)
-    probes: int = 2000
-    probe_seed: int = 0
-    touched: set = field(default_factory=set)       # numbers set by the step being run
-    removed: dict = field(default_factory=dict)     # item -> inserts of it that removals took back
-    forced: list = field(default_factory=list)      # ForcedRemoval records: what a false negative names
-    distorted: bool = False                         # a removal left bits no fresh insert of the members sets
-    kedmi_seeds: set = field(default_factory=set)   # Kedmi replays run (their random strings are cached)
-
-    def put(self, numbers: dict) -> None:
-        self.numbers.update(numbers)
-        self.touched.update(numbers)
-
-    def copy(self) -> "LessonState":
-        out = copy.copy(self)
-        out.filter = None if self.filter is None else self.filter.copy()
-        out.named, out.hand_set, out.numbers = list(self.named), dict(self.hand_set), dict(self.numbers)
-        out.removed, out.forced = dict(self.removed), list(self.forced)
-        out.touched, out.kedmi_seeds = set(), set(self.kedmi_seeds)
-        out.last = copy.deepcopy(self.last)
-        return out
-
-
-def _flt(state: LessonState, action: Action):
-    if state.filter is None:
-        raise ValueError("there is no filter yet: start with a filter action")
-    return state.filter
 
 
 def _make_filter(state: LessonState, o: dict):
@@ -93,51 +56,9 @@ def _make_filter(state: LessonState, o: dict):
     return flt
 
 
-def _lookup_record(state: LessonState, name: str, item: str, look) -> dict:
-    """The lookup as the report keeps it: the filter's answer (``verdict``: maybe/no, what ``predict`` asks) and
-    the four-way verdict against the truth (``class``, decided by ``measure.verdicts.classify``, as in the
-    window), with what explains it: who set a false positive's bits, a false negative's zero counters and the
-    forced removal that cleared them, the counts of an item inserted and removed."""
-    rec = {"action": name, "item": item, "positions": list(look.positions), "bits": [int(b) for b in look.bits],
-           "verdict": "maybe" if look.maybe_present else "no"}
-    removed = state.removed.get(item, 0)
-    inserted = state.named.count(item) + removed
-    # generated items are not named: an item not among the named ones may be one of them
-    verdict = classify(look.maybe_present, inserted, removed, known=not state.randoms)
-    rec["class"] = str(verdict)
-    if inserted:
-        rec["inserted"], rec["removed"] = inserted, removed
-    if verdict == Verdict.FALSE_NEGATIVE:
-        zeros = [int(p) for p, b in zip(look.positions, look.bits) if not b]
-        rec["zeros"] = zeros
-        cause = removal_that_cleared(zeros, state.forced)
-        if cause is not None:
-            rec["caused_by"] = {"item": cause.item, "line": cause.index}
-    top = getattr(state.filter, "max_counter", None)
-    if verdict == Verdict.FALSE_POSITIVE and inserted and top is not None:
-        rec["stuck"] = [int(p) for p, c in zip(look.positions, getattr(look, "counters", ())) if c == top]
-    if look.maybe_present and len(state.named) <= CULPRIT_LIMIT and not state.randoms:
-        rec["member"] = item in state.named
-        positions_of = getattr(state.filter, "positions", None)   # a scalable filter has one set per stage
-        if positions_of is not None:
-            # who set each of the item's bits: the other named members whose own positions include it
-            setters: dict[int, list] = {p: [] for p in look.positions}
-            for member in dict.fromkeys(state.named):
-                if member != item:
-                    for p in set(positions_of(member)) & set(setters):
-                        setters[p].append(member)
-            rec["culprits"] = {str(p): who for p, who in setters.items()}
-    return rec
-
-
-def lookup_verdict(state: LessonState, item: str) -> str:
-    """The four-way verdict a lookup of ``item`` would get now ("false negative", …), without recording it."""
-    return _lookup_record(state, "lookup", item, _flt(state, None).lookup(item))["class"]
-
-
 def _ensemble(state: LessonState, o: dict) -> dict:
     from bloomviz.measure.ensemble import run_ensemble
-    flt = _flt(state, None)
+    flt = need_filter(state)
     from bloomviz.filters.registry import is_standard
     if not is_standard(flt) or flt.scheme == "hand-set":
         raise ValueError("an ensemble draws random standard filters: use it with a standard filter and a real "
@@ -208,7 +129,7 @@ def apply(state: LessonState, action: Action, window: list) -> None:
         state.filter, state.named, state.randoms, state.last = _make_filter(state, o), [], 0, None
         state.removed, state.forced, state.distorted = {}, [], False
     elif name == "insert":
-        flt = _flt(state, action)
+        flt = need_filter(state)
         for item in a:
             ins = flt.add(item)
             state.named.append(item)
@@ -217,16 +138,16 @@ def apply(state: LessonState, action: Action, window: list) -> None:
         if "slow" in o:
             window.append({"action": "slow", "seconds_per_hash": o["slow"]})
     elif name == "lookup":
-        flt = _flt(state, action)
+        flt = need_filter(state)
         for item in a:
-            state.last = _lookup_record(state, name, item, flt.lookup(item))
+            state.last = lookup_record(state, name, item, flt.lookup(item))
         if "slow" in o:
             window.append({"action": "slow", "seconds_per_hash": o["slow"]})
     elif name == "predict":
         from bloomviz.lessons import predict
         predict.run(state, action, window)
     elif name == "remove":
-        flt = _flt(state, action)
+        flt = need_filter(state)
         if not flt.can_remove:
             from bloomviz.filters.registry import VARIANTS
             removable = " or ".join(f"variant={vid}" for vid, cls in VARIANTS.items() if cls.can_remove)
@@ -244,7 +165,7 @@ def apply(state: LessonState, action: Action, window: list) -> None:
             state.last = {"action": "remove", "item": item, "positions": list(rem.positions),
                           "counters_before": list(rem.before), "counters_after": list(rem.after), "forced": o["force"] and not member}
     elif name in ("insert-random", "autoplay"):
-        flt = _flt(state, action)
+        flt = need_filter(state)
         flt.update(random_items(a[0], seed=o["seed"]))
         state.randoms += a[0]
         if name == "autoplay":
@@ -271,7 +192,7 @@ def apply(state: LessonState, action: Action, window: list) -> None:
         from bloomviz.lessons import wild
         state.put(wild.ethereum_block())
     elif name == "highlight":
-        flt = _flt(state, action)
+        flt = need_filter(state)
         bad = [p for p in a if p >= flt.m]
         if bad:
             raise ValueError(f"position {bad[0]} is outside 0…{flt.m - 1}")
@@ -280,36 +201,6 @@ def apply(state: LessonState, action: Action, window: list) -> None:
         window.append({"action": "show", **o})
     elif name == "expect":
         _expect(state, action)
-
-
-def measured_rate(state: LessonState) -> float | None:
-    """The share of the lesson's non-member probes the filter calls present; None when nothing can be measured
-    (no filter, or hand-set positions, which exist only for the items typed in)."""
-    flt = state.filter
-    if flt is None or flt.scheme == "hand-set":
-        return None
-    if flt.bits_set == 0:
-        return 0.0
-    probes = random_items(state.probes, seed=state.probe_seed, exclude=state.named, prefix="probe:")
-    return float(flt.contains_many(probes).mean())
-
-
-def snapshot(state: LessonState) -> dict:
-    """The filter's state as plain numbers (the report's per-step record, without the step's title)."""
-    from bloomviz.filters.registry import standard_formulas_apply, theory_fp
-    flt = state.filter
-    if flt is None:
-        return {"m": None, "k": None, "scheme": None, "variant": None, "n": 0, "bits_set": 0,
-                "last": state.last, "measured_rate": None, "exact_rate": None, "classic_rate": None}
-    n = len(flt)
-    return {"m": flt.m, "k": flt.k, "scheme": flt.scheme, "variant": flt.variant, "n": n,
-            "bits_set": flt.bits_set, "last": state.last, "measured_rate": measured_rate(state),
-            "exact_rate": theory_fp(flt),
-            # Bloom's formula describes a filter of one m and k (a scalable filter has stages of their own)
-            "classic_rate": max(0.0, theory.fp_classic(flt.m, flt.k, n)) if standard_formulas_apply(flt) else None,
-            # after a forced removal or one that left a saturated counter standing, the formula for n inserts no
-            # longer describes a counting filter; its counters do
-            **({"counters_rate": float(flt.expected_fp)} if state.distorted else {})}
 
 
 class LessonRunner:

@@ -23,7 +23,7 @@ from bloomviz.filters.registry import grid_values
 from bloomviz.gui.access import motion
 from bloomviz.gui.timing import ChunkRunner
 from bloomviz.gui.widgets.step_reveal import reveal_steps, scheme_of, verdict_line
-from bloomviz.lessons.runner import lookup_verdict
+from bloomviz.lessons.state import lookup_verdict
 from bloomviz.items.encoding import random_items, to_bytes
 
 TICK_MS = 40              # an autoplay's frame: 25 redraws a second

@@ -119,3 +119,23 @@ def test_presenter_counts_jumps_to_a_typed_step_and_resumes(window, qtbot, tmp_p
     assert again.lesson_view.runner.position == 5 and not again.lesson_view.resume_button.isVisibleTo(
         again.lesson_view)
     again.file_actions.discard_changes()
+
+
+def test_the_lesson_combo_names_the_lesson_opened_from_the_command_line(window, tmp_path):
+    from bloomviz import lessons
+    view = window.lesson_view
+    names = lessons.builtin_lessons()
+    for number in range(len(names), 0, -1):            # lesson 9 and above first: the combo began on lesson 1
+        app._open_lesson(window, app.parse_args(["--lesson", str(number), "--step", "1"]))
+        assert view.choice.currentData() == names[number - 1] and view.runner.position == 1
+    own = tmp_path / "own.md"
+    own.write_text("# Own\n## One\n```bloomviz\nfilter m=8 k=1\n```\n", encoding="utf-8")
+    view.load(lessons.find(str(own)))
+    assert view.choice.currentIndex() == -1            # a file is none of the built-ins
+
+
+def test_view_lessons_says_how_many_lessons_there_are(window):
+    from bloomviz import lessons
+    action = next(a for a in window.actions() if a.text() == "Lessons")
+    count = len(lessons.builtin_lessons())
+    assert f"The Lesson tab: {count} lessons, step by step" in action.statusTip()

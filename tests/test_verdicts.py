@@ -5,6 +5,7 @@ NEGATIVE naming its zero counters and that removal."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -91,6 +92,20 @@ def test_lesson_6_names_its_false_negative_and_its_stuck_false_positive():
     assert forced["zeros"] == [2, 3] and forced["caused_by"]["item"] == "X"
     assert (stuck["item"], stuck["class"], stuck["inserted"], stuck["removed"]) == ("S", "false positive", 4, 4)
     assert stuck["stuck"] == [10, 11, 12]
+
+
+def test_lesson_6_names_every_member_its_forced_removal_lost():
+    from bloomviz.lessons.runner import LessonRunner, lookup_verdict
+    lesson = lessons.load_builtin("6")
+    runner = LessonRunner(lesson)
+    for _ in range(3):
+        runner.next()
+    lost = [x for x in ("A", "B", "X", "S") if lookup_verdict(runner.state, x) == "false negative"]
+    assert lost == ["A", "B"]
+    told = lesson.steps[2].after_reveal
+    for item in lost:   # each lost member is named as "definitely not in"
+        assert re.search(rf"\b{item}\b[^.]*definitely not in", told), item
+    assert "two members" in told and len(lost) == 2
 
 
 def test_a_lesson_expects_the_four_way_verdict():

@@ -13,7 +13,15 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from bloomviz.i18n import tr
+from bloomviz import lessons
+from bloomviz.i18n import ntr, tr
+
+
+def lessons_tip() -> str:
+    """View → Lessons' tip, with the number of built-in lessons there are (in the window's language)."""
+    count = len(lessons.builtin_lessons())
+    return ntr("The Lesson tab: {count} lesson, step by step, for a class or alone",
+               "The Lesson tab: {count} lessons, step by step, for a class or alone", count).format(count=count)
 
 
 class Presenter(QtCore.QObject):
@@ -49,8 +57,7 @@ class Presenter(QtCore.QObject):
                 ("Presenter mode", "F5", "Full screen: the lesson's grid and narration in large type; PageDown/"
                  "Right/Space next, PageUp/Left back, a number and Enter jump to that step, C resumes, 1–9 vote, "
                  "R reveals, B blanks, Esc leaves", self.toggle),
-                ("Lessons", "Alt+L", "The Lesson tab: eight lessons, step by step, for a class or alone",
-                 show_lessons)):
+                ("Lessons", "Alt+L", lessons_tip(), show_lessons)):
             action = QtGui.QAction(tr(text), w)
             action.setShortcut(QtGui.QKeySequence(key))
             action.setStatusTip(tr(tip))

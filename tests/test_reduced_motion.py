@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 
 from bloomviz import lessons
 from bloomviz.filters.registry import grid_values
@@ -97,3 +97,26 @@ def test_the_view_menu_entry_is_saved_and_restored(qtbot, tmp_path):
     motion.set_reduced(False)
     again = QtCore.QSettings(first.settings.fileName(), QtCore.QSettings.Format.IniFormat)
     assert motion.restore(again) and motion.reduced()
+
+
+def test_presenter_mode_steps_without_motion_from_the_clickers_keys(window, qtbot):
+    """Presenter mode's pages are the lesson's steps: with reduced motion the clicker's Next lands on a slow
+    reveal's first step and on an autoplay's end state, and no metronome runs between key presses."""
+    motion.set_reduced(True)
+    view = window.lesson_view
+    view.load(lessons.parse_text(LESSON, "still.md"))
+    window.show()
+    window.presenter.enter()
+    assert window.presenter.active
+    qtbot.waitUntil(lambda: QtWidgets.QApplication.focusWidget() is view)     # full screen, the keys live
+    target = window
+    qtbot.keyClick(target, QtCore.Qt.Key.Key_PageDown)           # the filter
+    qtbot.keyClick(target, QtCore.Qt.Key.Key_PageDown)           # lookup zebra slow=0.02
+    assert view.animation.kind == "slow" and not view.animation._metronome.is_running
+    while view.animation.running:
+        qtbot.keyClick(target, QtCore.Qt.Key.Key_PageDown)
+    qtbot.keyClick(target, QtCore.Qt.Key.Key_PageDown)           # autoplay 1000 speed=10
+    assert view.runner.position == 3 and view.counter.text() == "3 / 3"
+    assert not view.animation.running and not view.animation._metronome.is_running
+    assert np.array_equal(view.grid.picture.ravel()[:view.grid.m], grid_values(view.runner.state.filter))
+    window.presenter.leave()

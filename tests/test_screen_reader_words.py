@@ -88,6 +88,6 @@ def test_other_plots_are_described_by_their_curves(qtbot):
     plot = pg.PlotWidget(box, title="Rate against k")
     plot.plot([1, 2, 3, 4], [0.5, 0.1, 0.05, 0.08], name="exact")
     (describer,) = plot_words.describe_plots(box)
-    assert describer.refresh() == "Rate against k. exact: 4 points, x 1 to 4, y 0.05 to 0.5, last (4, 0.08)"
+    assert describer.refresh() == "Rate against k. exact: 0.08 at x = 4 (4 points, x 1 to 4, y 0.05 to 0.5)"
     assert plot.accessibleDescription() == describer.refresh()
     assert plot_words.describe_plots(box) == []      # described once

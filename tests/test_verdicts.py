@@ -95,7 +95,8 @@ def test_lesson_6_names_its_false_negative_and_its_stuck_false_positive():
 
 
 def test_lesson_6_names_every_member_its_forced_removal_lost():
-    from bloomviz.lessons.runner import LessonRunner, lookup_verdict
+    from bloomviz.lessons.runner import LessonRunner
+    from bloomviz.lessons.state import lookup_verdict
     lesson = lessons.load_builtin("6")
     runner = LessonRunner(lesson)
     for _ in range(3):

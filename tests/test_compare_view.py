@@ -5,7 +5,7 @@ import pytest
 from PySide6 import QtCore
 
 from bloomviz.studies.compare import Config
-from bloomviz.filters.registry import grid_values
+from bloomviz.filters.capabilities import grid_values
 from bloomviz.gui.compare_tab.view import TAB_KEY, CompareView, install
 
 

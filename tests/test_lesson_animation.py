@@ -10,7 +10,7 @@ import pytest
 from PySide6 import QtCore
 
 from bloomviz import lessons
-from bloomviz.filters.registry import grid_values
+from bloomviz.filters.capabilities import grid_values
 from bloomviz.gui.lesson_tab import view as lesson_view
 from window_helpers import new_window
 

@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from bloomviz import lessons
-from bloomviz.filters.blocked import BlockedBloomFilter, blocked_fp
+from bloomviz.explain.describers.blocked import BlockedWords
+from bloomviz.filters.blocked import blocked_fp
 from bloomviz.gui.window import help_pages
 from bloomviz.hashing import schemes as hashing
 from bloomviz.items.encoding import random_items, to_bytes
@@ -86,8 +87,8 @@ def test_blocked_filters_number_against_a_standard_one():
         k, m = theory.optimal_params(10_000, p)
         m = -(-m // 512) * 512
         ratios.append(blocked_fp(m, k, 10_000) / theory.fp_exact(m, k, 10_000))
-    _holds(BlockedBloomFilter.description, f"{ratios[0]:.2f}× at a design for 1 %, {ratios[1]:.1f}× at 0.01 %, "
-                                           f"{ratios[2]:.0f}× at 10⁻⁶")
+    _holds(BlockedWords.description, f"{ratios[0]:.2f}× at a design for 1 %, {ratios[1]:.1f}× at 0.01 %, "
+                                      f"{ratios[2]:.0f}× at 10⁻⁶")
 
 
 def test_double_hashing_descriptions():

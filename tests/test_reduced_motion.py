@@ -8,7 +8,7 @@ import pytest
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz import lessons
-from bloomviz.filters.registry import grid_values
+from bloomviz.filters.capabilities import grid_values
 from bloomviz.gui.access import motion
 from bloomviz.gui.filter_tab import slow_motion
 from bloomviz.gui.lesson_tab import view as lesson_view

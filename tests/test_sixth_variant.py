@@ -11,7 +11,8 @@ import re
 
 import pytest
 
-from bloomviz.explain import variants as words
+from bloomviz.explain import describers, variants as words
+from bloomviz.explain.describers.standard import StandardWords
 from bloomviz.files import session as sessions
 from bloomviz.filters import registry
 from bloomviz.filters.params import K, M, Param
@@ -26,8 +27,6 @@ class LabelledBloomFilter(BloomFilter):
 
     variant = "labelled"
     parameters = (M, K, LABEL)
-    title = short_title = choice_label = "Labelled"
-    description = "m bits and a label."
 
     def __init__(self, m, k, label=0, scheme=registry.hashing.DEFAULT_SCHEME):
         super().__init__(m, k, scheme=scheme)
@@ -36,13 +35,21 @@ class LabelledBloomFilter(BloomFilter):
     def state_params(self):
         return {"label": self.label}
 
+
+class LabelledWords(StandardWords):
+    """Its describer: what the window says about it."""
+
+    title = short_title = choice_label = "Labelled"
+    description = "m bits and a label."
+
     def kind_phrase(self):
-        return f"labelled filter (label {self.label})"
+        return f"labelled filter (label {self.flt.label})"
 
 
 @pytest.fixture
 def labelled(monkeypatch):
     monkeypatch.setitem(registry.VARIANTS, LabelledBloomFilter.variant, LabelledBloomFilter)   # the one line
+    monkeypatch.setitem(describers.DESCRIBERS, LabelledBloomFilter, LabelledWords)   # and its words
 
 
 def test_the_builder_takes_its_declared_parameters_and_names_them_when_refusing(labelled):
@@ -57,7 +64,7 @@ def test_the_window_words_and_the_variant_list_include_it(labelled):
     flt = registry.make_filter("labelled", m=64, k=3, label=7, scheme="murmur3-km")
     assert words.new_filter_text(flt).startswith("A new empty labelled filter (label 7): m = 64 bits, k = 3")
     assert words.grid_bands(flt) == [] and words.bound_line(flt) is None and words.hover_where(flt, 5) == ""
-    assert registry.variant_tip().endswith("Labelled: m bits and a label.")
+    assert words.variant_tip().endswith("Labelled: m bits and a label.")
 
 
 def test_a_session_of_it_round_trips_and_a_foreign_parameter_is_refused(labelled):

@@ -19,7 +19,8 @@ from bloomviz.files import storage
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.encoding import random_items
 from bloomviz.files.storage import FilterFormatError, Header, load, read_header, save
-from bloomviz.filters.registry import VARIANTS, grid_values, make_filter
+from bloomviz.filters.capabilities import grid_values
+from bloomviz.filters.registry import VARIANTS, make_filter
 
 from bloom_layout import Spec, build, parse
 

@@ -1,5 +1,5 @@
-"""Each variant's facts and words come from its own class (bloomviz.explain.variants asks it), and say exactly
-what the window's model said before they moved there.
+"""Each variant's words come from its describer (bloomviz.explain.describers, keyed by class; explain.variants
+asks it) and its facts from its class, and they say exactly what the window's model said before they moved.
 
 ``data/variant_words.json`` holds what ``gui/workbench.py`` (as of the commit that added this test) gave for the
 same filters and operations: ``_describe_filter``, ``variant_title``, ``_insert_note``, ``_variant_rows``,
@@ -15,7 +15,9 @@ import pytest
 
 from bloomviz.explain import variants as words
 from bloomviz.filters.params import REQUIRED
-from bloomviz.filters.registry import PARAMETERS, TITLES, VARIANTS, grid_values, make_filter, variant_tip
+from bloomviz.filters.capabilities import grid_values
+from bloomviz.explain.describers import DESCRIBERS, words_class
+from bloomviz.filters.registry import PARAMETERS, VARIANTS, make_filter
 
 CASES = json.loads((Path(__file__).parent / "data" / "variant_words.json").read_text(encoding="utf-8"))
 
@@ -56,12 +58,12 @@ def test_words_match_what_the_window_model_said(case):
 def test_every_variant_has_one_registry_entry_and_declares_its_parameters():
     for vid, cls in VARIANTS.items():
         assert cls.variant == vid
-        assert TITLES[vid] == cls.title
+        assert words.variant_title(vid) == words_class(cls).title and cls in DESCRIBERS
         names = [p.name for p in cls.parameters]
         assert list(PARAMETERS[vid]) == names + ["scheme"]
         # a variant built from m and k declares them; one that grows declares neither
-        assert ({"m", "k"} <= set(names)) == cls.sized
-        if cls.sized:
+        assert ({"m", "k"} <= set(names)) == cls.capabilities.sized
+        if cls.capabilities.sized:
             assert PARAMETERS[vid]["m"] is REQUIRED and PARAMETERS[vid]["k"] is REQUIRED
 
 
@@ -73,19 +75,20 @@ def test_the_declarations_say_what_the_constructors_take():
                     for p in cls.parameters if p.required}
         optional = {p.name: p.default for p in cls.parameters if not p.required}
         assert make_filter(vid, **required, **optional) == make_filter(vid, **required)
-        assert cls.unit in ("bits", "counters")
+        assert words_class(cls).unit == ("counters" if cls.capabilities.counting else "bits")
 
 
 def test_the_variant_tip_names_every_variant_in_registry_order():
-    tip = variant_tip()
-    starts = [tip.index(f"{cls.short_title}: {cls.description}") for cls in VARIANTS.values()]
+    tip = words.variant_tip()
+    starts = [tip.index(f"{words_class(cls).short_title}: {words_class(cls).description}")
+              for cls in VARIANTS.values()]
     assert starts == sorted(starts)
 
 
 def test_removal_is_a_fact_of_the_class():
-    assert [vid for vid, cls in VARIANTS.items() if cls.can_remove] == ["counting"]
+    assert [vid for vid, cls in VARIANTS.items() if cls.capabilities.removable] == ["counting"]
     for cls in VARIANTS.values():
-        assert cls.can_remove == hasattr(cls, "remove")
+        assert cls.capabilities.removable == hasattr(cls, "remove")
 
 
 def test_a_blocked_filter_with_other_blocks_says_their_size():
@@ -94,7 +97,16 @@ def test_a_blocked_filter_with_other_blocks_says_their_size():
     assert words.bands_text(make_filter("standard", m=64, k=2)) == ""
 
 
-def test_an_explanation_that_fails_says_nothing_rather_than_break_the_operation():
+def test_an_explanation_that_fails_raises_for_the_tests_to_see():
     flt = make_filter("counting", m=64, k=2)
-    assert words.operation_rows(flt, "insert", object()) == ()
-    assert words.insert_note(flt, object()) == ""
+    with pytest.raises(AttributeError):
+        words.operation_rows(flt, "insert", object())
+    with pytest.raises(AttributeError):
+        words.insert_note(flt, object())
+
+
+def test_the_filters_hold_no_words():
+    # what the describers say is said there only: no filter class answers a describer's question itself
+    asked = {n for n in dir(words_class(VARIANTS["scalable"])) if not n.startswith("_")} - {"flt"}
+    for cls in VARIANTS.values():
+        assert not asked & set(dir(cls)), cls.__name__

@@ -75,7 +75,7 @@ def render_text(r: dict) -> str:
 
     params = ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}" for k, v in r["params"].items())
     est = "∞ (every bit is set)" if r["estimated_n"] is None else f"{r['estimated_n']:,.1f}"
-    cells = "counters not 0" if VARIANTS[r["variant"]].unit == "counters" else "bits set"
+    cells = "counters not 0" if VARIANTS[r["variant"]].capabilities.counting else "bits set"
     return "\n".join([
         f"{r['file']} ({r['file_bytes']:,} bytes)",
         line("magic", f"{r['magic']} (ok)"),

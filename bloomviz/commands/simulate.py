@@ -148,7 +148,7 @@ def _variant_filter(args, variant: str, n: int):
     for name in given:
         if name not in PARAMETERS[variant]:
             raise ValueError(f"{VARIANT_OPTIONS[name]} does not apply to a {variant} filter")
-    if not VARIANTS[variant].sized:
+    if not VARIANTS[variant].capabilities.sized:
         if args.m is not None or args.k is not None:
             raise ValueError(f"a {variant} filter chooses m and k per stage: give --initial-capacity and --p, "
                              "not --m or --k")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bloomviz.filters import capabilities
 from bloomviz.explain import variants
 from bloomviz.i18n import ntr, number, tr
 from bloomviz.items.encoding import describe
@@ -88,7 +89,7 @@ def lookup_text(rec, flt=None) -> tuple[str, str]:
     """(headline, text) of a lookup (``flt``: the filter, for a counting filter's saturation limit)."""
     look, label = rec.result, describe(rec.item, 60)
     positions, kinds = rec.positions, rec.kinds
-    staged = hasattr(look, "stage_of")
+    staged = flt is not None and capabilities.of(flt).staged
     k = len(look.stages[look.hit_stages[0]].positions) if staged and look.hit_stages else len(positions)
     where = tr(" in stage {stage}").format(stage=look.hit_stages[0]) if staged and look.hit_stages else ""
     verdict = rec.verdict
@@ -132,9 +133,9 @@ def lookup_text(rec, flt=None) -> tuple[str, str]:
                      else (tr("bit {bit} (no recorded item)").format(bit=_n(p)), False))
     if rec.inserted:
         # inserted, and removed as often: out of the set, yet its counters say present
-        counters = getattr(look, "counters", ())
-        top = getattr(flt, "max_counter", None) if flt is not None else None
-        stuck = [p for p, c in zip(positions, counters) if top is not None and c == top]
+        counting = flt is not None and capabilities.of(flt).counting
+        top = flt.max_counter if counting else None
+        stuck = [p for p, c in zip(positions, look.counters) if c == top] if counting else []
         held = (ntr(" Its counter at {cells} is saturated at {top}: a removal never decrements a saturated "
                     "counter, so the filter still holds it.",
                     " Its counters at {cells} are saturated at {top}: a removal never decrements a saturated "
@@ -144,7 +145,7 @@ def lookup_text(rec, flt=None) -> tuple[str, str]:
         by = tr(" Other items set: {parts}.").format(parts="; ".join(others)) if others else ""
         return tr("FALSE POSITIVE"), (
             (tr("“{label}” was inserted {inserted} and removed {removed}, so it is not in the set, yet all k = {k} "
-                "counters are above 0{where}.") if counters else
+                "counters are above 0{where}.") if counting else
              tr("“{label}” was inserted {inserted} and removed {removed}, so it is not in the set, yet all k = {k} "
                 "bits are above 0{where}.")).format(label=label, inserted=_times(rec.inserted),
                                                     removed=_times(rec.removed), k=k, where=where)
@@ -213,11 +214,7 @@ def undo_text(what: tuple | None) -> str:
 # --- the explanation of a record -----------------------------------------------------------------------------
 def hash_rows(flt, data: bytes) -> tuple[tuple[str, str], ...]:
     """The scheme's arithmetic for ``data`` (the schemes keep their last item's hash: no second hashing)."""
-    try:
-        rows = flt.explain(data) if hasattr(flt, "explain") else flt.scheme_obj.explain(data, flt.m, flt.k)
-    except Exception:  # an explanation is a courtesy: never let it break an operation
-        rows = []
-    return tuple((str(a), str(b)) for a, b in rows)
+    return variants.hash_rows(flt, data)
 
 
 def explain_operation(rec, state) -> Explanation:

@@ -306,7 +306,7 @@ def from_dict(data: object) -> Session:
     flt = _obj(data["filter"], "filter", ("variant", "scheme", "m", "k", "params"), ("capacity",))
     variant = _str(flt["variant"], "filter.variant", tuple(VARIANTS))
     scheme = _str(flt["scheme"], "filter.scheme", tuple(hashing.SCHEMES))
-    sized = VARIANTS[variant].sized
+    sized = VARIANTS[variant].capabilities.sized
     m = _int(flt["m"], "filter.m", 1, MAX_M, allow_none=not sized)
     k = _int(flt["k"], "filter.k", 1, MAX_K, allow_none=not sized)
     params = _params(flt["params"], variant, "filter.params")

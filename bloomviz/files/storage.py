@@ -311,11 +311,10 @@ def load(path):
 
 # --- writing -------------------------------------------------------------------------------------------------
 def _variant_of(flt) -> str:
-    variant = getattr(type(flt), "variant", None)
-    if not isinstance(variant, str) or VARIANTS.get(variant) is not type(flt):
+    if type(flt) not in VARIANTS.values():
         known = ", ".join(cls.__name__ for cls in VARIANTS.values())
         raise TypeError(f"save() needs a bloomviz filter ({known}), got {type(flt).__name__}")
-    return variant
+    return type(flt).variant
 
 
 def _ident(text: str, what: str) -> bytes:

@@ -42,7 +42,8 @@ from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.encoding import to_bytes
 from bloomviz.theory.validate import check_k, check_m
 from bloomviz.filters.params import BLOCK_BITS, K, M
-from bloomviz.filters.common import (RAW_MODULUS, RemappedPositions, check_block_bits, check_params,
+from bloomviz.filters.capabilities import Capabilities
+from bloomviz.filters.common import (RemappedPositions, check_block_bits, check_params,
                                           hash_values, hash_values_many)
 
 DEFAULT_BLOCK_BITS = 512
@@ -120,18 +121,9 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
 
     variant = "blocked"
     # --- variant facts (see BloomFilter's) ---
-    theory_name = "theory (blocked)"
     parameters = (M, K, BLOCK_BITS)
     stored_params = {"block_bits": int}
-    title = "Blocked (all k positions in one 512-bit block)"
-    short_title = "Blocked"
-    choice_label = "Blocked (512-bit blocks)"
-    # (the ratios are recomputed by tests/test_prose_numbers.py: textbook design for n = 10^4 at p, m rounded up)
-    description = ("all k positions inside one 512-bit block (one cache line), faster, at a higher rate than a "
-                   "standard filter of the same m and k: 1.17× at a design for 1 %, 3.2× at 0.01 %, 21× at 10⁻⁶.")
-    theory_label = "theory: blocked, Σ P(load)·FP(block)"
-    BANDS_SHOWN = 16   # up to this many blocks the grid outlines them all; past it, the last operation's only
-    standard_formulas = False   # its own theory (theory_fp); the standard filter's formulas describe another
+    capabilities = Capabilities(standard_formulas=False)   # its own theory (theory_fp)
 
     def __init__(self, m: int, k: int, block_bits: int = DEFAULT_BLOCK_BITS,
                  scheme: str = hashing.DEFAULT_SCHEME):
@@ -189,16 +181,6 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
         base = (h[:, :1] % np.uint64(self.blocks)).astype(np.int64) * b
         return base + (h[:, 1:] & np.uint64(b - 1)).astype(np.int64)
 
-    def explain(self, item: object) -> list[tuple[str, str]]:
-        data = to_bytes(item)
-        b = self._block_bits
-        h = hash_values(self._scheme, data, min(self._k + 1, 4))
-        block = h[0] % self.blocks
-        return self._scheme.explain(data, RAW_MODULUS, self._k + 1) + [
-            ("h_i = scheme value i, scrambled (SplitMix64)", ", ".join(map(str, h)) + (", …" if self._k > 3 else "")),
-            ("block = h_0 mod b", f"{block} of b = {self.blocks} (bits {block * b}…{block * b + b - 1})"),
-            ("position i (i = 1…k)", f"{block}·{b} + (h_i mod {b})")]
-
     def __repr__(self) -> str:
         return (f"BlockedBloomFilter(m={self._m}, k={self._k}, block_bits={self._block_bits}, "
                 f"scheme={self.scheme!r}, n={self._count}, bits_set={self._bits_set})")
@@ -220,44 +202,3 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
         # the curve is smooth: ``samples`` exact points, interpolated between (a window's chunk of rows spans a
         # short stretch, where 64 are plenty)
         return blocked_fp_curve(self._m, self._k, n, self._block_bits, samples=samples)
-
-    # --- variant words (see BloomFilter's) -------------------------------------------------------------------
-    @property
-    def bands_text(self) -> str:
-        return f"outlined: {self._block_bits}-bit blocks; an item's k bits all lie in one"
-
-    def kind_phrase(self) -> str:
-        return f"blocked filter ({self.blocks:,} blocks of {self._block_bits} bits)"
-
-    def size_text(self) -> str:
-        return f"m = {self._m:,} bits in {self.blocks:,} blocks"
-
-    def grid_bands(self, recent: Sequence[int] = ()) -> list[tuple[int, int, str]]:
-        b, blocks = self._block_bits, self.blocks
-        if blocks <= self.BANDS_SHOWN:
-            counts = self.block_counts()
-            return [(i * b, (i + 1) * b, f"block {i}: {counts[i] / b * 100:.0f}%") for i in range(blocks)]
-        if len(recent):
-            block = int(recent[0]) // b
-            if block < blocks:
-                return [(block * b, (block + 1) * b, f"block {block:,} of {blocks:,}")]
-        return []
-
-    def describe_bit(self, index: int) -> str:
-        return f"block {index // self._block_bits:,}"
-
-    def operation_rows(self, op: str, result) -> tuple[tuple[str, str], ...]:
-        b = self._block_bits
-        block = int(result.positions[0]) // b
-        return (("block chosen (h_0 mod b)", f"block {block:,} of {self.blocks:,}: bits "
-                                             f"{block * b:,}…{block * b + b - 1:,}"),
-                ("offsets inside the block (h_i mod B)", ", ".join(f"{p - block * b}" for p in result.positions)))
-
-    def theory_rows(self) -> tuple[tuple[str, str], ...]:
-        m, k, b, n = self._m, self._k, self._block_bits, self._count
-        standard = float(fp_exact_at(m, k, np.array([n], dtype=float))[0])
-        return (("blocks", f"b = m/B = {m:,}/{b} = {self.blocks:,} blocks of B = {b} bits (one cache line "
-                           "at 512)"),
-                ("load of a block", f"Binomial(n, B/m): mean n·B/m = {n * b / m:.2f} items"),
-                ("theory", f"Σ_i P(load i)·f(B, k, i) = {self.theory_at(n):.4g}"),
-                ("standard filter, same m and k", f"{standard:.4g}"))

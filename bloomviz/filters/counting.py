@@ -28,7 +28,6 @@ minimum, whose "counter > 0" bits are exactly the AND of the two filters' bits.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -41,6 +40,7 @@ from bloomviz.hashing import schemes as hashing
 from bloomviz.filters.standard import BATCH, BloomFilter, Insertion, Lookup
 from bloomviz.items.encoding import describe, to_bytes_list
 from bloomviz.theory.validate import check_k, check_m
+from bloomviz.filters.capabilities import Capabilities
 from bloomviz.filters.common import check_count, check_counter_bits, check_params
 from bloomviz.filters.params import COUNTER_BITS, K, M
 
@@ -152,7 +152,6 @@ class CountingBloomFilter(BloomFilter):
 
     variant = "counting"
     # --- variant facts (see BloomFilter's) ---
-    theory_name = "theory (counting)"
     parameters = (M, K, COUNTER_BITS)
     stored_params = {"counter_bits": int}
 
@@ -164,13 +163,7 @@ class CountingBloomFilter(BloomFilter):
             raise ValueError(f"counter_bits={c} is out of range {low}..{high}")
         n = (m * c + 7) // 8
         return n, n
-    title = "Counting (c-bit counters, supports removal)"
-    short_title = "Counting"
-    choice_label = "Counting (remove items)"
-    description = "a small counter per position, so items can be removed."
-    unit = "counters"
-    can_remove = True
-    theory_label = "theory: exact (a counter > 0 is a set bit)"
+    capabilities = Capabilities(removable=True, counting=True)
 
     def __init__(self, m: int, k: int, counter_bits: int = 4, scheme: str = hashing.DEFAULT_SCHEME):
         self._setup(m, k, counter_bits, scheme)
@@ -373,47 +366,3 @@ class CountingBloomFilter(BloomFilter):
         out._setup(m, k, counter_bits, scheme)
         out._set_counters(unpack_counters(payload, m, counter_bits), count)  # length checked before allocating
         return out
-
-    # --- variant words (see BloomFilter's) -------------------------------------------------------------------
-    def kind_phrase(self) -> str:
-        return f"counting filter ({self._counter_bits}-bit counters)"
-
-    def size_text(self) -> str:
-        return f"{self._m:,} counters of {self._counter_bits} bits"
-
-    @property
-    def stored_bits(self) -> int:
-        return self._m * self._counter_bits
-
-    def describe_bit(self, index: int) -> str:
-        top = self._top
-        if self.counter(index) == top:
-            return f"of at most {top}: saturated, never decremented"
-        return f"of at most {top}"
-
-    def insert_note(self, insertion) -> str:
-        top = self._top
-        stuck = sorted({p for p, c in zip(insertion.positions, insertion.counters) if c == top})
-        if not stuck:
-            return ""
-        many = len(stuck) > 1
-        return (f" Counter{'s' if many else ''} {', '.join(f'{p:,}' for p in stuck)} "
-                f"{'are' if many else 'is'} saturated at {top}: never counted further, never decremented.")
-
-    def operation_rows(self, op: str, result) -> tuple[tuple[str, str], ...]:
-        c = self._counter_bits
-        return (("counters at the k positions" + (" (after +1)" if op == "insert" else ""),
-                 ", ".join(f"{p:,}: {v}" for p, v in zip(result.positions, result.counters))),
-                ("saturation", f"c = {c} bits per counter: at most 2^{c} − 1 = {self._top}; "
-                               f"{self.saturated_count:,} counters are saturated now"))
-
-    def theory_rows(self) -> tuple[tuple[str, str], ...]:
-        m, k, j, n = self._m, self._k, self._top, self._count
-        # A counter sticks at its top value 2^c − 1 (15 for 4 bits): that, not 2^c, is the value whose
-        # probability matters here, so Fan et al.'s bound P(count ≥ j) ≤ (e·k·n/(j·m))^j is taken at it.
-        stuck = min(1.0, (math.e * k * n / (j * m)) ** j) if n else 0.0
-        return (("theory, exact (a counter above 0 is a set bit)",
-                 f"E[(X/m)^k] = {self.theory_at(n):.4g}"),
-                (f"P(a given counter reaches 2^c − 1 = {j} and sticks)",
-                 f"≤ (e·k·n / (j·m))^j = (e·{k}·{n:,} / ({j}·{m:,}))^{j} = {stuck:.3g}"),
-                ("counters now", f"highest {self.highest_counter}, saturated {self.saturated_count:,}"))

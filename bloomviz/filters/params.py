@@ -50,6 +50,10 @@ class Param:
         """Its command-line option: ``counter_bits`` -> ``--counter-bits``."""
         return "--" + self.name.replace("_", "-")
 
+    def value(self, flt) -> object:
+        """The filter's value of this parameter (each declared parameter is a property of its class)."""
+        return getattr(flt, self.name)
+
     @property
     def key(self) -> str:
         """Its option in a lesson file."""

@@ -26,10 +26,9 @@ import numpy as np
 
 from bloomviz.hashing import schemes as hashing
 from bloomviz.filters.standard import BloomFilter
-from bloomviz.items.encoding import to_bytes
-from bloomviz.theory.exact_rate import fp_exact_at
 from bloomviz.theory.validate import check_k, check_m
-from bloomviz.filters.common import (RAW_MODULUS, RemappedPositions, check_params, hash_values,
+from bloomviz.filters.capabilities import Capabilities
+from bloomviz.filters.common import (RemappedPositions, check_params, hash_values,
                                           hash_values_many)
 
 
@@ -47,14 +46,7 @@ class PartitionedBloomFilter(RemappedPositions, BloomFilter):
 
     variant = "partitioned"
     # --- variant facts (see BloomFilter's) ---
-    theory_name = "theory (partitioned)"
-    title = "Partitioned (k slices, one position each)"
-    short_title = "Partitioned"
-    choice_label = "Partitioned (k slices)"
-    description = "k slices of m/k bits, one position in each."
-    theory_label = "theory: partitioned (1 − (1 − k/m)^n)^k, exact"
-    bands_text = "outlined: the k slices; hash i sets one bit in slice i"
-    standard_formulas = False   # its own theory (theory_fp); the standard filter's formulas describe another
+    capabilities = Capabilities(standard_formulas=False)   # its own theory (theory_fp)
 
     def __init__(self, m: int, k: int, scheme: str = hashing.DEFAULT_SCHEME):
         m, k = check_m(m), check_k(k)
@@ -103,15 +95,6 @@ class PartitionedBloomFilter(RemappedPositions, BloomFilter):
         offsets = (hash_values_many(self._scheme, datas, self._k) % np.uint64(s)).astype(np.int64)
         return offsets + np.arange(self._k, dtype=np.int64) * s
 
-    def explain(self, item: object) -> list[tuple[str, str]]:
-        data = to_bytes(item)
-        s = self._slice
-        shown = ", ".join(str(h) for h in hash_values(self._scheme, data, min(self._k, 3)))
-        return self._scheme.explain(data, RAW_MODULUS, self._k) + [
-            ("slice size s = m/k", f"{self._m}/{self._k} = {s}"),
-            ("h_i = scheme value i, scrambled (SplitMix64)", shown + (", …" if self._k > 3 else "")),
-            ("position i (slice i)", f"i·{s} + (h_i mod {s})")]
-
     def __repr__(self) -> str:
         return (f"PartitionedBloomFilter(m={self._m}, k={self._k}, scheme={self.scheme!r}, "
                 f"n={self._count}, bits_set={self._bits_set})")
@@ -131,31 +114,3 @@ class PartitionedBloomFilter(RemappedPositions, BloomFilter):
         if k >= m:
             return np.where(n > 0, 1.0, 0.0)
         return np.where(n > 0, (-np.expm1(n * math.log1p(-k / m))) ** k, 0.0)
-
-    # --- variant words (see BloomFilter's) -------------------------------------------------------------------
-    def kind_phrase(self) -> str:
-        return f"partitioned filter ({self._k} slices)"
-
-    def size_text(self) -> str:
-        return f"m = {self._m:,} bits in {self._k} slices"
-
-    def grid_bands(self, recent: Sequence[int] = ()) -> list[tuple[int, int, str]]:
-        s = self._slice
-        fills = self.slice_fills()
-        return [(i * s, (i + 1) * s, f"slice {i}: {fills[i] * 100:.0f}%") for i in range(self._k)]
-
-    def describe_bit(self, index: int) -> str:
-        return f"slice {index // self._slice}"
-
-    def operation_rows(self, op: str, result) -> tuple[tuple[str, str], ...]:
-        s = self._slice
-        return ((f"slice i = [i·{s:,}, (i+1)·{s:,}): one position each",
-                 ", ".join(f"slice {p // s}: {p:,}" for p in result.positions)),)
-
-    def theory_rows(self) -> tuple[tuple[str, str], ...]:
-        m, k, n = self._m, self._k, self._count
-        standard = float(fp_exact_at(m, k, np.array([n], dtype=float))[0])
-        return (("slices", f"k = {k} slices of s = m/k = {m:,}/{k} = {self._slice:,} bits"),
-                ("theory", f"(1 − (1 − k/m)^n)^k = (1 − (1 − {k}/{m:,})^{n:,})^{k} = "
-                           f"{self.theory_at(n):.4g}"),
-                ("standard filter, same m and k", f"{standard:.4g}"))

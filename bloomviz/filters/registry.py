@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bloomviz.filters import bitstore
+from bloomviz.filters import capabilities
 
 from bloomviz.hashing import schemes as hashing
 from bloomviz.filters.blocked import BlockedBloomFilter
@@ -36,8 +36,6 @@ VARIANTS: dict[str, type] = {cls.variant: cls for cls in (
 )}
 DEFAULT_VARIANT = BloomFilter.variant
 
-TITLES: dict[str, str] = {vid: cls.title for vid, cls in VARIANTS.items()}
-
 # Every constructor argument of every variant, in the order a form would ask for them, with its default
 # (``REQUIRED`` when none): read from the classes' declarations (params.py), the scheme last.
 PARAMETERS: dict[str, dict[str, object]] = {vid: defaults(cls.parameters, hashing.DEFAULT_SCHEME)
@@ -48,12 +46,6 @@ def is_standard(flt) -> bool:
     """Whether ``flt`` is the textbook filter itself (not a variant built on it): what an ensemble of random
     standard filters can stand beside."""
     return type(flt) is BloomFilter
-
-
-def variant_tip() -> str:
-    """The variants in one paragraph, for a tooltip."""
-    return "The kind of Bloom filter. " + " ".join(f"{cls.short_title}: {cls.description}"
-                                                    for cls in VARIANTS.values())
 
 
 def check_variant(variant: object) -> str:
@@ -78,17 +70,10 @@ def make_filter(variant: str = "standard", **params):
     return VARIANTS[variant](**given)
 
 
-def grid_values(flt) -> np.ndarray:
-    """What the grid shows for any filter: a uint8 array of length ``flt.m`` (bits 0/1, or counters)."""
-    if hasattr(flt, "values_for_grid"):
-        return flt.values_for_grid()
-    return bitstore.unpack(flt.bits)
-
-
 def standard_formulas_apply(flt) -> bool:
     """Whether the standard filter's classic formula, approximation and bound describe ``flt`` (a counting
     filter answers lookups as a standard one does; slices, blocks and stages have their own theory)."""
-    return bool(getattr(flt, "standard_formulas", False))
+    return capabilities.of(flt).standard_formulas
 
 
 def theory_fp(flt, n: float | None = None) -> float:

@@ -107,7 +107,6 @@ class ScalableBloomFilter(ScalableFacts, RichDisplay):
     """A growing list of standard filters whose errors sum to at most p. See the module docstring."""
 
     variant = "scalable"
-    standard_formulas = False   # its own theory (theory_fp); the standard filter's formulas describe another
 
     def __init__(self, initial_capacity: int, p: float, growth: int = 2, tightening: float = 0.9,
                  scheme: str = hashing.DEFAULT_SCHEME):
@@ -288,17 +287,6 @@ class ScalableBloomFilter(ScalableFacts, RichDisplay):
     def __contains__(self, item: object) -> bool:
         data = to_bytes(item)
         return any(data in s for s in self._stages)
-
-    def explain(self, item: object) -> list[tuple[str, str]]:
-        """Each stage's size and the item's positions in it (grid coordinates)."""
-        data = to_bytes(item)
-        rows = [("stages", f"{len(self._stages)}; stage i holds {self._initial}·{self._growth}^i items at error "
-                           f"{self.first_error:.3g}·{self._r}^i (sum < p = {self._p})")]
-        for i, (s, spec, off) in enumerate(zip(self._stages, self._specs, self._offsets)):
-            pos = ", ".join(str(off + p) for p in s.positions(data))
-            rows.append((f"stage {i}: m={s.m}, k={s.k}, {len(s)}/{spec.capacity} items, bits {off}…{off + s.m - 1}",
-                         pos))
-        return rows
 
     def positions(self, item: object) -> tuple[int, ...]:
         """Every stage's positions of the item, stage after stage, in grid coordinates."""

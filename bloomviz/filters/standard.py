@@ -17,6 +17,7 @@ from bloomviz.filters import bitstore
 
 from bloomviz.hashing import schemes as hashing
 from bloomviz.items.encoding import prepare_items, to_bytes
+from bloomviz.filters.capabilities import Capabilities
 from bloomviz.filters.notebook import RichDisplay
 from bloomviz.filters.params import K, M, Param
 from bloomviz.theory.validate import check_k, check_m, check_n, check_p
@@ -62,22 +63,11 @@ class BloomFilter(RichDisplay):
     """m bits, k hash positions per item. ``len()`` counts inserts (adds and update items), not distinct items."""
 
     variant = "standard"
-    # The standard filter's formulas (classic, approximation, bound) describe this filter; a variant with a
-    # layout of its own (slices, blocks, stages) sets False and brings its own theory_fp.
-    standard_formulas = True
+    # what it can do (capabilities.py): a subclass declares its own
+    capabilities = Capabilities()
     # --- variant facts: what the variant is, read by views and files instead of comparing its name ---------
-    # (a subclass states only what differs; the words built from them are in the "variant words" block below)
-    sized = True                 # built from a fixed m and k (a scalable filter grows from a capacity instead)
-    theory_name = "theory"       # the plot's legend for this variant's theory curve
+    # (a subclass states only what differs; its words are its describer's, in bloomviz.explain.describers)
     parameters: tuple[Param, ...] = (M, K)   # its constructor's arguments besides the scheme (params.py)
-    title = "Standard"           # the variant's name with what sets it apart, for menus and titles
-    short_title = "Standard"     # its name alone, for a sentence ("Standard: m bits.")
-    choice_label = "Standard"    # its entry in the window's variant list
-    description = "m bits."      # one sentence on what it is
-    unit = "bits"                # what one cell of its grid is
-    can_remove = False           # whether ``remove`` exists
-    theory_label: str | None = None   # the plot's theory legend when its own formula is not the standard one
-    bands_text = ""              # what the grid's outlined bands are (none here)
     # What a .bloom file stores besides m, k and the scheme (bloomviz.files.storage): each parameter's name and
     # number type, and ``payload_size``, the payload's (lowest, highest) size in bytes that m and they imply.
     stored_params: dict[str, type] = {}
@@ -371,64 +361,9 @@ class BloomFilter(RichDisplay):
         self._bits_set = 0
         self._count = 0
 
-    # --- variant words: what the window says and outlines for this variant --------------------------------------
-    # Each variant overrides what differs; bloomviz.explain.variants is the one place the window asks.
-    def kind_phrase(self) -> str:
-        """The filter's kind inside a sentence: "A new empty <kind>: …"."""
-        return "filter"
-
-    def describe_new(self, capacity: int | None = None) -> str:
-        """The sentence that announces a new, empty filter (``capacity``: the n it was designed for)."""
-        cap = f", designed for n = {capacity:,}" if capacity else ""
-        return (f"A new empty {self.kind_phrase()}: m = {self.m:,} {self.unit}, k = {self.k} hash functions, "
-                f"scheme {self.scheme_obj.title}{cap}.")
-
-    def size_text(self) -> str:
-        """What its m is made of, for a one-line summary."""
-        return f"m = {self.m:,} bits"
-
-    @property
-    def stored_bits(self) -> int:
-        """The bits its cells take when saved (m here; m·c for c-bit counters)."""
-        return self.m
-
-    def summary_text(self, capacity: int | None = None) -> str:
-        """The parameters panel's "Now: …" line."""
-        from bloomviz.theory.units import human_bytes
-        cap_text = f", designed for {capacity:,} items" if capacity else ""
-        return (f"Now: {self.size_text()} ({human_bytes(math.ceil(self.stored_bits / 8))}), k = {self.k}"
-                f"{cap_text}.")
-
-    def grid_bands(self, recent: Sequence[int] = ()) -> list[tuple[int, int, str]]:
-        """Index ranges [start, stop) of the grid to outline, each with a label (``recent``: the positions of
-        the last operation, for a variant that outlines only the part it touched)."""
-        return []
-
-    def describe_bit(self, index: int) -> str:
-        """Where bit ``index`` lies in the variant's layout ("slice 2", "stage 1, its bit 40"); "" when the
-        layout has no parts."""
-        return ""
-
-    def bound_line(self) -> tuple[float, str] | None:
-        """A horizontal reference for the rate plot (value, label), or None."""
-        return None
-
     def positions_added(self, item: object) -> tuple[int, ...]:
         """The positions an ``add`` of the item would set (a scalable filter sets only its newest stage's)."""
         return self.positions(item)
-
-    def insert_note(self, insertion) -> str:
-        """A sentence to append to an insert's explanation ("" when there is nothing the variant adds)."""
-        return ""
-
-    def operation_rows(self, op: str, result) -> tuple[tuple[str, str], ...]:
-        """What the variant did with one item (``op``: "insert", "lookup" or "remove"), as (name, value) rows."""
-        return ()
-
-    def theory_rows(self) -> tuple[tuple[str, str], ...]:
-        """The variant's own theory with the current numbers plugged in (none: the standard formulas are the
-        window's own)."""
-        return ()
 
     # --- the variant's own theory, at many n (registry.theory_curve asks it) ------------------------------------
     def theory_at(self, n: float) -> float:

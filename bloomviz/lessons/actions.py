@@ -144,7 +144,7 @@ def _filter_options(o: dict) -> dict:
             out[key] = _declared(o[key], param)
     variant = out["variant"]
     cls = VARIANTS[variant]
-    if not cls.sized:   # it grows from its own parameters (a scalable's capacity= and p=): all must be given
+    if not cls.capabilities.sized:   # it grows from its own parameters (capacity= and p=): all must be given
         required = [param.key for param in cls.parameters if param.required]
         if not set(required) <= set(out):
             raise ValueError(f"a {variant} filter needs {' and '.join(key + '=' for key in required)}")

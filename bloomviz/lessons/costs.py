@@ -9,6 +9,7 @@ the lesson's bits.
 
 from __future__ import annotations
 
+from bloomviz.filters import capabilities
 from bloomviz.lessons import budget as B
 
 CULPRIT_LIMIT = 2000     # name who set each bit only while the named members are few enough to list
@@ -20,7 +21,7 @@ SLOW_HASH = {"sha256-salted": 1.4e-6, "kedmi-sha256": 1.4e-6, "murmur3-seeded": 
 
 
 def _per_hash(flt) -> float:
-    return SLOW_HASH.get(getattr(flt, "scheme", None), 0.0)
+    return SLOW_HASH.get(flt.scheme, 0.0) if flt is not None else 0.0
 
 
 def _k(flt) -> int:
@@ -28,7 +29,8 @@ def _k(flt) -> int:
 
 
 def _stages(flt) -> int:
-    return len(getattr(flt, "stages", ()) or ()) or 1    # a growing filter looks an item up in every stage
+    # a growing filter looks an item up in every stage
+    return len(flt.stages) if flt is not None and capabilities.of(flt).staged else 1
 
 
 def _bits(flt) -> int:
@@ -108,7 +110,7 @@ def action_cost(state, action) -> tuple[float, str]:
 def check_new_filter_spec(variant_cls, params: dict) -> None:
     """Before a growing filter is built: its first stage must fit a lesson (a scalable filter's first stage at
     capacity 10^9 and p = 10^-9 is 4·10^10 bits, which no array holds)."""
-    if variant_cls.sized:
+    if variant_cls.capabilities.sized:
         return
     from bloomviz.filters.scalable_stages import stage_spec
     defaults = {p.name: p.default for p in variant_cls.parameters}
@@ -125,7 +127,7 @@ def check_new_filter_spec(variant_cls, params: dict) -> None:
 
 def check_growth(flt, inserts: int) -> None:
     """A growing filter that ``inserts`` more items would push past the lesson's bits is refused first."""
-    if not hasattr(flt, "stage_specs"):
+    if not capabilities.of(flt).staged:
         return
     from bloomviz.workbench.limits import scalable_m_after
     m = scalable_m_after(flt, inserts)

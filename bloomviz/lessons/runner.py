@@ -47,7 +47,7 @@ def _make_filter(state: LessonState, o: dict):
     # the variant's declared parameters, each from its lesson option (None: the default); the options of other
     # variants are not its business
     params = {param.name: o.get(param.key) for param in VARIANTS[variant].parameters}
-    if VARIANTS[variant].sized and (params["m"] is None or params["k"] is None):
+    if VARIANTS[variant].capabilities.sized and (params["m"] is None or params["k"] is None):
         params["m"], params["k"], _notes = textbook_design(o["n"], o["p"], max_m=LESSON_MAX_M)
     check_new_filter_spec(VARIANTS[variant], params)
     flt = make_filter(variant, scheme=scheme, **params)
@@ -134,7 +134,7 @@ def apply(state: LessonState, action: Action, window: list) -> None:
             ins = flt.add(item)
             state.named.append(item)
             state.last = {"action": "insert", "item": item, "positions": list(ins.positions),
-                          "newly_set": [bool(x) for x in getattr(ins, "newly_set", ())]}
+                          "newly_set": [bool(x) for x in ins.newly_set]}
         if "slow" in o:
             window.append({"action": "slow", "seconds_per_hash": o["slow"]})
     elif name == "lookup":
@@ -148,9 +148,9 @@ def apply(state: LessonState, action: Action, window: list) -> None:
         predict.run(state, action, window)
     elif name == "remove":
         flt = need_filter(state)
-        if not flt.can_remove:
+        if not flt.capabilities.removable:
             from bloomviz.filters.registry import VARIANTS
-            removable = " or ".join(f"variant={vid}" for vid, cls in VARIANTS.items() if cls.can_remove)
+            removable = " or ".join(f"variant={vid}" for vid, cls in VARIANTS.items() if cls.capabilities.removable)
             raise ValueError(f"a {flt.variant} filter cannot remove items: use {removable}")
         for item in a:
             # as in the window: removing a member is a removal, whatever force says; only a non-member's is forced

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
+from bloomviz.filters import capabilities
 from bloomviz.items.encoding import random_items
 from bloomviz.lessons.costs import CULPRIT_LIMIT
 from bloomviz.measure.verdicts import Verdict, classify, removal_that_cleared
@@ -73,20 +74,19 @@ def lookup_record(state: LessonState, name: str, item: str, look) -> dict:
         cause = removal_that_cleared(zeros, state.forced)
         if cause is not None:
             rec["caused_by"] = {"item": cause.item, "line": cause.index}
-    top = getattr(state.filter, "max_counter", None)
-    if verdict == Verdict.FALSE_POSITIVE and inserted and top is not None:
-        rec["stuck"] = [int(p) for p, c in zip(look.positions, getattr(look, "counters", ())) if c == top]
+    if verdict == Verdict.FALSE_POSITIVE and inserted and capabilities.of(state.filter).counting:
+        top = state.filter.max_counter
+        rec["stuck"] = [int(p) for p, c in zip(look.positions, look.counters) if c == top]
     if look.maybe_present and len(state.named) <= CULPRIT_LIMIT and not state.randoms:
         rec["member"] = item in state.named
-        positions_of = getattr(state.filter, "positions", None)   # a scalable filter has one set per stage
-        if positions_of is not None:
-            # who set each of the item's bits: the other named members whose own positions include it
-            setters: dict[int, list] = {p: [] for p in look.positions}
-            for member in dict.fromkeys(state.named):
-                if member != item:
-                    for p in set(positions_of(member)) & set(setters):
-                        setters[p].append(member)
-            rec["culprits"] = {str(p): who for p, who in setters.items()}
+        positions_of = state.filter.positions   # a scalable filter's: one set per stage
+        # who set each of the item's bits: the other named members whose own positions include it
+        setters: dict[int, list] = {p: [] for p in look.positions}
+        for member in dict.fromkeys(state.named):
+            if member != item:
+                for p in set(positions_of(member)) & set(setters):
+                    setters[p].append(member)
+        rec["culprits"] = {str(p): who for p, who in setters.items()}
     return rec
 
 

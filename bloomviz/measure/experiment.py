@@ -80,7 +80,7 @@ class Simulation:
                 raise Cancelled(f"cancelled after {measurement.taken} of {total} items")
             n, fp, bits = measurement.step(chunk).checkpoints()   # only kept rows get theory and intervals
             rows = series_rows(flt.m, flt.k, n, fp, measurement.probe_count, bits)
-            if not flt.sized:
+            if not flt.capabilities.sized:
                 for key in ("fp_exact", "fp_classic", "fp_approx", "fp_bound"):
                     rows[key] = np.full(len(n), np.nan)
             self.series.extend(**rows)

@@ -16,8 +16,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from bloomviz.filters import capabilities
 from bloomviz.filters import bitstore
-from bloomviz.filters.standard import BloomFilter
 from bloomviz.theory.intervals import wilson_interval
 
 
@@ -115,8 +115,7 @@ class FpTracker(ProbeCounts):
             if not live.all():
                 self._keep_entries(live)
         self._stale = False
-        standard = (type(flt).insert_positions is BloomFilter.insert_positions
-                    or getattr(flt, "writes_plain_bits", False))
+        standard = not capabilities.of(flt).counting   # a counter filter inserts its own way
         view = bitstore.byte_view(flt.bits)
         if not standard:
             # a variant inserts its own way (counting) or remaps: the flips are found on a copy of its bits

@@ -20,6 +20,7 @@ from typing import Sequence
 
 import numpy as np
 
+from bloomviz.filters.capabilities import Capabilities
 from bloomviz.measure.fp_tracker import FpTracker, ProbeCounts
 from bloomviz.items.encoding import to_bytes_list
 
@@ -44,7 +45,7 @@ class _NewestStage:
         return self._flt.insert_newest(positions)
 
     # the newest stage is a plain bit array: the tracker's pass writes its bits itself and reports the count
-    writes_plain_bits = True
+    capabilities = Capabilities()
 
     def count_fresh_bits(self, new_bits: int, rows: int) -> None:
         self._flt.count_fresh_newest(new_bits, rows)

@@ -26,7 +26,8 @@ import numpy as np
 
 from bloomviz.hashing import schemes as hashing
 
-from bloomviz.filters.registry import TITLES, VARIANTS, check_variant, make_filter
+from bloomviz.explain.variants import variant_title
+from bloomviz.filters.registry import VARIANTS, check_variant, make_filter
 from bloomviz.filters.registry import theory_curve as variant_theory_curve
 from bloomviz.filters.registry import theory_fp as variant_theory_fp
 from bloomviz.filters.standard import BloomFilter
@@ -72,7 +73,7 @@ class Config:
 
     @property
     def title(self) -> str:
-        return f"{TITLES[self.variant]}, {hashing.SCHEMES[self.scheme].title}"
+        return f"{variant_title(self.variant)}, {hashing.SCHEMES[self.scheme].title}"
 
 
 def lesson_configs() -> list[Config]:
@@ -92,7 +93,7 @@ def build_filter(config: Config, m: int, k: int, n: int, p: float | None = None)
     instead: it gets rate p (default: the standard filter's exact rate for m, k, n) and an initial capacity of
     n/4, so that it opens new stages during the stream — the situation it exists for, where n was not known in
     advance."""
-    if not VARIANTS[config.variant].sized:
+    if not VARIANTS[config.variant].capabilities.sized:
         if p is None:
             p = min(max(theory.fp_exact(m, k, n), 1e-12), 0.5)
         return make_filter(config.variant, initial_capacity=max(1, n // SCALABLE_START_FRACTION), p=p,
@@ -203,7 +204,7 @@ class Lane:
         return {"n": n, "measured": fp / probes, "low": low, "high": high, "theory": self.theory_at(n)}
 
     def theory_at(self, n: np.ndarray) -> np.ndarray:
-        if self._curve_theory is None or self.filter.standard_formulas:
+        if self._curve_theory is None or self.filter.capabilities.standard_formulas:
             return theory_curve(self.filter, n)
         # Slow formulas (blocked, scalable) were tabulated once; between table points the curve is smooth.
         return np.interp(np.asarray(n, np.float64), self._curve_n, self._curve_theory)

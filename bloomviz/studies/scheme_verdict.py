@@ -24,6 +24,7 @@ import html
 import math
 from dataclasses import dataclass
 
+from bloomviz.filters import capabilities
 from bloomviz.theory.binomial_tails import binomial_tails, bits_set_spread
 
 ALPHA = 0.005   # one-sided: a scheme with independent positions is accused in at most 1 lane of 200
@@ -64,7 +65,7 @@ def judge(summary, flt) -> SchemeVerdict:
     fill_rate = min(max(float(flt.expected_fp), 0.0), 1.0)
     p_above, p_below = binomial_tails(s.fp_count, s.probes, fill_rate) if s.probes else (1.0, 1.0)
     mean = sd = math.nan
-    if getattr(flt, "standard_formulas", False) and s.n:
+    if capabilities.of(flt).standard_formulas and s.n:
         mean, sd = bits_set_spread(s.m, s.k, s.n)
     missed = s.theory > 0 and (s.low > s.theory or s.high < s.theory)
     if p_above < ALPHA:

@@ -17,6 +17,6 @@ def build_filter(variant: str, params: dict):
         limits.check_k(params.get("k"))
     if "scheme" in takes:
         limits.check_scheme(params.get("scheme"))
-    if not VARIANTS[variant].sized:
+    if not VARIANTS[variant].capabilities.sized:
         limits.check_growing(params)
     return make_filter(variant, **{name: value for name, value in params.items() if name in takes})

@@ -15,6 +15,7 @@ from typing import Iterable
 
 import numpy as np
 
+from bloomviz.filters import capabilities
 from bloomviz.items.encoding import random_items, to_bytes_list
 from bloomviz.measure import pipeline
 from bloomviz.workbench.item_log import ItemLog
@@ -33,10 +34,7 @@ def could_be_probes(items: Iterable[object]) -> Iterable[object]:
 
 
 def has_bits(flt) -> bool:
-    try:
-        return flt.bits is not None and hasattr(flt, "insert_positions")
-    except AttributeError:
-        return False
+    return capabilities.of(flt).plain_bits
 
 
 class Measurement:

@@ -30,6 +30,7 @@ from typing import Sequence
 
 import numpy as np
 
+from bloomviz.filters import capabilities
 from bloomviz.filters import bitstore
 from bloomviz.hashing import schemes as hashing
 from bloomviz.items.encoding import to_bytes, to_bytes_list
@@ -258,21 +259,17 @@ class Workbench(Operations, Jobs, Undo):
         return self._s.truth.items_at_bit(index, limit)
 
     def max_value(self) -> int:
-        return int(getattr(self._s.flt, "max_counter", 1))
+        return capabilities.max_value(self._s.flt)
 
     def grid_values(self) -> np.ndarray:
         """One uint8 per cell: the bits (0/1) or, for a counting filter, the counters."""
-        flt = self._s.flt
-        if hasattr(flt, "values_for_grid"):
-            return np.asarray(flt.values_for_grid(), dtype=np.uint8)
-        return bitstore.unpack(flt.bits)
+        return capabilities.grid_values(self._s.flt)
 
     def cell_values(self, positions) -> np.ndarray:
         positions = np.asarray(positions, dtype=np.int64)
         flt = self._s.flt
-        counters = getattr(flt, "counters", None)
-        if counters is not None:
-            return np.asarray(counters)[positions].astype(np.uint8)
+        if capabilities.of(flt).counting:
+            return np.asarray(flt.counters)[positions].astype(np.uint8)
         if has_bits(flt):
             return bitstore.test_bits(flt.bits, positions).astype(np.uint8)
         return self.grid_values()[positions]
@@ -295,7 +292,7 @@ class Workbench(Operations, Jobs, Undo):
         truth = self._s.truth
         out = {"after_removals": truth.distorting > 0}
         if not standard_formulas_apply(flt):
-            out.update(own_theory=True, single_mk=bool(flt.sized))
+            out.update(own_theory=True, single_mk=bool(flt.capabilities.sized))
             # (not between a job's chunks: a blocked filter's rate from its bits reads every block, 50 ms at
             # 10^8 bits; the explanation after the job has them)
             if self._job is None:
@@ -325,7 +322,7 @@ class Workbench(Operations, Jobs, Undo):
 
     def can_remove(self) -> bool:
         """Whether the filter supports removal (a counting filter)."""
-        return hasattr(self._s.flt, "remove")
+        return capabilities.of(self._s.flt).removable
 
     def removal_needs_force(self, item: object) -> bool:
         """Whether ``remove(item)`` would be refused only because the item was never inserted (all its counters

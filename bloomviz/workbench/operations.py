@@ -8,6 +8,7 @@ from typing import Sequence
 
 import numpy as np
 
+from bloomviz.filters import capabilities
 from bloomviz.explain.operations import FALSE_NEGATIVE_LIMIT, false_negative_note
 from bloomviz.filters import bitstore
 from bloomviz.filters.generated_positions import positions as generated_positions
@@ -40,9 +41,9 @@ class Operations:
         """Refuse (error emitted) inserts a growing filter cannot take, or that would take what the window keeps
         past its memory budget (``limits.memory_refusal`` says what to do instead)."""
         flt = self._s.flt
-        refusal = None if flt.sized else limits.growth_refusal(flt, inserts)
+        refusal = None if flt.capabilities.sized else limits.growth_refusal(flt, inserts)
         if refusal is None:
-            refusal = limits.memory_refusal(nbytes(self._s), inserts, flt.k if flt.sized else limits.MAX_K,
+            refusal = limits.memory_refusal(nbytes(self._s), inserts, flt.k if flt.capabilities.sized else limits.MAX_K,
                                             typed_bytes)
         if refusal:
             self._emit(self.events.error, f"Refused{what}: {refusal}. Nothing was changed.")
@@ -67,11 +68,11 @@ class Operations:
         positions = _ints(ins.positions)
         was_member = s.truth.member(data, positions) if s.truth.fixed_k else s.truth.member(data)
         newly = [p for p, fresh in zip(positions, ins.newly_set) if fresh]
-        grown = bool(getattr(ins, "new_stage", False))
+        grown = capabilities.of(flt).staged and ins.new_stage
         s.series.extend(**self._rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set])))
         s.truth.remember([item], [data], np.array([positions]) if s.truth.fixed_k else None)
         kinds = tuple("new" if fresh else "old" for fresh in ins.newly_set)
-        changed = sorted(set(positions)) if hasattr(flt, "counters") else sorted(set(newly))
+        changed = sorted(set(positions)) if capabilities.of(flt).counting else sorted(set(newly))
         self._record("insert", INSERTED, item, data, positions, positions, kinds,
                      np.array(changed, dtype=np.int64), grown=grown, result=ins, was_member=was_member)
         return ins
@@ -86,7 +87,7 @@ class Operations:
         look = s.flt.lookup(data)
         positions = _ints(look.positions)
         bits = _ints(look.bits)
-        staged = hasattr(look, "stage_of")   # a growing filter: every stage's positions, one after another
+        staged = capabilities.of(s.flt).staged   # every stage's positions, one stage after another
         in_hit = tuple(st in set(look.hit_stages) for st in look.stage_of) if staged else (True,) * len(positions)
         plain = tuple("one" if b else "zero" for b in bits)
         culprits: dict = {}
@@ -181,7 +182,7 @@ class Operations:
         """
         if isinstance(items, GeneratedRun):
             s = self._s
-            if s.flt.sized and s.measure.takes_positions and items.items.prefix != PROBE_PREFIX:
+            if s.flt.capabilities.sized and s.measure.takes_positions and items.items.prefix != PROBE_PREFIX:
                 return self._insert_run(items)
             items = items.texts()    # (a probe-like prefix, another tracker: the items as strings)
         items = items if isinstance(items, list) else list(items)
@@ -212,7 +213,7 @@ class Operations:
         flt = s.flt
         m0 = flt.m
         pos = changed = None
-        if flt.sized:    # one array of fixed positions: hashed once, for the truth, the grid and the filter
+        if flt.capabilities.sized:    # one array of fixed positions: hashed once, for truth, grid and filter
             pos = flt.positions_many(datas)
             changed = self._changed_cells(pos)
         try:
@@ -238,7 +239,8 @@ class Operations:
         if self._job is not None or not has_bits(flt):
             return None
         flat = pos.ravel()
-        return sorted_unique(flat if hasattr(flt, "counters") else flat[bitstore.test_bits(flt.bits, flat) == 0])
+        counting = capabilities.of(flt).counting
+        return sorted_unique(flat if counting else flat[bitstore.test_bits(flt.bits, flat) == 0])
 
     def _commit_batch(self, items, datas, pos, rows: tuple, changed, grown: bool) -> int:
         """After the filter and the measurement took a batch: its plot rows, truth, history entry and record."""

@@ -68,7 +68,7 @@ class Truth:
 
     def __init__(self, flt):
         self.flt = flt
-        self.fixed_k = bool(flt.sized)
+        self.fixed_k = bool(flt.capabilities.sized)
         dtype = np.uint32 if flt.m <= 1 << 32 else np.int64
         self.rows = PositionRows(flt.k, dtype) if self.fixed_k else None
         self.items = ItemLog()

@@ -13,7 +13,9 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from bloomviz.filters.registry import grid_values
+from bloomviz.explain import variants as variant_words
+from bloomviz.filters import capabilities
+from bloomviz.filters.capabilities import grid_values
 from bloomviz.gui import theme
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.widgets.wilson_band import WilsonBand
@@ -66,7 +68,7 @@ class CompareDrawing:
 
     @staticmethod
     def _max_value(flt) -> int:
-        return int(getattr(flt, "max_counter", 1))
+        return capabilities.max_value(flt)
 
     def _setup_plot(self) -> None:
         self.plot.clear()
@@ -88,7 +90,7 @@ class CompareDrawing:
                                                                                    .items())))
             th = seen_theory.get(key)
             if th is None:
-                name = lane.filter.theory_name
+                name = variant_words.theory_name(lane.filter)
                 th = pg.PlotDataItem(pen=pg.mkPen(colour.darker(140), width=2,
                                                   style=QtCore.Qt.PenStyle.DashLine), name=name)
                 seen_theory[key] = th
@@ -153,7 +155,7 @@ class CompareDrawing:
                 frame.grid.reset(lane.filter.m, values, self._max_value(lane.filter))
             else:
                 frame.grid.set_all(values)
-            if hasattr(lane.filter, "stage_offsets"):
+            if capabilities.of(lane.filter).staged:
                 offsets = list(lane.filter.stage_offsets()) + [lane.filter.m]
                 frame.grid.set_bands([(offsets[i], offsets[i + 1], f"stage {i}")
                                       for i in range(len(offsets) - 1)])

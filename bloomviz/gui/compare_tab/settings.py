@@ -10,7 +10,8 @@ import math
 
 from PySide6 import QtCore, QtWidgets
 
-from bloomviz.filters.registry import TITLES, VARIANTS
+from bloomviz.explain.variants import variant_title
+from bloomviz.filters.registry import VARIANTS
 from bloomviz.hashing import schemes as hashing
 from bloomviz.studies.compare import DEFAULT_PROBES, LESSON_P, Config, lesson_configs, lesson_design
 from bloomviz.theory import rates as theory
@@ -28,7 +29,7 @@ class ConfigRow(QtWidgets.QWidget):
             self.variant.addItem(OFF, None)
         for vid in VARIANTS:
             self.variant.addItem(vid, vid)
-            self.variant.setItemData(self.variant.count() - 1, TITLES[vid], QtCore.Qt.ItemDataRole.ToolTipRole)
+            self.variant.setItemData(self.variant.count() - 1, variant_title(vid), QtCore.Qt.ItemDataRole.ToolTipRole)
         self.scheme = QtWidgets.QComboBox()
         for sid, s in hashing.SCHEMES.items():
             self.scheme.addItem(sid, sid)

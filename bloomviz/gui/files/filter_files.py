@@ -36,7 +36,7 @@ def filter_from_bytes(data: bytes):
 def filter_args(flt, variant: str) -> dict:
     """(m, k, params) of ``flt`` as ``Workbench.configure`` takes them."""
     params = {name: value for name, value in flt.state_params().items() if name != "stages"}
-    sized = VARIANTS[variant].sized
+    sized = VARIANTS[variant].capabilities.sized
     return {"m": flt.m if sized else None, "k": flt.k if sized else None, "params": params}
 
 

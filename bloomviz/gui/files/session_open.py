@@ -135,7 +135,7 @@ class SessionOpening:
                 base = filter_from_bytes(s.base)
             except storage.FilterFormatError as exc:
                 return f"the filter stored in it is damaged: {exc.reason}", None
-            sized = base.sized   # when the variants differ the first test already refuses
+            sized = base.capabilities.sized   # when the variants differ the first test already refuses
             if (base.variant, base.scheme) != (s.variant, s.scheme) or \
                     (sized and (base.m, base.k) != (s.m, s.k)):
                 return (f"its stored filter is a {base.variant} filter (m = {base.m}, k = {base.k}, {base.scheme}) "

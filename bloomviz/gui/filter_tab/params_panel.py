@@ -21,7 +21,7 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.explain import variants as variant_words
 from bloomviz.filters.params import K, M, Param
-from bloomviz.filters.registry import VARIANTS, variant_tip
+from bloomviz.filters.registry import VARIANTS
 from bloomviz.hashing import schemes as hashing
 from bloomviz.theory import units
 from bloomviz.gui.workbench import Workbench
@@ -52,14 +52,14 @@ TIPS = {
           "The design gives k = ⌈log2(1/p)⌉ and m = ⌈−n·ln p / (ln 2)²⌉."),
     "apply": "Make a new, empty filter with these m, k and scheme (asks first if it would discard items).",
     "design": "Fill in the optimal k and m for n items at rate p; then Apply makes the filter.",
-    "variant": variant_tip(),
+    "variant": variant_words.variant_tip(),
 }
 # a variant's own parameters are named by the key of their field ("sp": the scalable filter's rate bound, which is
 # not the design's p)
 FIELD_KEYS = {name: ("sp" if name == "p" else name) for name in FORM_PARAMETERS}
 TIPS.update({FIELD_KEYS[name]: param.tip for name, param in FORM_PARAMETERS.items() if name not in ("m", "k")})
 
-VARIANT_CHOICES = tuple((vid, cls.choice_label) for vid, cls in VARIANTS.items())
+VARIANT_CHOICES = tuple((vid, variant_words.choice_label(cls)) for vid, cls in VARIANTS.items())
 
 
 def design_words(n: int, p: float, m: int, k: int) -> str:
@@ -219,7 +219,7 @@ class ParamsPanel(QtWidgets.QWidget):
         declared = {param.name for param in cls.parameters}
         for name, widget in self.fields.items():
             self._form.setRowVisible(widget, name in declared)
-        self._design_box.setVisible(cls.sized)   # a design gives m and k: for a variant built from them
+        self._design_box.setVisible(cls.capabilities.sized)   # a design gives m and k: for a variant built from them
         self.show_message("")
 
     def _scheme_tip(self, index: int) -> None:
@@ -310,12 +310,12 @@ class ParamsPanel(QtWidgets.QWidget):
             self._variant_changed()
         for param in type(flt).parameters:
             if param.form:
-                self._show(param, getattr(flt, param.name))
+                self._show(param, param.value(flt))
         index = self.scheme_combo.findData(flt.scheme)
         if index >= 0:
             self.scheme_combo.setCurrentIndex(index)
         cap = self._wb.capacity
-        if cap and type(flt).sized:
+        if cap and type(flt).capabilities.sized:
             self._designed = (flt.m, flt.k, cap)
             self.n_edit.setText(str(cap))
             # p follows the filter (a scenario's design, a loaded session), not the last value typed here: the

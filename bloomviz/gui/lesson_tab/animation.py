@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore
 
-from bloomviz.filters.registry import grid_values
+from bloomviz.filters.capabilities import grid_values
 from bloomviz.gui.access import motion
 from bloomviz.gui.timing import ChunkRunner
 from bloomviz.gui.widgets.step_reveal import reveal_steps, scheme_of, verdict_line

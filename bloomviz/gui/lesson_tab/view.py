@@ -31,7 +31,9 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from bloomviz import lessons
 from bloomviz.lessons import step_numbers
 from bloomviz.lessons.predict import hidden_until_reveal
-from bloomviz.filters.registry import grid_values, standard_formulas_apply
+from bloomviz.filters import capabilities
+from bloomviz.filters.capabilities import grid_values
+from bloomviz.filters.registry import standard_formulas_apply
 from bloomviz.gui.widgets.grid import BitGridWidget, GridLegend
 from bloomviz.gui.widgets.grid.layout import grid_shape
 from bloomviz.gui.files.file_dialogs import Dialogs
@@ -298,7 +300,7 @@ class LessonView(QtWidgets.QWidget):
         """The grid showing ``flt`` (bits, or counters; every stage of a scalable one); the values drawn."""
         values = grid_values(flt)
         # counters on a fixed scale, the filter's own top (2^c − 1): a value keeps its colour from step to step
-        top = int(getattr(flt, "max_counter", 0) or 0) or (int(values.max()) if values.size else 1)
+        top = capabilities.max_value(flt)
         aspect = look.PRESENTER_ASPECT if self._presenting else 1.0
         if self.grid.m != flt.m or self.grid.max_value != max(1, top) or \
                 self.grid.cols != grid_shape(flt.m, aspect)[1]:
@@ -337,7 +339,7 @@ class LessonView(QtWidgets.QWidget):
             marks.show_bands(self.grid, self.legend, flt, (report.get("last") or {}).get("positions", ()))
             last = {} if "last" in hidden else report.get("last") or {}
             positions, kinds = marks.last_marks(last, values, flt.m)
-            if getattr(flt, "max_counter", 1) > 1:     # counters, which the grid shows only as shades
+            if capabilities.max_value(flt) > 1:     # counters, which the grid shows only as shades
                 counters = {p: int(values[p]) for p in dict.fromkeys(positions)}
             if positions:
                 self.grid.highlight(positions, kinds)

@@ -87,7 +87,7 @@ class FillGauge(QtWidgets.QProgressBar):
     def refresh(self, *_) -> None:
         wb = self._wb
         flt = wb.filter
-        state = gauge_state(len(flt), wb.capacity, flt.bits_set, flt.m, getattr(flt, "k", 0),
+        state = gauge_state(len(flt), wb.capacity, flt.bits_set, flt.m, flt.k,
                             standard_formulas_apply(flt))
         self.setValue(state["value"])
         self.setFormat(state["text"])

@@ -26,7 +26,7 @@ class RevealStep:
 
 def scheme_of(flt) -> hashing.HashScheme:
     """The hash scheme object of a filter (a lesson's hand-set scheme is not in the registry)."""
-    return getattr(flt, "scheme_obj", None) or hashing.get_scheme(flt.scheme)
+    return flt.scheme_obj
 
 
 def verdict_line(op: str, positions, was_set, verdict: str = "") -> str:

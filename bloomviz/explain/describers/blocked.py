@@ -1,0 +1,75 @@
+"""The blocked filter's words: the block an item's k positions share, and the theory over blocks' loads."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from bloomviz.explain.describers.standard import Band, Row, StandardWords
+from bloomviz.filters.common import RAW_MODULUS, hash_values
+from bloomviz.theory.exact_rate import fp_exact_at
+
+BANDS_SHOWN = 16   # up to this many blocks the grid outlines them all; past it, the last operation's only
+
+
+class BlockedWords(StandardWords):
+    title = "Blocked (all k positions in one 512-bit block)"
+    short_title = "Blocked"
+    choice_label = "Blocked (512-bit blocks)"
+    # (the ratios are recomputed by tests/test_prose_numbers.py: textbook design for n = 10^4 at p, m rounded up)
+    description = ("all k positions inside one 512-bit block (one cache line), faster, at a higher rate than a "
+                   "standard filter of the same m and k: 1.17× at a design for 1 %, 3.2× at 0.01 %, 21× at 10⁻⁶.")
+    theory_name = "theory (blocked)"
+    theory_label = "theory: blocked, Σ P(load)·FP(block)"
+
+    @property
+    def bands_text(self) -> str:
+        return f"outlined: {self.flt.block_bits}-bit blocks; an item's k bits all lie in one"
+
+    def kind_phrase(self) -> str:
+        return f"blocked filter ({self.flt.blocks:,} blocks of {self.flt.block_bits} bits)"
+
+    def size_text(self) -> str:
+        return f"m = {self.flt.m:,} bits in {self.flt.blocks:,} blocks"
+
+    def grid_bands(self, recent: Sequence[int] = ()) -> list[Band]:
+        b, blocks = self.flt.block_bits, self.flt.blocks
+        if blocks <= BANDS_SHOWN:
+            counts = self.flt.block_counts()
+            return [(i * b, (i + 1) * b, f"block {i}: {counts[i] / b * 100:.0f}%") for i in range(blocks)]
+        if len(recent):
+            block = int(recent[0]) // b
+            if block < blocks:
+                return [(block * b, (block + 1) * b, f"block {block:,} of {blocks:,}")]
+        return []
+
+    def describe_bit(self, index: int) -> str:
+        return f"block {index // self.flt.block_bits:,}"
+
+    def operation_rows(self, op: str, result) -> tuple[Row, ...]:
+        b = self.flt.block_bits
+        block = int(result.positions[0]) // b
+        return (("block chosen (h_0 mod b)", f"block {block:,} of {self.flt.blocks:,}: bits "
+                                             f"{block * b:,}…{block * b + b - 1:,}"),
+                ("offsets inside the block (h_i mod B)", ", ".join(f"{p - block * b}" for p in result.positions)))
+
+    def theory_rows(self) -> tuple[Row, ...]:
+        flt = self.flt
+        m, k, b, n = flt.m, flt.k, flt.block_bits, len(flt)
+        standard = float(fp_exact_at(m, k, np.array([n], dtype=float))[0])
+        return (("blocks", f"b = m/B = {m:,}/{b} = {flt.blocks:,} blocks of B = {b} bits (one cache line "
+                           "at 512)"),
+                ("load of a block", f"Binomial(n, B/m): mean n·B/m = {n * b / m:.2f} items"),
+                ("theory", f"Σ_i P(load i)·f(B, k, i) = {flt.theory_at(n):.4g}"),
+                ("standard filter, same m and k", f"{standard:.4g}"))
+
+    def hash_rows(self, data: bytes) -> list[Row]:
+        flt = self.flt
+        b, k = flt.block_bits, flt.k
+        h = hash_values(flt.scheme_obj, data, min(k + 1, 4))
+        block = h[0] % flt.blocks
+        return flt.scheme_obj.explain(data, RAW_MODULUS, k + 1) + [
+            ("h_i = scheme value i, scrambled (SplitMix64)", ", ".join(map(str, h)) + (", …" if k > 3 else "")),
+            ("block = h_0 mod b", f"{block} of b = {flt.blocks} (bits {block * b}…{block * b + b - 1})"),
+            ("position i (i = 1…k)", f"{block}·{b} + (h_i mod {b})")]

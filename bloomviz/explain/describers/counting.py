@@ -1,0 +1,60 @@
+"""The counting filter's words: counters, their saturation, and Fan et al.'s bound on a counter sticking."""
+
+from __future__ import annotations
+
+import math
+
+from bloomviz.explain.describers.standard import Row, StandardWords
+
+
+class CountingWords(StandardWords):
+    title = "Counting (c-bit counters, supports removal)"
+    short_title = "Counting"
+    choice_label = "Counting (remove items)"
+    description = "a small counter per position, so items can be removed."
+    unit = "counters"
+    theory_name = "theory (counting)"
+    theory_label = "theory: exact (a counter > 0 is a set bit)"
+
+    def kind_phrase(self) -> str:
+        return f"counting filter ({self.flt.counter_bits}-bit counters)"
+
+    def size_text(self) -> str:
+        return f"{self.flt.m:,} counters of {self.flt.counter_bits} bits"
+
+    def stored_bits(self) -> int:
+        return self.flt.m * self.flt.counter_bits
+
+    def describe_bit(self, index: int) -> str:
+        top = self.flt.max_counter
+        if self.flt.counter(index) == top:
+            return f"of at most {top}: saturated, never decremented"
+        return f"of at most {top}"
+
+    def insert_note(self, insertion) -> str:
+        top = self.flt.max_counter
+        stuck = sorted({p for p, c in zip(insertion.positions, insertion.counters) if c == top})
+        if not stuck:
+            return ""
+        many = len(stuck) > 1
+        return (f" Counter{'s' if many else ''} {', '.join(f'{p:,}' for p in stuck)} "
+                f"{'are' if many else 'is'} saturated at {top}: never counted further, never decremented.")
+
+    def operation_rows(self, op: str, result) -> tuple[Row, ...]:
+        c, top = self.flt.counter_bits, self.flt.max_counter
+        return (("counters at the k positions" + (" (after +1)" if op == "insert" else ""),
+                 ", ".join(f"{p:,}: {v}" for p, v in zip(result.positions, result.counters))),
+                ("saturation", f"c = {c} bits per counter: at most 2^{c} − 1 = {top}; "
+                               f"{self.flt.saturated_count:,} counters are saturated now"))
+
+    def theory_rows(self) -> tuple[Row, ...]:
+        flt = self.flt
+        m, k, j, n = flt.m, flt.k, flt.max_counter, len(flt)
+        # A counter sticks at its top value 2^c − 1 (15 for 4 bits): that, not 2^c, is the value whose
+        # probability matters here, so Fan et al.'s bound P(count ≥ j) ≤ (e·k·n/(j·m))^j is taken at it.
+        stuck = min(1.0, (math.e * k * n / (j * m)) ** j) if n else 0.0
+        return (("theory, exact (a counter above 0 is a set bit)",
+                 f"E[(X/m)^k] = {flt.theory_at(n):.4g}"),
+                (f"P(a given counter reaches 2^c − 1 = {j} and sticks)",
+                 f"≤ (e·k·n / (j·m))^j = (e·{k}·{n:,} / ({j}·{m:,}))^{j} = {stuck:.3g}"),
+                ("counters now", f"highest {flt.highest_counter}, saturated {flt.saturated_count:,}"))

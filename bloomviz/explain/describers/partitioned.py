@@ -1,0 +1,61 @@
+"""The partitioned filter's words: k slices, one position in each, and its own theory beside the standard."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from bloomviz.explain.describers.standard import Band, Row, StandardWords
+from bloomviz.filters.common import RAW_MODULUS, hash_values
+from bloomviz.theory.exact_rate import fp_exact_at
+
+
+class PartitionedWords(StandardWords):
+    title = "Partitioned (k slices, one position each)"
+    short_title = "Partitioned"
+    choice_label = "Partitioned (k slices)"
+    description = "k slices of m/k bits, one position in each."
+    theory_name = "theory (partitioned)"
+    theory_label = "theory: partitioned (1 − (1 − k/m)^n)^k, exact"
+
+    @property
+    def bands_text(self) -> str:
+        return "outlined: the k slices; hash i sets one bit in slice i"
+
+    def kind_phrase(self) -> str:
+        return f"partitioned filter ({self.flt.k} slices)"
+
+    def size_text(self) -> str:
+        return f"m = {self.flt.m:,} bits in {self.flt.k} slices"
+
+    def grid_bands(self, recent: Sequence[int] = ()) -> list[Band]:
+        s = self.flt.slice_bits
+        fills = self.flt.slice_fills()
+        return [(i * s, (i + 1) * s, f"slice {i}: {fills[i] * 100:.0f}%") for i in range(self.flt.k)]
+
+    def describe_bit(self, index: int) -> str:
+        return f"slice {index // self.flt.slice_bits}"
+
+    def operation_rows(self, op: str, result) -> tuple[Row, ...]:
+        s = self.flt.slice_bits
+        return ((f"slice i = [i·{s:,}, (i+1)·{s:,}): one position each",
+                 ", ".join(f"slice {p // s}: {p:,}" for p in result.positions)),)
+
+    def theory_rows(self) -> tuple[Row, ...]:
+        flt = self.flt
+        m, k, n = flt.m, flt.k, len(flt)
+        standard = float(fp_exact_at(m, k, np.array([n], dtype=float))[0])
+        return (("slices", f"k = {k} slices of s = m/k = {m:,}/{k} = {flt.slice_bits:,} bits"),
+                ("theory", f"(1 − (1 − k/m)^n)^k = (1 − (1 − {k}/{m:,})^{n:,})^{k} = "
+                           f"{flt.theory_at(n):.4g}"),
+                ("standard filter, same m and k", f"{standard:.4g}"))
+
+    def hash_rows(self, data: bytes) -> list[Row]:
+        flt = self.flt
+        m, k, s = flt.m, flt.k, flt.slice_bits
+        shown = ", ".join(str(h) for h in hash_values(flt.scheme_obj, data, min(k, 3)))
+        return flt.scheme_obj.explain(data, RAW_MODULUS, k) + [
+            ("slice size s = m/k", f"{m}/{k} = {s}"),
+            ("h_i = scheme value i, scrambled (SplitMix64)", shown + (", …" if k > 3 else "")),
+            ("position i (slice i)", f"i·{s} + (h_i mod {s})")]

@@ -1,0 +1,63 @@
+"""What a filter class can do, declared once on the class, so no caller probes for a method to find out.
+
+Every registered class states ``capabilities = Capabilities(...)`` (tests/test_capabilities.py checks each one
+answers it and that the answer matches what the class has: a ``remove`` for ``removable``, counters for
+``counting``, stages for ``staged``). Views, the window's model and the measurement read these flags instead of
+``hasattr(flt, "counters")`` or ``hasattr(look, "stage_of")``: a new variant says what it is in one line and
+every caller follows.
+
+The helpers below answer the questions the callers asked by probing (a cell's top value, the grid's values),
+from the declaration.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from bloomviz.filters import bitstore
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    # built from a fixed m and k (a scalable filter grows from a capacity instead; its m and k are outcomes)
+    sized: bool = True
+    # ``remove(item, force=False)`` returning a ``Removal``
+    removable: bool = False
+    # its cells are counters: ``counters`` (all m), ``max_counter`` (the saturation value); its results carry
+    # ``counters`` too (CountingInsertion, CountingLookup)
+    counting: bool = False
+    # a list of stages that grows: ``stages``, ``stage_specs()``, ``stage_offsets()``; its insert is a
+    # ``StageInsertion`` (``new_stage``) and its lookup a ``ScalableLookup`` (``stage_of``, ``hit_stages``)
+    staged: bool = False
+    # one m-bit array ``bits`` and the row-of-positions batch paths (``insert_positions``, ``test_positions``,
+    # ``count_fresh_bits``) that the exact measurement works through
+    plain_bits: bool = True
+    # the standard filter's classic formula, approximation and bound describe it (a counting filter answers
+    # lookups as a standard one; slices, blocks and stages have their own theory)
+    standard_formulas: bool = True
+
+
+def of(flt) -> Capabilities:
+    """The declaration of ``flt``'s class (a class works too)."""
+    cls = flt if isinstance(flt, type) else type(flt)
+    return cls.capabilities
+
+
+def max_value(flt) -> int:
+    """The top value a cell can hold: a counting filter's saturation value, 1 for a bit."""
+    return int(flt.max_counter) if of(flt).counting else 1
+
+
+def grid_values(flt) -> np.ndarray:
+    """What the grid shows for any filter: a uint8 array of length ``flt.m`` (bits 0/1, or counters)."""
+    caps = of(flt)
+    if caps.counting or not caps.plain_bits:
+        return np.asarray(flt.values_for_grid(), dtype=np.uint8)
+    return bitstore.unpack(flt.bits)
+
+
+def counters_of(flt, result) -> tuple[int, ...]:
+    """The counter values an operation's result reports (empty for a filter of bits)."""
+    return tuple(result.counters) if of(flt).counting else ()

@@ -4,7 +4,7 @@ The rate is exact for a fixed set of probes (seeded random items that are not me
 insert (bloomviz.measure.pipeline). A CSV row is written every E inserts, and always for the last insert.
 Items are generated unless --items FILE gives them (one per line, UTF-8): seeded, distinct by construction,
 made and hashed in numpy a chunk at a time and never held, so n is limited by time, not memory. The rows kept
-for the CSV are held (88 bytes each, at most 50 million: --n / --every <= 50 million); --items holds its
+for the CSV are held (32 bytes each, at most 50 million: --n / --every <= 50 million); --items holds its
 items too (n <= 50 million). --save FILE.bloom also writes the filter as it is after the last insert (read it
 back with inspect and check, or File → Open). Every variant, a scalable filter too, gets the same generated
 items for the same seed (a scalable filter used to draw other random items, held in memory).
@@ -35,7 +35,7 @@ from bloomviz.theory.limits import SIMULATE_MAX_PROBES as MAX_PROBES
 
 NAME = "simulate"
 MAX_N = limits.SIMULATE_MAX_N
-MAX_ROWS = 50_000_000     # rows kept for the CSV: 88 bytes each, 4.4 GB at most; generated items are not held
+MAX_ROWS = 50_000_000     # rows kept for the CSV: 32 bytes each, 1.6 GB at most; generated items are not held
 DEFAULT_PROBES = 10_000
 CSV_BLOCK = 1 << 16       # rows formatted per step: bounds the temporary text
 FLOAT_FORMAT = "%.9g"
@@ -128,7 +128,7 @@ def build_simulation(args, warnings: TextIO | None = None):
     rows = -(-n // every) + 1
     if rows > MAX_ROWS:
         raise ValueError(f"--n {n:,} with --every {every:,} keeps {rows:,} rows; at most {MAX_ROWS:,} "
-                         f"(88 bytes each) are kept: raise --every to at least {-(-n // (MAX_ROWS - 1)):,}")
+                         f"(32 bytes each) are kept: raise --every to at least {-(-n // (MAX_ROWS - 1)):,}")
     flt = _variant_filter(args, getattr(args, "variant", None) or "standard", n)
     return Simulation(flt=flt, n=n, probes=args.probes, seed=args.seed, items=items)
 
@@ -163,16 +163,19 @@ def _variant_filter(args, variant: str, n: int):
 def write_rows(series, indices: np.ndarray, out: TextIO, progress=None, extra: dict | None = None) -> None:
     """The CSV text, formatted a block of rows at a time (one % over a block: no per-row Python work).
     ``extra``: more columns (name -> array over every row of the series), written after the series' own."""
+    from bloomviz.measure.series import columns_at
     columns = list(type(series).COLUMNS) + list(extra or {})
     out.write(",".join(columns) + "\n")
     row_format = ",".join(["%d"] + [FLOAT_FORMAT] * (len(columns) - 1)) + "\n"
-    data = [series.column(c) for c in type(series).COLUMNS] + list((extra or {}).values())
+    extra_data = list((extra or {}).values())
     total = indices.size
     for start in range(0, total, CSV_BLOCK):
         idx = indices[start:start + CSV_BLOCK]
+        # a measured series computes its theory and intervals here, for the rows written, a block at a time
+        values = columns_at(series, idx, type(series).COLUMNS)
         block = np.empty((idx.size, len(columns)), dtype=float)
-        for j, col in enumerate(data):
-            block[:, j] = col[idx]
+        for j, col in enumerate([values[c] for c in type(series).COLUMNS] + [e[idx] for e in extra_data]):
+            block[:, j] = col
         out.write((row_format * idx.size) % tuple(block.ravel().tolist()))
         if progress is not None:
             progress(start + idx.size, total)

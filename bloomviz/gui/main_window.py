@@ -203,7 +203,6 @@ class MainWindow(QtWidgets.QMainWindow):
         wb.filterReset.connect(self._on_filter_reset)
         wb.operated.connect(redraw.operated)     # one record per operation: grid cells, plot rows
         wb.highlighted.connect(redraw.highlighted)
-        wb.seriesReplaced.connect(lambda: self.plot.set_series(self.wb.series))
         wb.error.connect(lambda msg: bar.showMessage(msg, 8_000))
         wb.notice.connect(lambda msg: bar.showMessage(msg, 5_000))
         wb.busyChanged.connect(self._on_busy)

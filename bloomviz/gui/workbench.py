@@ -16,7 +16,7 @@ own methods, reached through attribute access). Each operation arrives as ONE mo
 
 State: ``aboutToReset()`` then ``filterReset()`` when the filter is replaced, cleared, restored or rolled back
 (item models begin their reset on the first, so no repaint in between reads rows that no longer exist);
-``seriesReplaced()``; jobs: ``busyChanged(bool)``, ``progress(done, total)``, ``jobFrame()``,
+jobs: ``busyChanged(bool)``, ``progress(done, total)``, ``jobFrame()``,
 ``jobFinished(done, total, cancelled)``; ``error(str)`` a refusal, ``notice(str)`` information.
 """
 
@@ -63,7 +63,6 @@ class Workbench(QtCore.QObject):
     bitsChanged = QtCore.Signal(object)
     highlighted = QtCore.Signal(object, object)
     seriesChanged = QtCore.Signal()
-    seriesReplaced = QtCore.Signal()      # ``series`` is a new object (same rows, more room): re-attach views
     historyAppended = QtCore.Signal(object)
     operationExplained = QtCore.Signal(object)
     busyChanged = QtCore.Signal(bool)
@@ -87,7 +86,6 @@ class Workbench(QtCore.QObject):
         ev.about_to_reset.connect(self.aboutToReset.emit)
         ev.reset.connect(self._on_reset)
         ev.noted.connect(lambda note: self.operationExplained.emit(self._explain(note)))
-        ev.series_replaced.connect(self.seriesReplaced.emit)
         ev.busy_changed.connect(self._on_busy)
         ev.progress.connect(self.progress.emit)
         ev.frame.connect(self.jobFrame.emit)

@@ -1,8 +1,9 @@
 """``Simulation``: n items into a fresh filter, the false-positive rate measured on its probes after every insert.
 
 A thin user of the one measurement (pipeline.Measurement): it picks the items and probes of a seeded run, keeps
-a row every E inserts, and turns the rows into the columns a plot draws and ``bloomviz simulate`` writes
-(series.Series). The other names here are the measurement's parts, importable from this module as before:
+a row every E inserts, and holds the rows for the columns a plot draws and ``bloomviz simulate`` writes
+(series.MeasuredSeries: the counts held, the theory computed for the rows read, when they are written). The
+other names here are the measurement's parts, importable from this module as before:
 ``FpTracker`` (fp_tracker.py), ``Series`` and ``series_rows`` (series.py), the theory over arrays of n
 (theory.curves) and the one Wilson interval (theory.intervals: ``wilson`` is ``wilson_interval``).
 """
@@ -17,7 +18,7 @@ from bloomviz.filters.registry import make_filter
 from bloomviz.hashing import schemes as hashing
 from bloomviz.measure.fp_tracker import FpTracker
 from bloomviz.measure.pipeline import Measurement
-from bloomviz.measure.series import Series, series_rows
+from bloomviz.measure.series import NONE, STANDARD, MeasuredSeries, Series, series_rows
 from bloomviz.measure.streams import item_stream, probe_items
 from bloomviz.theory.curves import estimate_many, theory_many
 from bloomviz.theory.intervals import wilson_interval as wilson
@@ -38,7 +39,7 @@ class Simulation:
     in numpy chunk by chunk, never all held) unless given; probes are generated with prefix ``p``, so they can
     never equal a generated item. Given items are held as a list and excluded from the probes explicitly.
     Any filter can be measured (``flt``, or ``variant`` and its parameters): a scalable filter stage by stage.
-    ``run(every=E)`` keeps a row every E inserts and the last one (88 bytes a row), so the memory of a run
+    ``run(every=E)`` keeps a row every E inserts and the last one (32 bytes a row), so the memory of a run
     does not grow with n beyond its rows. A filter whose m and k are not its parameters (``sized`` False: a
     scalable filter) has no standard theory at one m and k: those columns are nan.
     """
@@ -58,7 +59,7 @@ class Simulation:
             self.items = list(items)
             probe_list = probe_items(probes, seed, exclude=self.items)
         self.measurement = Measurement(flt, probe_list, self.items, store=False)
-        self.series = Series(capacity=min(len(self.items), 1 << 16) + 1)
+        self.series = MeasuredSeries(capacity=min(len(self.items), 1 << 16) + 1)
 
     @property
     def tracker(self):
@@ -78,12 +79,10 @@ class Simulation:
         while measurement.remaining:
             if cancel is not None and cancel():
                 raise Cancelled(f"cancelled after {measurement.taken} of {total} items")
-            n, fp, bits = measurement.step(chunk).checkpoints()   # only kept rows get theory and intervals
-            rows = series_rows(flt.m, flt.k, n, fp, measurement.probe_count, bits)
-            if not flt.capabilities.sized:
-                for key in ("fp_exact", "fp_classic", "fp_approx", "fp_bound"):
-                    rows[key] = np.full(len(n), np.nan)
-            self.series.extend(**rows)
+            n, fp, bits = measurement.step(chunk).checkpoints()
+            # the kept rows' counts; their theory and intervals are computed when they are read (written)
+            self.series.add(n, fp, bits, m=flt.m, k=flt.k, probes=measurement.probe_count,
+                            theory=STANDARD if flt.capabilities.sized else NONE)
             if progress is not None:
                 progress(measurement.taken, total)
         return self.series

@@ -14,6 +14,7 @@ import numpy as np
 
 from bloomviz.explain.operations import KIND_WORDS, explain
 from bloomviz.items.encoding import describe
+from bloomviz.measure.series import columns_at
 from bloomviz.theory.units import percent_text, rate_text
 
 MAX_CELLS = 4096      # cells drawn one by one; a larger filter is drawn in bins of several bits (their fill)
@@ -68,7 +69,7 @@ def plot_points(workbench) -> list[list[float]]:
     if not rows:
         return []
     idx = np.unique(np.linspace(0, rows - 1, min(rows, MAX_PLOT_POINTS)).round().astype(int))
-    n, measured, exact = (np.asarray(series.column(c))[idx] for c in ("n", "fp_measured", "fp_exact"))
+    n, measured, exact = (np.asarray(v) for v in columns_at(series, idx, ("n", "fp_measured", "fp_exact")).values())
     return [[float(a), float(b), float(c)] for a, b, c in zip(n, measured, exact)]
 
 

@@ -8,7 +8,6 @@ its listeners what happened, through the ``Event``s in ``model.events``:
 - ``reset(note)``              a new, cleared, loaded or restored filter: redraw everything (``note``: a
                                ``StateNote`` to explain, or the last operation's record, or None);
 - ``noted(StateNote)``         a text to show (a scenario's story), or a batch's summary;
-- ``series_replaced()``        ``series`` is a new, larger object holding the same rows;
 - ``busy_changed(bool)``, ``progress(done, total)``, ``frame()``, ``job_finished(done, total, cancelled)``;
 - ``error(str)``               a refused operation (nothing was changed); ``notice(str)`` information.
 
@@ -18,9 +17,10 @@ zero-delay timer). Words about operations are built from the records by ``bloomv
 The plot's ``series`` holds one row per insert up to ``DENSE_ROWS`` inserts; past that a batch keeps only the
 rows whose n is a multiple of ``THIN_EVERY``, plus its own last row, so the newest row is always the current n.
 Each kept row is the exact row (the measured count, the exact rate and the fill at that n), only fewer of them:
-the plot has fewer pixels than rows anyway, and 10^7 inserts keep about 1.1 million rows (~96 MB, 11 float64
-columns) instead of 10^7 (~880 MB). Single operations keep every row. Sessions replay operations and the history
-keeps its own entries, so neither depends on the rows kept.
+the plot has fewer pixels than rows anyway, and 10^7 inserts keep about 1.1 million rows (~35 MB: a row holds
+its four measured numbers, and the theory and interval are computed for the rows drawn or read,
+``measure.series.MeasuredSeries``) instead of 10^7 (~320 MB). Single operations keep every row. Sessions replay
+operations and the history keeps its own entries, so neither depends on the rows kept.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ from bloomviz.filters import capabilities
 from bloomviz.filters import bitstore
 from bloomviz.hashing import schemes as hashing
 from bloomviz.items.encoding import to_bytes, to_bytes_list
-from bloomviz.measure.experiment import Series, series_rows, theory_many, wilson
+from bloomviz.measure.experiment import theory_many, wilson
+from bloomviz.measure.series import OWN, STANDARD
 from bloomviz.filters.registry import standard_formulas_apply
 from bloomviz.filters.registry import theory_curve as variant_theory
 from bloomviz.workbench import jobs, limits
@@ -55,7 +56,7 @@ THIN_EVERY = 100         # past DENSE_ROWS, a batch keeps the rows at multiples 
 class Events:
     """The model's events, one ``Event`` each (see the module's docstring)."""
 
-    NAMES = ("operated", "about_to_reset", "reset", "noted", "series_replaced", "busy_changed", "progress",
+    NAMES = ("operated", "about_to_reset", "reset", "noted", "busy_changed", "progress",
              "frame", "job_finished", "error", "notice")
 
     def __init__(self) -> None:
@@ -186,8 +187,7 @@ class Workbench(Operations, Jobs, Undo):
         s.truth.known = items is not None
         if len(flt):
             # The path that led here is unknown: the plot starts with one point, the filter as it is now.
-            s.series.extend(**self._rows(np.array([len(flt)]), np.array([s.measure.fp_count]),
-                                         np.array([flt.bits_set])))
+            self._add_rows(np.array([len(flt)]), np.array([s.measure.fp_count]), np.array([flt.bits_set]))
         s.last = StateNote("loaded filter", note, self.numbers())
         self._emit(self.events.reset, s.last)
         return True
@@ -341,32 +341,27 @@ class Workbench(Operations, Jobs, Undo):
         keep = thin_mask(n)
         if keep is not None:
             n, fp, bits_set = n[keep], fp[keep], bits_set[keep]
-        self._s.series.extend(**self._rows(n, fp, bits_set))
+        self._add_rows(n, fp, bits_set)
 
-    def _rows(self, n: np.ndarray, fp: np.ndarray, bits_set: np.ndarray) -> dict:
+    def _add_rows(self, n: np.ndarray, fp: np.ndarray, bits_set: np.ndarray) -> None:
+        """Append rows of counts to the plot's series; their theory is computed when a row is drawn or read."""
         flt = self._s.flt
-        rows = series_rows(flt.m, flt.k, n, fp, len(self._s.measure.probes), bits_set)
+        own = None
         if not standard_formulas_apply(flt):
             # Slices, blocks and stages have their own theory: the exact column is theirs, and the standard
             # filter's formulas, which would describe a different filter, are NaN (not drawn). A counting filter
             # is a standard filter to a lookup (a counter > 0 is a set bit): its rows are the standard ones.
-            rows["fp_exact"] = variant_theory(flt, n)
-            for key in ("fp_classic", "fp_approx", "fp_bound"):
-                rows[key] = np.full(len(n), np.nan)
-        return rows
+            own = variant_theory(flt, n)
+        self._s.series.add(n, fp, bits_set, m=flt.m, k=flt.k, probes=len(self._s.measure.probes),
+                           theory=STANDARD if own is None else OWN, own=own)
 
     def _reserve(self, extra: int) -> None:
-        # Growing arrays double when full, and one doubling of a million-row series copies ~80 MB in one chunk:
+        # Growing arrays double when full, and one doubling of a million-row series copies ~32 MB in one chunk:
         # a visible stall. Make room for a whole job before it starts instead.
         s = self._s
         s.truth.reserve(extra)
         if extra > 10_000:
-            old = s.series
-            grown = Series(capacity=len(old) + kept_rows(len(s.flt), extra))
-            if len(old):
-                grown.extend(**{c: old.column(c) for c in Series.COLUMNS})
-            s.series = grown
-            self._emit(self.events.series_replaced)
+            s.series.reserve(kept_rows(len(s.flt), extra))
 
 
 def thin_mask(n: np.ndarray) -> np.ndarray | None:

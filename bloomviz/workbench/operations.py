@@ -69,7 +69,7 @@ class Operations:
         was_member = s.truth.member(data, positions) if s.truth.fixed_k else s.truth.member(data)
         newly = [p for p, fresh in zip(positions, ins.newly_set) if fresh]
         grown = capabilities.of(flt).staged and ins.new_stage
-        s.series.extend(**self._rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set])))
+        self._add_rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set]))
         s.truth.remember([item], [data], np.array([positions]) if s.truth.fixed_k else None)
         kinds = tuple("new" if fresh else "old" for fresh in ins.newly_set)
         changed = sorted(set(positions)) if capabilities.of(flt).counting else sorted(set(newly))
@@ -151,7 +151,7 @@ class Operations:
             s.truth.removed[data] = s.truth.removed.get(data, 0) + 1
         cleared = rem.cleared
         fp = s.measure.after_removal(cleared)
-        s.series.extend(**self._rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set])))
+        self._add_rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set]))
         lost = tuple(s.truth.false_negatives(cleared))
         if rem.stuck or not member:
             if not s.truth.distorting:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bloomviz.measure.experiment import Series
+from bloomviz.measure.series import MeasuredSeries
 from bloomviz.workbench.measurement import Measurement
 from bloomviz.workbench.records import COUNTED, HistoryEntry
 from bloomviz.workbench.truth import Truth
@@ -23,7 +23,7 @@ class State:
     capacity: int | None
     truth: Truth
     measure: Measurement
-    series: Series = field(default_factory=Series)
+    series: MeasuredSeries = field(default_factory=MeasuredSeries)
     history: list[HistoryEntry] = field(default_factory=list)
     counts: dict = field(default_factory=lambda: dict.fromkeys(COUNTED, 0))
     lookups: int = 0
@@ -99,8 +99,7 @@ class Snapshot:
 
 def nbytes(s: State) -> int:
     """About what a whole state holds in memory: its filter, truth and plot rows."""
-    series = sum(s.series.column(c).nbytes for c in s.series.COLUMNS) if len(s.series) else 0
-    return int(s.flt.nbytes()) + s.truth.nbytes() + series + 200 * len(s.history)
+    return int(s.flt.nbytes()) + s.truth.nbytes() + s.series.nbytes + 200 * len(s.history)
 
 
 def snapshot(s: State, undo_serial: int = 0) -> Snapshot:

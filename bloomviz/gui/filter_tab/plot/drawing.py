@@ -17,6 +17,7 @@ import time
 import numpy as np
 
 from bloomviz.gui.filter_tab.plot.style import BROKEN_LABEL, FILL_CURVES, LABELS, RATE_CURVES, positive_number
+from bloomviz.measure.series import columns_at
 
 DECIMATE_ABOVE = 8_192   # rows: up to this many every row is drawn
 BUCKETS_PER_PIXEL = 1    # each bucket gives up to three rows (first, lowest, highest)
@@ -149,10 +150,12 @@ class DrawingMixin:
         return draw_rows(series.column("n"), series.column("fp_measured"), max(1, int(vb.width())), x_range)
 
     def _column(self, series, key: str) -> np.ndarray:
-        """A column as drawn: the rows chosen at the last redraw (every row when not decimated)."""
-        values = series.column(key)
+        """A column as drawn: the rows chosen at the last redraw (every row when not decimated). A measured
+        series computes a theory column for those rows alone."""
         rows = getattr(self, "_drawn_rows", None)
-        return values if rows is None or rows[-1] >= len(values) else values[rows]
+        if rows is not None and rows[-1] >= len(series):
+            rows = None
+        return columns_at(series, rows, (key,))[key]
 
     def _on_rate_x_range(self, *_):
         # Zoomed or panned by the user, or back to the whole range: the rows are chosen again for the new view.

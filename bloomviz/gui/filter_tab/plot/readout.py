@@ -11,6 +11,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui
 
 from bloomviz.gui.filter_tab.plot.style import FILL_CURVES, RATE_CURVES, THEMES
+from bloomviz.measure.series import columns_at
 from bloomviz.theory.units import count_text, rate_text
 
 
@@ -75,7 +76,7 @@ class ReadoutMixin:
         else:
             i = int(len(ns) - 1 - np.argmin(np.abs(ns[::-1] - n)))   # the latest row nearest to n
         keys = ("n",) + RATE_CURVES + FILL_CURVES + ("n_estimated",)
-        row = {key: float(series.column(key)[i]) for key in keys}
+        row = {key: float(value[0]) for key, value in columns_at(series, [i], keys).items()}
         row["n_true"] = row["n"]
         row["row"] = i
         return row

@@ -85,7 +85,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.tabs = QtWidgets.QTabWidget()
         self.tabs.setObjectName("centralTabs")
         self.tabs.setDocumentMode(True)
-        self.tabs.addTab(centre, "Filter")
+        self.tabs.addTab(centre, i18n.tr("Filter"))
         self.tabs.tabBar().setAutoHide(True)
         self._tab_keys = {"filter": centre}
         self._view_makers: dict = {}   # key -> a callable making a tab's view on its first showing
@@ -146,9 +146,9 @@ class MainWindow(QtWidgets.QMainWindow):
             self._hold_view(holder, widget)
         else:
             self._view_makers[key] = widget
-        index = self.tabs.addTab(holder, title)
+        index = self.tabs.addTab(holder, i18n.tr(title))
         if tip:
-            self.tabs.setTabToolTip(index, tip)
+            self.tabs.setTabToolTip(index, i18n.tr(tip))
         self._tab_keys[key] = holder
         return index
 

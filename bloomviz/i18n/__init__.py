@@ -17,6 +17,7 @@ then ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), English where none names a language
 from __future__ import annotations
 
 import gettext
+import numbers
 import os
 from pathlib import Path
 
@@ -118,13 +119,20 @@ def ntr(one: str, many: str, n: int) -> str:
     return _active.ngettext(one, many, n)
 
 
+def marks(text: str) -> str:
+    """A number already written the English way (``"0.0125"``, ``"1,234.5 %"``, ``"2.3e-05"``) with the
+    language's marks instead; for text that is only a number (a rate_text, a percent_text), never a sentence."""
+    group, point = SEPARATORS.get(_language, SEPARATORS[ENGLISH])
+    return text.translate({ord(","): group, ord("."): point})
+
+
 def number(value, decimals: int | None = None) -> str:
     """``value`` with the language's thousands separator and decimal mark: 1234567.5 -> '1,234,567.5' in
     English, '1.234.567,5' in Croatian. ``decimals``: that many places (else an int as it is, a float by %g)."""
     if decimals is not None:
         text = f"{value:,.{decimals}f}"
-    elif isinstance(value, int):
-        text = f"{value:,}"
+    elif isinstance(value, numbers.Integral):      # numpy's integers too: %g would write 1.23457e+06
+        text = f"{int(value):,}"
     else:
         text = f"{value:,g}" if abs(value) < 1e16 else f"{value:g}"
     group, point = SEPARATORS.get(_language, SEPARATORS[ENGLISH])

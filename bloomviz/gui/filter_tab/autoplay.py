@@ -30,6 +30,7 @@ from PySide6 import QtCore
 from bloomviz.gui.timing import ChunkRunner
 from bloomviz.gui.workbench import Workbench
 from bloomviz.items.generated import GeneratedItems, GeneratedRun
+from bloomviz.i18n import number, tr
 
 MAX_RATE = 0            # "as fast as possible"
 SINGLE_MAX_RATE = 20    # up to this many a second, each item is inserted (and highlighted) on its own
@@ -182,7 +183,7 @@ class AutoPlay(QtCore.QObject):
             self.pause()
         items = self._stream.take(1)
         if not items:
-            self.message.emit("The word list is exhausted; Reset starts it again.")
+            self.message.emit(tr("The word list is exhausted; Reset starts it again."))
             return False
         if self._wb.insert(items[0]) is None:
             return False
@@ -197,7 +198,7 @@ class AutoPlay(QtCore.QObject):
             return
         self._stop_driving()
         self._set_state(IDLE)
-        self.message.emit(f"Auto-play stopped after {self._done:,} items.")
+        self.message.emit(tr("Auto-play stopped after {count} items.").format(count=number(self._done)))
 
     def reset(self) -> None:
         """Cancel, empty the filter and rewind the item stream."""
@@ -277,8 +278,8 @@ class AutoPlay(QtCore.QObject):
         self._ticks.stop()
         self._set_state(IDLE)
         exhausted = self._stream.remaining() == 0
-        self.message.emit(f"Auto-play inserted {self._done:,} items"
-                          + (" — the whole word list." if exhausted else "."))
+        self.message.emit(tr("Auto-play inserted {count} items — the whole word list." if exhausted
+                             else "Auto-play inserted {count} items.").format(count=number(self._done)))
 
     def _set_state(self, state: str) -> None:
         if state != self._state:

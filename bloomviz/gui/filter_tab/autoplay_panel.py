@@ -6,12 +6,13 @@ from PySide6 import QtWidgets
 
 from bloomviz.gui.filter_tab.autoplay import MAX_RATE, PAUSED, RATES, RUNNING, SOURCES, AutoPlay
 from bloomviz.gui.timing import Throttle
+from bloomviz.i18n import number, tr
 
 PROGRESS_INTERVAL_MS = 250  # a progress bar repaints synchronously (~6 ms): four times a second is plenty
 
 
 def rate_label(rate: int) -> str:
-    return "as fast as possible" if rate == MAX_RATE else f"{rate:,} per second"
+    return tr("as fast as possible") if rate == MAX_RATE else tr("{rate} per second").format(rate=number(rate))
 
 
 class AutoPlayPanel(QtWidgets.QWidget):
@@ -20,9 +21,9 @@ class AutoPlayPanel(QtWidgets.QWidget):
         self._ap = autoplay
         self.source_combo = QtWidgets.QComboBox()
         for key, title in SOURCES.items():
-            self.source_combo.addItem(title, key)
-        self.source_combo.setToolTip("Random items are distinct strings drawn from a seed; the word list is "
-                                     "5,000 English words (SCOWL) in an order drawn from the seed.")
+            self.source_combo.addItem(tr(title), key)
+        self.source_combo.setToolTip(tr("Random items are distinct strings drawn from a seed; the word list is "
+                                        "5,000 English words (SCOWL) in an order drawn from the seed."))
         self.source_combo.setSizeAdjustPolicy(
             QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         # a combo box as wide as ten characters at least, not as its longest entry: at 250 % text on a 1280-wide
@@ -30,7 +31,7 @@ class AutoPlayPanel(QtWidgets.QWidget):
         self.source_combo.setMinimumContentsLength(10)
         self.seed_spin = QtWidgets.QSpinBox()
         self.seed_spin.setRange(0, 2**31 - 1)
-        self.seed_spin.setToolTip("The same seed gives the same items in the same order: runs are repeatable.")
+        self.seed_spin.setToolTip(tr("The same seed gives the same items in the same order: runs are repeatable."))
         self.rate_combo = QtWidgets.QComboBox()
         for rate in RATES:
             self.rate_combo.addItem(rate_label(rate), rate)
@@ -39,22 +40,22 @@ class AutoPlayPanel(QtWidgets.QWidget):
             QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.rate_combo.setMinimumContentsLength(10)
         self.rate_combo.setToolTip(
-            "Slow rates insert one item at a time so you can watch its k bits light up; fast rates insert in "
-            "batches; 'as fast as possible' inserts a million items in seconds.")
+            tr("Slow rates insert one item at a time so you can watch its k bits light up; fast rates insert in "
+               "batches; 'as fast as possible' inserts a million items in seconds."))
         self.count_spin = QtWidgets.QSpinBox()
         self.count_spin.setRange(1, 10_000_000)
         self.count_spin.setGroupSeparatorShown(True)
         self.count_spin.setValue(autoplay.count)
-        self.count_spin.setToolTip("How many items this run inserts.")
+        self.count_spin.setToolTip(tr("How many items this run inserts."))
 
-        self.play_button = QtWidgets.QPushButton("Play")
-        self.play_button.setToolTip("Start inserting (F7); press again to pause.")
-        self.step_button = QtWidgets.QPushButton("Step")
-        self.step_button.setToolTip("Insert just the next item and watch it (F6).")
-        self.cancel_button = QtWidgets.QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop this run; what was inserted stays (Esc).")
-        self.reset_button = QtWidgets.QPushButton("Reset")
-        self.reset_button.setToolTip("Stop, empty the filter and start the item stream again.")
+        self.play_button = QtWidgets.QPushButton(tr("Play"))
+        self.play_button.setToolTip(tr("Start inserting (F7); press again to pause."))
+        self.step_button = QtWidgets.QPushButton(tr("Step"))
+        self.step_button.setToolTip(tr("Insert just the next item and watch it (F6)."))
+        self.cancel_button = QtWidgets.QPushButton(tr("Cancel"))
+        self.cancel_button.setToolTip(tr("Stop this run; what was inserted stays (Esc)."))
+        self.reset_button = QtWidgets.QPushButton(tr("Reset"))
+        self.reset_button.setToolTip(tr("Stop, empty the filter and start the item stream again."))
         self.progress_bar = QtWidgets.QProgressBar()
         self.progress_bar.setRange(0, autoplay.count)
         self.progress_bar.setValue(0)
@@ -66,11 +67,11 @@ class AutoPlayPanel(QtWidgets.QWidget):
 
         form = QtWidgets.QFormLayout()
         form.setFieldGrowthPolicy(QtWidgets.QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.addRow("Items", self.source_combo)
+        form.addRow(tr("Items"), self.source_combo)
         # one control a row: at 250 % text on a projector "How many [1,000] seed [0]" was wider than the column
-        form.addRow("How many", self.count_spin)
-        form.addRow("Seed", self.seed_spin)
-        form.addRow("Rate", self.rate_combo)
+        form.addRow(tr("How many"), self.count_spin)
+        form.addRow(tr("Seed"), self.seed_spin)
+        form.addRow(tr("Rate"), self.rate_combo)
         self.buttons = buttons = QtWidgets.QGridLayout()
         self._one_row = None
         self._place_buttons(False)
@@ -128,7 +129,7 @@ class AutoPlayPanel(QtWidgets.QWidget):
     def _state_changed(self, state: str) -> None:
         if state not in (RUNNING,):
             self._show_progress()
-        self.play_button.setText("Pause" if state == RUNNING else ("Resume" if state == PAUSED else "Play"))
+        self.play_button.setText(tr("Pause" if state == RUNNING else ("Resume" if state == PAUSED else "Play")))
         self.cancel_button.setEnabled(state in (RUNNING, PAUSED))
         for w in (self.source_combo, self.seed_spin, self.count_spin):
             w.setEnabled(state not in (RUNNING, PAUSED))
@@ -142,5 +143,5 @@ class AutoPlayPanel(QtWidgets.QWidget):
     def _show_progress(self) -> None:
         done, total = self._latest
         self.progress_bar.setRange(0, max(total, 1))
-        self.progress_bar.setFormat(f"{done:,} of {total:,}")
+        self.progress_bar.setFormat(tr("{done} of {total}").format(done=number(done), total=number(total)))
         self.progress_bar.setValue(min(done, total))

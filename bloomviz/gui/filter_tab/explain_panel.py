@@ -165,7 +165,7 @@ class ExplainPanel(QtWidgets.QTextBrowser):
         self._wb = workbench
         self._pending: Explanation | None = None
         self.setOpenExternalLinks(False)
-        self.setToolTip("What the last operation did, and the Bloom filter formulas with today's m, k and n.")
+        self.setToolTip(tr("What the last operation did, and the Bloom filter formulas with today's m, k and n."))
         self._throttle = Throttle(self.RENDER_INTERVAL_MS, self.render_now, self)
         workbench.operationExplained.connect(self._on_explained)
         if workbench.last_explanation is not None:

@@ -14,6 +14,7 @@ from bloomviz.gui.theme import verdict_colour
 from bloomviz.gui.timing import Throttle
 from bloomviz.gui.workbench import Workbench
 from bloomviz.workbench.records import HistoryEntry
+from bloomviz.i18n import number, tr
 
 COLUMNS = (
     ("#", "Operation number since the filter was made"),
@@ -74,9 +75,9 @@ class HistoryModel(QtCore.QAbstractTableModel):
         if orientation != QtCore.Qt.Orientation.Horizontal:
             return None
         if role == QtCore.Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section][0]
+            return tr(COLUMNS[section][0])
         if role == QtCore.Qt.ItemDataRole.ToolTipRole:
-            return COLUMNS[section][1]
+            return tr(COLUMNS[section][1])
         return None
 
     def entry(self, row: int) -> HistoryEntry:
@@ -115,10 +116,11 @@ class HistoryModel(QtCore.QAbstractTableModel):
     @staticmethod
     def cell_text(e: HistoryEntry, col: int) -> str:
         return (
-            str(e.index), e.op, e.label, e.verdict,
-            f"{e.n:,}", f"{e.lookups:,}", f"{e.true_positives:,}", f"{e.true_negatives:,}",
-            f"{e.false_positives:,}", f"{e.false_negative_lookups:,}", f"{e.fill * 100:.1f}%", f"{e.fp_measured * 100:.2f}%",
-            ", ".join(f"{p:,}" for p in e.positions[:12]) + (" …" if len(e.positions) > 12 else ""),
+            str(e.index), tr(e.op), e.label, tr(e.verdict),
+            number(e.n), number(e.lookups), number(e.true_positives), number(e.true_negatives),
+            number(e.false_positives), number(e.false_negative_lookups), number(e.fill * 100, 1) + "%",
+            number(e.fp_measured * 100, 2) + "%",
+            ", ".join(number(int(p)) for p in e.positions[:12]) + (" …" if len(e.positions) > 12 else ""),
             getattr(e, "note", ""),
         )[col]
 
@@ -175,7 +177,7 @@ class HistoryPanel(QtWidgets.QTableView):
         header.setStretchLastSection(True)
         header.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Interactive)
         self.fit_columns()
-        self.setToolTip("Every operation on this filter, newest at the bottom, with the counts after it.")
+        self.setToolTip(tr("Every operation on this filter, newest at the bottom, with the counts after it."))
         self._follow = Throttle(100, lambda: (self._widen_for_numbers(), self.scrollToBottom()), self)
         self.model_.rowsInserted.connect(self._on_rows_inserted)
 
@@ -188,7 +190,7 @@ class HistoryPanel(QtWidgets.QTableView):
                    12: "1,234, 5,678", 13: "note"}
         pad = metrics.horizontalAdvance("M")
         for col, (title, _tip) in enumerate(COLUMNS):
-            self.setColumnWidth(col, max(metrics.horizontalAdvance(title), metrics.horizontalAdvance(samples[col]))
+            self.setColumnWidth(col, max(metrics.horizontalAdvance(tr(title)), metrics.horizontalAdvance(samples[col]))
                                 + pad)
 
     def _on_rows_inserted(self, *_):

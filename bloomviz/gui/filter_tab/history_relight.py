@@ -6,6 +6,7 @@ bits say now. A batch has no positions of its own: its row only says so. Nothing
 """
 
 from __future__ import annotations
+from bloomviz.i18n import tr
 
 
 def relight(window, row: int) -> bool:
@@ -33,5 +34,5 @@ def relight(window, row: int) -> bool:
 def install(window) -> None:
     window.history_panel.clicked.connect(
         lambda index: relight(window, index.row()) if index.isValid() else None)
-    window.history_panel.setToolTip("Click a row to light that operation's bits again and read what it was.")
+    window.history_panel.setToolTip(tr("Click a row to light that operation's bits again and read what it was."))
     window.relight_history_row = lambda row: relight(window, row)

@@ -19,7 +19,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from bloomviz.gui import theme
 from bloomviz.gui.theme import verdict_colour
 from bloomviz.explain.operations import Explanation
-from bloomviz.i18n import tr
+from bloomviz.i18n import number, tr
 from bloomviz.gui.plain_text import ask_yes_no
 from bloomviz.gui.workbench import Workbench
 from bloomviz.gui.filter_tab import pasted_lines
@@ -53,29 +53,29 @@ class ItemPanel(QtWidgets.QWidget):
         self._wb = workbench
         self.line = QtWidgets.QLineEdit()
         self.line.setMaxLength(LINE_MAX_CHARS)
-        self.line.setPlaceholderText("type an item, Enter inserts it")
-        self.line.setToolTip("An item is any text (a word, an e-mail address, a URL). It becomes bytes (UTF-8) "
-                             f"and is hashed to k positions. At most {MAX_ITEM_BYTES // 1024} KiB.")
+        self.line.setPlaceholderText(tr("type an item, Enter inserts it"))
+        self.line.setToolTip(tr("An item is any text (a word, an e-mail address, a URL). It becomes bytes (UTF-8) "
+                                "and is hashed to k positions. At most {kib} KiB.").format(kib=MAX_ITEM_BYTES // 1024))
         self.line.returnPressed.connect(self.insert)
         self.hashes = QtWidgets.QLabel()
         self.hashes.setObjectName("typedHashes")
-        self.hashes.setToolTip("The typed item's k positions: the bits an insert sets and a lookup tests.")
+        self.hashes.setToolTip(tr("The typed item's k positions: the bits an insert sets and a lookup tests."))
         # one line, ending in "…" when the column is narrow (large text): the verdict below needs the height
         self.hashes.setMinimumWidth(1)
         self._hashes_text = ""
         self.line.textChanged.connect(self.show_hashes)
-        self.insert_button = QtWidgets.QPushButton("Insert")
-        self.insert_button.setToolTip("Insert: set the item's k bits to 1 (Enter).")
+        self.insert_button = QtWidgets.QPushButton(tr("Insert"))
+        self.insert_button.setToolTip(tr("Insert: set the item's k bits to 1 (Enter)."))
         self.insert_button.clicked.connect(self.insert)
-        self.lookup_button = QtWidgets.QPushButton("Look up")
-        self.lookup_button.setToolTip("Look up: test the item's k bits (Ctrl+L). Any 0 means definitely absent; "
-                                      "all 1 means probably present.")
+        self.lookup_button = QtWidgets.QPushButton(tr("Look up"))
+        self.lookup_button.setToolTip(tr("Look up: test the item's k bits (Ctrl+L). Any 0 means definitely absent; "
+                                         "all 1 means probably present."))
         self.lookup_button.clicked.connect(self.lookup)
-        self.remove_button = QtWidgets.QPushButton("Remove")
+        self.remove_button = QtWidgets.QPushButton(tr("Remove"))
         self.remove_button.clicked.connect(self.remove)
         # ``confirm(question) -> bool`` may be replaced (tests, scripted use)
         self.confirm: Callable[[str], bool] = self._ask
-        self.confirm_lines: Callable[[str], bool] = lambda q: ask_yes_no(self, "Insert the pasted lines?", q)
+        self.confirm_lines: Callable[[str], bool] = lambda q: ask_yes_no(self, tr("Insert the pasted lines?"), q)
         self.verdict = QtWidgets.QLabel()
         self.verdict.setWordWrap(True)
         self.verdict.setTextFormat(QtCore.Qt.TextFormat.RichText)
@@ -127,7 +127,7 @@ class ItemPanel(QtWidgets.QWidget):
             return
         shown = ", ".join(str(p) for p in positions[:SHOWN_POSITIONS])
         more = ", …" if len(positions) > SHOWN_POSITIONS else ""
-        self._hashes_text = f"k = {len(positions)} positions: {shown}{more}"
+        self._hashes_text = tr("k = {k} positions: {positions}").format(k=len(positions), positions=shown + more)
         self._fit_hashes()
 
     def _fit_hashes(self) -> None:
@@ -135,7 +135,7 @@ class ItemPanel(QtWidgets.QWidget):
         fits = not text or width < 50 or self.hashes.fontMetrics().horizontalAdvance(text) <= width
         self.hashes.setText(text if fits else self.hashes.fontMetrics().elidedText(
             text, QtCore.Qt.TextElideMode.ElideRight, width))
-        self.hashes.setToolTip(text or "The typed item's k positions: the bits an insert sets and a lookup tests.")
+        self.hashes.setToolTip(text or tr("The typed item's k positions: the bits an insert sets and a lookup tests."))
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -155,10 +155,11 @@ class ItemPanel(QtWidgets.QWidget):
         if why is not None:
             self._on_error(why)
         elif not self.confirm_lines(pasted_lines.question(text, lines)):
-            self._show("Not inserted", "The lines are still in the box; nothing was inserted.",
+            self._show(tr("Not inserted"), tr("The lines are still in the box; nothing was inserted."),
                        theme.colour("muted"))
         elif pasted_lines.insert(self._wb, lines):
-            self._show("Inserting", f"{len(lines):,} lines as items (Esc cancels; Undo takes them all back).",
+            self._show(tr("Inserting"), tr("{count} lines as items (Esc cancels; Undo takes them all back).")
+                       .format(count=number(len(lines))),
                        theme.colour("muted"))
             self.line.clear()
 
@@ -169,13 +170,13 @@ class ItemPanel(QtWidgets.QWidget):
     def remove(self) -> None:
         """Remove the item (counting filter); a never-inserted item is removed only if the user confirms."""
         if not self._wb.can_remove():
-            self._on_error(REMOVE_OFF_TIP)
+            self._on_error(tr(REMOVE_OFF_TIP))
             return
         text = self.line.text()
         question = self._wb.removal_question(text)
         if question is not None:
             if not self.confirm(question):
-                self._show("Not removed", "Kept the filter as it was.", theme.colour("muted"))
+                self._show(tr("Not removed"), tr("Kept the filter as it was."), theme.colour("muted"))
                 return
             result = self._wb.remove(text, force=True)
         else:
@@ -184,12 +185,12 @@ class ItemPanel(QtWidgets.QWidget):
             self.line.selectAll()
 
     def _ask(self, question: str) -> bool:
-        return ask_yes_no(self, "Remove an item never inserted?", question)
+        return ask_yes_no(self, tr("Remove an item never inserted?"), question)
 
     def _sync_remove(self) -> None:
         on = self._wb.can_remove()
         self.remove_button.setEnabled(on)
-        self.remove_button.setToolTip(REMOVE_TIP if on else REMOVE_OFF_TIP)
+        self.remove_button.setToolTip(tr(REMOVE_TIP if on else REMOVE_OFF_TIP))
 
     def _show(self, title: str, text: str, colour: str) -> None:
         self._verdict_plain = f"{title}: {text}" if title else text

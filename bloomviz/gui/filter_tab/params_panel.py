@@ -27,6 +27,7 @@ from bloomviz.theory import units
 from bloomviz.gui.workbench import Workbench
 from bloomviz.workbench.limits import MAX_K, MAX_M, MIN_M, design_params
 from bloomviz.gui.plain_text import ask_yes_no
+from bloomviz.i18n import number, tr
 
 
 
@@ -43,7 +44,7 @@ def _form_parameters() -> dict[str, Param]:
 FORM_PARAMETERS = _form_parameters()
 
 TIPS = {
-    "m": f"{M.tip} The window shows {MIN_M} to {MAX_M:,} bits.",
+    "m": M.tip,
     "k": K.tip,
     "scheme": ("How an item's bytes become k positions. The schemes give the same answers in theory; the weak "
                "one shows what happens when the k hash functions are not independent."),
@@ -58,6 +59,16 @@ TIPS = {
 # not the design's p)
 FIELD_KEYS = {name: ("sp" if name == "p" else name) for name in FORM_PARAMETERS}
 TIPS.update({FIELD_KEYS[name]: param.tip for name, param in FORM_PARAMETERS.items() if name not in ("m", "k")})
+
+
+
+def tip(key: str) -> str:
+    """The tool tip of a field, in the window's language (m's with the window's range of m)."""
+    text = tr(TIPS[key])
+    if key == "m":
+        text += " " + tr("The window shows {low} to {high} bits.").format(low=MIN_M, high=number(MAX_M))
+    return text
+
 
 VARIANT_CHOICES = tuple((vid, variant_words.choice_label(cls)) for vid, cls in VARIANTS.items())
 
@@ -105,8 +116,8 @@ class ParamsPanel(QtWidgets.QWidget):
 
         self.variant_combo = QtWidgets.QComboBox()
         for vid, title in VARIANT_CHOICES:
-            self.variant_combo.addItem(title, vid)
-        self.variant_combo.setToolTip(TIPS["variant"])
+            self.variant_combo.addItem(tr(title), vid)
+        self.variant_combo.setToolTip(tip("variant"))
         self.variant_combo.currentIndexChanged.connect(self._variant_changed)
         self.m_edit = QtWidgets.QLineEdit()
         self.k_edit = QtWidgets.QLineEdit()
@@ -124,19 +135,19 @@ class ParamsPanel(QtWidgets.QWidget):
 
         self.scheme_combo = QtWidgets.QComboBox()
         for sid, scheme in hashing.SCHEMES.items():
-            self.scheme_combo.addItem(scheme.title, sid)
-            self.scheme_combo.setItemData(self.scheme_combo.count() - 1, scheme.summary,
+            self.scheme_combo.addItem(tr(scheme.title), sid)
+            self.scheme_combo.setItemData(self.scheme_combo.count() - 1, tr(scheme.summary),
                                           QtCore.Qt.ItemDataRole.ToolTipRole)
         self.scheme_combo.setSizeAdjustPolicy(
             QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.scheme_combo.setMinimumContentsLength(14)
         self.scheme_combo.currentIndexChanged.connect(self._scheme_tip)
-        self.apply_button = QtWidgets.QPushButton("Apply: new empty filter")
+        self.apply_button = QtWidgets.QPushButton(tr("Apply: new empty filter"))
         self.apply_button.clicked.connect(self.apply)
 
         self.n_edit = QtWidgets.QLineEdit()
         self.p_edit = QtWidgets.QLineEdit()
-        self.design_button = QtWidgets.QPushButton("Design: fill in m and k")
+        self.design_button = QtWidgets.QPushButton(tr("Design: fill in m and k"))
         self.design_button.clicked.connect(self.design)
 
         self.message = QtWidgets.QLabel()
@@ -147,23 +158,23 @@ class ParamsPanel(QtWidgets.QWidget):
         self.summary.setWordWrap(True)
 
         for edit, key in ((self.m_edit, "m"), (self.k_edit, "k"), (self.n_edit, "n"), (self.p_edit, "p")):
-            edit.setToolTip(TIPS[key])
+            edit.setToolTip(tip(key))
             edit.returnPressed.connect(self.apply if key in "mk" else self.design)
-        self.scheme_combo.setToolTip(TIPS["scheme"])
-        self.apply_button.setToolTip(TIPS["apply"])
-        self.design_button.setToolTip(TIPS["design"])
+        self.scheme_combo.setToolTip(tip("scheme"))
+        self.apply_button.setToolTip(tip("apply"))
+        self.design_button.setToolTip(tip("design"))
         self.m_edit.setPlaceholderText(f"{MIN_M} … {MAX_M:,}")
         self.k_edit.setPlaceholderText(f"1 … {MAX_K}")
-        self.n_edit.setPlaceholderText("e.g. 200")
-        self.p_edit.setPlaceholderText("e.g. 0.01 or 1%")
+        self.n_edit.setPlaceholderText(tr("e.g. 200"))
+        self.p_edit.setPlaceholderText(tr("e.g. 0.01 or 1%"))
 
         form = QtWidgets.QFormLayout()
         form.setFieldGrowthPolicy(QtWidgets.QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self._form = form
-        form.addRow(self._label("Variant", "variant"), self.variant_combo)
+        form.addRow(self._label(tr("Variant"), "variant"), self.variant_combo)
         for name, param in FORM_PARAMETERS.items():
-            form.addRow(self._label(param.label, FIELD_KEYS[name]), self.fields[name])
-        form.addRow(self._label("Scheme", "scheme"), self.scheme_combo)
+            form.addRow(self._label(tr(param.label), FIELD_KEYS[name]), self.fields[name])
+        form.addRow(self._label(tr("Scheme"), "scheme"), self.scheme_combo)
         design = QtWidgets.QHBoxLayout()
         design.addWidget(self._label("n", "n"))
         design.addWidget(self.n_edit, 1)
@@ -199,15 +210,15 @@ class ParamsPanel(QtWidgets.QWidget):
         else:
             start = param.suggestion if param.required else param.default
             widget = QtWidgets.QLineEdit("" if start is None else f"{start:g}")
-            widget.setPlaceholderText(param.hint)
+            widget.setPlaceholderText(tr(param.hint))
             widget.returnPressed.connect(self.apply)
-        widget.setToolTip(param.tip)
+        widget.setToolTip(tr(param.tip))
         return widget
 
     @staticmethod
     def _label(text: str, key: str) -> QtWidgets.QLabel:
         label = QtWidgets.QLabel(text)
-        label.setToolTip(TIPS[key])
+        label.setToolTip(tip(key))
         return label
 
     @property
@@ -224,10 +235,10 @@ class ParamsPanel(QtWidgets.QWidget):
 
     def _scheme_tip(self, index: int) -> None:
         summary = self.scheme_combo.itemData(index, QtCore.Qt.ItemDataRole.ToolTipRole) or ""
-        self.scheme_combo.setToolTip(f"{TIPS['scheme']}\n\n{summary}")
+        self.scheme_combo.setToolTip(f"{tip('scheme')}\n\n{summary}")
 
     def _ask(self, question: str) -> bool:
-        return ask_yes_no(self, "Discard the inserted items?", question)
+        return ask_yes_no(self, tr("Discard the inserted items?"), question)
 
     # --- actions -----------------------------------------------------------------------------------------------
     def show_message(self, text: str, error: bool = True) -> None:
@@ -271,17 +282,17 @@ class ParamsPanel(QtWidgets.QWidget):
         try:
             config = self.config()
         except ValueError as exc:
-            self.show_message(f"{exc}. The filter was not changed.")
+            self.show_message(tr("{problem}. The filter was not changed.").format(problem=exc))
             return False
         m, k = config["m"], config["k"]
         n_items = len(self._wb.filter)
-        if n_items and not self.confirm(f"The filter holds {n_items:,} inserted items. A new filter starts "
-                                        "empty: discard them?"):
-            self.show_message("Kept the current filter.", error=False)
+        if n_items and not self.confirm(tr("The filter holds {count} inserted items. A new filter starts "
+                                           "empty: discard them?").format(count=number(n_items))):
+            self.show_message(tr("Kept the current filter."), error=False)
             return False
         capacity = self._designed[2] if m is not None and self._designed and self._designed[:2] == (m, k) else None
         if not self._wb.configure(capacity=capacity, **config):
-            self.show_message("The filter was not changed.")
+            self.show_message(tr("The filter was not changed."))
             return False
         self.show_message("")
         return True
@@ -292,12 +303,12 @@ class ParamsPanel(QtWidgets.QWidget):
             p = parse_rate(self.p_edit.text())
             m, k = design_params(n, p)
         except ValueError as exc:
-            self.show_message(f"{exc}. Nothing was changed.")
+            self.show_message(tr("{problem}. Nothing was changed.").format(problem=exc))
             return False
         self._designed = (m, k, n)
         self.m_edit.setText(str(m))
         self.k_edit.setText(str(k))
-        self.show_message(design_words(n, p, m, k) + " Apply to make it.", error=False)
+        self.show_message(design_words(n, p, m, k) + tr(" Apply to make it."), error=False)
         return True
 
     def sync_from_filter(self) -> None:

@@ -27,6 +27,7 @@ from bloomviz.workbench.limits import MAX_ITEM_BYTES
 from bloomviz.gui import theme
 from bloomviz.gui.workbench import Workbench
 from bloomviz.gui.plain_text import ask_yes_no
+from bloomviz.i18n import tr
 
 COLOURS = {TRUE_NEGATIVE: "#1E6FB8", TRUE_POSITIVE: "#2E7D32", FALSE_POSITIVE: "#C0392B"}
 
@@ -48,21 +49,21 @@ class ScenarioPanel(QtWidgets.QWidget):
         self.ask = ask or _default_ask(self)
         self.last_verdicts: list[Verdict] = []
 
-        self.title = QtWidgets.QLabel("<b>No scenario yet</b> — pick one from the Scenarios menu or the Start tab.")
+        self.title = QtWidgets.QLabel(tr("<b>No scenario yet</b> — pick one from the Scenarios menu or the Start tab."))
         self.title.setWordWrap(True)
         self.story = QtWidgets.QTextBrowser()
-        self.story.setToolTip("The scenario's story, with the numbers of the filter just built.")
+        self.story.setToolTip(tr("The scenario's story, with the numbers of the filter just built."))
         self.story.setMinimumHeight(80)
 
         # one line to check (passwords, contacts, keys, URLs)
         self.line = QtWidgets.QLineEdit()
         self.line.setMaxLength(MAX_ITEM_BYTES)
         self.line.returnPressed.connect(self.check_line)
-        self.check_button = QtWidgets.QPushButton("Check")
+        self.check_button = QtWidgets.QPushButton(tr("Check"))
         self.check_button.clicked.connect(self.check_line)
         self.examples = QtWidgets.QComboBox()
-        self.examples.setToolTip("Items worth trying; a false positive found for this filter is among them "
-                                 "when there is one.")
+        self.examples.setToolTip(tr("Items worth trying; a false positive found for this filter is among them "
+                                    "when there is one."))
         self.examples.activated.connect(self._use_example)
         line_row = QtWidgets.QHBoxLayout()
         line_row.addWidget(self.line, 1)
@@ -72,16 +73,16 @@ class ScenarioPanel(QtWidgets.QWidget):
         lb.setContentsMargins(0, 0, 0, 0)
         lb.addLayout(line_row)
         ex_row = QtWidgets.QHBoxLayout()
-        ex_row.addWidget(QtWidgets.QLabel("Try:"))
+        ex_row.addWidget(QtWidgets.QLabel(tr("Try:")))
         ex_row.addWidget(self.examples, 1)
         lb.addLayout(ex_row)
 
         # a paragraph to check (spell checker)
         self.text = QtWidgets.QPlainTextEdit()
-        self.text.setToolTip("The text to spell-check; edit it freely.")
+        self.text.setToolTip(tr("The text to spell-check; edit it freely."))
         self.text.setMaximumHeight(130)
-        self.text_button = QtWidgets.QPushButton("Check the paragraph")
-        self.text_button.setToolTip("Look up every distinct word of the paragraph in the filter.")
+        self.text_button = QtWidgets.QPushButton(tr("Check the paragraph"))
+        self.text_button.setToolTip(tr("Look up every distinct word of the paragraph in the filter."))
         self.text_button.clicked.connect(self.check_paragraph)
         self.text_box = QtWidgets.QWidget()
         tb = QtWidgets.QVBoxLayout(self.text_box)
@@ -90,7 +91,7 @@ class ScenarioPanel(QtWidgets.QWidget):
         tb.addWidget(self.text_button)
 
         self.result = QtWidgets.QTextBrowser()
-        self.result.setToolTip("The answer to the last check, in the scenario's words.")
+        self.result.setToolTip(tr("The answer to the last check, in the scenario's words."))
         self.result.setMinimumHeight(60)
 
         layout = QtWidgets.QVBoxLayout(self)

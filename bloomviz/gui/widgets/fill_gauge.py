@@ -14,6 +14,7 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.theory import rates as theory
 from bloomviz.theory.units import percent_text, rate_text
+from bloomviz.i18n import marks, number, tr
 from bloomviz.filters.registry import standard_formulas_apply
 
 AMBER, RED = "#E69F00", "#C0392B"
@@ -24,19 +25,21 @@ def gauge_state(n: int, capacity: int | None, bits_set: int, m: int, k: int, sta
     """What the gauge shows, as plain values (tested without Qt): value 0…1000, text, tip, colour."""
     if not capacity:
         fill = bits_set / m if m else 0.0
-        return {"value": round(1000 * fill), "text": f"fill {percent_text(fill)}", "colour": "",
-                "tip": "Bits set over all bits (no design capacity: make the filter with Design to get one)."}
+        return {"value": round(1000 * fill), "text": tr("fill {percent}").format(percent=marks(percent_text(fill))),
+                "colour": "",
+                "tip": tr("Bits set over all bits (no design capacity: make the filter with Design to get one).")}
     share = n / capacity
-    text = f"{n:,} of {capacity:,} items"
-    colour, tip = "", f"The filter was designed for {capacity:,} items."
+    text = tr("{n} of {capacity} items").format(n=number(n), capacity=number(capacity))
+    colour, tip = "", tr("The filter was designed for {capacity} items.").format(capacity=number(capacity))
     if share >= 1.0:
         colour = AMBER if share < 1.5 else RED
-        tip = f"At or past its design capacity of {capacity:,} items."
+        tip = tr("At or past its design capacity of {capacity} items.").format(capacity=number(capacity))
         if n > capacity and standard_formulas and m and k:
             now, then = theory.fp_exact(m, k, n), theory.fp_exact(m, k, capacity)
-            text += f" — past capacity: rate {rate_text(now)}, {now / then:.1f}× the design's" if then else ""
-            tip += (f" Its exact false-positive rate is now {rate_text(now)} against {rate_text(then)} at "
-                    "capacity: it keeps answering, but more wrongly.")
+            text += tr(" — past capacity: rate {rate}, {times}× the design's").format(
+                rate=marks(rate_text(now)), times=number(now / then, 1)) if then else ""
+            tip += tr(" Its exact false-positive rate is now {now} against {then} at capacity: it keeps answering, "
+                      "but more wrongly.").format(now=marks(rate_text(now)), then=marks(rate_text(then)))
     return {"value": min(1000, round(1000 * share)), "text": text, "colour": colour, "tip": tip}
 
 

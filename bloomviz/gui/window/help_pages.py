@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 
 from PySide6 import QtCore, QtWidgets
 
@@ -54,11 +55,26 @@ rates; Parameter explorer → Ensemble averages many filters and lands on the ex
 """
 
 
+
+
+def primer_pieces(text: str = PRIMER) -> list[str]:
+    """The primer cut at its paragraphs and list items, each a catalogue entry of its own (with its line breaks
+    made spaces, as the page shows them): a change to one paragraph leaves the others' translations standing."""
+    return [" ".join(piece.split()) for piece in re.split(r"\n(?=<p>|<li>|</ul>|<ul>)", text.strip("\n"))]
+
+
+def primer_html() -> str:
+    """The primer in the window's language; in English exactly ``PRIMER``."""
+    pieces = primer_pieces()
+    translated = [tr(piece) for piece in pieces]
+    return PRIMER if translated == pieces else "\n".join(translated)
+
+
 def show_primer(parent: QtWidgets.QWidget) -> None:
     box = QtWidgets.QMessageBox(parent)
     box.setWindowTitle(tr("Bloom filters in one page"))
     box.setTextFormat(QtCore.Qt.TextFormat.RichText)
-    box.setText(PRIMER)
+    box.setText(primer_html())
     box.exec()
 
 
@@ -66,22 +82,22 @@ def show_about(parent: QtWidgets.QWidget) -> None:
     QtWidgets.QMessageBox.about(
         parent, tr("About bloomviz"),
         f"<h3>bloomviz {html.escape(__version__)}</h3>"
-        "<p>Bloom filters made visible: every insert and lookup on the bit grid, explained in words and "
-        "numbers, with the false-positive rate measured live against theory.</p>"
-        "<p>The built-in word list is taken from SCOWL (Kevin Atkinson and contributors) as packaged by "
-        "Debian (<i>wamerican</i>); its copyright notice ships with bloomviz.</p>"
-        "<p>Built with Qt (PySide6), pyqtgraph, numpy, bitarray and mmh3.</p>")
+        + tr("<p>Bloom filters made visible: every insert and lookup on the bit grid, explained in words and "
+             "numbers, with the false-positive rate measured live against theory.</p>")
+        + tr("<p>The built-in word list is taken from SCOWL (Kevin Atkinson and contributors) as packaged by "
+             "Debian (<i>wamerican</i>); its copyright notice ships with bloomviz.</p>")
+        + tr("<p>Built with Qt (PySide6), pyqtgraph, numpy, bitarray and mmh3.</p>"))
 
 
 def settings_place_text(where: str) -> str:
-    return (f"The window's preferences (theme, text size, the panels' layout, the auto-play rate, recent files) "
-            f"are kept in:\n\n{where}\n\nTo put them all back to their defaults, close the window and run:\n\n"
-            f"    bloomviz --reset-settings")
+    return tr("The window's preferences (theme, text size, the panels' layout, the auto-play rate, recent files) "
+              "are kept in:\n\n{where}\n\nTo put them all back to their defaults, close the window and run:\n\n"
+              "    bloomviz --reset-settings").format(where=where)
 
 
 def show_settings_place(parent: QtWidgets.QWidget, where: str) -> QtWidgets.QMessageBox:
     box = QtWidgets.QMessageBox(parent)
-    box.setWindowTitle("Where settings live")
+    box.setWindowTitle(tr("Where settings live"))
     box.setTextFormat(QtCore.Qt.TextFormat.PlainText)   # a path is text, whatever characters it holds
     box.setText(settings_place_text(where))
     box.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)

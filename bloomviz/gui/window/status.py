@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui.timing import Throttle
+from bloomviz.i18n import number, tr
 
 STATUS_INTERVAL_MS = 150
 PROGRESS_INTERVAL_MS = 250  # a progress bar repaints synchronously (~6 ms): four times a second is plenty
@@ -19,11 +20,13 @@ STATUS_TIP = ("m: bits; k: hash functions; n: inserts; fill: fraction of bits se
 def status_text(status: dict) -> str:
     """The status line for the workbench's ``status()``."""
     s = status
-    cap = f" of {s['capacity']:,}" if s["capacity"] else ""
-    return (f"m = {s['m']:,} · k = {s['k']} · {s['scheme']} · n = {s['n']:,}{cap} · "
-            f"fill {s['fill'] * 100:.1f}% · FP now {s['fp_measured'] * 100:.2f}% "
-            + (f"(its counters give {s['fp_now'] * 100:.2f}%)" if s.get("after_removals")
-               else f"(theory {s['fp_exact'] * 100:.2f}%)"))
+    cap = tr(" of {capacity}").format(capacity=number(s["capacity"])) if s["capacity"] else ""
+    line = tr("m = {m} · k = {k} · {scheme} · n = {n}{capacity} · fill {fill}% · FP now {measured}% ").format(
+        m=number(s["m"]), k=s["k"], scheme=s["scheme"], n=number(s["n"]), capacity=cap,
+        fill=number(s["fill"] * 100, 1), measured=number(s["fp_measured"] * 100, 2))
+    if s.get("after_removals"):
+        return line + tr("(its counters give {rate}%)").format(rate=number(s["fp_now"] * 100, 2))
+    return line + tr("(theory {rate}%)").format(rate=number(s["fp_exact"] * 100, 2))
 
 
 class ElidedLabel(QtWidgets.QLabel):
@@ -57,12 +60,12 @@ class StatusLine(QtCore.QObject):
         bar = window.statusBar()
         # at large text the whole line is wider than a projector: it ends in "…" where the gauge begins
         self.label = ElidedLabel()
-        self.label.setToolTip(STATUS_TIP)
+        self.label.setToolTip(tr(STATUS_TIP))
         self.busy_bar = QtWidgets.QProgressBar()
         self.busy_bar.setMaximumWidth(220)
         self.busy_bar.setFormat("%p%")
-        self.busy_cancel = QtWidgets.QPushButton("Cancel")
-        self.busy_cancel.setToolTip("Stop the bulk insert between two chunks; what was inserted stays (Esc).")
+        self.busy_cancel = QtWidgets.QPushButton(tr("Cancel"))
+        self.busy_cancel.setToolTip(tr("Stop the bulk insert between two chunks; what was inserted stays (Esc)."))
         self.busy_cancel.clicked.connect(workbench.cancel)
         for w in (self.busy_bar, self.busy_cancel):
             w.setVisible(False)

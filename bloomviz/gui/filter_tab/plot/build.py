@@ -12,22 +12,23 @@ from PySide6 import QtWidgets
 from bloomviz.gui.filter_tab.plot.style import BAND_LABEL, LABELS, LIMIT_LABEL
 from bloomviz.gui.widgets.wilson_band import WilsonBand
 from bloomviz.theory.units import axis_counts
+from bloomviz.i18n import tr
 
 
 class BuildMixin:
     def _build_controls(self) -> None:
         self._controls = QtWidgets.QHBoxLayout()
         self._controls.setContentsMargins(4, 0, 4, 0)
-        self._log_check = QtWidgets.QCheckBox("Log y")
+        self._log_check = QtWidgets.QCheckBox(tr("Log y"))
         self._log_check.setToolTip(
-            "Logarithmic rate axis: tiny rates become visible and the theory curves separate. "
-            "A rate of 0 has no logarithm, so points with no false positive yet are not drawn.")
-        self._fill_check = QtWidgets.QCheckBox("Fill ratio")
+            tr("Logarithmic rate axis: tiny rates become visible and the theory curves separate. "
+               "A rate of 0 has no logarithm, so points with no false positive yet are not drawn."))
+        self._fill_check = QtWidgets.QCheckBox(tr("Fill ratio"))
         self._fill_check.setToolTip(
-            "Show the fraction of bits set (X/m) against the expected fill 1 − (1 − 1/m)^(kn).")
-        self._estimate_check = QtWidgets.QCheckBox("Estimated n")
+            tr("Show the fraction of bits set (X/m) against the expected fill 1 − (1 − 1/m)^(kn)."))
+        self._estimate_check = QtWidgets.QCheckBox(tr("Estimated n"))
         self._estimate_check.setToolTip(
-            "Show the item count estimated from the bits, −(m/k)·ln(1 − X/m), against the true count.")
+            tr("Show the item count estimated from the bits, −(m/k)·ln(1 − X/m), against the true count."))
         self._log_check.toggled.connect(self.set_log_y)
         self._fill_check.toggled.connect(self.set_show_fill)
         self._estimate_check.toggled.connect(self.set_show_estimate)

@@ -17,6 +17,7 @@ import math
 
 import pyqtgraph as pg
 from PySide6 import QtCore
+from bloomviz.i18n import tr
 
 
 MIN_PLOT_WIDTH = 240    # px: narrower than this and a plot is no longer readable; the legend goes under it
@@ -84,7 +85,7 @@ class LegendMixin:
     def _texts(self, compact: bool) -> list[tuple[object, str]]:
         # Compact drops the "theory: " prefixes (the dash styles and the readout still say which is which):
         # at 150 % text in a panel-sized plot the full names took a column each and left the plot a strip.
-        return [(item, text.replace("theory: ", "") if compact else text)
+        return [(item, tr(text).replace(tr("theory: "), "") if compact else tr(text))
                 for item, text, shown in self._entries if shown]
 
     def _rebuild_legend(self) -> None:

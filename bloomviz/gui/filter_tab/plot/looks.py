@@ -10,6 +10,7 @@ import html
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from bloomviz.i18n import tr
 from bloomviz.gui.filter_tab.plot.style import (BASE_LABEL_PT, BASE_LEGEND_PT, BASE_TICK_PT, BASE_TITLE_PT, LABELS,
                                                 STYLES, THEMES, positive_number)
 
@@ -104,14 +105,14 @@ class LooksMixin:
             plot.getAxis("left").setWidth(left_width)
             bottom = plot.getAxis("bottom")
             if plot is visible[-1]:
-                bottom.setLabel(self.X_LABEL, **label_style)
+                bottom.setLabel(tr(self.X_LABEL), **label_style)
                 bottom.showLabel(True)
             else:
                 bottom.showLabel(False)
             bottom.setHeight(None)
             y_label = "false-positive rate" if plot is self._rate_plot else self._y_labels[id(plot)]
-            plot.getAxis("left").setLabel(y_label, **label_style)
-        self._rate_plot.setTitle(self.TITLE, color=fg, size=f"{BASE_TITLE_PT * s:.1f}pt")
+            plot.getAxis("left").setLabel(tr(y_label), **label_style)
+        self._rate_plot.setTitle(tr(self.TITLE), color=fg, size=f"{BASE_TITLE_PT * s:.1f}pt")
         for plot in (self._fill_plot, self._estimate_plot):
             plot.setTitle(self._key_html(self._sub_keys[id(plot)]), color=fg,
                           size=f"{BASE_LEGEND_PT * s:.1f}pt")
@@ -143,7 +144,7 @@ class LooksMixin:
             full = "false-positive rate" if plot is self._rate_plot else self._y_labels[id(plot)]
             centre = axis.sceneBoundingRect().center().y()
             room = 2 * min(centre, view_h - centre)
-            text = full if _label_length(axis, full) <= room else SHORT_Y_LABELS.get(full, full)
+            text = tr(full) if _label_length(axis, tr(full)) <= room else tr(SHORT_Y_LABELS.get(full, full))
             if axis.labelText != text:
                 axis.setLabel(text)   # the style stays as _apply_text set it
                 axis.resizeEvent()    # pyqtgraph centres the label only on a resize: for the old text
@@ -152,5 +153,5 @@ class LooksMixin:
         pal = THEMES[self._dark]
         marks = {QtCore.Qt.PenStyle.SolidLine: "━━", QtCore.Qt.PenStyle.DashLine: "╺╸╺╸"}
         return " &nbsp;&nbsp; ".join(
-            f'<span style="color:{pal[key]}">{marks[STYLES[key][1]]}</span> {html.escape(LABELS[key])}'
+            f'<span style="color:{pal[key]}">{marks[STYLES[key][1]]}</span> {html.escape(tr(LABELS[key]))}'
             for key in keys)

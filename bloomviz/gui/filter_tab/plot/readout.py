@@ -10,6 +10,7 @@ import html
 import numpy as np
 from PySide6 import QtCore, QtGui
 
+from bloomviz.i18n import marks, number, tr
 from bloomviz.gui.filter_tab.plot.style import FILL_CURVES, RATE_CURVES, THEMES
 from bloomviz.measure.series import columns_at
 from bloomviz.theory.units import count_text, rate_text
@@ -86,9 +87,9 @@ class ReadoutMixin:
         the n-insert formula is no longer this filter's rate; the one its counters give is (fill)^k."""
         brk = self._formula_break
         if brk is None or row["row"] < brk[0]:
-            return f"exact {fmt_value(row['fp_exact'])}"
-        return (f"for n inserts, no removals {fmt_value(row['fp_exact'])}; "
-                f"its counters give {fmt_value(row['fill'] ** brk[1])}")
+            return tr("exact {rate}").format(rate=marks(fmt_value(row["fp_exact"])))
+        return tr("for n inserts, no removals {rate}; its counters give {own}").format(
+            rate=marks(fmt_value(row["fp_exact"])), own=marks(fmt_value(row["fill"] ** brk[1])))
 
     def readout_text(self) -> str:
         """The readout as plain text (what the label shows, without colours)."""
@@ -97,7 +98,7 @@ class ReadoutMixin:
     def _update_readout(self) -> None:
         series = self._series
         if series is None or len(series) == 0:
-            self._readout.setText("No data yet: insert items to see the false-positive rate.")
+            self._readout.setText(tr("No data yet: insert items to see the false-positive rate."))
             self._fit_readout()
             return
         hovering = self._hover_n is not None
@@ -107,21 +108,23 @@ class ReadoutMixin:
         def swatch(key: str, text: str) -> str:
             return f'<span style="color:{pal[key]}">■</span>&nbsp;{html.escape(text)}'
 
-        parts = [f"<b>{'at' if hovering else 'latest:'} n = {row['n']:,.0f}</b>",
-                 swatch("fp_measured", f"measured {fmt_value(row['fp_measured'])} "
-                                       f"(95%: {fmt_value(row['fp_low'])}–{fmt_value(row['fp_high'])})"),
+        value = lambda key: marks(fmt_value(row[key]))  # noqa: E731  (the language's decimal mark)
+        parts = ["<b>" + tr("at n = {n}" if hovering else "latest: n = {n}").format(n=number(row["n"], 0)) + "</b>",
+                 swatch("fp_measured", tr("measured {rate} (95%: {low}–{high})").format(
+                     rate=value("fp_measured"), low=value("fp_low"), high=value("fp_high"))),
                  swatch("fp_exact", self._theory_words(row))]
         # a variant without the standard filter's formulas has them as NaN: say nothing rather than "nan"
-        parts += [swatch(key, f"{word} {fmt_value(row[key])}") for key, word in
+        parts += [swatch(key, f"{tr(word)} {value(key)}") for key, word in
                   (("fp_classic", "classic"), ("fp_approx", "approx."), ("fp_bound", "bound"))
                   if np.isfinite(row[key])]
         if self._show_fill:
-            parts.append(f"fill {fmt_value(row['fill'])} (expected {fmt_value(row['fill_expected'])})")
+            parts.append(tr("fill {fill} (expected {expected})").format(fill=value("fill"),
+                                                                          expected=value("fill_expected")))
         if self._show_estimate:
-            parts.append(f"estimated n {fmt_value(row['n_estimated'])}")
+            parts.append(tr("estimated n {n}").format(n=value("n_estimated")))
         if len(series) == 1 and row["n"] > 0:
             # one point with items already in: a filter opened without the history of how it filled
-            parts.append("<i>one point: the filter as it was opened; each insert adds the next</i>")
+            parts.append("<i>" + tr("one point: the filter as it was opened; each insert adds the next") + "</i>")
         self._readout.setText(" &nbsp;·&nbsp; ".join(parts))
         self._fit_readout()
         for line in self._crosshairs:

@@ -46,6 +46,7 @@ from bloomviz.gui.filter_tab.plot.readout import HoverWatcher, ReadoutMixin
 from bloomviz.gui.filter_tab.plot.style import ESTIMATE_CURVES, FILL_CURVES
 from bloomviz.gui.widgets.plot_export import export_plot
 from bloomviz.gui.widgets.wilson_band import WilsonBand
+from bloomviz.i18n import tr
 
 
 class FpPlotWidget(BuildMixin, DrawingMixin, LegendMixin, LooksMixin, ReadoutMixin, QtWidgets.QWidget):
@@ -92,7 +93,7 @@ class FpPlotWidget(BuildMixin, DrawingMixin, LegendMixin, LooksMixin, ReadoutMix
         self._readout.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self._readout.setWordWrap(True)
         self._readout.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._readout.setToolTip("Values of every curve at the n under the mouse (or at the latest n).")
+        self._readout.setToolTip(tr("Values of every curve at the n under the mouse (or at the latest n)."))
         # at most a third of the plot's height; past that it scrolls (at 250 % text it was five lines)
         self._readout_area = QtWidgets.QScrollArea()
         self._readout_area.setWidget(self._readout)

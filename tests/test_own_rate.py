@@ -8,7 +8,6 @@ import math
 
 from bloomviz import lessons
 from bloomviz.explain.operations import explain
-from bloomviz.filters.registry import theory_fp
 from bloomviz.items.encoding import random_items
 from bloomviz.theory import rates as theory
 from bloomviz.workbench.model import Workbench
@@ -27,7 +26,7 @@ def test_a_scalable_filters_numbers_are_its_own():
     nums = wb.numbers()
     flt = wb.filter
     assert nums.own_theory and not nums.single_mk
-    assert nums.fp_own == theory_fp(flt) and nums.fp_own_now == flt.expected_fp
+    assert nums.fp_own == flt.theory_fp() and nums.fp_own_now == flt.expected_fp
     # the standard formula with the total m and the last stage's k is far below: not this filter's rate
     assert theory.fp_exact(flt.m, flt.k, len(flt)) < nums.fp_own / 10
     assert wb.status()["fp_now"] == flt.expected_fp

@@ -17,7 +17,7 @@ from bloomviz.filters.standard import BloomFilter
 from bloomviz.explain import variants as variant_words
 from bloomviz.items.encoding import random_items, to_bytes
 from bloomviz.filters.capabilities import grid_values
-from bloomviz.filters.registry import PARAMETERS, REQUIRED, VARIANTS, make_filter, theory_fp
+from bloomviz.filters.registry import PARAMETERS, REQUIRED, VARIANTS, make_filter
 from bloomviz.filters.variants import (BlockedBloomFilter, CountingBloomFilter, PartitionedBloomFilter,
                                     ScalableBloomFilter, ScalableLookup, blocked_fp, blocked_fp_curve,
                                     partitioned_fp, scalable_fp)
@@ -213,13 +213,19 @@ def test_make_filter_messages():
     assert make_filter("counting", m=100, k=3, counter_bits=2).max_counter == 3
 
 
-def test_theory_fp_dispatch():
+def test_one_theory_name_at_one_n_or_many():
     n = 300
-    assert theory_fp(make_filter("standard", m=2000, k=5), n) == pytest.approx(theory.fp_exact(2000, 5, n))
-    assert theory_fp(make_filter("partitioned", m=2000, k=5), n) == pytest.approx(partitioned_fp(2000, 5, n))
-    assert theory_fp(make_filter("blocked", m=2048, k=5), n) == pytest.approx(blocked_fp(2048, 5, n))
-    assert theory_fp(make_filter("scalable", initial_capacity=40, p=0.05), n) == \
+    assert make_filter("standard", m=2000, k=5).theory_fp(n) == pytest.approx(theory.fp_exact(2000, 5, n))
+    assert make_filter("partitioned", m=2000, k=5).theory_fp(n) == pytest.approx(partitioned_fp(2000, 5, n))
+    assert make_filter("blocked", m=2048, k=5).theory_fp(n) == pytest.approx(blocked_fp(2048, 5, n))
+    assert make_filter("scalable", initial_capacity=40, p=0.05).theory_fp(n) == \
         pytest.approx(scalable_fp(40, 0.05, n))
+    for vid in VARIANTS:
+        flt = make_filter(vid, **SMALL[vid])
+        flt.update(random_items(20, seed=1))
+        one, many = flt.theory_fp(), flt.theory_fp(np.array([0.0, len(flt)]))
+        assert isinstance(one, float) and many.shape == (2,) and many[1] == pytest.approx(one) and many[0] == 0
+        assert not any(hasattr(flt, name) for name in ("theory_at", "theory_curve"))
 
 
 # --- bad arguments ------------------------------------------------------------------------------------------

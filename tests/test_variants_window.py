@@ -11,7 +11,6 @@ import pytest
 
 from bloomviz import cli
 from bloomviz.items.encoding import random_items
-from bloomviz.filters.registry import theory_curve
 from bloomviz.gui.workbench import Workbench
 from bloomviz.workbench.records import FORCED_REMOVAL, REMOVED
 
@@ -150,7 +149,7 @@ def test_scalable_stages_grow_as_specified_and_stay_under_the_bound(wb, qtbot):
     assert measured[-1] < p
     assert wb.bound_line()[0] == p
     theory = wb.series.column("fp_exact")
-    assert np.allclose(theory, theory_curve(flt, wb.series.column("n")))
+    assert np.allclose(theory, flt.theory_fp(wb.series.column("n")))
 
 
 @pytest.mark.parametrize("variant, params", [("partitioned", {"m": 6000, "k": 5}),
@@ -159,7 +158,7 @@ def test_partitioned_and_blocked_rates_within_five_sd_of_their_theory(qtbot, var
     wb = Workbench(probes=20_000)
     assert wb.configure(variant=variant, **params)
     wb.insert_batch(random_items(900, seed=4))
-    theory = float(theory_curve(wb.filter, [900])[0])
+    theory = wb.filter.theory_fp(900)
     measured = wb.series.column("fp_measured")[-1]
     sd = math.sqrt(theory * (1 - theory) / 20_000)
     assert abs(measured - theory) <= 5 * sd

@@ -54,7 +54,6 @@ def open_filter(path: str):
 def describe(path: str) -> dict:
     from bloomviz.files import storage
     from bloomviz.hashing.schemes import SCHEMES
-    from bloomviz.filters.registry import theory_fp
     header, flt = open_filter(path)
     estimated = float(flt.estimated_count)
     return {
@@ -65,7 +64,7 @@ def describe(path: str) -> dict:
         "payload_bytes": header.payload_length, "crc32": f"{header.crc:#010x}", "crc_ok": True,
         "bits_set": int(flt.bits_set), "fill": float(flt.fill_ratio),
         "estimated_n": estimated if math.isfinite(estimated) else None,
-        "expected_fp": float(flt.expected_fp), "theory_fp": float(theory_fp(flt)),
+        "expected_fp": float(flt.expected_fp), "theory_fp": flt.theory_fp(),
     }
 
 

@@ -216,8 +216,7 @@ def run(args) -> int:
         extra = None
         flt = simulation.filter
         if type(flt) is not BloomFilter:   # a variant: its own theory beside the standard formulas
-            from bloomviz.filters.registry import theory_curve
-            extra = {"fp_variant": theory_curve(flt, series.column("n"), samples=2000)}
+            extra = {"fp_variant": flt.theory_fp(series.column("n"), samples=2000)}
         writing = Progress("writing CSV")
         try:
             write_rows(series, indices, out, writing, extra)

@@ -123,7 +123,7 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
     # --- variant facts (see BloomFilter's) ---
     parameters = (M, K, BLOCK_BITS)
     stored_params = {"block_bits": int}
-    capabilities = Capabilities(standard_formulas=False)   # its own theory (theory_fp)
+    capabilities = Capabilities(standard_formulas=False)   # its own theory (blocked_fp)
 
     def __init__(self, m: int, k: int, block_bits: int = DEFAULT_BLOCK_BITS,
                  scheme: str = hashing.DEFAULT_SCHEME):
@@ -166,9 +166,6 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
         """A fresh item picks a block uniformly: the mean over blocks of (X_b/B)^k."""
         return float(np.mean((self.block_counts() / self._block_bits) ** self._k))
 
-    def theory_fp(self, n: float | None = None) -> float:
-        return blocked_fp(self._m, self._k, len(self) if n is None else n, self._block_bits)
-
     def _map_one(self, data: bytes) -> tuple[int, ...]:
         b = self._block_bits
         h = hash_values(self._scheme, data, self._k + 1)
@@ -196,9 +193,9 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
         out._load(count, payload)
         return out
 
-    def theory_curve(self, n: np.ndarray, samples: int = 64) -> np.ndarray:
+    def _theory_curve(self, n: np.ndarray, samples: int) -> np.ndarray:
         if n.size <= 64:
-            return np.array([self.theory_fp(float(x)) for x in n], dtype=float)
+            return np.array([blocked_fp(self._m, self._k, float(x), self._block_bits) for x in n], dtype=float)
         # the curve is smooth: ``samples`` exact points, interpolated between (a window's chunk of rows spans a
         # short stretch, where 64 are plenty)
         return blocked_fp_curve(self._m, self._k, n, self._block_bits, samples=samples)

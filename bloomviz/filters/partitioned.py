@@ -46,7 +46,7 @@ class PartitionedBloomFilter(RemappedPositions, BloomFilter):
 
     variant = "partitioned"
     # --- variant facts (see BloomFilter's) ---
-    capabilities = Capabilities(standard_formulas=False)   # its own theory (theory_fp)
+    capabilities = Capabilities(standard_formulas=False)   # its own theory (partitioned_fp)
 
     def __init__(self, m: int, k: int, scheme: str = hashing.DEFAULT_SCHEME):
         m, k = check_m(m), check_k(k)
@@ -83,9 +83,6 @@ class PartitionedBloomFilter(RemappedPositions, BloomFilter):
         """A fresh item passes when its bit in every slice is set: the product of the slice fill ratios."""
         return math.prod(self.slice_fills())
 
-    def theory_fp(self, n: float | None = None) -> float:
-        return partitioned_fp(self._m, self._k, len(self) if n is None else n)
-
     def _map_one(self, data: bytes) -> tuple[int, ...]:
         s = self._slice
         return tuple(i * s + h % s for i, h in enumerate(hash_values(self._scheme, data, self._k)))
@@ -109,7 +106,7 @@ class PartitionedBloomFilter(RemappedPositions, BloomFilter):
         out._load(count, payload)
         return out
 
-    def theory_curve(self, n: np.ndarray, samples: int = 64) -> np.ndarray:
+    def _theory_curve(self, n: np.ndarray, samples: int) -> np.ndarray:
         m, k = self._m, self._k
         if k >= m:
             return np.where(n > 0, 1.0, 0.0)

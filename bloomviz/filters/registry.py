@@ -12,7 +12,6 @@ payload layout in ``files/storage.py``). Nothing else compares variant ids (test
 
 from __future__ import annotations
 
-import numpy as np
 
 from bloomviz.filters import capabilities
 
@@ -23,8 +22,6 @@ from bloomviz.filters.standard import BloomFilter
 from bloomviz.filters.partitioned import PartitionedBloomFilter
 from bloomviz.filters.params import REQUIRED, defaults  # noqa: F401 - REQUIRED is read from here too
 from bloomviz.filters.scalable import ScalableBloomFilter
-from bloomviz.theory.curves import theory_many
-from bloomviz.theory.rates import fp_exact
 
 # One line per variant, in the order menus list them; everything else about a variant is on its class.
 VARIANTS: dict[str, type] = {cls.variant: cls for cls in (
@@ -74,24 +71,3 @@ def standard_formulas_apply(flt) -> bool:
     """Whether the standard filter's classic formula, approximation and bound describe ``flt`` (a counting
     filter answers lookups as a standard one does; slices, blocks and stages have their own theory)."""
     return capabilities.of(flt).standard_formulas
-
-
-def theory_fp(flt, n: float | None = None) -> float:
-    """The filter's own theoretical false-positive rate after n inserts (default: its insert count)."""
-    n = len(flt) if n is None else n
-    if hasattr(flt, "theory_fp"):
-        return flt.theory_fp(n)
-    return fp_exact(flt.m, flt.k, n)
-
-
-def theory_curve(flt, n, samples: int = 64) -> np.ndarray:
-    """The filter's own theoretical false-positive rate at every n of the array (vectorised).
-
-    Counting filters follow the standard formula (a counter above 0 is a set bit); partitioned, blocked and
-    scalable filters have their own (see their core modules). A blocked filter's curve is exact at up to
-    ``samples`` values of n and interpolated between them."""
-    n = np.atleast_1d(np.asarray(n, dtype=float))
-    own = getattr(flt, "theory_curve", None)
-    if own is not None:   # each variant's class has its own (standard.py, partitioned.py, ...)
-        return own(n, samples)
-    return theory_many(flt.m, flt.k, n)["fp_exact"]   # a filter-like object from elsewhere: the standard formula

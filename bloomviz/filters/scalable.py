@@ -39,7 +39,7 @@ import numpy as np
 from bloomviz.filters import bitstore
 from bloomviz.hashing import schemes as hashing
 from bloomviz.filters.scalable_facts import ScalableFacts
-from bloomviz.filters.scalable_stages import STAGE_RECORD, StageSpec, scalable_fp, stage_spec
+from bloomviz.filters.scalable_stages import STAGE_RECORD, StageSpec, stage_spec
 from bloomviz.filters.standard import BloomFilter, Insertion, Lookup
 from bloomviz.items.encoding import to_bytes, to_bytes_list
 from bloomviz.filters.notebook import RichDisplay
@@ -193,9 +193,6 @@ class ScalableBloomFilter(ScalableFacts, RichDisplay):
     def expected_fp(self) -> float:
         """The rate for a fresh item given the bits set now: 1 − Π_i (1 − fill_i^{k_i})."""
         return 1.0 - math.prod(1.0 - s.expected_fp for s in self._stages)
-
-    def theory_fp(self, n: float | None = None) -> float:
-        return scalable_fp(self._initial, self._p, len(self) if n is None else n, self._growth, self._r)
 
     def nbytes(self) -> int:
         return sum(s.nbytes() for s in self._stages)

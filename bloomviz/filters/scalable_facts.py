@@ -13,6 +13,7 @@ import numpy as np
 from bloomviz.filters.capabilities import Capabilities
 from bloomviz.filters.params import GROWTH, INITIAL_CAPACITY, RATE_BOUND, TIGHTENING
 from bloomviz.filters.scalable_stages import STAGE_RECORD, scalable_fp
+from bloomviz.filters.standard import one_or_many
 
 
 class ScalableFacts:
@@ -32,12 +33,12 @@ class ScalableFacts:
         table = STAGE_RECORD.size * stages
         return table + (m + 7) // 8, table + (m + 7 * stages) // 8
 
-    def theory_at(self, n: float) -> float:
-        """Its theoretical rate after n inserts (``theory_curve`` at one point)."""
-        return float(self.theory_curve(np.array([n], dtype=float))[0])
+    def theory_fp(self, n=None, samples: int = 64):
+        """Its theoretical rate after n inserts (default: its insert count), 1 − Π_i (1 − FP_i(n))
+        (scalable_stages.scalable_fp): a float for one n, an array for an array of n."""
+        return one_or_many(self._theory_curve, len(self) if n is None else n, samples)
 
-    def theory_curve(self, n, samples: int = 64):
-        """1 − Π_i (1 − FP_i(n)) at every n (see scalable_stages.scalable_fp)."""
+    def _theory_curve(self, n: np.ndarray, samples: int) -> np.ndarray:
         return np.atleast_1d(scalable_fp(self.initial_capacity, self.p, n, self.growth, self.tightening))
 
     def positions_added(self, item: object) -> tuple[int, ...]:

@@ -54,6 +54,13 @@ class Lookup:
         return tuple(p for p, b in zip(self.positions, self.bits) if not b)
 
 
+def one_or_many(curve, n, samples: int):
+    """``curve`` (float array of n -> rates) at a single n as a float, or at an array of n as an array."""
+    if np.ndim(n) == 0:
+        return float(curve(np.array([n], dtype=float), samples)[0])
+    return curve(np.atleast_1d(np.asarray(n, dtype=float)), samples)
+
+
 def _chunks(seq: Sequence, size: int = BATCH):
     for start in range(0, len(seq), size):
         yield seq[start:start + size]
@@ -365,13 +372,14 @@ class BloomFilter(RichDisplay):
         """The positions an ``add`` of the item would set (a scalable filter sets only its newest stage's)."""
         return self.positions(item)
 
-    # --- the variant's own theory, at many n (registry.theory_curve asks it) ------------------------------------
-    def theory_at(self, n: float) -> float:
-        """The variant's own theoretical rate after n inserts (its ``theory_curve`` at one point)."""
-        return float(self.theory_curve(np.array([n], dtype=float))[0])
+    # --- the theory: one name, at one n or at many --------------------------------------------------------------
+    def theory_fp(self, n=None, samples: int = 64):
+        """The variant's own theoretical false-positive rate after n inserts (default: its insert count): a
+        float for one n, an array for an array of n. ``samples`` bounds the exact points of a curve that
+        interpolates (a blocked filter's)."""
+        return one_or_many(self._theory_curve, len(self) if n is None else n, samples)
 
-    def theory_curve(self, n: np.ndarray, samples: int = 64) -> np.ndarray:
-        """The exact false-positive rate after each n of the float array ``n`` (a counting filter's too: a
-        counter above 0 is a set bit). ``samples`` bounds the exact points of a curve that interpolates."""
+    def _theory_curve(self, n: np.ndarray, samples: int) -> np.ndarray:
+        # exact after each n of the float array (a counting filter's too: a counter above 0 is a set bit)
         from bloomviz.theory.curves import theory_many
-        return theory_many(self.m, self.k, n)["fp_exact"]
+        return theory_many(self._m, self._k, n)["fp_exact"]

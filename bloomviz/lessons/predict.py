@@ -208,8 +208,7 @@ def answer(state, kind: str, items: tuple) -> tuple[object, dict]:
             raise ValueError("nothing can be measured here (hand-set positions hash no stranger): ask for "
                              "exact-rate")
         return value, {"probes": state.probes}
-    from bloomviz.filters.registry import theory_fp
-    return float(theory_fp(flt)), {}
+    return flt.theory_fp(), {}
 
 
 def _condition_text(condition: tuple, kind: str) -> str:

@@ -109,7 +109,7 @@ def measured_rate(state: LessonState) -> float | None:
 
 def snapshot(state: LessonState) -> dict:
     """The filter's state as plain numbers (the report's per-step record, without the step's title)."""
-    from bloomviz.filters.registry import standard_formulas_apply, theory_fp
+    from bloomviz.filters.registry import standard_formulas_apply
     flt = state.filter
     if flt is None:
         return {"m": None, "k": None, "scheme": None, "variant": None, "n": 0, "bits_set": 0,
@@ -117,7 +117,7 @@ def snapshot(state: LessonState) -> dict:
     n = len(flt)
     return {"m": flt.m, "k": flt.k, "scheme": flt.scheme, "variant": flt.variant, "n": n,
             "bits_set": flt.bits_set, "last": state.last, "measured_rate": measured_rate(state),
-            "exact_rate": theory_fp(flt),
+            "exact_rate": flt.theory_fp(),
             # Bloom's formula describes a filter of one m and k (a scalable filter has stages of their own)
             "classic_rate": max(0.0, theory.fp_classic(flt.m, flt.k, n)) if standard_formulas_apply(flt) else None,
             # after a forced removal or one that left a saturated counter standing, the formula for n inserts no

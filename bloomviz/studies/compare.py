@@ -28,8 +28,6 @@ from bloomviz.hashing import schemes as hashing
 
 from bloomviz.explain.variants import variant_title
 from bloomviz.filters.registry import VARIANTS, check_variant, make_filter
-from bloomviz.filters.registry import theory_curve as variant_theory_curve
-from bloomviz.filters.registry import theory_fp as variant_theory_fp
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.measure.experiment import Cancelled
 from bloomviz.measure.pipeline import Measurement
@@ -101,10 +99,7 @@ def build_filter(config: Config, m: int, k: int, n: int, p: float | None = None)
     return make_filter(config.variant, m=m, k=k, scheme=config.scheme)
 
 
-def theory_curve(flt, n_values: np.ndarray) -> np.ndarray:
-    """The filter's own theoretical rate at each n (the registry's curve; a blocked filter's from 200 exact
-    points, interpolated)."""
-    return variant_theory_curve(flt, np.asarray(n_values, dtype=np.float64), samples=200)
+CURVE_SAMPLES = 200   # a blocked filter's curve: exact at this many n, interpolated between
 
 
 @dataclass(frozen=True)
@@ -166,7 +161,7 @@ class Lane:
         """Hash the probes (the slow part for a slow scheme) and the theory curve."""
         if self.measurement is not None:
             return
-        self._curve_theory = theory_curve(self.filter, self._curve_n)
+        self._curve_theory = self.filter.theory_fp(self._curve_n, samples=CURVE_SAMPLES)
         self.measurement = Measurement(self.filter, self._probes, self._items, every=1, initial=True)
 
     def advance(self, count: int) -> None:
@@ -201,11 +196,12 @@ class Lane:
             n, fp = n[pick], fp[pick]
         probes = len(self._probes)
         low, high = wilson_many(fp, probes)
-        return {"n": n, "measured": fp / probes, "low": low, "high": high, "theory": self.theory_at(n)}
+        return {"n": n, "measured": fp / probes, "low": low, "high": high, "theory": self.theory_fp(n)}
 
-    def theory_at(self, n: np.ndarray) -> np.ndarray:
+    def theory_fp(self, n: np.ndarray) -> np.ndarray:
+        """The lane's filter's theoretical rate at each n of the array."""
         if self._curve_theory is None or self.filter.capabilities.standard_formulas:
-            return theory_curve(self.filter, n)
+            return self.filter.theory_fp(np.asarray(n, dtype=np.float64), samples=CURVE_SAMPLES)
         # Slow formulas (blocked, scalable) were tabulated once; between table points the curve is smooth.
         return np.interp(np.asarray(n, np.float64), self._curve_n, self._curve_theory)
 
@@ -214,7 +210,7 @@ class Lane:
         n, fp = int(rows["n"][-1]), int(rows["fp"][-1])
         probes = len(self._probes)
         low, high = wilson_many(np.array([fp]), probes)
-        th = float(variant_theory_fp(self.filter, n)) if n else 0.0
+        th = self.filter.theory_fp(n) if n else 0.0
         return LaneSummary(self.config.label, n, int(self.filter.m), int(self.filter.k), fp, probes,
                            fp / probes if probes else 0.0, float(low[0]), float(high[0]), th,
                            int(rows["bits_set"][-1]))

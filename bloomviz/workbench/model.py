@@ -37,7 +37,6 @@ from bloomviz.items.encoding import to_bytes, to_bytes_list
 from bloomviz.measure.experiment import theory_many, wilson
 from bloomviz.measure.series import OWN, STANDARD
 from bloomviz.filters.registry import standard_formulas_apply
-from bloomviz.filters.registry import theory_curve as variant_theory
 from bloomviz.workbench import jobs, limits
 from bloomviz.workbench.building import build_filter
 from bloomviz.workbench.events import Event
@@ -296,7 +295,7 @@ class Workbench(Operations, Jobs, Undo):
             # (not between a job's chunks: a blocked filter's rate from its bits reads every block, 50 ms at
             # 10^8 bits; the explanation after the job has them)
             if self._job is None:
-                out.update(fp_own=float(variant_theory(flt, [n])[0]), fp_own_now=float(flt.expected_fp))
+                out.update(fp_own=flt.theory_fp(n), fp_own_now=float(flt.expected_fp))
         return out
 
     def formula_break(self) -> int | None:
@@ -314,7 +313,7 @@ class Workbench(Operations, Jobs, Undo):
                 "fill": nums.fill, "fp_measured": nums.fp_measured, "fp_low": nums.fp_low,
                 "fp_high": nums.fp_high,
                 # the variant's own theory (the standard formula's for the standard filter)
-                "fp_exact": nums.fp_exact if standard_formulas_apply(flt) else float(variant_theory(flt, [nums.n])[0]),
+                "fp_exact": nums.fp_exact if standard_formulas_apply(flt) else flt.theory_fp(nums.n),
                 "fp_now": nums.fp_own_now if nums.own_theory else nums.fp_now, "n_estimated": nums.n_estimated, "capacity": s.capacity,
                 "probes": nums.probes, "lookups": s.lookups, "true_positives": s.counts["true positive"],
                 "true_negatives": s.counts["true negative"], "false_positives": s.counts["false positive"],
@@ -351,7 +350,7 @@ class Workbench(Operations, Jobs, Undo):
             # Slices, blocks and stages have their own theory: the exact column is theirs, and the standard
             # filter's formulas, which would describe a different filter, are NaN (not drawn). A counting filter
             # is a standard filter to a lookup (a counter > 0 is a set bit): its rows are the standard ones.
-            own = variant_theory(flt, n)
+            own = flt.theory_fp(np.asarray(n, dtype=float))
         self._s.series.add(n, fp, bits_set, m=flt.m, k=flt.k, probes=len(self._s.measure.probes),
                            theory=STANDARD if own is None else OWN, own=own)
 

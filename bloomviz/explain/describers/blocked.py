@@ -61,7 +61,7 @@ class BlockedWords(StandardWords):
         return (("blocks", f"b = m/B = {m:,}/{b} = {flt.blocks:,} blocks of B = {b} bits (one cache line "
                            "at 512)"),
                 ("load of a block", f"Binomial(n, B/m): mean n·B/m = {n * b / m:.2f} items"),
-                ("theory", f"Σ_i P(load i)·f(B, k, i) = {flt.theory_at(n):.4g}"),
+                ("theory", f"Σ_i P(load i)·f(B, k, i) = {flt.theory_fp(n):.4g}"),
                 ("standard filter, same m and k", f"{standard:.4g}"))
 
     def hash_rows(self, data: bytes) -> list[Row]:

@@ -54,7 +54,7 @@ class CountingWords(StandardWords):
         # probability matters here, so Fan et al.'s bound P(count ≥ j) ≤ (e·k·n/(j·m))^j is taken at it.
         stuck = min(1.0, (math.e * k * n / (j * m)) ** j) if n else 0.0
         return (("theory, exact (a counter above 0 is a set bit)",
-                 f"E[(X/m)^k] = {flt.theory_at(n):.4g}"),
+                 f"E[(X/m)^k] = {flt.theory_fp(n):.4g}"),
                 (f"P(a given counter reaches 2^c − 1 = {j} and sticks)",
                  f"≤ (e·k·n / (j·m))^j = (e·{k}·{n:,} / ({j}·{m:,}))^{j} = {stuck:.3g}"),
                 ("counters now", f"highest {flt.highest_counter}, saturated {flt.saturated_count:,}"))

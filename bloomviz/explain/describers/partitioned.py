@@ -48,7 +48,7 @@ class PartitionedWords(StandardWords):
         standard = float(fp_exact_at(m, k, np.array([n], dtype=float))[0])
         return (("slices", f"k = {k} slices of s = m/k = {m:,}/{k} = {flt.slice_bits:,} bits"),
                 ("theory", f"(1 − (1 − k/m)^n)^k = (1 − (1 − {k}/{m:,})^{n:,})^{k} = "
-                           f"{flt.theory_at(n):.4g}"),
+                           f"{flt.theory_fp(n):.4g}"),
                 ("standard filter, same m and k", f"{standard:.4g}"))
 
     def hash_rows(self, data: bytes) -> list[Row]:

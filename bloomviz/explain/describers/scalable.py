@@ -83,7 +83,7 @@ class ScalableWords(StandardWords):
                            f"items at error p₀·r^i = {flt.first_error:.3g}·{flt.tightening:g}^i"),
                 ("compound bound", f"Σ p_i = p₀/(1 − r) = {flt.first_error:.3g}/(1 − {flt.tightening:g}) "
                                    f"= {flt.p:g}"),
-                ("theory now", f"1 − Π_i (1 − FP_i) = {flt.theory_at(n):.4g}")]
+                ("theory now", f"1 − Π_i (1 − FP_i) = {flt.theory_fp(n):.4g}")]
         first = max(0, len(specs) - 6)   # the newest six stages: older ones are full and change no more
         for i, (st, spec) in enumerate(list(zip(flt.stages, specs))[-6:], start=first):
             rows.append((f"stage {i}", f"m = {st.m:,}, k = {st.k}, {len(st):,}/{spec.capacity:,} items, "

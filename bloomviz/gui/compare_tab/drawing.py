@@ -130,7 +130,7 @@ class CompareDrawing:
             if th is not None:
                 # Theory is drawn to the end of the run from the start, so the measured curves grow towards it.
                 full = np.linspace(0, self._cmp.n, 300)
-                tv = lane.theory_at(full)
+                tv = lane.theory_fp(full)
                 if log:
                     # Below a tenth of one probe the theory cannot be measured here; drawing it down to 1e-25
                     # would squash the part of the plot where the curves differ.

@@ -110,25 +110,53 @@ def random_items(count: int, seed: int = 0, exclude: Iterable[object] = (), pref
         raise ValueError(f"count must be a non-negative integer, got {count!r}")
     count = int(count)
     rng = np.random.default_rng(seed)
-    banned = {to_bytes(x) for x in exclude} if exclude else set()
+    members = _Members(exclude)
     out: list[str] = []
     seen: set[str] = set()
     while len(out) < count:
         need = count - len(out)
         raw = rng.bytes(8 * need)
-        if not seen and not banned and "\n" not in prefix:
+        if not seen and not members and "\n" not in prefix:
             fresh, distinct = _hex_items(raw, need, prefix)
             if distinct:
                 return fresh  # the usual case: no collision at all, nothing to redraw
         else:
             text = raw.hex()
             fresh = [prefix + text[i:i + 16] for i in range(0, 16 * need, 16)]
+        banned = members.among(fresh)
         for s in fresh:
-            if s in seen or (banned and s.encode("utf-8", "surrogatepass") in banned):
+            if s in seen or s in banned:
                 continue
             seen.add(s)
             out.append(s)
     return out
+
+
+class _Members:
+    """The items a draw must avoid, asked which of a few candidates they hold.
+
+    The candidates (a probe set: 10^4) are looked up among the items, not the items put in a set of their
+    bytes: that cost ~850 ns an item for a simulation of a million given items, against ~30-70 here (a C-level
+    set intersection). An item equals a candidate when their bytes are equal: a str item when the strings are
+    equal (UTF-8 with surrogatepass is one-to-one), a bytes item when it is the candidate's bytes. Items of other
+    types are taken as their bytes, or refused, as ``to_bytes`` does, before anything is drawn."""
+
+    def __init__(self, items: Iterable[object]):
+        items = items if isinstance(items, (list, tuple, set, frozenset)) else list(items)
+        if not set(map(type, items)) <= {str, bytes}:
+            items = [to_bytes(x) for x in items]
+        self._items = items
+
+    def __bool__(self) -> bool:
+        return len(self._items) > 0
+
+    def among(self, candidates: Sequence[str]) -> set[str]:
+        """The candidates that are items."""
+        if not self._items:
+            return set()
+        spelled = {s: s for s in candidates}
+        spelled.update((s.encode("utf-8", "surrogatepass"), s) for s in candidates)
+        return {spelled[hit] for hit in spelled.keys() & self._items}
 
 
 _HEX_DIGITS = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)

@@ -18,7 +18,6 @@ from bloomviz import lessons
 from bloomviz.hashing import schemes as hashing
 from bloomviz.items.encoding import MAX_DEMO_ITEMS, random_items, to_bytes
 from bloomviz.lessons.state import LessonState
-from bloomviz.measure.series import Series
 from bloomviz.theory import engines, limits
 from bloomviz.theory import rates as theory
 from bloomviz.measure.experiment import wilson
@@ -56,8 +55,11 @@ def test_the_grid_and_what_a_large_filter_keeps():
     _holds(f"about {round(per_insert, -1):.0f} bytes an insert for short items at k = 7, "
            f"{round(per_insert, -1) * 1e7 / 1e9:.1f} GB after 10^7 inserts")
     rows = model.DENSE_ROWS + (10**7 - model.DENSE_ROWS) // model.THIN_EVERY
+    wb = model.Workbench(probes=100)
+    wb.insert_batch(items[:50])
+    row_bytes = wb.series.nbytes / len(wb.series)        # what the window's series holds per row
     _holds(f"the plot keeps a row per insert up to 10^{round(math.log10(model.DENSE_ROWS))} inserts, then every "
-           f"{model.THIN_EVERY}th (~{rows * 8 * len(Series.COLUMNS) / 1e6:.0f} MB at 10^7)")
+           f"{model.THIN_EVERY}th (~{rows * row_bytes / 1e6:.0f} MB at 10^7)")
     _holds(f"on a sample of {DEFAULT_PROBES:,} never-inserted probes")
 
 

@@ -13,14 +13,24 @@ the median moves less than the best).
    Both are mostly the exact tracker's work, the same in both; two of the preset's schemes have no numpy path
    and are hashed from text, made once per step for all lanes.
 4. Memory held by the items of a run: a list of random_items strings against DrawnItems (tracemalloc).
+5. The live exact curve end to end against a bare insert of the same items (issue 23: goal <= 2x), each per
+   item in this thread's CPU time (time.thread_time), the runs of a round in rotating order, R rounds, the
+   median and range of each round's ratio: ``Simulation.run(every=1)`` of N generated items and the window's
+   model (``workbench.model.Workbench``, no Qt) auto-playing the same items as its job does (``GeneratedRun``
+   chunks sized by ``step_job``), against those items hashed from their numbers and set in a plain
+   ``BloomFilter`` (what both do before measuring); and ``Simulation`` given N str items (probes drawn to
+   avoid them) against ``BloomFilter.update`` of the list. m = 9,585,059, k = 7 (the 1 % design for 10^6).
 
-Run: python benchmarks/bench_pipeline.py [--n 1000000] [--repeat 5]. The last line is one JSON object.
+Run: python benchmarks/bench_pipeline.py [--n 1000000] [--repeat 5] [--live-only]. The last line is one JSON
+object.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
+import statistics
 import sys
 import time
 import tracemalloc
@@ -36,6 +46,12 @@ from bloomviz.filters.generated_positions import positions  # noqa: E402
 from bloomviz.measure.fp_tracker import FpTracker  # noqa: E402
 from bloomviz.measure.streams import PROBE_SEED_OFFSET, drawn_items  # noqa: E402
 from bloomviz.studies import compare, explore  # noqa: E402
+from bloomviz.items.generated import GeneratedItems, GeneratedRun  # noqa: E402
+from bloomviz.measure.experiment import Simulation  # noqa: E402
+from bloomviz.workbench.model import Workbench  # noqa: E402
+
+LIVE_M, LIVE_K = 9_585_059, 7
+CHUNK = 65_536
 
 
 def median_pair(old, new, repeat: int) -> tuple[float, float]:
@@ -116,15 +132,89 @@ def memory(n: int) -> dict:
     return out
 
 
+def _bare_generated(n: int, seed: int) -> None:
+    flt, items = BloomFilter(LIVE_M, LIVE_K), GeneratedItems(n, seed=seed, prefix="i")
+    for start in range(0, n, CHUNK):
+        flt.insert_positions(positions(flt, items, start, min(n, start + CHUNK)))
+
+
+def _simulation(n: int, seed: int) -> None:
+    Simulation(flt=BloomFilter(LIVE_M, LIVE_K), n=n, seed=seed).run(every=1)
+
+
+def _autoplay(n: int, seed: int) -> None:
+    wb = Workbench()
+    wb.configure(LIVE_M, LIVE_K, capacity=n)
+    endless, at = GeneratedItems(2 ** 63 - 1, seed=seed, prefix="i"), [0]   # as the window's random stream
+
+    def take_run(count: int) -> GeneratedRun:
+        run = GeneratedRun(endless, at[0], at[0] + count)
+        at[0] = run.stop
+        return run
+
+    wb.run_job(take_run, n, "auto-play items")
+    wb.run_to_end()
+    assert len(wb.filter) == n and wb.series.column("n")[-1] == n
+
+
+def spread(values: list[float]) -> dict:
+    return {"median": statistics.median(values), "low": min(values), "high": max(values)}
+
+
+def live_curve(n: int, repeat: int, seed: int = 1) -> dict:
+    texts = GeneratedItems(n, seed=seed, prefix="i").texts(0, n)
+    runs = {"bare": lambda: _bare_generated(n, seed), "simulate": lambda: _simulation(n, seed),
+            "autoplay": lambda: _autoplay(n, seed), "bare_str": lambda: BloomFilter(LIVE_M, LIVE_K).update(texts),
+            "simulate_str": lambda: Simulation(flt=BloomFilter(LIVE_M, LIVE_K), items=texts, seed=seed).run()}
+    for run in runs.values():      # compiled paths loaded and the theory's curve cached before any timing
+        run()
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    names = list(runs)
+    for r in range(repeat):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            gc.collect()
+            t = time.thread_time()
+            runs[name]()
+            times[name].append(time.thread_time() - t)
+    ratios = {"simulate": [a / b for a, b in zip(times["simulate"], times["bare"])],
+              "autoplay": [a / b for a, b in zip(times["autoplay"], times["bare"])],
+              "simulate_str": [a / b for a, b in zip(times["simulate_str"], times["bare_str"])]}
+    return {"n": n, "m": LIVE_M, "k": LIVE_K, "rounds": repeat,
+            "ns_per_item": {name: spread([t / n * 1e9 for t in ts]) for name, ts in times.items()},
+            "ratio": {name: spread(values) for name, values in ratios.items()}}
+
+
+def print_live(live: dict) -> None:
+    ns, ratio = live["ns_per_item"], live["ratio"]
+
+    def show(key: str) -> str:
+        return f"{ratio[key]['median']:.2f}x (range {ratio[key]['low']:.2f}-{ratio[key]['high']:.2f})"
+
+    print(f"5. live exact curve end to end, {live['n']:,} items, m = {live['m']:,}, k = {live['k']}, "
+          f"{live['rounds']} rounds (thread CPU, median ns an item):")
+    print(f"   bare insert of generated items {ns['bare']['median']:.0f} ns; Simulation.run(every=1) "
+          f"{ns['simulate']['median']:.0f} ns: {show('simulate')}; the model's auto-play "
+          f"{ns['autoplay']['median']:.0f} ns: {show('autoplay')} (goal <= 2x)")
+    print(f"   BloomFilter.update of str items {ns['bare_str']['median']:.0f} ns; Simulation given them "
+          f"{ns['simulate_str']['median']:.0f} ns: {show('simulate_str')}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--live-only", action="store_true", help="only part 5, the live curve end to end")
     args = parser.parse_args()
+    if args.live_only:
+        live = live_curve(args.n, args.repeat)
+        print_live(live)
+        print(json.dumps({"live": live}))
+        return
     figures = {"items": items_and_positions(args.n, args.repeat),
                "compare": comparison(min(args.n, compare.MAX_ITEMS), args.repeat),
                "k_sweep": k_sweep(max(1, args.n // 4), args.repeat),
-               "memory": memory(args.n)}
+               "memory": memory(args.n),
+               "live": live_curve(args.n, args.repeat)}
     print(f"1. {args.n:,} items made and hashed (murmur3-mix, k = 10): strings "
           f"{figures['items']['strings_s']:.3f} s, numpy {figures['items']['numpy_s']:.3f} s: "
           f"{figures['items']['speedup']:.2f}x")
@@ -137,6 +227,7 @@ def main() -> None:
     mem = figures["memory"]
     print(f"4. items held: strings {mem['strings_bytes_per_item']:.1f} B/item, drawn "
           f"{mem['drawn_bytes_per_item']:.1f} B/item: {mem['ratio']:.1f}x less")
+    print_live(figures["live"])
     print(json.dumps(figures))
 
 

@@ -44,6 +44,8 @@ def add_parser(subparsers) -> CliParser:
     parser.add_argument("--size", metavar="WxH", default="1920x1080",
                         help="the size of the --shots pictures (default 1920x1080)")
     parser.add_argument("--list", action="store_true", help="list the built-in lessons")
+    parser.add_argument("--language", metavar="CODE", default=None,
+                        help="a built-in lesson in this language where it has one, e.g. hr (default: English)")
     parser.add_argument("--present", action="store_true",
                         help="open the window on the lesson in presenter mode (full screen, F5 leaves with Esc)")
     parser.add_argument("--step", metavar="N", help="open the window on the lesson at step N")
@@ -123,7 +125,7 @@ def run(args) -> int:
         if os.path.exists(args.shots) and not os.path.isdir(args.shots):
             return fail(prog, f"--shots: {args.shots} exists and is not a folder")
     try:
-        lesson = lessons.find(args.file)
+        lesson = lessons.find(args.file, args.language)
         refused = _refused_images(lesson)
         if refused:   # the window would show these steps without their pictures: the author hears it first
             for line in refused:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 from importlib import resources
 
+from bloomviz import i18n
 from bloomviz.lessons.format import Action, Lesson, LessonError, Step, parse_file, parse_text
 from bloomviz.lessons.runner import LessonRunner, check
 
@@ -28,19 +29,25 @@ def builtin_lessons() -> list[str]:
     return sorted(p.name[:-3] for p in folder.iterdir() if p.name.endswith(".md"))
 
 
-def load_builtin(name: str) -> Lesson:
-    """A built-in lesson by name (``01-what-is-a-bloom-filter``) or by its number (``1``)."""
+def load_builtin(name: str, language: str | None = None) -> Lesson:
+    """A built-in lesson by name (``01-what-is-a-bloom-filter``) or by its number (``1``), in ``language``
+    (default: the window's, ``i18n.language()``; the command line's is English) where ``builtin/<language>/``
+    has it under the same name, else in English. A translation keeps the English file's steps and actions, so a
+    session's place in a lesson (``builtin:NAME`` and a step) holds in either language."""
     names = builtin_lessons()
     match = [n for n in names if n == name or n.split("-", 1)[0].lstrip("0") == str(name).lstrip("0")]
     if len(match) != 1:
         raise LessonError(str(name), 0, f"no built-in lesson {name!r}; built-in lessons: {', '.join(names)}")
-    text = (resources.files("bloomviz.lessons") / "builtin" / f"{match[0]}.md").read_text(encoding="utf-8")
-    return parse_text(text, f"builtin:{match[0]}")
+    folder = resources.files("bloomviz.lessons") / "builtin"
+    language = i18n.normalise(language) or i18n.language()
+    translated = folder / language / f"{match[0]}.md"
+    path = translated if language != i18n.ENGLISH and translated.is_file() else folder / f"{match[0]}.md"
+    return parse_text(path.read_text(encoding="utf-8"), f"builtin:{match[0]}")
 
 
-def find(name: str) -> Lesson:
+def find(name: str, language: str | None = None) -> Lesson:
     """A lesson file, or a built-in lesson by name or number (``bloomviz lesson 1`` and the window's --lesson):
     a name that exists as a path, holds a separator or ends in .md is a file."""
     if os.path.exists(name) or os.sep in name or name.endswith(".md"):
         return parse_file(name)
-    return load_builtin(name)
+    return load_builtin(name, language)

@@ -1,0 +1,59 @@
+"""Lessons 1 and 2 in Croatian beside the English ones: the same steps and actions, every expect line passing on
+the core, chosen by the window's language (or ``bloomviz lesson N --language hr``), English otherwise."""
+
+from __future__ import annotations
+
+import pytest
+
+from bloomviz import i18n, lessons
+from bloomviz.commands import lesson as lesson_command
+
+
+
+@pytest.fixture(autouse=True)
+def english_after():
+    yield
+    i18n.use("en")
+
+
+def actions(lesson) -> list[list[tuple]]:
+    """Every action as (name, arguments, options), a question's words and its choices' labels left out: those
+    are what a class reads, translated; the choices' values and everything else are the English file's."""
+    def options(action) -> dict:
+        kept = {key: value for key, value in action.options.items() if key != "question"}
+        if "choices" in kept:
+            kept["choices"] = tuple(value for value, _label in kept["choices"])
+        return kept
+    return [[(a.name, a.args, options(a)) for a in step.actions] for step in lesson.steps]
+
+
+@pytest.mark.parametrize("number", ["1", "2"])
+def test_croatian_lessons_run_the_english_steps_and_pass_their_checks(number):
+    english, croatian = lessons.load_builtin(number, "en"), lessons.load_builtin(number, "hr")
+    assert croatian.title != english.title and croatian.path == english.path     # builtin:NAME in both
+    assert len(croatian.steps) == len(english.steps)
+    assert actions(croatian) == actions(english)
+    questions = [a.options["question"] for s in croatian.steps for a in s.actions if a.name == "predict"]
+    assert questions and not set(questions) & {a.options["question"] for s in english.steps for a in s.actions
+                                                if a.name == "predict"}
+    reports = lessons.check(croatian)          # raises on the first expect line that fails
+    assert [r["step"] for r in reports] == list(range(1, len(english.steps) + 1))
+
+
+def test_the_language_chooses_the_file_and_english_is_the_fallback():
+    assert lessons.load_builtin("1").title.startswith("What a Bloom filter is")      # the command line: English
+    i18n.use("hr")
+    assert lessons.load_builtin("1").title.startswith("Što je Bloomov filtar")
+    assert lessons.find("2").title.startswith("Zašto nastaje lažno pozitivan")
+    assert lessons.load_builtin("3").title == lessons.load_builtin("3", "en").title   # no Croatian lesson 3 yet
+    assert lessons.load_builtin("1", "en").title.startswith("What a Bloom filter is")
+    assert lessons.load_builtin("1", "xx").title == lessons.load_builtin("1", "en").title  # no such language
+
+
+def test_the_command_checks_a_croatian_lesson(capsys):
+    parser = lesson_command.add_parser(__import__("argparse").ArgumentParser().add_subparsers())
+    assert lesson_command.run(parser.parse_args(["2", "--check", "--language", "hr"])) == 0
+    out = capsys.readouterr().out
+    assert "Stvarno negativan" in out and "goran@acme.com: definitely not in (true negative)" in out
+    assert lesson_command.run(parser.parse_args(["2", "--check"])) == 0
+    assert "step 2 of 4: A true negative" in capsys.readouterr().out

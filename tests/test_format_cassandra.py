@@ -152,3 +152,21 @@ def test_value_encodings_of_other_key_types():
     assert value_bytes("InetAddressType", "10.0.0.1") == bytes([10, 0, 0, 1])
     with pytest.raises(ValueError, match="not serialized here"):
         value_bytes("DecimalType", "1.5")
+
+
+def test_the_readme_figures_of_the_iot_table(monkeypatch):
+    # README, "Cassandra / ScyllaDB": the table's numbers and how many keys the reference hash would lose
+    import re
+    readme = re.sub(r"\s+", " ", (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8"))
+    path = fixture(*IOT)
+    [flt] = formats.open_filters(path)
+    keys = _keys(path)
+    signed = [k for k in keys if any(b >= 0x80 for b in k[len(k) & ~15:])]
+    monkeypatch.setattr(cassandra, "hash3_x64_128", lambda d, seed=0: mmh3.hash64(d, seed, signed=False))
+    lost = sum(not flt.lookup(k).maybe_present for k in keys)
+    assert (f"{len(signed)} of its {len(keys):,} partition keys have such a tail, and with the reference hash "
+            f"{lost} of them would go missing") in readme
+    assert (f"That table: m = {flt.m:,}, k = {flt.k}, fill {flt.bits_set / flt.m:.1%}, "
+            f"{flt.estimated_count:,.0f} entries estimated for {len(keys):,} partitions, "
+            f"{flt.expected_fp:.2%} predicted from its fill against its `bloom_filter_fp_chance` of "
+            f"{flt.design_fp}").replace("%", " %") in readme

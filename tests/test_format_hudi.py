@@ -88,3 +88,16 @@ def test_a_simple_filter_is_read_like_one_row(tmp_path):
     [dynamic] = formats.open_filters(path)
     assert flt.fields["type_code"] == "SIMPLE" and "rows" not in flt.fields and flt.design_fp is None
     assert flt.bits == dynamic.bits and all(flt.lookup(k).maybe_present for k in keys)
+
+
+def test_the_readme_figures_of_the_base_files():
+    import re
+    from pathlib import Path
+    readme = re.sub(r"\s+", " ", (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8"))
+    filters = [formats.open_filters(fixture("hudi-footer-bloom", name))[0] for name in FILES]
+    assert len({f.m for f in filters}) == 1 and len({f.fields["entries_per_row"] for f in filters}) == 1
+    flt = filters[0]
+    mantissa, exponent = f"{flt.design_fp:.1e}".split("e")
+    power = "⁻" + str(int(exponent[1:])).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    assert (f"equals the stored {flt.m:,} bits; the rate recovered from m and the {flt.fields['entries_per_row']:,} "
+            f"entries per row is {mantissa} × 10{power}") in readme

@@ -150,3 +150,18 @@ def test_the_first_filter_and_the_notebook_bins():
     _holds(f"The first filter is small ({FIRST_FILTER['m']} bits, k = {FIRST_FILTER['k']})")
     _holds(f"A filter larger than {MAX_CELLS:,} bits is drawn in bins")
 
+
+
+def test_tool_defaults_and_margins_stated():
+    from bloomviz import cli
+    from bloomviz.commands.atlas_text import DETAIL_LIMIT
+    from bloomviz.formats.atlas import PAST_MARGIN
+    from bloomviz.gui.app import DEFAULT_DEMO, SCREENSHOT_SIZE
+    from bloomviz.lab.grid import ALPHA
+    _holds(f"({DEFAULT_DEMO} words in, one lookup that is a false positive, at {SCREENSHOT_SIZE[0]}×{SCREENSHOT_SIZE[1]})")
+    _holds(f"alpha = {ALPHA} shared over all the grid's judgements, so a correct filter passes the whole grid at "
+           f"least {round((1 - ALPHA) * 100)} times in 100")
+    _holds(f"its rate from the fill is over {PAST_MARGIN} times that")
+    _holds(f"Each filter's own block follows for up to {DETAIL_LIMIT} filters")
+    paths = cli.build_parser().parse_args(["measure-git", "repo"]).paths
+    _holds(f"(`--paths N`, default {paths:,};")

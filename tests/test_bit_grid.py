@@ -272,7 +272,7 @@ def test_counters_show_as_a_heat_map(grid):
     assert grid.value(5) == 15
     with pytest.raises(ValueError, match="0 to 15"):
         grid.update_cells(np.array([5]), 16)
-    assert "counter 5 = 15" in grid._default_hover_text(5)
+    assert "counter 5 = 15" in grid.hover_text(5)
 
 
 def test_highlight_markers_sit_on_cell_centres(grid):
@@ -283,7 +283,7 @@ def test_highlight_markers_sit_on_cell_centres(grid):
     x, y, got_kinds = grid.highlight_points()
     assert np.allclose(x, positions % 32 + 0.5) and np.allclose(y, positions // 32 + 0.5)
     assert got_kinds == kinds
-    assert grid._marks.opts["pxMode"]
+    assert grid.highlight_item.opts["pxMode"]
     grid.clear_highlight()
     assert len(grid.highlight_points()[0]) == 0
     with pytest.raises(ValueError, match="'sparkle'"):

@@ -69,7 +69,7 @@ def window(qtbot, tmp_path):
 
 
 def _lit(view) -> list[int]:
-    return sorted(int(p) for p in view.grid._hl_positions)
+    return sorted(int(p) for p in view.grid.highlighted()[0])
 
 
 def _picture(view) -> np.ndarray:

@@ -23,7 +23,7 @@ def window(qtbot, tmp_path):
 
 
 def _lit(view) -> list[int]:
-    return sorted(int(p) for p in view.grid._hl_positions)
+    return sorted(int(p) for p in view.grid.highlighted()[0])
 
 
 def test_votes_make_a_tally_and_reveal_marks_the_right_choice_with_the_filters_answer(window, qtbot):

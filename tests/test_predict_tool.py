@@ -31,10 +31,10 @@ def test_positions_light_one_by_one_then_votes_reveal_one_lookup_and_mark_the_ri
     tool, wb = window.predict_tool, window.wb
     assert tool.ask("alpha")
     k, rows, bits = wb.filter.k, _history_rows(window), wb.filter.bits_set
-    lit = [len(window.grid._hl_positions)]
+    lit = [len(window.grid.highlighted()[0])]
     while tool.next_button.isEnabled():
         qtbot.mouseClick(tool.next_button, QtCore.Qt.MouseButton.LeftButton)
-        lit.append(len(window.grid._hl_positions))
+        lit.append(len(window.grid.highlighted()[0]))
     assert lit == [0, 0] + list(range(1, k + 1)) + [k]        # bytes, values, one more cell a step, the prompt
     assert "definitely" not in tool.narration.text()           # the class reads the bits; the words do not tell
     assert _history_rows(window) == rows                       # nothing looked up yet

@@ -179,10 +179,7 @@ class DrawingMixin:
         if not self._m:
             return
         self._refresh_display(force=False)
-        if self._hl_positions.size:
-            size = self.marker_size()
-            self._halo.setSize(size)
-            self._marks.setSize(size)
+        self._marks.resize(self.marker_size())
         self._decor.update()
 
     def _wanted_window(self, f: int):

@@ -65,7 +65,7 @@ but costs ~70 ms per render at 10^7 cells and drops the remainder rows and colum
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 import pyqtgraph as pg
@@ -73,13 +73,12 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui.widgets.grid import layout as gl
 from bloomviz.gui.widgets.grid.drawing import CellDecor, DrawingMixin, GridImage
-from bloomviz.gui.widgets.grid.hover import HoverMixin
-from bloomviz.gui.widgets.grid.marks import MarksMixin
-from bloomviz.gui.widgets.grid.style import DARK, HIGHLIGHT_STYLE, LIGHT, build_lut
-from bloomviz.gui.plain_text import plain_label
+from bloomviz.gui.widgets.grid.hover import GridHover
+from bloomviz.gui.widgets.grid.marks import GridMarks
+from bloomviz.gui.widgets.grid.style import DARK, LIGHT, MIN_MARKER_PX, build_lut
 
 
-class BitGridWidget(DrawingMixin, MarksMixin, HoverMixin, QtWidgets.QWidget):
+class BitGridWidget(DrawingMixin, QtWidgets.QWidget):
     """See the module docstring."""
 
     cellHovered = QtCore.Signal(int)
@@ -99,14 +98,6 @@ class BitGridWidget(DrawingMixin, MarksMixin, HoverMixin, QtWidgets.QWidget):
         self._base: np.ndarray | None = None      # 4 x 4 block sums of a large grid (drawing.py)
         self._base_stale = False
         self._levels = np.zeros((1, 1), np.uint8)
-        self._hl_positions = np.zeros(0, np.int64)
-        self._hl_kinds: list[str] = []
-        self._bands: list[tuple[int, int, str]] = []
-        self._band_items: list[QtWidgets.QGraphicsItem] = []
-        self._hover_index = -1
-        self._hover_provider: Callable[[int], str] | None = None
-        self._slow_provider = False                       # asked only when the cursor rests (hover.py)
-        self._rest_timer: QtCore.QTimer | None = None
         self._dark_levels_cache: np.ndarray | None = None
 
         self._glw = pg.GraphicsLayoutWidget()
@@ -134,22 +125,11 @@ class BitGridWidget(DrawingMixin, MarksMixin, HoverMixin, QtWidgets.QWidget):
         self._decor.setZValue(3)
         self._vb.addItem(self._decor)
 
-        self._no_brush = QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush)
-        self._halo = pg.ScatterPlotItem(pxMode=True)
-        self._marks = pg.ScatterPlotItem(pxMode=True)
-        self._halo.setZValue(6)
-        self._marks.setZValue(7)
-        self._vb.addItem(self._halo)
-        self._vb.addItem(self._marks)
-
-        self._hover_label = plain_label(QtWidgets.QLabel(self))   # it names items: text, never markup
-        self._hover_label.setAttribute(QtCore.Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        self._hover_label.hide()
+        self._marks = GridMarks(self._vb)
+        self._hover = GridHover(self)
 
         self._vb.sigTransformChanged.connect(self._on_view_changed)
         self._vb.sigResized.connect(self._on_view_changed)
-        self._glw.scene().sigMouseMoved.connect(self._on_mouse_moved)
-        self._glw.viewport().installEventFilter(self)
 
         self.set_theme(False)
 
@@ -199,11 +179,16 @@ class BitGridWidget(DrawingMixin, MarksMixin, HoverMixin, QtWidgets.QWidget):
 
     @property
     def highlight_item(self) -> pg.ScatterPlotItem:
-        return self._marks
+        return self._marks.marks
 
     @property
     def hover_label(self) -> QtWidgets.QLabel:
-        return self._hover_label
+        return self._hover.label
+
+    @property
+    def hovered(self) -> int:
+        """The index of the hovered cell, -1 when none is."""
+        return self._hover.index
 
     # ----------------------------------------------------------------- data
     def reset(self, m: int, values: np.ndarray | None = None, max_value: int = 1, aspect: float = 1.0) -> None:
@@ -232,13 +217,9 @@ class BitGridWidget(DrawingMixin, MarksMixin, HoverMixin, QtWidgets.QWidget):
         self._shade = gl.shade_table(max_value)
         self._dark_levels_cache = None
         self._window = None
-        self._hl_positions = np.zeros(0, np.int64)
-        self._hl_kinds = []
-        self._halo.clear()
         self._marks.clear()
-        self._clear_band_items()
-        self._bands = []
-        self._set_hover(-1, None)
+        self._marks.clear_bands()
+        self._hover.set(-1, None)
         self._image.setLookupTable(build_lut(self._theme, max_value), update=False)
         self._place_padding()
         self._decor.set_bounds(QtCore.QRectF(0, 0, cols, rows))
@@ -254,8 +235,7 @@ class BitGridWidget(DrawingMixin, MarksMixin, HoverMixin, QtWidgets.QWidget):
         self._cells.reshape(-1)[: self._m] = values
         self._rebuild_base()
         self._refresh_display(force=True)
-        if self._hover_index >= 0:
-            self._set_hover(self._hover_index, None, refresh_only=True)
+        self._hover.refresh()
 
     def set_packed(self, packed: np.ndarray, start: int = 0, stop: int | None = None) -> None:
         """A 0/1 grid's cells from little-endian packed bits (``bitstore.byte_view``, one bit a cell): all of
@@ -276,8 +256,7 @@ class BitGridWidget(DrawingMixin, MarksMixin, HoverMixin, QtWidgets.QWidget):
         if hi <= lo:
             return
         self._load_packed(packed, lo, hi)
-        if self._hover_index >= 0:
-            self._set_hover(self._hover_index, None, refresh_only=True)
+        self._hover.refresh()
 
     def update_cells(self, positions: np.ndarray, values, *, unique: bool = False) -> None:
         self._require_grid()
@@ -300,8 +279,8 @@ class BitGridWidget(DrawingMixin, MarksMixin, HoverMixin, QtWidgets.QWidget):
         old = flat[positions]
         flat[positions] = values
         self._update_levels_at(positions, old, values)
-        if self._hover_index >= 0 and np.any(positions == self._hover_index):
-            self._set_hover(self._hover_index, None, refresh_only=True)
+        if self._hover.index >= 0 and np.any(positions == self._hover.index):
+            self._hover.refresh()
 
     def value(self, index: int) -> int:
         """The value of cell ``index`` (0 <= index < m)."""
@@ -315,22 +294,19 @@ class BitGridWidget(DrawingMixin, MarksMixin, HoverMixin, QtWidgets.QWidget):
         self._theme = DARK if dark else LIGHT
         t = self._theme
         self._dark_levels_cache = None
-        # the halo separates a marker from both cell colours; yellow needs a dark one on either theme
-        self._mark_pens = {k: pg.mkPen(style[0], width=3) for k, style in HIGHLIGHT_STYLE.items()}
-        self._halo_pens = {k: pg.mkPen("#000000" if k == "culprit" else t.halo, width=7)
-                           for k in HIGHLIGHT_STYLE}
+        self._marks.set_theme(t.halo)
         self._glw.setBackground(t.background)
         self._image.setLookupTable(build_lut(t, self._max_value), update=True)
         self._pad_fill.setBrush(QtGui.QBrush(QtGui.QColor(t.padding)))
         self._pad_hatch.setBrush(QtGui.QBrush(QtGui.QColor(t.hatch), QtCore.Qt.BrushStyle.BDiagPattern))
         fg = t.text_light if dark else t.text_dark
         fill = "rgba({},{},{},{})".format(*t.label_fill)
-        self._hover_label.setStyleSheet(
+        self._hover.label.setStyleSheet(
             f"QLabel {{ background: {fill}; color: {fg}; border: 1px solid {t.border}; "
             f"border-radius: 4px; padding: 4px 6px; }}")
-        self._draw_highlights()
-        if self._bands:
-            self.set_bands(self._bands)
+        self._marks.draw(self._cols, self.marker_size())
+        if self._marks.bands:
+            self.set_bands(self._marks.bands)
         self._decor.update()
 
     @property
@@ -347,6 +323,47 @@ class BitGridWidget(DrawingMixin, MarksMixin, HoverMixin, QtWidgets.QWidget):
         if exporter.parameters()["width"] < 1 or exporter.parameters()["height"] < 1:
             raise RuntimeError("the grid has no size yet; show the widget before exporting")
         save_png(exporter.export(toBytes=True), path, "the grid picture")
+
+    # ----------------------------------------------------------------- marks, hover (marks.py, hover.py)
+    def highlight(self, positions, kinds: str | Sequence[str]) -> None:
+        self._require_grid()
+        self._marks.highlight(self._checked_positions(positions), kinds, self._cols, self.marker_size())
+
+    def clear_highlight(self) -> None:
+        self._marks.clear()
+
+    def highlighted(self) -> tuple[np.ndarray, list[str]]:
+        """The highlighted cells' indices and their kinds."""
+        return self._marks.positions.copy(), list(self._marks.kinds)
+
+    def highlight_points(self) -> tuple[np.ndarray, np.ndarray, list[str]]:
+        """x and y view coordinates of the current highlight markers and their kinds."""
+        return self._marks.points()
+
+    def marker_size(self) -> float:
+        """Screen size in pixels of the highlight markers: a little larger than a cell, never tiny."""
+        # whole pixels: the symbol atlas keeps one rendering per size
+        return float(round(np.clip(self.cell_pixels() + 4.0, MIN_MARKER_PX, 120.0)))
+
+    def set_bands(self, bands: list[tuple[int, int, str]]) -> None:
+        self._marks.set_bands(bands, self._m, self._cols, self._theme.label_fill)
+
+    def bands(self) -> list[tuple[int, int, str]]:
+        return list(self._marks.bands)
+
+    def band_paths(self) -> list[QtGui.QPainterPath]:
+        return self._marks.band_paths()
+
+    def set_hover_text_provider(self, fn: Callable[[int], str] | None) -> None:
+        self._hover.set_provider(fn)
+
+    def hover_text(self, index: int) -> str:
+        """The text the hover label would show for cell ``index`` without a provider."""
+        return self._hover.default_text(index)
+
+    def hover_at_view(self, x: float, y: float) -> int:
+        """Hover the cell under view point (x, y) as if the cursor were there; returns its index or -1."""
+        return self._hover.at_view(x, y)
 
     # ----------------------------------------------------------------- checks
     def _require_grid(self) -> None:

@@ -28,3 +28,21 @@ def test_the_gauge_follows_the_window_s_filter(qtbot, tmp_path):
     w.wb.insert_batch([f"i{j}" for j in range(120)])
     qtbot.waitUntil(lambda: gauge.state["text"].startswith("120 of 100 items"), timeout=3000)
     assert gauge.state["colour"] == AMBER and "past capacity" in gauge.format()
+
+
+def test_past_capacity_after_a_forced_removal_the_rate_is_the_counters(qtbot, tmp_path):
+    after = gauge_state(130, 100, 600, 959, 7, True, after_removals=True)
+    counters = (600 / 959) ** 7
+    assert f"{counters / theory.fp_exact(959, 7, 100):.1f}× the design's" in after["text"]
+    assert "counters give" in after["tip"] and "Its exact" not in after["tip"]
+    w = new_window(qtbot, tmp_path, probes=200)
+    gauge = fill_gauge.install(w)
+    assert w.wb.configure(959, 7, variant="counting", capacity=100)
+    w.wb.insert_batch([f"i{j}" for j in range(120)])
+    stranger = next(x for x in (f"s{i}" for i in range(100_000)) if x in w.wb.filter and not w.wb.is_member(x))
+    assert w.wb.remove(stranger, force=True) is not None
+    gauge.refresh()
+    assert "counters give" in gauge.toolTip()
+    w.wb.undo()
+    gauge.refresh()
+    assert "Its exact false-positive rate" in gauge.toolTip()

@@ -15,6 +15,7 @@ pytest.importorskip("anywidget", reason="the notebook extra (anywidget) is not i
 from bloomviz.explain.operations import KIND_WORDS, explain, hover_text  # noqa: E402
 from bloomviz.notebook import BloomWidget  # noqa: E402
 from bloomviz.notebook.view_state import MAX_CELLS  # noqa: E402
+from bloomviz.theory.units import rate_text  # noqa: E402
 from bloomviz.workbench.model import Workbench  # noqa: E402
 
 
@@ -154,3 +155,22 @@ def test_the_module_and_its_script():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"   # no Qt: the widget runs where there is no display
+
+
+def test_the_rate_line_names_what_the_theory_is():
+    wb = Workbench(probes=500)
+    assert wb.configure(variant="counting", m=400, k=3)
+    wb.insert_batch([f"i{j}" for j in range(60)])
+    widget = BloomWidget(wb)
+    assert "exact" in widget.rate_line and "counters give" not in widget.rate_line
+    stranger = next(x for x in (f"s{i}" for i in range(100_000)) if x in wb.filter and not wb.is_member(x))
+    assert wb.remove(stranger, force=True) is not None
+    widget = BloomWidget(wb)
+    nums = wb.numbers()
+    assert "exact" not in widget.rate_line and "for n inserts, no removals" in widget.rate_line
+    assert f"its counters give {rate_text(nums.fp_now)}" in widget.rate_line
+    scalable = Workbench(probes=500)
+    assert scalable.configure(variant="scalable", initial_capacity=50, p=0.01)
+    scalable.insert_batch([f"i{j}" for j in range(200)])
+    line = BloomWidget(scalable).rate_line
+    assert f"exact {rate_text(scalable.numbers().fp_own)} for this filter's own layout" in line

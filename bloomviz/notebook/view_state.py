@@ -54,6 +54,13 @@ def lit_cells(record, m: int) -> list[list]:
 def rate_line(nums) -> str:
     measured = (f"measured {rate_text(nums.fp_measured)} ({nums.fp_count:,} of {nums.probes:,} non-members pass; "
                 f"95 % interval {rate_text(nums.fp_low)} – {rate_text(nums.fp_high)})")
+    if nums.after_removals:
+        # a counting filter after a forced removal: n inserts no longer describe it; its counters do
+        return (f"{measured} · for n inserts, no removals {rate_text(nums.fp_exact)}; its counters give "
+                f"{rate_text(nums.fp_now)}")
+    if nums.own_theory:   # slices, blocks, stages: the standard formula would describe another filter
+        return f"{measured} · exact {rate_text(nums.fp_own)} for this filter's own layout" \
+            if nums.fp_own == nums.fp_own else measured
     return f"{measured} · exact {rate_text(nums.fp_exact)} for independent positions"
 
 

@@ -21,8 +21,11 @@ AMBER, RED = "#E69F00", "#C0392B"
 REFRESH_MS = 200
 
 
-def gauge_state(n: int, capacity: int | None, bits_set: int, m: int, k: int, standard_formulas: bool) -> dict:
-    """What the gauge shows, as plain values (tested without Qt): value 0…1000, text, tip, colour."""
+def gauge_state(n: int, capacity: int | None, bits_set: int, m: int, k: int, standard_formulas: bool,
+                after_removals: bool = False) -> dict:
+    """What the gauge shows, as plain values (tested without Qt): value 0…1000, text, tip, colour.
+    ``after_removals``: a counting filter after a forced removal, which n inserts no longer describe: its rate
+    is the one its counters give, (X/m)^k, not the exact rate of n inserts."""
     if not capacity:
         fill = bits_set / m if m else 0.0
         return {"value": round(1000 * fill), "text": tr("fill {percent}").format(percent=marks(percent_text(fill))),
@@ -35,11 +38,14 @@ def gauge_state(n: int, capacity: int | None, bits_set: int, m: int, k: int, sta
         colour = AMBER if share < 1.5 else RED
         tip = tr("At or past its design capacity of {capacity} items.").format(capacity=number(capacity))
         if n > capacity and standard_formulas and m and k:
-            now, then = theory.fp_exact(m, k, n), theory.fp_exact(m, k, capacity)
+            then = theory.fp_exact(m, k, capacity)
+            now = (bits_set / m) ** k if after_removals else theory.fp_exact(m, k, n)
             text += tr(" — past capacity: rate {rate}, {times}× the design's").format(
                 rate=marks(rate_text(now)), times=number(now / then, 1)) if then else ""
-            tip += tr(" Its exact false-positive rate is now {now} against {then} at capacity: it keeps answering, "
-                      "but more wrongly.").format(now=marks(rate_text(now)), then=marks(rate_text(then)))
+            tip += (tr(" The rate its counters give (a forced removal changed them) is now {now} against {then} "
+                       "exact at capacity: it keeps answering, but more wrongly.") if after_removals else
+                    tr(" Its exact false-positive rate is now {now} against {then} at capacity: it keeps answering, "
+                       "but more wrongly.")).format(now=marks(rate_text(now)), then=marks(rate_text(then)))
     return {"value": min(1000, round(1000 * share)), "text": text, "colour": colour, "tip": tip}
 
 
@@ -91,7 +97,7 @@ class FillGauge(QtWidgets.QProgressBar):
         wb = self._wb
         flt = wb.filter
         state = gauge_state(len(flt), wb.capacity, flt.bits_set, flt.m, flt.k,
-                            standard_formulas_apply(flt))
+                            standard_formulas_apply(flt), after_removals=wb.formula_break() is not None)
         self.setValue(state["value"])
         self.setFormat(state["text"])
         self._fit_width()

@@ -17,38 +17,15 @@ them in a worker thread.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
 from bloomviz.filters.cold_bits import range_message
+from bloomviz.hashing.intrinsics import prefetch
 
 # Positions ahead at which the loops ask for a byte's cache line: in a big array every access misses the
 # cache, and a loop that reads a byte before writing it keeps only a few misses in flight by itself (at
 # m = 2^32, k = 20: 16.1 ns a position without, 11.5 with 16 ahead, 11.7 with 32, 13.5 with 8).
 PREFETCH_AHEAD = 16
-
-
-@intrinsic
-def prefetch(typingctx, array, index):
-    """Ask for the cache line of ``array[index]`` ahead of a write (LLVM's prefetch; a hint, never a fault)."""
-    def codegen(context, builder, signature, args):
-        array_type = signature.args[0]
-        data = context.make_array(array_type)(context, builder, args[0])
-        pointer = cgutils.get_item_pointer(context, builder, array_type, data, [args[1]])
-        i32 = ir.IntType(32)
-        if getattr(pointer.type, "is_opaque", False):       # LLVM 15 and later
-            name = "llvm.prefetch.p0"
-        else:                                              # typed pointers: the intrinsic takes an i8*
-            pointer = builder.bitcast(pointer, ir.IntType(8).as_pointer())
-            name = "llvm.prefetch.p0i8"
-        function = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [pointer.type, i32, i32, i32]), name)
-        # write, highest locality, data cache
-        builder.call(function, [pointer, ir.Constant(i32, 1), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-    return types.void(array, index), codegen
 
 
 @njit(cache=True, nogil=True)

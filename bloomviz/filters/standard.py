@@ -220,9 +220,8 @@ class BloomFilter(RichDisplay):
 
         Returns the number of bits that went from 0 to 1.
         """
-        fused = self._fused_halves(items, "set_from_halves")
-        if fused is not None:
-            fresh = sum(fused)
+        fresh = self._fused_halves(items, "set_from_halves")
+        if fresh is not None:
             self._bits_set += fresh
             self._count += len(items)
             return fresh
@@ -242,35 +241,34 @@ class BloomFilter(RichDisplay):
         changes nothing on a bad item."""
         halves = self._text_halves(items)
         if halves is not None:
-            return ((h1.size, self._scheme.columns_of_halves(h1, h2, self._m, self._k)) for h1, h2 in halves)
+            h1, h2 = halves
+            return ((h1[s:s + COLUMN_BATCH].size,
+                     self._scheme.columns_of_halves(h1[s:s + COLUMN_BATCH], h2[s:s + COLUMN_BATCH], self._m, self._k))
+                    for s in range(0, h1.size, COLUMN_BATCH))
         datas, text = prepare_items(items)
         return ((len(chunk), self._scheme.position_columns(chunk, self._m, self._k, text))
                 for chunk in _chunks(datas, COLUMN_BATCH))
 
-    def _fused_halves(self, items, name: str) -> list | None:
+    def _fused_halves(self, items, name: str):
         """For a scheme that sets or tests a plain filter's bits in the loop that computes the positions
-        (``set_from_halves`` / ``test_from_halves``): its answer for every chunk, every item hashed (so
+        (``set_from_halves`` / ``test_from_halves``): its answer for the whole list, every item hashed (so
         checked) before any bit is set; None when the scheme has no such loop or cannot run it now."""
         fused = getattr(self._scheme, name, None)
-        if fused is None:
+        if fused is None or not items:     # no such loop, or an empty list: the general path
             return None
         halves = self._text_halves(items)
-        if not halves:            # not a list this can hash, or an empty one: the general path
+        if halves is None:                 # not a list this can hash
             return None
-        view = bitstore.byte_view(self._bits)
-        first = fused(*halves[0], self._m, self._k, view)
-        if first is None:
-            return None
-        return [first] + [fused(h1, h2, self._m, self._k, view) for h1, h2 in halves[1:]]
+        return fused(*halves, self._m, self._k, bitstore.byte_view(self._bits))
 
-    def _text_halves(self, items) -> list | None:
-        """For a list of str and a scheme that places items from their hash halves: each chunk's halves
-        (h1, h2), or None (another list: the checked path). Hashing is the type check (a non-str raises in
-        the join), so there is no separate pass over the items, and all are hashed before any bit is set."""
+    def _text_halves(self, items) -> tuple[np.ndarray, np.ndarray] | None:
+        """For a list of str (or of bytes) and a scheme that places items from their hash halves: the halves
+        (h1, h2) of every item, or None (another list: the checked path). Hashing is the type check, so there
+        is no separate pass over the items, and all are hashed before any bit is set."""
         if not isinstance(items, list) or not hasattr(self._scheme, "text_halves"):
             return None
         try:
-            return [self._scheme.text_halves(chunk) for chunk in _chunks(items, COLUMN_BATCH)]
+            return self._scheme.text_halves(items)
         except TypeError:
             return None
 
@@ -283,9 +281,9 @@ class BloomFilter(RichDisplay):
                 chunk = datas[start:start + BATCH]
                 out[start:start + len(chunk)] = self.test_positions(self._chunk_positions(chunk, text))
             return out
-        fused = self._fused_halves(items, "test_from_halves")
-        if fused is not None:
-            return np.concatenate(fused)
+        found = self._fused_halves(items, "test_from_halves")
+        if found is not None:
+            return found
         # An item is in iff all its bits are set: AND the bits of each column of positions in turn.
         parts = []
         for size, columns in self._column_batches(items):

@@ -14,6 +14,8 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
+from bloomviz.hashing.intrinsics import load64
+
 _C1 = np.uint64(0x87C37B91114253D5)
 _C2 = np.uint64(0x4CF5AD432745937F)
 _FMIX1 = np.uint64(0xFF51AFD7ED558CCD)
@@ -40,48 +42,61 @@ def _fmix(h):
 
 
 @njit(cache=True, inline="always")
-def _word(buf, at, count):
-    """``count`` (0-8) bytes from ``at`` as a little-endian word (zeros above them)."""
+def _tail_word(buf, at, count, start, end):
+    """``count`` (1-8) bytes from ``at`` as a little-endian word (zeros above them), reading only inside the
+    item ``buf[start:end]`` (``at + count <= end``): one load where 8 bytes from ``at`` lie inside it, else the
+    item's last 8 bytes shifted down, a byte at a time only for items shorter than 8 bytes."""
+    if at + 8 <= end:
+        w = load64(buf, at)
+        if count < 8:
+            w &= (np.uint64(1) << np.uint64(8 * count)) - np.uint64(1)
+        return w
+    if end - start >= 8:                        # here at + count == end
+        return load64(buf, end - 8) >> np.uint64(8 * (8 - count))
     w = np.uint64(0)
     for i in range(count - 1, -1, -1):
         w = (w << np.uint64(8)) | np.uint64(buf[at + i])
     return w
 
 
+@njit(cache=True, inline="always")
+def _murmur(buf, start, end, seed):
+    """MurmurHash3_x64_128 of ``buf[start:end]`` as (h1, h2)."""
+    length = end - start
+    h1 = np.uint64(seed)
+    h2 = np.uint64(seed)
+    blocks = length // 16
+    for b in range(blocks):
+        at = start + 16 * b
+        k1 = load64(buf, at) * _C1
+        h1 ^= _rotl(k1, 31) * _C2
+        h1 = (_rotl(h1, 27) + h2) * _FIVE + _N1
+        k2 = load64(buf, at + 8) * _C2
+        h2 ^= _rotl(k2, 33) * _C1
+        h2 = (_rotl(h2, 31) + h1) * _FIVE + _N2
+    tail = length - 16 * blocks
+    at = start + 16 * blocks
+    if tail > 8:
+        k2 = _tail_word(buf, at + 8, tail - 8, start, end) * _C2
+        h2 ^= _rotl(k2, 33) * _C1
+    if tail > 0:
+        k1 = _tail_word(buf, at, min(tail, 8), start, end) * _C1
+        h1 ^= _rotl(k1, 31) * _C2
+    h1 ^= np.uint64(length)
+    h2 ^= np.uint64(length)
+    h1 += h2
+    h2 += h1
+    h1 = _fmix(h1)
+    h2 = _fmix(h2)
+    h1 += h2
+    h2 += h1
+    return h1, h2
+
+
 @njit(cache=True, nogil=True)
 def _hash_all(buf, starts, ends, seed, h1_out, h2_out):
     for j in range(starts.size):
-        start = starts[j]
-        length = ends[j] - start
-        h1 = np.uint64(seed)
-        h2 = np.uint64(seed)
-        blocks = length // 16
-        for b in range(blocks):
-            at = start + 16 * b
-            k1 = _word(buf, at, 8) * _C1
-            h1 ^= _rotl(k1, 31) * _C2
-            h1 = (_rotl(h1, 27) + h2) * _FIVE + _N1
-            k2 = _word(buf, at + 8, 8) * _C2
-            h2 ^= _rotl(k2, 33) * _C1
-            h2 = (_rotl(h2, 31) + h1) * _FIVE + _N2
-        tail = length - 16 * blocks
-        at = start + 16 * blocks
-        if tail > 8:
-            k2 = _word(buf, at + 8, tail - 8) * _C2
-            h2 ^= _rotl(k2, 33) * _C1
-        if tail > 0:
-            k1 = _word(buf, at, min(tail, 8)) * _C1
-            h1 ^= _rotl(k1, 31) * _C2
-        h1 ^= np.uint64(length)
-        h2 ^= np.uint64(length)
-        h1 += h2
-        h2 += h1
-        h1 = _fmix(h1)
-        h2 = _fmix(h2)
-        h1 += h2
-        h2 += h1
-        h1_out[j] = h1
-        h2_out[j] = h2
+        h1_out[j], h2_out[j] = _murmur(buf, starts[j], ends[j], seed)
 
 
 def _hash(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:

@@ -20,8 +20,8 @@ import numpy as np
 from bloomviz.hashing import cold_paths
 from bloomviz.hashing.base import MASK64, HashScheme
 from bloomviz.hashing.git_scheme import GIT_SCHEMES
+from bloomviz.hashing.murmur_batches import _murmur_halves_many, _murmur_halves_many_text
 from bloomviz.hashing.seed_schemes import SEED_SCHEMES
-from bloomviz.items.encoding import encode_texts
 
 FNV64_OFFSET = 0xCBF29CE484222325
 FNV64_PRIME = 0x100000001B3
@@ -43,61 +43,6 @@ def _murmur_halves_of(data, seed: int) -> tuple[int, int]:
 
 
 _murmur_halves_kept = functools.lru_cache(maxsize=16)(_murmur_halves_of)
-
-
-def _murmur_halves_many(datas: Sequence[bytes], seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    if cold_paths.use_cold_path(len(datas)):
-        return _halves(b"".join(mmh3.hash_bytes(data, seed) for data in datas))
-    from bloomviz.hashing.murmur_kernel import hash128_many    # compiled (numba): imported when first needed
-    return hash128_many(datas, seed)
-
-
-def _murmur_halves_many_text(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """``_murmur_halves_many(encode_texts(texts))``, the encoding fused into the hashing; a list that starts
-    with a bytes-like item is hashed as bytes (``murmur_kernel.hash128_buffers``). TypeError, before anything
-    is hashed, for an item of another type than the first's kind: the caller's checked path takes mixed lists.
-
-    Texts are hashed joined, in one compiled loop (murmur_kernel); a non-ASCII batch in which an item holds a
-    NUL goes item by item with mmh3, which only ever sees bytes (``str.encode`` runs first): a lone surrogate
-    makes strict UTF-8 fail, and then the policy's surrogatepass bytes are hashed instead. Same digests every
-    way.
-    """
-    if texts and type(texts[0]) is not str:
-        # the policy's bytes-like kinds only (a join would take any buffer, an array.array too): one C-level
-        # pass over the types, ~10 ns an item
-        if not set(map(type, texts)) <= _BYTES_KINDS:
-            raise TypeError("not a list of bytes: the checked path names the item")
-        if cold_paths.use_cold_path(len(texts)):
-            return _murmur_halves_many(_bytes_only(texts))
-        from bloomviz.hashing.murmur_kernel import hash128_buffers
-        return hash128_buffers(texts)
-    if not cold_paths.use_cold_path(len(texts)):
-        from bloomviz.hashing.murmur_kernel import hash128_texts
-        joined = hash128_texts(texts)
-        if joined is not None:
-            return joined
-    try:
-        digests = b"".join(map(mmh3.hash_bytes, map(str.encode, texts)))
-    except UnicodeEncodeError:
-        digests = b"".join(map(mmh3.hash_bytes, encode_texts(texts)))
-    return _halves(digests)
-
-
-_BYTES_KINDS = frozenset((bytes, bytearray, memoryview))
-
-
-def _bytes_only(datas: Sequence) -> list[bytes]:
-    try:
-        b"".join(datas)             # the types checked as the compiled path checks them
-    except TypeError as exc:
-        raise TypeError(str(exc)) from None
-    return [bytes(d) for d in datas]
-
-
-def _halves(joined: bytes) -> tuple[np.ndarray, np.ndarray]:
-    # Read-only strided views of the digests: no copy on a little-endian machine.
-    both = np.frombuffer(joined, dtype="<u8").astype(_U64, copy=False).reshape(-1, 2)
-    return both[:, 0], both[:, 1]
 
 
 def fnv1a64(data: bytes) -> int:
@@ -208,6 +153,9 @@ class _MurmurOddStep(HashScheme):
     def text_halves(self, texts):
         """(h1, h2 forced odd) of a batch of str; TypeError (before anything else) if one is not a str."""
         h1, h2 = _murmur_halves_many_text(texts)
+        if h2.flags.writeable and h2.flags.owndata:     # a fresh array: forced odd in place
+            h2 |= _U64(1)
+            return h1, h2
         return h1, h2 | _U64(1)
 
     def columns_of_halves(self, h1, h2, m, k):

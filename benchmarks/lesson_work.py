@@ -13,7 +13,8 @@ from __future__ import annotations
 import time
 
 from bloomviz.lessons import LessonRunner, parse_text
-from bloomviz.lessons.costs import action_cost, report_cost
+from bloomviz.lessons.actions import action_cost, apply
+from bloomviz.lessons.costs import report_cost
 
 CASES = {
     "insert-random 1e6, k=7": "filter m=16777216 k=7\ninsert-random 1000000",
@@ -36,7 +37,6 @@ def measure(body: str) -> tuple[float, float]:
     runner = LessonRunner(lesson)
     state = runner.state
     *before, last = lesson.steps[0].actions
-    from bloomviz.lessons.runner import apply
     for action in before:
         apply(state, action, [])
     estimate = action_cost(state, last)[0]

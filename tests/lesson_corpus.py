@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bloomviz.lessons.actions import SPECS
+from bloomviz.lessons.actions import REGISTRY
 
 NUMBERS = ("-1", "0", "18446744073709551616", "1e999", "1e12", "nan", "9" * 5000, "", "1,0", "٣",
            "/dev/zero", "../../../../etc/passwd")
@@ -32,7 +32,7 @@ def lesson(*blocks: str, title: str = "Fuzz", narration: str = "Words.") -> str:
 def action_lines() -> list[str]:
     """Every action with each hostile value in each of its options and as its positional argument."""
     lines = []
-    for name, spec in SPECS.items():
+    for name, spec in REGISTRY.items():
         if name == "predict":
             continue          # its block has ask/choice lines: predict_lines() below
         takes_args = spec.min_args > 0 or spec.max_args is None

@@ -195,7 +195,7 @@ def test_lesson_6_a_forced_removal_makes_a_false_negative(reports):
 
 def test_window_actions_are_recorded_for_the_window_and_its_tab_names_are_the_windows():
     from bloomviz.gui.app import TABS
-    from bloomviz.lessons.actions import WINDOW_TABS
+    from bloomviz.lessons.actions.shown import WINDOW_TABS
     assert WINDOW_TABS == TABS
     lesson = parse_text("# T\n## S\n```bloomviz\nfilter m=64 k=3\nautoplay 5 speed=2\nshow tab=compare\n"
                         "insert a slow=0.5\nhighlight 1 2\npredict a\n```\n")

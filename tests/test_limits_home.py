@@ -31,11 +31,11 @@ def test_limits_are_declared_only_in_their_home():
 def test_every_reader_of_a_limit_uses_the_home():
     from bloomviz.filters.params import COUNTER_BITS, K
     from bloomviz.files import session
-    from bloomviz.lessons import actions
+    from bloomviz.lessons import spec as lesson_spec
     from bloomviz.workbench import limits as window
     assert (COUNTER_BITS.low, COUNTER_BITS.high) == limits.COUNTER_BITS and K.high == limits.MAX_K
     assert window.MAX_PROBES == limits.WINDOW_MAX_PROBES and window.MAX_K == limits.MAX_K
-    assert session.MAX_PROBES == limits.MAX_PROBES and actions.MAX_PROBES == limits.LESSON_MAX_PROBES
+    assert session.MAX_PROBES == limits.MAX_PROBES and lesson_spec.MAX_PROBES == limits.LESSON_MAX_PROBES
 
 
 def test_a_session_with_more_probes_than_the_window_opens_and_says_so(qtbot, tmp_path):

@@ -29,7 +29,7 @@ SAME = r"must be a whole number such as 1000, 1,000, 1_000, 1e3 or 10\^6, got '"
 
 def _readers():
     """Every place a person types a whole number, as (name, read(text) -> int)."""
-    from bloomviz.lessons.actions import whole
+    from bloomviz.lessons.spec import whole
     pytest.importorskip("PySide6")
     from bloomviz.gui.app import _non_negative
     from bloomviz.gui.filter_tab.params_panel import parse_int
@@ -48,7 +48,7 @@ def test_every_reader_takes_the_same_forms_and_refuses_the_rest_with_one_message
 
 def test_every_rate_reader_takes_the_same_forms():
     from bloomviz.commands.common import p_arg
-    from bloomviz.lessons.actions import fraction
+    from bloomviz.lessons.spec import fraction
     pytest.importorskip("PySide6")
     from bloomviz.gui.filter_tab.params_panel import parse_rate
     for read in (p_arg, lambda t: fraction(t, "p", 0.0, 0.5), parse_rate):

@@ -1,7 +1,7 @@
 """Each lesson action's work, estimated from the lesson's state before the action runs (``budget.py`` says why).
 
-``action_cost(state, action)`` is seconds of CPU (an estimate, by the coefficients in ``budget``) and the words
-that name the work; ``report_cost(state)`` is what a step's report costs (its measured rate over the probes);
+Each action's declaration names its cost function here (``items_cost``, ``generated_cost``, …): seconds of CPU
+(an estimate, by the coefficients in ``budget``) and the words that name the work; ``report_cost(state)`` is what a step's report costs (its measured rate over the probes);
 ``check_new_filter`` refuses a filter too large before it is built (a growing filter's first stage) or right
 after (its memory, before any bit is used), and ``check_growth`` a growing filter that inserts would push past
 the lesson's bits.
@@ -60,51 +60,81 @@ def report_cost(state) -> float:
                                                   per_hash=_per_hash(flt))
 
 
-def action_cost(state, action) -> tuple[float, str]:
-    """(estimated seconds, what the action would do) for ``action`` on ``state`` as it is now."""
-    name, a, o = action.name, action.args, action.options
+def _hashing(state, count: int, scalar: bool) -> float:
     flt = state.filter
-    k, stages, slow = _k(flt), _stages(flt), _per_hash(flt)
-    seconds = B.ACTION_BASE
-    if name in ("insert", "insert-random", "autoplay") and flt is not None:
-        check_growth(flt, len(a) if name == "insert" else a[0])
-    if name in ("insert", "lookup", "remove"):
-        seconds += B.items_cost(len(a), k, scalar=True, stages=stages, per_hash=slow)
-        if name == "lookup":
-            seconds += culprit_cost(state, len(a))
-        return seconds, f"{name} of {len(a):,} item{'s' * (len(a) != 1)}"
-    if name == "predict":
-        items = len(a) - 1
-        seconds += B.items_cost(max(1, items), k, scalar=True, stages=stages, per_hash=slow) + culprit_cost(state, 1)
-        seconds += _memory_bits(flt) * B.BIT * 2 + report_cost(state)     # a copy of the filter, or a measured rate
-        return seconds, "this question's answer"
-    if name in ("insert-random", "autoplay"):
-        return seconds + B.items_cost(a[0], k, scalar=False, stages=stages, per_hash=slow), f"{name} of {a[0]:,} items"
-    if name == "measure":
-        probes = o["probes"]
-        return seconds + B.items_cost(probes, k, scalar=False, stages=stages, per_hash=slow), \
-            f"measuring over {probes:,} probes at every step"
-    if name == "ensemble":
-        n = o.get("n", len(flt) if flt is not None else 0)
-        filters, m = o["filters"], _bits(flt)
-        seconds += B.items_cost(filters * (n + o["probes"]), k, scalar=False, per_hash=slow) + filters * m * B.CELL
-        return seconds, f"an ensemble of {filters:,} filters × (m = {m:,} bits, {n:,} items, {o['probes']:,} probes)"
-    if name == "kedmi":
-        drawn = o["seed"] in state.kedmi_seeds
-        return seconds + (B.KEDMI_AGAIN if drawn else B.KEDMI_FIRST), "Kedmi's replay"
-    if name == "git-history":        # a repository of N commits built by git, then measured (0.2 s at 300)
-        return seconds + B.GIT_BASE + B.GIT_COMMIT * o["commits"], f"a git history of {o['commits']:,} commits"
-    if name == "ethereum-block":
-        return seconds + B.GIT_BASE, "reading the shipped Ethereum block"
-    if name == "rates":
-        return seconds + B.FORMULA * len(o["n"]), f"rates at {len(o['n']):,} values of n"
-    if name == "design":
-        return seconds + B.FORMULA, "a design"
-    if name == "expect":
-        return seconds + report_cost(state), "this check"
-    if name == "filter":
-        return seconds + B.FORMULA, "a new filter"
-    return seconds, name
+    return B.items_cost(count, _k(flt), scalar=scalar, stages=_stages(flt), per_hash=_per_hash(flt))
+
+
+# Each action's cost, named in its declaration (``actions/``): (estimated seconds, what the action would do) for
+# the action on the state as it is now.
+
+def items_cost(state, action) -> tuple[float, str]:
+    """insert, lookup, remove: named items, each hashed on the scalar path (a lookup's culprits besides)."""
+    name, count = action.name, len(action.args)
+    if name == "insert" and state.filter is not None:
+        check_growth(state.filter, count)
+    seconds = B.ACTION_BASE + _hashing(state, count, scalar=True)
+    if name == "lookup":
+        seconds += culprit_cost(state, count)
+    return seconds, f"{name} of {count:,} item{'s' * (count != 1)}"
+
+
+def predict_cost(state, action) -> tuple[float, str]:
+    flt = state.filter
+    seconds = B.ACTION_BASE + _hashing(state, max(1, len(action.args) - 1), scalar=True) + culprit_cost(state, 1)
+    seconds += _memory_bits(flt) * B.BIT * 2 + report_cost(state)     # a copy of the filter, or a measured rate
+    return seconds, "this question's answer"
+
+
+def generated_cost(state, action) -> tuple[float, str]:
+    """insert-random and autoplay: generated items, hashed in batches."""
+    count = action.args[0]
+    if state.filter is not None:
+        check_growth(state.filter, count)
+    return B.ACTION_BASE + _hashing(state, count, scalar=False), f"{action.name} of {count:,} items"
+
+
+def measure_cost(state, action) -> tuple[float, str]:
+    probes = action.options["probes"]
+    return B.ACTION_BASE + _hashing(state, probes, scalar=False), f"measuring over {probes:,} probes at every step"
+
+
+def ensemble_cost(state, action) -> tuple[float, str]:
+    o, flt = action.options, state.filter
+    n = o.get("n", len(flt) if flt is not None else 0)
+    filters, m = o["filters"], _bits(flt)
+    seconds = B.ACTION_BASE + B.items_cost(filters * (n + o["probes"]), _k(flt), scalar=False,
+                                           per_hash=_per_hash(flt)) + filters * m * B.CELL
+    return seconds, f"an ensemble of {filters:,} filters × (m = {m:,} bits, {n:,} items, {o['probes']:,} probes)"
+
+
+def kedmi_cost(state, action) -> tuple[float, str]:
+    drawn = action.options["seed"] in state.kedmi_seeds
+    return B.ACTION_BASE + (B.KEDMI_AGAIN if drawn else B.KEDMI_FIRST), "Kedmi's replay"
+
+
+def git_cost(state, action) -> tuple[float, str]:
+    """A repository of N commits built by git, then measured (0.2 s at 300)."""
+    commits = action.options["commits"]
+    return B.ACTION_BASE + B.GIT_BASE + B.GIT_COMMIT * commits, f"a git history of {commits:,} commits"
+
+
+def block_cost(state, action) -> tuple[float, str]:
+    return B.ACTION_BASE + B.GIT_BASE, "reading the shipped Ethereum block"
+
+
+def rates_cost(state, action) -> tuple[float, str]:
+    count = len(action.options["n"])
+    return B.ACTION_BASE + B.FORMULA * count, f"rates at {count:,} values of n"
+
+
+def formula_cost(what: str):
+    """One closed form (a design, a new filter's m and k)."""
+    return lambda state, action: (B.ACTION_BASE + B.FORMULA, what)
+
+
+def expect_cost(state, action) -> tuple[float, str]:
+    return B.ACTION_BASE + report_cost(state), "this check"
 
 
 def check_new_filter_spec(variant_cls, params: dict) -> None:

@@ -29,7 +29,7 @@ import re
 import shlex
 
 from bloomviz.lessons import budget, predict
-from bloomviz.lessons.actions import SPECS, check_action
+from bloomviz.lessons.actions import REGISTRY, check_action
 from bloomviz.lessons.lesson import Action, Lesson, LessonError, Step
 
 FENCE = re.compile(r"^(```|~~~)\s*(\S*)\s*$")
@@ -53,9 +53,9 @@ def parse_action(text: str, path: str, line: int) -> Action:
         raise LessonError(path, line, f"a word of {len(longest):,} characters, more than {budget.MAX_WORD:,}: an "
                                       f"item or an argument is a word, a key or a number")
     name, rest = words[0], words[1:]
-    if name not in SPECS:
-        raise LessonError(path, line, f"unknown action {name!r}; known actions: {', '.join(SPECS)}")
-    spec = SPECS[name]
+    if name not in REGISTRY:
+        raise LessonError(path, line, f"unknown action {name!r}; known actions: {', '.join(REGISTRY)}")
+    spec = REGISTRY[name]
     args, options = [], {}
     for word in rest:
         key, eq, value = word.partition("=")

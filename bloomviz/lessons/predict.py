@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import re
 
-from bloomviz.lessons.actions import MAX_RANDOM, fraction, whole
+from bloomviz.lessons.spec import MAX_RANDOM, fraction, whole
 
 KINDS = ("verdict", "bits-set", "new-bits", "measured-rate", "exact-rate")
 VERDICT_CHOICES = (("no", "Definitely not in the set"), ("maybe", "Probably in the set"))

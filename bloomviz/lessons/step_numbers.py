@@ -10,11 +10,9 @@ Plain text, no Qt: the command line can print the same lines.
 
 from __future__ import annotations
 
+from bloomviz.lessons.actions import REGISTRY
 from bloomviz.theory.units import human_bytes, percent_text, rate_text
 
-THEORY_ACTIONS = frozenset({"design", "rates", "ensemble", "git-history", "ethereum-block"})     # numbers about filters other than the one shown
-FILTER_ACTIONS = frozenset({"filter", "insert", "lookup", "predict", "remove", "insert-random", "autoplay",
-                            "kedmi", "highlight", "positions"})
 
 
 def _design(n: dict) -> str:
@@ -92,8 +90,8 @@ def computed_lines(report: dict) -> list[str]:
 def theory_only(step) -> bool:
     """A step that computes numbers about other filters (a design, formulas, an ensemble) and does nothing to the
     lesson's filter beyond making it: the window shows those numbers, not the filter left from before."""
-    names = {a.name for a in step.actions}
-    return bool(names & THEORY_ACTIONS) and not names & (FILTER_ACTIONS - {"filter"})
+    about = {REGISTRY[a.name].about for a in step.actions}   # what each action's declaration says it is about
+    return "theory" in about and "filter" not in about
 
 
 def starts_from_garbage(report: dict) -> bool:

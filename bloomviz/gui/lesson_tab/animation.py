@@ -23,6 +23,7 @@ from bloomviz.filters.capabilities import grid_values
 from bloomviz.gui.access import motion
 from bloomviz.gui.timing import ChunkRunner
 from bloomviz.gui.widgets.step_reveal import reveal_steps, scheme_of, verdict_line
+from bloomviz.lessons.actions import REGISTRY
 from bloomviz.lessons.state import lookup_verdict
 from bloomviz.items.encoding import random_items, to_bytes
 
@@ -58,10 +59,9 @@ class StepAnimation(QtCore.QObject):
         step = self._view.lesson.steps[report["step"] - 1]
         plan = []
         for index, action in enumerate(step.actions):
-            if action.name in ("insert", "lookup") and "slow" in action.options and not hide_lookups:
-                plan.append((index, action))
-            elif action.name == "autoplay":
-                plan.append((index, action))
+            kind = REGISTRY[action.name].animates(action)      # what the action's declaration plays
+            if kind == "autoplay" or kind == "slow" and not hide_lookups:
+                plan.append((index, kind, action))
         # a step about other filters, or a filter too large to draw, shows no grid: nothing to animate on
         if not plan or not self._view.grid.isVisibleTo(self._view):
             return False
@@ -71,13 +71,12 @@ class StepAnimation(QtCore.QObject):
         return self.running
 
     def _play(self, runner, plan):
-        for index, action in plan:
+        for index, kind, action in plan:
             state = runner.state_within(index)
-            if action.name == "autoplay":
-                self._kind = "autoplay"
+            self._kind = kind
+            if kind == "autoplay":
                 yield from self._autoplay(state.filter, action)
             else:
-                self._kind = "slow"
                 yield from self._slow(state.filter, action, state)
 
     def _slow(self, flt, action, state=None):

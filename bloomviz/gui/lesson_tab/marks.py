@@ -30,11 +30,6 @@ def last_marks(last: dict, values, m: int) -> tuple[list[int], list[str]]:
     return [positions[i] for i in keep], kinds
 
 
-def pointed_kinds(positions, values) -> list[str]:
-    """A ``highlight`` action's marks: by the bit's value."""
-    return ["one" if values[p] else "zero" for p in positions]
-
-
 def verdict_banner(last: dict) -> str:
     """Rich text naming a false positive and its culprits, or ""."""
     if last.get("class") != "false positive" or last.get("inserted"):

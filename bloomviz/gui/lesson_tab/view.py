@@ -30,6 +30,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz import lessons
 from bloomviz.lessons import step_numbers
+from bloomviz.lessons.actions import REGISTRY
 from bloomviz.lessons.predict import hidden_until_reveal
 from bloomviz.filters import capabilities
 from bloomviz.filters.capabilities import grid_values
@@ -192,10 +193,6 @@ class LessonView(QtWidgets.QWidget):
         self.animation.stop()
         self.lesson, self.runner = lesson, lessons.LessonRunner(lesson)
         self.tallies = {}
-        # the combo names the lesson shown (a built-in opened from the command line too); a file, none of them
-        path = lesson.path or ""
-        self.choice.setCurrentIndex(self.choice.findData(path[len("builtin:"):]) if path.startswith("builtin:")
-                                    else -1)
         self.predict_box.hide()
         self.steps.clear()
         for i, step in enumerate(lesson.steps, start=1):
@@ -311,48 +308,52 @@ class LessonView(QtWidgets.QWidget):
             self.grid.set_all(values)
         return values
 
+    def _question(self, report: dict) -> tuple[dict | None, set, bool]:
+        """The step's question shown beside the narration: (its record, the report's fields it keeps hidden
+        until Reveal, whether it is revealed); (None, ∅, True) for a step that asks nothing."""
+        asked = next((w for w in report["window"] if w["action"] == "predict"), None)
+        if asked is None:
+            self.predict_box.hide()
+            return None, set(), True
+        tally = self.tallies.setdefault(report["step"], Tally([0] * len(asked["choices"])))
+        if self.predict.record is not asked or self.predict.tally is not tally:
+            self.predict.show_question(asked, tally)
+        self.predict_box.show()
+        if tally.revealed:
+            return asked, set(), True
+        return asked, hidden_until_reveal(asked["kind"], tuple(asked["items"])), False
+
+    def _draw_step(self, report: dict, flt, hidden: set, revealed: bool) -> dict:
+        """The lesson's filter on the grid with the step's marks; the counters of a counting filter's lit cells."""
+        values = self.draw_filter(flt)
+        marks.show_bands(self.grid, self.legend, flt, (report.get("last") or {}).get("positions", ()))
+        last = {} if "last" in hidden else report.get("last") or {}
+        positions, kinds = marks.last_marks(last, values, flt.m)
+        counters = {}
+        if capabilities.max_value(flt) > 1:     # counters, which the grid shows only as shades
+            counters = {p: int(values[p]) for p in dict.fromkeys(positions)}
+        if positions:
+            self.grid.highlight(positions, kinds)
+        else:
+            self.grid.clear_highlight()
+        for shown in report.get("window", ()):
+            spec = REGISTRY.get(shown["action"])      # what the action's declaration lights
+            lit, lit_kinds = spec.marks(shown, values, revealed) if spec is not None else ([], [])
+            if lit:
+                self.grid.highlight(lit, lit_kinds)
+        return counters
+
     def _show(self, report: dict) -> None:
         step = self.lesson.steps[report["step"] - 1]
         flt = self.runner.state.filter
-        asked = next((w for w in report["window"] if w["action"] == "predict"), None)
-        hidden: set = set()
-        revealed = True
-        if asked is None:
-            self.predict_box.hide()
-        else:
-            tally = self.tallies.setdefault(report["step"], Tally([0] * len(asked["choices"])))
-            if self.predict.record is not asked or self.predict.tally is not tally:
-                self.predict.show_question(asked, tally)
-            self.predict_box.show()
-            revealed = tally.revealed
-            if not revealed:
-                hidden = hidden_until_reveal(asked["kind"], tuple(asked["items"]))
+        asked, hidden, revealed = self._question(report)
         # the words written below a predict block explain the answer: they wait for Reveal too
         self._set_words(marks.step_markdown(step.title, step.narration, step.after_reveal if revealed else ""))
         # a step about other filters (a design, formulas, an ensemble) shows its numbers, not the filter left over
         theory = step_numbers.theory_only(step)
         shown_filter = flt is not None and flt.m <= MAX_M and not theory
         self.grid.setVisible(shown_filter)
-        counters = {}
-        if shown_filter:
-            values = self.draw_filter(flt)
-            marks.show_bands(self.grid, self.legend, flt, (report.get("last") or {}).get("positions", ()))
-            last = {} if "last" in hidden else report.get("last") or {}
-            positions, kinds = marks.last_marks(last, values, flt.m)
-            if capabilities.max_value(flt) > 1:     # counters, which the grid shows only as shades
-                counters = {p: int(values[p]) for p in dict.fromkeys(positions)}
-            if positions:
-                self.grid.highlight(positions, kinds)
-            else:
-                self.grid.clear_highlight()
-            for shown in report.get("window", ()):
-                if shown.get("action") == "highlight":
-                    self.grid.highlight(shown["positions"], marks.pointed_kinds(shown["positions"], values))
-            if asked is not None and asked["kind"] != "verdict" and not hidden and \
-                    self.tallies[report["step"]].revealed and asked.get("positions"):
-                # the bits the items would set: new where they are 0 now, old where already 1
-                would = [p for p in dict.fromkeys(asked["positions"]) if 0 <= p < flt.m]
-                self.grid.highlight(would, ["old" if values[p] else "new" for p in would])
+        counters = self._draw_step(report, flt, hidden, revealed) if shown_filter else {}
         line = [] if theory else step_numbers.filter_line({k: (None if k in hidden else v) for k, v in report.items()},
                                                           standard_formulas_apply(flt), counters)
         banner = "" if theory or "last" in hidden else marks.verdict_banner(report.get("last") or {})

@@ -136,6 +136,9 @@ def test_lessons_counted_and_named():
     count = WORDS[len(names)]
     _holds(f"opens the first of {count} lessons full screen")
     _holds(f"bloomviz ships {count} lessons")
+    from bloomviz.gui.scenarios_tab.controller import LESSONS as START_PAGE
+    from bloomviz.gui.window.help_pages import PRIMER
+    assert f"{count} lessons, step by step" in START_PAGE and f"has {count} lessons" in re.sub(r"\s+", " ", PRIMER)
     asking = [str(i) for i, name in enumerate(names, 1)
               if any(a.name == "predict" for s in lessons.load_builtin(name).steps for a in s.actions)]
     _holds(f"Lessons {', '.join(asking[:-1])} and {asking[-1]} ask the class")

@@ -39,7 +39,9 @@ def _bitmap_bits(mixed, b_shift, b_mask):
 def _set_rows(view, rows, new_per_row, noting, probe_map, keys, values, t_shift, t_mask, bit_time):
     """Set the rows' bits and count each row's new ones. ``noting``: also note the row turning each probe bit,
     for a filter whose probe map (one bit per filter bit) is small enough to stay in the cache beside it:
-    one pass instead of two (a flip of a probe bit is rare, so its branch is predicted)."""
+    one pass instead of two (a flip of a probe bit is rare, so its branch is predicted). The map's byte is
+    fetched ahead like the array's: without it the pass took 52 against 38 ns an item at m = 9,585,059, k = 7
+    and 150-170 against 64-81 at m = 6 * 10^7 (a plain setting pass with the row counts: 22 and 35-39)."""
     # Branch-free otherwise: whether a bit was 0 is a coin toss the processor cannot predict, and a
     # mispredicted branch per position cost more than the memory access.
     n, k = rows.shape
@@ -51,7 +53,10 @@ def _set_rows(view, rows, new_per_row, noting, probe_map, keys, values, t_shift,
         fresh = 0
         for _ in range(k):
             if i < last:
-                prefetch(view, flat[i + PREFETCH_AHEAD] >> 3)
+                ahead = flat[i + PREFETCH_AHEAD] >> 3
+                prefetch(view, ahead)
+                if noting:      # the probe map is as big as the array: its line is a miss of its own
+                    prefetch(probe_map, ahead)
             p = flat[i]
             b = p >> 3
             shift_in = p & 7
@@ -119,7 +124,11 @@ class ProbeBits:
     keeps their slots beside them."""
 
     def __init__(self, bits: np.ndarray, m: int):
-        self.distinct, self.slot = np.unique(np.asarray(bits, dtype=np.int64), return_inverse=True)
+        bits = np.asarray(bits, dtype=np.int64)
+        if bits.size and np.all(bits[1:] > bits[:-1]):    # already sorted and distinct (the tracker's)
+            self.distinct, self.slot = bits, np.arange(bits.size)
+        else:
+            self.distinct, self.slot = np.unique(bits, return_inverse=True)
         size = int(self.distinct.size).bit_length()
         # the bitmap's two hashes are the top bits of the product and the bits 32 places below them; a
         # filter of at most _EXACT_MAX_M bits gets a bitmap of its own size instead, one bit per filter bit

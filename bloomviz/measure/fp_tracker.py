@@ -59,14 +59,24 @@ class FpTracker(ProbeCounts):
         keep = distinct & zero
         probe_ids = np.broadcast_to(np.arange(pos.shape[0])[:, None], pos.shape)[keep]
         entry_pos = pos[keep]
-        order = np.argsort(entry_pos, kind="stable")
-        self._entry_pos = entry_pos[order]          # sorted by bit: the inverted index bit -> probes
-        self._entry_probe = probe_ids[order]
-        self._zeros = np.bincount(self._entry_probe, minlength=len(self._probes)).astype(np.int64)
+        # the inverted index bit -> probes: entries sorted by bit, then by probe. As one sort of bit * P + probe
+        # (a stable argsort of the bits took 22 against 6 ms for 10^4 probes at k = 7, a tenth of a measured
+        # run of 10^6 inserts); the same order either way.
+        count = len(self._probes)
+        if entry_pos.size and (len(flt.bits) + 1) * max(count, 1) < 1 << 62:
+            key = entry_pos * np.int64(count) + probe_ids
+            key.sort()
+            self._entry_pos, self._entry_probe = key // count, key % count
+        else:
+            order = np.argsort(entry_pos, kind="stable")
+            self._entry_pos, self._entry_probe = entry_pos[order], probe_ids[order]
+        self._zeros = np.bincount(self._entry_probe, minlength=count).astype(np.int64)
         # the flip pass's lookup of probe bits; entries only leave until the next rebuild, keeping their slots.
         # Its map is built by compiled code (numba), so it is built on the first batch: a window that has made
         # no batch insert yet (its first paint) never loads numba for it.
-        self._probe_distinct, self._entry_slot = np.unique(self._entry_pos, return_inverse=True)
+        first = np.ones(self._entry_pos.size, dtype=bool)
+        first[1:] = self._entry_pos[1:] != self._entry_pos[:-1]
+        self._probe_distinct, self._entry_slot = self._entry_pos[first], np.cumsum(first) - 1
         self._probe_m = len(flt.bits)
         self._probe_bits = None
         self._stale = False             # entries whose bit a single insert set (on_insert keeps them)

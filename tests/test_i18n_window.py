@@ -7,12 +7,14 @@ import pytest
 from PySide6 import QtCore
 
 from bloomviz import i18n
-from bloomviz.gui.extensions import install_all
+from PySide6 import QtWidgets
+
+from bloomviz.gui.window import help_pages
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import Workbench
 
-# Menu words kept as they are in Croatian too (names, not English words).
-SAME_IN_CROATIAN: set[str] = set()
+# Words kept as they are in Croatian too: the languages' own names, symbols and numbers.
+SAME_IN_CROATIAN = {"English", "Hrvatski", "Log y", "n", "p", "#"}
 BUILT: list[MainWindow] = []
 
 
@@ -22,7 +24,7 @@ def whole_window(qtbot, tmp_path, language_setting: str | None = None) -> MainWi
         settings.setValue(i18n.SETTING, language_setting)
     # closed by the fixture, after its changes are discarded (qtbot would close it first, and be asked)
     window = MainWindow(workbench=Workbench(probes=200), settings=settings)
-    install_all(window)
+    window.install_parts()        # every tab and menu, the View menu's access entries too
     BUILT.append(window)
     return window
 
@@ -130,3 +132,61 @@ def test_a_false_positive_is_named_in_croatian(qtbot, tmp_path, no_locale):
     i18n.use("en")                          # the next verdict in English again, as the command line says it
     wb.lookup(f"gost{i}")
     assert f"“gost{i}” was never inserted, yet all k = 2 bits are set — bit " in window.item_panel.verdict_text
+
+
+def filter_tab_texts(window) -> list[str]:
+    """The words of the Filter tab's panels: labels, buttons, check boxes, combo entries, placeholders, tool tips,
+    History's headers and the plot's titles (numbers and values typed in left out)."""
+    texts = []
+    for panel in (window.params_panel, window.item_panel, window.autoplay_panel, window.plot, window.history_panel):
+        for widget in [panel] + panel.findChildren(QtWidgets.QWidget):
+            if isinstance(widget, (QtWidgets.QLabel, QtWidgets.QAbstractButton)):
+                texts.append(widget.text())
+            if isinstance(widget, QtWidgets.QComboBox):
+                texts += [widget.itemText(i) for i in range(widget.count())]
+            if isinstance(widget, QtWidgets.QLineEdit):
+                texts.append(widget.placeholderText())
+            texts.append(widget.toolTip())
+    model = window.history_panel.model()
+    texts += [model.headerData(c, QtCore.Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    texts += [window.tabs.tabText(i) for i in range(window.tabs.count())]
+    plot = window.plot._rate_plot
+    texts += [plot.titleLabel.text, plot.getAxis("left").labelText, plot.getAxis("bottom").labelText]
+    return [t for t in texts if t and any(c.isalpha() for c in t)]
+
+
+def test_the_filter_tab_help_and_status_are_croatian_and_the_language_menu_keeps_a_choice(qtbot, tmp_path,
+                                                                                           no_locale):
+    english = set(filter_tab_texts(whole_window(qtbot, tmp_path / "en")))
+    primer_en = help_pages.primer_html()
+    no_locale.setenv(i18n.ENVIRONMENT, "hr")
+    window = whole_window(qtbot, tmp_path / "hr")
+    croatian = filter_tab_texts(window)
+    left = sorted(set(croatian) & english - SAME_IN_CROATIAN)
+    assert not left, f"English left on the Filter tab (mark it with tr and add it to hr.po): {left}"
+    for word in ("Primijeni: novi prazan filtar", "Umetni", "Provjeri", "Pokreni", "Ishod", "Popunjenost", "Filtar",
+                 "Stopa lažno pozitivnih dok se elementi umeću", "stopa lažno pozitivnih", "Vrsta", "Shema"):
+        assert word in croatian, word
+    assert help_pages.primer_html().startswith("<h2>Bloomov filtar na jednoj stranici</h2>\n<p><b>Gdje početi.")
+    assert primer_en == help_pages.PRIMER
+    wb = window.wb
+    wb.configure(2000, 3, capacity=1500)
+    wb.insert_batch([f"w{i}" for i in range(1233)])
+    wb.insert("w1233")
+    wb.lookup("w7")
+    window.status_line.update()
+    status = window.status_label.text()
+    assert status.startswith("m = 2.000 · k = 3 · ") and "n = 1.234 od 1.500 · popunjenost " in status, status
+    assert " · LP sada " in status and "(teorija " in status and "," in status.split("popunjenost ")[1]
+    assert window.item_panel.verdict_text.startswith("Vjerojatno u skupu")
+    assert window.history_panel.model().index(1, 1).data() == "umetanje"
+
+    # View → Language: kept for the next start, said so; BLOOMVIZ_LANG still chooses this start's language
+    entries = {a.data(): a for a in window.language_menu.actions()}
+    assert [a.text() for a in entries.values()] == ["Sustav (jezik lokalnih postavki)", "English", "Hrvatski"]
+    assert entries["auto"].isChecked()
+    entries["en"].trigger()
+    assert window.settings.value(i18n.SETTING) == "en" and entries["en"].isChecked()
+    assert "BLOOMVIZ_LANG=hr" in window.statusBar().currentMessage()
+    no_locale.delenv(i18n.ENVIRONMENT)
+    assert i18n.choose(str(window.settings.value(i18n.SETTING))) == "en"

@@ -21,7 +21,7 @@ from bloomviz.gui.filter_tab.item_panel import ItemPanel
 from bloomviz.gui.filter_tab.params_panel import ParamsPanel
 from bloomviz.gui.filter_tab.plot import FpPlotWidget
 from bloomviz.gui.widgets.grid import BitGridWidget, GridLegend
-from bloomviz.gui.window import actions, docks, exports, help_pages, preferences, projector, undo
+from bloomviz.gui.window import actions, docks, exports, help_pages, language_menu, preferences, projector, undo
 from bloomviz.gui.window.demo import run_demo
 from bloomviz.gui.window.redraw import FilterRedraw
 from bloomviz.gui.window.status import StatusLine
@@ -52,6 +52,7 @@ class MainWindow(QtWidgets.QMainWindow):
     presenter = None          # lesson_tab.view's presenter mode
     fill_gauge = None         # widgets.fill_gauge.FillGauge
     projector_layout = None   # window.projector.ProjectorLayout: F8
+    language_menu = None      # window.language_menu: View → Language (the language of the next start)
 
     def __init__(self, workbench: Workbench | None = None, settings: QtCore.QSettings | None = None,
                  parent=None):
@@ -99,6 +100,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.busy_cancel = self.status_line.busy_cancel
         self.actions_, self._panels_menu = actions.build(self, self.docks.values())
         undo.install(self)
+        language_menu.install(self)   # View → Language, for the next start
         self.redraw = FilterRedraw(self.wb, self.grid, self.grid_legend, self.plot, self.status_line.mark)
         self._wire()
         # After _wire: Qt calls slots in connection order, so the variant's bands land after the grid's reset.

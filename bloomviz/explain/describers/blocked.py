@@ -9,6 +9,7 @@ import numpy as np
 from bloomviz.explain.describers.standard import Band, Row, StandardWords
 from bloomviz.filters.common import RAW_MODULUS, hash_values
 from bloomviz.theory.exact_rate import fp_exact_at
+from bloomviz.i18n import number, tr
 
 BANDS_SHOWN = 16   # up to this many blocks the grid outlines them all; past it, the last operation's only
 
@@ -31,7 +32,7 @@ class BlockedWords(StandardWords):
         return f"blocked filter ({self.flt.blocks:,} blocks of {self.flt.block_bits} bits)"
 
     def size_text(self) -> str:
-        return f"m = {self.flt.m:,} bits in {self.flt.blocks:,} blocks"
+        return tr("m = {m} bits in {blocks} blocks").format(m=number(self.flt.m), blocks=number(self.flt.blocks))
 
     def grid_bands(self, recent: Sequence[int] = ()) -> list[Band]:
         b, blocks = self.flt.block_bits, self.flt.blocks

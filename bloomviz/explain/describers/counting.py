@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from bloomviz.explain.describers.standard import Row, StandardWords
+from bloomviz.i18n import number, tr
 
 
 class CountingWords(StandardWords):
@@ -20,7 +21,7 @@ class CountingWords(StandardWords):
         return f"counting filter ({self.flt.counter_bits}-bit counters)"
 
     def size_text(self) -> str:
-        return f"{self.flt.m:,} counters of {self.flt.counter_bits} bits"
+        return tr("{m} counters of {bits} bits").format(m=number(self.flt.m), bits=self.flt.counter_bits)
 
     def stored_bits(self) -> int:
         return self.flt.m * self.flt.counter_bits

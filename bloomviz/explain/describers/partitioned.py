@@ -9,6 +9,7 @@ import numpy as np
 from bloomviz.explain.describers.standard import Band, Row, StandardWords
 from bloomviz.filters.common import RAW_MODULUS, hash_values
 from bloomviz.theory.exact_rate import fp_exact_at
+from bloomviz.i18n import number, tr
 
 
 class PartitionedWords(StandardWords):
@@ -27,7 +28,7 @@ class PartitionedWords(StandardWords):
         return f"partitioned filter ({self.flt.k} slices)"
 
     def size_text(self) -> str:
-        return f"m = {self.flt.m:,} bits in {self.flt.k} slices"
+        return tr("m = {m} bits in {k} slices").format(m=number(self.flt.m), k=self.flt.k)
 
     def grid_bands(self, recent: Sequence[int] = ()) -> list[Band]:
         s = self.flt.slice_bits

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from bloomviz.explain.describers.standard import Band, Row, StandardWords
+from bloomviz.i18n import marks, ntr, number, tr
 
 
 class ScalableWords(StandardWords):
@@ -32,12 +33,13 @@ class ScalableWords(StandardWords):
                 f"(growth {flt.growth}, tightening {flt.tightening:g}); scheme {flt.scheme_obj.title}.")
 
     def size_text(self) -> str:
-        return f"m = {self.flt.m:,} bits in {len(self.flt.stages)} stages"
+        return tr("m = {m} bits in {stages} stages").format(m=number(self.flt.m), stages=len(self.flt.stages))
 
     def summary_text(self, capacity: int | None = None) -> str:
         stages = len(self.flt.stages)
-        return (f"Now: scalable, {stages} stage{'s' if stages > 1 else ''}, m = {self.flt.m:,} bits in all, rate "
-                f"bound p = {self.flt.p:g}.")
+        return ntr("Now: scalable, {stages} stage, m = {m} bits in all, rate bound p = {p}.",
+                   "Now: scalable, {stages} stages, m = {m} bits in all, rate bound p = {p}.", stages).format(
+            stages=stages, m=number(self.flt.m), p=marks(f"{self.flt.p:g}"))
 
     def grid_bands(self, recent: Sequence[int] = ()) -> list[Band]:
         flt = self.flt

@@ -6,6 +6,7 @@ import math
 from typing import Sequence
 
 from bloomviz.theory.units import human_bytes
+from bloomviz.i18n import marks, number, tr
 
 Band = tuple[int, int, str]
 Row = tuple[str, str]
@@ -43,7 +44,7 @@ class StandardWords:
 
     def size_text(self) -> str:
         """What its m is made of, for a one-line summary."""
-        return f"m = {self.flt.m:,} bits"
+        return tr("m = {m} bits").format(m=number(self.flt.m))
 
     def stored_bits(self) -> int:
         """The bits its cells take when saved (m here; m·c for c-bit counters)."""
@@ -51,9 +52,10 @@ class StandardWords:
 
     def summary_text(self, capacity: int | None = None) -> str:
         """The parameters panel's "Now: …" line."""
-        cap_text = f", designed for {capacity:,} items" if capacity else ""
-        return (f"Now: {self.size_text()} ({human_bytes(math.ceil(self.stored_bits() / 8))}), k = {self.flt.k}"
-                f"{cap_text}.")
+        cap_text = tr(", designed for {capacity} items").format(capacity=number(capacity)) if capacity else ""
+        return tr("Now: {size} ({bytes}), k = {k}{capacity}.").format(
+            size=self.size_text(), bytes=marks(human_bytes(math.ceil(self.stored_bits() / 8))), k=self.flt.k,
+            capacity=cap_text)
 
     def grid_bands(self, recent: Sequence[int] = ()) -> list[Band]:
         """Index ranges [start, stop) of the grid to outline, each with a label (``recent``: the positions of

@@ -14,6 +14,7 @@ the user chooses, motion is as the app always had it. The Filter tab's auto-play
 from __future__ import annotations
 
 from PySide6 import QtGui
+from bloomviz.i18n import tr
 
 SETTING = "view/reduced_motion"
 _state = {"reduced": False}
@@ -41,11 +42,11 @@ def restore(settings) -> bool:
 
 def install(window) -> QtGui.QAction:
     """View → Reduce motion, checked as saved."""
-    action = QtGui.QAction("Reduce motion", window)
+    action = QtGui.QAction(tr("Reduce motion"), window)
     action.setCheckable(True)
     action.setChecked(restore(window.settings))
-    action.setStatusTip("Instant steps instead of moving pictures: Play, auto-play and slow reveals in lessons "
-                        "jump or wait for Next")
+    action.setStatusTip(tr("Instant steps instead of moving pictures: Play, auto-play and slow reveals in lessons "
+                           "jump or wait for Next"))
     action.setToolTip(action.statusTip())
     action.toggled.connect(lambda on: set_reduced(on, window.settings))
     window.menu("&View").addAction(action)

@@ -8,6 +8,7 @@ light, as it always was.
 from __future__ import annotations
 
 from PySide6 import QtCore, QtGui
+from bloomviz.i18n import tr
 
 SETTING = "view/dark"
 
@@ -65,8 +66,8 @@ class SchemeFollower(QtCore.QObject):
 def install(window) -> QtGui.QAction:
     """Follow the system's scheme as it changes while the user has no pick; View → Follow the system's colours."""
     window.scheme_follower = SchemeFollower(window)
-    action = QtGui.QAction("Follow the system's colours", window)
-    action.setStatusTip("Light or dark as the system is set, forgetting the theme picked here")
+    action = QtGui.QAction(tr("Follow the system's colours"), window)
+    action.setStatusTip(tr("Light or dark as the system is set, forgetting the theme picked here"))
     action.setToolTip(action.statusTip())
     action.triggered.connect(lambda: follow_system(window))
     window.menu("&View").addAction(action)

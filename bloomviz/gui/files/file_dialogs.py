@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from PySide6 import QtWidgets
 
+from bloomviz.i18n import tr
+
 SAVE, DISCARD, CANCEL = "save", "discard", "cancel"
 
 _Button = QtWidgets.QMessageBox.StandardButton
@@ -18,9 +20,9 @@ _Icon = QtWidgets.QMessageBox.Icon
 def unsaved_box(parent, text: str) -> QtWidgets.QMessageBox:
     box = QtWidgets.QMessageBox(parent)
     box.setIcon(_Icon.Warning)
-    box.setWindowTitle("Unsaved changes")
+    box.setWindowTitle(tr("Unsaved changes"))
     box.setText(text)
-    box.setInformativeText("Discarding loses the inserts and lookups made since the last save.")
+    box.setInformativeText(tr("Discarding loses the inserts and lookups made since the last save."))
     box.setStandardButtons(_Button.Save | _Button.Discard | _Button.Cancel)
     box.setDefaultButton(_Button.Save)
     box.setEscapeButton(_Button.Cancel)
@@ -30,7 +32,7 @@ def unsaved_box(parent, text: str) -> QtWidgets.QMessageBox:
 def message_box(parent, title: str, text: str, details: str = "", warning: bool = True) -> QtWidgets.QMessageBox:
     box = QtWidgets.QMessageBox(parent)
     box.setIcon(_Icon.Warning if warning else _Icon.Information)
-    box.setWindowTitle(title)
+    box.setWindowTitle(tr(title))     # the callers' titles are fixed English words ("Open a session")
     box.setText(text)
     if details:
         box.setDetailedText(details)
@@ -45,11 +47,11 @@ class Dialogs:
         self.parent = parent
 
     def open_path(self, title: str, filters: str, directory: str = "") -> str:
-        path, _ = QtWidgets.QFileDialog.getOpenFileName(self.parent, title, directory, filters)
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(self.parent, tr(title), directory, filters)
         return path
 
     def save_path(self, title: str, filters: str, default: str = "") -> str:
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self.parent, title, default, filters)
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self.parent, tr(title), default, filters)
         return path
 
     def ask_unsaved(self, text: str) -> str:

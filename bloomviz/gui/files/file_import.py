@@ -28,6 +28,7 @@ from bloomviz.items.encoding import ItemFileError, LineReport, check_item_file, 
 from bloomviz.disk.safe_files import check_regular
 from bloomviz.gui.files.file_dialogs import Dialogs
 from bloomviz.workbench.limits import MAX_ITEM_BYTES
+from bloomviz.i18n import tr
 
 LISTED_LINES = 30   # undecodable line numbers named in the message; the rest are counted
 
@@ -87,7 +88,7 @@ class FileImport(QtCore.QObject):
         path = os.fspath(path)
         title = "Insert from file"
         if self._running is not None or self.wb.busy:
-            self.dialogs.error(title, "Another bulk insert is running; cancel it first (Esc).")
+            self.dialogs.error(title, tr("Another bulk insert is running; cancel it first (Esc)."))
             return False
         try:
             # Refused by its kind before anything is opened (a FIFO would block the window forever). The lines
@@ -95,16 +96,18 @@ class FileImport(QtCore.QObject):
             size = check_regular(path, "a text file of items").st_size
             check_item_file(path)
         except ItemFileError as exc:
-            self.dialogs.error(title, f"Cannot insert from this file:\n{exc}")
+            self.dialogs.error(title, tr("Cannot insert from this file:\n{reason}").format(reason=exc))
             return False
         except FileNotFoundError:
-            self.dialogs.error(title, f"Cannot insert from this file:\n{path}: no such file")
+            self.dialogs.error(title, tr("Cannot insert from this file:\n{reason}").format(
+                reason=tr("{path}: no such file").format(path=path)))
             return False
         except OSError as exc:
-            self.dialogs.error(title, f"Cannot insert from this file:\n{path}: {exc.strerror or exc}")
+            self.dialogs.error(title, tr("Cannot insert from this file:\n{reason}").format(
+                reason=f"{path}: {exc.strerror or exc}"))
             return False
         if size == 0:
-            self.dialogs.info(title, f"{path} is empty: there is nothing to insert.")
+            self.dialogs.info(title, tr("{path} is empty: there is nothing to insert.").format(path=path))
             return False
         report = LineReport()
         lines_iter = read_item_lines(path, report)
@@ -172,11 +175,11 @@ class FileImport(QtCore.QObject):
         result.undecodable = list(report.undecodable)
         title = "Insert from file"
         if result.error:
-            self.dialogs.error(title, f"{result.error}\n\nNothing was inserted: the filter, plot and history are "
-                               "as they were before the import.")
+            self.dialogs.error(title, f"{result.error}\n\n" + tr("Nothing was inserted: the filter, plot and history "
+                                                                  "are as they were before the import."))
         elif cancelled:
-            self.message.emit(f"Insert from {os.path.basename(result.path)} cancelled; the filter is as it "
-                                "was before.")
+            self.message.emit(tr("Insert from {name} cancelled; the filter is as it was before.").format(
+                name=os.path.basename(result.path)))
         else:
             text = summary(result)
             self.wb.explain_note("Insert from file", text)

@@ -14,7 +14,7 @@ from PySide6 import QtGui, QtWidgets
 from bloomviz.gui.filter_tab import history_export
 from bloomviz.gui.files import recent_files
 from bloomviz.gui.files.file_paths import CSV_FILTER, TEXT_FILTER, os_error_text, with_suffix
-from bloomviz.i18n import tr
+from bloomviz.i18n import number, tr
 
 
 class FileMenu:
@@ -36,9 +36,9 @@ class FileMenu:
         try:
             count = history_export.write_csv(self.wb.history, path)
         except OSError as exc:
-            self.dialogs.error(title, f"Could not write the history:\n{os_error_text(path, exc)}")
+            self.dialogs.error(title, tr("Could not write the history:\n{reason}").format(reason=os_error_text(path, exc)))
             return False
-        self._status(f"Saved {count:,} operations to {path}")
+        self._status(tr("Saved {count} operations to {path}").format(count=number(count), path=path))
         return True
 
     # --- menu -----------------------------------------------------------------------------------------------
@@ -101,7 +101,7 @@ class FileMenu:
 
     def _pruned(self, gone: list[str]) -> None:
         names = ", ".join(os.path.basename(p) for p in gone)
-        self._status(f"Removed from the recent files (no longer there): {names}", 10_000)
+        self._status(tr("Removed from the recent files (no longer there): {names}").format(names=names), 10_000)
 
     def _on_busy(self, busy: bool) -> None:
         for key in ("new", "open", "save", "save_as", "load_filter", "save_filter", "import"):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from bloomviz.i18n import tr
+
 SESSION_FILTER = "bloomviz sessions (*.bloomviz)"
 BLOOM_FILTER = "Bloom filters (*.bloom)"
 OPEN_FILTER = (f"Sessions and filters (*.bloomviz *.bloom);;{SESSION_FILTER};;{BLOOM_FILTER};;"
@@ -27,5 +29,5 @@ def save_failure(what: str, path: str, exc: Exception) -> str:
     """The message when saving ``what`` ("the filter") to ``path`` failed: the system's reason for an OSError,
     the format's own words for a value it refuses."""
     if isinstance(exc, OSError):
-        return f"Could not save {what}:\n{os_error_text(path, exc)}"
-    return f"Could not save {what} to {path}:\n{exc}"
+        return tr("Could not save {what}:\n{reason}").format(what=tr(what), reason=os_error_text(path, exc))
+    return tr("Could not save {what} to {path}:\n{reason}").format(what=tr(what), path=path, reason=exc)

@@ -15,6 +15,7 @@ from bloomviz.files import storage
 from bloomviz.filters.registry import VARIANTS
 from bloomviz.gui.files.file_paths import BLOOM_FILTER, save_failure, with_suffix
 from bloomviz.workbench.limits import MAX_M as WINDOW_MAX_M
+from bloomviz.i18n import number, tr
 
 
 def filter_from_bytes(data: bytes):
@@ -72,8 +73,9 @@ class FilterFiles:
             check_regular(path, "a filter (.bloom)")
             header = storage.read_header(path)
             if header.m > WINDOW_MAX_M:
-                self.dialogs.error(title, f"{path}: the filter has m = {header.m:,} bits; the window shows at most "
-                                          f"{WINDOW_MAX_M:,}. (bloomviz inspect and bloomviz check read it.)")
+                self.dialogs.error(title, tr("{path}: the filter has m = {m} bits; the window shows at most {most}. "
+                                             "(bloomviz inspect and bloomviz check read it.)").format(
+                    path=path, m=number(header.m), most=number(WINDOW_MAX_M)))
                 return False
             flt = storage.load(path)
         except (storage.FilterFormatError, OSError) as exc:
@@ -91,7 +93,8 @@ class FilterFiles:
         self.recent.add(path)
         self._set_modified(False)
         self._set_path(None, label=os.path.basename(path))
-        self._status(f"Loaded {path}: {flt.variant}, m = {flt.m:,}, k = {flt.k}, n = {len(flt):,}")
+        self._status(tr("Loaded {path}: {variant}, m = {m}, k = {k}, n = {n}").format(
+            path=path, variant=flt.variant, m=number(flt.m), k=flt.k, n=number(len(flt))))
         return True
 
     def save_filter_dialog(self) -> bool:
@@ -108,6 +111,6 @@ class FilterFiles:
             self.dialogs.error(title, save_failure("the filter", path, exc))
             return False
         self.recent.add(path)
-        self._status(f"Saved the filter's {self.wb.filter.m:,} bits to {path} (the items are not stored in a "
-                     ".bloom file; save a session to keep them)")
+        self._status(tr("Saved the filter's {m} bits to {path} (the items are not stored in a .bloom file; save a "
+                        "session to keep them)").format(m=number(self.wb.filter.m), path=path))
         return True

@@ -32,6 +32,7 @@ from bloomviz.gui.files.filter_files import FilterFiles, filter_args, filter_fro
 from bloomviz.gui.files.session_open import SessionOpening
 from bloomviz.gui.files.session_save import SessionSaving
 from bloomviz.gui.workbench import Workbench
+from bloomviz.i18n import number, ntr, tr
 
 
 class FileActions(SessionSaving, SessionOpening, FilterFiles, FileMenu, QtCore.QObject):
@@ -107,7 +108,7 @@ class FileActions(SessionSaving, SessionOpening, FilterFiles, FileMenu, QtCore.Q
 
     def _refuse_busy(self, what: str) -> bool:
         if self.wb.busy:
-            self.dialogs.error(what, "A bulk insert is running. Wait for it to finish or cancel it (Esc) first.")
+            self.dialogs.error(what, tr("A bulk insert is running. Wait for it to finish or cancel it (Esc) first."))
             return True
         return False
 
@@ -117,9 +118,11 @@ class FileActions(SessionSaving, SessionOpening, FilterFiles, FileMenu, QtCore.Q
         if not self.modified:
             return True
         ops = len(self.wb.history)
-        where = f"“{os.path.basename(self.path)}”" if self.path else "This session"
-        answer = self.dialogs.ask_unsaved(f"{where} has unsaved changes ({ops:,} operation"
-                                          f"{'s' if ops != 1 else ''}). Save before you {action}?")
+        where = tr("“{item}”").format(item=os.path.basename(self.path)) if self.path else tr("This session")
+        answer = self.dialogs.ask_unsaved(ntr("{where} has unsaved changes ({count} operation). Save before you "
+                                              "{action}?", "{where} has unsaved changes ({count} operations). Save "
+                                              "before you {action}?", ops).format(where=where, count=number(ops),
+                                                                                 action=tr(action)))
         if answer == SAVE:
             return self.save()
         return answer == DISCARD

@@ -19,6 +19,7 @@ from bloomviz.gui.files.file_paths import OPEN_FILTER, os_error_text
 from bloomviz.gui.files.filter_files import filter_from_bytes
 from bloomviz.gui.workbench import Workbench
 from bloomviz.workbench.limits import MAX_M as WINDOW_MAX_M
+from bloomviz.i18n import number, tr
 
 
 class SessionOpening:
@@ -42,7 +43,8 @@ class SessionOpening:
             with open_regular(path, what="a session (.bloomviz) or a filter (.bloom)") as fh:
                 head = fh.read(len(storage.MAGIC))
         except OSError as exc:
-            self._open_failed(path, "Open", f"Could not open the file:\n{os_error_text(path, exc)}", exc)
+            self._open_failed(path, "Open", tr("Could not open the file:\n{reason}").format(
+                reason=os_error_text(path, exc)), exc)
             return False
         if head == storage.MAGIC:
             return self.load_filter_path(path, ask=False)
@@ -57,8 +59,9 @@ class SessionOpening:
                 sessions.load(path)
                 why = ""
             except (sessions.SessionFormatError, OSError) as exc:
-                why = f" (as a session: {getattr(exc, 'reason', None) or exc})"
-            self.dialogs.error("Open", f"{path} is not a file bloomviz recognises{why}.\n\n" + formats.unsupported_text(
+                why = tr(" (as a session: {reason})").format(reason=getattr(exc, 'reason', None) or exc)
+            self.dialogs.error("Open", tr("{path} is not a file bloomviz recognises{why}.").format(
+                path=path, why=why) + "\n\n" + formats.unsupported_text(
                 "the “Other libraries' filter” tab: set “read as” to raw, give m and k, then Open…"))
             return False
         return self.open_session_path(path, ask=False)
@@ -84,16 +87,18 @@ class SessionOpening:
     def _open_failed(self, path: str, title: str, text: str, exc: BaseException | None = None) -> None:
         if isinstance(exc, FileNotFoundError) and os.path.abspath(path) in self.recent.paths():
             self.recent.remove(os.path.abspath(path))
-            text += "\n\nIt was removed from the recent files."
+            text += "\n\n" + tr("It was removed from the recent files.")
         self.dialogs.error(title, text)
 
     def _refused_file(self, path: str, title: str, kind: str, verb: str, exc: Exception) -> bool:
         """Say why ``path`` could not be read as a ``kind`` ("session"): the system's reason for an OSError, the
         format's for a file that is not one. False, for the caller to return."""
         if isinstance(exc, OSError):
-            self._open_failed(path, title, f"Could not open the {kind}:\n{os_error_text(path, exc)}", exc)
+            self._open_failed(path, title, tr("Could not open the {kind}:\n{reason}").format(
+                kind=tr(kind), reason=os_error_text(path, exc)), exc)
         else:
-            self.dialogs.error(title, f"This is not a {kind} bloomviz can {verb}:\n{exc}")
+            self.dialogs.error(title, tr("This is not a {kind} bloomviz can {verb}:\n{reason}").format(
+                kind=tr(kind), verb=tr(verb), reason=exc))
         return False
 
     def open_session_path(self, path: str, ask: bool = True) -> bool:
@@ -107,7 +112,8 @@ class SessionOpening:
             return self._refused_file(path, title, "session", "open", exc)
         problem, base = self.check_session(s)
         if problem:
-            self.dialogs.error(title, f"The session {path} cannot be opened:\n{problem}")
+            self.dialogs.error(title, tr("The session {path} cannot be opened:\n{problem}").format(path=path,
+                                                                                                    problem=problem))
             return False
         if len(s.operations) > session_replay.SYNC_OPERATIONS:
             return self._replay_in_steps(path, s, base)
@@ -118,7 +124,8 @@ class SessionOpening:
         self.recent.add(path)
         self._set_modified(False)
         self._set_path(path)
-        note = f"Opened {os.path.basename(path)}: {len(s.operations):,} operations replayed." + _probes_note(s)
+        note = tr("Opened {name}: {count} operations replayed.").format(
+            name=os.path.basename(path), count=number(len(s.operations))) + _probes_note(s)
         if s.lesson is not None:
             from bloomviz.gui.lesson_tab.session_link import restore
             note += restore(getattr(self.window, "lesson_view", None), s.lesson)

@@ -13,6 +13,7 @@ from bloomviz.items.generated import GeneratedRun
 from bloomviz.gui.lesson_tab.session_link import place_of
 from bloomviz.gui.files.file_paths import SESSION_FILTER, save_failure, with_suffix
 from bloomviz.gui.files.filter_files import filter_args
+from bloomviz.i18n import number, tr
 
 
 def _generated(run: GeneratedRun) -> sessions.Operation:
@@ -87,8 +88,10 @@ class SessionSaving:
         self.recent.add(path)
         self._set_modified(False)
         self._set_path(path)
-        lesson = "" if s.lesson is None else f" and the lesson at step {s.lesson.step} with its votes"
-        self._status(f"Saved the session ({len(s.operations):,} operations{lesson}) to {path}")
+        lesson = "" if s.lesson is None else tr(" and the lesson at step {step} with its votes").format(
+            step=s.lesson.step)
+        self._status(tr("Saved the session ({count} operations{lesson}) to {path}").format(
+            count=number(len(s.operations)), lesson=lesson, path=path))
         return True
 
     def new_session(self) -> bool:

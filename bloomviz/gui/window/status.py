@@ -107,5 +107,5 @@ class StatusLine(QtCore.QObject):
     def _show_progress(self) -> None:
         done, total = self._progress_value
         self.busy_bar.setRange(0, max(total, 1))
-        self.busy_bar.setFormat(f"{done:,} of {total:,}")
+        self.busy_bar.setFormat(tr("{done} of {total}").format(done=number(done), total=number(total)))
         self.busy_bar.setValue(done)

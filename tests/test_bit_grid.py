@@ -96,8 +96,9 @@ def test_block_factor_never_samples():
 
 from bloomviz.gui.widgets.grid.widget import BitGridWidget  # noqa: E402
 from bloomviz.gui.widgets.grid.style import (  # noqa: E402
-    BORDER_MIN_PX, HIGHLIGHT_KINDS, HIGHLIGHT_STYLE, MAX_LABELS, MIN_MARKER_PX, build_lut, LIGHT,
+    BORDER_MIN_PX, HIGHLIGHT_STYLE, MAX_LABELS, MIN_MARKER_PX, build_lut, LIGHT,
 )
+from bloomviz.vocabulary import HIGHLIGHT_KINDS  # noqa: E402
 from PySide6 import QtCore, QtGui  # noqa: E402
 from pytestqt.qt_compat import qt_api  # noqa: E402
 

@@ -18,7 +18,7 @@ from bloomviz.gui.files import file_dialogs
 from bloomviz.gui.files import session_io
 from window_helpers import FakeDialogs, new_window
 from bloomviz.workbench.limits import MAX_M
-from bloomviz.workbench.records import FALSE_POSITIVE, MAYBE_PRESENT
+from bloomviz.vocabulary import Verdict
 from bloomviz.measure.experiment import Series
 
 
@@ -85,7 +85,7 @@ def test_session_round_trip_restores_grid_plot_and_history(make_window, tmp_path
     assert a.wb.configure(m, k, variant=variant, capacity=40, **args)
     play(a.wb)
     if variant == "standard":
-        assert any(e.verdict == FALSE_POSITIVE for e in a.wb.history)   # a tiny filter: the lesson is there
+        assert any(e.verdict == Verdict.FALSE_POSITIVE for e in a.wb.history)   # a tiny filter: the lesson is there
     path = tmp_path / "s.bloomviz"
     assert a.files.write_session(str(path))
     assert not a.files.modified
@@ -223,8 +223,8 @@ def test_save_and_load_filter_every_variant(make_window, tmp_path, variant, args
     assert np.array_equal(b.grid.picture, a.grid.picture)
     assert not b.wb.truth_known
     b.wb.lookup("i3")
-    assert b.wb.history[-1].verdict == MAYBE_PRESENT
-    assert "cannot be told" in b.wb.last_explanation.verdict_text or b.wb.history[-1].verdict == MAYBE_PRESENT
+    assert b.wb.history[-1].verdict == Verdict.MAYBE_PRESENT
+    assert "cannot be told" in b.wb.last_explanation.verdict_text or b.wb.history[-1].verdict == Verdict.MAYBE_PRESENT
 
 
 def test_session_of_a_loaded_filter_keeps_the_filter_and_later_operations(make_window, tmp_path):
@@ -242,7 +242,7 @@ def test_session_of_a_loaded_filter_keeps_the_filter_and_later_operations(make_w
     b = make_window()
     assert b.files.open_path(str(tmp_path / "l.bloomviz"))
     same(snapshot(a), snapshot(b))
-    assert [e.verdict for e in b.wb.history][-2:] == [MAYBE_PRESENT, "true positive"]
+    assert [e.verdict for e in b.wb.history][-2:] == [Verdict.MAYBE_PRESENT, "true positive"]
 
 
 def test_close_asks_when_there_are_unsaved_changes(make_window, tmp_path, qtbot):

@@ -6,7 +6,7 @@ from PySide6 import QtCore
 from bloomviz.gui.filter_tab import find_fp
 from bloomviz.gui.filter_tab.find_fp import FOUND, CANCELLED, EMPTY, UNLIKELY, FalsePositiveHunt, FindFalsePositiveDialog
 from bloomviz.gui.main_window import MainWindow
-from bloomviz.workbench.records import FALSE_POSITIVE
+from bloomviz.vocabulary import Verdict
 
 
 @pytest.fixture
@@ -46,9 +46,9 @@ def test_finds_a_false_positive_and_looks_it_up(window, qtbot):
     assert f"{result.tries:,} tries" in result.message
     # the workbench looked it up: the history's last entry is that false positive, with its culprits explained
     last = window.wb.history[-1]
-    assert last.verdict == FALSE_POSITIVE and last.op == "lookup"
+    assert last.verdict == Verdict.FALSE_POSITIVE and last.op == "lookup"
     expl = window.wb.last_explanation
-    assert expl.verdict == FALSE_POSITIVE and expl.headline == "FALSE POSITIVE"
+    assert expl.verdict == Verdict.FALSE_POSITIVE and expl.headline == "FALSE POSITIVE"
     assert expl.culprits and all(total > 0 for _items, total in expl.culprits.values())
     # nothing was changed
     assert window.wb.filter.bits == bits and len(window.wb.filter) == count

@@ -10,7 +10,7 @@ from bloomviz.items.generated import GeneratedItems, GeneratedRun
 from bloomviz.measure.streams import DrawnItems
 from bloomviz.workbench.item_log import ItemLog
 from bloomviz.workbench.model import Workbench
-from bloomviz.workbench.records import FALSE_POSITIVE, TRUE_NEGATIVE, TRUE_POSITIVE
+from bloomviz.vocabulary import Verdict
 
 M, K, N = 20_000, 5, 10_000
 
@@ -66,7 +66,8 @@ def test_truth_of_a_run_answers_as_for_strings():
         assert (a.maybe_present, runs.last_record.verdict) == (b.maybe_present, texts.last_record.verdict)
         assert runs.last_record.culprits == texts.last_record.culprits
         verdicts[runs.last_record.verdict] = verdicts.get(runs.last_record.verdict, 0) + 1
-    assert verdicts.get(TRUE_POSITIVE) == 4 and verdicts.get(TRUE_NEGATIVE) and verdicts.get(FALSE_POSITIVE)
+    assert verdicts.get(Verdict.TRUE_POSITIVE) == 4
+    assert verdicts.get(Verdict.TRUE_NEGATIVE) and verdicts.get(Verdict.FALSE_POSITIVE)
 
 
 def test_typed_items_between_runs_and_undo_of_a_run():

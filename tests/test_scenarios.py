@@ -13,7 +13,7 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz.scenarios import base, spelling, stories, weak_keys
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.encoding import to_bytes
-from bloomviz.workbench import records as wbm
+from bloomviz.vocabulary import Verdict
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.scenarios_tab.controller import SCENARIOS, install
 from bloomviz.gui.workbench import Workbench
@@ -74,13 +74,11 @@ def test_line_scenarios_end_to_end(qtbot, window, key):
         member = to_bytes(item) in sc.truth
         passes = bool(flt.contains_many([item])[0])
         assert (v.member, v.passes) == (member, passes), item
-        assert window.wb.history[-1].verdict == {base.TRUE_POSITIVE: wbm.TRUE_POSITIVE,
-                                                 base.TRUE_NEGATIVE: wbm.TRUE_NEGATIVE,
-                                                 base.FALSE_POSITIVE: wbm.FALSE_POSITIVE}[v.kind]
+        assert window.wb.history[-1].verdict == v.kind
         assert sc.verdict_text(v).split()[0] in panel.result.toPlainText()
         seen.add(v.kind)
     # every scenario offers a member, a non-member, and (found at run time) a false positive
-    assert seen == {base.TRUE_POSITIVE, base.TRUE_NEGATIVE, base.FALSE_POSITIVE}
+    assert seen == {Verdict.TRUE_POSITIVE, Verdict.TRUE_NEGATIVE, Verdict.FALSE_POSITIVE}
 
 
 def test_spell_checker_flags_misspellings_and_names_the_accepted_ones(qtbot, window):
@@ -102,14 +100,14 @@ def test_spell_checker_flags_misspellings_and_names_the_accepted_ones(qtbot, win
         assert v.passes == bool(passes)
         assert not (v.member and not v.passes)            # no false negatives
     fps = [v.item for v in verdicts if v.false_positive]
-    flagged = [v.item for v in verdicts if v.kind == base.TRUE_NEGATIVE]
+    flagged = [v.item for v in verdicts if v.kind == Verdict.TRUE_NEGATIVE]
     assert flagged and fps, "the paragraph is meant to show both"
     shown = panel.result.toPlainText()
     for w in fps + flagged:
         assert w in shown
     # the last lookup is a false positive, so the grid and the explain panel show who set its bits
     last = window.wb.last_explanation
-    assert last.verdict == wbm.FALSE_POSITIVE and last.label == fps[0] and last.culprits
+    assert last.verdict == Verdict.FALSE_POSITIVE and last.label == fps[0] and last.culprits
 
 
 def test_spell_checker_reports_an_edited_text(qtbot, window):
@@ -117,8 +115,9 @@ def test_spell_checker_reports_an_edited_text(qtbot, window):
     panel = window.scenarios.panel
     panel.text.setPlainText("The quick brown foxx")
     verdicts = panel.check_paragraph()
-    assert [(v.item, v.kind) for v in verdicts][:3] == [("the", base.TRUE_POSITIVE), ("quick", base.TRUE_POSITIVE),
-                                                       ("brown", base.TRUE_POSITIVE)]
+    assert [(v.item, v.kind) for v in verdicts][:3] == [("the", Verdict.TRUE_POSITIVE),
+                                                       ("quick", Verdict.TRUE_POSITIVE),
+                                                       ("brown", Verdict.TRUE_POSITIVE)]
     assert verdicts[3].item == "foxx" and not verdicts[3].member
 
 
@@ -141,18 +140,18 @@ def test_contacts_every_collision_and_save_prompt(qtbot, window):
     window.answer = True
     panel.line.setText(new)
     v = panel.check_line()
-    assert v.kind == base.TRUE_NEGATIVE and window.asked and new in window.asked[-1]
+    assert v.kind == Verdict.TRUE_NEGATIVE and window.asked and new in window.asked[-1]
     assert window.wb.is_member(new) and window.wb.history[-1].op == "insert"
     # saved: sending to it again is a known contact, no question
     asked = len(window.asked)
     panel.line.setText(new)
-    assert panel.check_line().kind == base.TRUE_POSITIVE and len(window.asked) == asked
+    assert panel.check_line().kind == Verdict.TRUE_POSITIVE and len(window.asked) == asked
 
     other = next(a for a in sc.new_addresses if not window.wb.filter.contains_many([a])[0])
     window.answer = False
     n = len(window.wb.filter)
     panel.line.setText(other)
-    assert panel.check_line().kind == base.TRUE_NEGATIVE
+    assert panel.check_line().kind == Verdict.TRUE_NEGATIVE
     assert len(window.wb.filter) == n and not window.wb.is_member(other)
 
     fps = [a for a in sc.new_addresses if window.wb.filter.contains_many([a])[0] and not window.wb.is_member(a)]
@@ -226,9 +225,9 @@ def test_pure_judge_matches_a_filter_built_by_hand():
     flt.update(sc.items)
     probe = sc.items[:50] + sc.browsing[:2_000]
     verdicts = base.judge(probe, flt, sc.truth)
-    assert all(v.kind == base.TRUE_POSITIVE for v in verdicts[:50])
+    assert all(v.kind == Verdict.TRUE_POSITIVE for v in verdicts[:50])
     fps = [v for v in verdicts[50:] if v.passes]
-    assert all(v.kind == base.FALSE_POSITIVE for v in fps)
+    assert all(v.kind == Verdict.FALSE_POSITIVE for v in fps)
     assert len(fps) == int(np.count_nonzero(flt.contains_many(sc.browsing[:2_000])))
 
 

@@ -12,7 +12,7 @@ from bloomviz.gui import app
 from bloomviz.gui.extensions import install_all
 from bloomviz.gui.filter_tab.find_fp import FindFalsePositiveDialog, FalsePositiveHunt, starred_points
 from bloomviz.theory.rates import fp_exact
-from bloomviz.workbench.records import FALSE_POSITIVE
+from bloomviz.vocabulary import Verdict
 from window_helpers import FakeDialogs, new_window
 
 TYPED = "apple banana cherry grape lemon".split()
@@ -51,8 +51,8 @@ def test_a_student_types_five_words_and_finds_a_false_positive(window):
         panel.line.setText(word)
         panel.lookup()
         verdicts.append(wb.history[-1].verdict)
-    assert FALSE_POSITIVE in verdicts                    # twenty lookups by hand: "pig" passes
-    panel.line.setText(LOOKED_UP[verdicts.index(FALSE_POSITIVE)])
+    assert Verdict.FALSE_POSITIVE in verdicts                    # twenty lookups by hand: "pig" passes
+    panel.line.setText(LOOKED_UP[verdicts.index(Verdict.FALSE_POSITIVE)])
     panel.lookup()
     assert panel.verdict_text.startswith("FALSE POSITIVE")
 

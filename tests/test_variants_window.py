@@ -12,7 +12,7 @@ import pytest
 from bloomviz import cli
 from bloomviz.items.encoding import random_items
 from bloomviz.gui.workbench import Workbench
-from bloomviz.workbench.records import FORCED_REMOVAL, REMOVED
+from bloomviz.vocabulary import Verdict
 
 VARIANTS = [
     ("standard", {"m": 3000, "k": 4}),
@@ -101,7 +101,7 @@ def test_forced_removal_reports_the_false_negatives_it_causes(wb):
         fp = _false_positive(wb, prefix=f"f{i}_")
         assert wb.remove(fp, force=True) is not None
         entry = wb.history[-1]
-        assert entry.op == "remove" and entry.verdict == FORCED_REMOVAL
+        assert entry.op == "remove" and entry.verdict == Verdict.FORCED_REMOVAL
         truly_lost = [x for x in items if x not in wb.filter]
         assert sorted(entry.false_negatives) == sorted(set(truly_lost) - set(sum((list(e.false_negatives)
                                                                                 for e in wb.history[:-1]), [])))
@@ -120,7 +120,7 @@ def test_removing_a_member_takes_it_out_of_the_truth(wb):
     wb.insert("apple")
     wb.insert("pear")
     assert wb.remove("apple") is not None
-    assert wb.history[-1].verdict == REMOVED
+    assert wb.history[-1].verdict == Verdict.REMOVED
     assert not wb.is_member("apple") and wb.is_member("pear")
     assert "pear" in wb.filter
     assert len(wb.filter) == 1 and wb.series.column("n")[-1] == 1
@@ -187,7 +187,7 @@ def test_item_panel_remove_asks_before_forcing(wb, qtbot):
     assert asked and np.array_equal(before, wb.filter.counters)
     panel.confirm = lambda q: True
     panel.remove()
-    assert wb.history[-1].verdict == FORCED_REMOVAL
+    assert wb.history[-1].verdict == Verdict.FORCED_REMOVAL
 
 
 def test_params_panel_variant_fields_and_validation(wb, qtbot):

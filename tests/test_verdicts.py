@@ -13,9 +13,9 @@ import pytest
 
 from bloomviz import lessons
 from bloomviz.explain.operations import explain
-from bloomviz.measure.verdicts import Verdict, classify
+from bloomviz.measure.verdicts import classify
 from bloomviz.workbench.model import Workbench
-from bloomviz.workbench.records import FALSE_NEGATIVE, FALSE_POSITIVE, FORCED_REMOVAL, TRUE_POSITIVE
+from bloomviz.vocabulary import Verdict
 
 
 @pytest.mark.parametrize("present, inserted, removed, known, want", [
@@ -42,7 +42,7 @@ def test_inserted_four_times_and_removed_four_times_is_not_never_inserted():
         assert wb.remove("S") is not None
     wb.lookup("S")
     entry, words = _said(wb)
-    assert entry.verdict == FALSE_POSITIVE and wb.state.last.inserted == 4 and wb.state.last.removed == 4
+    assert entry.verdict == Verdict.FALSE_POSITIVE and wb.state.last.inserted == 4 and wb.state.last.removed == 4
     assert "never inserted" not in words.verdict_text and "no recorded item" not in words.verdict_text
     assert "inserted 4× and removed 4×" in words.verdict_text and "saturated at 3" in words.verdict_text
 
@@ -51,7 +51,7 @@ def _a_forced_removal_that_loses_a_member(wb, members):
     for i in range(1, 500):
         x = f"x{i}"
         if x in wb.filter and not wb.is_member(x):
-            assert wb.remove(x, force=True) is not None and wb.history[-1].verdict == FORCED_REMOVAL
+            assert wb.remove(x, force=True) is not None and wb.history[-1].verdict == Verdict.FORCED_REMOVAL
             if wb.history[-1].false_negatives:
                 return x, wb.history[-1].index
     raise AssertionError("no forced removal lost a member")
@@ -64,12 +64,12 @@ def test_a_member_lost_to_a_forced_removal_is_a_false_negative_everywhere():
     for x in members:
         wb.insert(x)
     wb.lookup(members[1])
-    assert wb.history[-1].verdict == TRUE_POSITIVE
+    assert wb.history[-1].verdict == Verdict.TRUE_POSITIVE
     forced, at = _a_forced_removal_that_loses_a_member(wb, members)
     lost = wb.history[-1].false_negatives[0]
     wb.lookup(lost)
     entry, words = _said(wb)
-    assert entry.verdict == FALSE_NEGATIVE and entry.false_negative_lookups == 1
+    assert entry.verdict == Verdict.FALSE_NEGATIVE and entry.false_negative_lookups == 1
     assert entry.true_negatives == 0 and wb.status()["false_negatives"] == 1
     zeros = [p for p in wb.filter.positions(lost) if wb.filter.counter(p) == 0]
     assert zeros and wb.state.last.caused_by.item == forced and wb.state.last.caused_by.index == at
@@ -80,7 +80,7 @@ def test_a_member_lost_to_a_forced_removal_is_a_false_negative_everywhere():
     wb.undo()
     wb.undo()
     wb.lookup(lost)
-    assert wb.history[-1].verdict == TRUE_POSITIVE and not wb.state.truth.forced
+    assert wb.history[-1].verdict == Verdict.TRUE_POSITIVE and not wb.state.truth.forced
 
 
 def test_lesson_6_names_its_false_negative_and_its_stuck_false_positive():
@@ -143,7 +143,7 @@ def test_a_session_replays_its_false_negative_with_its_verdict():
     other = Workbench(probes=100)
     assert other.configure(variant="counting", m=24, k=3, counter_bits=4)
     assert Stepper(other, again.operations).run_all() == 0     # every verdict as recorded
-    assert other.history[-1].verdict == FALSE_NEGATIVE and other.state.last.caused_by.item == forced
+    assert other.history[-1].verdict == Verdict.FALSE_NEGATIVE and other.state.last.caused_by.item == forced
 
 
 def test_a_slow_lookup_in_a_lesson_names_its_false_negative():

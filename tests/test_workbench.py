@@ -18,7 +18,7 @@ from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.encoding import describe, random_items
 from bloomviz.workbench.limits import MAX_ITEM_BYTES, MAX_M
 from bloomviz.workbench.limits import design_params
-from bloomviz.workbench.records import FALSE_POSITIVE, INSERTED, TRUE_NEGATIVE, TRUE_POSITIVE
+from bloomviz.vocabulary import Verdict
 from bloomviz.gui.workbench import Workbench
 
 
@@ -66,7 +66,7 @@ def test_insert_sets_the_items_bits_and_reports_new_and_old(wb, qtbot):
     assert all(values[p] == 1 for p in positions)
     assert int(values.sum()) == len(set(positions))
     entry = wb.history[-1]
-    assert (entry.op, entry.verdict, entry.n, entry.positions) == ("insert", INSERTED, 1, positions)
+    assert (entry.op, entry.verdict, entry.n, entry.positions) == ("insert", Verdict.INSERTED, 1, positions)
     assert wb.last_explanation.kinds == tuple("new" if f else "old" for f in ins.newly_set)
     # a second insert of the same item changes no bit
     with qtbot.assertNotEmitted(wb.error):
@@ -80,7 +80,7 @@ def test_lookup_verdicts_true_positive_and_true_negative(wb):
     wb.configure(1000, 4)
     wb.insert("apple")
     look = wb.lookup("apple")
-    assert look.maybe_present and wb.history[-1].verdict == TRUE_POSITIVE
+    assert look.maybe_present and wb.history[-1].verdict == Verdict.TRUE_POSITIVE
     assert "probably in the set" in wb.last_explanation.verdict_text
     # find a non-member that the filter rejects: one of its bits is 0
     for cand in (f"x{i}" for i in range(1000)):
@@ -89,7 +89,7 @@ def test_lookup_verdicts_true_positive_and_true_negative(wb):
             break
     wb.lookup(cand)
     expl = wb.last_explanation
-    assert expl.verdict == TRUE_NEGATIVE
+    assert expl.verdict == Verdict.TRUE_NEGATIVE
     assert "definitely not in the set" in expl.verdict_text
     assert f"bit {zeros[0]:,} is 0" in expl.verdict_text
     assert {p for p, k in zip(expl.positions, expl.kinds) if k == "zero"} == set(zeros)
@@ -114,7 +114,7 @@ def test_false_positive_on_a_tiny_filter_names_its_culprits(wb):
     look = wb.lookup(fp_item)
     assert look.maybe_present
     expl = wb.last_explanation
-    assert expl.verdict == FALSE_POSITIVE
+    assert expl.verdict == Verdict.FALSE_POSITIVE
     assert expl.headline == "FALSE POSITIVE"   # the headline is a field of its own: no view parses the text
     assert expl.verdict_text.startswith("“probe-0” was never inserted")
     assert "never inserted, yet all k = 2 bits are set" in expl.verdict_text
@@ -206,7 +206,7 @@ def test_lone_surrogate_is_accepted_and_shown_escaped(wb):
     assert "\\ud800" in wb.last_explanation.verdict_text
     assert wb.last_explanation.data_hex == "ed a0 80"
     wb.lookup("\ud800")
-    assert wb.history[-1].verdict == TRUE_POSITIVE
+    assert wb.history[-1].verdict == Verdict.TRUE_POSITIVE
     # a different lone surrogate is a different item
     assert wb.is_member("\ud800") and not wb.is_member("\udc00")
 
@@ -362,7 +362,7 @@ def test_variants_plug_in(wb, variant, params):
     wb.insert_batch([f"v{i}" for i in range(120)])
     assert len(wb.filter) == 121 and len(wb.items) == 121
     assert wb.lookup("one").maybe_present
-    assert wb.history[-1].verdict == TRUE_POSITIVE
+    assert wb.history[-1].verdict == Verdict.TRUE_POSITIVE
     values = wb.grid_values()
     assert values.shape == (wb.filter.m,) and values.max() <= wb.max_value()
     fp = int(np.count_nonzero(wb.filter.contains_many(wb.probes)))

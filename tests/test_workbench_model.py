@@ -16,7 +16,8 @@ import pytest
 from bloomviz.explain.operations import explain, hover_text
 from bloomviz.hashing import schemes
 from bloomviz.workbench.model import Events, Workbench
-from bloomviz.workbench.records import FALSE_POSITIVE, INSERTED, TRUE_NEGATIVE, TRUE_POSITIVE, Operation
+from bloomviz.workbench.records import Operation
+from bloomviz.vocabulary import Verdict
 
 
 def test_the_model_and_its_words_load_no_qt():
@@ -51,7 +52,7 @@ def test_one_insert_is_one_event_carrying_a_frozen_record(wb):
     ins = wb.insert("apple")
     assert rec.names() == ["operated"]
     (record,) = rec.seen[0][1]
-    assert isinstance(record, Operation) and record.op == "insert" and record.verdict == INSERTED
+    assert isinstance(record, Operation) and record.op == "insert" and record.verdict == Verdict.INSERTED
     assert record.positions == tuple(ins.positions) and len(record.kinds) == 3
     assert set(record.changed.tolist()) == {p for p, new in zip(ins.positions, ins.newly_set) if new}
     assert record.history is wb.history[-1] and record.numbers.n == 1
@@ -67,12 +68,12 @@ def test_lookups_are_classified_against_the_truth_and_culprits_named(wb):
     flt = wb.filter
     fp_item = next(c for c in (f"probe-{i}" for i in range(100_000)) if c in flt)
     absent = next(c for c in (f"other-{i}" for i in range(100_000)) if c not in flt)
-    assert wb.lookup("item3") and wb.last_record.verdict == TRUE_POSITIVE
+    assert wb.lookup("item3") and wb.last_record.verdict == Verdict.TRUE_POSITIVE
     wb.lookup(absent)
-    assert wb.last_record.verdict == TRUE_NEGATIVE and "zero" in wb.last_record.kinds
+    assert wb.last_record.verdict == Verdict.TRUE_NEGATIVE and "zero" in wb.last_record.kinds
     wb.lookup(fp_item)
     record = wb.last_record
-    assert record.verdict == FALSE_POSITIVE and "culprit" in record.kinds
+    assert record.verdict == Verdict.FALSE_POSITIVE and "culprit" in record.kinds
     for position, (names, total) in record.culprits.items():
         assert total >= 1 and all(position in flt.positions(x) for x in names)
     words = explain(record, wb.state)

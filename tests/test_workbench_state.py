@@ -12,7 +12,7 @@ import pytest
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.encoding import random_items
 from bloomviz.gui.workbench import Workbench
-from bloomviz.workbench.records import FALSE_POSITIVE, MAYBE_PRESENT, TRUE_POSITIVE
+from bloomviz.vocabulary import Verdict
 
 
 @pytest.fixture
@@ -103,7 +103,7 @@ def test_installed_filter_without_items_cannot_call_a_positive_true_or_false(wb,
     assert wb.filter is flt and not wb.truth_known
     assert wb.last_explanation.verdict_text == "loaded from test.bloom"
     wb.lookup("a")
-    assert wb.history[-1].verdict == MAYBE_PRESENT
+    assert wb.history[-1].verdict == Verdict.MAYBE_PRESENT
 
 
 def test_installed_filter_with_items_classifies_lookups(wb):
@@ -113,10 +113,10 @@ def test_installed_filter_with_items_classifies_lookups(wb):
     assert wb.install_filter(flt, items=members)
     assert wb.truth_known and len(wb.items) == 40
     wb.lookup(members[0])
-    assert wb.history[-1].verdict == TRUE_POSITIVE
+    assert wb.history[-1].verdict == Verdict.TRUE_POSITIVE
     outsider = next(x for x in random_items(500, seed=6) if x in flt and x not in members)
     wb.lookup(outsider)
-    assert wb.history[-1].verdict == FALSE_POSITIVE
+    assert wb.history[-1].verdict == Verdict.FALSE_POSITIVE
 
 
 def test_explain_note_reaches_the_explain_signal(wb, qtbot):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bloomviz.vocabulary import Highlight, Verdict
 from bloomviz.filters import capabilities
 from bloomviz.explain import variants
 from bloomviz.i18n import ntr, number, tr
@@ -14,9 +15,9 @@ from bloomviz.items.encoding import describe
 
 FALSE_NEGATIVE_LIMIT = 20   # false negatives named (and their cells marked on the grid); more are counted
 # What each highlighted cell of an operation was (records.Operation.kinds), in the window's and the notebook's words
-KIND_WORDS = {"new": "0 → 1", "old": "already 1", "zero": "0", "one": "1", "culprit": "1, set by others",
-              "removed": "decremented", "cleared": "fell to 0", "stuck": "saturated, kept",
-              "lost": "a false negative's"}
+KIND_WORDS = {Highlight.NEW: "0 → 1", Highlight.OLD: "already 1", Highlight.ZERO: "0", Highlight.ONE: "1",
+              Highlight.CULPRIT: "1, set by others", Highlight.REMOVED: "decremented", Highlight.CLEARED: "fell to 0",
+              Highlight.STUCK: "saturated, kept", Highlight.LOST: "a false negative's"}
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ def lookup_text(rec, flt=None) -> tuple[str, str]:
     k = len(look.stages[look.hit_stages[0]].positions) if staged and look.hit_stages else len(positions)
     where = tr(" in stage {stage}").format(stage=look.hit_stages[0]) if staged and look.hit_stages else ""
     verdict = rec.verdict
-    if verdict == "true negative":
+    if verdict == Verdict.TRUE_NEGATIVE:
         zeros = [p for p, kind in zip(positions, kinds) if kind == "zero"]
         if staged:
             return "", tr("“{label}” is definitely not in the set: every one of the {stages} stages has a 0 among "
@@ -102,14 +103,14 @@ def lookup_text(rec, flt=None) -> tuple[str, str]:
         others = tr(" (and {count} more of its bits are 0)").format(count=len(zeros) - 1) if len(zeros) > 1 else ""
         return "", tr("“{label}” is definitely not in the set: bit {bit} is 0{others}. A member would have set all "
                       "its bits.").format(label=label, bit=_n(zeros[0]), others=others)
-    if verdict == "probably present":
+    if verdict == Verdict.MAYBE_PRESENT:
         return "", tr("“{label}” is probably in the set: all k = {k} bits are set. (This filter was loaded without "
                       "its items, so whether it is a true or a false positive cannot be told.)").format(label=label,
                                                                                                        k=k)
-    if verdict == "true positive":
+    if verdict == Verdict.TRUE_POSITIVE:
         return "", tr("“{label}” is probably in the set: all k = {k} bits are set{where}. (It was inserted, so "
                       "this is a true positive.)").format(label=label, k=k, where=where)
-    if verdict == "false negative":
+    if verdict == Verdict.FALSE_NEGATIVE:
         zeros = [p for p, kind in zip(positions, kinds) if kind == "zero"]
         cells = ", ".join(_n(p) for p in zeros)
         copies = rec.inserted - rec.removed
@@ -170,7 +171,7 @@ def remove_text(rec, flt) -> tuple[str, str]:
                     " Counters at {cells} are saturated at {top} and never decremented: the filter no longer knows "
                     "how many items share it.", len(rem.stuck)).format(
                         cells=", ".join(_n(p) for p in rem.stuck), top=flt.max_counter)
-    forced = rec.verdict == "forced removal"
+    forced = rec.verdict == Verdict.FORCED_REMOVAL
     if forced:
         text += tr(" It was never inserted, so these counters belonged to other items.")
     if rec.false_negatives:

@@ -53,6 +53,7 @@ import json
 import os
 from dataclasses import dataclass, field
 
+from bloomviz.vocabulary import Verdict
 from bloomviz.hashing import schemes as hashing
 
 from bloomviz.files import storage
@@ -82,7 +83,7 @@ MAX_INT_PARAM = 1 << 32
 
 INSERT, LOOKUP, BATCH, REMOVE, GENERATED = "insert", "lookup", "insert batch", "remove", "insert generated"
 OPERATIONS = (INSERT, LOOKUP, BATCH, REMOVE, GENERATED)
-FORCED_REMOVAL = "forced removal"   # a remove whose verdict is this was insisted on (a never-inserted item)
+FORCED_REMOVAL = Verdict.FORCED_REMOVAL   # a remove whose verdict is this was insisted on (never inserted)
 
 
 @dataclass(frozen=True)

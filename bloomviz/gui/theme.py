@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from bloomviz.vocabulary import Verdict
+
 FONT_SCALES = (0.8, 0.9, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0, 2.5)
 DEFAULT_FONT_SCALE = 1.0
 BASE_POINT_SIZE = 10.0
@@ -22,12 +24,12 @@ BASE_POINT_SIZE = 10.0
 # at least 4.5:1 against the panels' backgrounds (WCAG AA for text; tests/test_contrast.py): Okabe–Ito's green
 # and vermilion are darkened in the light theme, where they measured 3.0:1 and 3.6:1.
 VERDICT_COLOURS = {
-    False: {"inserted": "#0072B2", "true positive": "#00775A", "true negative": "#555555",
-            "false positive": "#C0392B", "removed": "#8E44AD", "forced removal": "#A84300",
-            "probably present": "#7F6A00", "false negative": "#CC0066"},
-    True: {"inserted": "#56B4E9", "true positive": "#3DDC97", "true negative": "#BBBBBB",
-           "false positive": "#FF6B5B", "false negative": "#FF5FAF", "removed": "#C39BD3",
-           "forced removal": "#FF9F5A", "probably present": "#E0C341"},
+    False: {Verdict.INSERTED: "#0072B2", Verdict.TRUE_POSITIVE: "#00775A", Verdict.TRUE_NEGATIVE: "#555555",
+            Verdict.FALSE_POSITIVE: "#C0392B", Verdict.REMOVED: "#8E44AD", Verdict.FORCED_REMOVAL: "#A84300",
+            Verdict.MAYBE_PRESENT: "#7F6A00", Verdict.FALSE_NEGATIVE: "#CC0066"},
+    True: {Verdict.INSERTED: "#56B4E9", Verdict.TRUE_POSITIVE: "#3DDC97", Verdict.TRUE_NEGATIVE: "#BBBBBB",
+           Verdict.FALSE_POSITIVE: "#FF6B5B", Verdict.FALSE_NEGATIVE: "#FF5FAF", Verdict.REMOVED: "#C39BD3",
+           Verdict.FORCED_REMOVAL: "#FF9F5A", Verdict.MAYBE_PRESENT: "#E0C341"},
 }
 # Colours of messages, by what they say (light, dark).
 MESSAGE_COLOURS = {

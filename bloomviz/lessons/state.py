@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from bloomviz.filters import capabilities
 from bloomviz.items.encoding import random_items
 from bloomviz.lessons.costs import CULPRIT_LIMIT
-from bloomviz.measure.verdicts import Verdict, classify, removal_that_cleared
+from bloomviz.measure.verdicts import classify, removal_that_cleared
+from bloomviz.vocabulary import Verdict
 from bloomviz.theory import rates as theory
 
 

@@ -11,6 +11,7 @@ Plain text, no Qt: the command line can print the same lines.
 from __future__ import annotations
 
 from bloomviz.lessons.actions import REGISTRY
+from bloomviz.vocabulary import Verdict
 from bloomviz.theory.units import human_bytes, percent_text, rate_text
 
 
@@ -103,15 +104,15 @@ def verdict_class_text(last: dict) -> str:
     """The four-way verdict of a lookup record, with what caused an error: a false negative's zero counters and
     the forced removal that cleared them; an item inserted and removed as often that still tests present."""
     kind = last.get("class")
-    if kind in (None, "probably present"):
+    if kind in (None, Verdict.MAYBE_PRESENT):
         return ""
-    if kind == "false negative":
+    if kind == Verdict.FALSE_NEGATIVE:
         cause = last.get("caused_by")
         by = f", cleared by the forced removal of “{cause['item']}”" if cause else ""
         zeros = last.get("zeros", ())
         cells = f"counter{'s' if len(zeros) > 1 else ''} {', '.join(str(p) for p in zeros)}"
         return f" (a FALSE NEGATIVE: it is in the set; {cells} at 0{by})"
-    if kind == "false positive" and last.get("inserted"):
+    if kind == Verdict.FALSE_POSITIVE and last.get("inserted"):
         stuck = ", ".join(str(p) for p in last.get("stuck", ()))
         held = f"; counters {stuck} stuck at their top" if stuck else ""
         return (f" (a false positive: inserted {last['inserted']}×, removed {last['removed']}×, "

@@ -19,29 +19,9 @@ loaded without its items):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from typing import Sequence
 
-
-class Verdict(str, Enum):
-    """What an operation found. A ``str`` enum: ``Verdict.FALSE_POSITIVE == "false positive"``, so saved sessions
-    and history exports keep their words."""
-    INSERTED = "inserted"
-    TRUE_POSITIVE = "true positive"
-    TRUE_NEGATIVE = "true negative"
-    FALSE_POSITIVE = "false positive"
-    MAYBE_PRESENT = "probably present"   # a loaded filter whose items are unknown
-    REMOVED = "removed"                  # a counting filter's removal of an inserted item
-    FORCED_REMOVAL = "forced removal"    # the removal of an item never inserted, insisted on
-    FALSE_NEGATIVE = "false negative"    # an item in the set that the filter calls absent (after a forced removal)
-
-    def __str__(self) -> str:
-        return self.value
-
-
-# The lookup verdicts, in the order the history counts them.
-LOOKUP_VERDICTS = (Verdict.TRUE_POSITIVE, Verdict.TRUE_NEGATIVE, Verdict.FALSE_POSITIVE, Verdict.FALSE_NEGATIVE,
-                   Verdict.MAYBE_PRESENT)
+from bloomviz.vocabulary import Verdict
 
 
 def classify(present: bool, inserted: int, removed: int = 0, known: bool = True) -> Verdict:

@@ -15,12 +15,10 @@ from bloomviz.theory import rates as theory
 from bloomviz.items.encoding import to_bytes
 from bloomviz.scenarios.datasets import read_lines
 from bloomviz.theory.units import human_bytes, percent_text
+from bloomviz.vocabulary import Verdict
 
 
 
-TRUE_POSITIVE = "true positive"
-TRUE_NEGATIVE = "true negative"
-FALSE_POSITIVE = "false positive"
 
 
 # --- small records ------------------------------------------------------------------------------------------
@@ -34,17 +32,17 @@ class Design:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Judged:
     """One item judged: what the filter says and what is true."""
     item: str
     member: bool            # really in the set
     passes: bool            # the filter says "probably in the set"
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> Verdict:
         if not self.passes:
-            return TRUE_NEGATIVE
-        return TRUE_POSITIVE if self.member else FALSE_POSITIVE
+            return Verdict.TRUE_NEGATIVE
+        return Verdict.TRUE_POSITIVE if self.member else Verdict.FALSE_POSITIVE
 
     @property
     def false_positive(self) -> bool:
@@ -71,13 +69,13 @@ def measure(flt, non_members: Sequence[str]) -> Rate:
     return Rate(int(np.count_nonzero(flt.contains_many(list(non_members)))), len(non_members))
 
 
-def judge(items: Iterable[str], flt, truth: set[bytes]) -> list[Verdict]:
+def judge(items: Iterable[str], flt, truth: set[bytes]) -> list[Judged]:
     """Each item looked up in ``flt`` and compared with ``truth`` (the inserted items' bytes)."""
     items = list(items)
     if not items:
         return []
     passes = flt.contains_many(items)
-    return [Verdict(item, to_bytes(item) in truth, bool(ok)) for item, ok in zip(items, passes)]
+    return [Judged(item, to_bytes(item) in truth, bool(ok)) for item, ok in zip(items, passes)]
 
 
 def pct(x: float) -> str:
@@ -139,15 +137,15 @@ class Scenario:
         """Paragraphs of plain text with the numbers of ``flt`` (the filter after loading) plugged in."""
         raise NotImplementedError
 
-    def check(self, item: str, flt) -> Verdict:
+    def check(self, item: str, flt) -> Judged:
         return judge([item], flt, self.truth)[0]
 
-    def verdict_text(self, v: Verdict) -> str:
-        words = {TRUE_NEGATIVE: self.says_absent, TRUE_POSITIVE: self.says_present}.get(v.kind,
+    def verdict_text(self, v: Judged) -> str:
+        words = {Verdict.TRUE_NEGATIVE: self.says_absent, Verdict.TRUE_POSITIVE: self.says_present}.get(v.kind,
                                                                                      self.says_false_positive)
         return words.format(item=v.item, **self.verdict_fields(v))
 
-    def verdict_fields(self, v: Verdict) -> dict[str, object]:
+    def verdict_fields(self, v: Judged) -> dict[str, object]:
         """Fields beyond {item} that this scenario's verdict words name."""
         return {}
 

@@ -7,7 +7,7 @@ from typing import Sequence
 
 from bloomviz.scenarios import datasets
 
-from bloomviz.scenarios.base import (Design, Scenario, Verdict, _find_false_positives, expected_fp, measure, pct)
+from bloomviz.scenarios.base import (Design, Scenario, Judged, _find_false_positives, expected_fp, measure, pct)
 
 
 class EmailContacts(Scenario):
@@ -61,7 +61,7 @@ class EmailContacts(Scenario):
     says_false_positive = ("{item} is NOT in the address book, but all its {k} bits are set: the client takes it "
                            "for a known contact and never offers to save it — a false positive.")
 
-    def verdict_fields(self, v: Verdict) -> dict[str, object]:
+    def verdict_fields(self, v: Judged) -> dict[str, object]:
         return {"k": self.K}
 
     def examples(self, flt) -> list[str]:

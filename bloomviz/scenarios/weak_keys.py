@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from bloomviz.scenarios.base import (Scenario, Verdict, _find_false_positives, expected_fp, kib, list_bytes,
+from bloomviz.scenarios.base import (Scenario, Judged, _find_false_positives, expected_fp, kib, list_bytes,
                                      measure, pct, rate_text)
 
 
@@ -85,7 +85,7 @@ class WeakSshKeys(Scenario):
     says_false_positive = ("The filter says probably weak, so the client asks the server; the exact check says "
                            "the key is fine. A false positive: one needless request.")
 
-    def verdict_fields(self, v: Verdict) -> dict[str, object]:
+    def verdict_fields(self, v: Judged) -> dict[str, object]:
         pid = next((i for i, f in enumerate(self.items) if f == v.item), None)
         return {"who": f" (the key of PID {pid})" if pid is not None else ""}
 

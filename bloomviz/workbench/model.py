@@ -30,6 +30,7 @@ from typing import Sequence
 
 import numpy as np
 
+from bloomviz.vocabulary import Verdict
 from bloomviz.filters import capabilities
 from bloomviz.filters import bitstore
 from bloomviz.hashing import schemes as hashing
@@ -315,9 +316,10 @@ class Workbench(Operations, Jobs, Undo):
                 # the variant's own theory (the standard formula's for the standard filter)
                 "fp_exact": nums.fp_exact if standard_formulas_apply(flt) else flt.theory_fp(nums.n),
                 "fp_now": nums.fp_own_now if nums.own_theory else nums.fp_now, "n_estimated": nums.n_estimated, "capacity": s.capacity,
-                "probes": nums.probes, "lookups": s.lookups, "true_positives": s.counts["true positive"],
-                "true_negatives": s.counts["true negative"], "false_positives": s.counts["false positive"],
-                "false_negatives": s.counts["false negative"], "after_removals": nums.after_removals, "busy": self.busy}
+                "probes": nums.probes, "lookups": s.lookups, "true_positives": s.counts[Verdict.TRUE_POSITIVE],
+                "true_negatives": s.counts[Verdict.TRUE_NEGATIVE], "false_positives": s.counts[Verdict.FALSE_POSITIVE],
+                "false_negatives": s.counts[Verdict.FALSE_NEGATIVE], "after_removals": nums.after_removals,
+                "busy": self.busy}
 
     def can_remove(self) -> bool:
         """Whether the filter supports removal (a counting filter)."""

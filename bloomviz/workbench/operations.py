@@ -18,8 +18,8 @@ from bloomviz.workbench import limits
 from bloomviz.workbench.measurement import PROBE_PREFIX, has_bits
 from bloomviz.workbench.state import nbytes
 from bloomviz.measure.verdicts import ForcedRemoval, classify, removal_that_cleared
-from bloomviz.workbench.records import (FALSE_NEGATIVE, FALSE_POSITIVE, INSERTED, REMOVED, FORCED_REMOVAL,
-                                        TRUE_NEGATIVE, TRUE_POSITIVE, HistoryEntry, Operation)
+from bloomviz.vocabulary import Verdict
+from bloomviz.workbench.records import HistoryEntry, Operation
 from bloomviz.workbench.truth import CULPRIT_LIMIT, sorted_unique
 
 
@@ -73,7 +73,7 @@ class Operations:
         s.truth.remember([item], [data], np.array([positions]) if s.truth.fixed_k else None)
         kinds = tuple("new" if fresh else "old" for fresh in ins.newly_set)
         changed = sorted(set(positions)) if capabilities.of(flt).counting else sorted(set(newly))
-        self._record("insert", INSERTED, item, data, positions, positions, kinds,
+        self._record("insert", Verdict.INSERTED, item, data, positions, positions, kinds,
                      np.array(changed, dtype=np.int64), grown=grown, result=ins, was_member=was_member)
         return ins
 
@@ -100,10 +100,10 @@ class Operations:
         verdict = classify(look.maybe_present, inserted, removed, truth.known)
         caused_by = None
         kinds = plain
-        if verdict == FALSE_POSITIVE:
+        if verdict == Verdict.FALSE_POSITIVE:
             culprits = truth.items_at_bits([p for p, hit in zip(positions, in_hit) if hit], CULPRIT_LIMIT)
             kinds = tuple("culprit" if hit else k for hit, k in zip(in_hit, plain))
-        elif verdict == FALSE_NEGATIVE:
+        elif verdict == Verdict.FALSE_NEGATIVE:
             caused_by = removal_that_cleared([p for p, b in zip(positions, bits) if not b], truth.forced)
         s.lookups += 1
         s.counts[verdict] += 1
@@ -168,7 +168,8 @@ class Operations:
                 if p in cleared:
                     marks.append(int(p))
                     mark_kinds.append("lost")
-        self._record("remove", REMOVED if member else FORCED_REMOVAL, item, data, positions, tuple(marks),
+        verdict = Verdict.REMOVED if member else Verdict.FORCED_REMOVAL
+        self._record("remove", verdict, item, data, positions, tuple(marks),
                      tuple(mark_kinds), np.array(sorted(set(positions)), dtype=np.int64), result=rem,
                      false_negatives=lost, was_member=member)
         return rem
@@ -246,7 +247,7 @@ class Operations:
         """After the filter and the measurement took a batch: its plot rows, truth, history entry and record."""
         self._extend_series(*rows)
         self._s.truth.remember(items, datas, pos)
-        self._record("insert batch", INSERTED, None, b"", (), (), (), changed, grown=grown,
+        self._record("insert batch", Verdict.INSERTED, None, b"", (), (), (), changed, grown=grown,
                      count=len(items), label=f"{len(items):,} items, from “{describe(items[0], 24)}”")
         return len(items)
 
@@ -265,11 +266,12 @@ class Operations:
         note = false_negative_note(false_negatives) if false_negatives else ""
         entry = HistoryEntry(index=len(s.history) + 1, op=op, label=label or describe(item, 60), verdict=verdict,
                              positions=positions if item is not None else (), count=count, n=len(flt),
-                             lookups=s.lookups, true_positives=s.counts[TRUE_POSITIVE],
-                             true_negatives=s.counts[TRUE_NEGATIVE], false_positives=s.counts[FALSE_POSITIVE],
+                             lookups=s.lookups, true_positives=s.counts[Verdict.TRUE_POSITIVE],
+                             true_negatives=s.counts[Verdict.TRUE_NEGATIVE],
+                             false_positives=s.counts[Verdict.FALSE_POSITIVE],
                              fill=flt.fill_ratio, fp_measured=s.measure.rate, item=item, note=note,
                              false_negatives=tuple(false_negatives),
-                             false_negative_lookups=s.counts[FALSE_NEGATIVE])
+                             false_negative_lookups=s.counts[Verdict.FALSE_NEGATIVE])
         s.history.append(entry)
         if positions:
             s.last_positions = positions

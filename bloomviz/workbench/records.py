@@ -12,13 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bloomviz.measure.verdicts import LOOKUP_VERDICTS, ForcedRemoval, Verdict, classify  # noqa: F401 (re-exported)
-
-
-INSERTED, TRUE_POSITIVE, TRUE_NEGATIVE, FALSE_POSITIVE, MAYBE_PRESENT, REMOVED, FORCED_REMOVAL, FALSE_NEGATIVE = Verdict
-VERDICTS = tuple(Verdict)
-# The lookup verdicts the model counts.
-COUNTED = LOOKUP_VERDICTS
+from bloomviz.measure.verdicts import ForcedRemoval
+from bloomviz.vocabulary import Verdict
 
 
 @dataclass(frozen=True)

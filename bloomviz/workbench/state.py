@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from bloomviz.measure.series import MeasuredSeries
 from bloomviz.workbench.measurement import Measurement
-from bloomviz.workbench.records import COUNTED, HistoryEntry
+from bloomviz.vocabulary import LOOKUP_VERDICTS
+from bloomviz.workbench.records import HistoryEntry
 from bloomviz.workbench.truth import Truth
 
 
@@ -25,7 +26,7 @@ class State:
     measure: Measurement
     series: MeasuredSeries = field(default_factory=MeasuredSeries)
     history: list[HistoryEntry] = field(default_factory=list)
-    counts: dict = field(default_factory=lambda: dict.fromkeys(COUNTED, 0))
+    counts: dict = field(default_factory=lambda: dict.fromkeys(LOOKUP_VERDICTS, 0))
     lookups: int = 0
     last: object = None          # the last Operation or StateNote, to explain again after a restore
     last_positions: tuple = ()   # the last single operation's positions (a blocked filter outlines their block)

@@ -17,6 +17,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
+from bloomviz.vocabulary import Verdict
 from bloomviz.formats import atlas
 from bloomviz.gui import theme, theme_views
 from bloomviz.theory.units import one_in, percent_text, rate_text
@@ -46,8 +47,8 @@ class AtlasPanel(QtWidgets.QWidget):
         self.plot.setLabel("left", "filters")
         self.plot.getAxis("bottom").enableAutoSIPrefix(False)
         colours = theme.VERDICT_COLOURS[theme.is_dark()]
-        self.bars = pg.BarGraphItem(x0=[], x1=[], height=[], brush=colours["inserted"])
-        self.marker = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(colours["false positive"], width=2))
+        self.bars = pg.BarGraphItem(x0=[], x1=[], height=[], brush=colours[Verdict.INSERTED])
+        self.marker = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(colours[Verdict.FALSE_POSITIVE], width=2))
         self.plot.addItem(self.bars)
         self.plot.addItem(self.marker)
         self.plot.scene().sigMouseClicked.connect(self._clicked)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from bloomviz.vocabulary import Verdict
 from bloomviz.gui import theme
 from bloomviz.gui.plain_text import tooltip
 from bloomviz.gui.theme import verdict_colour
@@ -103,7 +104,7 @@ class HistoryModel(QtCore.QAbstractTableModel):
             return _RIGHT if col in _NUMERIC else None
         e = self._wb.history[index.row()]
         if role == _FOREGROUND and col == _NOTE and getattr(e, "false_negatives", ()):
-            return QtGui.QBrush(QtGui.QColor(verdict_colour("false positive")))
+            return QtGui.QBrush(QtGui.QColor(verdict_colour(Verdict.FALSE_POSITIVE)))
         if role == _FOREGROUND and col == 3:
             return QtGui.QBrush(QtGui.QColor(verdict_colour(e.verdict)))
         if role == _TOOLTIP and col == 2:
@@ -185,7 +186,7 @@ class HistoryPanel(QtWidgets.QTableView):
         """Column widths from the font: numbers as wide as their header or a typical value, text columns
         narrow enough that all fourteen fit a window of the default size (the rest elides; tooltips show it)."""
         metrics = self.fontMetrics()
-        samples = {0: "999", 1: "insert batch", 2: "a typical item", 3: "false positive", 4: "99,999",
+        samples = {0: "999", 1: "insert batch", 2: "a typical item", 3: str(Verdict.FALSE_POSITIVE), 4: "99,999",
                    5: "9,999", 6: "999", 7: "999", 8: "999", 9: "999", 10: "99.9%", 11: "9.99%",
                    12: "1,234, 5,678", 13: "note"}
         pad = metrics.horizontalAdvance("M")

@@ -24,17 +24,16 @@ from bloomviz.gui.plain_text import ask_yes_no
 from bloomviz.gui.workbench import Workbench
 from bloomviz.gui.filter_tab import pasted_lines
 from bloomviz.workbench.limits import MAX_ITEM_BYTES
-from bloomviz.workbench.records import (FALSE_NEGATIVE, FALSE_POSITIVE, FORCED_REMOVAL, INSERTED, REMOVED,
-                                        TRUE_NEGATIVE, TRUE_POSITIVE)
+from bloomviz.vocabulary import Verdict
 
 TITLES = {
-    INSERTED: "Inserted",
-    TRUE_POSITIVE: "Probably in the set",
-    TRUE_NEGATIVE: "Definitely not in the set",
-    FALSE_POSITIVE: "FALSE POSITIVE",
-    FALSE_NEGATIVE: "FALSE NEGATIVE",
-    REMOVED: "Removed",
-    FORCED_REMOVAL: "FORCED",
+    Verdict.INSERTED: "Inserted",
+    Verdict.TRUE_POSITIVE: "Probably in the set",
+    Verdict.TRUE_NEGATIVE: "Definitely not in the set",
+    Verdict.FALSE_POSITIVE: "FALSE POSITIVE",
+    Verdict.FALSE_NEGATIVE: "FALSE NEGATIVE",
+    Verdict.REMOVED: "Removed",
+    Verdict.FORCED_REMOVAL: "FORCED",
 }
 REMOVE_TIP = ("Remove (Ctrl+R): a counting filter keeps a small counter per position instead of a bit, so an "
               "item's k counters can be decremented again. Only inserted items should be removed: removing "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 
+from bloomviz.vocabulary import Verdict
 from bloomviz.explain import variants as variant_words
 from bloomviz.gui.theme import verdict_colour
 
@@ -23,7 +24,7 @@ def last_marks(last: dict, values, m: int) -> tuple[list[int], list[str]]:
     if last.get("action") == "insert":
         newly = list(last.get("newly_set", ()))
         kinds = ["new" if i < len(newly) and newly[i] else "old" for i in keep]
-    elif last.get("class") == "false positive" and not last.get("inserted"):
+    elif last.get("class") == Verdict.FALSE_POSITIVE and not last.get("inserted"):
         kinds = ["culprit"] * len(keep)
     else:
         kinds = ["one" if values[positions[i]] else "zero" for i in keep]
@@ -32,12 +33,12 @@ def last_marks(last: dict, values, m: int) -> tuple[list[int], list[str]]:
 
 def verdict_banner(last: dict) -> str:
     """Rich text naming a false positive and its culprits, or ""."""
-    if last.get("class") != "false positive" or last.get("inserted"):
+    if last.get("class") != Verdict.FALSE_POSITIVE or last.get("inserted"):
         return ""
     culprits = last.get("culprits") or {}
     who = sorted({name for names in culprits.values() for name in names})
     by = f": its bits were set by {', '.join(html.escape(str(w)) for w in who)}" if who else ""
-    colour = verdict_colour("false positive")
+    colour = verdict_colour(Verdict.FALSE_POSITIVE)
     return (f"<b style='color:{colour}'>FALSE POSITIVE</b> — “{html.escape(str(last.get('item', '')))}” was "
             f"never inserted{by}")
 

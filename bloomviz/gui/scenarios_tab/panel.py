@@ -20,16 +20,16 @@ from typing import Callable
 
 from PySide6 import QtCore, QtWidgets
 
-from bloomviz.scenarios.base import FALSE_POSITIVE, TRUE_NEGATIVE, TRUE_POSITIVE, Verdict
+from bloomviz.scenarios.base import Judged
+from bloomviz.vocabulary import Verdict
 from bloomviz.scenarios.spelling import SpellChecker
-from bloomviz.workbench import records as wbm
 from bloomviz.workbench.limits import MAX_ITEM_BYTES
 from bloomviz.gui import theme
 from bloomviz.gui.workbench import Workbench
 from bloomviz.gui.plain_text import ask_yes_no
 from bloomviz.i18n import tr
 
-COLOURS = {TRUE_NEGATIVE: "#1E6FB8", TRUE_POSITIVE: "#2E7D32", FALSE_POSITIVE: "#C0392B"}
+COLOURS = {Verdict.TRUE_NEGATIVE: "#1E6FB8", Verdict.TRUE_POSITIVE: "#2E7D32", Verdict.FALSE_POSITIVE: "#C0392B"}
 
 
 def _default_ask(parent: QtWidgets.QWidget) -> Callable[[str, str], bool]:
@@ -39,7 +39,7 @@ def _default_ask(parent: QtWidgets.QWidget) -> Callable[[str, str], bool]:
 
 
 class ScenarioPanel(QtWidgets.QWidget):
-    checked = QtCore.Signal(object)        # a list of Verdict after every check
+    checked = QtCore.Signal(object)        # a list of Judged after every check
 
     def __init__(self, workbench: Workbench, runner, ask: Callable[[str, str], bool] | None = None,
                  parent=None):
@@ -47,7 +47,7 @@ class ScenarioPanel(QtWidgets.QWidget):
         self.wb = workbench
         self.runner = runner
         self.ask = ask or _default_ask(self)
-        self.last_verdicts: list[Verdict] = []
+        self.last_verdicts: list[Judged] = []
 
         self.title = QtWidgets.QLabel(tr("<b>No scenario yet</b> — pick one from the Scenarios menu or the Start tab."))
         self.title.setWordWrap(True)
@@ -155,21 +155,21 @@ class ScenarioPanel(QtWidgets.QWidget):
                 self.examples.addItem(item)
 
     # --- checks --------------------------------------------------------------------------------------------
-    def _lookup(self, item: str) -> Verdict | None:
-        """One lookup through the workbench; its verdict (the workbench knows the truth) as a Verdict."""
+    def _lookup(self, item: str) -> Judged | None:
+        """One lookup through the workbench; its verdict (the workbench knows the truth) as a Judged."""
         before = len(self.wb.history)
         if self.wb.lookup(item) is None or len(self.wb.history) == before:
             return None
         verdict = self.wb.history[-1].verdict
-        return Verdict(item, member=verdict in (wbm.TRUE_POSITIVE, wbm.FALSE_NEGATIVE),
-                       passes=verdict not in (wbm.TRUE_NEGATIVE, wbm.FALSE_NEGATIVE))
+        return Judged(item, member=verdict in (Verdict.TRUE_POSITIVE, Verdict.FALSE_NEGATIVE),
+                       passes=verdict not in (Verdict.TRUE_NEGATIVE, Verdict.FALSE_NEGATIVE))
 
     def _use_example(self, index: int) -> None:
         if index > 0:
             self.line.setText(self.examples.itemText(index))
             self.check_line()
 
-    def check_line(self) -> Verdict | None:
+    def check_line(self) -> Judged | None:
         sc = self.runner.scenario
         item = self.line.text().strip()
         if sc is None or not item:
@@ -181,7 +181,7 @@ class ScenarioPanel(QtWidgets.QWidget):
         text = sc.verdict_text(v)
         parts = [f"<p style='color:{COLOURS[v.kind]}'><b>{html.escape(v.kind.upper())}</b> — "
                  f"{html.escape(text)}</p>"]
-        if sc.key == "contacts" and v.kind == TRUE_NEGATIVE:
+        if sc.key == "contacts" and v.kind == Verdict.TRUE_NEGATIVE:
             if self.ask("Save contact?", f"{item} is not in your address book. Save it as a contact?"):
                 self.wb.insert(item)
                 parts.append(f"<p>Saved: {html.escape(item)} is now in the address book (its {self.wb.filter.k} "
@@ -193,13 +193,13 @@ class ScenarioPanel(QtWidgets.QWidget):
         self.checked.emit(self.last_verdicts)
         return v
 
-    def check_paragraph(self) -> list[Verdict]:
+    def check_paragraph(self) -> list[Judged]:
         sc = self.runner.scenario
         if not isinstance(sc, SpellChecker):
             return []
         from bloomviz.scenarios.spelling import words_of
         text = self.text.toPlainText()
-        verdicts: list[Verdict] = []
+        verdicts: list[Judged] = []
         for word in dict.fromkeys(words_of(text)):
             v = self._lookup(word)
             if v is not None:
@@ -213,28 +213,28 @@ class ScenarioPanel(QtWidgets.QWidget):
         return verdicts
 
     @staticmethod
-    def _paragraph_html(text: str, verdicts: list[Verdict]) -> str:
+    def _paragraph_html(text: str, verdicts: list[Judged]) -> str:
         import re
         kinds = {v.item: v.kind for v in verdicts}
 
         def mark(match: re.Match) -> str:
             word = match.group(0)
             kind = kinds.get(word.lower())
-            if kind == TRUE_NEGATIVE:
+            if kind == Verdict.TRUE_NEGATIVE:
                 return (f"<span style='color:{COLOURS[kind]}; text-decoration:underline'>"
                         f"{html.escape(word)}</span>")
-            if kind == FALSE_POSITIVE:
+            if kind == Verdict.FALSE_POSITIVE:
                 return f"<b style='color:#FFFFFF; background:{COLOURS[kind]}'>&nbsp;{html.escape(word)}&nbsp;</b>"
             return html.escape(word)
 
         marked = "".join(mark(m) if m.group(0).isalpha() else html.escape(m.group(0))
                          for m in re.finditer(r"[A-Za-z]+|[^A-Za-z]+", text))
-        flagged = [v.item for v in verdicts if v.kind == TRUE_NEGATIVE]
+        flagged = [v.item for v in verdicts if v.kind == Verdict.TRUE_NEGATIVE]
         fps = [v.item for v in verdicts if v.false_positive]
         summary = (f"<p><b>{len(verdicts)}</b> distinct words checked: "
-                   f"<span style='color:{COLOURS[TRUE_NEGATIVE]}'><b>{len(flagged)} flagged</b></span> "
+                   f"<span style='color:{COLOURS[Verdict.TRUE_NEGATIVE]}'><b>{len(flagged)} flagged</b></span> "
                    f"(not in the dictionary: {html.escape(', '.join(flagged)) or 'none'}); "
-                   f"<span style='color:{COLOURS[FALSE_POSITIVE]}'><b>{len(fps)} accepted although not words"
+                   f"<span style='color:{COLOURS[Verdict.FALSE_POSITIVE]}'><b>{len(fps)} accepted although not words"
                    f"</b></span> — false positives: {html.escape(', '.join(fps)) or 'none'}.</p>")
         note = ("<p><small>Underlined: flagged as misspelt. Red: a misspelling the filter accepts (a false "
                 "positive); the explain panel shows which dictionary words set its bits.</small></p>"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
+from bloomviz.vocabulary import Verdict
 from bloomviz.hashing import schemes as hashing
 from bloomviz.hashing.steps import STEPS, position_steps
 
@@ -34,7 +35,7 @@ def verdict_line(op: str, positions, was_set, verdict: str = "") -> str:
     the lookup's four-way verdict when the truth is known ("false negative" changes what a 0 bit means)."""
     if op == "lookup":
         zeros = [p for p, one in zip(positions, was_set) if not one]
-        if zeros and verdict == "false negative":
+        if zeros and verdict == Verdict.FALSE_NEGATIVE:
             return (f"<b>Verdict: definitely not in the set</b> — bit {zeros[0]:,} is 0, yet the item is in the "
                     "set: a FALSE NEGATIVE (a forced removal took the count it had set).")
         if zeros:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from bloomviz.lessons import costs, predict
 from bloomviz.lessons.spec import ActionSpec, as_written, whole
 from bloomviz.lessons.state import need_filter, snapshot
-from bloomviz.measure.verdicts import LESSON_WORDS, Verdict
+from bloomviz.measure.verdicts import LESSON_WORDS
+from bloomviz.vocabulary import Verdict
 from bloomviz.theory import units
 
 # the filter's answer, or the four-way verdict against what was inserted and removed

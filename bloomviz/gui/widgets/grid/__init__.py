@@ -10,8 +10,7 @@ readout), ``style.py`` (themes, highlight styles, lookup table), ``layout.py`` (
 import importlib
 
 # Names resolved on first use, so that ``grid.layout`` (numpy only) can be imported without loading Qt.
-_HOMES = {"BitGridWidget": "widget", "GridLegend": "legend", "HIGHLIGHT_KINDS": "style",
-          "HIGHLIGHT_STYLE": "style", "REMOVAL_KINDS": "style"}
+_HOMES = {"BitGridWidget": "widget", "GridLegend": "legend", "HIGHLIGHT_STYLE": "style"}
 __all__ = list(_HOMES)
 
 

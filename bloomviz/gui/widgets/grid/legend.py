@@ -13,7 +13,8 @@ import html
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
-from bloomviz.gui.widgets.grid.style import HIGHLIGHT_STYLE, REMOVAL_KINDS
+from bloomviz.gui.widgets.grid.style import HIGHLIGHT_STYLE
+from bloomviz.vocabulary import REMOVAL_KINDS
 from bloomviz.gui.widgets.grid.widget import BitGridWidget
 
 SYMBOL_GLYPHS = {"s": "■", "o": "●", "d": "◆", "t1": "▲", "t": "▼", "star": "★", "+": "+", "x": "✕"}

@@ -13,7 +13,8 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui.widgets.grid import layout as gl
-from bloomviz.gui.widgets.grid.style import BAND_COLOURS, HIGHLIGHT_KINDS, HIGHLIGHT_STYLE
+from bloomviz.gui.widgets.grid.style import BAND_COLOURS, HIGHLIGHT_STYLE
+from bloomviz.vocabulary import HIGHLIGHT_KINDS
 
 
 class GridMarks:

@@ -10,22 +10,21 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6 import QtGui
 
-HIGHLIGHT_KINDS = ("new", "old", "zero", "one", "culprit", "removed", "cleared", "stuck", "lost")
-#: Kinds only a counting filter's removal produces (a legend lists them only for counters).
-REMOVAL_KINDS = ("removed", "cleared", "stuck", "lost")
+from bloomviz.vocabulary import Highlight
+
 
 # Okabe-Ito colours (safe for the common colour-vision deficiencies), each with its own marker shape so
 # colour is never the only cue.
 HIGHLIGHT_STYLE = {
-    "new": ("#D55E00", "s", "bit newly set by this insert"),
-    "old": ("#56B4E9", "o", "bit was already 1 before this insert"),
-    "zero": ("#009E73", "d", "lookup found this bit 0"),
-    "one": ("#CC79A7", "t1", "lookup found this bit 1"),
-    "culprit": ("#F0E442", "star", "bit set by an item that causes the false positive"),
-    "removed": ("#0072B2", "t", "counter decremented by a removal"),
-    "cleared": ("#E69F00", "x", "counter fell to 0 on a removal: the bit is clear"),
-    "stuck": ("#999999", "+", "counter saturated at 2^c − 1: a removal leaves it"),
-    "lost": ("#C00000", "star", "a cleared counter of an inserted item that now tests negative"),
+    Highlight.NEW: ("#D55E00", "s", "bit newly set by this insert"),
+    Highlight.OLD: ("#56B4E9", "o", "bit was already 1 before this insert"),
+    Highlight.ZERO: ("#009E73", "d", "lookup found this bit 0"),
+    Highlight.ONE: ("#CC79A7", "t1", "lookup found this bit 1"),
+    Highlight.CULPRIT: ("#F0E442", "star", "bit set by an item that causes the false positive"),
+    Highlight.REMOVED: ("#0072B2", "t", "counter decremented by a removal"),
+    Highlight.CLEARED: ("#E69F00", "x", "counter fell to 0 on a removal: the bit is clear"),
+    Highlight.STUCK: ("#999999", "+", "counter saturated at 2^c − 1: a removal leaves it"),
+    Highlight.LOST: ("#C00000", "star", "a cleared counter of an inserted item that now tests negative"),
 }
 
 BORDER_MIN_PX = 14.0  # cell size on screen from which borders are drawn

@@ -118,6 +118,33 @@ def _build(distinct, exact, bitmap, b_shift, b_mask, keys, values, t_shift, t_ma
         values[slot] = i
 
 
+@njit(cache=True, nogil=True)
+def account_flips(bit_time, entry_slot, entry_probe, entry_pos, zeros, per_row):
+    """The tracker's bookkeeping after a flip pass, in one pass over its entries (probe, bit still 0): an entry
+    whose bit turned (``bit_time`` of its slot >= 0) takes one zero off its probe and leaves; a probe left with
+    none became a false positive at its latest such row, counted in ``per_row``. The entries that stay are
+    moved to the front of the three entry arrays, in order; returns how many stay. (Ten numpy passes over the
+    entries and probes did this before, a sixth of the tracker's time a batch.)"""
+    latest = np.full(zeros.size, -1, dtype=np.int64)
+    kept = 0
+    for e in range(entry_slot.size):
+        t = bit_time[entry_slot[e]]
+        probe = entry_probe[e]
+        if t >= 0:
+            zeros[probe] -= 1
+            if t > latest[probe]:
+                latest[probe] = t
+        else:
+            entry_slot[kept] = entry_slot[e]
+            entry_probe[kept] = probe
+            entry_pos[kept] = entry_pos[e]
+            kept += 1
+    for probe in range(zeros.size):
+        if latest[probe] >= 0 and zeros[probe] == 0:
+            per_row[latest[probe]] += 1
+    return kept
+
+
 class ProbeBits:
     """A fixed set of probe bits, for the flip pass: ``distinct`` (sorted, unique) and, for every entry of
     the ``bits`` it was built from, ``slot`` (its index in ``distinct``), so a caller that drops entries

@@ -70,6 +70,8 @@ class FpTracker(ProbeCounts):
         else:
             order = np.argsort(entry_pos, kind="stable")
             self._entry_pos, self._entry_probe = entry_pos[order], probe_ids[order]
+        self._entry_pos = self._entry_pos.astype(np.int64, copy=False)    # one type for the compiled pass
+        self._entry_probe = self._entry_probe.astype(np.int64, copy=False)
         self._zeros = np.bincount(self._entry_probe, minlength=count).astype(np.int64)
         # the flip pass's lookup of probe bits; entries only leave until the next rebuild, keeping their slots.
         # Its map is built by compiled code (numba), so it is built on the first batch: a window that has made
@@ -140,19 +142,13 @@ class FpTracker(ProbeCounts):
             flt.insert_positions(positions)
         new_bits = new_per_row.cumsum() + bits_before
 
-        flip_time = bit_time[self._entry_slot]
-        hit = np.flatnonzero(flip_time >= 0)
-        entry_time = flip_time[hit]
-        hit_probe = self._entry_probe[hit]
-        self._zeros -= np.bincount(hit_probe, minlength=len(self._probes))
-        latest = np.full(len(self._probes), -1, dtype=np.int64)
-        np.maximum.at(latest, hit_probe, entry_time)
-        becomes_fp = (self._zeros == 0) & (latest >= 0)
-        fp_after = np.bincount(latest[becomes_fp], minlength=n).cumsum() + self._fp
-        if hit.size:
-            keep = np.ones(self._entry_pos.size, dtype=bool)
-            keep[hit] = False
-            self._keep_entries(keep)
+        from bloomviz.measure.first_flips import account_flips
+        becomes_fp = np.zeros(n, dtype=np.int64)
+        kept = account_flips(bit_time, self._entry_slot, self._entry_probe, self._entry_pos, self._zeros,
+                             becomes_fp)
+        self._entry_slot, self._entry_probe, self._entry_pos = (self._entry_slot[:kept], self._entry_probe[:kept],
+                                                                self._entry_pos[:kept])
+        fp_after = becomes_fp.cumsum() + self._fp
         self._fp = int(fp_after[-1])
         return fp_after, new_bits
 

@@ -145,6 +145,14 @@ def test_lesson_9_git_and_ethereum():
     assert abs(p[1] - p[0]) == 12 and len(set(p)) == 2 and "h₁ mod 24 is 12" in text("9")
     _low, mean, _high, exact = _ensemble(ensemble)
     _holds("9", f"they measure about {mean:.0%}, {WORDS[round(mean / exact)]} times the exact rate".replace("%", " %"))
+    e = block["numbers"]
+    _holds("9", f"has {e['eth.bits_set']} of them set: about {round(e['eth.estimated_n'], -2):.0f} entries, and a "
+                f"wallet asking \"did my address log here?\" hears \"maybe\" {e['eth.expected_fp']:.1%} of the time"
+                .replace("%", " %"))
+    r = sizes["numbers"]
+    _holds("9", f"Bloom's formula for {r['rates.m']} bits and k = {r['rates.k']} at 50, 200 and 400 distinct "
+                f"entries: {r['rates.50.classic']:.3%}, {r['rates.200.classic']:.1%} and "
+                f"{r['rates.400.classic']:.1%}".replace("%", " %"))
     if shutil.which("git") is None:
         pytest.skip("git is absent: the history step did not run")
     g = history["numbers"]

@@ -81,8 +81,8 @@ def heavy() -> dict[str, str]:
     }
 
 
-def write_corpus(folder: Path, seed: int = 27) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
+def corpus_files(seed: int = 27) -> dict[str, bytes]:
+    """File name -> the file's bytes, every file of the corpus (the window walk picks from these too)."""
     files: dict[str, str | bytes] = {}
     for i, line in enumerate(action_lines() + predict_lines()):
         files[f"action-{i:04d}-small.md"] = lesson(SMALL, line)
@@ -96,9 +96,15 @@ def write_corpus(folder: Path, seed: int = 27) -> list[Path]:
     files["nul-bytes.md"] = lesson(SMALL).encode() + b"\x00" * 100
     files["latin1.md"] = lesson(SMALL + "\ninsert caf\xe9").encode("latin-1")
     files["bom.md"] = b"\xef\xbb\xbf" + lesson(SMALL).encode()
+    return {name: body if isinstance(body, bytes) else body.encode("utf-8", "surrogatepass")
+            for name, body in files.items()}
+
+
+def write_corpus(folder: Path, seed: int = 27) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
     paths = []
-    for name, body in files.items():
+    for name, body in corpus_files(seed).items():
         path = folder / name
-        path.write_bytes(body if isinstance(body, bytes) else body.encode("utf-8", "surrogatepass"))
+        path.write_bytes(body)
         paths.append(path)
     return paths

@@ -53,16 +53,20 @@ def main() -> None:
             f.write("5")
         rss = _status("VmRSS")
         opened = False
-        try:
-            view.open_path(path)
+        def settle():      # the opening, and a heavy step's Next, Back or jump, run as jobs
             while view.opening.running:
                 app.processEvents()
                 time.sleep(0.005)
                 view.opening.wait(0.02)
+        try:
+            view.open_path(path)
+            settle()
             opened = view.lesson is not None and view.lesson.path == path
             if opened:
                 view.go_to(len(view.lesson.steps))
+                settle()
                 view.back()
+                settle()
                 app.processEvents()
         except Exception:
             errors.append(traceback.format_exc())

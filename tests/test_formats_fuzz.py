@@ -101,19 +101,24 @@ def test_truncations(tmp_path, fmt, name):
             formats.open_filters(path, fmt)
 
 
+def mutated(raw: bytes, rng: random.Random) -> bytes:
+    """A few bits flipped or bytes overwritten, mostly in the header and footer, where structure lives (also the
+    window walk's mutator, tests/walk_inputs.py)."""
+    hot = list(range(min(64, len(raw)))) + list(range(max(0, len(raw) - 600), len(raw)))
+    data = bytearray(raw)
+    for _ in range(rng.choice((1, 1, 2, 4))):
+        i = rng.choice(hot) if rng.random() < 0.8 else rng.randrange(len(data))
+        data[i] = rng.randrange(256) if rng.random() < 0.3 else data[i] ^ (1 << rng.randrange(8))
+    return bytes(data)
+
+
 @pytest.mark.parametrize("fmt,name", ALL)
 def test_bit_flips_and_overwrites(tmp_path, fmt, name):
     raw = (DATA / name).read_bytes()
     rng = random.Random(f"{fmt}-{name}")
     path = tmp_path / "flipped"
-    # the header/footer regions are where structure lives: flip there most
-    hot = list(range(min(64, len(raw)))) + list(range(max(0, len(raw) - 600), len(raw)))
     for trial in range(300):
-        data = bytearray(raw)
-        for _ in range(rng.choice((1, 1, 2, 4))):
-            i = rng.choice(hot) if rng.random() < 0.8 else rng.randrange(len(data))
-            data[i] = rng.randrange(256) if rng.random() < 0.3 else data[i] ^ (1 << rng.randrange(8))
-        path.write_bytes(bytes(data))
+        path.write_bytes(mutated(raw, rng))
         read_or_refuse(path, fmt)
 
 

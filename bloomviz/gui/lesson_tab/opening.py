@@ -7,11 +7,16 @@ thread: the runner calls back before each action, which moves the bar and raises
 pressed, so a cancel takes effect at the next action (one action is at most ``budget.ACTION_SECONDS``). The
 core runs on its own lesson state, never on the window's filter, so the thread shares nothing with the widgets;
 the GUI thread only polls it.
+
+The same row runs any other lesson work that may be long (``run``): a step the dry run measured heavy, taken
+with Next, Back or a jump (``stepping.py``). The dry run measures each step's CPU seconds (``seconds``) so that
+the view knows which steps those are before it takes them.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 
 from PySide6 import QtCore, QtWidgets
 
@@ -39,6 +44,7 @@ class LessonOpening(QtCore.QObject):
         self._progress = (0, 0)
         self._outcome: tuple | None = None
         self._path = ""
+        self.seconds: tuple = (None, [])    # (lesson, CPU seconds of each step in its dry run)
         self.row = QtWidgets.QWidget()
         self.label = QtWidgets.QLabel()
         self.bar = QtWidgets.QProgressBar()
@@ -64,15 +70,35 @@ class LessonOpening(QtCore.QObject):
         """Start opening ``path``; False when another lesson is still being opened."""
         if self.running:
             return False
-        self._path, self._outcome, self._progress = path, None, (0, 0)
+        self._path, self.seconds = path, (None, [])
+        return self.run(f"Checking {path} before showing it…", self._check,
+                        lambda step, total: f"Checking step {step + 1} of {total} of {path}…", self._opened)
+
+    def run(self, text: str, work, progress_text, done, path: str | None = None) -> bool:
+        """Run ``work(report)`` on the worker thread under this row: ``report(done, total)`` moves the bar and
+        raises ``Cancelled`` once Cancel is pressed; ``progress_text(done, total)`` is the row's words;
+        ``done(kind, value)`` ends it on the GUI thread (kind "ok" with work's value, "cancelled", or "refused"
+        with the LessonError or OSError) and returns what ``wait`` returns. False when a job runs already.
+        ``path``: the lesson file a fault of the code is reported against."""
+        if self.running:
+            return False
+        self._path = self._path if path is None else path
+        self._outcome, self._progress = None, (0, 0)
+        self._job, self._progress_text, self._done = work, progress_text, done
         self._cancel.clear()
-        self.label.setText(f"Checking {path} before showing it…")
+        self.label.setText(text)
         self.bar.setRange(0, 0)
         self.row.show()
-        self._thread = threading.Thread(target=self._work, name="bloomviz-lesson-open", daemon=True)
+        self._thread = threading.Thread(target=self._work, name="bloomviz-lesson-job", daemon=True)
         self._thread.start()
         self._timer.start()
         return True
+
+    def report(self, done: int, total: int) -> None:
+        """The worker's progress; raises ``Cancelled`` once Cancel was pressed."""
+        self._progress = (done, total)
+        if self._cancel.is_set():
+            raise Cancelled
 
     def cancel(self) -> None:
         self._cancel.set()
@@ -89,30 +115,40 @@ class LessonOpening(QtCore.QObject):
     # --- the worker thread -------------------------------------------------------------------------------------
     def _work(self) -> None:
         try:
-            lesson = lessons.parse_file(self._path)
-            total = len(lesson.steps)
-
-            def before_action(step: int, _action: int) -> None:
-                self._progress = (step, total)
-                if self._cancel.is_set():
-                    raise Cancelled
-            lessons.check(lesson, before_action)     # nothing runs half-way in front of a class
-            self._outcome = ("ok", lesson)
+            self._outcome = ("ok", self._job(self.report))
         except Cancelled:
             self._outcome = ("cancelled", None)
         except (lessons.LessonError, OSError) as exc:
             self._outcome = ("refused", exc)
         except Exception as exc:      # a fault of the code, not the file: said, never a dead job
-            self._outcome = ("refused", lessons.LessonError(self._path, 0, f"could not be checked: {exc!r}"))
+            self._outcome = ("refused", lessons.LessonError(self._path, 0, f"could not be run: {exc!r}"))
+
+    def _check(self, report):
+        lesson = lessons.parse_file(self._path)
+        total = len(lesson.steps)
+        seconds = [0.0] * total
+        at = [None, time.thread_time()]     # the step being run, and this thread's CPU clock when it began
+
+        def before_action(step: int, _action: int) -> None:
+            now = time.thread_time()
+            if at[0] is not None:
+                seconds[at[0]] += now - at[1]
+            at[:] = [step, now]
+            report(step, total)
+        lessons.check(lesson, before_action)     # nothing runs half-way in front of a class
+        if at[0] is not None:
+            seconds[at[0]] += time.thread_time() - at[1]
+        self.seconds = (lesson, seconds)
+        return lesson
 
     # --- the GUI thread ------------------------------------------------------------------------------------------
     def _poll(self) -> None:
         if self._thread is not None and self._thread.is_alive():
-            step, total = self._progress
+            done, total = self._progress
             if total:
                 self.bar.setRange(0, total)
-                self.bar.setValue(step)
-                self.label.setText(f"Checking step {step + 1} of {total} of {self._path}…")
+                self.bar.setValue(done)
+                self.label.setText(self._progress_text(done, total))
             return
         self._finish()
 
@@ -124,6 +160,9 @@ class LessonOpening(QtCore.QObject):
         self._timer.stop()
         self.row.hide()
         kind, value = self._outcome or ("cancelled", None)
+        return self._done(kind, value)
+
+    def _opened(self, kind: str, value) -> bool:
         if kind == "ok":
             ok = self._load(value)
         else:

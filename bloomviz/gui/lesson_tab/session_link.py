@@ -42,5 +42,8 @@ def restore(view, place: LessonPlace | None) -> str:
 
 def _put_back(view, place: LessonPlace) -> str:
     view.tallies = {step: Tally(list(counts), revealed) for step, (counts, revealed) in place.votes.items()}
-    view.go_to(min(place.step, len(view.lesson.steps)))
-    return f" The lesson “{view.lesson.title}” is back at step {view.runner.position} of {len(view.lesson.steps)}."
+    step, total = min(place.step, len(view.lesson.steps)), len(view.lesson.steps)
+    view.go_to(step)
+    if view.moving:     # heavy steps on the way: a job, with progress and Cancel
+        return f" The lesson “{view.lesson.title}” is being taken to step {step} of {total}."
+    return f" The lesson “{view.lesson.title}” is back at step {view.runner.position} of {total}."

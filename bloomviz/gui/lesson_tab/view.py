@@ -39,7 +39,7 @@ from bloomviz.gui.widgets.grid import BitGridWidget, GridLegend
 from bloomviz.gui.widgets.grid.layout import grid_shape
 from bloomviz.gui.files.file_dialogs import Dialogs
 from bloomviz.gui.widgets.predict_vote import PredictPanel, Tally
-from bloomviz.gui.lesson_tab import images as lesson_images, look, marks
+from bloomviz.gui.lesson_tab import images as lesson_images, look, marks, stepping
 from bloomviz.gui.lesson_tab.animation import StepAnimation
 from bloomviz.gui.lesson_tab.opening import LessonOpening
 from bloomviz.gui.lesson_tab.presenter import Presenter
@@ -59,6 +59,7 @@ class LessonView(QtWidgets.QWidget):
         self.dialogs = dialogs if dialogs is not None else Dialogs(self)
         self.lesson = None
         self.runner = None
+        self.moving = False     # a Next, Back or jump runs as a job (stepping.py)
         self.choice = QtWidgets.QComboBox()
         for name in lessons.builtin_lessons():
             self.choice.addItem(name.split("-", 1)[1].replace("-", " ").capitalize(), name)
@@ -217,13 +218,12 @@ class LessonView(QtWidgets.QWidget):
             return True
         if self.asking():
             return self.predict.reveal()
-        if self.runner is None or self.runner.finished:
+        if self.runner is None or self.runner.finished or self.opening.running:
             return False
-        try:
-            report = self.runner.next()
-        except lessons.LessonError as exc:
-            self._say_error(exc)
-            return False
+        return stepping.move(self, self.runner.position + 1)    # at once, or a job when heavy (stepping.py)
+
+    def stepped(self, report: dict) -> None:
+        """A step taken with Next: shown, its ``show`` requests made, its motion started."""
         self.message.setText(html.escape(self.lesson.title))    # an earlier refusal or note is over
         self.message.setStyleSheet("font-weight: bold;")
         self._show(report)
@@ -234,36 +234,24 @@ class LessonView(QtWidgets.QWidget):
         asked = self.question()
         self.animation.start(report, hide_lookups=self.asking() and "last" in hidden_until_reveal(
             asked["kind"], tuple(asked["items"])))
-        return True
 
     def back(self) -> bool:
-        if self.runner is None or self.runner.position == 0:
+        if self.runner is None or self.runner.position == 0 or self.opening.running:
             return False
         self.animation.stop()
-        self.runner.back()
-        if self.runner.reports:
-            self._show(self.runner.reports[-1])
-        else:
-            self.load(self.lesson)
-        return True
+        return stepping.move(self, self.runner.position - 1)
 
     def go_to(self, taken: int) -> None:
         """Show the lesson after ``taken`` steps (Back and Next as many times as it takes; questions passed on
         the way keep their votes and stay unrevealed; nothing is animated: ``--shots`` draws end states)."""
         self.animation.stop()
-        while self.runner is not None and self.runner.position > taken and self.back():
-            pass
-        while self.runner is not None and self.runner.position < taken and not self.runner.finished:
-            try:
-                self._show(self.runner.next())
-            except lessons.LessonError as exc:
-                self._say_error(exc)
-                return
+        if self.runner is not None and not self.opening.running:
+            stepping.move(self, taken)
 
     # --- predict, then reveal ----------------------------------------------------------------------------------
     def question(self) -> dict | None:
         """The current step's predict record, or None."""
-        if self.runner is None or not self.runner.reports:
+        if self.runner is None or not self.runner.reports or self.moving:
             return None
         return next((w for w in self.runner.reports[-1]["window"] if w["action"] == "predict"), None)
 
@@ -278,6 +266,8 @@ class LessonView(QtWidgets.QWidget):
         return self.question() is not None and self.predict.reveal()
 
     def _redraw(self) -> None:
+        if self.moving:         # a step runs on the worker: its state is not for drawing yet
+            return
         if self.animation.running:
             if not self.asking():       # revealed: the answer's picture is the end state
                 self.animation.finish()

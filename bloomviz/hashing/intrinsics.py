@@ -53,6 +53,21 @@ def load64(typingctx, array, index):
 
 
 @intrinsic
+def store32(typingctx, array, index, value):
+    """Write a uint32's 4 bytes, little-endian, into a uint8 array from ``index`` in one unaligned store. The
+    caller keeps index + 4 in bounds."""
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        data = context.make_array(array_type)(context, builder, args[0])
+        pointer = cgutils.get_item_pointer(context, builder, array_type, data, [args[1]])
+        i32 = ir.IntType(32)
+        value = context.cast(builder, args[2], signature.args[2], types.uint32)
+        builder.store(value, builder.bitcast(pointer, i32.as_pointer()), align=1)
+        return context.get_dummy_value()
+    return types.void(array, index, value), codegen
+
+
+@intrinsic
 def mulhi(typingctx, x, y):
     """floor(x·y / 2^64) for two uint64: one widening multiply instead of four 32-bit products."""
     def codegen(context, builder, signature, args):

@@ -19,7 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import carray, njit
 
-from bloomviz.hashing.intrinsics import bytes_data, list_item, list_size, text_data, type_address
+from bloomviz.hashing.intrinsics import (bytes_data, list_item, list_size, load64, store32, text_data,
+                                         type_address)
 from bloomviz.hashing.murmur_kernel import _murmur
 
 # Items per compiled call: the loop holds the GIL (it reads Python objects), so a long list is taken in pieces
@@ -43,30 +44,58 @@ def _bytes_halves(address, start, stop, bytes_type, h1, h2):
 
 
 @njit(cache=True, inline="always")
-def _utf8(code_points, length, out):
-    """Encode ``length`` code points into ``out`` (room for 4 bytes each); return the bytes written."""
+def _utf8_one(c, out, j):
+    """Encode code point ``c`` at ``out[j]``; return the index after it."""
+    if c < 0x80:
+        out[j] = c
+        return j + 1
+    if c < 0x800:
+        out[j] = 0xC0 | (c >> 6)
+        out[j + 1] = 0x80 | (c & 0x3F)
+        return j + 2
+    if c < 0x10000:
+        out[j] = 0xE0 | (c >> 12)
+        out[j + 1] = 0x80 | ((c >> 6) & 0x3F)
+        out[j + 2] = 0x80 | (c & 0x3F)
+        return j + 3
+    out[j] = 0xF0 | (c >> 18)
+    out[j + 1] = 0x80 | ((c >> 12) & 0x3F)
+    out[j + 2] = 0x80 | ((c >> 6) & 0x3F)
+    out[j + 3] = 0x80 | (c & 0x3F)
+    return j + 4
+
+
+@njit(cache=True, inline="always")
+def _utf8(code_points, length, out, per_word):
+    """Encode ``length`` code points (``per_word`` of them fill 8 bytes: 8 Latin-1, 4 UCS-2; 0 for UCS-4)
+    into ``out`` (room for 4 bytes each); return the bytes written. Runs of ASCII go a word at a time: most
+    non-ASCII text is mostly ASCII, and a branch per character mispredicts at every change of width."""
     j = 0
-    for i in range(length):
-        c = np.uint32(code_points[i])
-        if c < 0x80:
-            out[j] = c
-            j += 1
-        elif c < 0x800:
-            out[j] = 0xC0 | (c >> 6)
-            out[j + 1] = 0x80 | (c & 0x3F)
-            j += 2
-        elif c < 0x10000:
-            out[j] = 0xE0 | (c >> 12)
-            out[j + 1] = 0x80 | ((c >> 6) & 0x3F)
-            out[j + 2] = 0x80 | (c & 0x3F)
-            j += 3
-        else:
-            out[j] = 0xF0 | (c >> 18)
-            out[j + 1] = 0x80 | ((c >> 12) & 0x3F)
-            out[j + 2] = 0x80 | ((c >> 6) & 0x3F)
-            out[j + 3] = 0x80 | (c & 0x3F)
-            j += 4
+    i = 0
+    while i < length:
+        if per_word and i + per_word <= length:
+            w = load64(code_points, i)
+            if per_word == 8 and not w & _HIGH8:
+                store32(out, j, np.uint32(w & _LOW32))
+                store32(out, j + 4, np.uint32(w >> np.uint64(32)))
+                i += 8
+                j += 8
+                continue
+            if per_word == 4 and not w & _HIGH16:
+                packed = ((w & np.uint64(0xFF)) | ((w >> np.uint64(8)) & np.uint64(0xFF00))
+                          | ((w >> np.uint64(16)) & np.uint64(0xFF0000)) | ((w >> np.uint64(24)) & np.uint64(0xFF000000)))
+                store32(out, j, np.uint32(packed))
+                i += 4
+                j += 4
+                continue
+        j = _utf8_one(np.uint32(code_points[i]), out, j)
+        i += 1
     return j
+
+
+_HIGH8 = np.uint64(0x8080808080808080)       # a byte >= 0x80 in 8 Latin-1 code points
+_HIGH16 = np.uint64(0xFF80FF80FF80FF80)      # a code point >= 0x80 among 4 UCS-2 ones
+_LOW32 = np.uint64(0xFFFFFFFF)
 
 
 @njit(cache=True)
@@ -88,11 +117,11 @@ def _text_halves(address, start, stop, str_type, h1, h2):
         if scratch.size < 4 * length:
             scratch = np.empty(4 * length, np.uint8)
         if kind == 1:
-            size = _utf8(carray(pointer, (length,), np.uint8), length, scratch)
+            size = _utf8(carray(pointer, (length,), np.uint8), length, scratch, 8)
         elif kind == 2:
-            size = _utf8(carray(pointer, (length,), np.uint16), length, scratch)
+            size = _utf8(carray(pointer, (length,), np.uint16), length, scratch, 4)
         else:
-            size = _utf8(carray(pointer, (length,), np.uint32), length, scratch)
+            size = _utf8(carray(pointer, (length,), np.uint32), length, scratch, 0)
         h1[i], h2[i] = _murmur(scratch, 0, size, 0)
     return -1
 

@@ -82,3 +82,32 @@ def test_cancelling_a_long_open_leaves_the_window_as_it_was(make, long_session, 
     assert not w.wb.busy
     assert view(w) == before and w.file_actions.modified == modified
     assert w.wb.is_member("gamma") and not w.wb.is_member("op1")
+
+
+def test_one_long_generated_run_replays_in_steps_and_a_cancel_puts_the_window_back(make, qtbot, tmp_path):
+    # one 'insert generated' line of 150,000 items (an auto-play's run): replayed at once it held the GUI thread
+    # for seconds; counted in items it is a job, its run made in parts, and it ends in the same bits
+    from bloomviz.files import session as sessions
+    run = ("i", 7, 0, 150_000)
+    s = sessions.Session(m=1 << 20, k=5, operations=[sessions.Operation("insert", item="first"),
+                                                     sessions.Operation(sessions.GENERATED, run=run),
+                                                     sessions.Operation("insert", item="last")])
+    path = str(tmp_path / "run.bloomviz")
+    sessions.save(s, path)
+    w = make()
+    w.wb.insert("before")
+    before = view(w)
+    assert w.file_actions.open_session_path(path, ask=False)
+    assert w.wb.busy
+    qtbot.waitUntil(lambda: len(w.wb.history) >= 3, timeout=30_000)    # the run is under way in parts
+    w.cancel_work()
+    assert not w.wb.busy and view(w) == before
+    with qtbot.waitSignal(w.wb.jobFinished, timeout=60_000) as blocker:
+        assert w.file_actions.open_session_path(path, ask=False)
+        assert w.wb.busy
+    assert blocker.args == [150_002, 150_002, False] and len(w.wb.filter) == 150_002
+    whole = make()
+    whole.wb.configure(1 << 20, 5)
+    session_replay.Stepper(whole.wb, s.operations).run_all()            # at once, the run in one insert
+    assert np.array_equal(whole.wb.grid_values(), w.wb.grid_values())
+    assert w.wb.is_member("last") and w.wb.is_member(sessions.Operation(sessions.GENERATED, run=run).generated()[-1])

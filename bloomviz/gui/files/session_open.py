@@ -115,7 +115,7 @@ class SessionOpening:
             self.dialogs.error(title, tr("The session {path} cannot be opened:\n{problem}").format(path=path,
                                                                                                     problem=problem))
             return False
-        if len(s.operations) > session_replay.SYNC_OPERATIONS:
+        if not session_replay.at_once(s.operations):
             return self._replay_in_steps(path, s, base)
         self._opened(path, s, self.replay(s, base))
         return True
@@ -223,8 +223,8 @@ class SessionOpening:
             self._opened(path, s, stepper.mismatched)
 
         wb.jobFinished.connect(finished)
-        if not wb.run_steps(stepper.step, len(s.operations), f"operations of {name}"):
-            finished(0, len(s.operations), True)
+        if not wb.run_steps(stepper.step, stepper.total, f"operations of {name}"):
+            finished(0, stepper.total, True)
             return False
         return True
 

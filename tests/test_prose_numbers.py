@@ -141,3 +141,11 @@ def test_small_lessons_prose_numbers():
     seven = (LESSONS / "07-growing-scalable-filters.md").read_text(encoding="utf-8")
     k, _m = theory.optimal_params(100, 0.01)
     _holds(seven, f"almost every stranger finds its {k} bits at 1")
+
+
+def test_help_primer_constants():
+    from bloomviz.workbench.measurement import DEFAULT_PROBES
+    text = _flat(help_pages.PRIMER)
+    assert f"{0.5 ** math.log(2):.4f}" == "0.6185" and "0.6185<sup>m/n</sup>" in text   # (1/2)^k at k = (m/n) ln 2
+    assert f"about {1 / math.log(2):.2f}·log<sub>2</sub>(1/p) bits per item" in text
+    assert f"{DEFAULT_PROBES:,} by default" in text

@@ -71,7 +71,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import numpy as np  # noqa: E402
 from PySide6 import QtCore, QtWidgets  # noqa: E402
 
-from bloomviz.measure.experiment import FpTracker, Series, series_rows  # noqa: E402
+from bloomviz.measure.fp_tracker import FpTracker  # noqa: E402
+from bloomviz.measure.series import Series, series_rows  # noqa: E402
 from bloomviz.filters.standard import BloomFilter  # noqa: E402
 from bloomviz.gui.filter_tab.autoplay import MAX_RATE, ItemStream  # noqa: E402
 from bloomviz.workbench.limits import design_params# noqa: E402

@@ -41,7 +41,8 @@ import numpy as np  # noqa: E402
 from bloomviz.filters import bitstore  # noqa: E402
 
 from bloomviz.theory import rates as theory
-from bloomviz.measure.experiment import FpTracker, Simulation  # noqa: E402
+from bloomviz.measure.experiment import Simulation  # noqa: E402
+from bloomviz.measure.fp_tracker import FpTracker  # noqa: E402
 from bloomviz.filters.standard import BloomFilter  # noqa: E402
 from bloomviz.filters import bit_kernels  # noqa: E402
 from bloomviz.filters.generated_positions import positions  # noqa: E402

@@ -22,7 +22,8 @@ import pytest
 from bloomviz import cli
 from bloomviz.commands import COMMANDS, calc, simulate
 from bloomviz.theory import rates as theory
-from bloomviz.measure.experiment import Series, Simulation
+from bloomviz.measure.experiment import Simulation
+from bloomviz.measure.series import Series
 from bloomviz.filters.standard import BloomFilter
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

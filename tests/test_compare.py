@@ -8,7 +8,8 @@ import pytest
 from bloomviz.theory import rates as theory
 from bloomviz.studies.compare import (Comparison, Config, LaneSummary, build_filter, check_configs, lesson_configs,
                                    lesson_design)
-from bloomviz.measure.experiment import Cancelled, theory_many
+from bloomviz.measure.experiment import Cancelled
+from bloomviz.theory.curves import theory_many
 from bloomviz.filters.standard import BloomFilter
 
 

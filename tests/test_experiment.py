@@ -11,7 +11,10 @@ import pytest
 from bloomviz.filters.counting import CountingBloomFilter
 
 from bloomviz.theory import rates as theory
-from bloomviz.measure.experiment import Cancelled, FpTracker, Series, Simulation, series_rows, wilson
+from bloomviz.measure.experiment import Cancelled, Simulation
+from bloomviz.measure.fp_tracker import FpTracker
+from bloomviz.measure.series import Series, series_rows
+from bloomviz.theory.intervals import wilson_interval as wilson
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.encoding import random_items
 

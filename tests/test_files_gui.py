@@ -19,7 +19,7 @@ from bloomviz.gui.files import session_io
 from window_helpers import FakeDialogs, new_window
 from bloomviz.workbench.limits import MAX_M
 from bloomviz.vocabulary import Verdict
-from bloomviz.measure.experiment import Series
+from bloomviz.measure.series import Series
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from bloomviz import lessons
 from bloomviz.hashing import schemes as hashing
 from bloomviz.items.encoding import to_bytes
 from bloomviz.lessons.runner import LessonRunner
-from bloomviz.measure.experiment import wilson
+from bloomviz.theory.intervals import wilson_interval as wilson
 from bloomviz.theory import engines
 from bloomviz.theory import rates as theory
 

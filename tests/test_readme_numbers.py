@@ -20,7 +20,7 @@ from bloomviz.items.encoding import MAX_DEMO_ITEMS, random_items, to_bytes
 from bloomviz.lessons.state import LessonState
 from bloomviz.theory import engines, limits
 from bloomviz.theory import rates as theory
-from bloomviz.measure.experiment import wilson
+from bloomviz.theory.intervals import wilson_interval as wilson
 from bloomviz.workbench import limits as window_limits
 from bloomviz.workbench import model
 from bloomviz.workbench.building import build_filter

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from bloomviz.measure.experiment import Series
+from bloomviz.measure.series import Series
 from bloomviz.items.encoding import to_bytes
 from bloomviz.gui.files import file_dialogs
 from bloomviz.gui.scenarios_tab import controller as scenarios

@@ -18,9 +18,11 @@ from bloomviz.explain import variants as variant_words
 from bloomviz.items.encoding import random_items, to_bytes
 from bloomviz.filters.capabilities import grid_values
 from bloomviz.filters.registry import PARAMETERS, REQUIRED, VARIANTS, make_filter
-from bloomviz.filters.variants import (BlockedBloomFilter, CountingBloomFilter, PartitionedBloomFilter,
-                                    ScalableBloomFilter, ScalableLookup, blocked_fp, blocked_fp_curve,
-                                    partitioned_fp, scalable_fp)
+from bloomviz.filters.blocked import BlockedBloomFilter, blocked_fp, blocked_fp_curve
+from bloomviz.filters.counting import CountingBloomFilter
+from bloomviz.filters.partitioned import PartitionedBloomFilter, partitioned_fp
+from bloomviz.filters.scalable import ScalableBloomFilter, ScalableLookup
+from bloomviz.filters.scalable_stages import scalable_fp
 
 SCHEMES = sorted(hashing.SCHEMES)
 

@@ -2,10 +2,7 @@
 
 A thin user of the one measurement (pipeline.Measurement): it picks the items and probes of a seeded run, keeps
 a row every E inserts, and holds the rows for the columns a plot draws and ``bloomviz simulate`` writes
-(series.MeasuredSeries: the counts held, the theory computed for the rows read, when they are written). The
-other names here are the measurement's parts, importable from this module as before:
-``FpTracker`` (fp_tracker.py), ``Series`` and ``series_rows`` (series.py), the theory over arrays of n
-(theory.curves) and the one Wilson interval (theory.intervals: ``wilson`` is ``wilson_interval``).
+(series.MeasuredSeries: the counts held, the theory computed for the rows read, when they are written).
 """
 
 from __future__ import annotations
@@ -16,16 +13,11 @@ import numpy as np
 
 from bloomviz.filters.registry import make_filter
 from bloomviz.hashing import schemes as hashing
-from bloomviz.measure.fp_tracker import FpTracker
 from bloomviz.measure.pipeline import Measurement
-from bloomviz.measure.series import NONE, STANDARD, MeasuredSeries, Series, series_rows
+from bloomviz.measure.series import NONE, STANDARD, MeasuredSeries, Series
 from bloomviz.measure.streams import item_stream, probe_items
-from bloomviz.theory.curves import estimate_many, theory_many
-from bloomviz.theory.intervals import wilson_interval as wilson
-from bloomviz.theory.intervals import wilson_many
 
-__all__ = ["Simulation", "Cancelled", "FpTracker", "Series", "series_rows", "theory_many", "estimate_many",
-           "wilson", "wilson_many"]
+__all__ = ["Simulation", "Cancelled"]
 
 
 class Cancelled(Exception):

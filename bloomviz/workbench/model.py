@@ -35,7 +35,8 @@ from bloomviz.filters import capabilities
 from bloomviz.filters import bitstore
 from bloomviz.hashing import schemes as hashing
 from bloomviz.items.encoding import to_bytes, to_bytes_list
-from bloomviz.measure.experiment import theory_many, wilson
+from bloomviz.theory.curves import theory_many
+from bloomviz.theory.intervals import wilson_interval
 from bloomviz.measure.series import OWN, STANDARD
 from bloomviz.filters.registry import standard_formulas_apply
 from bloomviz.workbench import jobs, limits
@@ -281,7 +282,7 @@ class Workbench(Operations, Jobs, Undo):
         th = theory_many(m, k, np.array([n], dtype=float))
         fp_count = self._s.measure.fp_count
         probes = len(self._s.measure.probes)
-        low, high = wilson(fp_count, probes)
+        low, high = wilson_interval(fp_count, probes)
         return Numbers(m=m, k=k, n=n, bits_set=x, p_zero=float(1.0 - th["fill_expected"][0]),
                        fp_exact=float(th["fp_exact"][0]), fp_now=(x / m) ** k if m else 0.0,
                        fp_count=fp_count, probes=probes, fp_low=low, fp_high=high,

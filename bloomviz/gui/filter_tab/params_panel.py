@@ -331,7 +331,7 @@ class ParamsPanel(QtWidgets.QWidget):
             self.n_edit.setText(str(cap))
             # p follows the filter (a scenario's design, a loaded session), not the last value typed here: the
             # exact rate of this m and k at the designed n.
-            from bloomviz.measure.experiment import theory_many
+            from bloomviz.theory.curves import theory_many
             rate = float(theory_many(flt.m, flt.k, np.array([float(cap)]))["fp_exact"][0])
             self.p_edit.setText(f"{rate:.2g}")
         self.summary.setText(variant_words.summary_text(flt, cap))

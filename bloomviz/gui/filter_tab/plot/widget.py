@@ -2,7 +2,7 @@
 
 ``FpPlotWidget`` draws a series it is told about and never copies it: the main window calls
 ``set_series(series)`` once (any object with ``column(name) -> numpy array`` and ``len()``; in the app the
-workbench's ``bloomviz.measure.experiment.Series``), then ``refresh()`` whenever the workbench says the series
+workbench's ``bloomviz.measure.series.Series``), then ``refresh()`` whenever the workbench says the series
 changed. ``refresh()`` only marks the plot stale and starts a short single-shot timer, so a burst of calls
 (auto-play at full speed emits thousands a second) costs one redraw per timer period — at most
 ``1000 / REFRESH_INTERVAL_MS`` redraws a second. ``refresh_now()`` redraws at once.

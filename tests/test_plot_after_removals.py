@@ -35,7 +35,7 @@ def _exact_entry(plot) -> str:
     return next(t for t in plot.entry_texts() if t.startswith("theory: exact") or "no removals" in t)
 
 
-def test_exact_until_a_forced_removal_then_named_and_exact_again_after_undo_and_clear(window, qtbot):
+def test_exact_until_a_forced_removal_then_named_and_exact_again_after_undo_and_clear(window, qtbot, tmp_path):
     wb, plot = window.wb, window.plot
     items = random_items(60, seed=3)
     wb.insert_batch(items)
@@ -67,6 +67,10 @@ def test_exact_until_a_forced_removal_then_named_and_exact_again_after_undo_and_
     assert "exact " in plot.readout_text() and "counters give" not in plot.readout_text()
     plot.graphics.scene().sigMouseMoved.emit(QtCore.QPointF(-50, -50))   # away: the latest row again
     assert "counters give" in plot.readout_text()
+
+    plot.export(tmp_path / "rates.csv")   # the file names the column as the legend does
+    header = (tmp_path / "rates.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert "theory: n inserts, no removals_y" in header and "theory: exact" not in header
 
     wb.insert("after")             # later inserts keep the name: the removal still distorts the counters
     plot.refresh_now()

@@ -247,7 +247,9 @@ class DrawingMixin:
     def _name_theory(self) -> None:
         text = (BROKEN_LABEL if self._formula_break is not None
                 else self._theory_label or LABELS["fp_exact"])
-        self._legend_set(self._curves["fp_exact"], text=text)
+        curve = self._curves["fp_exact"]
+        curve.opts["name"] = text       # the CSV export's column is named by the curve, not the legend
+        self._legend_set(curve, text=text)
 
     def set_capacity(self, n) -> None:
         """Mark the design capacity n with a vertical line; ``None`` removes the mark."""

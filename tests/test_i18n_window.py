@@ -180,6 +180,11 @@ def test_the_filter_tab_help_and_status_are_croatian_and_the_language_menu_keeps
     assert " · LP sada " in status and "(teorija " in status and "," in status.split("popunjenost ")[1]
     assert window.item_panel.verdict_text.startswith("Vjerojatno u skupu")
     assert window.history_panel.model().index(1, 1).data() == "umetanje"
+    assert window.autoplay_panel.count_spin.text() == "1.000"          # Qt's own numbers the Croatian way too
+    assert "cells as" not in window.grid_legend.text() and "2.000 ćelija kao " in window.grid_legend.text()
+    start = window.tab_view("start")
+    assert start.lesson_button.text() == "Otvori prvu lekciju" and start.run_buttons["spell"].text().startswith(
+        "Pokreni „")
 
     # View → Language: kept for the next start, said so; BLOOMVIZ_LANG still chooses this start's language
     entries = {a.data(): a for a in window.language_menu.actions()}

@@ -60,6 +60,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.setObjectName("bloomvizMainWindow")
         self.settings = settings if settings is not None else QtCore.QSettings()
         i18n.use(i18n.choose(str(self.settings.value(i18n.SETTING, "") or "")))   # before any word is shown
+        language_menu.use_qt_locale(i18n.language(), self)
         self.setWindowTitle(i18n.tr("bloomviz — Bloom filters made visible"))
         self.wb = workbench if workbench is not None else Workbench(self)
         self._font_scale = theme.DEFAULT_FONT_SCALE

@@ -152,13 +152,13 @@ class StartPage(QtWidgets.QScrollArea):
         layout = QtWidgets.QVBoxLayout(body)
         layout.setContentsMargins(32, 24, 32, 24)
         layout.setSpacing(14)
-        intro = QtWidgets.QLabel(INTRO)
+        intro = QtWidgets.QLabel(tr(INTRO))
         intro.setWordWrap(True)
         intro.setTextFormat(QtCore.Qt.TextFormat.RichText)
         layout.addWidget(intro)
         layout.addWidget(self._lessons())
 
-        heading = QtWidgets.QLabel("<h2 style='margin:0'>Scenarios</h2>")
+        heading = QtWidgets.QLabel("<h2 style='margin:0'>" + tr("Scenarios") + "</h2>")
         layout.addWidget(heading)
         cards = QtWidgets.QGridLayout()
         cards.setSpacing(12)
@@ -182,14 +182,14 @@ class StartPage(QtWidgets.QScrollArea):
         box.setObjectName("lessonsCard")
         box.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
         inner = QtWidgets.QVBoxLayout(box)
-        words = QtWidgets.QLabel(LESSONS)
+        words = QtWidgets.QLabel(tr(LESSONS))
         words.setWordWrap(True)
         words.setTextFormat(QtCore.Qt.TextFormat.RichText)
         inner.addWidget(words)
         row = QtWidgets.QHBoxLayout()
-        self.lesson_button = QtWidgets.QPushButton("Open the first lesson")
-        self.present_button = QtWidgets.QPushButton("Present it (F5)")
-        self.find_button = QtWidgets.QPushButton("Find a false positive (Ctrl+Shift+F)")
+        self.lesson_button = QtWidgets.QPushButton(tr("Open the first lesson"))
+        self.present_button = QtWidgets.QPushButton(tr("Present it (F5)"))
+        self.find_button = QtWidgets.QPushButton(tr("Find a false positive (Ctrl+Shift+F)"))
         self.lesson_button.clicked.connect(lambda: self.lessonRequested.emit(False))
         self.present_button.clicked.connect(lambda: self.lessonRequested.emit(True))
         self.find_button.clicked.connect(self.findRequested.emit)
@@ -201,10 +201,10 @@ class StartPage(QtWidgets.QScrollArea):
 
     def refresh_keys(self) -> None:
         pairs = sorted(self._shortcuts(), key=lambda p: next(
-            (i for i, name in enumerate(FIRST_KEYS) if p[0].startswith(name)), len(FIRST_KEYS)))
+            (i for i, name in enumerate(FIRST_KEYS) if p[0].startswith(tr(name))), len(FIRST_KEYS)))
         rows = "".join(f"<tr><td style='padding:1px 16px 1px 0'><b>{html.escape(s)}</b></td>"
                        f"<td>{html.escape(t)}</td></tr>" for t, s in pairs)
-        self.shortcuts_label.setText(f"<h2 style='margin:0'>Keys</h2><table cellspacing='0'>{rows}</table>")
+        self.shortcuts_label.setText(f"<h2 style='margin:0'>{tr('Keys')}</h2><table cellspacing='0'>{rows}</table>")
 
     def showEvent(self, event) -> None:
         self.refresh_keys()
@@ -215,12 +215,12 @@ class StartPage(QtWidgets.QScrollArea):
         card.setObjectName(f"card_{key}")
         card.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
         box = QtWidgets.QVBoxLayout(card)
-        title = QtWidgets.QLabel(f"<b style='font-size:large'>{html.escape(cls.title)}</b>")
-        line = QtWidgets.QLabel(html.escape(cls.tagline))
+        title = QtWidgets.QLabel(f"<b style='font-size:large'>{html.escape(tr(cls.title))}</b>")
+        line = QtWidgets.QLabel(html.escape(tr(cls.tagline)))
         line.setWordWrap(True)
-        button = QtWidgets.QPushButton(f"Run “{cls.title}”")
-        button.setToolTip(f"Make the filter of this story, insert its data and explain it. Data: "
-                          f"{', '.join(cls.datasets)} (assets/datasets).")
+        button = QtWidgets.QPushButton(tr("Run “{title}”").format(title=tr(cls.title)))
+        button.setToolTip(tr("Make the filter of this story, insert its data and explain it. Data: {data} "
+                             "(assets/datasets).").format(data=", ".join(cls.datasets)))
         button.clicked.connect(lambda _=False, k=key: self.runRequested.emit(k))
         self.run_buttons[key] = button
         row = QtWidgets.QHBoxLayout()

@@ -9,12 +9,27 @@ from __future__ import annotations
 
 import os
 
-from PySide6 import QtGui, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz import i18n
 from bloomviz.i18n import tr
 
 SYSTEM = "auto"
+# Qt's own number words (spin boxes, progress bars): the language's where it has a catalogue, else as Qt found them
+QT_LOCALES = {"hr": (QtCore.QLocale.Language.Croatian, QtCore.QLocale.Country.Croatia)}
+_qt_default: list = []
+
+
+def use_qt_locale(code: str, window: QtWidgets.QWidget | None = None) -> None:
+    """Spin boxes and other Qt number fields write numbers as ``code`` does (hr: 1.000, 0,5); English, or a
+    language without an entry here, puts back the locale Qt started with. ``window``, made before, takes it
+    too (its children inherit its locale, not the default)."""
+    if not _qt_default:
+        _qt_default.append(QtCore.QLocale())
+    wanted = QT_LOCALES.get(code)
+    QtCore.QLocale.setDefault(QtCore.QLocale(*wanted) if wanted else _qt_default[0])
+    if window is not None:
+        window.setLocale(QtCore.QLocale())
 
 
 def saved(settings) -> str:

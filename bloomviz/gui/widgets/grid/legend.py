@@ -16,6 +16,7 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz.gui.widgets.grid.style import HIGHLIGHT_STYLE
 from bloomviz.vocabulary import REMOVAL_KINDS
 from bloomviz.gui.widgets.grid.widget import BitGridWidget
+from bloomviz.i18n import number, tr
 
 SYMBOL_GLYPHS = {"s": "■", "o": "●", "d": "◆", "t1": "▲", "t": "▼", "star": "★", "+": "+", "x": "✕"}
 SHORT = {"new": "newly set", "old": "already 1", "zero": "lookup: 0", "one": "lookup: 1",
@@ -55,10 +56,10 @@ class GridLegend(QtWidgets.QScrollArea):
         self.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Fixed)
-        self.label.setToolTip("Each cell is one bit (or counter) of the filter, bit 0 at the top left, row by row. "
-                        "Zoom with the wheel, drag to pan, hover a cell to see which items set it. When a screen "
-                        "pixel covers many bits it is shaded by the fraction of them that are set (for counters: "
-                        "by their mean value).")
+        self.label.setToolTip(tr("Each cell is one bit (or counter) of the filter, bit 0 at the top left, row by "
+                                 "row. Zoom with the wheel, drag to pan, hover a cell to see which items set it. When "
+                                 "a screen pixel covers many bits it is shaded by the fraction of them that are set "
+                                 "(for counters: by their mean value)."))
 
     def text(self) -> str:
         return self.label.text()
@@ -105,12 +106,12 @@ class GridLegend(QtWidgets.QScrollArea):
             swatches = " ".join(
                 ("□" if v == 0 else f"<span style='color:{_hex(lut[int(round(v * 255 / top))])}'>■</span>")
                 + f"{v}" for v in heat_values(top))
-            cells = (f"counters (darker = higher): {swatches} — {top} = 2^c − 1 is saturated: never "
-                     "counted further, never decremented")
+            cells = tr("counters (darker = higher): {swatches} — {top} = 2^c − 1 is saturated: never counted "
+                       "further, never decremented").format(swatches=swatches, top=top)
             kinds += list(REMOVAL_KINDS)
         marks = " &nbsp;".join(
             f"<span style='color:{HIGHLIGHT_STYLE[kind][0]}'>{SYMBOL_GLYPHS.get(HIGHLIGHT_STYLE[kind][1], '●')}"
-            f"</span> {e(SHORT[kind])}" for kind in kinds)
+            f"</span> {e(tr(SHORT[kind]))}" for kind in kinds)
         bands = f" &nbsp;·&nbsp; {e(self._bands_text)}" if self._bands_text and g.bands() else ""
-        self.setText(f"{g.m:,} cells as {g.rows:,} × {g.cols:,}, bit 0 top left &nbsp;·&nbsp; {cells}{bands} "
-                     f"&nbsp;·&nbsp; {marks}")
+        self.setText(tr("{m} cells as {rows} × {cols}, bit 0 top left").format(
+            m=number(g.m), rows=number(g.rows), cols=number(g.cols)) + f" &nbsp;·&nbsp; {cells}{bands} &nbsp;·&nbsp; {marks}")

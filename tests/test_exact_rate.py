@@ -198,3 +198,27 @@ def test_smallest_m_is_the_first_m_meeting_p_from_any_lower_start():
         assert theory.fp_exact(m, k, n) <= p < theory.fp_exact(m - 1, k, n)
         assert theory.smallest_m(k, n, p, lowest=max(1, m // 3)) == m
     assert theory.smallest_m(64, 10 ** 10, 1e-12) is None
+
+
+@pytest.mark.parametrize("m, k, n_max", [(95_850_584, 7, 300_000), (1_000, 3, 5_000), (32, 4, 200), (100, 1, 400)])
+def test_points_equal_the_curve_and_the_scalar_kernel(m, k, n_max):
+    from bloomviz.theory.exact_rate import fp_exact_curve, fp_exact_kernel, fp_exact_points
+    curve = fp_exact_curve(m, k, n_max)
+    ns = np.unique(np.random.default_rng(3).integers(0, n_max + 1, 400))
+    got = fp_exact_points(m, k, ns)
+    np.testing.assert_allclose(got, curve[ns], rtol=1e-12, atol=0)
+    for n in ns[::40]:
+        assert got[list(ns).index(n)] == pytest.approx(fp_exact_kernel(m, k, int(n)), rel=1e-12)
+    assert fp_exact_points(m, k, np.array([0]))[0] == 0.0
+
+
+def test_fp_exact_at_by_points_never_grows_the_cached_curve():
+    from bloomviz.theory import exact_rate
+    m, k = 9_585_061, 7                      # an (m, k) no other test caches
+    exact_rate._CURVE_CACHE.pop((m, k), None)
+    got = exact_rate.fp_exact_at(m, k, np.array([10, 5_000_000]), points=True)
+    assert (m, k) not in exact_rate._CURVE_CACHE
+    np.testing.assert_allclose(got, [exact_rate.fp_exact_kernel(m, k, 10), exact_rate.fp_exact_kernel(m, k, 5_000_000)],
+                               rtol=1e-12)
+    short = exact_rate.fp_exact_at(m, k, np.array([100]))   # a cached curve that reaches n is read as it is
+    assert exact_rate.fp_exact_at(m, k, np.array([100]), points=True)[0] == short[0]

@@ -73,7 +73,7 @@ class Series:
             raise KeyError(f"no column {name!r}; columns: {', '.join(self.COLUMNS)}")
         return self._data[name][: self._len]
 
-    def columns_at(self, rows, names: Sequence[str] = COLUMNS) -> dict[str, np.ndarray]:
+    def columns_at(self, rows, names: Sequence[str] = COLUMNS, points: bool = False) -> dict[str, np.ndarray]:
         return {name: self.column(name)[rows] for name in names}
 
     def row(self, i: int) -> dict[str, float]:
@@ -90,12 +90,13 @@ class Series:
             yield self.row(i)
 
 
-def columns_at(series, rows, names: Sequence[str]) -> dict[str, np.ndarray]:
+def columns_at(series, rows, names: Sequence[str], points: bool = False) -> dict[str, np.ndarray]:
     """``names`` at ``rows`` (indices; None: every row) of any series: one that computes its columns computes
-    only those rows; one that holds only ``column`` (a plot's test double) is sliced."""
+    only those rows (``points``: see ``MeasuredSeries.columns_at``); one that holds only ``column`` (a plot's
+    test double) is sliced."""
     own = getattr(series, "columns_at", None)
     if own is not None:
-        return own(rows, names)
+        return own(rows, names, points)
     return {name: series.column(name) if rows is None else series.column(name)[rows] for name in names}
 
 
@@ -172,8 +173,10 @@ class MeasuredSeries:
             return self._held[name][: self._len]
         return self.columns_at(None, (name,))[name]
 
-    def columns_at(self, rows, names: Sequence[str] = COLUMNS) -> dict[str, np.ndarray]:
-        """The columns ``names`` at ``rows`` (indices into the series; None: every row)."""
+    def columns_at(self, rows, names: Sequence[str] = COLUMNS, points: bool = False) -> dict[str, np.ndarray]:
+        """The columns ``names`` at ``rows`` (indices into the series; None: every row). ``points``: the exact
+        rate computed at these rows' n alone, never through a longer cached curve (a plot's few rows spread over
+        10^7 inserts; theory.exact_rate.fp_exact_points), equal to the curve's within ~1e-13 relative."""
         for name in names:
             if name not in COLUMNS:
                 raise KeyError(f"no column {name!r}; columns: {', '.join(COLUMNS)}")
@@ -187,7 +190,7 @@ class MeasuredSeries:
         stretch = np.searchsorted(np.asarray(self._starts), rows, side="right") - 1
         for s in np.unique(stretch):
             pick = rows if len(self._starts) == 1 else rows[stretch == s]
-            values = self._compute(self._params[s], pick, names)
+            values = self._compute(self._params[s], pick, names, points)
             for name in names:
                 if len(self._starts) == 1:
                     out[name] = values[name]
@@ -195,7 +198,7 @@ class MeasuredSeries:
                     out[name][stretch == s] = values[name]
         return out
 
-    def _compute(self, params: tuple, rows: np.ndarray, names: Sequence[str]) -> dict[str, np.ndarray]:
+    def _compute(self, params: tuple, rows: np.ndarray, names: Sequence[str], points: bool) -> dict[str, np.ndarray]:
         m, k, probes, theory = params
         held = self._held
         n = held["n"][rows]
@@ -213,7 +216,7 @@ class MeasuredSeries:
         if "n_estimated" in want:
             out["n_estimated"] = estimate_many(m, k, bits)
         if want & {"fill_expected", *_STANDARD_RATES}:
-            th = theory_many(m, k, n)
+            th = theory_many(m, k, n, points)
             out["fill_expected"] = th["fill_expected"]
             for key in _STANDARD_RATES:
                 out[key] = th[key] if theory == STANDARD else np.full(n.size, np.nan)

@@ -76,7 +76,8 @@ def plot_points(workbench) -> list[list[float]]:
     if not rows:
         return []
     idx = np.unique(np.linspace(0, rows - 1, min(rows, MAX_PLOT_POINTS)).round().astype(int))
-    n, measured, exact = (np.asarray(v) for v in columns_at(series, idx, ("n", "fp_measured", "fp_exact")).values())
+    cols = columns_at(series, idx, ("n", "fp_measured", "fp_exact"), points=True)
+    n, measured, exact = (np.asarray(cols[c]) for c in ("n", "fp_measured", "fp_exact"))
     return [[float(a), float(b), float(c)] for a, b, c in zip(n, measured, exact)]
 
 

@@ -17,15 +17,17 @@ from bloomviz.theory.exact_rate import fp_exact_at
 __all__ = ["theory_many", "estimate_many"]
 
 
-def theory_many(m: int, k: int, n) -> dict[str, np.ndarray]:
-    """The exact rate, Bloom's classic formula, the approximation, the bound and the expected fill at each n."""
+def theory_many(m: int, k: int, n, points: bool = False) -> dict[str, np.ndarray]:
+    """The exact rate, Bloom's classic formula, the approximation, the bound and the expected fill at each n.
+    ``points``: the exact rate at these n alone, never through a longer cached curve (exact_rate.fp_exact_at),
+    for a few n spread far apart: a plot's rows, the latest n."""
     n = np.asarray(n, dtype=float)
     with np.errstate(divide="ignore"):
         fill = -np.expm1(k * n * math.log1p(-1.0 / m)) if m > 1 else (n > 0).astype(float)
         classic = np.exp(k * np.log(fill)) if k else np.ones_like(n)
         approx = np.exp(k * np.log(-np.expm1(-k * n / m)))
         bound = np.exp(k * np.log(-np.expm1(-k * (n + 0.5) / (m - 1)))) if m > 1 else np.ones_like(n)
-    exact = fp_exact_at(m, k, n) if n.size else np.zeros(0)
+    exact = fp_exact_at(m, k, n, points) if n.size else np.zeros(0)
     return {"fp_exact": exact, "fp_classic": classic, "fp_approx": approx, "fp_bound": np.minimum(bound, 1.0),
             "fill_expected": fill}
 

@@ -21,9 +21,10 @@ from bloomviz.items.generated import GeneratedRun
 from bloomviz.workbench.state import checkpoint
 
 # Qt fires each due timer once per round, a zero-delay step first: two steps can fall between two turns that
-# handle input, so a step aims at a fifth of the 100 ms a stall may take (with room for a loaded machine doubling
-# it). At 0.3 us an insert (auto-play of generated runs) that is still ~65,000 inserts a step.
-TARGET_TICK_S = 0.020
+# handle input, so a step aims at a fifth of the 50 ms a stall may take, leaving room for the redraws. At 0.15 us
+# an insert (auto-play of generated runs) that is still ~65,000 inserts a step. (At 20 ms, auto-play of 10^7
+# items had turns of 56-59 ms of this thread's CPU.)
+TARGET_TICK_S = 0.010
 FRAME_INTERVAL_S = 0.100
 MIN_CHUNK, MAX_CHUNK = 512, 200_000
 

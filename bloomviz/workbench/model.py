@@ -279,7 +279,7 @@ class Workbench(Operations, Jobs, Undo):
         flt = self._s.flt
         m, k, n = flt.m, flt.k, len(flt)
         x = flt.bits_set
-        th = theory_many(m, k, np.array([n], dtype=float))
+        th = theory_many(m, k, np.array([n], dtype=float), points=True)   # no curve through every n below
         fp_count = self._s.measure.fp_count
         probes = len(self._s.measure.probes)
         low, high = wilson_interval(fp_count, probes)

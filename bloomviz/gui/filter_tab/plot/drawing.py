@@ -20,6 +20,7 @@ from bloomviz.gui.filter_tab.plot.style import BROKEN_LABEL, FILL_CURVES, LABELS
 from bloomviz.measure.series import columns_at
 
 DECIMATE_ABOVE = 8_192   # rows: up to this many every row is drawn
+_COMPUTED_TOGETHER = ("fp_exact", "fp_classic", "fp_approx", "fp_bound", "fill_expected")   # one theory_many
 BUCKETS_PER_PIXEL = 1    # each bucket gives up to three rows (first, lowest, highest)
 
 
@@ -151,11 +152,17 @@ class DrawingMixin:
 
     def _column(self, series, key: str) -> np.ndarray:
         """A column as drawn: the rows chosen at the last redraw (every row when not decimated). A measured
-        series computes a theory column for those rows alone."""
+        series computes a theory column for those rows alone, the theory's columns together, once a redraw."""
         rows = getattr(self, "_drawn_rows", None)
         if rows is not None and rows[-1] >= len(series):
             rows = None
-        return columns_at(series, rows, (key,))[key]
+        drawn = (self.redraw_count, id(series), len(series), rows is None)
+        if getattr(self, "_drawn_of", None) != drawn:
+            self._drawn_of, self._drawn_values = drawn, {}
+        if key not in self._drawn_values:
+            names = _COMPUTED_TOGETHER if key in _COMPUTED_TOGETHER else (key,)
+            self._drawn_values.update(columns_at(series, rows, names, points=rows is not None))
+        return self._drawn_values[key]
 
     def _on_rate_x_range(self, *_):
         # Zoomed or panned by the user, or back to the whole range: the rows are chosen again for the new view.

@@ -77,7 +77,7 @@ class ReadoutMixin:
         else:
             i = int(len(ns) - 1 - np.argmin(np.abs(ns[::-1] - n)))   # the latest row nearest to n
         keys = ("n",) + RATE_CURVES + FILL_CURVES + ("n_estimated",)
-        row = {key: float(value[0]) for key, value in columns_at(series, [i], keys).items()}
+        row = {key: float(value[0]) for key, value in columns_at(series, [i], keys, points=True).items()}
         row["n_true"] = row["n"]
         row["row"] = i
         return row

@@ -168,3 +168,23 @@ def test_tool_defaults_and_margins_stated():
     _holds(f"Each filter's own block follows for up to {DETAIL_LIMIT} filters")
     paths = cli.build_parser().parse_args(["measure-git", "repo"]).paths
     _holds(f"(`--paths N`, default {paths:,};")
+
+
+def test_rocksdbs_own_model_of_the_benchmarks_filters():
+    # benchmarks/lsm_filter_rates.py: 200,000 keys at 10 bits per key in one full filter; what RocksDB answered
+    # and the fill are measurements, RocksDB's model (formats.rocksdb.estimated_fp) follows from m and k
+    from bloomviz.formats.rocksdb import estimated_fp
+    keys = 200_000
+    fast, legacy = (engines.rocksdb(keys, 10, legacy=flag) for flag in (False, True))
+    fast_model = estimated_fp(fast.m / keys, fast.k, keys, 512, False)
+    legacy_model = estimated_fp(legacy.m / keys, legacy.k, keys, 512, True)
+    _holds(f"{fast_model:.3%} by RocksDB's model".replace("%", " %"))
+    _holds(f"(RocksDB's model, which adds a term for it: {legacy_model:.2%})".replace("%", " %"))
+
+
+def test_gits_hashing_constants():
+    from bloomviz.hashing.git_scheme import SEED0, SEED1
+    _holds(f"32-bit MurmurHash3 with seeds {SEED0:#010x} and {SEED1:#010x}")
+    for n in (1, 2, 7, 512):
+        assert engines.git(n).m == 8 * math.ceil(10 * n / 8)
+    _holds("m = 8 × the filter's bytes (ceil(10 n / 8) bytes for n paths")

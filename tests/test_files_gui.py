@@ -302,7 +302,7 @@ def test_recent_files_listed_pruned_and_opened(make_window, tmp_path):
     for name in ("one", "two"):
         assert w.files.write_session(str(tmp_path / f"{name}.bloomviz"))
     assert w.files.recent.paths() == [str(tmp_path / "two.bloomviz"), str(tmp_path / "one.bloomviz")]
-    menu = w.files.recent_menu
+    menu = w.files.menu.recent_menu
     menu.aboutToShow.emit()
     texts = [a.text() for a in menu.actions() if not a.isSeparator()]
     assert texts[:2] == ["&1  two.bloomviz", "&2  one.bloomviz"] and texts[-1] == "Clear the list"
@@ -330,7 +330,7 @@ def test_history_csv_export(make_window, tmp_path):
     w.wb.configure(64, 3)
     play(w.wb)
     w.dialogs.save_paths.append(str(tmp_path / "h"))
-    assert w.files.export_history_dialog()
+    assert w.files.menu.export_history_dialog()
     with open(tmp_path / "h.csv", newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     assert len(rows) == len(w.wb.history)

@@ -1,8 +1,8 @@
 """The File menu's entries for sessions, filters, Open Recent, Insert from file and Export history.
 
-``FileMenu`` is a part of ``session_io.FileActions``: it declares the actions, places them at the top of the
-window's File menu (above the window's own exports), and disables those that would replace the filter while
-bulk work runs.
+``FileMenu`` is a part of ``session_io.FileActions``, handed the controller whose slots its entries call: it
+declares the actions, places them at the top of the window's File menu (above the window's own exports), and
+disables those that would replace the filter while bulk work runs.
 """
 
 from __future__ import annotations
@@ -20,30 +20,38 @@ from bloomviz.i18n import number, tr
 class FileMenu:
     """The File menu's entries of ``FileActions``."""
 
+    def __init__(self, files):   # the FileActions whose slots, dialogs and status line the entries use
+        self.files = files
+        self.actions: dict[str, QtGui.QAction] = {}
+        self.recent_menu: QtWidgets.QMenu | None = None
+
     # --- insert from file, history --------------------------------------------------------------------------
     def insert_from_file_dialog(self) -> bool:
-        if self._refuse_busy("Insert from file"):
+        f = self.files
+        if f._refuse_busy("Insert from file"):
             return False
-        path = self.dialogs.open_path("Insert the lines of a text file", TEXT_FILTER, "")
-        return self.importer.start(path) if path else False
+        path = f.dialogs.open_path("Insert the lines of a text file", TEXT_FILTER, "")
+        return f.importer.start(path) if path else False
 
     def export_history_dialog(self) -> bool:
+        f = self.files
         title = "Export the history"
-        path = self.dialogs.save_path(title, CSV_FILTER, "bloom-history.csv")
+        path = f.dialogs.save_path(title, CSV_FILTER, "bloom-history.csv")
         if not path:
             return False
         path = with_suffix(path, ".csv")
         try:
-            count = history_export.write_csv(self.wb.history, path)
+            count = history_export.write_csv(f.wb.history, path)
         except OSError as exc:
-            self.dialogs.error(title, tr("Could not write the history:\n{reason}").format(reason=os_error_text(path, exc)))
+            f.dialogs.error(title, tr("Could not write the history:\n{reason}").format(reason=os_error_text(path, exc)))
             return False
-        self._status(tr("Saved {count} operations to {path}").format(count=number(count), path=path))
+        f._status(tr("Saved {count} operations to {path}").format(count=number(count), path=path))
         return True
 
     # --- menu -----------------------------------------------------------------------------------------------
     def build_menu(self) -> None:
-        w = self.window
+        f = self.files
+        w = f.window
         K = QtGui.QKeySequence.StandardKey
 
         def action(key, text, slot, shortcut=None, tip=""):
@@ -57,16 +65,16 @@ class FileMenu:
             self.actions[key] = act
             return act
 
-        action("new", "&New session", self.new_session, K.New,
+        action("new", "&New session", f.new_session, K.New,
                "An empty filter with the same parameters, no file behind it.")
-        action("open", "&Open…", self.open_dialog, K.Open,
+        action("open", "&Open…", f.open_dialog, K.Open,
                "Open a session (.bloomviz: parameters and every operation, replayed) or a filter (.bloom).")
-        action("save", "&Save session", self.save, K.Save,
+        action("save", "&Save session", f.save, K.Save,
                "Save the session: the filter's parameters and every insert and lookup, as JSON.")
-        action("save_as", "Save session &as…", self.save_as, K.SaveAs, "Save the session under a new name.")
-        action("load_filter", "&Load filter (.bloom)…", self.load_filter_dialog, "Ctrl+Shift+O",
+        action("save_as", "Save session &as…", f.save_as, K.SaveAs, "Save the session under a new name.")
+        action("load_filter", "&Load filter (.bloom)…", f.load_filter_dialog, "Ctrl+Shift+O",
                "Load a filter's bits from a .bloom file (its items are not in the file).")
-        action("save_filter", "Save filter as .&bloom…", self.save_filter_dialog, "Ctrl+Shift+B",
+        action("save_filter", "Save filter as .&bloom…", f.save_filter_dialog, "Ctrl+Shift+B",
                "Save the filter's bits in the compact binary .bloom format (bloomviz inspect reads it).")
         action("import", "&Insert from file…", self.insert_from_file_dialog, "Ctrl+Shift+I",
                "Insert every line of a text file as an item (UTF-8; progress and Cancel; all or nothing).")
@@ -96,12 +104,13 @@ class FileMenu:
         add(self.actions["import"])
         add(self.actions["export_history"])
         separator()
-        recent_files.attach(recent_menu, self.recent, lambda p: self.open_path(p), self._pruned)
-        self.wb.busyChanged.connect(self._on_busy)
+        recent_files.attach(recent_menu, f.recent, lambda p: f.open_path(p), self._pruned)
+        f.wb.busyChanged.connect(self._on_busy)
 
     def _pruned(self, gone: list[str]) -> None:
+        f = self.files
         names = ", ".join(os.path.basename(p) for p in gone)
-        self._status(tr("Removed from the recent files (no longer there): {names}").format(names=names), 10_000)
+        f._status(tr("Removed from the recent files (no longer there): {names}").format(names=names), 10_000)
 
     def _on_busy(self, busy: bool) -> None:
         for key in ("new", "open", "save", "save_as", "load_filter", "save_filter", "import"):

@@ -41,6 +41,18 @@ def filter_args(flt, variant: str) -> dict:
     return {"m": flt.m if sized else None, "k": flt.k if sized else None, "params": params}
 
 
+def loaded_note(flt, source: str, truth: bool) -> str:
+    """What the window says of a filter loaded without its items (``truth``: whether they are known)."""
+    params = ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}"
+                       for k, v in flt.state_params().items())
+    text = (f"Loaded a {flt.variant} filter from {source}: m = {flt.m:,}, k = {flt.k}, scheme {flt.scheme}"
+            + (f", {params}" if params else "") + f"; it holds n = {len(flt):,} inserts "
+            f"and {flt.bits_set:,} bits are set (fill {flt.fill_ratio:.1%}).")
+    if not truth:
+        text += (" A .bloom file stores the bits, not the items: a lookup that passes is “probably in the "
+                 "set”, and whether it is a true or a false positive cannot be told.")
+    return text
+
 
 class FilterFiles:
     """Load and save ``.bloom`` filters, of ``FileActions``."""
@@ -51,18 +63,6 @@ class FilterFiles:
             return False
         path = self.dialogs.open_path("Load a filter", f"{BLOOM_FILTER};;All files (*)", "")
         return self.load_filter_path(path, ask=False) if path else False
-
-    @staticmethod
-    def _loaded_note(flt, source: str, truth: bool) -> str:
-        params = ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}"
-                           for k, v in flt.state_params().items())
-        text = (f"Loaded a {flt.variant} filter from {source}: m = {flt.m:,}, k = {flt.k}, scheme {flt.scheme}"
-                + (f", {params}" if params else "") + f"; it holds n = {len(flt):,} inserts "
-                f"and {flt.bits_set:,} bits are set (fill {flt.fill_ratio:.1%}).")
-        if not truth:
-            text += (" A .bloom file stores the bits, not the items: a lookup that passes is “probably in the "
-                     "set”, and whether it is a true or a false positive cannot be told.")
-        return text
 
     def load_filter_path(self, path: str, ask: bool = True) -> bool:
         """Load a ``.bloom`` file into the window; on any problem a message, and the current filter stays."""
@@ -83,7 +83,7 @@ class FilterFiles:
         head, payload = storage.encode(flt)
         self._replaying = True
         try:
-            ok = self.wb.install_filter(flt, note=self._loaded_note(flt, os.path.basename(path), truth=False))
+            ok = self.wb.install_filter(flt, note=loaded_note(flt, os.path.basename(path), truth=False))
         finally:
             self._replaying = False
         if not ok:

@@ -4,8 +4,8 @@
 window keeps it as ``window.file_actions``: ``gui/extensions.py``). The controller only talks to the workbench
 (``configure``, ``insert``, ``lookup``, ``insert_batch``, ``install_filter``, ``run_job``), never to a filter.
 It is made of parts, one file each: ``session_save`` (New, Save, Save as), ``session_open`` (Open, and a
-session's replay), ``filter_files`` (.bloom files) and ``file_menu`` (the menu, Insert from file, Export
-history); this file holds what they share: the file and title shown, whether something is unsaved, and the
+session's replay), ``filter_files`` (.bloom files), and ``file_menu`` (the menu, Insert from file, Export
+history: an object handed this controller); this file holds what they share: the file and title shown, whether something is unsaved, and the
 question asked before it is lost.
 
 A session is saved as its recipe (``bloomviz.files.session``): the filter's parameters, the measurement's probe
@@ -35,7 +35,7 @@ from bloomviz.gui.workbench import Workbench
 from bloomviz.i18n import number, ntr, tr
 
 
-class FileActions(SessionSaving, SessionOpening, FilterFiles, FileMenu, QtCore.QObject):
+class FileActions(SessionSaving, SessionOpening, FilterFiles, QtCore.QObject):
     """Sessions, filters, imports and history export for one window."""
 
     def __init__(self, window, dialogs: Dialogs | None = None):
@@ -55,7 +55,8 @@ class FileActions(SessionSaving, SessionOpening, FilterFiles, FileMenu, QtCore.Q
         self.wb.historyAppended.connect(self._on_history)
         self.wb.filterReset.connect(self._on_reset)
         window.installEventFilter(self)
-        self.actions: dict[str, QtGui.QAction] = {}
+        self.menu = FileMenu(self)
+        self.actions: dict[str, QtGui.QAction] = self.menu.actions   # by key: "new", "open", "save", …
 
     # --- state: the file shown, what is unsaved --------------------------------------------------------------
     def _current_seed(self) -> int:
@@ -138,7 +139,7 @@ class FileActions(SessionSaving, SessionOpening, FilterFiles, FileMenu, QtCore.Q
 def install(window, dialogs: Dialogs | None = None) -> FileActions:
     """Add the session and file actions to ``window``'s File menu and guard its closing; returns the controller."""
     actions = FileActions(window, dialogs)
-    actions.build_menu()
+    actions.menu.build_menu()
     return actions
 
 

@@ -16,7 +16,7 @@ from bloomviz.files import session as sessions
 from bloomviz.files import storage
 from bloomviz.workbench import replay as session_replay
 from bloomviz.gui.files.file_paths import OPEN_FILTER, os_error_text
-from bloomviz.gui.files.filter_files import filter_from_bytes
+from bloomviz.gui.files.filter_files import filter_from_bytes, loaded_note
 from bloomviz.gui.workbench import Workbench
 from bloomviz.workbench.limits import MAX_M as WINDOW_MAX_M
 from bloomviz.i18n import number, tr
@@ -175,7 +175,7 @@ class SessionOpening:
             wb.set_probe_count(probes)
         self._use_seed(s.seed)
         if base is not None:
-            wb.install_filter(base, capacity=s.capacity, note=self._loaded_note(base, "this session", truth=False))
+            wb.install_filter(base, capacity=s.capacity, note=loaded_note(base, "this session", truth=False))
             head, payload = storage.encode(base)
             self._base = (head + payload, len(base))
         else:

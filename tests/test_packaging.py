@@ -72,7 +72,7 @@ def test_readme_quick_start_has_two_one_line_commands():
     # each works from nothing: makes its own environment, installs, then does its job
     assert run_command[0].startswith("python3 -m venv ") and run_command[0].endswith("bin/bloomviz")
     assert test_command[0].startswith("python3 -m venv ") and "[test]" in test_command[0]
-    assert test_command[0].endswith("-m pytest")
+    assert test_command[0].endswith(("-m pytest", "-m pytest -n auto"))
 
 
 def test_ci_runs_the_readme_test_command():

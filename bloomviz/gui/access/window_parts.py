@@ -8,6 +8,7 @@ here; every other control is named from its text, label or tooltip by ``names.na
 from __future__ import annotations
 
 from bloomviz.gui.access import cell_cursor, motion, names, plot_words, scheme, speech
+from bloomviz.gui.widgets import shrink
 
 # (window attribute, its widget's attribute, name): controls whose words are elsewhere or only implied.
 SILENT_CONTROLS = (
@@ -27,7 +28,8 @@ def _reach(obj, path):
 
 
 def install(window) -> speech.Speaker:
-    """Name the window's silent controls, then every other unnamed control of the window from its words; give
+    """Name the window's silent controls, then every other unnamed control of the window from its words; let
+    its combo boxes shrink and its forms wrap at large text (``shrink``); give
     the grid its keyboard cursor, the verdict its voice and the plots their words. Returns the window's speaker
     (also ``window.speaker``)."""
     for owner, path, name in SILENT_CONTROLS:
@@ -36,6 +38,8 @@ def install(window) -> speech.Speaker:
             widget.setAccessibleName(name)
     motion.install(window)
     scheme.install(window)
+    shrink.let_combos_shrink(window)     # first: it makes the combo boxes' lists, whose scroll bars get names
+    shrink.let_forms_wrap(window)
     names.name_tree(window)
     window.speaker = speaker = speech.Speaker(window)
     window.cell_cursor = cell_cursor.attach(window, speaker)
@@ -47,5 +51,7 @@ def install(window) -> speech.Speaker:
 
 def view_made(view) -> None:
     """A tab's view made on its first showing: named and its plots described like the rest."""
+    shrink.let_combos_shrink(view)
+    shrink.let_forms_wrap(view)
     names.name_tree(view)
     plot_words.describe_plots(view)

@@ -17,35 +17,8 @@ from bloomviz.explain import variants as variant_words
 from bloomviz.filters import capabilities
 from bloomviz.filters.capabilities import grid_values
 from bloomviz.gui import theme
-from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.widgets.wilson_band import WilsonBand
 from bloomviz.studies import scheme_verdict
-
-
-class LaneFrame(QtWidgets.QFrame):
-    """A configuration's title, grid and numbers."""
-
-    def __init__(self, colour: str, parent=None):
-        super().__init__(parent)
-        self.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
-        self.title = QtWidgets.QLabel()
-        self.title.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        self.title.setWordWrap(True)
-        self.grid = BitGridWidget()
-        self.grid.setMinimumSize(80, 80)
-        self.stats = QtWidgets.QLabel()
-        self.stats.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        self.stats.setWordWrap(True)
-        self.colour = colour
-        for label in (self.title, self.stats):
-            # Labels must not widen the tab (four lanes share it beside the docks); a narrow lane clips them.
-            label.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
-        layout = QtWidgets.QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.setSpacing(2)
-        layout.addWidget(self.title)
-        layout.addWidget(self.grid, 1)
-        layout.addWidget(self.stats)
 
 
 class CompareDrawing:
@@ -65,6 +38,7 @@ class CompareDrawing:
                 frame.stats.setText("")
             else:
                 frame.setVisible(False)
+        self.lane_box.refit()
 
     @staticmethod
     def _max_value(flt) -> int:
@@ -186,6 +160,7 @@ class CompareDrawing:
                                    "interval of the probes. When the run ends the scheme is judged against what "
                                    "this filter's own bits explain for independent positions ((X/m)^k for a "
                                    "standard filter), so one filter's luck is not blamed on its scheme.")
+        self.lane_box.refit()      # the numbers' new lines: each lane as tall as its words
 
     def _redraw(self) -> None:
         self._draw_curves()
@@ -194,6 +169,17 @@ class CompareDrawing:
         self.fit_grids()
 
     def fit_grids(self) -> None:
+        self.lane_box.refit()
+        self._fit_lane_share()
         for frame in self.lanes:
             if frame.isVisible() and frame.grid.m:
                 frame.grid.fit()
+
+    def _fit_lane_share(self) -> None:
+        """A whole row of lanes above the plot (at 250 % text the plot's size hint left them ~90 px), as long as
+        the plot keeps half the column; a larger share the user dragged is kept."""
+        sizes = self.right.sizes()
+        total = sum(sizes)
+        want = min(self.lane_box.row_height() + 2, total // 2)
+        if total > 0 and sizes[0] < want:
+            self.right.setSizes([want, total - want])

@@ -21,7 +21,8 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui import theme
-from bloomviz.gui.compare_tab.drawing import CompareDrawing, LaneFrame
+from bloomviz.gui.compare_tab.drawing import CompareDrawing
+from bloomviz.gui.compare_tab.lanes import LaneBox, LaneFrame, lane_area
 from bloomviz.gui.compare_tab.settings import LANE_COLOURS, MAX_GRID_M, CompareSettings, ConfigRow
 from bloomviz.gui.widgets.side_column import side_column
 from bloomviz.gui.timing import ChunkRunner
@@ -133,12 +134,8 @@ class CompareView(CompareSettings, CompareDrawing, QtWidgets.QWidget):
         scroll.setMaximumWidth(380)
 
         self.lanes = [LaneFrame(c) for c in LANE_COLOURS]
-        grids = QtWidgets.QGridLayout()
-        grids.setSpacing(4)
-        for i, lane in enumerate(self.lanes):
-            grids.addWidget(lane, 0, i)  # one row: side by side, leaving the plot its height
-        grid_box = QtWidgets.QWidget()
-        grid_box.setLayout(grids)
+        self.lane_box = LaneBox(self.lanes)      # side by side while the titles fit, else in rows that scroll
+        grid_box = lane_area(self.lane_box)
 
         self.plot = pg.PlotWidget()
         self.plot.setBackground("w")
@@ -165,7 +162,7 @@ class CompareView(CompareSettings, CompareDrawing, QtWidgets.QWidget):
         row.addWidget(self.log_check)
         pl.addLayout(row)
 
-        right = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        self.right = right = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         right.addWidget(grid_box)
         right.addWidget(plot_box)
         right.setStretchFactor(0, 1)

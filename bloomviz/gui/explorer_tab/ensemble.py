@@ -18,6 +18,7 @@ from bloomviz.hashing import schemes as hashing
 from bloomviz.measure.ensemble import EnsembleJob
 from bloomviz.gui import theme
 from bloomviz.gui.timing import JobRunner
+from bloomviz.gui.widgets.flow_layout import FlowLayout, keep_together
 from bloomviz.gui.explorer_tab.plots import CLASSIC, EXACT, MEASURED, CurvePlot, fmt
 
 MAX_GUI_M = 4096            # the page is for small filters, where the formulas differ; the CLI takes more
@@ -58,12 +59,10 @@ class EnsemblePage(QtWidgets.QWidget):
         self.message.setWordWrap(True)
         self.runner = JobRunner(self)
 
-        form = QtWidgets.QHBoxLayout()
+        form = FlowLayout()     # one row at normal text; at 250 % one row made the Explorer 2,900 px wide
         for label, widget in (("m", self.m), ("k", self.k), ("n", self.n), ("filters", self.filters),
                               ("probes each", self.probes), ("scheme", self.scheme)):
-            form.addWidget(QtWidgets.QLabel(label))
-            form.addWidget(widget)
-        form.addStretch(1)
+            form.addWidget(keep_together(QtWidgets.QLabel(label), widget))
         buttons = QtWidgets.QHBoxLayout()
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.cancel_button)

@@ -14,6 +14,7 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui import theme
 from bloomviz.gui.timing import JobRunner
+from bloomviz.gui.widgets.flow_layout import FlowLayout, keep_together
 from bloomviz.studies.explore import MAX_MEASURE_PROBES
 
 
@@ -55,16 +56,15 @@ class MeasurePanel(QtWidgets.QWidget):
         self.message = QtWidgets.QLabel()
         self.message.setWordWrap(True)
 
-        row = QtWidgets.QHBoxLayout()
-        self.extra = QtWidgets.QHBoxLayout()   # the owner may put its own fields here (a k range)
-        row.addLayout(self.extra)
-        row.addWidget(QtWidgets.QLabel("probes"))
-        row.addWidget(self.probes)
-        row.addWidget(QtWidgets.QLabel("seed"))
-        row.addWidget(self.seed)
+        row = FlowLayout()           # one row at normal text; at large text it wraps instead of widening the tab
+        extra = QtWidgets.QWidget()
+        self.extra = QtWidgets.QHBoxLayout(extra)   # the owner may put its own fields here (a k range)
+        self.extra.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(extra)
+        row.addWidget(keep_together(QtWidgets.QLabel("probes"), self.probes))
+        row.addWidget(keep_together(QtWidgets.QLabel("seed"), self.seed))
         for button in (self.measure_button, self.reseed_button, self.cancel_button, self.clear_button):
             row.addWidget(button)
-        row.addStretch(1)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(2, 0, 2, 0)
         layout.addLayout(row)

@@ -16,6 +16,7 @@ from typing import Callable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from bloomviz.gui.widgets.flow_layout import FlowLayout
 from bloomviz.gui import theme
 from bloomviz.gui.theme import verdict_colour
 from bloomviz.explain.operations import Explanation
@@ -83,7 +84,7 @@ class ItemPanel(QtWidgets.QWidget):
         self.verdict.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft)
         self._verdict_plain = ""
 
-        buttons = QtWidgets.QHBoxLayout()
+        buttons = FlowLayout()     # at 250 % the three side by side were wider than the panel: they wrap
         buttons.addWidget(self.insert_button)
         buttons.addWidget(self.lookup_button)
         buttons.addWidget(self.remove_button)

@@ -50,3 +50,43 @@ def keep_share(view: QtWidgets.QWidget, window: QtWidgets.QWidget, width_share: 
         if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share < 1:
             raise ValueError(f"{name} must be a number from 0 to below 1, not {share!r}")
     return _ShareKeeper(view, window, float(width_share), float(height_share))
+
+
+COMBO_CHARS = 10     # characters a closed combo box asks room for; the list shows every choice whole
+
+
+def let_combos_shrink(root: QtWidgets.QWidget) -> int:
+    """Every combo box under ``root`` asks for ``COMBO_CHARS`` characters, not its longest choice: at 250 %
+    "MurmurHash3, mixed double hashing (default)" made the Explorer's calculator ~900 px wide (its values
+    scrolled out of view) and the Filter tab's variant box cut its panel. Given more room a box still fills it;
+    given less, the closed box elides its text and its list shows the choices whole. Returns how many."""
+    boxes = root.findChildren(QtWidgets.QComboBox)
+    for box in boxes:
+        if box.isEditable():
+            continue
+        box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        box.setMinimumContentsLength(COMBO_CHARS)
+        # the box keeps the minimum size it measured before (the longest choice) until its style changes
+        QtWidgets.QApplication.sendEvent(box, QtCore.QEvent(QtCore.QEvent.Type.StyleChange))
+        _remeasure(box)
+    return len(boxes)
+
+
+def _remeasure(widget: QtWidgets.QWidget | None) -> None:
+    """``widget`` and its ancestors measured afresh: a layout keeps each child's sizes until the child says they
+    changed, and a child on a hidden page (a tab not shown) says so only when shown; the page's stale minimum
+    (the longest choice's) widened the Explorer to 1,700 px at 250 %."""
+    while widget is not None:
+        widget.updateGeometry()
+        widget = widget.parentWidget()
+
+
+def let_forms_wrap(root: QtWidgets.QWidget) -> int:
+    """Every form under ``root`` puts a field under its label when the two do not fit side by side (at 250 %
+    "How many" beside its spin box needed 457 px in a 330 px panel); at normal text nothing moves. Returns how
+    many forms."""
+    forms = [layout for layout in root.findChildren(QtWidgets.QFormLayout)]
+    for form in forms:
+        form.setRowWrapPolicy(QtWidgets.QFormLayout.RowWrapPolicy.WrapLongRows)
+        _remeasure(form.parentWidget())
+    return len(forms)

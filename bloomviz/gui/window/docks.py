@@ -78,6 +78,26 @@ def fit_text_size(window: QtWidgets.QMainWindow, docks: dict, scale: float) -> N
     elif scale < LARGE_TEXT and beside_history:
         window.addDockWidget(_AREA.RightDockWidgetArea, explain)
         window.splitDockWidget(plot, explain, QtCore.Qt.Orientation.Vertical)
+    if scale >= LARGE_TEXT:
+        QtCore.QTimer.singleShot(0, lambda: widen_left_column(window, docks))
+
+
+def needed_width(dock: QtWidgets.QDockWidget) -> int:
+    """The width a dock's panel needs at the current text size, with the dock's and the scroll area's edges."""
+    panel = dock.widget().widget() if isinstance(dock.widget(), QtWidgets.QScrollArea) else dock.widget()
+    return panel.minimumSizeHint().width() + 24
+
+
+def widen_left_column(window: QtWidgets.QMainWindow, docks: dict) -> None:
+    """At large text the left column as wide as its panels need (at 250 % on 1440 x 900 it kept 331 px for
+    panels of 411-457 px: they scrolled sideways, the variant's name and the Remove button half out of view),
+    as far as the grid's share of the window lets it (``keep_share`` holds the centre)."""
+    left = [dock for key, dock in docks.items() if key in ("filter", "item", "autoplay") and dock.isVisible()
+            and not dock.isFloating() and window.dockWidgetArea(dock) == _AREA.LeftDockWidgetArea]
+    if left:
+        need = max(needed_width(dock) for dock in left)
+        if left[0].width() < need:
+            window.resizeDocks([left[0]], [need], QtCore.Qt.Orientation.Horizontal)
 
 
 class DockKeeper:

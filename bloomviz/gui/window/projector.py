@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from bloomviz.gui.window.docks import needed_width
 from bloomviz.i18n import tr
 
 KEY = "F8"
@@ -27,11 +28,6 @@ def _needed_height(dock: QtWidgets.QDockWidget) -> int:
     panel = dock.widget().widget() if isinstance(dock.widget(), QtWidgets.QScrollArea) else dock.widget()
     title = QtGui.QFontMetrics(dock.font()).height() + 10
     return panel.sizeHint().height() + title
-
-
-def _needed_width(dock: QtWidgets.QDockWidget) -> int:
-    panel = dock.widget().widget() if isinstance(dock.widget(), QtWidgets.QScrollArea) else dock.widget()
-    return panel.minimumSizeHint().width() + 24     # the dock's and the scroll area's margins
 
 
 class ProjectorLayout(QtCore.QObject):
@@ -75,7 +71,7 @@ class ProjectorLayout(QtCore.QObject):
             return
         item, autoplay, plot = (w.docks[key] for key in SHOWN)
         QtWidgets.QApplication.processEvents()     # the panels' size hints at the new text size
-        left = max(_needed_width(item), _needed_width(autoplay))
+        left = max(needed_width(item), needed_width(autoplay))
         w.resizeDocks([item, plot], [left, max(260, w.width() * 28 // 100)], QtCore.Qt.Orientation.Horizontal)
         # auto-play's controls whole; the item panel the rest (its verdict, the one text that may be long,
         # scrolls when it must, its first lines in view)

@@ -90,7 +90,9 @@ class StatusLine(QtCore.QObject):
 
     def update(self) -> None:
         self._text.cancel()
-        self.label.setText(self.text())
+        text = self.text()
+        self.label.setText(text)
+        self.label.setToolTip(f"{text}\n\n{STATUS_TIP}")     # the whole line where it is drawn ending in "…"
 
     def mark(self) -> None:
         """The numbers changed: redraw the line soon."""

@@ -10,6 +10,7 @@ import pyqtgraph as pg
 from PySide6 import QtWidgets
 
 from bloomviz.gui.filter_tab.plot.style import BAND_LABEL, LABELS, LIMIT_LABEL
+from bloomviz.gui.widgets.flow_layout import FlowLayout
 from bloomviz.gui.widgets.wilson_band import WilsonBand
 from bloomviz.theory.units import axis_counts
 from bloomviz.i18n import tr
@@ -17,7 +18,7 @@ from bloomviz.i18n import tr
 
 class BuildMixin:
     def _build_controls(self) -> None:
-        self._controls = QtWidgets.QHBoxLayout()
+        self._controls = FlowLayout()    # wraps at large text rather than widen the plot's dock past the window
         self._controls.setContentsMargins(4, 0, 4, 0)
         self._log_check = QtWidgets.QCheckBox(tr("Log y"))
         self._log_check.setToolTip(
@@ -34,7 +35,6 @@ class BuildMixin:
         self._estimate_check.toggled.connect(self.set_show_estimate)
         for box in (self._log_check, self._fill_check, self._estimate_check):
             self._controls.addWidget(box)
-        self._controls.addStretch(1)
 
     def _new_plot(self) -> pg.PlotItem:
         plot = pg.PlotItem(axisItems={"bottom": _CountAxis(orientation="bottom")})

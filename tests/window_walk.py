@@ -47,6 +47,7 @@ check_rng = random.Random(SEED + 1)   # the checks' own draws: they do not shift
 answer_rng = random.Random(SEED + 2)  # dialogs' answers: whether a dialog comes up depends on timing
 errors: list[str] = []
 log: list[str] = []
+problems: list[str] = []   # what an action itself found wrong
 
 
 def excepthook(kind, value, tb):
@@ -60,6 +61,7 @@ tmp = Path(tempfile.mkdtemp(prefix="bloomviz-walk-"))
 os.environ["BLOOMVIZ_SETTINGS"] = str(tmp / "settings.ini")
 
 from bloomviz.gui.extensions import install_all  # noqa: E402
+from bloomviz.gui.lesson_tab import stepping  # noqa: E402
 from bloomviz.gui.main_window import MainWindow  # noqa: E402
 from bloomviz.gui.window import exports  # noqa: E402
 from bloomviz.gui.workbench import Workbench  # noqa: E402
@@ -67,6 +69,7 @@ from walk_checks import FileWatch, check, fingerprint  # noqa: E402
 from walk_inputs import SUFFIXES, Inputs  # noqa: E402
 
 inputs = Inputs(tmp, rng)
+INLINE_SECONDS = stepping.INLINE_SECONDS
 targets = inputs.targets
 WORDS = tmp / "words.txt"
 WORDS.write_text("\n".join(f"w{i}" for i in range(300)) + "\n", encoding="utf-8")
@@ -243,17 +246,23 @@ def act_file():
     return False
 
 
+def opened(path: str) -> bool:
+    """File → Open on ``path``; the file itself must come out of it byte for byte as it went in."""
+    log[-1] += f" {os.path.relpath(path, tmp)}"
+    before = Path(path).read_bytes()
+    ok = files.open_path(path, ask=rng.random() < 0.5)
+    if Path(path).read_bytes() != before:
+        problems.append(f"opening {path} changed the file")
+    return ok
+
+
 def act_foreign():
-    path = inputs.foreign_file()
-    log[-1] += f" {os.path.basename(path)}"
-    files.open_path(path, ask=rng.random() < 0.5)
+    opened(inputs.foreign_file())
     return True   # another library's filter opens in its own tab: the window's filter stays
 
 
 def act_session():
-    path = inputs.session_file(saved)
-    log[-1] += f" {os.path.basename(path)}"
-    return not files.open_path(path, ask=rng.random() < 0.5)
+    return not opened(inputs.session_file(saved))
 
 
 def act_save():
@@ -289,7 +298,9 @@ def act_lesson():
     if choice == "cancel":
         view.opening.cancel()
         return True
-    # a step's "show scenario=" runs the scenario in the window
+    # half the moves as jobs however light (the path of a heavy step: the view must not draw the state the worker
+    # changes), half as the dry run's measure says; a step's "show scenario=" runs the scenario in the window
+    stepping.INLINE_SECONDS = -1.0 if rng.random() < 0.5 else INLINE_SECONDS
     view.next() if choice == "next" else view.back() if choice == "back" else \
         view.go_to(rng.randrange(len(view.lesson.steps) + 1)) if view.lesson is not None else None
     return False
@@ -378,7 +389,7 @@ def main() -> int:
         spent = time.perf_counter() - t
         sys.stderr.write(log[-1] + "\n")
         # checked at once: bulk work and auto-play go on in the turns of the loop that follow
-        problem = None
+        problem = problems.pop() if problems else None
         if unchanged and fingerprint(wb) != before:
             problem = f"a refused or cancelled action changed the filter: {before} -> {fingerprint(wb)}"
         problem = problem or watch.after(files_before, offered + [session_path, files.path or ""], said)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from bloomviz.theory import rates as theory
 from bloomviz.gui.widgets import fill_gauge
-from bloomviz.gui.widgets.fill_gauge import AMBER, RED, gauge_state
+from bloomviz.gui.theme import GAUGE_COLOURS
+from bloomviz.gui.widgets.fill_gauge import gauge_state
+
+AMBER, RED = GAUGE_COLOURS["near"], GAUGE_COLOURS["past"]
 from window_helpers import new_window
 
 

@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent / "bloomviz"
 RANK = {
     "theory": 0, "disk": 0,        # numbers in, numbers out; files opened and saved safely
     "vocabulary": 0,               # the verdicts and highlight kinds every layer shares
+    "palette": 0,                  # colours of the pictures drawn without Qt (notebook image, lab report)
     "i18n": 0,                     # the window's words in the user's language (gettext, standard library only)
     "items": 1,                    # item -> bytes, item sources
     "hashing": 2,                  # bytes -> positions

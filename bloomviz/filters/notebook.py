@@ -24,9 +24,11 @@ import zlib
 
 import numpy as np
 
+from bloomviz.palette import NOTEBOOK_PAD, NOTEBOOK_SET, NOTEBOOK_UNSET
+
 MAX_CELLS = 1 << 18            # 512 x 512 cells at most; beyond that cells are bins of several bits
 TARGET_WIDTH = 512             # pixels the picture aims at, cells scaled up to it
-UNSET, SET, PAD = (236, 239, 244), (41, 98, 255), (255, 255, 255)
+UNSET, SET, PAD = NOTEBOOK_UNSET, NOTEBOOK_SET, NOTEBOOK_PAD
 
 
 def _png(rgb: np.ndarray) -> bytes:

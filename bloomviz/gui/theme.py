@@ -35,8 +35,27 @@ VERDICT_COLOURS = {
 MESSAGE_COLOURS = {
     "error": ("#C0392B", "#FF6B5B"),    # a refusal or a failure, in words beside the control that caused it
     "muted": ("#666666", "#9A9A9A"),    # a non-event ("Not removed"); quieter, still 4.5:1 (AA)
-    "success": ("#1A6B2F", "#3DDC97"),  # a search that found what it looked for
+    "success": ("#1A6B2F", "#3DDC97"),  # a search that found what it looked for; a right answer; "not in the set"
+    "probably": ("#1565C0", "#56B4E9"), # "probably in the set" where nothing says whether it is a false positive
 }
+# Colours with a meaning that are not text on a panel. The Explorer's plots keep the Filter tab's meanings (exact
+# blue, measured vermilion; Okabe-Ito, safe for the common colour-vision deficiencies).
+EXPLORER_COLOURS = {"exact": "#0072B2", "approx": "#009E73", "bound": "#CC79A7", "measured": "#D55E00",
+                    "classic": "#5a5a5a", "mark": "#1f1f1f", "grey": "#777777", "best": "#F0E442",
+                    "label_fill": (255, 255, 255, 220), "legend_fill": (255, 255, 255, 215)}
+EXPLORER_RUNS = ("#D55E00", "#E69F00", "#56B4E9", "#8B4513", "#F0E442", "#000000")   # one per run
+EXPLORER_FAMILY = ("#6baed6", "#3182bd", "#0072B2", "#08519c", "#08306b")          # a family of m, light to dark
+LANE_COLOURS = ("#0072B2", "#009E73", "#E69F00", "#D55E00")   # the Compare tab's lanes (Okabe-Ito)
+COMPARE_LEGEND = {"text": "#202020", "fill": (255, 255, 255, 220), "edge": "#B0B0B0"}
+# A scenario's words marked by verdict: white text on these
+SCENARIO_COLOURS = {Verdict.TRUE_NEGATIVE: "#1E6FB8", Verdict.TRUE_POSITIVE: "#2E7D32",
+                    Verdict.FALSE_POSITIVE: "#C0392B"}
+SCENARIO_TEXT = "#FFFFFF"
+PRESENTER_BLANK = "#000000"   # what covers the window around a presented lesson
+GAUGE_COLOURS = {"near": "#E69F00", "past": "#C0392B"}   # the fill gauge at and well past its design capacity
+# Plots outside the Filter tab, by theme (theme_views)
+VIEW_COLOURS = {False: {"background": "#ffffff", "foreground": "#1f1f1f"},
+                True: {"background": "#1c1d21", "foreground": "#e4e4e4"}}
 
 
 class _Theme(QtCore.QObject):

@@ -12,10 +12,10 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6 import QtWidgets
 
+from bloomviz.gui import theme
 from bloomviz.gui.widgets.grid import BitGridWidget
 
-COLOURS = {False: {"background": "#ffffff", "foreground": "#1f1f1f"},
-           True: {"background": "#1c1d21", "foreground": "#e4e4e4"}}
+COLOURS = theme.VIEW_COLOURS
 
 
 def _theme_plot(widget: pg.PlotWidget, dark: bool) -> None:

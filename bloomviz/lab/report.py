@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import math
 
+from bloomviz.palette import REPORT
 from bloomviz.lab.grid import KINDS, LabReport, Point
 from bloomviz.theory.units import rate_text
 
@@ -82,7 +83,7 @@ def csv_text(report: LabReport) -> str:
 
 # --- the plot --------------------------------------------------------------------------------------------------
 FLOOR = 1e-6         # rates below are drawn on the bottom edge (a measured 0 has no logarithm)
-GOOD, BAD, THEORY = "#2962ff", "#c62828", "#222222"
+GOOD, BAD, THEORY = REPORT["good"], REPORT["bad"], REPORT["theory"]
 
 
 def svg(report: LabReport) -> str:
@@ -105,12 +106,13 @@ def svg(report: LabReport) -> str:
            f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
            f'<title>{e("False-positive rate of the student filter against the exact rate for independent positions")}'
            '</title>',
-           f'<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>',
+           f'<rect x="0" y="0" width="{width}" height="{height}" fill="{REPORT["background"]}"/>',
            f'<text x="{left}" y="16" font-size="12">measured rate (dot, 95 % interval) and exact rate for '
            'independent positions (black bar)</text>']
     for power in range(lo_exp, 1):
         yy = y(10.0 ** power)
-        out.append(f'<line x1="{left}" x2="{width - right}" y1="{yy:.1f}" y2="{yy:.1f}" stroke="#ddd"/>')
+        out.append(f'<line x1="{left}" x2="{width - right}" y1="{yy:.1f}" y2="{yy:.1f}" '
+                   f'stroke="{REPORT["grid"]}"/>')
         out.append(f'<text x="{left - 6}" y="{yy + 4:.1f}" text-anchor="end">1e{power}</text>')
     group_start = 0
     for i, p in enumerate(pts):
@@ -131,7 +133,8 @@ def svg(report: LabReport) -> str:
             out.append(f'<text x="{mid:.1f}" y="{top + plot_h + 30}" text-anchor="middle">k {p.k}</text>')
             if i + 1 < len(pts):
                 sep = (xx + x(i + 1)) / 2
-                out.append(f'<line x1="{sep:.1f}" x2="{sep:.1f}" y1="{top}" y2="{top + plot_h}" stroke="#eee"/>')
+                out.append(f'<line x1="{sep:.1f}" x2="{sep:.1f}" y1="{top}" y2="{top + plot_h}" '
+                           f'stroke="{REPORT["separator"]}"/>')
             group_start = i + 1
     out.append(f'<text x="{left}" y="{height - 10}">n grows left to right in each (m, k) · red: not consistent '
                f'with independent positions · below 1e{lo_exp}: on the bottom edge</text>')

@@ -10,13 +10,14 @@ import math
 
 from PySide6 import QtCore, QtWidgets
 
+from bloomviz.gui import theme
 from bloomviz.explain.variants import variant_title
 from bloomviz.filters.registry import VARIANTS
 from bloomviz.hashing import schemes as hashing
 from bloomviz.studies.compare import DEFAULT_PROBES, LESSON_P, Config, lesson_configs, lesson_design
 from bloomviz.theory import rates as theory
 
-LANE_COLOURS = ("#0072B2", "#009E73", "#E69F00", "#D55E00")  # Okabe-Ito: safe for colour-vision deficiencies
+LANE_COLOURS = theme.LANE_COLOURS
 OFF = "(off)"
 MAX_GRID_M = 10_000_000
 

@@ -145,8 +145,9 @@ class CompareView(CompareSettings, CompareDrawing, QtWidgets.QWidget):
         self.plot.setLogMode(y=True)
         self.plot.getAxis("left").enableAutoSIPrefix(False)  # "1 (x0.001)" on a rate axis misleads
         # Top left: the curves rise from the bottom left to the right, so that corner stays empty.
-        self.legend = self.plot.addLegend(offset=(8, 8), labelTextSize="9pt", labelTextColor="#202020",
-                                          brush=pg.mkBrush(255, 255, 255, 220), pen=pg.mkPen("#B0B0B0"))
+        self.legend = self.plot.addLegend(offset=(8, 8), labelTextSize="9pt", labelTextColor=theme.COMPARE_LEGEND["text"],
+                                          brush=pg.mkBrush(*theme.COMPARE_LEGEND["fill"]),
+                                          pen=pg.mkPen(theme.COMPARE_LEGEND["edge"]))
         self.log_check = QtWidgets.QCheckBox("log y")
         self.log_check.setChecked(True)
         self.log_check.toggled.connect(self._set_log)

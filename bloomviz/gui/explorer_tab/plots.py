@@ -20,15 +20,15 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
+from bloomviz.gui import theme
 from bloomviz.studies import explore
 from bloomviz.theory.units import count_text, rate_text
 from bloomviz.gui.widgets.plot_export import EXPORT_FILTER, PlotExportError, export_plot
 
 # Okabe–Ito colours, as in the live plot.
-EXACT, APPROX, BOUND, MEASURED, CLASSIC = "#0072B2", "#009E73", "#CC79A7", "#D55E00", "#5a5a5a"
-MARK, GREY = "#1f1f1f", "#777777"
-RUN_COLOURS = ("#D55E00", "#E69F00", "#56B4E9", "#8B4513", "#F0E442", "#000000")
-FAMILY = ("#6baed6", "#3182bd", "#0072B2", "#08519c", "#08306b")
+EXACT, APPROX, BOUND, MEASURED, CLASSIC, MARK, GREY = (theme.EXPLORER_COLOURS[key] for key in (
+    "exact", "approx", "bound", "measured", "classic", "mark", "grey"))
+RUN_COLOURS, FAMILY = theme.EXPLORER_RUNS, theme.EXPLORER_FAMILY
 
 
 def fmt(value: float) -> str:
@@ -59,7 +59,7 @@ class CurvePlot(QtWidgets.QWidget):
         self.plot_item.setLabel("left", y_label, color=MARK)
         self.plot_item.showGrid(x=True, y=True, alpha=0.25)
         self.plot_item.setLogMode(x=log_x, y=log_y)
-        self.legend = self.plot_item.addLegend(offset=legend_offset, brush=pg.mkBrush(255, 255, 255, 215),
+        self.legend = self.plot_item.addLegend(offset=legend_offset, brush=pg.mkBrush(*theme.EXPLORER_COLOURS["legend_fill"]),
                                                labelTextColor=MARK)
         self.readout = QtWidgets.QLabel(" ")
         self.readout.setWordWrap(True)
@@ -135,7 +135,7 @@ class CurvePlot(QtWidgets.QWidget):
 
     def note(self, text: str) -> None:
         """A message in the middle of the view (for a plot that has nothing to show)."""
-        label = pg.TextItem(text, color=MARK, anchor=(0.5, 0.5), fill=(255, 255, 255, 220))
+        label = pg.TextItem(text, color=MARK, anchor=(0.5, 0.5), fill=theme.EXPLORER_COLOURS["label_fill"])
         self.plot_item.addItem(label, ignoreBounds=True)
         vb = self.plot_item.getViewBox()
         rect = vb.viewRect()
@@ -262,7 +262,7 @@ class FpVsKPlot(CurvePlot):
             self.vline(k_real, f"(m/n)·ln 2 = {k_real:.2f}", at=0.55)   # below the legend, above the dip
         best = float(sw["fp_exact"][k_int - 1])
         star = self.curve("best", f"best integer k = {k_int}", [k_int], [best], pen=None, symbol="star",
-                          symbol_brush="#F0E442", size=20, readout=False)
+                          symbol_brush=theme.EXPLORER_COLOURS["best"], size=20, readout=False)
         star.setZValue(10)
         star.setSymbolPen(pg.mkPen(MARK, width=1))
         if k != k_int:

@@ -19,6 +19,7 @@ import os
 
 from PySide6 import QtGui, QtWidgets
 
+from bloomviz.gui import theme
 from bloomviz import formats
 from bloomviz.filters import bitstore
 from bloomviz.formats import atlas
@@ -159,7 +160,7 @@ class ForeignView(QtWidgets.QWidget):
 
     def show_message(self, text: str, error: bool = False) -> None:
         self.message.setText(text)
-        self.message.setStyleSheet("color: #C0392B;" if error else "")
+        self.message.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
 
     # --- reading ---------------------------------------------------------------------------------------------
     def open_dialog(self) -> bool:
@@ -285,7 +286,7 @@ class ForeignView(QtWidgets.QWidget):
             found = flt.lookup(text)
         except (ValueError, TypeError) as exc:
             self.verdict.setText(f"Refused: {html.escape(str(exc))}.")
-            self.verdict.setStyleSheet("color: #C0392B;")
+            self.verdict.setStyleSheet(f"color: {theme.colour('error')};")
             return False
         positions = list(found.positions)
         bits = list(found.bits)
@@ -296,11 +297,11 @@ class ForeignView(QtWidgets.QWidget):
         if found.maybe_present:
             words = (f"<b>probably in the set</b>: all of its bits are 1 (positions {shown}). What was inserted is "
                      "unknown, so this may be a false positive; the rate at this fill says how likely.")
-            colour = "#1565C0"
+            colour = theme.colour("probably")
         else:
             zero = next(p for p, b in zip(positions, bits) if not b)
             words = (f"<b>definitely not in the set</b>: bit {zero:,} is 0 (positions {shown}).")
-            colour = "#2E7D32"
+            colour = theme.colour("success")
         self.verdict.setText(f"“{html.escape(text)}”: {words}")
         self.verdict.setStyleSheet(f"color: {colour};")
         return True
@@ -322,7 +323,7 @@ class ForeignView(QtWidgets.QWidget):
         if not answers:
             why = refusals[0] if refusals else "no filter of the file covers it"
             self.verdict.setText(f"Refused: {html.escape(why)}.")
-            self.verdict.setStyleSheet("color: #C0392B;")
+            self.verdict.setStyleSheet(f"color: {theme.colour('error')};")
             return False
         hits = [(i, a) for i, a in answers if a.maybe_present]
         index, found = hits[0] if hits else answers[0]
@@ -340,13 +341,13 @@ class ForeignView(QtWidgets.QWidget):
             others = f"; {len(hits) - 1:,} other filter(s) also have all its bits set" if len(hits) > 1 else ""
             words = (f"<b>probably in the set</b>: in “{name}” all its bits are 1{others} ({went}). What was "
                      "inserted is unknown, so this may be a false positive.")
-            colour = "#1565C0"
+            colour = theme.colour("probably")
         else:
             zero = found.zero_positions[0]
             each = f"bit {zero:,} is 0 in “{name}”" if len(answers) == 1 else (
                 f"a 0 bit in each of the {len(answers):,} filters (shown: “{name}”, bit {zero:,})")
             words = f"<b>definitely not in the set</b>: {each} ({went})."
-            colour = "#2E7D32"
+            colour = theme.colour("success")
         self.verdict.setText(f"“{html.escape(text)}”: {words}")
         self.verdict.setStyleSheet(f"color: {colour};")
         return True

@@ -19,6 +19,7 @@ from typing import Callable
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
+from bloomviz.gui import theme
 from bloomviz.explain import variants as variant_words
 from bloomviz.filters.params import K, M, Param
 from bloomviz.filters.registry import VARIANTS
@@ -243,7 +244,7 @@ class ParamsPanel(QtWidgets.QWidget):
     # --- actions -----------------------------------------------------------------------------------------------
     def show_message(self, text: str, error: bool = True) -> None:
         self.message.setText(text)
-        self.message.setStyleSheet("color: #C0392B;" if error and text else "")
+        self.message.setStyleSheet(f"color: {theme.colour('error')};" if error and text else "")
 
     def values(self) -> tuple[int, int, str]:
         """The form's (m, k, scheme), or ValueError naming the bad value (m and k are None for scalable)."""

@@ -17,16 +17,16 @@ from dataclasses import dataclass
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from bloomviz.gui import theme
 from bloomviz.gui.access import motion
 from bloomviz.gui.timing import ChunkRunner
 from bloomviz.i18n import tr
-from bloomviz.gui.widgets.predict_vote import RIGHT, PredictPanel, Tally
+from bloomviz.gui.widgets.predict_vote import PredictPanel, Tally
 from bloomviz.gui.widgets.step_reveal import reveal_steps, scheme_of
 from bloomviz.lessons.predict import VERDICT_CHOICES
 from bloomviz.workbench.limits import ItemError, check_item
 
 STEP_MS = 700          # one position lit every 0.7 s: slow enough to read its line aloud
-WRONG = "#C0392B"
 
 
 @dataclass
@@ -201,7 +201,7 @@ class PredictTool(QtWidgets.QWidget):
         if won is None:
             self.verdict.setText("No majority (no votes, or a tie).")
         else:
-            colour = RIGHT if won else WRONG
+            colour = theme.colour("success" if won else "error")
             said = VERDICT_CHOICES[tally.votes.index(max(tally.votes))][1].lower()
             self.verdict.setText(f"<span style='color:{colour}; font-weight:bold'>{'✓ Right' if won else '✗ Wrong'}"
                                  f"</span>: the class's majority said “{html.escape(said)}”.")
@@ -213,7 +213,7 @@ class PredictTool(QtWidgets.QWidget):
         self.summary.setText(self.running.text())
 
     def _say(self, text: str, error: bool = False) -> None:
-        self.narration.setText(f"<span style='color:{WRONG}'>{text}</span>" if error else text)
+        self.narration.setText(f"<span style='color:{theme.colour('error')}'>{text}</span>" if error else text)
 
 
 def install(window) -> PredictTool:

@@ -18,6 +18,7 @@ import html
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from bloomviz.gui import theme
 from bloomviz.workbench.limits import ItemError, check_item
 from bloomviz.gui.access import motion
 from bloomviz.gui.timing import ChunkRunner
@@ -102,7 +103,7 @@ class SlowMotionPanel(QtWidgets.QWidget):
             self.play_button.setText("Play")
 
     def _say(self, text: str, error: bool = False) -> None:
-        colour = "#C0392B" if error else ""
+        colour = theme.colour("error") if error else ""
         self.narration.setText(f"<span style='color:{colour}'>{text}</span>" if colour else text)
 
     def start(self, op: str, item: str | None = None) -> bool:

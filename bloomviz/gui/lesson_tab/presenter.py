@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from bloomviz.gui import theme
 from bloomviz import lessons
 from bloomviz.i18n import ntr, tr
 
@@ -32,7 +33,7 @@ class Presenter(QtCore.QObject):
         self._window, self._view, self._tab_key = window, view, tab_key
         self._saved = None
         self._blank = QtWidgets.QWidget(window)
-        self._blank.setStyleSheet("background: black;")
+        self._blank.setStyleSheet(f"background: {theme.PRESENTER_BLANK};")
         self._blank.hide()
         self.typed = ""          # the digits of a step to jump to, until Enter
         keys = {self._view.next: ("PgDown", "Right", "Space"), self._view.back: ("PgUp", "Left"),

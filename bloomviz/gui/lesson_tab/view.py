@@ -28,6 +28,7 @@ import html
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from bloomviz.gui import theme
 from bloomviz import lessons
 from bloomviz.lessons import step_numbers
 from bloomviz.lessons.actions import REGISTRY
@@ -188,7 +189,7 @@ class LessonView(QtWidgets.QWidget):
 
     def _say_error(self, exc: BaseException) -> None:
         self.message.setText(f"Not opened: {html.escape(str(exc))}. The lesson shown is unchanged.")
-        self.message.setStyleSheet("color: #C0392B;")
+        self.message.setStyleSheet(f"color: {theme.colour('error')};")
 
     def load(self, lesson) -> bool:
         self.animation.stop()

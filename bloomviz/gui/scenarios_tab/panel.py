@@ -29,7 +29,7 @@ from bloomviz.gui.workbench import Workbench
 from bloomviz.gui.plain_text import ask_yes_no
 from bloomviz.i18n import tr
 
-COLOURS = {Verdict.TRUE_NEGATIVE: "#1E6FB8", Verdict.TRUE_POSITIVE: "#2E7D32", Verdict.FALSE_POSITIVE: "#C0392B"}
+COLOURS = theme.SCENARIO_COLOURS
 
 
 def _default_ask(parent: QtWidgets.QWidget) -> Callable[[str, str], bool]:
@@ -224,7 +224,7 @@ class ScenarioPanel(QtWidgets.QWidget):
                 return (f"<span style='color:{COLOURS[kind]}; text-decoration:underline'>"
                         f"{html.escape(word)}</span>")
             if kind == Verdict.FALSE_POSITIVE:
-                return f"<b style='color:#FFFFFF; background:{COLOURS[kind]}'>&nbsp;{html.escape(word)}&nbsp;</b>"
+                return f"<b style='color:{theme.SCENARIO_TEXT}; background:{COLOURS[kind]}'>&nbsp;{html.escape(word)}&nbsp;</b>"
             return html.escape(word)
 
         marked = "".join(mark(m) if m.group(0).isalpha() else html.escape(m.group(0))

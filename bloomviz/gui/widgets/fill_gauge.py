@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
+from bloomviz.gui import theme
 from bloomviz.theory import rates as theory
 from bloomviz.theory.units import percent_text, rate_text
 from bloomviz.i18n import marks, number, tr
 from bloomviz.filters.registry import standard_formulas_apply
 
-AMBER, RED = "#E69F00", "#C0392B"
 REFRESH_MS = 200
 
 
@@ -35,7 +35,7 @@ def gauge_state(n: int, capacity: int | None, bits_set: int, m: int, k: int, sta
     text = tr("{n} of {capacity} items").format(n=number(n), capacity=number(capacity))
     colour, tip = "", tr("The filter was designed for {capacity} items.").format(capacity=number(capacity))
     if share >= 1.0:
-        colour = AMBER if share < 1.5 else RED
+        colour = theme.GAUGE_COLOURS["near" if share < 1.5 else "past"]
         tip = tr("At or past its design capacity of {capacity} items.").format(capacity=number(capacity))
         if n > capacity and standard_formulas and m and k:
             then = theory.fp_exact(m, k, capacity)

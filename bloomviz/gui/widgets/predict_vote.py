@@ -16,7 +16,8 @@ from typing import Callable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-RIGHT = "#1E8449"       # the right choice, once revealed (green reads as "right" in every theme we ship)
+from bloomviz.gui import theme
+
 
 
 @dataclass
@@ -164,10 +165,10 @@ class PredictPanel(QtWidgets.QFrame):
             right = tally.revealed and i == record["right"]
             mark = "✓ " if right else ""
             label.setText(f"{mark}{i + 1}.  {html.escape(record['choices'][i])}")
-            label.setStyleSheet(f"color: {RIGHT}; font-weight: bold;" if right else
+            label.setStyleSheet(f"color: {theme.colour('success')}; font-weight: bold;" if right else
                                 "color: palette(mid);" if tally.revealed else "")
             palette = bar.palette()      # a palette, not a style sheet: a style sheet drops the scaled font
-            palette.setColor(QtGui.QPalette.ColorRole.Highlight, QtGui.QColor(RIGHT) if right else
+            palette.setColor(QtGui.QPalette.ColorRole.Highlight, QtGui.QColor(theme.colour("success")) if right else
                              self.palette().color(QtGui.QPalette.ColorRole.Mid) if tally.revealed else
                              self.palette().color(QtGui.QPalette.ColorRole.Highlight))
             bar.setPalette(palette)

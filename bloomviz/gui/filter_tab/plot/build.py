@@ -9,7 +9,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6 import QtWidgets
 
-from bloomviz.gui.filter_tab.plot.style import BAND_LABEL, LABELS, LIMIT_LABEL
+from bloomviz.gui.filter_tab.plot.style import BAND_BRUSH, BAND_LABEL, LABELS, LIMIT_LABEL
 from bloomviz.gui.widgets.flow_layout import FlowLayout
 from bloomviz.gui.widgets.wilson_band import WilsonBand
 from bloomviz.theory.units import axis_counts
@@ -90,7 +90,7 @@ class BuildMixin:
         for key in ("fp_bound", "fp_approx", "fp_classic", "fp_exact", "fp_measured"):  # measured last, on top
             self._add_curve(plot, key)
         self._curves["fp_measured"].setZValue(10)
-        self._band = WilsonBand(self._curves["fp_low"], self._curves["fp_high"], brush=(0, 0, 0, 40))
+        self._band = WilsonBand(self._curves["fp_low"], self._curves["fp_high"], brush=BAND_BRUSH)
         plot.addItem(self._band, ignoreBounds=True)  # its off-view floor must not drag the range down
         plot.getViewBox().sigYRangeChanged.connect(self._on_rate_y_range)
         plot.getViewBox().sigXRangeChanged.connect(self._on_rate_x_range)

@@ -29,6 +29,7 @@ LABELS = {
 BROKEN_LABEL = "theory: n inserts, no removals"
 # Short: the legend sits beside or under a panel-sized plot, in as many columns as fit.
 BAND_LABEL = "95% interval"
+BAND_BRUSH = (0, 0, 0, 40)   # the interval band when it is made (the theme then gives it its own)
 LIMIT_LABEL = "measured 0: rate below this (95%)"
 
 # Okabe–Ito colours: distinguishable with the common colour-vision deficiencies; lighter variants on dark.

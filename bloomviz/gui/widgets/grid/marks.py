@@ -13,7 +13,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui.widgets.grid import layout as gl
-from bloomviz.gui.widgets.grid.style import BAND_COLOURS, HIGHLIGHT_STYLE
+from bloomviz.gui.widgets.grid.style import BAND_COLOURS, CULPRIT_HALO, HIGHLIGHT_STYLE
 from bloomviz.vocabulary import HIGHLIGHT_KINDS
 
 
@@ -39,7 +39,7 @@ class GridMarks:
     def set_theme(self, halo_colour: str) -> None:
         # the halo separates a marker from both cell colours; yellow needs a dark one on either theme
         self._mark_pens = {k: pg.mkPen(style[0], width=3) for k, style in HIGHLIGHT_STYLE.items()}
-        self._halo_pens = {k: pg.mkPen("#000000" if k == "culprit" else halo_colour, width=7)
+        self._halo_pens = {k: pg.mkPen(CULPRIT_HALO if k == "culprit" else halo_colour, width=7)
                            for k in HIGHLIGHT_STYLE}
 
     # ----------------------------------------------------------------- highlights

@@ -31,6 +31,7 @@ BORDER_MIN_PX = 14.0  # cell size on screen from which borders are drawn
 MAX_LABELS = 400  # index labels are drawn only when at most this many cells are visible
 MIN_MARKER_PX = 16.0  # highlight markers never shrink below this, however small the cells
 HOVER_MAX_WIDTH = 420  # px; longer hover texts wrap
+CULPRIT_HALO = "#000000"   # the yellow culprit marker needs a dark halo on either theme
 BAND_COLOURS = ("#E69F00", "#0072B2", "#009E73", "#CC79A7", "#D55E00", "#56B4E9")
 
 

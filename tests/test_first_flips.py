@@ -28,7 +28,7 @@ def _unpacked(view, m):
                                      (40_000_000, 20, 5_000)])
 def test_flip_rows_is_one_insert_at_a_time(m, k, n, bitmap, monkeypatch):
     # small filters get a bitmap of their own size, large ones a hashed one: both on every size here
-    monkeypatch.setattr(first_flips, "_EXACT_MAX_M", 1 << 40 if bitmap == "exact" else 0)
+    monkeypatch.setattr(first_flips, "EXACT_MAX_M", 1 << 40 if bitmap == "exact" else 0)
     rng = np.random.default_rng(m + k)
     bits, view, rows = _case(rng, m, m // 3, n, k)
     probe_bits = np.sort(np.concatenate([rng.integers(0, m, 300), rows[rng.integers(0, n, 50), 0],

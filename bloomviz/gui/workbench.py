@@ -45,12 +45,17 @@ def _warm_up() -> None:
     from bloomviz.filters import bit_kernels  # noqa: F401
     from bloomviz.hashing import mixed_kernel, murmur_kernel  # noqa: F401
     from bloomviz.items.generated import GeneratedItems, GeneratedRun
-    from bloomviz.measure import first_flips  # noqa: F401
+    from bloomviz.measure import first_flips
     model = Model(probes=64)
     if model.configure(4_096, 3, capacity=100):
         model.insert_batch(GeneratedRun(GeneratedItems(100, seed=0), 0, 100))
         model.insert("warm-up")
         model.lookup("warm-up")
+    # A filter past the exact probe map's size (the 1 % design for 10^7 items) finds its flips in a second
+    # pass: loaded here too, or the first chunk of such an auto-play loaded it inside a turn of the loop.
+    big = first_flips.EXACT_MAX_M + 8
+    probe_bits = first_flips.ProbeBits(np.array([1, 5], dtype=np.int64), big)
+    probe_bits.flip_rows(np.zeros((big + 7) // 8, dtype=np.uint8), np.array([[1, 2]], dtype=np.int64), big)
 
 
 class Workbench(QtCore.QObject):

@@ -26,7 +26,7 @@ from bloomviz.filters.bit_kernels import PREFETCH_AHEAD, checked_rows, prefetch
 _MULTIPLIER = np.int64(0x9E3779B97F4A7C15 - (1 << 64))
 _BITMAP_EXTRA_BITS = 4   # bitmap: 2^(bits of the distinct count + 4) bits, at least 2^12
 _TABLE_EXTRA_BITS = 2    # table: 2^(bits of the distinct count + 2) slots
-_EXACT_MAX_M = 1 << 26   # up to here the bitmap is one bit per filter bit (8 MiB at most)
+EXACT_MAX_M = 1 << 26    # up to here the bitmap is one bit per filter bit (8 MiB at most)
 
 
 @njit(cache=True, inline="always")
@@ -158,10 +158,10 @@ class ProbeBits:
             self.distinct, self.slot = np.unique(bits, return_inverse=True)
         size = int(self.distinct.size).bit_length()
         # the bitmap's two hashes are the top bits of the product and the bits 32 places below them; a
-        # filter of at most _EXACT_MAX_M bits gets a bitmap of its own size instead, one bit per filter bit
+        # filter of at most EXACT_MAX_M bits gets a bitmap of its own size instead, one bit per filter bit
         b_bits = min(32, max(12, size + _BITMAP_EXTRA_BITS))
         self._m = m
-        self._exact = m <= _EXACT_MAX_M
+        self._exact = m <= EXACT_MAX_M
         if self._exact:
             b_bits = max(3, (m - 1).bit_length())
         t_bits = max(4, size + _TABLE_EXTRA_BITS)

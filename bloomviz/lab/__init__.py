@@ -11,6 +11,7 @@ code, ``report`` writes the words and the plot. Nothing here imports Qt.
 
 from bloomviz.lab.grid import Grid, LabReport, Point, Finding, run, KINDS
 from bloomviz.lab import student
+from bloomviz.lab.report import svg, text
 
 
 def run_file(spec: str, grid: Grid = Grid(), progress=None) -> LabReport:
@@ -18,4 +19,4 @@ def run_file(spec: str, grid: Grid = Grid(), progress=None) -> LabReport:
     return run(student.load(spec), grid, progress)
 
 
-__all__ = ["Grid", "LabReport", "Point", "Finding", "run", "run_file", "KINDS"]
+__all__ = ["Grid", "LabReport", "Point", "Finding", "run", "run_file", "KINDS", "text", "svg"]

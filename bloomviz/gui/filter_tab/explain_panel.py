@@ -102,10 +102,10 @@ def explanation_html(expl: Explanation, dark: bool = False) -> str:
         parts.append(f"<h4 style='margin:6px 0 2px 0'>{e(tr('1. The item as bytes (UTF-8)'))}</h4>")
         size = tr("{count} bytes").format(count=number(expl.data_len))
         parts.append(f"<p style='margin:2px 0'><code>{e(expl.data_hex)}</code> — {e(size)}</p>")
-        hashing = tr("2. Hashing: {scheme}").format(scheme=expl.scheme_title)
+        hashing = tr("2. Hashing: {scheme}").format(scheme=tr(expl.scheme_title))
         parts.append(f"<h4 style='margin:6px 0 2px 0'>{e(hashing)}</h4>")
         if expl.hash_rows:
-            rows = "".join(f"<tr><td style='padding:1px 8px 1px 0'>{e(a)}</td><td><code>{e(b)}</code></td></tr>"
+            rows = "".join(f"<tr><td style='padding:1px 8px 1px 0'>{e(tr(a))}</td><td><code>{e(b)}</code></td></tr>"
                            for a, b in expl.hash_rows)
             parts.append(f"<table cellspacing='0'>{rows}</table>")
         pos = ", ".join(f"{number(p)} ({tr(KIND_WORDS.get(kind, kind))})"

@@ -6,10 +6,11 @@ the dialog is refused with a message instead of freezing the window."""
 from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
+from bloomviz.i18n import tr
 
 
 def _save_path(window, title: str, filters: str, default: str) -> str:
-    path, _ = QtWidgets.QFileDialog.getSaveFileName(window, title, default, filters)
+    path, _ = QtWidgets.QFileDialog.getSaveFileName(window, tr(title), default, filters)
     return path
 
 
@@ -18,11 +19,12 @@ def _export(window, what: str, path: str, write) -> None:
         return
     try:
         write(path)
-        window.statusBar().showMessage(f"Saved the {what} to {path}", 6_000)
+        window.statusBar().showMessage(tr("Saved the {what} to {path}").format(what=tr(what), path=path), 6_000)
     except (OSError, RuntimeError, ValueError) as exc:
-        box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Icon.Warning, "Export failed", "", parent=window)
+        box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Icon.Warning, tr("Export failed"), "", parent=window)
         box.setTextFormat(QtCore.Qt.TextFormat.PlainText)   # a file name is text
-        box.setText(f"Could not save {path}: {getattr(exc, 'strerror', None) or exc}")
+        box.setText(tr("Could not save {path}: {reason}").format(path=path,
+                                                                 reason=getattr(exc, 'strerror', None) or exc))
         box.exec()
 
 

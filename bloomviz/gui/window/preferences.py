@@ -15,6 +15,7 @@ from bloomviz.gui.filter_tab.autoplay import RATES
 from bloomviz.gui.window.actions import set_checked_quietly
 from bloomviz.gui.window_limits import font_scale
 from bloomviz.gui.window import docks
+from bloomviz.i18n import tr
 
 
 def set_dark(window, dark: bool, remember: bool = True) -> None:
@@ -42,7 +43,7 @@ def set_font_scale(window, scale: float) -> float:
     window.plot.set_font_scale(scale)
     docks.fit_text_size(window, window.docks, scale)
     window.settings.setValue("view/font_scale", scale)
-    window.statusBar().showMessage(f"Text size {scale * 100:.0f}%", 3_000)
+    window.statusBar().showMessage(tr("Text size {percent}%").format(percent=f"{scale * 100:.0f}"), 3_000)
     return scale
 
 

@@ -40,6 +40,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
+from bloomviz.filters.rows import insert_rows, test_rows  # noqa: E402
 from bloomviz.filters.standard import BloomFilter  # noqa: E402
 from bloomviz.items.encoding import random_items  # noqa: E402
 from bloomviz.filters.generated_positions import positions  # noqa: E402
@@ -104,8 +105,8 @@ def _old_k_sweep(m, n, ks, probes, seed, step=32_768) -> list[int]:
     for k in ks:
         flt = BloomFilter(m, k)
         for start in range(0, n, step):
-            flt.insert_positions(flt.positions_many(items[start:start + step]))
-        hits.append(int(np.count_nonzero(flt.test_positions(flt.positions_many(probe_list)))))
+            insert_rows(flt, flt.positions_many(items[start:start + step]))
+        hits.append(int(np.count_nonzero(test_rows(flt, flt.positions_many(probe_list)))))
     return hits
 
 
@@ -135,7 +136,7 @@ def memory(n: int) -> dict:
 def _bare_generated(n: int, seed: int) -> None:
     flt, items = BloomFilter(LIVE_M, LIVE_K), GeneratedItems(n, seed=seed, prefix="i")
     for start in range(0, n, CHUNK):
-        flt.insert_positions(positions(flt, items, start, min(n, start + CHUNK)))
+        insert_rows(flt, positions(flt, items, start, min(n, start + CHUNK)))
 
 
 def _simulation(n: int, seed: int) -> None:

@@ -50,7 +50,7 @@ def test_png_shows_each_bit_of_a_small_filter():
     flt.update(["a", "b", "c", "d"])
     img = cells(flt).reshape(-1, 3)
     shown = [tuple(p) for p in img[:100]]
-    expected = [notebook.SET if flt.bit(i) else notebook.UNSET for i in range(100)]
+    expected = [notebook.SET if flt.bits[i] else notebook.UNSET for i in range(100)]
     assert shown == expected
     assert all(tuple(p) == notebook.PAD for p in img[100:])
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6 import QtCore, QtGui
 
+from bloomviz.filters.rows import positions_added
 from bloomviz.gui.access import plot_words, speech
 from window_helpers import FakeDialogs, new_window
 
@@ -23,7 +24,7 @@ def window(qtbot, tmp_path):
 
 def test_arrow_keys_walk_the_cells_and_each_is_spoken(window, qtbot):
     window.wb.insert("ana@acme.com")
-    positions = sorted(int(p) for p in window.wb.filter.positions_added("ana@acme.com"))
+    positions = sorted(int(p) for p in positions_added(window.wb.filter, "ana@acme.com"))
     cursor, view, cols = window.cell_cursor, window.grid.graphics_widget, window.grid.cols
     assert view.focusPolicy() == QtCore.Qt.FocusPolicy.StrongFocus     # Tab reaches the grid
     cursor.move_to(positions[0] - 1 if positions[0] > 0 else positions[0] + 1)

@@ -9,6 +9,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import numpy as np
 import pytest
 
+from bloomviz.filters.rows import scheme_of
 from bloomviz.filters import bitstore
 
 from bloomviz.hashing import schemes as hashing
@@ -345,7 +346,7 @@ def test_explanation_carries_the_hash_values_and_the_bytes(wb):
     expl = wb.last_explanation
     assert expl.data_hex == " ".join(f"{b:02x}" for b in "héllo".encode())
     assert expl.data_len == 6
-    assert expl.hash_rows == tuple(wb.filter.scheme_obj.explain("héllo".encode(), 977, 3))
+    assert expl.hash_rows == tuple(scheme_of(wb.filter).explain("héllo".encode(), 977, 3))
     assert expl.numbers.n == 1
 
 

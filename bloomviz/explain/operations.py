@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bloomviz.filters.rows import scheme_of
 from bloomviz.vocabulary import Highlight, Verdict
 from bloomviz.filters import capabilities
 from bloomviz.explain import variants
@@ -235,14 +236,14 @@ def explain_operation(rec, state) -> Explanation:
     return Explanation(op=rec.op, label=describe(rec.item, 80), verdict=str(rec.verdict), verdict_text=text,
                        data_hex=hex_preview(rec.data), data_len=len(rec.data), hash_rows=hash_rows(flt, rec.data),
                        positions=rec.positions, kinds=rec.kinds, culprits=rec.culprits,
-                       scheme_title=flt.scheme_obj.title, numbers=rec.numbers,
+                       scheme_title=scheme_of(flt).title, numbers=rec.numbers,
                        variant_title=variants.title(flt) if rows else "", variant_rows=rows, headline=headline)
 
 
 def explain_note_text(op: str, text: str, state, numbers, count: int = 0) -> Explanation:
     flt = state.flt
     rows = variants.theory_rows(flt)
-    return Explanation(op=op, label="", verdict="", verdict_text=text, scheme_title=flt.scheme_obj.title,
+    return Explanation(op=op, label="", verdict="", verdict_text=text, scheme_title=scheme_of(flt).title,
                        numbers=numbers, count=count, variant_title=variants.title(flt) if rows else "",
                        variant_rows=rows)
 

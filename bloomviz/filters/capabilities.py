@@ -31,8 +31,8 @@ class Capabilities:
     # a list of stages that grows: ``stages``, ``stage_specs()``, ``stage_offsets()``; its insert is a
     # ``StageInsertion`` (``new_stage``) and its lookup a ``ScalableLookup`` (``stage_of``, ``hit_stages``)
     staged: bool = False
-    # one m-bit array ``bits`` and the row-of-positions batch paths (``insert_positions``, ``test_positions``,
-    # ``count_fresh_bits``) that the exact measurement works through
+    # one m-bit array ``bits`` and the row-of-positions batch paths (rows.py: insert_rows, test_rows,
+    # count_fresh) that the exact measurement works through
     plain_bits: bool = True
     # the standard filter's classic formula, approximation and bound describe it (a counting filter answers
     # lookups as a standard one; slices, blocks and stages have their own theory)

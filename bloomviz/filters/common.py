@@ -173,7 +173,7 @@ class RemappedPositions:
         out = np.empty(len(datas), dtype=bool)
         for s in range(0, len(datas), BATCH):
             chunk = datas[s:s + BATCH]
-            out[s:s + len(chunk)] = self.test_positions(self._map_many(chunk))
+            out[s:s + len(chunk)] = self._test_rows(self._map_many(chunk))
         return out
 
     def values_for_grid(self) -> np.ndarray:

@@ -273,7 +273,7 @@ class CountingBloomFilter(BloomFilter):
                        stuck=tuple(sorted({p for p, v in zip(pos, before) if v == top})))
 
     # --- batches -----------------------------------------------------------------------------------------
-    def insert_positions(self, positions: np.ndarray) -> int:
+    def _insert_rows(self, positions: np.ndarray) -> int:
         """Insert items given by their rows of positions; returns the number of counters that left 0."""
         positions = np.asarray(positions, dtype=np.int64)
         if positions.ndim != 2 or positions.shape[1] != self._k:
@@ -294,7 +294,7 @@ class CountingBloomFilter(BloomFilter):
         datas = to_bytes_list(items)  # all encoded first: a bad item changes nothing
         newly = 0
         for s in range(0, len(datas), BATCH):
-            newly += self.insert_positions(self._scheme.positions_many(datas[s:s + BATCH], self._m, self._k))
+            newly += self._insert_rows(self._scheme.positions_many(datas[s:s + BATCH], self._m, self._k))
         return newly
 
     # --- set algebra and copies --------------------------------------------------------------------------

@@ -137,7 +137,6 @@ class ScalableBloomFilter(ScalableFacts, RichDisplay):
     growth = property(lambda self: self._growth)
     tightening = property(lambda self: self._r)
     scheme = property(lambda self: self._scheme.id)
-    scheme_obj = property(lambda self: self._scheme)
 
     @property
     def first_error(self) -> float:
@@ -248,13 +247,13 @@ class ScalableBloomFilter(ScalableFacts, RichDisplay):
         if positions.ndim != 2 or positions.shape[0] > self.room():
             raise ValueError(f"{positions.shape[0] if positions.ndim == 2 else positions.shape} rows do not fit "
                              f"the newest stage's room of {self.room()} inserts")
-        newly = self._stages[-1].insert_positions(positions)
+        newly = self._stages[-1]._insert_rows(positions)
         self._count += positions.shape[0]
         return newly
 
     def count_fresh_newest(self, new_bits: int, rows: int) -> None:
         """``rows`` inserts (within ``room()``) the exact tracker wrote into the newest stage, ``new_bits`` new."""
-        self._stages[-1].count_fresh_bits(new_bits, rows)
+        self._stages[-1]._count_fresh(new_bits, rows)
         self._count += int(rows)
 
     def stage_of_bit(self, index: int) -> int:
@@ -322,13 +321,13 @@ class ScalableBloomFilter(ScalableFacts, RichDisplay):
         datas = to_bytes_list(items)
         return np.hstack([s.positions_many(datas) + off for s, off in zip(self._stages, self._offsets)])
 
-    def test_positions(self, positions: np.ndarray) -> np.ndarray:
+    def _test_rows(self, positions: np.ndarray) -> np.ndarray:
         """Bool per row of ``positions_many``: is some stage's group of positions all set?"""
         positions = np.asarray(positions, dtype=np.int64)
         out = np.zeros(positions.shape[0], dtype=bool)
         col = 0
         for s, off in zip(self._stages, self._offsets):
-            out |= s.test_positions(positions[:, col:col + s.k] - off)
+            out |= s._test_rows(positions[:, col:col + s.k] - off)
             col += s.k
         return out
 

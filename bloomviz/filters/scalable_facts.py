@@ -40,7 +40,3 @@ class ScalableFacts:
 
     def _theory_curve(self, n: np.ndarray, samples: int) -> np.ndarray:
         return np.atleast_1d(scalable_fp(self.initial_capacity, self.p, n, self.growth, self.tightening))
-
-    def positions_added(self, item: object) -> tuple[int, ...]:
-        # an insert goes to the newest stage only: its k positions are the last of ``positions``
-        return self.positions(item)[-self.k:]

@@ -107,7 +107,6 @@ class BloomFilter(RichDisplay):
     m = property(lambda self: self._m)
     k = property(lambda self: self._k)
     scheme = property(lambda self: self._scheme.id, doc="the hash scheme's stable id")
-    scheme_obj = property(lambda self: self._scheme)
 
     @property
     def bits(self) -> bitarray:
@@ -168,9 +167,6 @@ class BloomFilter(RichDisplay):
         bits = self._bits
         return all(bits[p] for p in self.positions(item))
 
-    def bit(self, index: int) -> int:
-        return self._bits[index]
-
     # --- batches -----------------------------------------------------------------------------------------
     def _chunk_positions(self, chunk: Sequence, text: bool) -> np.ndarray:
         if text:
@@ -192,7 +188,8 @@ class BloomFilter(RichDisplay):
             parts = [self._chunk_positions(c, text) for c in _chunks(datas)]
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
-    def insert_positions(self, positions: np.ndarray) -> int:
+    # --- whole rows of positions (filters/rows.py: the measurement's batch paths) -----------------------------
+    def _insert_rows(self, positions: np.ndarray) -> int:
         """Insert items given by their rows of positions (from ``positions_many``); returns bits newly set."""
         positions = np.asarray(positions, dtype=np.int64)
         if positions.ndim != 2 or positions.shape[1] != self._k:
@@ -202,13 +199,13 @@ class BloomFilter(RichDisplay):
         self._count += positions.shape[0]
         return fresh
 
-    def count_fresh_bits(self, new_bits: int, rows: int) -> None:
+    def _count_fresh(self, new_bits: int, rows: int) -> None:
         """Record ``rows`` inserts that the exact tracker has just written into the bits, turning ``new_bits``
         bits from 0 to 1 (its flip pass counts them): no recount of the array (130 ms at m = 2^32)."""
         self._bits_set += int(new_bits)
         self._count += int(rows)
 
-    def test_positions(self, positions: np.ndarray) -> np.ndarray:
+    def _test_rows(self, positions: np.ndarray) -> np.ndarray:
         """Bool per row: are all the row's bits set?"""
         positions = np.asarray(positions, dtype=np.int64)
         if positions.shape[0] == 0:
@@ -273,13 +270,13 @@ class BloomFilter(RichDisplay):
             return None
 
     def contains_many(self, items: Iterable[object]) -> np.ndarray:
-        if type(self).test_positions is not BloomFilter.test_positions:
+        if type(self)._test_rows is not BloomFilter._test_rows:
             # A subclass decides membership its own way: give it whole rows of positions.
             datas, text = prepare_items(items)
             out = np.empty(len(datas), dtype=bool)
             for start in range(0, len(datas), BATCH):
                 chunk = datas[start:start + BATCH]
-                out[start:start + len(chunk)] = self.test_positions(self._chunk_positions(chunk, text))
+                out[start:start + len(chunk)] = self._test_rows(self._chunk_positions(chunk, text))
             return out
         found = self._fused_halves(items, "test_from_halves")
         if found is not None:
@@ -365,10 +362,6 @@ class BloomFilter(RichDisplay):
         self._bits.setall(0)
         self._bits_set = 0
         self._count = 0
-
-    def positions_added(self, item: object) -> tuple[int, ...]:
-        """The positions an ``add`` of the item would set (a scalable filter sets only its newest stage's)."""
-        return self.positions(item)
 
     # --- the theory: one name, at one n or at many --------------------------------------------------------------
     def theory_fp(self, n=None, samples: int = 64):

@@ -17,6 +17,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from bloomviz.filters import capabilities
+from bloomviz.filters import rows as filter_rows
 from bloomviz.filters import bitstore
 from bloomviz.theory.intervals import wilson_interval
 
@@ -137,9 +138,9 @@ class FpTracker(ProbeCounts):
             self._probe_bits = ProbeBits(self._probe_distinct, self._probe_m)
         new_per_row, bit_time = self._probe_bits.flip_rows(view, positions, len(flt.bits))
         if standard:
-            flt.count_fresh_bits(int(new_per_row.sum()), n)
+            filter_rows.count_fresh(flt, int(new_per_row.sum()), n)
         else:
-            flt.insert_positions(positions)
+            filter_rows.insert_rows(flt, positions)
         new_bits = new_per_row.cumsum() + bits_before
 
         from bloomviz.measure.first_flips import account_flips

@@ -32,6 +32,7 @@ from typing import Sequence
 
 import numpy as np
 
+from bloomviz.filters import rows as filter_rows
 from bloomviz.filters.scalable import ScalableBloomFilter
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.encoding import to_bytes_list
@@ -129,11 +130,11 @@ class _AfterEachStep:
         self.rebuild(flt)
 
     def rebuild(self, flt) -> None:
-        hit = flt.test_positions(self._positions) if self._positions is not None else ()
+        hit = filter_rows.test_rows(flt, self._positions) if self._positions is not None else ()
         self.fp_count = int(np.count_nonzero(hit))
 
     def insert(self, flt, chunk: _Chunk) -> tuple[np.ndarray, np.ndarray]:
-        flt.insert_positions(chunk.positions(flt))
+        filter_rows.insert_rows(flt, chunk.positions(flt))
         self.rebuild(flt)
         return np.array([self.fp_count], np.int64), np.array([flt.bits_set], np.int64)
 

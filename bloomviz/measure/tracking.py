@@ -41,13 +41,13 @@ class _NewestStage:
     def bits_set(self) -> int:
         return self._stage.bits_set
 
-    def insert_positions(self, positions) -> int:
+    def _insert_rows(self, positions) -> int:
         return self._flt.insert_newest(positions)
 
     # the newest stage is a plain bit array: the tracker's pass writes its bits itself and reports the count
     capabilities = Capabilities()
 
-    def count_fresh_bits(self, new_bits: int, rows: int) -> None:
+    def _count_fresh(self, new_bits: int, rows: int) -> None:
         self._flt.count_fresh_newest(new_bits, rows)
 
 

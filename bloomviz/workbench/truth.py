@@ -14,6 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
+from bloomviz.filters import rows as filter_rows
 from bloomviz.items.encoding import to_bytes, to_bytes_list
 from bloomviz.measure.verdicts import ForcedRemoval
 from bloomviz.workbench.item_log import ItemLog
@@ -222,7 +223,7 @@ class Truth:
         hit = np.flatnonzero(np.isin(rows, np.asarray(cleared, dtype=rows.dtype)).any(axis=1))
         if not hit.size:
             return []
-        negative = ~self.flt.test_positions(rows[hit].astype(np.int64))
+        negative = ~filter_rows.test_rows(self.flt, rows[hit].astype(np.int64))
         out: dict[bytes, object] = {}
         for item in self.items.take(hit[negative]):
             data = to_bytes(item)

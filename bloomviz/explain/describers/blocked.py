@@ -6,6 +6,7 @@ from typing import Sequence
 
 import numpy as np
 
+from bloomviz.filters.rows import scheme_of
 from bloomviz.explain.describers.standard import Band, Row, StandardWords
 from bloomviz.filters.common import RAW_MODULUS, hash_values
 from bloomviz.theory.exact_rate import fp_exact_at
@@ -68,9 +69,9 @@ class BlockedWords(StandardWords):
     def hash_rows(self, data: bytes) -> list[Row]:
         flt = self.flt
         b, k = flt.block_bits, flt.k
-        h = hash_values(flt.scheme_obj, data, min(k + 1, 4))
+        h = hash_values(scheme_of(flt), data, min(k + 1, 4))
         block = h[0] % flt.blocks
-        return flt.scheme_obj.explain(data, RAW_MODULUS, k + 1) + [
+        return scheme_of(flt).explain(data, RAW_MODULUS, k + 1) + [
             ("h_i = scheme value i, scrambled (SplitMix64)", ", ".join(map(str, h)) + (", …" if k > 3 else "")),
             ("block = h_0 mod b", f"{block} of b = {flt.blocks} (bits {block * b}…{block * b + b - 1})"),
             ("position i (i = 1…k)", f"{block}·{b} + (h_i mod {b})")]

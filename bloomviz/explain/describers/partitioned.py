@@ -6,6 +6,7 @@ from typing import Sequence
 
 import numpy as np
 
+from bloomviz.filters.rows import scheme_of
 from bloomviz.explain.describers.standard import Band, Row, StandardWords
 from bloomviz.filters.common import RAW_MODULUS, hash_values
 from bloomviz.theory.exact_rate import fp_exact_at
@@ -55,8 +56,8 @@ class PartitionedWords(StandardWords):
     def hash_rows(self, data: bytes) -> list[Row]:
         flt = self.flt
         m, k, s = flt.m, flt.k, flt.slice_bits
-        shown = ", ".join(str(h) for h in hash_values(flt.scheme_obj, data, min(k, 3)))
-        return flt.scheme_obj.explain(data, RAW_MODULUS, k) + [
+        shown = ", ".join(str(h) for h in hash_values(scheme_of(flt), data, min(k, 3)))
+        return scheme_of(flt).explain(data, RAW_MODULUS, k) + [
             ("slice size s = m/k", f"{m}/{k} = {s}"),
             ("h_i = scheme value i, scrambled (SplitMix64)", shown + (", …" if k > 3 else "")),
             ("position i (slice i)", f"i·{s} + (h_i mod {s})")]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from bloomviz.filters.rows import scheme_of
 from bloomviz.explain.describers.standard import Band, Row, StandardWords
 from bloomviz.i18n import marks, ntr, number, tr
 
@@ -30,7 +31,7 @@ class ScalableWords(StandardWords):
         flt = self.flt
         return (f"A new empty scalable filter: stage 0 of m = {flt.m:,} bits, k = {flt.k}, holding "
                 f"{flt.initial_capacity:,} items; the rate stays under p = {flt.p:g} as stages are added "
-                f"(growth {flt.growth}, tightening {flt.tightening:g}); scheme {flt.scheme_obj.title}.")
+                f"(growth {flt.growth}, tightening {flt.tightening:g}); scheme {scheme_of(flt).title}.")
 
     def size_text(self) -> str:
         return tr("m = {m} bits in {stages} stages").format(m=number(self.flt.m), stages=len(self.flt.stages))

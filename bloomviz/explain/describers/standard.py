@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+from bloomviz.filters.rows import scheme_of
 from bloomviz.theory.units import human_bytes
 from bloomviz.i18n import marks, number, tr
 
@@ -40,7 +41,7 @@ class StandardWords:
         flt = self.flt
         cap = f", designed for n = {capacity:,}" if capacity else ""
         return (f"A new empty {self.kind_phrase()}: m = {flt.m:,} {self.unit}, k = {flt.k} hash functions, "
-                f"scheme {flt.scheme_obj.title}{cap}.")
+                f"scheme {scheme_of(flt).title}{cap}.")
 
     def size_text(self) -> str:
         """What its m is made of, for a one-line summary."""
@@ -86,4 +87,4 @@ class StandardWords:
     def hash_rows(self, data: bytes) -> list[Row]:
         """The arithmetic that turns ``data`` into its positions."""
         flt = self.flt
-        return flt.scheme_obj.explain(data, flt.m, flt.k)
+        return scheme_of(flt).explain(data, flt.m, flt.k)

@@ -16,6 +16,7 @@ from typing import Callable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from bloomviz.filters.rows import positions_added
 from bloomviz.gui.widgets.flow_layout import FlowLayout
 from bloomviz.gui import theme
 from bloomviz.gui.theme import verdict_colour
@@ -121,7 +122,7 @@ class ItemPanel(QtWidgets.QWidget):
             self.hashes.setText("")
             return
         try:
-            positions = [int(p) for p in self._wb.filter.positions_added(text)]
+            positions = [int(p) for p in positions_added(self._wb.filter, text)]
         except (TypeError, ValueError):
             self.hashes.setText("")
             return

@@ -18,6 +18,7 @@ import html
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from bloomviz.filters.rows import positions_added
 from bloomviz.gui import theme
 from bloomviz.workbench.limits import ItemError, check_item
 from bloomviz.gui.access import motion
@@ -131,7 +132,7 @@ class SlowMotionPanel(QtWidgets.QWidget):
     def _plan(self, op: str, text: str, data: bytes) -> list[tuple[str, list[int], list[str]]]:
         flt = self._window.wb.filter
         # an insert sets only some of a lookup's positions in a variant made of parts (a scalable's newest stage)
-        positions = [int(p) for p in (flt.positions_added(text) if op == "insert" else flt.positions(text))]
+        positions = [int(p) for p in (positions_added(flt, text) if op == "insert" else flt.positions(text))]
         grid = self._window.grid
         was_set = [grid.value(p) > 0 if 0 <= p < grid.m else False for p in positions]
         last = ("<b>Now the verdict</b> — done through the filter, as any "

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore
 
+from bloomviz.filters.rows import positions_added
 from bloomviz.filters.capabilities import grid_values
 from bloomviz.gui.access import motion
 from bloomviz.gui.timing import ChunkRunner
@@ -84,7 +85,7 @@ class StepAnimation(QtCore.QObject):
         view = self._view
         view.draw_filter(flt)
         for item in action.args:
-            positions = [int(p) for p in (flt.positions_added(item) if op == "insert" else flt.positions(item))]
+            positions = [int(p) for p in (positions_added(flt, item) if op == "insert" else flt.positions(item))]
             values = grid_values(flt)
             was_set = [bool(values[p]) for p in positions]
             verdict = lookup_verdict(state, item) if op == "lookup" and state is not None else ""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
+from bloomviz.filters.rows import scheme_of as filter_scheme
 from bloomviz.vocabulary import Verdict
 from bloomviz.hashing import schemes as hashing
 from bloomviz.hashing.steps import STEPS, position_steps
@@ -27,7 +28,7 @@ class RevealStep:
 
 def scheme_of(flt) -> hashing.HashScheme:
     """The hash scheme object of a filter (a lesson's hand-set scheme is not in the registry)."""
-    return flt.scheme_obj
+    return filter_scheme(flt)
 
 
 def verdict_line(op: str, positions, was_set, verdict: str = "") -> str:

@@ -31,7 +31,7 @@ from bloomviz.items.encoding import describe, random_items
 from bloomviz.gui import theme
 from bloomviz.gui.filter_tab.autoplay import load_words
 from bloomviz.gui.timing import ChunkRunner
-from bloomviz.i18n import tr
+from bloomviz.i18n import marks, number, tr
 
 SHORTCUT = "Ctrl+Shift+F"
 MAX_TRIES = 5_000_000
@@ -99,28 +99,30 @@ class FalsePositiveHunt(QtCore.QObject):
         self._seed += 1
         self._round = 0
         if self.wb.busy:
-            return self._finish(BUSY, "A bulk insert is running; find a false positive when it has finished.")
+            return self._finish(BUSY, tr("A bulk insert is running; find a false positive when it has finished."))
         if flt.bits_set == 0 or self._fp <= 0.0:
-            return self._finish(EMPTY, "The filter has no bit set, so every lookup finds a 0 bit: no item can "
-                                       "be a false positive. Insert some items first.")
+            return self._finish(EMPTY, tr("The filter has no bit set, so every lookup finds a 0 bit: no item can "
+                                          "be a false positive. Insert some items first."))
         expected = 1.0 / self._fp
         if expected > self.cap:
-            return self._finish(UNLIKELY, (
-                f"Not searching: with fill {flt.fill_ratio:.2%} and k = {flt.k}, a random item passes with "
-                f"probability (X/m)^k = {self._fp:.3g}, so finding one would take about {expected:,.0f} tries "
-                f"on average — more than the cap of {self.cap:,}. Insert more items (or use a smaller filter) "
-                "to make false positives likelier."))
+            return self._finish(UNLIKELY, tr(
+                "Not searching: with fill {fill} and k = {k}, a random item passes with probability (X/m)^k = "
+                "{rate}, so finding one would take about {expected} tries on average — more than the cap of {cap}. "
+                "Insert more items (or use a smaller filter) to make false positives likelier.").format(
+                fill=marks(f"{flt.fill_ratio:.2%}"), k=flt.k, rate=marks(f"{self._fp:.3g}"),
+                expected=number(expected, 0), cap=number(self.cap)))
         self.progress.emit(0, self.cap)
         self._chunks.start()
         return True
 
     def cancel(self) -> None:
         if self.running:
-            self._finish(CANCELLED, f"Cancelled after {self._tries:,} tries.")
+            self._finish(CANCELLED, tr("Cancelled after {tries} tries.").format(tries=number(self._tries)))
 
     def _on_filter_reset(self) -> None:
         if self.running:
-            self._finish(CANCELLED, f"Stopped after {self._tries:,} tries: the filter was replaced.")
+            self._finish(CANCELLED, tr("Stopped after {tries} tries: the filter was replaced.").format(
+                tries=number(self._tries)))
 
     def _tick(self) -> bool:
         """One batch of candidates; False when the search has ended."""
@@ -147,8 +149,8 @@ class FalsePositiveHunt(QtCore.QObject):
         self._tries += batch - members
         self.progress.emit(self._tries, self.cap)
         if self._tries >= self.cap:
-            self._finish(CAP, f"No false positive in {self._tries:,} tries (the cap); theory expected one "
-                              f"in about {1 / self._fp:,.0f}.")
+            self._finish(CAP, tr("No false positive in {tries} tries (the cap); theory expected one in about "
+                                 "{expected}.").format(tries=number(self._tries), expected=number(1 / self._fp, 0)))
             return False
         spent = time.perf_counter() - started
         if spent > 0:
@@ -159,10 +161,12 @@ class FalsePositiveHunt(QtCore.QObject):
     def _found(self, item) -> None:
         expected = 1.0 / self._fp
         ratio = self._tries / expected
-        text = (f"Found a false positive after {self._tries:,} tries: “{describe(item, 40)}” was never inserted, "
-                f"yet all its bits are set. Theory: each try passes with probability (X/m)^k = {self._fp:.3g}, "
-                f"so about 1/FP = {expected:,.0f} tries are expected ({ratio:.2f}× that here; the number of "
-                "tries is geometric, so anything from a tenth to three times is common).")
+        text = tr("Found a false positive after {tries} tries: “{item}” was never inserted, yet all its bits are "
+                  "set. Theory: each try passes with probability (X/m)^k = {rate}, so about 1/FP = {expected} tries "
+                  "are expected ({ratio}× that here; the number of tries is geometric, so anything from a tenth to "
+                  "three times is common).").format(tries=number(self._tries), item=describe(item, 40),
+                                                     rate=marks(f"{self._fp:.3g}"), expected=number(expected, 0),
+                                                     ratio=number(ratio, 2))
         self.wb.lookup(item)  # first, so the grid and the explain panel show it when ``finished`` arrives
         self._finish(FOUND, text, item)
 
@@ -180,7 +184,7 @@ class FindFalsePositiveDialog(QtWidgets.QDialog):
 
     def __init__(self, hunt: FalsePositiveHunt, parent=None):
         super().__init__(parent)
-        self.setWindowTitle("Find a false positive")
+        self.setWindowTitle(tr("Find a false positive"))
         self.setModal(False)
         self.hunt = hunt
         self.label = QtWidgets.QLabel()
@@ -188,10 +192,10 @@ class FindFalsePositiveDialog(QtWidgets.QDialog):
         self.label.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.label.setMinimumWidth(420)
         self.bar = QtWidgets.QProgressBar()
-        self.bar.setFormat("%v tries")
-        self.cancel_button = QtWidgets.QPushButton("Cancel")
-        self.again_button = QtWidgets.QPushButton("Search again")
-        self.close_button = QtWidgets.QPushButton("Close")
+        self.bar.setFormat(tr("%v tries"))
+        self.cancel_button = QtWidgets.QPushButton(tr("Cancel"))
+        self.again_button = QtWidgets.QPushButton(tr("Search again"))
+        self.close_button = QtWidgets.QPushButton(tr("Close"))
         self.cancel_button.clicked.connect(hunt.cancel)
         self.again_button.clicked.connect(self.search)
         self.close_button.clicked.connect(self.close)
@@ -214,7 +218,7 @@ class FindFalsePositiveDialog(QtWidgets.QDialog):
         # the hunt's own lookup of what it found comes while it is still running
         if not self.hunt.running and self._outcome_shown:
             self._outcome_shown = False
-            self.label.setText("The filter has changed since the last search: Search again looks on it as it is.")
+            self.label.setText(tr("The filter has changed since the last search: Search again looks on it as it is."))
 
     _outcome_shown = False
 
@@ -227,8 +231,9 @@ class FindFalsePositiveDialog(QtWidgets.QDialog):
     def search(self) -> None:
         flt = self.hunt.wb.filter
         fp = expected_rate(flt)
-        expect = f"about {1 / fp:,.0f} tries expected (1/FP, FP = (X/m)^k = {fp:.3g})" if fp > 0 else ""
-        self.label.setText(f"Drawing random items that were never inserted… {html.escape(expect)}")
+        expect = tr("about {expected} tries expected (1/FP, FP = (X/m)^k = {rate})").format(
+            expected=number(1 / fp, 0), rate=marks(f"{fp:.3g}")) if fp > 0 else ""
+        self.label.setText(tr("Drawing random items that were never inserted…") + f" {html.escape(expect)}")
         self.adjustSize()
         self.bar.setRange(0, self.hunt.cap)
         self.bar.setValue(0)

@@ -70,14 +70,14 @@ class PredictTool(QtWidgets.QWidget):
         self.running = RunningTally()
         self.last_right: bool | None = None     # the last revealed question's majority (None: none, or a tie)
         self.line = QtWidgets.QLineEdit()
-        self.line.setPlaceholderText("an item (empty: the one in Insert and look up)")
+        self.line.setPlaceholderText(tr("an item (empty: the one in Insert and look up)"))
         self.line.setMinimumWidth(120)
-        self.ask_button = QtWidgets.QPushButton("Ask")
-        self.ask_button.setToolTip("Light the item's positions one by one, then let the class vote")
-        self.next_button = QtWidgets.QPushButton("Next")
-        self.next_button.setToolTip("The next position now")
-        self.narration = QtWidgets.QLabel("Type an item and press Ask: its positions light up one by one, the "
-                                          "class votes, and Reveal looks it up.")
+        self.ask_button = QtWidgets.QPushButton(tr("Ask"))
+        self.ask_button.setToolTip(tr("Light the item's positions one by one, then let the class vote"))
+        self.next_button = QtWidgets.QPushButton(tr("Next"))
+        self.next_button.setToolTip(tr("The next position now"))
+        self.narration = QtWidgets.QLabel(tr("Type an item and press Ask: its positions light up one by one, the "
+                                             "class votes, and Reveal looks it up."))
         self.narration.setWordWrap(True)
         self.narration.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.vote_panel = PredictPanel(answer=self._answer)
@@ -87,7 +87,7 @@ class PredictTool(QtWidgets.QWidget):
         self.verdict.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.summary = QtWidgets.QLabel(self.running.text())
         self.summary.setWordWrap(True)
-        self.reset_button = QtWidgets.QPushButton("Reset tally")
+        self.reset_button = QtWidgets.QPushButton(tr("Reset tally"))
         self._lighter = ChunkRunner(self._light_next, self, interval_ms=STEP_MS)
 
         top = QtWidgets.QHBoxLayout()
@@ -199,7 +199,7 @@ class PredictTool(QtWidgets.QWidget):
         tally, right = self.vote_panel.tally, self.vote_panel.record["right"]
         won = self.last_right = self.running.add(list(tally.votes), right)
         if won is None:
-            self.verdict.setText("No majority (no votes, or a tie).")
+            self.verdict.setText(tr("No majority (no votes, or a tie)."))
         else:
             colour = theme.colour("success" if won else "error")
             said = VERDICT_CHOICES[tally.votes.index(max(tally.votes))][1].lower()
@@ -213,6 +213,7 @@ class PredictTool(QtWidgets.QWidget):
         self.summary.setText(self.running.text())
 
     def _say(self, text: str, error: bool = False) -> None:
+        text = tr(text)     # a fixed sentence in the window's language (a built one is already)
         self.narration.setText(f"<span style='color:{theme.colour('error')}'>{text}</span>" if error else text)
 
 

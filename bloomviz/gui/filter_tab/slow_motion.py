@@ -42,18 +42,18 @@ class SlowMotionPanel(QtWidgets.QWidget):
         self._op = ""
         self._item = ""
         self.line = QtWidgets.QLineEdit()
-        self.line.setPlaceholderText("an item (empty: the one in Insert and look up)")
-        self.insert_button = QtWidgets.QPushButton("Insert slowly")
-        self.lookup_button = QtWidgets.QPushButton("Look up slowly")
-        self.next_button = QtWidgets.QPushButton("Next (Space)")
-        self.play_button = QtWidgets.QPushButton("Play")
-        self.cancel_button = QtWidgets.QPushButton("Cancel")
+        self.line.setPlaceholderText(tr("an item (empty: the one in Insert and look up)"))
+        self.insert_button = QtWidgets.QPushButton(tr("Insert slowly"))
+        self.lookup_button = QtWidgets.QPushButton(tr("Look up slowly"))
+        self.next_button = QtWidgets.QPushButton(tr("Next (Space)"))
+        self.play_button = QtWidgets.QPushButton(tr("Play"))
+        self.cancel_button = QtWidgets.QPushButton(tr("Cancel"))
         self.speed = QtWidgets.QComboBox()
         for label, ms in SPEEDS:
-            self.speed.addItem(label, ms)
+            self.speed.addItem(tr(label), ms)
         self.progress = QtWidgets.QLabel()
-        self.narration = QtWidgets.QLabel("Type an item and choose Insert slowly or Look up slowly: each hash is "
-                                          "shown with its arithmetic and its cell, one at a time.")
+        self.narration = QtWidgets.QLabel(tr("Type an item and choose Insert slowly or Look up slowly: each hash is "
+                                             "shown with its arithmetic and its cell, one at a time."))
         self.narration.setWordWrap(True)
         self.narration.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.narration.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -101,10 +101,11 @@ class SlowMotionPanel(QtWidgets.QWidget):
         self.lookup_button.setEnabled(not on)
         if not on:
             self._player.stop()
-            self.play_button.setText("Play")
+            self.play_button.setText(tr("Play"))
 
     def _say(self, text: str, error: bool = False) -> None:
         colour = theme.colour("error") if error else ""
+        text = tr(text)     # a fixed sentence in the window's language (a built one is already)
         self.narration.setText(f"<span style='color:{colour}'>{text}</span>" if colour else text)
 
     def start(self, op: str, item: str | None = None) -> bool:
@@ -173,10 +174,10 @@ class SlowMotionPanel(QtWidgets.QWidget):
             return
         if self._player.is_running:
             self._player.stop()
-            self.play_button.setText("Play")
+            self.play_button.setText(tr("Play"))
             return
         self._player.start(self.speed.currentData() or 1000)
-        self.play_button.setText("Pause")
+        self.play_button.setText(tr("Pause"))
 
     def cancel(self, why: str = "") -> None:
         if not self.running:

@@ -17,6 +17,7 @@ from typing import Callable
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui import theme
+from bloomviz.i18n import tr
 
 
 
@@ -50,11 +51,11 @@ class PredictPanel(QtWidgets.QFrame):
         self.rows.setColumnStretch(1, 3)
         self.rows.setColumnStretch(2, 1)
         self.total = QtWidgets.QLabel()
-        self.reveal_button = QtWidgets.QPushButton("Reveal")
-        self.reveal_button.setToolTip("Show the answer the filter gives and mark the right choice (R in presenter "
-                                      "mode; Next reveals first too)")
-        self.clear_button = QtWidgets.QPushButton("Clear votes")
-        self.clear_button.setToolTip("Start this question again: no votes, the answer hidden")
+        self.reveal_button = QtWidgets.QPushButton(tr("Reveal"))
+        self.reveal_button.setToolTip(tr("Show the answer the filter gives and mark the right choice (R in presenter "
+                                         "mode; Next reveals first too)"))
+        self.clear_button = QtWidgets.QPushButton(tr("Clear votes"))
+        self.clear_button.setToolTip(tr("Start this question again: no votes, the answer hidden"))
         self.answer = QtWidgets.QLabel()
         self.answer.setWordWrap(True)
         self.answer.setTextFormat(QtCore.Qt.TextFormat.RichText)
@@ -96,11 +97,11 @@ class PredictPanel(QtWidgets.QFrame):
             bar.setTextVisible(True)
             bar.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
             plus = QtWidgets.QPushButton("+1")
-            plus.setToolTip(f"One more vote for choice {i + 1} (key {i + 1} in presenter mode)")
+            plus.setToolTip(tr("One more vote for choice {n} (key {n} in presenter mode)").format(n=i + 1))
             plus.clicked.connect(lambda _c=False, n=i: self.vote(n))
             count = QtWidgets.QSpinBox()
             count.setRange(0, 100_000)
-            count.setToolTip("Type the count of raised hands")
+            count.setToolTip(tr("Type the count of raised hands"))
             count.valueChanged.connect(lambda value, n=i: self.set_count(n, value))
             count.setVisible(not self._compact)
             for column, widget in enumerate((text, bar, plus, count), start=1):

@@ -21,6 +21,7 @@ import time
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz import lessons
+from bloomviz.i18n import tr
 
 POLL_MS = 40
 
@@ -48,8 +49,8 @@ class LessonOpening(QtCore.QObject):
         self.row = QtWidgets.QWidget()
         self.label = QtWidgets.QLabel()
         self.bar = QtWidgets.QProgressBar()
-        self.cancel_button = QtWidgets.QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop checking this lesson; the lesson shown stays")
+        self.cancel_button = QtWidgets.QPushButton(tr("Cancel"))
+        self.cancel_button.setToolTip(tr("Stop checking this lesson; the lesson shown stays"))
         row = QtWidgets.QHBoxLayout(self.row)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.label, 1)

@@ -3,6 +3,7 @@ under the lesson's path (``builtin:01-…`` or its file), and the Lesson tab's t
 (presenter mode: the key C)."""
 
 from __future__ import annotations
+from bloomviz.i18n import tr
 
 
 class Place:
@@ -32,9 +33,9 @@ class Place:
     def offer(self) -> None:
         """On a lesson's title page, when it was left at a later step: a "Resume at step N" button."""
         left, view = self.left_at(), self.view
-        view.resume_button.setText(f"Resume at step {left}")
-        view.resume_button.setToolTip("The step this lesson was left at the last time it was shown (key C in "
-                                      "presenter mode)")
+        view.resume_button.setText(tr("Resume at step {step}").format(step=left))
+        view.resume_button.setToolTip(tr("The step this lesson was left at the last time it was shown (key C in "
+                                         "presenter mode)"))
         view.resume_button.setVisible(left > 0 and view.runner is not None and view.runner.position == 0)
 
     def resume(self) -> bool:

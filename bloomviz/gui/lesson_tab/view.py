@@ -47,6 +47,7 @@ from bloomviz.gui.lesson_tab.presenter import Presenter
 from bloomviz.gui.lesson_tab.resume import Place
 from bloomviz.gui.lesson_tab.show_action import show_in_window
 from bloomviz.workbench.limits import MAX_M
+from bloomviz.i18n import ntr, tr
 
 TAB_KEY = "lesson"
 
@@ -64,12 +65,12 @@ class LessonView(QtWidgets.QWidget):
         self.choice = QtWidgets.QComboBox()
         for name in lessons.builtin_lessons():
             self.choice.addItem(name.split("-", 1)[1].replace("-", " ").capitalize(), name)
-        self.open_button = QtWidgets.QPushButton("Open a lesson file…")
-        self.back_button = QtWidgets.QPushButton("◀ Back")
-        self.next_button = QtWidgets.QPushButton("Next ▶")
-        self.present_button = QtWidgets.QPushButton("Present (F5)")
-        self.present_button.setToolTip("Full screen for a class: the grid and the words in large type, a step "
-                                       "counter; PageDown next, PageUp back, a number and Enter jump, Esc leaves")
+        self.open_button = QtWidgets.QPushButton(tr("Open a lesson file…"))
+        self.back_button = QtWidgets.QPushButton(tr("◀ Back"))
+        self.next_button = QtWidgets.QPushButton(tr("Next ▶"))
+        self.present_button = QtWidgets.QPushButton(tr("Present (F5)"))
+        self.present_button.setToolTip(tr("Full screen for a class: the grid and the words in large type, a step "
+                                          "counter; PageDown next, PageUp back, a number and Enter jump, Esc leaves"))
         self.resume_button = QtWidgets.QPushButton()
         self.resume_button.hide()
         self.place = Place(self)     # where each lesson was left (the window gives it its settings)
@@ -110,7 +111,7 @@ class LessonView(QtWidgets.QWidget):
         self.animation = StepAnimation(self)
 
         top = QtWidgets.QHBoxLayout()
-        top.addWidget(QtWidgets.QLabel("Lesson"))
+        top.addWidget(QtWidgets.QLabel(tr("Lesson")))
         top.addWidget(self.choice, 1)
         top.addWidget(self.open_button)
         top.addWidget(self.back_button)
@@ -414,7 +415,8 @@ class LessonView(QtWidgets.QWidget):
     def _refresh_controls(self) -> None:
         total = len(self.lesson.steps) if self.lesson else 0
         taken = self.runner.position if self.runner else 0
-        self.progress.setText(f"step {taken} of {total}" if taken else f"{total} steps")
+        self.progress.setText(tr("step {taken} of {total}").format(taken=taken, total=total) if taken
+                              else ntr("{total} step", "{total} steps", total).format(total=total))
         self.refresh_counter()
         self.place.remember(taken)
         self.back_button.setEnabled(taken > 0)

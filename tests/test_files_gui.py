@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
+from bloomviz.filters import persist
 from bloomviz.files import session as sessions
 from bloomviz.files import storage
 from bloomviz.filters.standard import BloomFilter
@@ -213,7 +214,7 @@ def test_save_and_load_filter_every_variant(make_window, tmp_path, variant, args
     a.dialogs.save_paths.append(str(tmp_path / "f"))         # the suffix is added
     assert a.files.save_filter_dialog()
     saved = storage.load(tmp_path / "f.bloom")
-    assert saved.state_payload() == a.wb.filter.state_payload()
+    assert persist.payload_of(saved) == persist.payload_of(a.wb.filter)
 
     b = make_window()
     b.dialogs.open_paths.append(str(tmp_path / "f.bloom"))

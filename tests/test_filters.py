@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bloomviz.filters import persist
 from bloomviz.filters import rows as filter_rows
 from bloomviz.filters import bitstore
 
@@ -276,15 +277,16 @@ def test_copy_is_independent_and_clear_empties():
 def test_state_round_trip_and_refusals():
     flt = BloomFilter(1001, 4, scheme="murmur-fnv")
     flt.update(random_items(100, seed=8))
-    back = BloomFilter.from_state(flt.m, flt.k, flt.scheme, len(flt), flt.state_params(), flt.state_payload())
+    back = persist.from_state(BloomFilter, flt.m, flt.k, flt.scheme, len(flt), persist.params_of(flt),
+                              persist.payload_of(flt))
     assert back == flt and back.bits_set == flt.bits_set
-    assert flt.state_params() == {}
+    assert persist.params_of(flt) == {}
     with pytest.raises(ValueError, match="bytes"):
-        BloomFilter.from_state(1001, 4, "murmur-fnv", 0, {}, b"\x00" * 10)
-    padded = bytearray(flt.state_payload())
+        persist.from_state(BloomFilter, 1001, 4, "murmur-fnv", 0, {}, b"\x00" * 10)
+    padded = bytearray(persist.payload_of(flt))
     padded[-1] |= 0x80  # bit 1007 lies past m = 1001
     with pytest.raises(ValueError, match="padding"):
-        BloomFilter.from_state(1001, 4, "murmur-fnv", 0, {}, bytes(padded))
+        persist.from_state(BloomFilter, 1001, 4, "murmur-fnv", 0, {}, bytes(padded))
 
 
 @pytest.mark.parametrize("scheme", ["murmur3-mix", "murmur3-km", "sha256-salted"])   # the last: no halves

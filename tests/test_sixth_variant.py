@@ -32,7 +32,7 @@ class LabelledBloomFilter(BloomFilter):
         super().__init__(m, k, scheme=scheme)
         self.label = label
 
-    def state_params(self):
+    def _state_params(self):
         return {"label": self.label}
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bloomviz.filters import persist
 from bloomviz.files import storage
 from bloomviz.items.encoding import random_items
 from bloomviz.files.storage import FilterFormatError, load, read_header
@@ -273,7 +274,7 @@ def test_payload_changes_under_a_correct_crc_load_as_that_filter_or_raise_format
                 outcomes["loaded"] += 1
                 header = read_header(path)
                 assert (flt.variant, flt.m, flt.k, len(flt)) == (header.variant, header.m, header.k, header.count)
-                assert flt.state_payload() == bytes(changed[size:])
+                assert persist.payload_of(flt) == bytes(changed[size:])
     assert outcomes["loaded"] + outcomes["refused"] == 3 * (len(data) - size)
     if variant == "scalable":
         assert outcomes["refused"] > 0  # the stage table is checked against the header

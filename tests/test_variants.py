@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bloomviz.filters import persist
 from bloomviz.filters import rows as filter_rows
 from bloomviz.hashing import schemes as hashing
 
@@ -91,9 +92,9 @@ def test_update_equals_add_loop(variant):
 def test_state_round_trip(variant):
     flt = make_filter(variant, **SMALL[variant])
     flt.update(random_items(250, seed=5))
-    params = flt.state_params()
+    params = persist.params_of(flt)
     assert all(type(v) in (int, float) for v in params.values())
-    back = VARIANTS[variant].from_state(flt.m, flt.k, flt.scheme, len(flt), params, flt.state_payload())
+    back = persist.from_state(VARIANTS[variant], flt.m, flt.k, flt.scheme, len(flt), params, persist.payload_of(flt))
     assert back == flt
     assert back.variant == flt.variant == variant
     np.testing.assert_array_equal(grid_values(back), grid_values(flt))
@@ -103,10 +104,10 @@ def test_state_round_trip(variant):
 def test_state_refuses_wrong_payload_length(variant):
     flt = make_filter(variant, **SMALL[variant])
     flt.update(random_items(100, seed=5))
-    payload = flt.state_payload()
+    payload = persist.payload_of(flt)
     for bad in (payload[:-1], payload + b"\0"):
         with pytest.raises(ValueError, match="payload"):
-            VARIANTS[variant].from_state(flt.m, flt.k, flt.scheme, len(flt), flt.state_params(), bad)
+            persist.from_state(VARIANTS[variant], flt.m, flt.k, flt.scheme, len(flt), persist.params_of(flt), bad)
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
@@ -366,15 +367,16 @@ def test_counting_counters_are_read_only_and_indices_checked():
 def test_counting_payload_packs_counters(counter_bits):
     flt = CountingBloomFilter(1001, 3, counter_bits=counter_bits)
     flt.update(random_items(900, seed=counter_bits))
-    payload = flt.state_payload()
+    payload = persist.payload_of(flt)
     assert len(payload) == (1001 * counter_bits + 7) // 8
-    back = CountingBloomFilter.from_state(1001, 3, flt.scheme, len(flt), {"counter_bits": counter_bits}, payload)
+    back = persist.from_state(CountingBloomFilter, 1001, 3, flt.scheme, len(flt), {"counter_bits": counter_bits},
+                              payload)
     np.testing.assert_array_equal(back.counters, flt.counters)
     assert back.bits == flt.bits and back == flt
     if (1001 * counter_bits) % 8:
         bad = payload[:-1] + bytes([payload[-1] | 0x80])
         with pytest.raises(ValueError, match="padding"):
-            CountingBloomFilter.from_state(1001, 3, flt.scheme, len(flt), {"counter_bits": counter_bits}, bad)
+            persist.from_state(CountingBloomFilter, 1001, 3, flt.scheme, len(flt), {"counter_bits": counter_bits}, bad)
 
 
 def test_counting_from_state_checks_params():
@@ -382,7 +384,7 @@ def test_counting_from_state_checks_params():
     for params, msg in (({}, "lack counter_bits"), ({"counter_bits": 4, "x": 1}, "unknown names"),
                         ({"counter_bits": 12}, "got 12")):
         with pytest.raises(ValueError, match=msg):
-            CountingBloomFilter.from_state(100, 3, flt.scheme, 0, params, flt.state_payload())
+            persist.from_state(CountingBloomFilter, 100, 3, flt.scheme, 0, params, persist.payload_of(flt))
 
 
 def test_counting_union_saturates_and_intersection_takes_min():
@@ -473,18 +475,18 @@ def test_scalable_lookup_reports_every_stage():
 def test_scalable_from_state_rejects_inconsistent_tables():
     flt = ScalableBloomFilter(20, 0.05)
     flt.update(random_items(70, seed=4))
-    args = (flt.m, flt.k, flt.scheme, len(flt), flt.state_params(), flt.state_payload())
-    assert ScalableBloomFilter.from_state(*args) == flt
+    args = (flt.m, flt.k, flt.scheme, len(flt), persist.params_of(flt), persist.payload_of(flt))
+    assert persist.from_state(ScalableBloomFilter, *args) == flt
     with pytest.raises(ValueError, match="not count=71"):
-        ScalableBloomFilter.from_state(args[0], args[1], args[2], 71, args[4], args[5])
+        persist.from_state(ScalableBloomFilter, args[0], args[1], args[2], 71, args[4], args[5])
     with pytest.raises(ValueError, match="not m="):
-        ScalableBloomFilter.from_state(args[0] + 1, *args[1:])
+        persist.from_state(ScalableBloomFilter, args[0] + 1, *args[1:])
     with pytest.raises(ValueError, match="stages must be"):
-        ScalableBloomFilter.from_state(*args[:4], dict(args[4], stages=0), args[5])
+        persist.from_state(ScalableBloomFilter, *args[:4], dict(args[4], stages=0), args[5])
     with pytest.raises(ValueError, match="too short"):
-        ScalableBloomFilter.from_state(*args[:5], args[5][:10])
+        persist.from_state(ScalableBloomFilter, *args[:5], args[5][:10])
     with pytest.raises(ValueError, match="tightening"):
-        ScalableBloomFilter.from_state(*args[:4], dict(args[4], tightening=2), args[5])
+        persist.from_state(ScalableBloomFilter, *args[:4], dict(args[4], tightening=2), args[5])
 
 
 # --- partitioned --------------------------------------------------------------------------------------------
@@ -495,7 +497,7 @@ def test_partitioned_rounds_m_down_to_a_multiple_of_k():
     assert flt.slice_offsets() == tuple(142 * i for i in range(7))
     assert PartitionedBloomFilter(7, 7).m == 7
     with pytest.raises(ValueError, match="multiple of k"):
-        PartitionedBloomFilter.from_state(1000, 7, "murmur3-km", 0, {}, bytes(125))
+        persist.from_state(PartitionedBloomFilter, 1000, 7, "murmur3-km", 0, {}, bytes(125))
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
@@ -534,7 +536,7 @@ def test_blocked_rounds_m_up_to_whole_blocks():
     assert BlockedBloomFilter(1024, 4).m == 1024
     assert BlockedBloomFilter(100, 4, block_bits=64).m == 128
     with pytest.raises(ValueError, match="multiple of block_bits=512"):
-        BlockedBloomFilter.from_state(1000, 4, "murmur3-km", 0, {"block_bits": 512}, bytes(125))
+        persist.from_state(BlockedBloomFilter, 1000, 4, "murmur3-km", 0, {"block_bits": 512}, bytes(125))
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)

@@ -9,15 +9,15 @@ Version 1 layout (every integer little-endian; docs/file-format.md has the byte 
     m              u64       1 .. 2^34
     k              u16       1 .. 64
     count          u64       inserts, 0 .. 2^53 (validate.MAX_N: one limit for files, filters and formulas)
-    param count P  u16       0 .. 16; exactly the names the variant stores (its class's stored_params)
+    param count P  u16       0 .. 16; exactly the names the variant stores (persist.stored_params of its class)
     P params       u8 length (1..32) + ASCII name, u8 type (b"i" int64 | b"f" float64), 8-byte value
     payload length u64       must equal what the variant, m and params imply, and the bytes left in the file
     crc32          u32       zlib.crc32 over every header byte before this field, continued over the payload
-    payload        payload length bytes, the variant's ``state_payload()``
+    payload        payload length bytes, ``persist.payload_of(flt)``
 
 Loading reads the header field by field and checks all of it before it reads the payload, so a damaged or
 hostile file costs no more memory than its own size, whatever m it claims. Only then is the payload read, its
-CRC compared, and the filter built by the variant's ``from_state``. ``load`` is pure: it returns a new filter
+CRC compared, and the filter built by ``persist.from_state``. ``load`` is pure: it returns a new filter
 and touches nothing else.
 
 Problems with the file's contents raise ``FilterFormatError`` (a ``ValueError``) whose message starts with the
@@ -41,6 +41,7 @@ import struct
 import zlib
 from dataclasses import dataclass, field
 
+from bloomviz.filters import persist
 from bloomviz.hashing import schemes as hashing
 from bloomviz.disk.atomic_write import AtomicWriter
 from bloomviz.disk.safe_files import NotARegularFileError, open_regular
@@ -92,7 +93,7 @@ class Header:
 
 
 # --- what each variant stores --------------------------------------------------------------------------------
-# Each filter class declares it (``stored_params``: name -> int or float; ``payload_size(m, params)``: the
+# Each filter class declares it (``_stored_params``: name -> int or float; ``_payload_size(m, params)``: the
 # payload's lowest and highest size in bytes), so a registered variant can be saved and loaded with no line here.
 _TAGS = {int: INT, float: FLOAT}
 
@@ -105,7 +106,8 @@ class _Layout:
 
 def _layout(variant: str) -> _Layout:
     cls = VARIANTS[variant]
-    return _Layout({name: _TAGS[kind] for name, kind in cls.stored_params.items()}, cls.payload_size)
+    return _Layout({name: _TAGS[kind] for name, kind in persist.stored_params(cls).items()},
+                   lambda m, params: persist.payload_size(cls, m, params))
 
 
 def supported_variants() -> tuple[str, ...]:
@@ -298,7 +300,7 @@ def load(path):
         header, payload = _checked_payload(r, path)
     cls = VARIANTS[header.variant]
     try:
-        flt = cls.from_state(header.m, header.k, header.scheme, header.count, dict(header.params), payload)
+        flt = persist.from_state(cls, header.m, header.k, header.scheme, header.count, dict(header.params), payload)
     except (ValueError, TypeError, ArithmeticError, LookupError, struct.error) as exc:
         raise FilterFormatError(f"the {header.variant} filter's state is inconsistent: {exc}", path) from exc
     rebuilt = (flt.m, flt.k, flt.scheme, len(flt))
@@ -351,11 +353,11 @@ def encode(flt) -> tuple[bytes, bytes]:
     if not 1 <= m <= MAX_M or not 1 <= k <= MAX_K or not 0 <= count <= MAX_COUNT:
         raise ValueError(f"m={m}, k={k}, count={count} cannot be stored (limits: m up to 2^34, k up to {MAX_K}, "
                          "count up to 2^53)")
-    params = flt.state_params()
+    params = persist.params_of(flt)
     if set(params) != set(layout.params):
         raise ValueError(f"a {variant} filter reported parameters {sorted(params)}; "
                          f"the file layout stores {sorted(layout.params)}")
-    payload = bytes(flt.state_payload())
+    payload = bytes(persist.payload_of(flt))
     parts = [MAGIC, _U16.pack(VERSION), _ident(variant, "variant id"), _ident(scheme, "scheme id"),
              _U64.pack(m), _U16.pack(k), _U64.pack(count), _U16.pack(len(params))]
     for name in sorted(params):  # sorted: one filter, one byte string

@@ -122,7 +122,7 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
     variant = "blocked"
     # --- variant facts (see BloomFilter's) ---
     parameters = (M, K, BLOCK_BITS)
-    stored_params = {"block_bits": int}
+    _stored_params = {"block_bits": int}
     capabilities = Capabilities(standard_formulas=False)   # its own theory (blocked_fp)
 
     def __init__(self, m: int, k: int, block_bits: int = DEFAULT_BLOCK_BITS,
@@ -149,7 +149,7 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
         view = bitstore.byte_view(self._bits).reshape(self.blocks, self._block_bits // 8)
         return _popcount_bytes(view).sum(axis=1, dtype=np.int64)
 
-    def state_params(self) -> dict[str, int]:
+    def _state_params(self) -> dict[str, int]:
         return {"block_bits": self._block_bits}
 
     @property
@@ -183,7 +183,7 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
                 f"scheme={self.scheme!r}, n={self._count}, bits_set={self._bits_set})")
 
     @classmethod
-    def from_state(cls, m, k, scheme, count, params, payload) -> "BlockedBloomFilter":
+    def _from_state(cls, m, k, scheme, count, params, payload) -> "BlockedBloomFilter":
         check_params(params, ("block_bits",), cls.variant)
         block_bits = check_block_bits(params["block_bits"])
         m = check_m(m)

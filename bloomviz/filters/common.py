@@ -182,7 +182,7 @@ class RemappedPositions:
 
     def _check_compatible(self, other, op):
         other = super()._check_compatible(other, op)
-        mine, theirs = self.state_params(), other.state_params()
+        mine, theirs = self._state_params(), other._state_params()
         for name in mine:
             if mine[name] != theirs[name]:
                 raise ValueError(f"{op}: the filters differ in {name} ({mine[name]!r} vs {theirs[name]!r})")

@@ -153,10 +153,10 @@ class CountingBloomFilter(BloomFilter):
     variant = "counting"
     # --- variant facts (see BloomFilter's) ---
     parameters = (M, K, COUNTER_BITS)
-    stored_params = {"counter_bits": int}
+    _stored_params = {"counter_bits": int}
 
     @classmethod
-    def payload_size(cls, m: int, params: dict) -> tuple[int, int]:
+    def _payload_size(cls, m: int, params: dict) -> tuple[int, int]:
         c = params["counter_bits"]
         low, high = COUNTER_BITS_RANGE
         if not low <= c <= high:
@@ -221,7 +221,7 @@ class CountingBloomFilter(BloomFilter):
     def nbytes(self) -> int:
         return self._counters.nbytes + self._bits.nbytes
 
-    def state_params(self) -> dict[str, int]:
+    def _state_params(self) -> dict[str, int]:
         return {"counter_bits": self._counter_bits}
 
     def __repr__(self) -> str:
@@ -349,13 +349,13 @@ class CountingBloomFilter(BloomFilter):
         self._counters[:] = 0
 
     # --- persistence -------------------------------------------------------------------------------------
-    def state_payload(self) -> bytes:
+    def _state_payload(self) -> bytes:
         """The m counters packed to ``counter_bits`` bits each: counter j occupies bits [j·c, (j+1)·c) of the
         payload, least significant bit first, bytes little-endian in bit order; ceil(m·c/8) bytes, padding 0."""
         return pack_counters(self._counters, self._counter_bits)
 
     @classmethod
-    def from_state(cls, m, k, scheme, count, params, payload) -> "CountingBloomFilter":
+    def _from_state(cls, m, k, scheme, count, params, payload) -> "CountingBloomFilter":
         check_params(params, ("counter_bits",), cls.variant)
         counter_bits = check_counter_bits(params["counter_bits"])
         m = check_counting_m(m)

@@ -97,7 +97,7 @@ class PartitionedBloomFilter(RemappedPositions, BloomFilter):
                 f"n={self._count}, bits_set={self._bits_set})")
 
     @classmethod
-    def from_state(cls, m, k, scheme, count, params, payload) -> "PartitionedBloomFilter":
+    def _from_state(cls, m, k, scheme, count, params, payload) -> "PartitionedBloomFilter":
         check_params(params, (), cls.variant)
         m, k = check_m(m), check_k(k)
         if m % k:

@@ -1,7 +1,7 @@
 """Variant ids -> filter classes, and one way to build any of them from validated arguments.
 
 The ids are written into saved files (``flt.variant``): never rename one. The command line (``--variant``), the
-window's parameter panel and storage build filters through ``make_filter`` and ``VARIANTS[id].from_state``.
+window's parameter panel and storage build filters through ``make_filter`` and ``persist.from_state``.
 
 A variant is its class: it declares its parameters (``parameters``, see params.py), states its facts (``sized``,
 ``unit``, ``can_remove``, titles, ...) and answers the window's questions (``grid_bands``, ``describe_bit``,

@@ -367,27 +367,27 @@ class ScalableBloomFilter(ScalableFacts, RichDisplay):
         self._count = 0
 
     # --- persistence -------------------------------------------------------------------------------------
-    def state_params(self) -> dict[str, int | float]:
+    def _state_params(self) -> dict[str, int | float]:
         return {"initial_capacity": self._initial, "p": self._p, "growth": self._growth,
                 "tightening": self._r, "stages": len(self._stages)}
 
-    def state_payload(self) -> bytes:
+    def _state_payload(self) -> bytes:
         """The stages, oldest first, as a table followed by the bits.
 
         Layout (S = params["stages"]; all integers little-endian):
 
         - S records of 17 bytes, one per stage: m_i (uint64), k_i (uint8), inserts held by stage i (uint64);
         - then for each stage in order its m_i bits in ceil(m_i/8) bytes, bit j at byte j//8, bit j%8
-          (least significant first), unused padding bits 0 — each stage's ``BloomFilter.state_payload``.
+          (least significant first), unused padding bits 0 — each stage's ``BloomFilter._state_payload``.
 
         The saved m is Σ m_i and the saved k is the newest stage's k_i. The sizes are stored rather than
         re-derived, so a file keeps loading even if the sizing rule is refined later.
         """
         table = b"".join(STAGE_RECORD.pack(s.m, s.k, len(s)) for s in self._stages)
-        return table + b"".join(s.state_payload() for s in self._stages)
+        return table + b"".join(s._state_payload() for s in self._stages)
 
     @classmethod
-    def from_state(cls, m, k, scheme, count, params, payload) -> "ScalableBloomFilter":
+    def _from_state(cls, m, k, scheme, count, params, payload) -> "ScalableBloomFilter":
         check_params(params, ("initial_capacity", "p", "growth", "tightening", "stages"), cls.variant)
         stages = params["stages"]
         if isinstance(stages, bool) or not isinstance(stages, (int, np.integer)) or not 1 <= stages <= 64:
@@ -424,7 +424,7 @@ class ScalableBloomFilter(ScalableFacts, RichDisplay):
         pos, start = table_len, 0
         for (mi, ki, ni), spec in zip(records, specs):
             nbytes = (mi + 7) // 8
-            out._stages.append(BloomFilter.from_state(mi, ki, out.scheme, ni, {}, payload[pos:pos + nbytes]))
+            out._stages.append(BloomFilter._from_state(mi, ki, out.scheme, ni, {}, payload[pos:pos + nbytes]))
             out._specs.append(StageSpec(spec.index, spec.capacity, spec.error, mi, ki, spec.start))
             out._offsets.append(start)
             pos += nbytes

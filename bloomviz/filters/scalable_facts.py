@@ -21,10 +21,10 @@ class ScalableFacts:
     # grows from a capacity (m and k are the stages' outcome), in stages, by its own theory
     capabilities = Capabilities(sized=False, staged=True, plain_bits=False, standard_formulas=False)
     parameters = (INITIAL_CAPACITY, RATE_BOUND, GROWTH, TIGHTENING)
-    stored_params = {"initial_capacity": int, "p": float, "growth": int, "tightening": float, "stages": int}
+    _stored_params = {"initial_capacity": int, "p": float, "growth": int, "tightening": float, "stages": int}
 
     @classmethod
-    def payload_size(cls, m: int, params: dict) -> tuple[int, int]:
+    def _payload_size(cls, m: int, params: dict) -> tuple[int, int]:
         # Each stage stores ceil(m_i/8) bytes and the m_i sum to m, so the bit bytes lie in [ceil(m/8),
         # (m+7S)/8]; the stage table (checked by from_state) fixes the exact size.
         stages = params["stages"]

@@ -76,11 +76,11 @@ class BloomFilter(RichDisplay):
     # (a subclass states only what differs; its words are its describer's, in bloomviz.explain.describers)
     parameters: tuple[Param, ...] = (M, K)   # its constructor's arguments besides the scheme (params.py)
     # What a .bloom file stores besides m, k and the scheme (bloomviz.files.storage): each parameter's name and
-    # number type, and ``payload_size``, the payload's (lowest, highest) size in bytes that m and they imply.
-    stored_params: dict[str, type] = {}
+    # number type, and ``_payload_size``, the payload's (lowest, highest) size in bytes that m and they imply.
+    _stored_params: dict[str, type] = {}
 
     @classmethod
-    def payload_size(cls, m: int, params: dict) -> tuple[int, int]:
+    def _payload_size(cls, m: int, params: dict) -> tuple[int, int]:
         n = (m + 7) // 8
         return n, n
 
@@ -335,15 +335,15 @@ class BloomFilter(RichDisplay):
         return out
 
     # --- persistence hooks (the file format lives in storage.py) -----------------------------------------
-    def state_params(self) -> dict[str, int | float]:
+    def _state_params(self) -> dict[str, int | float]:
         """The variant's parameters besides m, k and scheme, as plain numbers (none for the standard filter)."""
         return {}
 
-    def state_payload(self) -> bytes:
+    def _state_payload(self) -> bytes:
         return self._bits.tobytes()
 
     @classmethod
-    def from_state(cls, m: int, k: int, scheme: str, count: int, params: dict, payload: bytes) -> "BloomFilter":
+    def _from_state(cls, m: int, k: int, scheme: str, count: int, params: dict, payload: bytes) -> "BloomFilter":
         out = cls(m, k, scheme=scheme)
         expected = (m + 7) // 8
         if len(payload) != expected:

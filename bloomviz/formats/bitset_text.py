@@ -19,6 +19,7 @@ import os
 
 from bitarray import bitarray
 
+from bloomviz.filters import persist
 from bloomviz.formats.common import MAX_M, ForeignFilter, ForeignLookup, Source, check_k, check_m, bits_at
 
 NAME = "bitset-text"
@@ -91,7 +92,7 @@ def load_filter(path, k: int = SEMINAR_K, scheme: str = SEMINAR_SCHEME):
     """The file as a core ``BloomFilter`` (insert count unknown: 0) to keep inserting into, as the program does."""
     from bloomviz.filters.standard import BloomFilter
     ff = read(path, k=k)[0]
-    return BloomFilter.from_state(ff.m, k, scheme, 0, {}, ff.bits.tobytes())
+    return persist.from_state(BloomFilter, ff.m, k, scheme, 0, {}, ff.bits.tobytes())
 
 
 def write_filter(flt, path) -> None:

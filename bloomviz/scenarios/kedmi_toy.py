@@ -24,6 +24,7 @@ from string import ascii_letters
 
 import numpy as np
 
+from bloomviz.filters import persist
 from bloomviz.theory import rates as theory
 from bloomviz.filters.standard import BloomFilter
 
@@ -108,7 +109,7 @@ def replay(initial_density: float = 0.0, keys: int = KEYS, p: float = DESIGN_P, 
     """His test_bloom.py on his scheme: design, insert every key, check they are all found, then count false
     positives over ``tests`` x ``per_test`` random strings. ``initial_density`` > 0 starts from garbage."""
     k, m = optimal_km(keys, p)
-    flt = BloomFilter.from_state(m, k, SCHEME, 0, {}, garbage_bits(m, initial_density, seed))
+    flt = persist.from_state(BloomFilter, m, k, SCHEME, 0, {}, garbage_bits(m, initial_density, seed))
     initial = flt.bits_set
     items = synthetic_keys(keys)
     flt.update(items)

@@ -13,6 +13,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from bloomviz.filters import persist
 from bloomviz.explain import variants as variant_words
 from bloomviz.filters import capabilities
 from bloomviz.filters.capabilities import grid_values
@@ -60,8 +61,8 @@ class CompareDrawing:
             high = pg.PlotDataItem(pen=pg.mkPen(edge, width=1))
             band = WilsonBand(low, high, brush=pg.mkBrush(fill))
             measured = pg.PlotDataItem(pen=pg.mkPen(colour, width=2), name=lane.config.label, connect="finite")
-            key = (lane.filter.variant, lane.filter.m, lane.filter.k, tuple(sorted(lane.filter.state_params()
-                                                                                   .items())))
+            key = (lane.filter.variant, lane.filter.m, lane.filter.k,
+                   tuple(sorted(persist.params_of(lane.filter).items())))
             th = seen_theory.get(key)
             if th is None:
                 name = variant_words.theory_name(lane.filter)

@@ -10,6 +10,7 @@ import contextlib
 import os
 import tempfile
 
+from bloomviz.filters import persist
 from bloomviz.disk.safe_files import check_regular
 from bloomviz.files import storage
 from bloomviz.filters.registry import VARIANTS
@@ -36,7 +37,7 @@ def filter_from_bytes(data: bytes):
 
 def filter_args(flt, variant: str) -> dict:
     """(m, k, params) of ``flt`` as ``Workbench.configure`` takes them."""
-    params = {name: value for name, value in flt.state_params().items() if name != "stages"}
+    params = {name: value for name, value in persist.params_of(flt).items() if name != "stages"}
     sized = VARIANTS[variant].capabilities.sized
     return {"m": flt.m if sized else None, "k": flt.k if sized else None, "params": params}
 
@@ -44,7 +45,7 @@ def filter_args(flt, variant: str) -> dict:
 def loaded_note(flt, source: str, truth: bool) -> str:
     """What the window says of a filter loaded without its items (``truth``: whether they are known)."""
     params = ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}"
-                       for k, v in flt.state_params().items())
+                       for k, v in persist.params_of(flt).items())
     text = (f"Loaded a {flt.variant} filter from {source}: m = {flt.m:,}, k = {flt.k}, scheme {flt.scheme}"
             + (f", {params}" if params else "") + f"; it holds n = {len(flt):,} inserts "
             f"and {flt.bits_set:,} bits are set (fill {flt.fill_ratio:.1%}).")

@@ -7,7 +7,7 @@ here; every other control is named from its text, label or tooltip by ``names.na
 
 from __future__ import annotations
 
-from bloomviz.gui.access import cell_cursor, motion, names, plot_words, scheme, speech
+from bloomviz.gui.access import cell_cursor, keyboard, motion, names, plot_words, scheme, speech
 from bloomviz.gui.widgets import shrink
 
 # (window attribute, its widget's attribute, name): controls whose words are elsewhere or only implied.
@@ -43,6 +43,7 @@ def install(window) -> speech.Speaker:
     names.name_tree(window)
     window.speaker = speaker = speech.Speaker(window)
     window.cell_cursor = cell_cursor.attach(window, speaker)
+    keyboard.install(window)          # after the grid's cursor: the grid takes Tab from here on
     speech.VerdictVoice(window.wb, window.item_panel, speaker)
     plot_words.describe_rate_plot(window.plot)
     plot_words.describe_plots(window)
@@ -54,4 +55,5 @@ def view_made(view) -> None:
     shrink.let_combos_shrink(view)
     shrink.let_forms_wrap(view)
     names.name_tree(view)
+    keyboard.install(view)
     plot_words.describe_plots(view)

@@ -156,14 +156,14 @@ class Targets:
                 self.links[at(kind)] = at(to, real)
             self.protected += [at("read-only"), at("read-only", real), at("link-to-read-only")]
 
-    def path(self, rng: random.Random, suffix: str) -> str:
-        return str(self.folder / f"{rng.choice(self.KINDS)}{suffix}")
+    REFUSED = ("fifo", "read-only", "link-to-fifo", "link-to-read-only", "dangling", "link-to-folder", "folder")
+
+    def path(self, rng: random.Random, suffix: str, kinds: tuple = KINDS) -> str:
+        return str(self.folder / f"{rng.choice(kinds)}{suffix}")
 
     def must_refuse(self, path: str) -> bool:
         """A save to ``path`` must be refused (nothing there may change)."""
-        kind = os.path.basename(path).rsplit(".", 1)[0]
-        return kind in ("fifo", "read-only", "link-to-fifo", "link-to-read-only", "dangling", "link-to-folder",
-                        "folder")
+        return os.path.basename(path).rsplit(".", 1)[0] in self.REFUSED
 
     def state(self) -> dict:
         """Every entry under the targets folder: kind, link text, mode and bytes (FIFOs are never opened)."""

@@ -247,11 +247,13 @@ def act_file():
 
 
 def opened(path: str) -> bool:
-    """File → Open on ``path``; the file itself must come out of it byte for byte as it went in."""
+    """File → Open on ``path``; the file itself must come out of it byte for byte as it went in (unless it is the
+    session's own file, which "save your changes first?" may write)."""
     log[-1] += f" {os.path.relpath(path, tmp)}"
     before = Path(path).read_bytes()
+    own = files.path is not None and os.path.realpath(files.path) == os.path.realpath(path)
     ok = files.open_path(path, ask=rng.random() < 0.5)
-    if Path(path).read_bytes() != before:
+    if not own and Path(path).read_bytes() != before:
         problems.append(f"opening {path} changed the file")
     return ok
 
@@ -265,21 +267,27 @@ def act_session():
     return not opened(inputs.session_file(saved))
 
 
-def act_save():
+def act_save(kinds=targets.KINDS):
     kind = rng.choice(["session", "session", "filter", "history", "grid", "plot", "window"])
     suffix = {"session": ".bloomviz", "filter": ".bloom", "history": ".csv", "grid": ".png", "window": ".png",
               "plot": rng.choice([".png", ".svg", ".csv"])}[kind]
-    answers["save"] = targets.path(rng, suffix if rng.random() < 0.8 else rng.choice(SUFFIXES))
+    answers["save"] = targets.path(rng, suffix if rng.random() < 0.8 else rng.choice(SUFFIXES), kinds)
     log[-1] += f" [{kind}] {os.path.relpath(answers['save'], tmp)}"
     if kind == "session":
         if files.write_session(save_name()[0]) and not targets.must_refuse(offered[-1]):
             saved.append(offered[-1])
     else:
-        {"filter": files.save_filter_dialog, "history": files.export_history_dialog,
+        {"filter": files.actions["save_filter"].trigger, "history": files.actions["export_history"].trigger,
          "grid": lambda: exports.export_grid(win), "plot": lambda: exports.export_plot(win),
          "window": lambda: exports.save_window_picture(win)}[kind]()
     answers["save"] = None
     return True   # a save changes no filter
+
+
+def act_refused_save():
+    """A save to a FIFO, a read-only file, a folder or a link to one of those: once in every walk, however short."""
+    settle()    # (a save is refused while bulk work runs, before the target is looked at)
+    return act_save(targets.REFUSED)
 
 
 def act_lesson():
@@ -369,9 +377,11 @@ def main() -> int:
     cost: dict[str, float] = {}
     watch = FileWatch(targets)
     largest = 0
-    grow_at = rng.randrange(STEPS // 3, max(STEPS // 3 + 1, 2 * STEPS // 3))   # once, before a third of the walk
+    # once each, in the middle third of the walk
+    grow_at, refuse_at = (rng.randrange(STEPS // 3, max(STEPS // 3 + 1, 2 * STEPS // 3)) for _ in range(2))
+    refuse_at -= refuse_at == grow_at
     for i in range(STEPS):
-        func = act_grow if i == grow_at else rng.choices(FUNCS, WEIGHTS)[0]
+        func = act_grow if i == grow_at else act_refused_save if i == refuse_at else rng.choices(FUNCS, WEIGHTS)[0]
         log.append(f"{i}: {func.__name__}")
         said.clear()
         offered.clear()

@@ -241,6 +241,22 @@ def _cached_curve(m: int, k: int, n_max: int) -> np.ndarray:
     return curve
 
 
+@lru_cache(maxsize=64)
+def _binary_powers(m: int, k: int) -> tuple[np.ndarray, ...]:
+    """M^(2^j) for j = 0…62 (M = T^k, each square's diagonal exact), once per (m, k): every n < 2^63 is a
+    product of some of them."""
+    jmax = min(k, m)
+    diag_log = _diag_log(m, jmax)
+    base = _matrix_power(_step_matrix(m, jmax, 1.0), k, diag_log)
+    powers, power = [base], 1
+    for _ in range(62):
+        base = base @ base
+        power *= 2
+        _set_diag(base, power, diag_log * k)
+        powers.append(base)
+    return tuple(powers)
+
+
 def fp_exact_points(m: int, k: int, ns: np.ndarray) -> np.ndarray:
     """FP(m, k, n) for each whole n in ``ns``, each as ``fp_exact_curve`` computes its first column: w · M^n e_0
     by square-and-multiply on n (M = T^k, every square's diagonal exact), for all n at once. For a few n spread
@@ -250,22 +266,17 @@ def fp_exact_points(m: int, k: int, ns: np.ndarray) -> np.ndarray:
     flat = ns.astype(np.int64).reshape(-1)
     if m == 1 or flat.size == 0:
         return (flat > 0).astype(np.float64).reshape(ns.shape)
-    jmax = min(k, m)
-    diag_log = _diag_log(m, jmax)
-    base = _matrix_power(_step_matrix(m, jmax, 1.0), k, diag_log)          # M = T^k
-    cols = np.zeros((jmax + 1, flat.size))
+    powers = _binary_powers(m, k)
+    cols = np.zeros((powers[0].shape[0], flat.size))
     cols[0] = 1.0
-    left, power = flat.copy(), 1
-    while True:
+    left = flat.copy()
+    for base in powers:
         odd = (left & 1).astype(bool)
         if odd.any():
             cols[:, odd] = base @ cols[:, odd]
         left >>= 1
         if not left.any():
             break
-        base = base @ base
-        power *= 2
-        _set_diag(base, power, diag_log * k)
     with np.errstate(under="ignore"):
         out = np.exp(_log_weights(m, k)) @ cols
     np.minimum(out, 1.0, out=out)

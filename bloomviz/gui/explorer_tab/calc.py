@@ -25,6 +25,7 @@ from bloomviz.gui.filter_tab.params_panel import parse_int, parse_rate
 from bloomviz.gui.timing import Throttle
 from bloomviz.gui.workbench import Workbench
 from bloomviz.gui.plain_text import ask_yes_no
+from bloomviz.i18n import tr
 
 SOLVE_DELAY_MS = 250
 TIPS = {
@@ -38,8 +39,8 @@ EXAMPLES = (("n, p", {"n": "1000000", "p": "0.01"}), ("m, n", {"m": "20000", "n"
 
 
 def _row(label: str, value: str, tip: str = "") -> str:
-    title = f' title="{html.escape(tip)}"' if tip else ""
-    return f"<tr><td{title}>{html.escape(label)}</td><td><b>{value}</b></td></tr>"
+    title = f' title="{html.escape(tr(tip))}"' if tip else ""
+    return f"<tr><td{title}>{html.escape(tr(label))}</td><td><b>{value}</b></td></tr>"
 
 
 def _rate(p: float) -> str:
@@ -58,8 +59,8 @@ def design_html(d: Design) -> str:
              "every integer k from 1 to 64 compared by the exact rate"),
         _row("(m/n)·ln 2 (the approximation's optimum)", f"{d.k_real:.3f}",
              "the real k that minimises (1 − e^(−kn/m))^k; at small m the best integer k can lie below it"),
-        _row(f"rate at k = {d.k_floor}", _rate(d.fp_floor)),
-        _row(f"rate at k = {d.k_ceil}", _rate(d.fp_ceil)),
+        _row(tr("rate at k = {k}").format(k=d.k_floor), _rate(d.fp_floor)),
+        _row(tr("rate at k = {k}").format(k=d.k_ceil), _rate(d.fp_ceil)),
         _row("false-positive rate (exact)", f"{_rate(d.fp)} — {html.escape(d.one_in)}",
              "E[(X/m)^k] over the number X of bits set: independent, uniform hash positions"),
         _row("Bloom's formula (classic)", _rate(d.fp_classic),
@@ -100,7 +101,7 @@ class CalculatorPanel(QtWidgets.QWidget):
         labels = {"n": "n (items)", "p": "p (FP rate)", "m": "m (bits)", "k": "k (hashes)"}
         for key in ("n", "p", "m", "k"):
             edit = QtWidgets.QLineEdit()
-            edit.setPlaceholderText("empty: solve for it")
+            edit.setPlaceholderText(tr("empty: solve for it"))
             edit.setToolTip(TIPS[key])
             edit.setClearButtonEnabled(True)
             edit.textEdited.connect(self._schedule)
@@ -110,7 +111,7 @@ class CalculatorPanel(QtWidgets.QWidget):
             form.addRow(label, edit)
             self.edits[key] = edit
         examples = QtWidgets.QHBoxLayout()
-        examples.addWidget(QtWidgets.QLabel("Try:"))
+        examples.addWidget(QtWidgets.QLabel(tr("Try:")))
         for title, values in EXAMPLES:
             button = QtWidgets.QToolButton()
             button.setText(title)
@@ -131,10 +132,10 @@ class CalculatorPanel(QtWidgets.QWidget):
         for sid, scheme in hashing.SCHEMES.items():
             self.scheme_combo.addItem(scheme.title, sid)
         self.scheme_combo.setCurrentIndex(max(0, self.scheme_combo.findData(hashing.DEFAULT_SCHEME)))
-        self.scheme_combo.setToolTip("The hash scheme of the filter made by Use these parameters.")
-        self.use_button = QtWidgets.QPushButton("Use these parameters")
-        self.use_button.setToolTip("Make the window's filter a new, empty one with this m, k and scheme, "
-                                   "designed for n items (asks before discarding inserted items).")
+        self.scheme_combo.setToolTip(tr("The hash scheme of the filter made by Use these parameters."))
+        self.use_button = QtWidgets.QPushButton(tr("Use these parameters"))
+        self.use_button.setToolTip(tr("Make the window's filter a new, empty one with this m, k and scheme, "
+                                      "designed for n items (asks before discarding inserted items)."))
         self.use_button.clicked.connect(self.use_parameters)
         self.use_message = QtWidgets.QLabel()
         self.use_message.setWordWrap(True)
@@ -144,7 +145,7 @@ class CalculatorPanel(QtWidgets.QWidget):
 
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        intro = QtWidgets.QLabel("Type what you know; leave the rest empty.")
+        intro = QtWidgets.QLabel(tr("Type what you know; leave the rest empty."))
         intro.setWordWrap(True)
         layout.addWidget(intro)
         layout.addLayout(form)
@@ -184,7 +185,7 @@ class CalculatorPanel(QtWidgets.QWidget):
         return out
 
     def show_message(self, text: str, error: bool = True) -> None:
-        self.message.setText(text)
+        self.message.setText(tr(text))
         self.message.setStyleSheet(f"color: {theme.colour('error')};" if error and text else "")
 
     def solve(self) -> Design | None:
@@ -230,10 +231,10 @@ class CalculatorPanel(QtWidgets.QWidget):
 
     # --- use ---------------------------------------------------------------------------------------------
     def _ask(self, question: str) -> bool:
-        return ask_yes_no(self, "Discard the inserted items?", question)
+        return ask_yes_no(self, tr("Discard the inserted items?"), question)
 
     def show_use_message(self, text: str, error: bool = True) -> None:
-        self.use_message.setText(text)
+        self.use_message.setText(tr(text))
         self.use_message.setStyleSheet(f"color: {theme.colour('error')};" if error and text else "")
 
     def use_parameters(self) -> bool:

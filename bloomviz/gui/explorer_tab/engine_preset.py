@@ -17,6 +17,7 @@ from PySide6 import QtWidgets
 from bloomviz.gui import theme
 from bloomviz.theory.engines import ENGINES
 from bloomviz.theory.units import rate_text
+from bloomviz.i18n import tr
 
 DEFAULT_N = 1000
 
@@ -35,15 +36,15 @@ class EnginePresetRow(QtWidgets.QWidget):
         self.engine = QtWidgets.QComboBox()
         for name in ENGINES:
             self.engine.addItem(name, name)
-        self.engine.setToolTip("What this system allocates for the n typed above, from its own setting")
+        self.engine.setToolTip(tr("What this system allocates for the n typed above, from its own setting"))
         self.setting = QtWidgets.QLineEdit()
-        self.setting.setToolTip("The engine's own setting (its default is shown when empty)")
-        self.apply_button = QtWidgets.QPushButton("Fill m and k")
+        self.setting.setToolTip(tr("The engine's own setting (its default is shown when empty)"))
+        self.apply_button = QtWidgets.QPushButton(tr("Fill m and k"))
         self.notes = QtWidgets.QLabel()
         self.notes.setWordWrap(True)
         # two short lines: the calculator's column is narrow
         grid = QtWidgets.QGridLayout()
-        grid.addWidget(QtWidgets.QLabel("As built by"), 0, 0)
+        grid.addWidget(QtWidgets.QLabel(tr("As built by")), 0, 0)
         grid.addWidget(self.engine, 0, 1)
         grid.addWidget(self.setting, 1, 0)
         grid.addWidget(self.apply_button, 1, 1)

@@ -20,6 +20,7 @@ from bloomviz.gui import theme
 from bloomviz.gui.timing import JobRunner
 from bloomviz.gui.widgets.flow_layout import FlowLayout, keep_together
 from bloomviz.gui.explorer_tab.plots import CLASSIC, EXACT, MEASURED, CurvePlot, fmt
+from bloomviz.i18n import tr
 
 MAX_GUI_M = 4096            # the page is for small filters, where the formulas differ; the CLI takes more
 MAX_GUI_FILTERS = 1_000_000
@@ -45,17 +46,17 @@ class EnsemblePage(QtWidgets.QWidget):
         for sid, scheme in hashing.SCHEMES.items():
             self.scheme.addItem(scheme.title, sid)
         self.scheme.setCurrentIndex(self.scheme.findData(hashing.DEFAULT_SCHEME))
-        self.scheme.setToolTip("The hash scheme of every filter: try murmur3-km (double hashing) at m = 64.")
-        self.run_button = QtWidgets.QPushButton("Run ensemble")
-        self.cancel_button = QtWidgets.QPushButton("Cancel")
+        self.scheme.setToolTip(tr("The hash scheme of every filter: try murmur3-km (double hashing) at m = 64."))
+        self.run_button = QtWidgets.QPushButton(tr("Run ensemble"))
+        self.cancel_button = QtWidgets.QPushButton(tr("Cancel"))
         self.cancel_button.setEnabled(False)
         self.bar = QtWidgets.QProgressBar()
         self.bar.setRange(0, 1000)
         self.bar.setTextVisible(False)
         self.bar.setMaximumHeight(10)
         self.bar.hide()
-        self.message = QtWidgets.QLabel("Average the measured rate over many random filters of the same m, k "
-                                        "and n, and see which formula it lands on.")
+        self.message = QtWidgets.QLabel(tr("Average the measured rate over many random filters of the same m, k "
+                                           "and n, and see which formula it lands on."))
         self.message.setWordWrap(True)
         self.runner = JobRunner(self)
 
@@ -88,7 +89,7 @@ class EnsemblePage(QtWidgets.QWidget):
         box.setRange(lo, hi)
         box.setValue(value)
         box.setGroupSeparatorShown(True)
-        box.setToolTip(tip)
+        box.setToolTip(tr(tip))
         return box
 
     def set_design(self, m: int, k: int, n: int) -> None:
@@ -99,7 +100,7 @@ class EnsemblePage(QtWidgets.QWidget):
             self.n.setValue(n)
 
     def show_message(self, text: str, error: bool = False) -> None:
-        self.message.setText(text)
+        self.message.setText(tr(text))
         self.message.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
 
     def run(self) -> bool:

@@ -16,6 +16,7 @@ from bloomviz.gui import theme
 from bloomviz.gui.timing import JobRunner
 from bloomviz.gui.widgets.flow_layout import FlowLayout, keep_together
 from bloomviz.studies.explore import MAX_MEASURE_PROBES
+from bloomviz.i18n import tr
 
 
 class MeasurePanel(QtWidgets.QWidget):
@@ -34,21 +35,21 @@ class MeasurePanel(QtWidgets.QWidget):
         self.probes.setSingleStep(1000)
         self.probes.setValue(10_000)
         self.probes.setGroupSeparatorShown(True)
-        self.probes.setToolTip("How many items that were never inserted are looked up; the share that pass is "
-                               "the measured rate. More probes, narrower intervals.")
+        self.probes.setToolTip(tr("How many items that were never inserted are looked up; the share that pass is "
+                                  "the measured rate. More probes, narrower intervals."))
         self.seed = QtWidgets.QSpinBox()
         self.seed.setRange(0, 1_000_000)
-        self.seed.setToolTip("Seed of the random items and probes. The same seed gives the same points.")
-        self.measure_button = QtWidgets.QPushButton("Measure")
+        self.seed.setToolTip(tr("Seed of the random items and probes. The same seed gives the same points."))
+        self.measure_button = QtWidgets.QPushButton(tr("Measure"))
         self.measure_button.setToolTip(f"Simulate {what}: insert n random items into a fresh filter and look up "
                                        "the probes. Runs in the background; the window stays usable.")
-        self.reseed_button = QtWidgets.QPushButton("New seed")
-        self.reseed_button.setToolTip("Measure again with the next seed: the spread of the points shows how "
-                                      "much a single measurement varies.")
-        self.cancel_button = QtWidgets.QPushButton("Cancel")
+        self.reseed_button = QtWidgets.QPushButton(tr("New seed"))
+        self.reseed_button.setToolTip(tr("Measure again with the next seed: the spread of the points shows how "
+                                         "much a single measurement varies."))
+        self.cancel_button = QtWidgets.QPushButton(tr("Cancel"))
         self.cancel_button.setEnabled(False)
-        self.clear_button = QtWidgets.QPushButton("Clear")
-        self.clear_button.setToolTip("Remove the measured points from the plot.")
+        self.clear_button = QtWidgets.QPushButton(tr("Clear"))
+        self.clear_button.setToolTip(tr("Remove the measured points from the plot."))
         self.bar = QtWidgets.QProgressBar()
         self.bar.setTextVisible(False)
         self.bar.setMaximumHeight(10)
@@ -61,8 +62,8 @@ class MeasurePanel(QtWidgets.QWidget):
         self.extra = QtWidgets.QHBoxLayout(extra)   # the owner may put its own fields here (a k range)
         self.extra.setContentsMargins(0, 0, 0, 0)
         row.addWidget(extra)
-        row.addWidget(keep_together(QtWidgets.QLabel("probes"), self.probes))
-        row.addWidget(keep_together(QtWidgets.QLabel("seed"), self.seed))
+        row.addWidget(keep_together(QtWidgets.QLabel(tr("probes")), self.probes))
+        row.addWidget(keep_together(QtWidgets.QLabel(tr("seed")), self.seed))
         for button in (self.measure_button, self.reseed_button, self.cancel_button, self.clear_button):
             row.addWidget(button)
         layout = QtWidgets.QVBoxLayout(self)
@@ -82,7 +83,7 @@ class MeasurePanel(QtWidgets.QWidget):
         self.runner.failed.connect(lambda text: self.show_message(text, error=True))
 
     def show_message(self, text: str, error: bool = False) -> None:
-        self.message.setText(text)
+        self.message.setText(tr(text))
         self.message.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
 
     def measure(self) -> bool:

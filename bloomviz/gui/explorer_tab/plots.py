@@ -24,6 +24,7 @@ from bloomviz.gui import theme
 from bloomviz.studies import explore
 from bloomviz.theory.units import count_text, rate_text
 from bloomviz.gui.widgets.plot_export import EXPORT_FILTER, PlotExportError, export_plot
+from bloomviz.i18n import marks, number, tr
 
 # Okabe–Ito colours, as in the live plot.
 EXACT, APPROX, BOUND, MEASURED, CLASSIC, MARK, GREY = (theme.EXPLORER_COLOURS[key] for key in (
@@ -49,14 +50,14 @@ class CurvePlot(QtWidgets.QWidget):
         self.log_x, self.log_y = log_x, log_y
         self.plot_widget = pg.PlotWidget(background="w")
         self.plot_item = self.plot_widget.getPlotItem()
-        self.plot_item.setTitle(title, color=MARK)
+        self.plot_item.setTitle(tr(title), color=MARK)
         for side in ("left", "bottom"):
             axis = self.plot_item.getAxis(side)
             axis.setPen(pg.mkPen(MARK))
             axis.setTextPen(pg.mkPen(MARK))
             axis.enableAutoSIPrefix(False)   # a "(x0.001)" beside log-scale ticks would only confuse
-        self.plot_item.setLabel("bottom", x_label, color=MARK)
-        self.plot_item.setLabel("left", y_label, color=MARK)
+        self.plot_item.setLabel("bottom", tr(x_label), color=MARK)
+        self.plot_item.setLabel("left", tr(y_label), color=MARK)
         self.plot_item.showGrid(x=True, y=True, alpha=0.25)
         self.plot_item.setLogMode(x=log_x, y=log_y)
         self.legend = self.plot_item.addLegend(offset=legend_offset, brush=pg.mkBrush(*theme.EXPLORER_COLOURS["legend_fill"]),
@@ -65,8 +66,8 @@ class CurvePlot(QtWidgets.QWidget):
         self.readout.setWordWrap(True)
         self.readout.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.readout.setMinimumHeight(self.readout.fontMetrics().height() * 2 + 4)
-        self.export_button = QtWidgets.QPushButton("Export…")
-        self.export_button.setToolTip("Save this plot as a PNG or SVG picture, or its curves' data as CSV.")
+        self.export_button = QtWidgets.QPushButton(tr("Export…"))
+        self.export_button.setToolTip(tr("Save this plot as a PNG or SVG picture, or its curves' data as CSV."))
         self.export_button.clicked.connect(self._export_dialog)
         self.controls = QtWidgets.QHBoxLayout()
         self.controls.addWidget(self.readout, 1)
@@ -83,6 +84,7 @@ class CurvePlot(QtWidgets.QWidget):
     # --- drawing ---------------------------------------------------------------------------------------
     def curve(self, key: str, label: str, x, y, pen=None, symbol=None, symbol_brush=None, size=7,
               legend=True, readout=True, connect="finite") -> pg.PlotDataItem:
+        label = tr(label)     # a fixed curve name in the window's language (a built one is already)
         x = np.asarray(x, dtype=float)
         y = np.asarray(y, dtype=float)
         shown_x, shown_y = x.copy(), y.copy()
@@ -144,6 +146,7 @@ class CurvePlot(QtWidgets.QWidget):
 
     # --- readout ---------------------------------------------------------------------------------------
     def set_default_readout(self, html_text: str) -> None:
+        html_text = tr(html_text)
         self._default_readout = html_text
         self.readout.setText(html_text)
 
@@ -174,7 +177,7 @@ class CurvePlot(QtWidgets.QWidget):
         return str(export_plot(self.plot_item, path))
 
     def _export_dialog(self) -> None:
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Export plot", "", EXPORT_FILTER)
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, tr("Export plot"), "", EXPORT_FILTER)
         if not path:
             return
         try:
@@ -209,23 +212,23 @@ class FpVsNPlot(CurvePlot):
         for colour, mm in zip(FAMILY[-len(family):], family):
             th = explore.n_sweep_cached(mm, k, ns)
             width = 3 if mm == m else 1.5
-            self.curve(f"m{mm}", f"m = {mm:,}", ns, th["fp_exact"], pen=pg.mkPen(colour, width=width))
+            self.curve(f"m{mm}", f"m = {number(mm)}", ns, th["fp_exact"], pen=pg.mkPen(colour, width=width))
         th = explore.n_sweep_cached(m, k, ns)
         _formula_curves(self, ns, th, ("Bloom's formula, classic (m = current)", "approximation (m = current)",
                                        "bound (m = current)"))
         if n > 0:
-            self.vline(n, f"design n = {n:,}", MARK)
+            self.vline(n, tr("design n = {n}").format(n=number(n)), MARK)
             fp = float(explore.n_sweep_cached(m, k, [n])["fp_exact"][0])
             self.curve("design", "this design", [n], [fp], pen=None, symbol="o", symbol_brush=MEASURED,
                        size=11, readout=False)
         if p_target:
-            self.hline(p_target, f"target p = {p_target:g}")
+            self.hline(p_target, tr("target p = {p}").format(p=marks(f"{p_target:g}")))
         # Near n = 0 the rates fall to 1e-30 and below; four decades under the design's rate are enough.
         ref = min(x for x in (fp if n > 0 else 0.0, p_target or 0.0, 0.01) if x > 0)
         floor = min(1e-2, max(1e-15, ref * 1e-4))
         self.plot_item.setYRange(math.log10(floor), 0.05, padding=0)
-        self.set_default_readout(f"k = {k} for every curve; the thick one is m = {m:,}. "
-                                 "Point at the plot for the values.")
+        self.set_default_readout(tr("k = {k} for every curve; the thick one is m = {m}. Point at the plot for the "
+                                    "values.").format(k=k, m=number(m)))
 
     def show_measured(self, runs: list[dict]) -> None:
         for index, run in enumerate(runs):
@@ -256,20 +259,21 @@ class FpVsKPlot(CurvePlot):
         if k_real is None:
             self.plot_item.setYRange(-6, 0)
             self.note("n = 0: nothing inserted, every k gives a rate of 0 — there is no optimal k")
-            self.set_default_readout(f"m = {m:,}, n = 0.")
+            self.set_default_readout(f"m = {number(m)}, n = 0.")
             return
         if k_real <= ks[-1]:
             self.vline(k_real, f"(m/n)·ln 2 = {k_real:.2f}", at=0.55)   # below the legend, above the dip
         best = float(sw["fp_exact"][k_int - 1])
-        star = self.curve("best", f"best integer k = {k_int}", [k_int], [best], pen=None, symbol="star",
+        star = self.curve("best", tr("best integer k = {k}").format(k=k_int), [k_int], [best], pen=None, symbol="star",
                           symbol_brush=theme.EXPLORER_COLOURS["best"], size=20, readout=False)
         star.setZValue(10)
         star.setSymbolPen(pg.mkPen(MARK, width=1))
         if k != k_int:
-            self.curve("current", f"chosen k = {k}", [k], [float(sw["fp_exact"][k - 1])], pen=None,
+            self.curve("current", tr("chosen k = {k}").format(k=k), [k], [float(sw["fp_exact"][k - 1])], pen=None,
                        symbol="s", symbol_brush=MARK, size=9, readout=False)
-        self.set_default_readout(f"m = {m:,}, n = {n:,}: the best integer k is {k_int} "
-                                 f"(exact rate {fmt(best)}). Point at the plot for the values.")
+        self.set_default_readout(tr("m = {m}, n = {n}: the best integer k is {k} (exact rate {rate}). Point at the "
+                                    "plot for the values.").format(m=number(m), n=number(n), k=k_int,
+                                                                   rate=marks(fmt(best))))
 
     def show_measured(self, runs: list[dict]) -> None:
         count = len(runs)
@@ -301,7 +305,7 @@ def _overlay(plot: CurvePlot, result: dict, xkey: str, index: int, seed: int, ji
     bars_y = np.column_stack([low, high]).ravel()
     plot.curve(f"bars{index}", "", bars_x, bars_y, pen=pg.mkPen(colour, width=2), legend=False,
                readout=False, connect="pairs")
-    plot.curve(f"measured{index}", f"measured, seed {seed}", x, mid, pen=None, symbol="d",
+    plot.curve(f"measured{index}", tr("measured, seed {seed}").format(seed=seed), x, mid, pen=None, symbol="d",
                symbol_brush=colour, size=10)
 
 
@@ -323,6 +327,6 @@ class BitsPerItemPlot(CurvePlot):
         if fp > 0 and math.isfinite(bits_per_item):
             self.curve("design", "this design", [fp], [bits_per_item], pen=None, symbol="o",
                        symbol_brush=MEASURED, size=11, readout=False)
-            self.vline(fp, f"this design: p = {fmt(fp)}", MARK)
+            self.vline(fp, tr("this design: p = {p}").format(p=marks(fmt(fp))), MARK)
         self.set_default_readout("An optimal Bloom filter spends log2(e) ≈ 1.44 times the lower bound. "
                                  "Point at the plot for the values.")

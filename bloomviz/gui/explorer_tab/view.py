@@ -44,13 +44,13 @@ class ExplorerWidget(QtWidgets.QWidget):
         self.k_to = QtWidgets.QSpinBox()
         for box in (self.k_from, self.k_to):
             box.setRange(1, 64)
-            box.setToolTip("The k values to measure (both ends included).")
+            box.setToolTip(tr("The k values to measure (both ends included)."))
         self.k_from.setValue(1)
         self.k_to.setValue(12)
         self.k_measure = MeasurePanel(self._make_k_job, "each k")
-        self.k_measure.extra.addWidget(QtWidgets.QLabel("k from"))
+        self.k_measure.extra.addWidget(QtWidgets.QLabel(tr("k from")))
         self.k_measure.extra.addWidget(self.k_from)
-        self.k_measure.extra.addWidget(QtWidgets.QLabel("to"))
+        self.k_measure.extra.addWidget(QtWidgets.QLabel(tr("to")))
         self.k_measure.extra.addWidget(self.k_to)
         self.k_measure.measured.connect(self._on_k_measured)
         self.k_measure.clearRequested.connect(lambda: self._clear_runs(self.k_runs))
@@ -59,17 +59,17 @@ class ExplorerWidget(QtWidgets.QWidget):
         self.n_measure.clearRequested.connect(lambda: self._clear_runs(self.n_runs))
 
         self.tabs = QtWidgets.QTabWidget()
-        self.tabs.addTab(self._page(self.n_plot, self.n_measure), "Rate vs n")
-        self.tabs.addTab(self._page(self.k_plot, self.k_measure), "Rate vs k")
-        self.tabs.addTab(self._page(self.bits_plot, None), "Bits per item vs p")
+        self.tabs.addTab(self._page(self.n_plot, self.n_measure), tr("Rate vs n"))
+        self.tabs.addTab(self._page(self.k_plot, self.k_measure), tr("Rate vs k"))
+        self.tabs.addTab(self._page(self.bits_plot, None), tr("Bits per item vs p"))
         self.ensemble = EnsemblePage()
-        self.tabs.addTab(self.ensemble, "Ensemble: exact vs classic")
-        self.tabs.setTabToolTip(0, "How the rate grows as items arrive, for the current m and its neighbours.")
-        self.tabs.setTabToolTip(1, "Why k = (m/n)·ln 2: too few hashes and one bit decides, too many and the "
-                                   "filter fills.")
-        self.tabs.setTabToolTip(2, "What a rate costs in space, against the information-theoretic minimum.")
-        self.tabs.setTabToolTip(3, "The rate averaged over many random filters lands on the exact formula, not "
-                                   "on Bloom's classic one: see the gap at small m.")
+        self.tabs.addTab(self.ensemble, tr("Ensemble: exact vs classic"))
+        self.tabs.setTabToolTip(0, tr("How the rate grows as items arrive, for the current m and its neighbours."))
+        self.tabs.setTabToolTip(1, tr("Why k = (m/n)·ln 2: too few hashes and one bit decides, too many and the "
+                                      "filter fills."))
+        self.tabs.setTabToolTip(2, tr("What a rate costs in space, against the information-theoretic minimum."))
+        self.tabs.setTabToolTip(3, tr("The rate averaged over many random filters lands on the exact formula, not "
+                                      "on Bloom's classic one: see the gap at small m."))
         self.tabs.setCurrentIndex(1)
 
         scroll = QtWidgets.QScrollArea()

@@ -15,7 +15,6 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "bloomviz"
 LIMIT = 450
 OVER = {
-    "bloomviz.gui.filter_tab.plot.widget.FpPlotWidget": 940,
     "bloomviz.workbench.model.Workbench": 680,
     "bloomviz.gui.widgets.grid.widget.BitGridWidget": 560,
     "bloomviz.filters.counting.CountingBloomFilter": 545,

@@ -60,7 +60,7 @@ def test_text_size_keeps_the_window_and_the_grid(qtbot, window, scale):
     assert grid.width() * grid.height() >= GRID_SHARE * SIZE[0] * SIZE[1], (grid.width(), grid.height())
     assert min(grid.width(), grid.height()) >= GRID_SIDE
     # wrapped texts: the whole text fits the label (the plot's readout) or its scroll area (the grid's key)
-    readout = win.plot._readout
+    readout = win.plot.readout_label
     assert readout.heightForWidth(readout.width()) <= readout.height() + 1
     key = win.grid_legend.label
     assert key.heightForWidth(key.width()) <= key.height() + 1

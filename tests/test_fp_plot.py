@@ -207,7 +207,7 @@ def test_log_toggle_sets_the_axis_and_leaves_out_zeros(widget, series, qtbot):
     assert rect.top() == pytest.approx(np.log10(min(high[zero].min(), series.column("fp_low")[~zero].min())),
                                        rel=1e-6)
     assert rect.bottom() == pytest.approx(np.log10(high.max()), rel=1e-6)
-    limit = widget._limit_curve
+    limit = widget.limit_curve
     assert limit.isVisible()
     ly = limit.getData()[1]
     np.testing.assert_allclose(ly[zero], np.log10(high[zero]))
@@ -217,7 +217,7 @@ def test_log_toggle_sets_the_axis_and_leaves_out_zeros(widget, series, qtbot):
 
     widget.set_log_y(False)
     assert not widget.plot_item.getAxis("left").logMode
-    assert not widget._limit_curve.isVisible()   # on a linear axis the band from 0 is the truth
+    assert not widget.limit_curve.isVisible()   # on a linear axis the band from 0 is the truth
     np.testing.assert_array_equal(widget.curve("fp_measured").getData()[1], measured)
     assert not widget.band.has_gaps()
 

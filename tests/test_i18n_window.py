@@ -150,7 +150,7 @@ def filter_tab_texts(window) -> list[str]:
     model = window.history_panel.model()
     texts += [model.headerData(c, QtCore.Qt.Orientation.Horizontal) for c in range(model.columnCount())]
     texts += [window.tabs.tabText(i) for i in range(window.tabs.count())]
-    plot = window.plot._rate_plot
+    plot = window.plot.plot_item
     texts += [plot.titleLabel.text, plot.getAxis("left").labelText, plot.getAxis("bottom").labelText]
     return [t for t in texts if t and any(c.isalpha() for c in t)]
 

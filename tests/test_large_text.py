@@ -66,9 +66,9 @@ def test_the_words_that_matter_are_whole_at_250_percent_on_1440_by_900(large, qt
     qtbot.waitUntil(lambda: all(_fits_sideways(panel) for panel in panels), timeout=3000)
     verdict = w.item_panel.verdict
     assert verdict.heightForWidth(verdict.width()) <= verdict.height() + 1     # the verdict's words, all lines
-    readout = w.plot._readout
+    readout = w.plot.readout_label
     assert readout.heightForWidth(readout.width()) <= readout.height() + 1
-    for box in (w.plot._log_check, w.plot._fill_check, w.plot._estimate_check):
+    for box in w.plot.check_boxes:
         assert box.sizeHint().width() <= box.width() and w.plot.rect().contains(box.geometry()), box.text()
     _gauge_and_status_whole(w)
     _explorers_values_in_view(w, qtbot)

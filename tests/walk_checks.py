@@ -43,7 +43,7 @@ def check(win, wb, index: int, rng) -> str | None:
     shown = re.search(r"n = ([\d,]+)", win.status_label.text())
     if not shown or int(shown.group(1).replace(",", "")) != n:
         return f"status bar {win.status_label.text()!r} but n = {n}"
-    if win.plot._series is not wb.series:
+    if win.plot.series is not wb.series:
         return "the plot draws another series than the workbench's"
     if wb.truth_known:
         lost = {x for e in wb.history for x in e.false_negatives}

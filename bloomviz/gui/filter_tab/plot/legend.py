@@ -6,9 +6,10 @@ instead: beside the plots when the widget is wide enough to spare a column, othe
 columns as fit; ``legend_layout`` picks whichever leaves the plots the larger area, and the widget asks again
 on every resize and whenever the legend's entries or text size change.
 
-A mixin of ``FpPlotWidget`` (``widget.py``). The entries are held here (``_entries``: item and text, and
-whether shown) and the pyqtgraph legend is rebuilt from them when they change, so a hidden entry (the
-upper-limit line while there is none) takes no room.
+``PlotLegend`` is handed the plot's items (``items.py``) and a function giving the plots shown; the widget
+asks it to add, rename, show or hide entries. The entries are held here (item, text, whether shown) and the
+pyqtgraph legend is rebuilt from them when they change, so a hidden entry (the upper-limit line while there is
+none) takes no room.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import math
 
 import pyqtgraph as pg
 from PySide6 import QtCore
+from bloomviz.gui.filter_tab.plot.style import BAND_LABEL, LABELS, LIMIT_LABEL
 from bloomviz.i18n import tr
 
 
@@ -45,38 +47,50 @@ def legend_layout(width: float, height: float, entries: list[tuple[float, float]
     return "below", columns
 
 
-class LegendMixin:
-    """The rate plot's legend as a cell of the graphics layout, placed by ``legend_layout``."""
+class PlotLegend:
+    """The rate plot's legend as a cell of the graphics layout, placed by ``legend_layout``.
 
-    def _make_legend(self, plot: pg.PlotItem) -> pg.LegendItem:
-        legend = pg.LegendItem(offset=None, verSpacing=-2)
-        # PlotItem hands its named items to ``plot.legend``; tests and pyqtgraph's menu look for it there.
-        plot.legend = legend
-        self._entries: list[list] = []      # [item, text, shown]
-        self._legend_place: tuple | None = None
-        return legend
+    ``visible_plots()`` gives the plots shown; ``on_placed()`` runs after every placement (the y labels are
+    fitted to the plots' heights, known only then)."""
 
-    def _legend_add(self, item, text: str, shown: bool = True) -> None:
+    def __init__(self, items, visible_plots, on_placed=lambda: None):
+        self._items = items
+        self._legend = items.legend
+        self._graphics = items.graphics
+        self._visible_plots = visible_plots
+        self._on_placed = on_placed
+        curves = items.curves
+        self._entries: list[list] = [[curves["fp_measured"], LABELS["fp_measured"], True],
+                                     [items.band, BAND_LABEL, True], [items.limit_curve, LIMIT_LABEL, False]]
+        self._entries += [[curves[key], LABELS[key], True] for key in ("fp_exact", "fp_classic", "fp_approx",
+                                                                        "fp_bound")]
+        self._place: tuple | None = None
+        self._key = None
+        #: the rate plot's title height (``looks.py`` sets it with the text size): the title gives way first
+        self.title_height: int | None = None
+
+    # --- entries ----------------------------------------------------------------------------------------------
+    def add(self, item, text: str, shown: bool = True) -> None:
         self._entries.append([item, str(text), bool(shown)])
-        self._rebuild_legend()
+        self.invalidate()
 
-    def _legend_remove(self, item) -> None:
+    def remove(self, item) -> None:
         self._entries = [e for e in self._entries if e[0] is not item]
-        self._rebuild_legend()
+        self.invalidate()
 
-    def _legend_set(self, item, *, text: str | None = None, shown: bool | None = None) -> None:
+    def set(self, item, *, text: str | None = None, shown: bool | None = None) -> None:
         for entry in self._entries:
             if entry[0] is item:
                 changed = (text is not None and text != entry[1]) or (shown is not None and shown != entry[2])
                 entry[1] = entry[1] if text is None else str(text)
                 entry[2] = entry[2] if shown is None else bool(shown)
                 if changed:
-                    self._rebuild_legend()
+                    self.invalidate()
                 return
 
-    def legend_entries(self) -> list[str]:
+    def shown_texts(self) -> list[str]:
         """The texts the legend shows, in order."""
-        return [label.text for _, label in self._rate_legend.items]
+        return [label.text for _, label in self._legend.items]
 
     def entry_texts(self) -> list[str]:
         """Every shown entry's full text, whether or not the legend has room for it or is laid out yet."""
@@ -88,50 +102,53 @@ class LegendMixin:
         return [(item, tr(text).replace(tr("theory: "), "") if compact else tr(text))
                 for item, text, shown in self._entries if shown]
 
-    def _rebuild_legend(self) -> None:
-        self._legend_key = None
-        self._place_legend()
+    # --- placement --------------------------------------------------------------------------------------------
+    @property
+    def placed(self) -> bool:
+        return self._place is not None
+
+    def invalidate(self) -> None:
+        """The plots, the entries or the text size changed: place the legend again (now, if shown)."""
+        self._key = None
+        self.place()
+
+    def place(self, force: bool = False) -> None:
+        if not force and not self._graphics.viewport().isVisible():
+            self._key = None     # placed when the plot is shown (HoverWatcher), for its size then
+            return
+        rect = self._graphics.viewport().rect()
+        key = (rect.width(), rect.height(), len(self._visible_plots()),
+               tuple((text, shown) for _, text, shown in self._entries))
+        if key == self._key:
+            return
+        self._key = key
+        self._choose_place(rect)
+        self._on_placed()
 
     def _fit_title(self) -> None:
         # The title's text sets the layout's minimum width: in a narrow panel the plots were pushed past the
         # right edge (the x axis cut off). The dock's own title says the same, so the plot's gives way.
-        plot = self._rate_plot
+        plot = self._items.rate_plot
         label = plot.titleLabel
         wanted = label.item.boundingRect().width()
         room = self._graphics.viewport().width() - plot.getAxis("left").width()
         # and in a short one it takes a line the curves need more
-        fits = wanted <= room and self._graphics.viewport().height() >= 6 * self._title_height
+        fits = wanted <= room and self._graphics.viewport().height() >= 6 * self.title_height
         label.setVisible(fits)
-        label.setMaximumHeight(self._title_height if fits else 0)
+        label.setMaximumHeight(self.title_height if fits else 0)
         label.updateMin()
-        plot.layout.setRowFixedHeight(0, self._title_height if fits else 0)
+        plot.layout.setRowFixedHeight(0, self.title_height if fits else 0)
 
-    def _place_legend(self, force: bool = False) -> None:
-        legend = getattr(self, "_rate_legend", None)
-        if legend is None or not hasattr(self, "_graphics"):
-            return
-        if not force and not self._graphics.viewport().isVisible():
-            self._legend_key = None     # placed when the plot is shown (HoverWatcher), for its size then
-            return
-        rect = self._graphics.viewport().rect()
-        key = (rect.width(), rect.height(), self._font_scale, len(self._visible_plots()),
-               tuple((text, shown) for _, text, shown in self._entries))
-        if key == getattr(self, "_legend_key", None):
-            return
-        self._legend_key = key
-        self._choose_legend_place(rect)
-        self._fit_y_labels()   # the plots' heights are known only now
-
-    def _choose_legend_place(self, rect) -> None:
-        if hasattr(self, "_title_height"):
+    def _choose_place(self, rect) -> None:
+        if self.title_height is not None:
             self._fit_title()
         # Try the full names, then the short ones, and keep the first that leaves the rate plot's data area
         # at least MIN_PLOT_HEIGHT and 30 % of the view's height, measured after the layout has run.
         need = max(MIN_PLOT_HEIGHT, 0.3 * rect.height())
+        legend = self._legend
         for compact in (False, True):
             texts = self._texts(compact)
-            self._put_legend("none", 1, compact, texts)      # built, not placed: to measure its entries
-            legend = self._rate_legend
+            self._put("none", 1, compact, texts)      # built, not placed: to measure its entries
             sizes = [(label.item.boundingRect().width(), max(label.item.boundingRect().height(),
                                                                sample.boundingRect().height()))
                      for sample, label in legend.items]
@@ -139,20 +156,20 @@ class LegendMixin:
             below = ("below", columns if where == "below" else max(1, int((rect.width() - 20) // max(
                 w + SAMPLE_WIDTH for w, _ in sizes))) if sizes else 1)
             for where, columns in ((where, columns), ("right", 1) if where == "below" else below):
-                self._put_legend(where, columns, compact, texts)
-                vb = self._rate_plot.getViewBox()
+                self._put(where, columns, compact, texts)
+                vb = self._items.rate_plot.getViewBox()
                 if vb.height() >= need and vb.width() >= MIN_PLOT_WIDTH \
                         and legend.geometry().right() <= rect.width() + 1 \
                         and legend.geometry().bottom() <= rect.height() + 1:
                     return
         # No room even for the short names: the readout under the plot, with a colour swatch per curve, is
         # the key until the panel grows or the text shrinks.
-        self._put_legend("none", 1, True, [])
+        self._put("none", 1, True, [])
 
-    def _put_legend(self, where: str, columns: int, compact: bool, texts) -> None:
-        legend = self._rate_legend
+    def _put(self, where: str, columns: int, compact: bool, texts) -> None:
+        legend = self._legend
         plots = len(self._visible_plots())
-        self._legend_place = (where, columns, plots, compact)
+        self._place = (where, columns, plots, compact)
         legend.clear()
         legend.columnCount = columns   # before the entries go in: setColumnCount would re-add what is there
         for item, text in texts:
@@ -175,13 +192,13 @@ class LegendMixin:
         ci.layout.activate()
 
     @property
-    def legend_placement(self) -> tuple[str, int]:
+    def placement(self) -> tuple[str, int]:
         """("right", 1), ("below", columns) or ("none", n) when there is no room for it."""
-        self._place_legend(force=True)
-        return self._legend_place[:2]
+        self.place(force=True)
+        return self._place[:2]
 
     @property
-    def legend_compact(self) -> bool:
+    def compact(self) -> bool:
         """Whether the legend gave up its "theory: " prefixes for room."""
-        self._place_legend(force=True)
-        return self._legend_place[3]
+        self.place(force=True)
+        return self._place[3]

@@ -1,6 +1,7 @@
 """The live plot's looks: light or dark colours, and text sizes scaled for a projector.
 
-A mixin of ``FpPlotWidget`` (``widget.py``).
+``PlotLooks`` is handed the plot's items (``items.py``), its legend (``legend.py``) and a function giving
+the plots shown; it holds the theme and the text scale.
 """
 
 from __future__ import annotations
@@ -34,60 +35,60 @@ def _label_length(axis: pg.AxisItem, text: str) -> float:
     return probe.boundingRect().width()
 
 
-class LooksMixin:
-    # --- looks ----------------------------------------------------------------------------------------------
-    @property
-    def dark(self) -> bool:
-        return self._dark
+class PlotLooks:
+    """Colours and text sizes of the plot's items; ``title`` and ``x_label`` are the rate plot's words."""
+
+    def __init__(self, items, legend, visible_plots, *, title: str, x_label: str):
+        self._items = items
+        self._legend = legend
+        self._visible_plots = visible_plots
+        self._title, self._x_label = title, x_label
+        self.dark = False
+        self.font_scale = 1.0
 
     def set_theme(self, dark: bool) -> None:
         """Light (``False``) or dark (``True``) colours for the plots."""
-        self._dark = bool(dark)
-        pal = THEMES[self._dark]
-        self._graphics.setBackground(pal["background"])
+        self.dark = bool(dark)
+        items = self._items
+        pal = THEMES[self.dark]
+        items.graphics.setBackground(pal["background"])
         for key, (width, dash) in STYLES.items():
-            pen = pg.mkPen(pal[key], width=width, style=dash)
-            self._curves[key].setPen(pen)
+            items.curves[key].setPen(pg.mkPen(pal[key], width=width, style=dash))
         edge = pg.mkPen(pal["band_edge"], width=1)
-        self._curves["fp_low"].setPen(edge)
-        self._curves["fp_high"].setPen(edge)
-        self._band.setBrush(pg.mkBrush(pal["band"]))
-        self._limit_curve.setPen(pg.mkPen(pal["fp_measured"], width=2, style=QtCore.Qt.PenStyle.DotLine))
-        self._reference_curve.setPen(pg.mkPen(pal["reference"], width=2.5, style=QtCore.Qt.PenStyle.DashDotDotLine))
+        items.curves["fp_low"].setPen(edge)
+        items.curves["fp_high"].setPen(edge)
+        items.band.setBrush(pg.mkBrush(pal["band"]))
+        items.limit_curve.setPen(pg.mkPen(pal["fp_measured"], width=2, style=QtCore.Qt.PenStyle.DotLine))
+        items.reference_curve.setPen(pg.mkPen(pal["reference"], width=2.5,
+                                              style=QtCore.Qt.PenStyle.DashDotDotLine))
         cap_pen = pg.mkPen(pal["capacity"], width=1.5, style=QtCore.Qt.PenStyle.DashLine)
-        for line in self._capacity_lines:
+        for line in items.capacity_lines:
             line.setPen(cap_pen)
             if getattr(line, "label", None) is not None:
                 line.label.setColor(pal["foreground"])
                 line.label.fill = pg.mkBrush(pal["legend_bg"])
-        for line in self._crosshairs:
+        for line in items.crosshairs:
             line.setPen(pg.mkPen(pal["crosshair"], width=1, style=QtCore.Qt.PenStyle.DotLine))
-        for legend in self._legends:
-            legend.setBrush(pg.mkBrush(pal["legend_bg"]))
-            legend.setPen(pg.mkPen(pal["foreground"], width=0.5))
-            legend.setLabelTextColor(pal["foreground"])
-            _rerender_legend(legend)
-        self._apply_text()
-        self._update_readout()
-
-    @property
-    def font_scale(self) -> float:
-        return self._font_scale
+        legend = items.legend
+        legend.setBrush(pg.mkBrush(pal["legend_bg"]))
+        legend.setPen(pg.mkPen(pal["foreground"], width=0.5))
+        legend.setLabelTextColor(pal["foreground"])
+        _rerender_legend(legend)
+        self.apply_text()
 
     def set_font_scale(self, factor) -> None:
         """Scale the text inside the plots (1.0 = normal; 1.5–2 for a projector)."""
         factor = positive_number("font scale", factor)
         if not 0.25 <= factor <= 8:
             raise ValueError(f"font scale must be between 0.25 and 8, not {factor!r}")
-        self._font_scale = factor
-        self._apply_text()
+        self.font_scale = factor
+        self.apply_text()
 
-    def _apply_text(self) -> None:
-        if not self._curves:
-            return
-        pal = THEMES[self._dark]
+    def apply_text(self) -> None:
+        items = self._items
+        pal = THEMES[self.dark]
         fg = pal["foreground"]
-        s = self._font_scale
+        s = self.font_scale
         tick_font = QtGui.QFont()
         tick_font.setPointSizeF(BASE_TICK_PT * s)
         label_style = {"color": fg, "font-size": f"{BASE_LABEL_PT * s:.1f}pt"}
@@ -95,7 +96,7 @@ class LooksMixin:
         metrics = QtGui.QFontMetricsF(tick_font)
         left_width = int(metrics.horizontalAdvance("0.0001") + 2.2 * BASE_LABEL_PT * s + 14)
         visible = self._visible_plots()
-        for plot in (self._rate_plot, self._fill_plot, self._estimate_plot):
+        for plot in items.plots:
             for side in ("left", "bottom"):
                 axis = plot.getAxis(side)
                 axis.setPen(pg.mkPen(fg, width=1))
@@ -105,52 +106,49 @@ class LooksMixin:
             plot.getAxis("left").setWidth(left_width)
             bottom = plot.getAxis("bottom")
             if plot is visible[-1]:
-                bottom.setLabel(tr(self.X_LABEL), **label_style)
+                bottom.setLabel(tr(self._x_label), **label_style)
                 bottom.showLabel(True)
             else:
                 bottom.showLabel(False)
             bottom.setHeight(None)
-            y_label = "false-positive rate" if plot is self._rate_plot else self._y_labels[id(plot)]
-            plot.getAxis("left").setLabel(tr(y_label), **label_style)
-        self._rate_plot.setTitle(tr(self.TITLE), color=fg, size=f"{BASE_TITLE_PT * s:.1f}pt")
-        for plot in (self._fill_plot, self._estimate_plot):
-            plot.setTitle(self._key_html(self._sub_keys[id(plot)]), color=fg,
+            plot.getAxis("left").setLabel(tr(items.y_label(plot)), **label_style)
+        items.rate_plot.setTitle(tr(self._title), color=fg, size=f"{BASE_TITLE_PT * s:.1f}pt")
+        for plot in (items.fill_plot, items.estimate_plot):
+            plot.setTitle(self._key_html(items.sub_keys[id(plot)]), color=fg,
                           size=f"{BASE_LEGEND_PT * s:.1f}pt")
-        for plot in (self._rate_plot, self._fill_plot, self._estimate_plot):
-            height = int((2.6 if plot is self._rate_plot else 2.2) * BASE_TITLE_PT * s)
+        for plot in items.plots:
+            height = int((2.6 if plot is items.rate_plot else 2.2) * BASE_TITLE_PT * s)
             plot.titleLabel.setMaximumHeight(height)
-            if plot is self._rate_plot:
-                self._title_height = height
+            if plot is items.rate_plot:
+                self._legend.title_height = height
             plot.layout.setRowFixedHeight(0, height)
-        for legend in self._legends:
-            legend.setLabelTextSize(f"{BASE_LEGEND_PT * s:.1f}pt")
-            _rerender_legend(legend)
-        if getattr(self, "_legend_place", None) is not None:
-            self._legend_key = None   # the entries changed size: beside or under the plots again
-            self._place_legend()
+        items.legend.setLabelTextSize(f"{BASE_LEGEND_PT * s:.1f}pt")
+        _rerender_legend(items.legend)
+        if self._legend.placed:
+            self._legend.invalidate()   # the entries changed size: beside or under the plots again
         label_font = QtGui.QFont()
         label_font.setPointSizeF(BASE_LEGEND_PT * s)
-        for line in self._capacity_lines:
+        for line in items.capacity_lines:
             if getattr(line, "label", None) is not None:
                 line.label.setFont(label_font)
 
-    def _fit_y_labels(self) -> None:
+    def fit_y_labels(self) -> None:
         # A rotated axis label is centred on its axis and cut where it runs out of the view. At 150 % in
         # the window's plot dock the rate axis read "false-positive ra". When the full name does not fit,
         # the axis shows the short name (the readout and the title name the rate in full).
-        view_h = self._graphics.viewport().height()
+        view_h = self._items.graphics.viewport().height()
         for plot in self._visible_plots():
             axis = plot.getAxis("left")
-            full = "false-positive rate" if plot is self._rate_plot else self._y_labels[id(plot)]
+            full = self._items.y_label(plot)
             centre = axis.sceneBoundingRect().center().y()
             room = 2 * min(centre, view_h - centre)
             text = tr(full) if _label_length(axis, tr(full)) <= room else tr(SHORT_Y_LABELS.get(full, full))
             if axis.labelText != text:
-                axis.setLabel(text)   # the style stays as _apply_text set it
+                axis.setLabel(text)   # the style stays as apply_text set it
                 axis.resizeEvent()    # pyqtgraph centres the label only on a resize: for the old text
 
     def _key_html(self, keys) -> str:
-        pal = THEMES[self._dark]
+        pal = THEMES[self.dark]
         marks = {QtCore.Qt.PenStyle.SolidLine: "━━", QtCore.Qt.PenStyle.DashLine: "╺╸╺╸"}
         return " &nbsp;&nbsp; ".join(
             f'<span style="color:{pal[key]}">{marks[STYLES[key][1]]}</span> {html.escape(tr(LABELS[key]))}'

@@ -1,6 +1,8 @@
 """The readout under the plot: every curve's value at the n under the mouse, or at the latest n.
 
-A mixin of ``FpPlotWidget`` (``widget.py``).
+``PlotReadout`` owns the label (in a scroll area) and the crosshairs' positions; it is handed the plot widget,
+whose public state it reads (``series``, ``show_fill``, ``show_estimate``, ``dark``, ``formula_break``), the
+crosshairs and a function giving the plots shown. ``values_at`` is a function of a series.
 """
 
 from __future__ import annotations
@@ -8,7 +10,7 @@ from __future__ import annotations
 import html
 
 import numpy as np
-from PySide6 import QtCore, QtGui
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.i18n import marks, number, tr
 from bloomviz.gui.filter_tab.plot.style import FILL_CURVES, RATE_CURVES, THEMES
@@ -56,54 +58,73 @@ def fmt_value(value: float) -> str:
 
 
 
-class ReadoutMixin:
-    # --- readout --------------------------------------------------------------------------------------------
-    def values_at(self, n: float | None) -> dict[str, float] | None:
-        """The series row nearest to ``n`` as {column: value} (plus ``n_true``), or None without data; n = None
-        gives the latest row (after a counting filter's removals n is no longer increasing: the latest row is
-        not the first one with the latest n)."""
-        series = self._series
-        if series is None or len(series) == 0:
-            return None
-        ns = series.column("n")
-        if n is None:
+def values_at(series, n: float | None) -> dict[str, float] | None:
+    """The series row nearest to ``n`` as {column: value} (plus ``n_true`` and ``row``), or None without data;
+    n = None gives the latest row (after a counting filter's removals n is no longer increasing: the latest
+    row is not the first one with the latest n)."""
+    if series is None or len(series) == 0:
+        return None
+    ns = series.column("n")
+    if n is None:
+        i = len(ns) - 1
+    elif np.all(ns[1:] >= ns[:-1]):
+        i = int(np.searchsorted(ns, n))
+        if i >= len(ns):
             i = len(ns) - 1
-        elif np.all(ns[1:] >= ns[:-1]):
-            i = int(np.searchsorted(ns, n))
-            if i >= len(ns):
-                i = len(ns) - 1
-            elif i > 0 and abs(ns[i - 1] - n) <= abs(ns[i] - n):
-                i -= 1
-        else:
-            i = int(len(ns) - 1 - np.argmin(np.abs(ns[::-1] - n)))   # the latest row nearest to n
-        keys = ("n",) + RATE_CURVES + FILL_CURVES + ("n_estimated",)
-        row = {key: float(value[0]) for key, value in columns_at(series, [i], keys, points=True).items()}
-        row["n_true"] = row["n"]
-        row["row"] = i
-        return row
+        elif i > 0 and abs(ns[i - 1] - n) <= abs(ns[i] - n):
+            i -= 1
+    else:
+        i = int(len(ns) - 1 - np.argmin(np.abs(ns[::-1] - n)))   # the latest row nearest to n
+    keys = ("n",) + RATE_CURVES + FILL_CURVES + ("n_estimated",)
+    row = {key: float(value[0]) for key, value in columns_at(series, [i], keys, points=True).items()}
+    row["n_true"] = row["n"]
+    row["row"] = i
+    return row
 
-    def _theory_words(self, row: dict) -> str:
-        """The exact curve's value named for what it is at this row: after a counting filter's forced removal
-        the n-insert formula is no longer this filter's rate; the one its counters give is (fill)^k."""
-        brk = self._formula_break
-        if brk is None or row["row"] < brk[0]:
-            return tr("exact {rate}").format(rate=marks(fmt_value(row["fp_exact"])))
-        return tr("for n inserts, no removals {rate}; its counters give {own}").format(
-            rate=marks(fmt_value(row["fp_exact"])), own=marks(fmt_value(row["fill"] ** brk[1])))
 
-    def readout_text(self) -> str:
+def theory_words(row: dict, formula_break: tuple[int, int] | None) -> str:
+    """The exact curve's value named for what it is at this row: after a counting filter's forced removal
+    the n-insert formula is no longer this filter's rate; the one its counters give is (fill)^k."""
+    if formula_break is None or row["row"] < formula_break[0]:
+        return tr("exact {rate}").format(rate=marks(fmt_value(row["fp_exact"])))
+    return tr("for n inserts, no removals {rate}; its counters give {own}").format(
+        rate=marks(fmt_value(row["fp_exact"])), own=marks(fmt_value(row["fill"] ** formula_break[1])))
+
+
+class PlotReadout:
+    """The values of every curve at the n under the mouse (or the latest n), under the plots."""
+
+    def __init__(self, view, crosshairs, visible_plots):
+        self._view = view
+        self._crosshairs = crosshairs
+        self._visible_plots = visible_plots
+        self.hover_n: float | None = None
+        self.label = QtWidgets.QLabel()
+        self.label.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.label.setToolTip(tr("Values of every curve at the n under the mouse (or at the latest n)."))
+        # at most a third of the plot's height; past that it scrolls (at 250 % text it was five lines)
+        self.area = QtWidgets.QScrollArea()
+        self.area.setWidget(self.label)
+        self.area.setWidgetResizable(True)
+        self.area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.area.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def text(self) -> str:
         """The readout as plain text (what the label shows, without colours)."""
-        return self._readout.text() and QtGui.QTextDocumentFragment.fromHtml(self._readout.text()).toPlainText()
+        return self.label.text() and QtGui.QTextDocumentFragment.fromHtml(self.label.text()).toPlainText()
 
-    def _update_readout(self) -> None:
-        series = self._series
+    def update(self) -> None:
+        view = self._view
+        series = view.series
         if series is None or len(series) == 0:
-            self._readout.setText(tr("No data yet: insert items to see the false-positive rate."))
-            self._fit_readout()
+            self.label.setText(tr("No data yet: insert items to see the false-positive rate."))
+            self.fit()
             return
-        hovering = self._hover_n is not None
-        row = self.values_at(self._hover_n if hovering else None)
-        pal = THEMES[self._dark]
+        hovering = self.hover_n is not None
+        row = values_at(series, self.hover_n if hovering else None)
+        pal = THEMES[view.dark]
 
         def swatch(key: str, text: str) -> str:
             return f'<span style="color:{pal[key]}">■</span>&nbsp;{html.escape(text)}'
@@ -112,48 +133,50 @@ class ReadoutMixin:
         parts = ["<b>" + tr("at n = {n}" if hovering else "latest: n = {n}").format(n=number(row["n"], 0)) + "</b>",
                  swatch("fp_measured", tr("measured {rate} (95%: {low}–{high})").format(
                      rate=value("fp_measured"), low=value("fp_low"), high=value("fp_high"))),
-                 swatch("fp_exact", self._theory_words(row))]
+                 swatch("fp_exact", theory_words(row, view.formula_break))]
         # a variant without the standard filter's formulas has them as NaN: say nothing rather than "nan"
         parts += [swatch(key, f"{tr(word)} {value(key)}") for key, word in
                   (("fp_classic", "classic"), ("fp_approx", "approx."), ("fp_bound", "bound"))
                   if np.isfinite(row[key])]
-        if self._show_fill:
+        if view.show_fill:
             parts.append(tr("fill {fill} (expected {expected})").format(fill=value("fill"),
                                                                           expected=value("fill_expected")))
-        if self._show_estimate:
+        if view.show_estimate:
             parts.append(tr("estimated n {n}").format(n=value("n_estimated")))
         if len(series) == 1 and row["n"] > 0:
             # one point with items already in: a filter opened without the history of how it filled
             parts.append("<i>" + tr("one point: the filter as it was opened; each insert adds the next") + "</i>")
-        self._readout.setText(" &nbsp;·&nbsp; ".join(parts))
-        self._fit_readout()
+        self.label.setText(" &nbsp;·&nbsp; ".join(parts))
+        self.fit()
         for line in self._crosshairs:
             line.setVisible(hovering)
             if hovering:
                 line.setPos(row["n"])
 
-    def _on_mouse_moved(self, pos) -> None:
+    def on_mouse_moved(self, pos) -> None:
         for plot in self._visible_plots():
             vb = plot.getViewBox()
             if vb.sceneBoundingRect().contains(pos):
-                self._hover_n = vb.mapSceneToView(pos).x()
-                self._update_readout()
+                self.hover_n = vb.mapSceneToView(pos).x()
+                self.update()
                 return
-        self._on_mouse_left()
+        self.on_mouse_left()
 
-    def _on_mouse_left(self) -> None:
-        if self._hover_n is not None:
-            self._hover_n = None
-            self._update_readout()
+    def on_mouse_left(self) -> None:
+        if self.hover_n is not None:
+            self.hover_n = None
+            self.update()
 
-    def _fit_readout(self) -> None:
+    def fit(self) -> None:
         # A wrapped label in a layout is squeezed below its text's height when space is short (at 150 % text
         # the readout lost its second half): the label claims its text's height inside a scroll area that
         # is as high as the text, up to a third of the plot's height.
-        readout, area = self._readout, self._readout_area
-        margins = self.layout().contentsMargins()
-        width = self.width() - margins.left() - margins.right()   # its own width may not be laid out yet
+        view, readout, area = self._view, self.label, self.area
+        if view.layout() is None:
+            return
+        margins = view.layout().contentsMargins()
+        width = view.width() - margins.left() - margins.right()   # its own width may not be laid out yet
         wanted = readout.heightForWidth(max(1, width - area.verticalScrollBar().sizeHint().width()))
         readout.setMinimumHeight(wanted)
         line = readout.fontMetrics().lineSpacing()
-        area.setFixedHeight(max(0, min(wanted, max(2 * line, self.height() // 3))))
+        area.setFixedHeight(max(0, min(wanted, max(2 * line, view.height() // 3))))

@@ -27,29 +27,33 @@ logarithm: those points are left out of the lines, and the band's lower edge run
 
 ``set_font_scale(f)`` scales the text drawn inside the plots (ticks, axis labels, titles, legends) for
 projection; the check boxes and the readout are ordinary Qt widgets and follow the application font.
-Large series stay fast: past a few thousand rows the curves draw a few rows per pixel (``drawing.draw_rows``:
+The widget owns its state (the series, the toggles, capacity, reference, the theory's name) and composes
+the parts that act on its items, each handed what it acts on: ``PlotItems`` (``items.py``: the plots and
+their items), ``PlotLegend`` (``legend.py``: where the legend goes), ``PlotLooks`` (``looks.py``: theme, text
+sizes), ``CurvePainter`` (``drawing.py``: the curves' data) and ``PlotReadout`` (``readout.py``: the values
+under the mouse). Large series stay fast: past a few thousand rows the curves draw a few rows per pixel (``drawing.draw_rows``:
 each bucket's first row and its lowest and highest measured rate), over the visible range when zoomed.
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
-from bloomviz.gui.filter_tab.plot.build import BuildMixin
-from bloomviz.gui.filter_tab.plot.drawing import DrawingMixin
-from bloomviz.gui.filter_tab.plot.legend import LegendMixin
-from bloomviz.gui.filter_tab.plot.looks import LooksMixin
-from bloomviz.gui.filter_tab.plot.readout import HoverWatcher, ReadoutMixin
-from bloomviz.gui.filter_tab.plot.style import ESTIMATE_CURVES, FILL_CURVES
+from bloomviz.gui.filter_tab.plot.drawing import CurvePainter
+from bloomviz.gui.filter_tab.plot.items import PlotControls, PlotItems
+from bloomviz.gui.filter_tab.plot.legend import PlotLegend
+from bloomviz.gui.filter_tab.plot.looks import PlotLooks
+from bloomviz.gui.filter_tab.plot.readout import HoverWatcher, PlotReadout, values_at
+from bloomviz.gui.filter_tab.plot.style import BROKEN_LABEL, ESTIMATE_CURVES, FILL_CURVES, LABELS, positive_number
 from bloomviz.gui.widgets.plot_export import export_plot
 from bloomviz.gui.widgets.wilson_band import WilsonBand
-from bloomviz.i18n import tr
 
 
-class FpPlotWidget(BuildMixin, DrawingMixin, LegendMixin, LooksMixin, ReadoutMixin, QtWidgets.QWidget):
+class FpPlotWidget(QtWidgets.QWidget):
     """Measured false-positive rate with its interval, against theory; see the module docstring."""
 
     logYChanged = QtCore.Signal(bool)
@@ -69,16 +73,10 @@ class FpPlotWidget(BuildMixin, DrawingMixin, LegendMixin, LooksMixin, ReadoutMix
         super().__init__(parent)
         self._series = None
         self._capacity: float | None = None
-        self._log_y = False
-        self._show_fill = False
-        self._show_estimate = False
-        self._dark = bool(dark)
-        self._font_scale = 1.0
-        self._hover_n: float | None = None
+        self._reference: tuple[float, str] | None = None
+        self._log_y = self._show_fill = self._show_estimate = False
         self._theory_label: str | None = None             # a variant's own name for the exact curve
         self._formula_break: tuple[int, int] | None = None  # (row, k): set_formula_break
-        self._stale_fill = self._stale_estimate = False
-        self._drawn_n = 0
         self.redraw_count = 0  # how many times the curves were redrawn (throttling is observable)
 
         self._timer = QtCore.QTimer(self)
@@ -86,52 +84,146 @@ class FpPlotWidget(BuildMixin, DrawingMixin, LegendMixin, LooksMixin, ReadoutMix
         self._timer.setInterval(self.REFRESH_INTERVAL_MS)
         self._timer.timeout.connect(self.refresh_now)
 
-        self._build_controls()
+        self._controls = PlotControls(self.set_log_y, self.set_show_fill, self.set_show_estimate)
         self._graphics = pg.GraphicsLayoutWidget()
         self._graphics.setMinimumSize(200, 150)   # small: in a short dock at large text the plot shrinks, not the grid
-        self._readout = QtWidgets.QLabel()
-        self._readout.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        self._readout.setWordWrap(True)
-        self._readout.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._readout.setToolTip(tr("Values of every curve at the n under the mouse (or at the latest n)."))
-        # at most a third of the plot's height; past that it scrolls (at 250 % text it was five lines)
-        self._readout_area = QtWidgets.QScrollArea()
-        self._readout_area.setWidget(self._readout)
-        self._readout_area.setWidgetResizable(True)
-        self._readout_area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
-        self._readout_area.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._items = items = PlotItems(self._graphics, FILL_CURVES, ESTIMATE_CURVES)
+        self._legend = PlotLegend(items, self.visible_plots, on_placed=lambda: self._looks.fit_y_labels())
+        self._looks = PlotLooks(items, self._legend, self.visible_plots, title=self.TITLE, x_label=self.X_LABEL)
+        self._painter = CurvePainter(items, self._legend, self)
+        self._readout = PlotReadout(self, items.crosshairs, self.visible_plots)
+        rate_box = items.rate_plot.getViewBox()
+        rate_box.sigXRangeChanged.connect(self._on_rate_x_range)
+        # pyqtgraph's own context menu has a log-y box too: keep it and this widget's state as one.
+        items.rate_plot.ctrl.logYCheck.toggled.connect(self.set_log_y)
 
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.setSpacing(2)
-        layout.addLayout(self._controls)
+        layout.addLayout(self._controls.layout)
         layout.addWidget(self._graphics, 1)
-        layout.addWidget(self._readout_area)
-
-        self._curves: dict[str, pg.PlotDataItem] = {}
-        self._capacity_lines: list[pg.InfiniteLine] = []
-        self._crosshairs: list[pg.InfiniteLine] = []
-        self._legends: list[pg.LegendItem] = []
-        self._sub_keys: dict[int, tuple] = {}
-        self._y_labels: dict[int, str] = {}
-        self._rate_plot = self._make_rate_plot()
-        self._fill_plot = self._make_sub_plot(FILL_CURVES, "fill X/m")
-        self._estimate_plot = self._make_sub_plot(ESTIMATE_CURVES, "n")
-        self._fill_plot.setYRange(0.0, 1.0, padding=0.03)
-        self._fill_plot.enableAutoRange(axis="y", enable=False)
+        layout.addWidget(self._readout.area)
         self._relayout()
-        self._rebuild_legend()
+        self._legend.invalidate()
 
-        self._graphics.scene().sigMouseMoved.connect(self._on_mouse_moved)
-        self._hover_watcher = HoverWatcher(self._graphics, self._on_mouse_left, self._place_legend)
+        self._graphics.scene().sigMouseMoved.connect(self._readout.on_mouse_moved)
+        self._hover_watcher = HoverWatcher(self._graphics, self._readout.on_mouse_left, self._legend.place)
 
-        self.set_theme(self._dark)
+        self.set_theme(dark)
         self.set_font_scale(font_scale)
         if series is not None:
             self.set_series(series)
         else:
             self.refresh_now()
 
+    # --- the data ---------------------------------------------------------------------------------------------
+    @property
+    def series(self):
+        return self._series
+
+    def set_series(self, series) -> None:
+        """Draw ``series`` from now on (``None`` clears the plot); redraws at once."""
+        if series is not None and not (hasattr(series, "column") and hasattr(series, "__len__")):
+            raise TypeError(f"a series needs column(name) and len(); got {type(series).__name__}")
+        self._series = series
+        self.refresh_now()
+
+    def refresh(self) -> None:
+        """Note that the series changed; the redraw follows within REFRESH_INTERVAL_MS, once per burst."""
+        if not self._timer.isActive():
+            self._timer.start()
+
+    @property
+    def refresh_interval_ms(self) -> int:
+        """The current throttle period: REFRESH_INTERVAL_MS, longer while redraws are expensive."""
+        return self._timer.interval()
+
+    def refresh_now(self) -> None:
+        """Redraw every visible curve from the series now."""
+        self._timer.stop()
+        self.redraw_count += 1
+        started = time.perf_counter()
+        self._redraw()
+        # A million-row series takes tens of milliseconds to redraw; spacing redraws by a few times that
+        # leaves most of the event loop to the work that is producing the rows.
+        cost_ms = 1000.0 * (time.perf_counter() - started)
+        self._timer.setInterval(int(min(self.MAX_REFRESH_INTERVAL_MS, max(self.REFRESH_INTERVAL_MS, 4 * cost_ms))))
+        self.redrawn.emit(self.drawn_n)
+
+    def _redraw(self) -> None:
+        self._painter.draw()
+        self._readout.update()
+
+    @property
+    def drawn_n(self) -> int:
+        """The n of the latest row drawn (0 with no data): what panels showing "n now" should agree with."""
+        return self._painter.drawn_n
+
+    @property
+    def redraw_pending(self) -> bool:
+        """Whether the series changed since the last redraw (a throttled redraw is on its way)."""
+        return self._timer.isActive()
+
+    def _on_rate_x_range(self, *_):
+        if self._painter.wants_redraw_for_x_range():
+            self.refresh()
+
+    # --- capacity, reference, the theory's name -----------------------------------------------------------------
+    @property
+    def capacity(self) -> float | None:
+        return self._capacity
+
+    def set_capacity(self, n) -> None:
+        """Mark the design capacity n with a vertical line; ``None`` removes the mark."""
+        self._capacity = None if n is None else positive_number("capacity", n)
+        self._painter.draw_capacity()
+
+    @property
+    def reference(self) -> tuple[float, str] | None:
+        return self._reference
+
+    def set_reference(self, value, label: str = "") -> None:
+        """A horizontal line at rate ``value`` named ``label`` in the legend (a scalable filter's compound bound
+        p); ``None`` removes it. Drawn as a two-point curve from n = 0 to the latest n (or the capacity), so
+        it follows the log axis like the other curves."""
+        curve = self._items.reference_curve
+        if self._reference is not None:
+            self._legend.remove(curve)
+        if value is None:
+            self._reference = None
+        else:
+            value = positive_number("reference rate", value)
+            self._reference = (value, str(label) or f"reference {value:g}")
+            self._legend.add(curve, self._reference[1])
+        self._painter.draw_reference()
+
+    def set_theory_label(self, text: str | None = None) -> None:
+        """Rename the exact-theory curve (a variant's own formula); None restores "theory: exact"."""
+        self._theory_label = text
+        self._name_theory()
+
+    @property
+    def formula_break(self) -> tuple[int, int] | None:
+        """(row, k) from ``set_formula_break``, or None."""
+        return self._formula_break
+
+    def set_formula_break(self, row: int | None, k: int | None = None) -> None:
+        """From series row ``row`` on, the ``fp_exact`` column is the rate of n inserts into a fresh filter, no
+        longer this filter's (a counting filter after a forced removal: ``Workbench.formula_break``); the
+        readout names it so and gives the rate the filter's ``k`` counters give, (fill)^k. None: it is exact
+        at every row again."""
+        key = None if row is None else (int(row), int(k))
+        if key != self._formula_break:
+            self._formula_break = key
+            self._name_theory()
+            self._readout.update()
+
+    def _name_theory(self) -> None:
+        text = (BROKEN_LABEL if self._formula_break is not None
+                else self._theory_label or LABELS["fp_exact"])
+        curve = self._items.curves["fp_exact"]
+        curve.opts["name"] = text       # the CSV export's column is named by the curve, not the legend
+        self._legend.set(curve, text=text)
 
     # --- toggles --------------------------------------------------------------------------------------------
     @property
@@ -143,28 +235,16 @@ class FpPlotWidget(BuildMixin, DrawingMixin, LegendMixin, LooksMixin, ReadoutMix
         if on == self._log_y:
             return
         self._log_y = on
-        self._rate_plot.setLogMode(x=False, y=on)
-        self._draw_limit()
-        vb = self._rate_plot.getViewBox()
+        self._items.rate_plot.setLogMode(x=False, y=on)
+        self._painter.draw_limit()
+        vb = self._items.rate_plot.getViewBox()
         vb.enableAutoRange(axis="y")
         vb.updateAutoRange()  # now, so the band's floor is taken from the new axis, not the old one
-        self._place_capacity_label()
-        self._sync_check(self._log_check, on)
-        self.logYChanged.emit(on)
-
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        self._fit_readout()
-
-    def changeEvent(self, event) -> None:
-        super().changeEvent(event)
-        if event.type() == QtCore.QEvent.Type.FontChange:
-            self._fit_readout()
-
-    def _place_capacity_label(self) -> None:
         # The capacity label sits beside its line where the curves are not: high up on a linear axis
         # (the rate at capacity is small), half-way on a log axis (the rate at capacity is near the top).
-        self.capacity_line.label.setPosition(0.5 if self._log_y else 0.93)
+        self.capacity_line.label.setPosition(0.5 if on else 0.93)
+        PlotControls.sync(self._controls.log, on)
+        self.logYChanged.emit(on)
 
     @property
     def show_fill(self) -> bool:
@@ -172,12 +252,11 @@ class FpPlotWidget(BuildMixin, DrawingMixin, LegendMixin, LooksMixin, ReadoutMix
 
     def set_show_fill(self, on: bool) -> None:
         on = bool(on)
-        if on == self._show_fill:
-            return
-        self._show_fill = on
-        self._after_subplot_toggle()
-        self._sync_check(self._fill_check, on)
-        self.showFillChanged.emit(on)
+        if on != self._show_fill:
+            self._show_fill = on
+            self._after_subplot_toggle()
+            PlotControls.sync(self._controls.fill, on)
+            self.showFillChanged.emit(on)
 
     @property
     def show_estimate(self) -> bool:
@@ -185,53 +264,123 @@ class FpPlotWidget(BuildMixin, DrawingMixin, LegendMixin, LooksMixin, ReadoutMix
 
     def set_show_estimate(self, on: bool) -> None:
         on = bool(on)
-        if on == self._show_estimate:
-            return
-        self._show_estimate = on
-        self._after_subplot_toggle()
-        self._sync_check(self._estimate_check, on)
-        self.showEstimateChanged.emit(on)
+        if on != self._show_estimate:
+            self._show_estimate = on
+            self._after_subplot_toggle()
+            PlotControls.sync(self._controls.estimate, on)
+            self.showEstimateChanged.emit(on)
+
+    def visible_plots(self) -> list[pg.PlotItem]:
+        """The plots shown, top to bottom: the rate plot, then fill and estimate when toggled on."""
+        return self._items.visible(self._show_fill, self._show_estimate)
+
+    def _relayout(self) -> None:
+        self._items.relayout(self.visible_plots())
+        if self._legend.placed:
+            self._legend.invalidate()   # the plots moved: put the legend beside or under them again
+        self._looks.apply_text()
 
     def _after_subplot_toggle(self) -> None:
         self._relayout()
         # A plot just put back in the layout still has its old x range until the rate plot's range next
         # changes: lay out now and line it up with the rate plot.
         self._graphics.ci.layout.activate()
-        main = self._rate_plot.getViewBox()
-        for plot in self._visible_plots()[1:]:
+        main = self._items.rate_plot.getViewBox()
+        for plot in self.visible_plots()[1:]:
             plot.getViewBox().linkedViewChanged(main, pg.ViewBox.XAxis)
-        self._draw_subplots()
-        self._update_readout()
+        self._painter.draw_subplots()
+        self._readout.update()
 
-    @staticmethod
-    def _sync_check(box: QtWidgets.QCheckBox, on: bool) -> None:
-        if box.isChecked() != on:
-            box.blockSignals(True)
-            box.setChecked(on)
-            box.blockSignals(False)
+    # --- looks ------------------------------------------------------------------------------------------------
+    @property
+    def dark(self) -> bool:
+        return self._looks.dark
 
+    def set_theme(self, dark: bool) -> None:
+        """Light (``False``) or dark (``True``) colours for the plots."""
+        self._looks.set_theme(dark)
+        self._readout.update()
+
+    @property
+    def font_scale(self) -> float:
+        return self._looks.font_scale
+
+    def set_font_scale(self, factor) -> None:
+        """Scale the text inside the plots (1.0 = normal; 1.5–2 for a projector)."""
+        self._looks.set_font_scale(factor)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._readout.fit()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QtCore.QEvent.Type.FontChange:
+            self._readout.fit()
+
+    # --- readout and legend -----------------------------------------------------------------------------------
+    def values_at(self, n: float | None) -> dict[str, float] | None:
+        """The series row nearest to ``n`` as {column: value} (plus ``n_true``), or None without data; n = None
+        gives the latest row."""
+        return values_at(self._series, n)
+
+    def readout_text(self) -> str:
+        """The readout as plain text (what the label shows, without colours)."""
+        return self._readout.text()
+
+    @property
+    def readout_label(self) -> QtWidgets.QLabel:
+        return self._readout.label
+
+    @property
+    def check_boxes(self) -> tuple[QtWidgets.QCheckBox, ...]:
+        """Log y, fill ratio, estimated n."""
+        return self._controls.boxes
+
+    def legend_entries(self) -> list[str]:
+        """The texts the legend shows, in order."""
+        return self._legend.shown_texts()
+
+    def entry_texts(self) -> list[str]:
+        """Every shown entry's full text, whether or not the legend has room for it or is laid out yet."""
+        return self._legend.entry_texts()
+
+    @property
+    def legend_placement(self) -> tuple[str, int]:
+        """("right", 1), ("below", columns) or ("none", n) when there is no room for it."""
+        return self._legend.placement
+
+    @property
+    def legend_compact(self) -> bool:
+        """Whether the legend gave up its "theory: " prefixes for room."""
+        return self._legend.compact
 
     # --- plot items, for the window and for tests -----------------------------------------------------------
     @property
     def plot_item(self) -> pg.PlotItem:
         """The rate plot (the one exported as CSV)."""
-        return self._rate_plot
+        return self._items.rate_plot
 
     @property
     def fill_plot_item(self) -> pg.PlotItem:
-        return self._fill_plot
+        return self._items.fill_plot
 
     @property
     def estimate_plot_item(self) -> pg.PlotItem:
-        return self._estimate_plot
+        return self._items.estimate_plot
 
     @property
     def band(self) -> WilsonBand:
-        return self._band
+        return self._items.band
+
+    @property
+    def limit_curve(self) -> pg.PlotDataItem:
+        """The upper-limit curve drawn on a log axis where the measured rate is 0."""
+        return self._items.limit_curve
 
     @property
     def capacity_line(self) -> pg.InfiniteLine:
-        return self._capacity_lines[0]
+        return self._items.capacity_lines[0]
 
     @property
     def graphics(self) -> pg.GraphicsLayoutWidget:
@@ -240,10 +389,9 @@ class FpPlotWidget(BuildMixin, DrawingMixin, LegendMixin, LooksMixin, ReadoutMix
     def curve(self, key: str) -> pg.PlotDataItem:
         """The curve drawing series column ``key`` (or ``"n_true"``)."""
         try:
-            return self._curves[key]
+            return self._items.curves[key]
         except KeyError:
-            raise KeyError(f"no curve {key!r}; curves: {', '.join(self._curves)}") from None
-
+            raise KeyError(f"no curve {key!r}; curves: {', '.join(self._items.curves)}") from None
 
     # --- export ---------------------------------------------------------------------------------------------
     def export(self, path, *, width: int | None = None):
@@ -254,11 +402,11 @@ class FpPlotWidget(BuildMixin, DrawingMixin, LegendMixin, LooksMixin, ReadoutMix
         """
         if Path(path).suffix.lower() == ".csv":
             # the curves draw a decimated long series: every row goes into the file, then the drawing returns
-            self._decimate = False
+            self._painter.decimate = False
             try:
                 self._redraw()
-                return export_plot(self._rate_plot, path)
+                return export_plot(self._items.rate_plot, path)
             finally:
-                self._decimate = True
+                self._painter.decimate = True
                 self._redraw()
         return export_plot(self._graphics.ci, path, width=width)

@@ -19,7 +19,6 @@ OVER = {
     "bloomviz.gui.widgets.grid.widget.BitGridWidget": 560,
     "bloomviz.filters.counting.CountingBloomFilter": 545,
     "bloomviz.filters.blocked.BlockedBloomFilter": 460,
-    "bloomviz.gui.compare_tab.view.CompareView": 470,
 }
 
 

@@ -40,7 +40,7 @@ def test_lesson_preset_run_marks_weak_shift_above_theory(view, qtbot):
     assert not any("dependent" in frame.stats.text() for frame in view.lanes[:3])
     assert view.message.text().count("not independent") == 1
     # every lane's measured curve is drawn, to the last insert
-    for lane, low, high, measured, th in view._curves:
+    for lane, low, high, measured, th in view.pictures.curves:
         x, y = measured.getData()
         assert x[-1] == cmp.n
 

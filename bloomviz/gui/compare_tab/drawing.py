@@ -1,7 +1,9 @@
 """The compare view's pictures: a lane per configuration (title, grid, numbers) and the shared plot of measured
 rates, their Wilson bands and each one's theory.
 
-``CompareDrawing`` is a part of ``view.CompareView`` (it draws the view's comparison into its lanes and plot).
+``ComparePictures`` is composed into ``view.CompareView``: it is handed the lane frames, their box, the plot and
+its log-y box and the splitter between lanes and plot, and draws a comparison (``studies.compare.Comparison``)
+into them; the view owns the comparison and the run.
 """
 
 from __future__ import annotations
@@ -22,10 +24,24 @@ from bloomviz.gui.widgets.wilson_band import WilsonBand
 from bloomviz.studies import scheme_verdict
 
 
-class CompareDrawing:
-    """The lanes and the plot of ``CompareView`` drawn from its comparison (``self._cmp``)."""
+class ComparePictures:
+    """The lanes and the shared plot of ``CompareView``, drawn from a comparison."""
 
-    # --- drawing --------------------------------------------------------------------------------------------
+    def __init__(self, lanes, lane_box, plot: pg.PlotWidget, log_check, splitter):
+        self.lanes, self.lane_box, self.plot = lanes, lane_box, plot
+        self._log_check = log_check
+        self._splitter = splitter
+        self._cmp = None
+        #: per lane: (lane, band's low edge, band's high edge, measured curve, its theory curve or None when
+        #: an earlier lane of the same filter draws it)
+        self.curves: list[tuple] = []
+
+    def setup(self, cmp) -> None:
+        """Lanes and curves for a new comparison ``cmp``."""
+        self._cmp = cmp
+        self._setup_lanes()
+        self._setup_plot()
+
     def _setup_lanes(self) -> None:
         for i, frame in enumerate(self.lanes):
             if i < len(self._cmp.lanes):
@@ -47,8 +63,8 @@ class CompareDrawing:
 
     def _setup_plot(self) -> None:
         self.plot.clear()
-        self.legend.clear()
-        self._curves = []
+        self.plot.plotItem.legend.clear()
+        self.curves = []
         seen_theory: dict[tuple, pg.PlotDataItem] = {}
         for lane, frame in zip(self._cmp.lanes, self.lanes):
             colour = QtGui.QColor(frame.colour)
@@ -77,17 +93,17 @@ class CompareDrawing:
                 self.plot.addItem(item)
             self.plot.addItem(band, ignoreBounds=True)  # its off-view floor must not drag the range down
             measured.setZValue(10)
-            self._curves.append((lane, low, high, measured, th if owns_theory else None))
-        self._draw_curves()
+            self.curves.append((lane, low, high, measured, th if owns_theory else None))
+        self.draw_curves()
 
-    def _set_log(self, on: bool) -> None:
+    def set_log(self, on: bool) -> None:
         self.plot.setLogMode(y=on)
-        self._draw_curves()
+        self.draw_curves()
 
-    def _draw_curves(self) -> None:
-        log = self.log_check.isChecked()
+    def draw_curves(self) -> None:
+        log = self._log_check.isChecked()
         top = 0.0
-        for lane, low, high, measured, th in self._curves:
+        for lane, low, high, measured, th in self.curves:
             c = lane.curve()
             n = c["n"].astype(float)
             y, lo, hi, t = c["measured"], c["low"], c["high"], c["theory"]
@@ -123,7 +139,7 @@ class CompareDrawing:
         else:
             self.plot.setYRange(0.0, min(top, 1.0), padding=0.02)
 
-    def _draw_grids(self) -> None:
+    def draw_grids(self) -> None:
         for lane, frame in zip(self._cmp.lanes, self.lanes):
             values = grid_values(lane.filter)
             if frame.grid.m != lane.filter.m:
@@ -135,7 +151,7 @@ class CompareDrawing:
                 frame.grid.set_bands([(offsets[i], offsets[i + 1], f"stage {i}")
                                       for i in range(len(offsets) - 1)])
 
-    def _draw_stats(self) -> None:
+    def draw_stats(self) -> None:
         done = self._cmp.finished
         # The scheme is judged once the run is over, against what its own bits explain (scheme_verdict); while
         # it runs, a lane outside the formula's interval may only be one filter's luck, so nothing is flagged.
@@ -163,10 +179,10 @@ class CompareDrawing:
                                    "standard filter), so one filter's luck is not blamed on its scheme.")
         self.lane_box.refit()      # the numbers' new lines: each lane as tall as its words
 
-    def _redraw(self) -> None:
-        self._draw_curves()
-        self._draw_grids()
-        self._draw_stats()
+    def redraw(self) -> None:
+        self.draw_curves()
+        self.draw_grids()
+        self.draw_stats()
         self.fit_grids()
 
     def fit_grids(self) -> None:
@@ -179,8 +195,8 @@ class CompareDrawing:
     def _fit_lane_share(self) -> None:
         """A whole row of lanes above the plot (at 250 % text the plot's size hint left them ~90 px), as long as
         the plot keeps half the column; a larger share the user dragged is kept."""
-        sizes = self.right.sizes()
+        sizes = self._splitter.sizes()
         total = sum(sizes)
         want = min(self.lane_box.row_height() + 2, total // 2)
         if total > 0 and sizes[0] < want:
-            self.right.setSizes([want, total - want])
+            self._splitter.setSizes([want, total - want])

@@ -21,7 +21,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui import theme
-from bloomviz.gui.compare_tab.drawing import CompareDrawing
+from bloomviz.gui.compare_tab.drawing import ComparePictures
 from bloomviz.gui.compare_tab.lanes import LaneBox, LaneFrame, lane_area
 from bloomviz.gui.compare_tab.settings import LANE_COLOURS, MAX_GRID_M, CompareSettings, ConfigRow
 from bloomviz.gui.widgets.side_column import side_column
@@ -38,7 +38,7 @@ PLOT_INTERVAL_S = 0.15  # redraws while running
 GRID_INTERVAL_S = 0.4
 
 
-class CompareView(CompareSettings, CompareDrawing, QtWidgets.QWidget):
+class CompareView(CompareSettings, QtWidgets.QWidget):
     """See the module docstring. ``finished(cancelled)`` is emitted when a run ends."""
 
     finished = QtCore.Signal(bool)
@@ -51,8 +51,8 @@ class CompareView(CompareSettings, CompareDrawing, QtWidgets.QWidget):
         self._chunks = ChunkRunner(self._tick, self)
         self._chunk = 256
         self._last_plot = self._last_grid = 0.0
-        self._curves: list = []
         self._build()
+        self.pictures = ComparePictures(self.lanes, self.lane_box, self.plot, self.log_check, self.right)
         self.load_lesson()
 
     def _build(self) -> None:
@@ -150,7 +150,7 @@ class CompareView(CompareSettings, CompareDrawing, QtWidgets.QWidget):
                                           pen=pg.mkPen(theme.COMPARE_LEGEND["edge"]))
         self.log_check = QtWidgets.QCheckBox("log y")
         self.log_check.setChecked(True)
-        self.log_check.toggled.connect(self._set_log)
+        self.log_check.toggled.connect(lambda on: self.pictures.set_log(on))
         self.plot_note = QtWidgets.QLabel("solid: measured, shaded: its 95% Wilson interval (log y: from the "
                                           "first false positive on), dashed: theory")
         self.plot_note.setWordWrap(True)
@@ -194,8 +194,7 @@ class CompareView(CompareSettings, CompareDrawing, QtWidgets.QWidget):
                       f"{html.escape(str(exc), quote=False)}</span>")
             return False
         self._chunk = 256
-        self._setup_lanes()
-        self._setup_plot()
+        self.pictures.setup(self._cmp)
         self.progress.setRange(0, self._cmp.n)
         self.progress.setValue(0)
         self._say(f"running: {self._cmp.n:,} items through {len(self._cmp.lanes)} configurations, "
@@ -210,7 +209,7 @@ class CompareView(CompareSettings, CompareDrawing, QtWidgets.QWidget):
             return
         self._chunks.stop()
         self._set_busy(False)
-        self._redraw()
+        self.pictures.redraw()
         self._say(f"cancelled after {self._cmp.done:,} of {self._cmp.n:,} items; the curves show the "
                   "measurement up to there")
         self.finished.emit(True)
@@ -241,17 +240,17 @@ class CompareView(CompareSettings, CompareDrawing, QtWidgets.QWidget):
         if not more:
             self._chunks.stop()
             self._set_busy(False)
-            self._redraw()
+            self.pictures.redraw()
             self._say(self._verdict())
             self.finished.emit(False)
             return False
         if now - self._last_plot > PLOT_INTERVAL_S:
             self._last_plot = now
-            self._draw_curves()
-            self._draw_stats()
+            self.pictures.draw_curves()
+            self.pictures.draw_stats()
         if now - self._last_grid > GRID_INTERVAL_S:
             self._last_grid = now
-            self._draw_grids()
+            self.pictures.draw_grids()
         return True
 
     def _say(self, text: str) -> None:
@@ -267,6 +266,10 @@ class CompareView(CompareSettings, CompareDrawing, QtWidgets.QWidget):
             self._shown_once = True
             if self.comparison is None and not self.running:
                 QtCore.QTimer.singleShot(0, self.start)
+
+    def fit_grids(self) -> None:
+        """Fit the lanes' grids to their frames (after a resize or a change of text size)."""
+        self.pictures.fit_grids()
 
     def _verdict(self) -> str:
         return scheme_verdict.summary_text(self._cmp.verdicts())

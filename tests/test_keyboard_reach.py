@@ -147,7 +147,7 @@ def test_the_focus_is_seen_in_both_themes(window, qtbot):
     window.show_tab("filter")
     kinds = {"button": window.item_panel.insert_button, "field": window.item_panel.line,
              "combo box": window.autoplay_panel.findChild(QtWidgets.QComboBox),
-             "check box": window.plot._log_check, "table": window.history_panel,
+             "check box": window.plot.check_boxes[0], "table": window.history_panel,
              "grid": window.grid.graphics_widget, "plot": window.plot.graphics}
     try:
         for dark in (False, True):

@@ -42,7 +42,7 @@ def test_inspect_json_matches_the_filter(capsys, tmp_path):
     r = json.loads(out)
     assert code == 0
     assert (r["variant"], r["m"], r["k"], r["count"], r["params"]) == ("counting", 300, 4, 40, {"counter_bits": 4})
-    assert r["bits_set"] == flt.bits_set and r["fill"] == pytest.approx(flt.fill_ratio)
+    assert r["bits_set"] == flt.bits_set and r["fill"] == pytest.approx((flt.bits_set / flt.m))
     assert r["expected_fp"] == pytest.approx(flt.expected_fp)
     assert r["estimated_n"] == pytest.approx(flt.estimated_count)
     assert r["crc_ok"] is True and r["payload_bytes"] == (300 * 4 + 7) // 8

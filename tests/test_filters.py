@@ -57,7 +57,7 @@ def test_default_scheme_rate_within_5_sigma_of_binomial(seed):
     m, k, n, probes = 30_000, 5, 3_000, 40_000
     flt = BloomFilter(m, k)
     flt.update(random_items(n, seed=seed, prefix="in"))
-    q = flt.fill_ratio ** k  # a fresh item's chance of k set bits, given the fill
+    q = (flt.bits_set / flt.m) ** k  # a fresh item's chance of k set bits, given the fill
     hits = int(flt.contains_many(random_items(probes, seed=seed, prefix="out")).sum())
     sd = math.sqrt(probes * q * (1 - q))
     assert abs(hits - probes * q) <= 5 * sd, (hits, probes * q, sd)
@@ -149,7 +149,7 @@ def test_estimated_count_is_inf_when_full_and_close_at_moderate_fill():
     full.update(random_items(2000, seed=1))
     assert full.bits_set == 64
     assert full.estimated_count == math.inf
-    assert full.fill_ratio == 1.0 and full.expected_fp == 1.0
+    assert (full.bits_set / full.m) == 1.0 and full.expected_fp == 1.0
 
     flt = BloomFilter(200_000, 5)
     flt.update(random_items(20_000, seed=2))

@@ -41,7 +41,7 @@ def test_finds_a_false_positive_and_looks_it_up(window, qtbot):
     assert not window.wb.is_member(result.item)
     assert result.item in window.wb.filter
     assert result.tries >= 1
-    assert result.fp == pytest.approx(window.wb.filter.fill_ratio ** 3)
+    assert result.fp == pytest.approx((window.wb.filter.bits_set / window.wb.filter.m) ** 3)
     assert result.expected_tries == pytest.approx(1 / result.fp)
     assert f"{result.tries:,} tries" in result.message
     # the workbench looked it up: the history's last entry is that false positive, with its culprits explained

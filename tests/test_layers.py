@@ -28,6 +28,7 @@ RANK = {
     "gui": 7,                      # Qt
     "commands": 8, "desktop_entry": 8,
     "cli": 9, "core": 9,           # the command line; the public library facade
+    "examples": 10,                # runnable examples over the whole house (each is also a test)
     "__init__": 10, "__main__": 10, "data": 0,
     "__version__": 0,              # ``from bloomviz import __version__``: a literal, not a layer
 }

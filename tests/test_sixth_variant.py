@@ -15,6 +15,7 @@ from bloomviz.explain import describers, variants as words
 from bloomviz.explain.describers.standard import StandardWords
 from bloomviz.files import session as sessions
 from bloomviz.filters import registry
+from bloomviz.filters.capabilities import Capabilities
 from bloomviz.filters.params import K, M, Param
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.lessons import LessonRunner, parse_text
@@ -26,7 +27,7 @@ class LabelledBloomFilter(BloomFilter):
     """A standard filter that carries a number: new only in what it declares."""
 
     variant = "labelled"
-    parameters = (M, K, LABEL)
+    capabilities = Capabilities(parameters=(M, K, LABEL))
 
     def __init__(self, m, k, label=0, scheme=registry.hashing.DEFAULT_SCHEME):
         super().__init__(m, k, scheme=scheme)

@@ -59,7 +59,7 @@ def test_every_variant_has_one_registry_entry_and_declares_its_parameters():
     for vid, cls in VARIANTS.items():
         assert cls.variant == vid
         assert words.variant_title(vid) == words_class(cls).title and cls in DESCRIBERS
-        names = [p.name for p in cls.parameters]
+        names = [p.name for p in cls.capabilities.parameters]
         assert list(PARAMETERS[vid]) == names + ["scheme"]
         # a variant built from m and k declares them; one that grows declares neither
         assert ({"m", "k"} <= set(names)) == cls.capabilities.sized
@@ -72,8 +72,8 @@ def test_the_declarations_say_what_the_constructors_take():
     # with no optional argument at all
     for vid, cls in VARIANTS.items():
         required = {p.name: {"m": 512, "k": 3, "initial_capacity": 50, "p": 0.01}[p.name]
-                    for p in cls.parameters if p.required}
-        optional = {p.name: p.default for p in cls.parameters if not p.required}
+                    for p in cls.capabilities.parameters if p.required}
+        optional = {p.name: p.default for p in cls.capabilities.parameters if not p.required}
         assert make_filter(vid, **required, **optional) == make_filter(vid, **required)
         assert words_class(cls).unit == ("counters" if cls.capabilities.counting else "bits")
 

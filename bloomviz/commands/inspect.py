@@ -62,7 +62,7 @@ def describe(path: str) -> dict:
         "variant": header.variant, "scheme": header.scheme, "scheme_title": SCHEMES[header.scheme].title,
         "m": header.m, "k": header.k, "params": dict(header.params), "count": header.count,
         "payload_bytes": header.payload_length, "crc32": f"{header.crc:#010x}", "crc_ok": True,
-        "bits_set": int(flt.bits_set), "fill": float(flt.fill_ratio),
+        "bits_set": int(flt.bits_set), "fill": flt.bits_set / flt.m,
         "estimated_n": estimated if math.isfinite(estimated) else None,
         "expected_fp": float(flt.expected_fp), "theory_fp": flt.theory_fp(),
     }

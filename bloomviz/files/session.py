@@ -237,7 +237,8 @@ def _params(value: object, variant: str, where: str) -> dict:
     if not isinstance(value, dict):
         raise SessionFormatError(f"{where}: expected an object, got {_kind(value)}")
     # the variant's declared parameters besides m and k (which the filter object holds), in declared order
-    declared = {param.name: param for param in VARIANTS[variant].parameters if param.name not in ("m", "k")}
+    declared = {param.name: param for param in VARIANTS[variant].capabilities.parameters
+                if param.name not in ("m", "k")}
     allowed = list(declared)
     out = {}
     for name, v in value.items():

@@ -121,9 +121,8 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
 
     variant = "blocked"
     # --- variant facts (see BloomFilter's) ---
-    parameters = (M, K, BLOCK_BITS)
     _stored_params = {"block_bits": int}
-    capabilities = Capabilities(standard_formulas=False)   # its own theory (blocked_fp)
+    capabilities = Capabilities(parameters=(M, K, BLOCK_BITS), standard_formulas=False)   # theory: blocked_fp
 
     def __init__(self, m: int, k: int, block_bits: int = DEFAULT_BLOCK_BITS,
                  scheme: str = hashing.DEFAULT_SCHEME):

@@ -1,4 +1,4 @@
-"""What a filter class can do, declared once on the class, so no caller probes for a method to find out.
+"""What a filter class takes and can do, declared once on the class, so no caller probes for a method to find out.
 
 Every registered class states ``capabilities = Capabilities(...)`` (tests/test_capabilities.py checks each one
 answers it and that the answer matches what the class has: a ``remove`` for ``removable``, counters for
@@ -17,12 +17,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from bloomviz.filters import bitstore
+from bloomviz.filters.params import K, M, Param
 
 
 @dataclass(frozen=True)
 class Capabilities:
-    # built from a fixed m and k (a scalable filter grows from a capacity instead; its m and k are outcomes)
-    sized: bool = True
+    # its constructor's arguments besides the scheme, in the order a form asks for them (params.py): the window's
+    # form, the lesson options, the session format and the command line are made from these
+    parameters: tuple[Param, ...] = (M, K)
     # ``remove(item, force=False)`` returning a ``Removal``
     removable: bool = False
     # its cells are counters: ``counters`` (all m), ``max_counter`` (the saturation value); its results carry
@@ -37,6 +39,11 @@ class Capabilities:
     # the standard filter's classic formula, approximation and bound describe it (a counting filter answers
     # lookups as a standard one; slices, blocks and stages have their own theory)
     standard_formulas: bool = True
+
+    @property
+    def sized(self) -> bool:
+        """Built from a fixed m and k (a scalable filter grows from a capacity instead; its m and k are outcomes)."""
+        return {"m", "k"} <= {param.name for param in self.parameters}
 
 
 def of(flt) -> Capabilities:

@@ -152,7 +152,6 @@ class CountingBloomFilter(BloomFilter):
 
     variant = "counting"
     # --- variant facts (see BloomFilter's) ---
-    parameters = (M, K, COUNTER_BITS)
     _stored_params = {"counter_bits": int}
 
     @classmethod
@@ -163,7 +162,7 @@ class CountingBloomFilter(BloomFilter):
             raise ValueError(f"counter_bits={c} is out of range {low}..{high}")
         n = (m * c + 7) // 8
         return n, n
-    capabilities = Capabilities(removable=True, counting=True)
+    capabilities = Capabilities(parameters=(M, K, COUNTER_BITS), removable=True, counting=True)
 
     def __init__(self, m: int, k: int, counter_bits: int = 4, scheme: str = hashing.DEFAULT_SCHEME):
         self._setup(m, k, counter_bits, scheme)

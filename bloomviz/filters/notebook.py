@@ -1,6 +1,6 @@
 """Jupyter rich display without Qt: a filter's grid as an inline PNG and its numbers as an HTML table.
 
-Any object with ``m``, ``k``, ``bits_set``, ``fill_ratio``, ``estimated_count`` and ``expected_fp`` and either
+Any object with ``m``, ``k``, ``bits_set``, ``estimated_count`` and ``expected_fp`` and either
 ``values_for_grid()`` (bloomviz filters: bits, or a counting filter's counters) or ``bits`` (a bitarray, as
 ``bloomviz.formats.ForeignFilter`` has) can be shown; the filters' ``_repr_html_``/``_repr_png_`` call
 ``html_for``/``png_for``. Nothing here imports IPython: Jupyter finds the two methods by name.
@@ -120,7 +120,7 @@ def numbers(flt) -> list[tuple[str, str]]:
     what = getattr(flt, "format", None) or getattr(flt, "variant", "standard")
     label = getattr(flt, "label", "")
     rows = [("filter", f"{what}{' — ' + label if label else ''}"), ("m (bits)", f"{flt.m:,}"), ("k", str(flt.k)),
-            ("bits set", f"{flt.bits_set:,} (fill {flt.fill_ratio * 100:.2f}%)"),
+            ("bits set", f"{flt.bits_set:,} (fill {flt.bits_set / flt.m * 100:.2f}%)"),
             ("estimated n", "∞ (every bit is set)" if not math.isfinite(est) else f"{est:,.1f}"),
             ("expected FP now", f"{fp:.4g}" + (f" (1 in {1 / fp:,.0f})" if fp > 0 else ""))]
     if hasattr(flt, "__len__") and not hasattr(flt, "format"):

@@ -1,6 +1,6 @@
 """Each variant's constructor parameters, declared once: name, label, limits, default and tip.
 
-A filter class lists its own in ``parameters`` (a tuple of ``Param``, in the order a form asks for them; the
+A filter class lists its own in ``capabilities.parameters`` (a tuple of ``Param``, in the order a form asks for them; the
 hash scheme, common to all, is not among them). The window's parameters panel, the session format, the lesson
 actions and ``registry.PARAMETERS`` read these declarations, so none of them needs to know a variant by name:
 a new variant declares its parameters in its own module and appears everywhere they are asked for.

@@ -3,11 +3,11 @@
 The ids are written into saved files (``flt.variant``): never rename one. The command line (``--variant``), the
 window's parameter panel and storage build filters through ``make_filter`` and ``persist.from_state``.
 
-A variant is its class: it declares its parameters (``parameters``, see params.py), states its facts (``sized``,
-``unit``, ``can_remove``, titles, ...) and answers the window's questions (``grid_bands``, ``describe_bit``,
-``theory_rows``, ...: the "variant facts" and "variant words" blocks of ``BloomFilter``, whose answers a subclass
-inherits). Adding one is its module and one line in ``VARIANTS`` (the .bloom format also lists each variant's
-payload layout in ``files/storage.py``). Nothing else compares variant ids (tests/test_no_variant_switches.py).
+A variant is its class: it declares what it takes and can do (``capabilities``: its parameters, see params.py,
+and whether it counts, removes, grows in stages...) and keeps numbers; its words are its describer's
+(bloomviz.explain.describers). Adding one is its module, one line in ``VARIANTS`` and its describer (the .bloom
+format also lists each variant's payload layout in ``files/storage.py``). Nothing else compares variant ids
+(tests/test_no_variant_switches.py).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ DEFAULT_VARIANT = BloomFilter.variant
 
 # Every constructor argument of every variant, in the order a form would ask for them, with its default
 # (``REQUIRED`` when none): read from the classes' declarations (params.py), the scheme last.
-PARAMETERS: dict[str, dict[str, object]] = {vid: defaults(cls.parameters, hashing.DEFAULT_SCHEME)
+PARAMETERS: dict[str, dict[str, object]] = {vid: defaults(cls.capabilities.parameters, hashing.DEFAULT_SCHEME)
                                             for vid, cls in VARIANTS.items()}
 
 
@@ -55,7 +55,8 @@ def make_filter(variant: str = "standard", **params):
     """Build a filter of the given variant. Arguments are checked by the constructor (messages name the bad
     value); a parameter given as None takes its default; an unknown or missing parameter is named."""
     variant = check_variant(variant)
-    accepted = defaults(VARIANTS[variant].parameters, hashing.DEFAULT_SCHEME)   # the class's own declaration
+    # the class's own declaration
+    accepted = defaults(VARIANTS[variant].capabilities.parameters, hashing.DEFAULT_SCHEME)
     given = {name: value for name, value in params.items() if value is not None}
     unknown = [name for name in given if name not in accepted]
     if unknown:

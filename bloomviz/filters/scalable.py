@@ -181,10 +181,6 @@ class ScalableBloomFilter(ScalableFacts, RichDisplay):
         return sum(s.bits_set for s in self._stages)
 
     @property
-    def fill_ratio(self) -> float:
-        return self.bits_set / self.m
-
-    @property
     def estimated_count(self) -> float:
         return sum(s.estimated_count for s in self._stages)
 

@@ -19,8 +19,8 @@ from bloomviz.filters.standard import one_or_many
 class ScalableFacts:
     # --- variant facts (see BloomFilter's) -----------------------------------------------------------------------
     # grows from a capacity (m and k are the stages' outcome), in stages, by its own theory
-    capabilities = Capabilities(sized=False, staged=True, plain_bits=False, standard_formulas=False)
-    parameters = (INITIAL_CAPACITY, RATE_BOUND, GROWTH, TIGHTENING)
+    capabilities = Capabilities(parameters=(INITIAL_CAPACITY, RATE_BOUND, GROWTH, TIGHTENING), staged=True,
+                                plain_bits=False, standard_formulas=False)
     _stored_params = {"initial_capacity": int, "p": float, "growth": int, "tightening": float, "stages": int}
 
     @classmethod

@@ -19,7 +19,6 @@ from bloomviz.hashing import schemes as hashing
 from bloomviz.items.encoding import prepare_items, to_bytes
 from bloomviz.filters.capabilities import Capabilities
 from bloomviz.filters.notebook import RichDisplay
-from bloomviz.filters.params import K, M, Param
 from bloomviz.theory.validate import check_k, check_m, check_n, check_p
 
 BATCH = 1 << 16  # items hashed per numpy step: bounds temporary memory (BATCH x k x 8 bytes)
@@ -74,7 +73,6 @@ class BloomFilter(RichDisplay):
     capabilities = Capabilities()
     # --- variant facts: what the variant is, read by views and files instead of comparing its name ---------
     # (a subclass states only what differs; its words are its describer's, in bloomviz.explain.describers)
-    parameters: tuple[Param, ...] = (M, K)   # its constructor's arguments besides the scheme (params.py)
     # What a .bloom file stores besides m, k and the scheme (bloomviz.files.storage): each parameter's name and
     # number type, and ``_payload_size``, the payload's (lowest, highest) size in bytes that m and they imply.
     _stored_params: dict[str, type] = {}
@@ -121,10 +119,6 @@ class BloomFilter(RichDisplay):
         return self._bits_set
 
     @property
-    def fill_ratio(self) -> float:
-        return self._bits_set / self._m
-
-    @property
     def estimated_count(self) -> float:
         if self._bits_set >= self._m:
             return math.inf
@@ -133,7 +127,7 @@ class BloomFilter(RichDisplay):
     @property
     def expected_fp(self) -> float:
         """The false-positive rate for a fresh item given the bits set now: (X/m)^k."""
-        return self.fill_ratio ** self._k
+        return (self._bits_set / self._m) ** self._k
 
     def nbytes(self) -> int:
         return self._bits.nbytes

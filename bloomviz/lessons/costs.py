@@ -143,7 +143,7 @@ def check_new_filter_spec(variant_cls, params: dict) -> None:
     if variant_cls.capabilities.sized:
         return
     from bloomviz.filters.scalable_stages import stage_spec
-    defaults = {p.name: p.default for p in variant_cls.parameters}
+    defaults = {p.name: p.default for p in variant_cls.capabilities.parameters}
     given = {key: (value if value is not None else defaults.get(key)) for key, value in params.items()}
     try:
         first = stage_spec(given["initial_capacity"], given["p"], given.get("growth") or 2,

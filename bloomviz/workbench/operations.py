@@ -269,7 +269,7 @@ class Operations:
                              lookups=s.lookups, true_positives=s.counts[Verdict.TRUE_POSITIVE],
                              true_negatives=s.counts[Verdict.TRUE_NEGATIVE],
                              false_positives=s.counts[Verdict.FALSE_POSITIVE],
-                             fill=flt.fill_ratio, fp_measured=s.measure.rate, item=item, note=note,
+                             fill=flt.bits_set / flt.m, fp_measured=s.measure.rate, item=item, note=note,
                              false_negatives=tuple(false_negatives),
                              false_negative_lookups=s.counts[Verdict.FALSE_NEGATIVE])
         s.history.append(entry)

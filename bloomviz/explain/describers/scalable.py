@@ -44,7 +44,8 @@ class ScalableWords(StandardWords):
 
     def grid_bands(self, recent: Sequence[int] = ()) -> list[Band]:
         flt = self.flt
-        return [(off, off + st.m, f"stage {i}: {len(st):,}/{spec.capacity:,} items, fill {st.fill_ratio * 100:.0f}%")
+        return [(off, off + st.m,
+                 f"stage {i}: {len(st):,}/{spec.capacity:,} items, fill {st.bits_set / st.m * 100:.0f}%")
                 for i, (st, spec, off) in enumerate(zip(flt.stages, flt.stage_specs(), flt.stage_offsets()))]
 
     def describe_bit(self, index: int) -> str:
@@ -90,7 +91,7 @@ class ScalableWords(StandardWords):
         first = max(0, len(specs) - 6)   # the newest six stages: older ones are full and change no more
         for i, (st, spec) in enumerate(list(zip(flt.stages, specs))[-6:], start=first):
             rows.append((f"stage {i}", f"m = {st.m:,}, k = {st.k}, {len(st):,}/{spec.capacity:,} items, "
-                                       f"fill {st.fill_ratio * 100:.1f}%, error ≤ {spec.error:.3g}"))
+                                       f"fill {st.bits_set / st.m * 100:.1f}%, error ≤ {spec.error:.3g}"))
         return tuple(rows)
 
     def hash_rows(self, data: bytes) -> list[Row]:

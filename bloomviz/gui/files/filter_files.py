@@ -48,7 +48,7 @@ def loaded_note(flt, source: str, truth: bool) -> str:
                        for k, v in persist.params_of(flt).items())
     text = (f"Loaded a {flt.variant} filter from {source}: m = {flt.m:,}, k = {flt.k}, scheme {flt.scheme}"
             + (f", {params}" if params else "") + f"; it holds n = {len(flt):,} inserts "
-            f"and {flt.bits_set:,} bits are set (fill {flt.fill_ratio:.1%}).")
+            f"and {flt.bits_set:,} bits are set (fill {flt.bits_set / flt.m:.1%}).")
     if not truth:
         text += (" A .bloom file stores the bits, not the items: a lookup that passes is “probably in the "
                  "set”, and whether it is a true or a false positive cannot be told.")

@@ -109,7 +109,7 @@ class FalsePositiveHunt(QtCore.QObject):
                 "Not searching: with fill {fill} and k = {k}, a random item passes with probability (X/m)^k = "
                 "{rate}, so finding one would take about {expected} tries on average — more than the cap of {cap}. "
                 "Insert more items (or use a smaller filter) to make false positives likelier.").format(
-                fill=marks(f"{flt.fill_ratio:.2%}"), k=flt.k, rate=marks(f"{self._fp:.3g}"),
+                fill=marks(f"{flt.bits_set / flt.m:.2%}"), k=flt.k, rate=marks(f"{self._fp:.3g}"),
                 expected=number(expected, 0), cap=number(self.cap)))
         self.progress.emit(0, self.cap)
         self._chunks.start()

@@ -2,7 +2,7 @@
 variant's own parameters: a counting filter's counter bits; a scalable filter's initial capacity, target rate p,
 growth factor and tightening ratio (instead of m and k, which it chooses stage by stage).
 
-The fields are made from the variants' declarations (``cls.parameters``, see ``bloomviz.filters.params``): one
+The fields are made from the variants' declarations (``cls.capabilities.parameters``, see filters/params.py): one
 row per declared parameter, shown while a variant that declares it is chosen. A new variant's parameters appear
 here without a change to this file.
 
@@ -36,7 +36,7 @@ def _form_parameters() -> dict[str, Param]:
     """Every declared parameter the form asks for, once, in the order the variants declare them (m and k first)."""
     out: dict[str, Param] = {}
     for cls in VARIANTS.values():
-        for param in cls.parameters:
+        for param in cls.capabilities.parameters:
             if param.form:
                 out.setdefault(param.name, param)
     return out
@@ -228,7 +228,7 @@ class ParamsPanel(QtWidgets.QWidget):
 
     def _variant_changed(self, _index: int = 0) -> None:
         cls = VARIANTS[self.variant]
-        declared = {param.name for param in cls.parameters}
+        declared = {param.name for param in cls.capabilities.parameters}
         for name, widget in self.fields.items():
             self._form.setRowVisible(widget, name in declared)
         self._design_box.setVisible(cls.capabilities.sized)   # a design gives m and k: for a variant built from them
@@ -256,7 +256,7 @@ class ParamsPanel(QtWidgets.QWidget):
         v = self.variant
         scheme = self.scheme_combo.currentData()
         params: dict = {"variant": v, "scheme": scheme, "m": None, "k": None}
-        for param in VARIANTS[v].parameters:
+        for param in VARIANTS[v].capabilities.parameters:
             if param.form:
                 params[param.name] = self._read(param)
         problem = Workbench.validate_config(**params)
@@ -320,7 +320,7 @@ class ParamsPanel(QtWidgets.QWidget):
             self.variant_combo.setCurrentIndex(index)
         elif index >= 0:
             self._variant_changed()
-        for param in type(flt).parameters:
+        for param in type(flt).capabilities.parameters:
             if param.form:
                 self._show(param, param.value(flt))
         index = self.scheme_combo.findData(flt.scheme)

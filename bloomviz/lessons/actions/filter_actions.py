@@ -20,7 +20,7 @@ FILTER_OPTIONS = ("m", "k", "n", "p", "scheme", "variant")
 def _variant_options() -> dict[str, Param]:
     out: dict[str, Param] = {}
     for cls in VARIANTS.values():
-        for param in cls.parameters:
+        for param in cls.capabilities.parameters:
             if param.key not in FILTER_OPTIONS:
                 out.setdefault(param.key, param)
     return out
@@ -63,7 +63,7 @@ def check_filter(args: list, o: dict) -> tuple[list, dict]:
     variant = out["variant"]
     cls = VARIANTS[variant]
     if not cls.capabilities.sized:   # it grows from its own parameters (capacity= and p=): all must be given
-        required = [param.key for param in cls.parameters if param.required]
+        required = [param.key for param in cls.capabilities.parameters if param.required]
         if not set(required) <= set(out):
             raise ValueError(f"a {variant} filter needs {' and '.join(key + '=' for key in required)}")
     elif not ({"m", "k"} <= set(out) or {"n", "p"} <= set(out)):
@@ -84,7 +84,7 @@ def make_filter(state, o: dict):
     variant = o["variant"]
     # the variant's declared parameters, each from its lesson option (None: the default); the options of other
     # variants are not its business
-    params = {param.name: o.get(param.key) for param in VARIANTS[variant].parameters}
+    params = {param.name: o.get(param.key) for param in VARIANTS[variant].capabilities.parameters}
     if VARIANTS[variant].capabilities.sized and (params["m"] is None or params["k"] is None):
         params["m"], params["k"], _notes = textbook_design(o["n"], o["p"], max_m=LESSON_MAX_M)
     costs.check_new_filter_spec(VARIANTS[variant], params)

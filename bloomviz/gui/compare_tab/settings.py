@@ -16,6 +16,7 @@ from bloomviz.filters.registry import VARIANTS
 from bloomviz.hashing import schemes as hashing
 from bloomviz.studies.compare import DEFAULT_PROBES, LESSON_P, Config, lesson_configs, lesson_design
 from bloomviz.theory import rates as theory
+from bloomviz.i18n import tr
 
 LANE_COLOURS = theme.LANE_COLOURS
 OFF = "(off)"
@@ -36,8 +37,8 @@ class ConfigRow(QtWidgets.QWidget):
             self.scheme.addItem(sid, sid)
             self.scheme.setItemData(self.scheme.count() - 1, f"{s.title}: {s.summary}",
                                     QtCore.Qt.ItemDataRole.ToolTipRole)
-        self.variant.setToolTip("Filter variant of configuration %d" % (index + 1))
-        self.scheme.setToolTip("Hash scheme of configuration %d" % (index + 1))
+        self.variant.setToolTip(tr("Filter variant of configuration {n}").format(n=index + 1))
+        self.scheme.setToolTip(tr("Hash scheme of configuration {n}").format(n=index + 1))
         for combo, chars in ((self.variant, 6), (self.scheme, 8)):
             # Narrow by default (the view shares the window with docks); the popup still shows whole names.
             combo.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)

@@ -28,6 +28,7 @@ from bloomviz.gui.widgets.side_column import side_column
 from bloomviz.gui.timing import ChunkRunner
 from bloomviz.studies import scheme_verdict
 from bloomviz.studies.compare import MAX_CONFIGS, MAX_ITEMS, MAX_PROBES, Comparison
+from bloomviz.i18n import number, tr
 
 TAB_KEY = "compare"
 TAB_TITLE = "Compare"
@@ -56,30 +57,30 @@ class CompareView(CompareSettings, QtWidgets.QWidget):
         self.load_lesson()
 
     def _build(self) -> None:
-        self.by_design = QtWidgets.QRadioButton("design for n items at rate p")
-        self.by_mk = QtWidgets.QRadioButton("m bits and k hashes")
-        self.by_design.setToolTip("m and k chosen by the textbook formulas: k = ⌈log2(1/p)⌉, "
-                                  "m = ⌈−n·ln p / (ln 2)²⌉")
+        self.by_design = QtWidgets.QRadioButton(tr("design for n items at rate p"))
+        self.by_mk = QtWidgets.QRadioButton(tr("m bits and k hashes"))
+        self.by_design.setToolTip(tr("m and k chosen by the textbook formulas: k = ⌈log2(1/p)⌉, "
+                                     "m = ⌈−n·ln p / (ln 2)²⌉"))
         self.design_n = QtWidgets.QSpinBox()
         self.design_n.setRange(1, MAX_ITEMS)
         self.design_n.setGroupSeparatorShown(True)
         self.design_p = QtWidgets.QLineEdit()
-        self.design_p.setToolTip("target false-positive rate, 0 < p < 1 (e.g. 0.001)")
+        self.design_p.setToolTip(tr("target false-positive rate, 0 < p < 1 (e.g. 0.001)"))
         self.m_spin = QtWidgets.QSpinBox()
         self.m_spin.setRange(8, MAX_GRID_M)
         self.m_spin.setGroupSeparatorShown(True)
         self.k_spin = QtWidgets.QSpinBox()
         self.k_spin.setRange(1, 64)
-        self.k_spin.setToolTip("hash functions per item; weak-shift repeats its positions past k = 4")
+        self.k_spin.setToolTip(tr("hash functions per item; weak-shift repeats its positions past k = 4"))
         self.items_spin = QtWidgets.QSpinBox()
         self.items_spin.setRange(1, MAX_ITEMS)
         self.items_spin.setGroupSeparatorShown(True)
-        self.items_spin.setToolTip("seeded random items inserted into every configuration, in the same order")
+        self.items_spin.setToolTip(tr("seeded random items inserted into every configuration, in the same order"))
         self.probes_spin = QtWidgets.QSpinBox()
         self.probes_spin.setRange(100, MAX_PROBES)
         self.probes_spin.setGroupSeparatorShown(True)
-        self.probes_spin.setToolTip("items never inserted, tested after every insert: more probes, "
-                                    "narrower bands")
+        self.probes_spin.setToolTip(tr("items never inserted, tested after every insert: more probes, "
+                                       "narrower bands"))
         self.seed_spin = QtWidgets.QSpinBox()
         self.seed_spin.setRange(0, 2 ** 31 - 1)
         self.design_label = QtWidgets.QLabel()
@@ -99,33 +100,33 @@ class CompareView(CompareSettings, QtWidgets.QWidget):
         form.addRow("m", self.m_spin)
         form.addRow("k", self.k_spin)
         form.addRow(self.design_label)
-        form.addRow("items", self.items_spin)
-        form.addRow("probes", self.probes_spin)
-        form.addRow("seed", self.seed_spin)
+        form.addRow(tr("items"), self.items_spin)
+        form.addRow(tr("probes"), self.probes_spin)
+        form.addRow(tr("seed"), self.seed_spin)
 
         self.rows = [ConfigRow(i, optional=i >= 2) for i in range(MAX_CONFIGS)]
         configs = QtWidgets.QVBoxLayout()
         configs.setSpacing(2)
-        configs.addWidget(QtWidgets.QLabel("Configurations (variant, hash scheme):"))
+        configs.addWidget(QtWidgets.QLabel(tr("Configurations (variant, hash scheme):")))
         for row in self.rows:
             configs.addWidget(row)
 
-        self.run_button = QtWidgets.QPushButton("Run")
-        self.run_button.setToolTip("Insert the items into every configuration, measuring as it goes")
+        self.run_button = QtWidgets.QPushButton(tr("Run"))
+        self.run_button.setToolTip(tr("Insert the items into every configuration, measuring as it goes"))
         self.run_button.clicked.connect(self.start)
-        self.cancel_button = QtWidgets.QPushButton("Cancel")
+        self.cancel_button = QtWidgets.QPushButton(tr("Cancel"))
         self.cancel_button.setEnabled(False)
         self.cancel_button.clicked.connect(self.cancel)
-        self.lesson_button = QtWidgets.QPushButton("Lesson preset")
-        self.lesson_button.setToolTip("k = 10, m/n ≈ 14.4 (p = 0.001): the default scheme, double hashing, k "
-                                      "seeded hashes and weak-shift. Double hashing's excess at small m shows in "
-                                      "Parameter explorer → Ensemble.")
+        self.lesson_button = QtWidgets.QPushButton(tr("Lesson preset"))
+        self.lesson_button.setToolTip(tr("k = 10, m/n ≈ 14.4 (p = 0.001): the default scheme, double hashing, k "
+                                         "seeded hashes and weak-shift. Double hashing's excess at small m shows in "
+                                         "Parameter explorer → Ensemble."))
         self.lesson_button.clicked.connect(self.load_lesson)
         buttons = QtWidgets.QHBoxLayout()
         for b in (self.run_button, self.cancel_button, self.lesson_button):
             buttons.addWidget(b)
         self.progress = QtWidgets.QProgressBar()
-        self.progress.setFormat("%v of %m items")
+        self.progress.setFormat(tr("%v of %m items"))
         self.message = QtWidgets.QLabel()
         self.message.setWordWrap(True)
         self.message.setTextFormat(QtCore.Qt.TextFormat.RichText)
@@ -140,19 +141,19 @@ class CompareView(CompareSettings, QtWidgets.QWidget):
         self.plot = pg.PlotWidget()
         self.plot.setBackground("w")
         self.plot.showGrid(x=True, y=True, alpha=0.25)
-        self.plot.setLabel("bottom", "items inserted, n")
-        self.plot.setLabel("left", "false-positive rate")
+        self.plot.setLabel("bottom", tr("items inserted, n"))
+        self.plot.setLabel("left", tr("false-positive rate"))
         self.plot.setLogMode(y=True)
         self.plot.getAxis("left").enableAutoSIPrefix(False)  # "1 (x0.001)" on a rate axis misleads
         # Top left: the curves rise from the bottom left to the right, so that corner stays empty.
         self.legend = self.plot.addLegend(offset=(8, 8), labelTextSize="9pt", labelTextColor=theme.COMPARE_LEGEND["text"],
                                           brush=pg.mkBrush(*theme.COMPARE_LEGEND["fill"]),
                                           pen=pg.mkPen(theme.COMPARE_LEGEND["edge"]))
-        self.log_check = QtWidgets.QCheckBox("log y")
+        self.log_check = QtWidgets.QCheckBox(tr("log y"))
         self.log_check.setChecked(True)
         self.log_check.toggled.connect(lambda on: self.pictures.set_log(on))
-        self.plot_note = QtWidgets.QLabel("solid: measured, shaded: its 95% Wilson interval (log y: from the "
-                                          "first false positive on), dashed: theory")
+        self.plot_note = QtWidgets.QLabel(tr("solid: measured, shaded: its 95% Wilson interval (log y: from the "
+                                             "first false positive on), dashed: theory"))
         self.plot_note.setWordWrap(True)
         plot_box = QtWidgets.QWidget()
         pl = QtWidgets.QVBoxLayout(plot_box)
@@ -197,8 +198,8 @@ class CompareView(CompareSettings, QtWidgets.QWidget):
         self.pictures.setup(self._cmp)
         self.progress.setRange(0, self._cmp.n)
         self.progress.setValue(0)
-        self._say(f"running: {self._cmp.n:,} items through {len(self._cmp.lanes)} configurations, "
-                  f"measured on {len(self._cmp.probes):,} probes…")
+        self._say(tr("running: {n} items through {lanes} configurations, measured on {probes} probes…").format(
+            n=number(self._cmp.n), lanes=len(self._cmp.lanes), probes=number(len(self._cmp.probes))))
         self._set_busy(True)
         self._chunks.start()
         return True
@@ -210,8 +211,8 @@ class CompareView(CompareSettings, QtWidgets.QWidget):
         self._chunks.stop()
         self._set_busy(False)
         self.pictures.redraw()
-        self._say(f"cancelled after {self._cmp.done:,} of {self._cmp.n:,} items; the curves show the "
-                  "measurement up to there")
+        self._say(tr("cancelled after {done} of {n} items; the curves show the measurement up to there").format(
+            done=number(self._cmp.done), n=number(self._cmp.n)))
         self.finished.emit(True)
 
     def run_to_end(self) -> None:

@@ -23,6 +23,7 @@ from bloomviz.studies.setops import MAX_ITEMS, SetReport, compare_sets, parse_it
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.widgets.side_column import side_column
 from bloomviz.gui.timing import Throttle
+from bloomviz.i18n import tr
 
 TAB_KEY = "setops"
 TAB_TITLE = "Set operations"
@@ -46,11 +47,11 @@ def _params_box(title: str):
     scheme.setCurrentIndex(scheme.findData(hashing.DEFAULT_SCHEME))
     scheme.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     scheme.setMinimumContentsLength(8)
-    box = QtWidgets.QGroupBox(title)
+    box = QtWidgets.QGroupBox(tr(title))
     form = QtWidgets.QFormLayout(box)
     form.addRow("m", m)
     form.addRow("k", k)
-    form.addRow("scheme", scheme)
+    form.addRow(tr("scheme"), scheme)
     return box, m, k, scheme
 
 
@@ -73,9 +74,9 @@ class SetOpsView(QtWidgets.QWidget):
     # --- construction --------------------------------------------------------------------------------
     def _build(self) -> None:
         box_a, self.m_a, self.k_a, self.scheme_a = _params_box("Filter parameters")
-        self.same = QtWidgets.QCheckBox("B uses the same m, k and scheme")
+        self.same = QtWidgets.QCheckBox(tr("B uses the same m, k and scheme"))
         self.same.setChecked(True)
-        self.same.setToolTip("Untick to give B its own parameters and see why such filters cannot be combined")
+        self.same.setToolTip(tr("Untick to give B its own parameters and see why such filters cannot be combined"))
         box_b, self.m_b, self.k_b, self.scheme_b = _params_box("B's parameters")
         self.box_b = box_b
         self.same.toggled.connect(self._sync_same)
@@ -95,29 +96,29 @@ class SetOpsView(QtWidgets.QWidget):
         self.overlap.setValue(100)
         self.seed = QtWidgets.QSpinBox()
         self.seed.setRange(0, 2 ** 31 - 1)
-        self.sample_button = QtWidgets.QPushButton("Random overlapping sample")
-        self.sample_button.setToolTip("Fill both boxes with seeded random items: |A|, |B| items sharing "
-                                      "'overlap' of them")
+        self.sample_button = QtWidgets.QPushButton(tr("Random overlapping sample"))
+        self.sample_button.setToolTip(tr("Fill both boxes with seeded random items: |A|, |B| items sharing "
+                                         "'overlap' of them"))
         self.sample_button.clicked.connect(self.sample)
-        sample_box = QtWidgets.QGroupBox("Sample")
+        sample_box = QtWidgets.QGroupBox(tr("Sample"))
         sf = QtWidgets.QFormLayout(sample_box)
         sf.addRow("|A|", self.size_a)
         sf.addRow("|B|", self.size_b)
-        sf.addRow("overlap", self.overlap)
-        sf.addRow("seed", self.seed)
+        sf.addRow(tr("overlap"), self.overlap)
+        sf.addRow(tr("seed"), self.seed)
         sf.addRow(self.sample_button)
 
         self.text_a = QtWidgets.QPlainTextEdit()
         self.text_b = QtWidgets.QPlainTextEdit()
         for name, t in (("A", self.text_a), ("B", self.text_b)):
-            t.setPlaceholderText(f"items of {name}, one per line")
+            t.setPlaceholderText(tr("items of {name}, one per line").format(name=name))
             t.setToolTip(f"The items of set {name}, one per line (spaces around an item are ignored, "
                          "an item given twice counts once)")
             t.textChanged.connect(self._changed)
         texts = QtWidgets.QVBoxLayout()
         for name, t in (("A", self.text_a), ("B", self.text_b)):
             t.setMinimumHeight(90)
-            texts.addWidget(QtWidgets.QLabel(f"Items of {name}"))
+            texts.addWidget(QtWidgets.QLabel(tr("Items of {name}").format(name=name)))
             texts.addWidget(t, 1)
 
         self.message = QtWidgets.QLabel()
@@ -142,7 +143,7 @@ class SetOpsView(QtWidgets.QWidget):
             grid_layout.addLayout(cell, i // 3, i % 3)
             self.grids[key] = grid
             self.grid_titles[key] = label
-        self.grids["extra"].setToolTip("bits set in A & B that no item of A ∩ B set: the AND's excess")
+        self.grids["extra"].setToolTip(tr("bits set in A & B that no item of A ∩ B set: the AND's excess"))
         self.grid_note = QtWidgets.QLabel()
         self.grid_note.setWordWrap(True)
         self.grid_note.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
@@ -153,7 +154,7 @@ class SetOpsView(QtWidgets.QWidget):
         self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.table.setToolTip("n ≈ −(m/k)·ln(1 − X/m) from the X bits set; |A ∩ B| ≈ |A| + |B| − |A ∪ B|")
+        self.table.setToolTip(tr("n ≈ −(m/k)·ln(1 − X/m) from the X bits set; |A ∩ B| ≈ |A| + |B| − |A ∪ B|"))
         self.and_text = QtWidgets.QLabel()
         self.and_text.setWordWrap(True)
         self.and_text.setTextFormat(QtCore.Qt.TextFormat.RichText)

@@ -21,6 +21,7 @@ from bloomviz.vocabulary import Verdict
 from bloomviz.formats import atlas
 from bloomviz.gui import theme, theme_views
 from bloomviz.theory.units import one_in, percent_text, rate_text
+from bloomviz.i18n import tr
 
 METRICS = (("fill", "fill (bits set / m)"), ("expected_fp", "rate predicted from its fill (log10)"),
            ("estimated_n", "estimated entries"))
@@ -40,11 +41,11 @@ class AtlasPanel(QtWidgets.QWidget):
         self.metric_box = QtWidgets.QComboBox()
         for key, label in METRICS:
             self.metric_box.addItem(label, key)
-        self.metric_box.setToolTip("The number the histogram counts filters by")
+        self.metric_box.setToolTip(tr("The number the histogram counts filters by"))
         self.plot = pg.PlotWidget()
         self.plot.setMinimumHeight(150)
         self.plot.setMenuEnabled(False)
-        self.plot.setLabel("left", "filters")
+        self.plot.setLabel("left", tr("filters"))
         self.plot.getAxis("bottom").enableAutoSIPrefix(False)
         colours = theme.VERDICT_COLOURS[theme.is_dark()]
         self.bars = pg.BarGraphItem(x0=[], x1=[], height=[], brush=colours[Verdict.INSERTED])
@@ -56,7 +57,7 @@ class AtlasPanel(QtWidgets.QWidget):
         self.words.setWordWrap(True)
         self.words.setMinimumWidth(330)
         top = QtWidgets.QHBoxLayout()
-        top.addWidget(QtWidgets.QLabel("Filters by"))
+        top.addWidget(QtWidgets.QLabel(tr("Filters by")))
         top.addWidget(self.metric_box, 1)
         left = QtWidgets.QVBoxLayout()
         left.addLayout(top)

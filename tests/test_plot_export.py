@@ -145,3 +145,24 @@ def test_svg_export_leaves_pyqtgraph_as_it_was(plot, tmp_path):
     assert module.correctCoordinates is before
     text = (tmp_path / "a.svg").read_text()
     assert " Z" not in text  # closed frames were spelled out as lines, the exporter accepted them
+
+
+def test_csv_is_byte_for_byte_what_pyqtgraphs_exporter_writes(qtbot, tmp_path):
+    # the export formats a column at a time (pyqtgraph's per-value call froze the window for seconds on a long
+    # series); the file must stay what pyqtgraph's own exporter writes, for every kind of value and column
+    from pyqtgraph.exporters import CSVExporter
+    from bloomviz.gui.widgets.plot_export import CSV_DECIMALS
+    widget = pg.PlotWidget()
+    qtbot.addWidget(widget)
+    rng = np.random.default_rng(27)
+    wide = rng.uniform(-1, 1, 3000) * 10.0 ** rng.integers(-320, 308, 3000)
+    odd = np.array([0.0, -0.0, 1.0, 5e-324, 1.7976931348623157e308, 1e16, 2.0 ** 60, 0.1 + 0.2, 3e-12, 1.5e-7,
+                    np.nan, np.inf, -np.inf, 123456.789, -2.5])
+    widget.plot(np.arange(len(wide), dtype=float), wide, name="wide")
+    widget.plot(np.arange(len(odd), dtype=np.int64), odd, name="odd")        # a shorter curve: blank cells
+    widget.plot(np.arange(5, dtype=np.float32), np.array([0.1, 1e-7, 3.5, 1e30, 7], dtype=np.float32), name="f32")
+    ours = export_plot(widget, tmp_path / "ours.csv")
+    theirs = CSVExporter(widget.getPlotItem())
+    theirs.parameters()["precision"] = CSV_DECIMALS
+    theirs.export(fileName=str(tmp_path / "theirs.csv"))
+    assert ours.read_bytes() == (tmp_path / "theirs.csv").read_bytes()

@@ -192,6 +192,13 @@ def test_the_filter_tab_help_and_status_are_croatian_and_the_language_menu_keeps
     assert entries["auto"].isChecked()
     entries["en"].trigger()
     assert window.settings.value(i18n.SETTING) == "en" and entries["en"].isChecked()
-    assert "BLOOMVIZ_LANG=hr" in window.statusBar().currentMessage()
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Spremljeno za sljedeće pokretanje") and "BLOOMVIZ_LANG=hr" in message, message
     no_locale.delenv(i18n.ENVIRONMENT)
     assert i18n.choose(str(window.settings.value(i18n.SETTING))) == "en"
+    entries["hr"].trigger()
+    assert window.statusBar().currentMessage() == "Prozor je već na jeziku: Hrvatski."
+    entries["en"].trigger()          # said in both languages: the one shown now and the one asked for
+    assert window.statusBar().currentMessage() == ("English od sljedećeg pokretanja bloomviza. / "
+                                                   "English from the next start of bloomviz.")
+    assert i18n.language() == "hr" and window.settings.value(i18n.SETTING) == "en"

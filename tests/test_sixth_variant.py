@@ -20,7 +20,7 @@ from bloomviz.filters.params import K, M, Param
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.lessons import LessonRunner, parse_text
 
-LABEL = Param("label", "Label", "int", default=0, low=0, high=255, tip="a number the filter carries")
+LABEL = Param("label", "int", default=0, low=0, high=255)
 
 
 class LabelledBloomFilter(BloomFilter):

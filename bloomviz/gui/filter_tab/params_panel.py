@@ -20,7 +20,7 @@ import numpy as np
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui import theme
-from bloomviz.explain import variants as variant_words
+from bloomviz.explain import param_words, variants as variant_words
 from bloomviz.filters.params import K, M, Param
 from bloomviz.filters.registry import VARIANTS
 from bloomviz.hashing import schemes as hashing
@@ -45,8 +45,8 @@ def _form_parameters() -> dict[str, Param]:
 FORM_PARAMETERS = _form_parameters()
 
 TIPS = {
-    "m": M.tip,
-    "k": K.tip,
+    "m": param_words.words(M).tip,
+    "k": param_words.words(K).tip,
     "scheme": ("How an item's bytes become k positions. The schemes give the same answers in theory; the weak "
                "one shows what happens when the k hash functions are not independent."),
     "n": "n: how many items the filter should hold (its capacity). A line on the plot marks it.",
@@ -59,7 +59,8 @@ TIPS = {
 # a variant's own parameters are named by the key of their field ("sp": the scalable filter's rate bound, which is
 # not the design's p)
 FIELD_KEYS = {name: ("sp" if name == "p" else name) for name in FORM_PARAMETERS}
-TIPS.update({FIELD_KEYS[name]: param.tip for name, param in FORM_PARAMETERS.items() if name not in ("m", "k")})
+TIPS.update({FIELD_KEYS[name]: param_words.words(param).tip for name, param in FORM_PARAMETERS.items()
+             if name not in ("m", "k")})
 
 
 
@@ -174,7 +175,7 @@ class ParamsPanel(QtWidgets.QWidget):
         self._form = form
         form.addRow(self._label(tr("Variant"), "variant"), self.variant_combo)
         for name, param in FORM_PARAMETERS.items():
-            form.addRow(self._label(tr(param.label), FIELD_KEYS[name]), self.fields[name])
+            form.addRow(self._label(tr(param_words.words(param).label), FIELD_KEYS[name]), self.fields[name])
         form.addRow(self._label(tr("Scheme"), "scheme"), self.scheme_combo)
         design = QtWidgets.QHBoxLayout()
         design.addWidget(self._label("n", "n"))
@@ -211,9 +212,9 @@ class ParamsPanel(QtWidgets.QWidget):
         else:
             start = param.suggestion if param.required else param.default
             widget = QtWidgets.QLineEdit("" if start is None else f"{start:g}")
-            widget.setPlaceholderText(tr(param.hint))
+            widget.setPlaceholderText(tr(param_words.hint(param)))
             widget.returnPressed.connect(self.apply)
-        widget.setToolTip(tr(param.tip))
+        widget.setToolTip(tr(param_words.words(param).tip))
         return widget
 
     @staticmethod
@@ -269,8 +270,8 @@ class ParamsPanel(QtWidgets.QWidget):
         if param.kind == "choice":
             return widget.currentData()
         if param.kind == "rate":
-            return parse_rate(widget.text(), param.spoken)
-        return parse_int(widget.text(), param.spoken)
+            return parse_rate(widget.text(), param_words.spoken(param))
+        return parse_int(widget.text(), param_words.spoken(param))
 
     def _show(self, param: Param, value) -> None:
         widget = self.fields[param.name]

@@ -65,13 +65,13 @@ def test_many_changed_cells_update_the_kept_block_sums_exactly(qtbot):
     for size in (7, 50_000, 300_000):          # the scattered add and the one-pass bincount
         positions = rng.integers(0, m, size)
         grid.update_cells(positions, rng.integers(0, 2, size).astype(np.uint8))
-        np.testing.assert_array_equal(grid._levels, fresh_levels(grid))
+        np.testing.assert_array_equal(grid.display.levels, fresh_levels(grid))
     # a repeated position takes its last value, as repeated assignment would
     grid.update_cells(np.array([5, 5, 5]), np.array([1, 0, 1], np.uint8))
     assert grid.value(5) == 1
     grid.update_cells(np.array([5, 5]), np.array([1, 0], np.uint8))
     assert grid.value(5) == 0
-    np.testing.assert_array_equal(grid._levels, fresh_levels(grid))
+    np.testing.assert_array_equal(grid.display.levels, fresh_levels(grid))
 
 
 @pytest.fixture
@@ -112,10 +112,10 @@ def test_a_bulk_job_on_a_large_filter_draws_only_the_changed_bits(window, qtbot,
     assert budget.span == redraw_mod.MIN_SPAN and budget.limit in (redraw_mod.MIN_CHANGED, redraw_mod.FIRST_CHANGED)
     bits = bitstore.unpack(wb.filter.bits)
     qtbot.waitUntil(lambda: np.array_equal(np.asarray(grid.picture).reshape(-1)[:m], bits), timeout=5_000)
-    np.testing.assert_array_equal(grid._levels, fresh_levels(grid))
-    np.testing.assert_array_equal(grid._base, gl.block_sums(np.asarray(grid.picture), 0, grid.rows, 0, grid.cols,
+    np.testing.assert_array_equal(grid.display.levels, fresh_levels(grid))
+    np.testing.assert_array_equal(grid.display.base, gl.block_sums(np.asarray(grid.picture), 0, grid.rows, 0, grid.cols,
                                                             drawing.BASE, 1))
-    assert 0 < grid._levels.mean() < 255              # shaded, not blank
+    assert 0 < grid.display.levels.mean() < 255              # shaded, not blank
 
     wb.insert("one more")
     x, y, kinds = grid.highlight_points()
@@ -159,17 +159,17 @@ def test_a_large_grid_zooms_from_its_kept_four_by_four_sums(qtbot, monkeypatch):
     m = 1_000_003
     rng = np.random.default_rng(3)
     grid.reset(m, rng.integers(0, 2, m).astype(np.uint8))
-    assert grid._base is not None
+    assert grid.display.base is not None
     f = grid.block_factor
     assert f > drawing.BASE and f % drawing.BASE == 0        # blocks a multiple of the base's
-    np.testing.assert_array_equal(grid._levels, fresh_levels(grid))
+    np.testing.assert_array_equal(grid.display.levels, fresh_levels(grid))
     grid.update_cells(rng.integers(0, m, 100), 1)            # a few cells: added to the base
     grid.update_cells(np.unique(rng.integers(0, m, 50_000)), 0, unique=True)   # many: the base summed anew
     for scale in (0.7, 0.7, 1.8, 1.3):
         grid.view_box.scaleBy((scale, scale))
         qtbot.wait(1)
-        np.testing.assert_array_equal(grid._levels, fresh_levels(grid))
-    np.testing.assert_array_equal(grid._base, gl.block_sums(np.asarray(grid.picture), 0, grid.rows, 0, grid.cols,
+        np.testing.assert_array_equal(grid.display.levels, fresh_levels(grid))
+    np.testing.assert_array_equal(grid.display.base, gl.block_sums(np.asarray(grid.picture), 0, grid.rows, 0, grid.cols,
                                                             drawing.BASE, 1))
 
 
@@ -208,8 +208,8 @@ def test_dense_changes_are_drawn_whole_from_the_packed_bytes(qtbot, monkeypatch)
     fresh.set_all(expected)
     for grid in (drawn, fresh):
         np.testing.assert_array_equal(np.asarray(grid.picture).reshape(-1)[:m], expected)
-        np.testing.assert_array_equal(grid._levels, fresh_levels(grid))
-    np.testing.assert_array_equal(drawn._base, fresh._base)
+        np.testing.assert_array_equal(grid.display.levels, fresh_levels(grid))
+    np.testing.assert_array_equal(drawn.display.base, fresh.display.base)
     with pytest.raises(ValueError, match="bytes"):
         drawn.set_packed(packed[:-1])
     with pytest.raises(ValueError, match="outside"):

@@ -16,7 +16,6 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent / "bloomviz"
 LIMIT = 450
 OVER = {
     "bloomviz.workbench.model.Workbench": 680,
-    "bloomviz.gui.widgets.grid.widget.BitGridWidget": 560,
     "bloomviz.filters.counting.CountingBloomFilter": 545,
     "bloomviz.filters.blocked.BlockedBloomFilter": 460,
 }

@@ -31,8 +31,8 @@ The widget owns its state (the series, the toggles, capacity, reference, the the
 the parts that act on its items, each handed what it acts on: ``PlotItems`` (``items.py``: the plots and
 their items), ``PlotLegend`` (``legend.py``: where the legend goes), ``PlotLooks`` (``looks.py``: theme, text
 sizes), ``CurvePainter`` (``drawing.py``: the curves' data) and ``PlotReadout`` (``readout.py``: the values
-under the mouse). Large series stay fast: past a few thousand rows the curves draw a few rows per pixel (``drawing.draw_rows``:
-each bucket's first row and its lowest and highest measured rate), over the visible range when zoomed.
+under the mouse). Large series stay fast: past a few thousand rows the curves draw a few rows per pixel
+(``drawing.draw_rows``: each bucket's first row and its lowest and highest measured rate), over the visible range when zoomed.
 """
 
 from __future__ import annotations

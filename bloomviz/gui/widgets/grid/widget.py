@@ -47,20 +47,7 @@ rows x cols uint8 array, read-only view), ``view_box``, ``graphics_widget``, ``i
 ``hover_label``, ``block_factor`` (cells per displayed block side), ``display_window``, ``dark``. Queries:
 ``value(index)``, ``cell_pixels()``, ``padding_rect()``, ``marker_size()``, ``highlight_points()``, ``bands()``,
 ``band_paths()``, ``decor_plan()``, ``lookup_table()``, ``hover_at_view(x, y)`` (hover as if the cursor were at
-view point x, y).
-
-How it draws
-------------
-One padded ``rows x cols`` uint8 array is the only picture of the cells. A pyqtgraph ``ImageItem``
-(``axisOrder='row-major'`` on the item, explicit ``levels=(0, 255)`` and a 256-entry lookup table) shows the
-part of it around the visible range: at full resolution when a cell is at least one screen pixel, otherwise as
-``f x f`` block means (``layout.window_levels``), so a zoomed-out grid is shaded by the fraction of
-bits set. The block sums of the window are kept, so that changed cells only add their differences; a grid of
-at least ``drawing.BASE_MIN_CELLS`` cells also keeps its 4 x 4 block sums and zooms from those (its blocks are
-then a multiple of 4 cells on a side).
-pyqtgraph's own ``autoDownsample`` also averages (``functions.downsample`` takes a float64 mean),
-but costs ~70 ms per render at 10^7 cells and drops the remainder rows and columns; the block means here cost
-~5 ms and keep every cell. An update recomputes only the touched blocks.
+view point x, y). How it draws: ``drawing.py``.
 """
 
 from __future__ import annotations
@@ -72,32 +59,26 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui.widgets.grid import layout as gl
-from bloomviz.gui.widgets.grid.drawing import CellDecor, DrawingMixin, GridImage
+from bloomviz.gui.widgets.grid.drawing import CellDecor, GridImage, GridPicture
 from bloomviz.gui.widgets.grid.hover import GridHover
 from bloomviz.gui.widgets.grid.marks import GridMarks
-from bloomviz.gui.widgets.grid.style import DARK, LIGHT, MIN_MARKER_PX, build_lut
+from bloomviz.gui.widgets.grid.style import BORDER_MIN_PX, DARK, LIGHT, MAX_LABELS, MIN_MARKER_PX, build_lut
 
 
-class BitGridWidget(DrawingMixin, QtWidgets.QWidget):
+class BitGridWidget(QtWidgets.QWidget):
     """See the module docstring."""
 
     cellHovered = QtCore.Signal(int)
 
+    # index labels: at most this many px (a desk's screen needs no more), this share of a cell's height, and
+    # none smaller than label_px_min; presenter mode asks for labels a hall can read or none
+    label_px_cap, label_fraction, label_px_min = 15.0, 0.42, 7
+    # a counter's value under its index (a lesson: counters as numbers, not only as shades)
+    label_values = False
+
     def __init__(self, parent: QtWidgets.QWidget | None = None):
         super().__init__(parent)
         self._theme = LIGHT
-        self._m = 0
-        self._rows = self._cols = 0
-        self._max_value = 1
-        self._cells = np.zeros((1, 1), np.uint8)
-        self._shade = gl.shade_table(1)
-        self._factor = 1
-        self._window: tuple[int, int, int, int] | None = None
-        self._counts: np.ndarray | None = None
-        self._sums: np.ndarray | None = None
-        self._base: np.ndarray | None = None      # 4 x 4 block sums of a large grid (drawing.py)
-        self._base_stale = False
-        self._levels = np.zeros((1, 1), np.uint8)
         self._dark_levels_cache: np.ndarray | None = None
 
         self._glw = pg.GraphicsLayoutWidget()
@@ -111,6 +92,7 @@ class BitGridWidget(DrawingMixin, QtWidgets.QWidget):
         self._image = GridImage(axisOrder="row-major")
         self._image.setZValue(0)
         self._vb.addItem(self._image)
+        self._pic = GridPicture(self._image, self._vb)
 
         self._pad_fill = QtWidgets.QGraphicsRectItem()
         self._pad_hatch = QtWidgets.QGraphicsRectItem()
@@ -136,23 +118,23 @@ class BitGridWidget(DrawingMixin, QtWidgets.QWidget):
     # ----------------------------------------------------------------- properties
     @property
     def m(self) -> int:
-        return self._m
+        return self._pic.m
 
     @property
     def rows(self) -> int:
-        return self._rows
+        return self._pic.rows
 
     @property
     def cols(self) -> int:
-        return self._cols
+        return self._pic.cols
 
     @property
     def max_value(self) -> int:
-        return self._max_value
+        return self._pic.max_value
 
     @property
     def picture(self) -> np.ndarray:
-        view = self._cells.view()
+        view = self._pic.cells.view()
         view.flags.writeable = False
         return view
 
@@ -166,12 +148,22 @@ class BitGridWidget(DrawingMixin, QtWidgets.QWidget):
 
     @property
     def block_factor(self) -> int:
-        return self._factor
+        return self._pic.factor
 
     @property
     def display_window(self) -> tuple[int, int, int, int] | None:
         """Cell window (r0, r1, c0, c1) currently held by the image item (None before the first reset)."""
-        return self._window
+        return self._pic.window
+
+    @property
+    def display(self) -> GridPicture:
+        """The cells' picture as drawn: its kept block sums (``base``) and the levels the image shows."""
+        return self._pic
+
+    @property
+    def style(self):
+        """The grid's colours (``style.LIGHT`` or ``style.DARK``)."""
+        return self._theme
 
     @property
     def image_item(self) -> pg.ImageItem:
@@ -200,41 +192,22 @@ class BitGridWidget(DrawingMixin, QtWidgets.QWidget):
         max_value = int(max_value)
         if values is not None:
             values = self._checked_values(values, m, max_value)
-        # The last picture's memory is reused when the shape is the same: new memory costs a page fault per
-        # 4 KiB page at its first write, ~0.4-0.6 s for 10^8 cells here (~1 ms to refill). A new picture is
-        # written now rather than left as np.zeros' untouched pages, whose faults would fall on the first
-        # redraw during bulk work instead (~0.3 s in one turn of the event loop).
-        if self._cells.shape == (rows, cols):
-            cells = self._cells
-        else:
-            self._cells = cells = np.empty(0, np.uint8)   # the old picture freed before the new one is made
-            cells = np.empty((rows, cols), np.uint8)
-        cells.fill(0)
-        if values is not None:
-            cells.reshape(-1)[:m] = values
-        self._m, self._rows, self._cols, self._max_value = m, rows, cols, max_value
-        self._cells = cells
-        self._shade = gl.shade_table(max_value)
+        self._pic.reset(m, rows, cols, max_value, values)
         self._dark_levels_cache = None
-        self._window = None
         self._marks.clear()
         self._marks.clear_bands()
         self._hover.set(-1, None)
         self._image.setLookupTable(build_lut(self._theme, max_value), update=False)
         self._place_padding()
         self._decor.set_bounds(QtCore.QRectF(0, 0, cols, rows))
-        self._rebuild_base(empty=values is None)
         big = 3.0 * max(rows, cols)
         self._vb.setLimits(minXRange=min(2.0, cols), minYRange=min(2.0, rows), maxXRange=big, maxYRange=big)
         self.fit()
-        self._refresh_display(force=True)
+        self._pic.refresh(force=True)
 
     def set_all(self, values: np.ndarray) -> None:
         self._require_grid()
-        values = self._checked_values(values, self._m, self._max_value)
-        self._cells.reshape(-1)[: self._m] = values
-        self._rebuild_base()
-        self._refresh_display(force=True)
+        self._pic.set_all(self._checked_values(values, self.m, self.max_value))
         self._hover.refresh()
 
     def set_packed(self, packed: np.ndarray, start: int = 0, stop: int | None = None) -> None:
@@ -242,20 +215,20 @@ class BitGridWidget(DrawingMixin, QtWidgets.QWidget):
         them, or those of bytes [start, stop) only. No unpacked copy of the whole array is made, and the cost
         is in proportion to the bytes given, however many of their bits changed."""
         self._require_grid()
-        if self._max_value != 1:
-            raise ValueError(f"packed bits draw only a 0/1 grid; this one holds values up to {self._max_value}")
+        if self.max_value != 1:
+            raise ValueError(f"packed bits draw only a 0/1 grid; this one holds values up to {self.max_value}")
         packed = np.asarray(packed)
-        size = (self._m + 7) // 8
+        size = (self.m + 7) // 8
         if packed.dtype != np.uint8 or packed.shape != (size,):
-            raise ValueError(f"packed bits must be {size:,} bytes (uint8) for m = {self._m:,}, "
+            raise ValueError(f"packed bits must be {size:,} bytes (uint8) for m = {self.m:,}, "
                              f"got {packed.dtype} of shape {packed.shape}")
         stop = size if stop is None else int(stop)
         if not 0 <= int(start) <= stop <= size:
             raise ValueError(f"byte range {start}..{stop} is outside 0..{size}")
-        lo, hi = 8 * int(start), min(self._m, 8 * stop)
+        lo, hi = 8 * int(start), min(self.m, 8 * stop)
         if hi <= lo:
             return
-        self._load_packed(packed, lo, hi)
+        self._pic.load_packed(packed, lo, hi)
         self._hover.refresh()
 
     def update_cells(self, positions: np.ndarray, values, *, unique: bool = False) -> None:
@@ -267,26 +240,22 @@ class BitGridWidget(DrawingMixin, QtWidgets.QWidget):
         if values.shape != positions.shape:
             raise ValueError(f"update_cells needs one value or one per position: {values.shape[0]} values "
                              f"for {positions.shape[0]} positions")
-        if values.size and (values.dtype.kind not in "uib" or values.min() < 0 or values.max() > self._max_value):
-            raise ValueError(f"cell values must be integers from 0 to {self._max_value}, "
+        if values.size and (values.dtype.kind not in "uib" or values.min() < 0 or values.max() > self.max_value):
+            raise ValueError(f"cell values must be integers from 0 to {self.max_value}, "
                              f"got {values.min()!r}..{values.max()!r}")
         if positions.size == 0:
             return
         if not unique and positions.size > 1:
             positions, values = _last_per_position(positions, values)
-        flat = self._cells.reshape(-1)
-        values = values.astype(np.uint8, copy=False)
-        old = flat[positions]
-        flat[positions] = values
-        self._update_levels_at(positions, old, values)
+        self._pic.update(positions, values.astype(np.uint8, copy=False))
         if self._hover.index >= 0 and np.any(positions == self._hover.index):
             self._hover.refresh()
 
     def value(self, index: int) -> int:
         """The value of cell ``index`` (0 <= index < m)."""
-        if not 0 <= index < self._m:
-            raise IndexError(f"cell index {index} out of range 0..{self._m - 1}")
-        return int(self._cells.reshape(-1)[index])
+        if not 0 <= index < self.m:
+            raise IndexError(f"cell index {index} out of range 0..{self.m - 1}")
+        return int(self._pic.cells.reshape(-1)[index])
 
 
     # ----------------------------------------------------------------- theme, export
@@ -296,7 +265,7 @@ class BitGridWidget(DrawingMixin, QtWidgets.QWidget):
         self._dark_levels_cache = None
         self._marks.set_theme(t.halo)
         self._glw.setBackground(t.background)
-        self._image.setLookupTable(build_lut(t, self._max_value), update=True)
+        self._image.setLookupTable(build_lut(t, self.max_value), update=True)
         self._pad_fill.setBrush(QtGui.QBrush(QtGui.QColor(t.padding)))
         self._pad_hatch.setBrush(QtGui.QBrush(QtGui.QColor(t.hatch), QtCore.Qt.BrushStyle.BDiagPattern))
         fg = t.text_light if dark else t.text_dark
@@ -304,7 +273,7 @@ class BitGridWidget(DrawingMixin, QtWidgets.QWidget):
         self._hover.label.setStyleSheet(
             f"QLabel {{ background: {fill}; color: {fg}; border: 1px solid {t.border}; "
             f"border-radius: 4px; padding: 4px 6px; }}")
-        self._marks.draw(self._cols, self.marker_size())
+        self._marks.draw(self.cols, self.marker_size())
         if self._marks.bands:
             self.set_bands(self._marks.bands)
         self._decor.update()
@@ -327,7 +296,7 @@ class BitGridWidget(DrawingMixin, QtWidgets.QWidget):
     # ----------------------------------------------------------------- marks, hover (marks.py, hover.py)
     def highlight(self, positions, kinds: str | Sequence[str]) -> None:
         self._require_grid()
-        self._marks.highlight(self._checked_positions(positions), kinds, self._cols, self.marker_size())
+        self._marks.highlight(self._checked_positions(positions), kinds, self.cols, self.marker_size())
 
     def clear_highlight(self) -> None:
         self._marks.clear()
@@ -346,7 +315,7 @@ class BitGridWidget(DrawingMixin, QtWidgets.QWidget):
         return float(round(np.clip(self.cell_pixels() + 4.0, MIN_MARKER_PX, 120.0)))
 
     def set_bands(self, bands: list[tuple[int, int, str]]) -> None:
-        self._marks.set_bands(bands, self._m, self._cols, self._theme.label_fill)
+        self._marks.set_bands(bands, self.m, self.cols, self._theme.label_fill)
 
     def bands(self) -> list[tuple[int, int, str]]:
         return list(self._marks.bands)
@@ -365,9 +334,76 @@ class BitGridWidget(DrawingMixin, QtWidgets.QWidget):
         """Hover the cell under view point (x, y) as if the cursor were there; returns its index or -1."""
         return self._hover.at_view(x, y)
 
+    # ----------------------------------------------------------------- view, labels, padding
+    def labels_show_values(self) -> bool:
+        return self.label_values and self.max_value > 1
+
+    def set_label_size(self, cap: float, fraction: float = 0.42, minimum: int = 7) -> None:
+        """Index labels up to ``cap`` px high and ``fraction`` of a cell, none below ``minimum`` px; repainted."""
+        self.label_px_cap, self.label_fraction, self.label_px_min = float(cap), float(fraction), int(minimum)
+        self._decor.update()
+
+    def fit(self) -> None:
+        if self.m:
+            self._vb.setRange(QtCore.QRectF(0, 0, self.cols, self.rows), padding=0.02)
+
+    def cell_pixels(self) -> float:
+        """Size of one cell on screen in pixels (0 when the view has no size yet)."""
+        return self._pic.cell_pixels()
+
+    def decor_plan(self):
+        """(r0, r1, c0, c1, with_labels, font_px) of the visible cells to outline, or None when cells are
+        smaller than ``BORDER_MIN_PX`` on screen."""
+        if not self.m:
+            return None
+        cell_px = self.cell_pixels()
+        if cell_px < BORDER_MIN_PX:
+            return None
+        rect = self._vb.viewRect()
+        r0, r1, c0, c1 = gl.visible_range(rect.left(), rect.top(), rect.right(), rect.bottom(),
+                                          self.rows, self.cols)
+        if r1 <= r0 or c1 <= c0:
+            return None
+        digits = len(str(min(self.m - 1, r1 * self.cols)))
+        lines = 2 if self.labels_show_values() else 1
+        font_px = int(min(self.label_px_cap, cell_px * self.label_fraction / lines,
+                          cell_px * 0.85 / (0.62 * (digits + 1 if lines > 1 else digits))))
+        with_labels = (r1 - r0) * (c1 - c0) <= MAX_LABELS and font_px >= self.label_px_min
+        return r0, r1, c0, c1, with_labels, font_px
+
+    def _on_view_changed(self, *args) -> None:
+        if not self.m:
+            return
+        self._pic.refresh(force=False)
+        self._marks.resize(self.marker_size())
+        self._decor.update()
+
+    def padding_rect(self) -> QtCore.QRectF | None:
+        """The padding cells' rectangle in view coordinates, or None when m fills the grid exactly."""
+        return QtCore.QRectF(self._pad_fill.rect()) if self._pad_fill.isVisible() else None
+
+    def _place_padding(self) -> None:
+        pad = self.rows * self.cols - self.m
+        visible = pad > 0
+        for item in (self._pad_fill, self._pad_hatch):
+            item.setVisible(visible)
+            if visible:
+                item.setRect(QtCore.QRectF(self.cols - pad, self.rows - 1, pad, 1))
+
+    def lookup_table(self) -> np.ndarray:
+        return build_lut(self._theme, self.max_value)
+
+    def dark_cell_levels(self) -> np.ndarray:
+        """bool per display level: whether its colour is dark (labels on it are drawn light)."""
+        if self._dark_levels_cache is None:
+            lut = self.lookup_table().astype(np.float64)
+            luminance = 0.2126 * lut[:, 0] + 0.7152 * lut[:, 1] + 0.0722 * lut[:, 2]
+            self._dark_levels_cache = luminance < 140
+        return self._dark_levels_cache
+
     # ----------------------------------------------------------------- checks
     def _require_grid(self) -> None:
-        if not self._m:
+        if not self.m:
             raise RuntimeError("the grid has no cells yet; call reset(m) first")
 
     def _checked_values(self, values, m: int, max_value: int) -> np.ndarray:
@@ -397,9 +433,9 @@ class BitGridWidget(DrawingMixin, QtWidgets.QWidget):
         if pos.dtype.kind not in "ui":
             raise ValueError(f"positions must be integers, got dtype {pos.dtype}")
         lo, hi = int(pos.min()), int(pos.max())
-        if lo < 0 or hi >= self._m:
+        if lo < 0 or hi >= self.m:
             bad = lo if lo < 0 else hi
-            raise ValueError(f"position {bad} is outside the grid's 0..{self._m - 1}")
+            raise ValueError(f"position {bad} is outside the grid's 0..{self.m - 1}")
         return pos.astype(np.int64, copy=False)
 
 

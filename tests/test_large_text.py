@@ -73,6 +73,34 @@ def test_the_words_that_matter_are_whole_at_250_percent_on_1440_by_900(large, qt
     _gauge_and_status_whole(w)
     _explorers_values_in_view(w, qtbot)
     _compares_lanes_whole(w, qtbot)
+    _setops_and_foreign_whole(w, qtbot)
+
+
+def _setops_and_foreign_whole(w, qtbot) -> None:
+    w.show_tab("setops")
+    view = w.tab_view("setops")
+    view.compute()
+    qtbot.waitUntil(lambda: all("bits" in label.text() for label in view.grid_titles.values()), timeout=5000)
+    for label in view.grid_titles.values():      # "A | B (OR) — 1,106 bits (54.0%)" was cut to "A | B (OR) — 1"
+        assert _whole(label), label.text()
+    w.show_tab("foreign")
+    foreign = w.tab_view("foreign")
+    # its rows of options wrap: the view no wider than the window shows it, every word of them whole
+    qtbot.waitUntil(lambda: foreign.isVisible() and foreign.width() <= _scroll_of(foreign).viewport().width())
+    shown = [x for x in foreign.findChildren(QtWidgets.QWidget) if x.isVisible()]
+    for widget in shown:
+        if isinstance(widget, (QtWidgets.QLabel, QtWidgets.QPushButton)) and widget.text():
+            assert _whole(widget), widget.text()
+        elif isinstance(widget, QtWidgets.QComboBox) and widget.currentText():
+            need = widget.fontMetrics().horizontalAdvance(widget.currentText()) + 24      # its text and arrow
+            assert need <= widget.width(), widget.currentText()
+
+
+def _whole(widget: QtWidgets.QWidget) -> bool:
+    """A wrapping label has the lines its width needs; anything else the width of its one line."""
+    if isinstance(widget, QtWidgets.QLabel) and widget.wordWrap():
+        return widget.heightForWidth(widget.width()) <= widget.height() + 1
+    return widget.sizeHint().width() <= widget.width()
 
 
 def _explorers_values_in_view(w, qtbot) -> None:

@@ -38,7 +38,7 @@ def install(window) -> speech.Speaker:
             widget.setAccessibleName(name)
     motion.install(window)
     scheme.install(window)
-    shrink.let_combos_shrink(window)     # first: it makes the combo boxes' lists, whose scroll bars get names
+    shrink.let_combos_shrink(window)
     shrink.let_forms_wrap(window)
     names.name_tree(window)
     window.speaker = speaker = speech.Speaker(window)

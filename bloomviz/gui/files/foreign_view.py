@@ -26,6 +26,7 @@ from bloomviz.formats import atlas
 from bloomviz.theory.units import count_text, one_in, percent_text, rate_text
 from bloomviz.formats.guava import FUNNELS
 from bloomviz.formats.pybloom_live import HASHINGS
+from bloomviz.gui.widgets.flow_layout import FlowLayout, keep_together
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.files.file_dialogs import Dialogs
 from bloomviz.i18n import tr
@@ -105,20 +106,18 @@ class ForeignView(QtWidgets.QWidget):
         self.message = QtWidgets.QLabel()
         self.message.setWordWrap(True)
 
-        options = QtWidgets.QHBoxLayout()
+        # rows that wrap: at 250 % on 1440 x 900 they ran ~600 px past the window's edge
+        options = FlowLayout()
         for label, widget in (("read as", self.format_combo), ("Guava funnel", self.funnel),
                               ("pybloom-live hashing", self.hashing)):
-            options.addWidget(QtWidgets.QLabel(tr(label)))
+            options.addWidget(keep_together(QtWidgets.QLabel(tr(label)), widget))
+        for widget in (self.known, self.raw_m, self.raw_k, self.more):
             options.addWidget(widget)
-        options.addWidget(self.known, 1)
-        options.addWidget(self.raw_m)
-        options.addWidget(self.raw_k)
-        options.addWidget(self.more, 1)
-        top = QtWidgets.QHBoxLayout()
+        top = FlowLayout()
         top.addWidget(self.open_button)
         top.addWidget(self.reread_button)
-        top.addWidget(QtWidgets.QLabel(tr("filter")))
-        top.addWidget(self.which, 1)
+        self.which.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Fixed)
+        top.addWidget(keep_together(QtWidgets.QLabel(tr("filter")), self.which))
         side = QtWidgets.QVBoxLayout()
         side.addWidget(self.numbers)
         row = QtWidgets.QHBoxLayout()

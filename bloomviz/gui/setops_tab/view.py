@@ -134,6 +134,7 @@ class SetOpsView(QtWidgets.QWidget):
         for i, (key, title) in enumerate(GRIDS):
             label = QtWidgets.QLabel(f"<b>{html.escape(title)}</b>")
             label.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
+            label.setWordWrap(True)     # at 250 % "A | B (OR) — 1,106 bits (54.0%)" was cut to "A | B (OR) — 1"
             grid = BitGridWidget()
             grid.setMinimumSize(80, 80)
             cell = QtWidgets.QVBoxLayout()

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
+QWIDGETSIZE_MAX = (1 << 24) - 1     # Qt's "no maximum"
+
 
 class FlowLayout(QtWidgets.QLayout):
     """Items left to right, wrapping; its height for a width is what the wrapped rows need."""
@@ -60,20 +62,38 @@ class FlowLayout(QtWidgets.QLayout):
         return size + QtCore.QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
 
     def _arrange(self, rect: QtCore.QRect, place: bool) -> int:
+        """Lines of items at their size hints; on each line the room left goes to the items that expand
+        sideways (a line edit, or a widget whose size policy says so), as a box layout's stretch would."""
         margins = self.contentsMargins()
         area = rect.adjusted(margins.left(), margins.top(), -margins.right(), -margins.bottom())
-        x, y, line = area.x(), area.y(), 0
+        lines, line, width = [], [], 0
         for item in self._items:
             if item.isEmpty():
                 continue
             hint = item.sizeHint()
-            if x + hint.width() > area.right() + 1 and line > 0:
-                x, y, line = area.x(), y + line + self._spacing, 0
-            if place:
-                item.setGeometry(QtCore.QRect(QtCore.QPoint(x, y), hint))
-            x += hint.width() + self._spacing
-            line = max(line, hint.height())
-        return y + line - rect.y() + margins.bottom()
+            if line and width + self._spacing + hint.width() > area.width():
+                lines.append(line)
+                line, width = [], 0
+            width += (self._spacing if line else 0) + hint.width()
+            line.append(item)
+        if line:
+            lines.append(line)
+        y = area.y()
+        for line in lines:
+            hints = [item.sizeHint() for item in line]
+            spare = area.width() - sum(h.width() for h in hints) - self._spacing * (len(line) - 1)
+            growing = [i for i, item in enumerate(line)     # a widget with a maximum width keeps its hint
+                       if item.expandingDirections() & QtCore.Qt.Orientation.Horizontal
+                       and item.maximumSize().width() >= QWIDGETSIZE_MAX]
+            height = max(h.height() for h in hints)
+            x = area.x()
+            for i, (item, hint) in enumerate(zip(line, hints)):
+                extra = spare // len(growing) if spare > 0 and i in growing else 0
+                if place:
+                    item.setGeometry(QtCore.QRect(x, y, hint.width() + extra, hint.height()))
+                x += hint.width() + extra + self._spacing
+            y += height + self._spacing
+        return max(0, y - self._spacing - rect.y()) + margins.bottom()
 
 
 def keep_together(*widgets: QtWidgets.QWidget) -> QtWidgets.QWidget:

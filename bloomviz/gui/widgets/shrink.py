@@ -52,22 +52,21 @@ def keep_share(view: QtWidgets.QWidget, window: QtWidgets.QWidget, width_share: 
     return _ShareKeeper(view, window, float(width_share), float(height_share))
 
 
-COMBO_CHARS = 10     # characters a closed combo box asks room for; the list shows every choice whole
+COMBO_CHARS = 10     # characters a closed combo box may shrink to; its list shows every choice whole
 
 
 def let_combos_shrink(root: QtWidgets.QWidget) -> int:
-    """Every combo box under ``root`` asks for ``COMBO_CHARS`` characters, not its longest choice: at 250 %
-    "MurmurHash3, mixed double hashing (default)" made the Explorer's calculator ~900 px wide (its values
-    scrolled out of view) and the Filter tab's variant box cut its panel. Given more room a box still fills it;
-    given less, the closed box elides its text and its list shows the choices whole. Returns how many."""
+    """Every combo box under ``root`` may shrink to ``COMBO_CHARS`` characters when its row has no room for its
+    longest choice (it still asks for that much, and gets it where there is room): at 250 % "MurmurHash3,
+    mixed double hashing (default)" made the Explorer's calculator ~900 px wide (its values scrolled out of
+    view) and the Filter tab's variant box cut its panel. A narrowed closed box elides its text; its list shows
+    the choices whole. Returns how many."""
     boxes = root.findChildren(QtWidgets.QComboBox)
     for box in boxes:
-        if box.isEditable():
-            continue
-        box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        box.setMinimumContentsLength(COMBO_CHARS)
-        # the box keeps the minimum size it measured before (the longest choice) until its style changes
-        QtWidgets.QApplication.sendEvent(box, QtCore.QEvent(QtCore.QEvent.Type.StyleChange))
+        if box.minimumWidth() > 0 or box.isEditable():
+            continue            # a width its owner chose, or a field to type in
+        arrow = box.style().pixelMetric(QtWidgets.QStyle.PixelMetric.PM_ScrollBarExtent) + 16
+        box.setMinimumWidth(box.fontMetrics().horizontalAdvance("x" * COMBO_CHARS) + arrow)
         _remeasure(box)
     return len(boxes)
 

@@ -6,7 +6,10 @@
 The code lives in one folder per concept (``bloomviz.theory``, ``bloomviz.hashing``, ``bloomviz.items``,
 ``bloomviz.filters``, ``bloomviz.measure``, ``bloomviz.files``, ...); the names here are those modules and
 classes, so ``bloomviz.core.storage.save`` is ``bloomviz.files.storage.save``. Nothing here imports Qt.
+Importing it also installs the filters' HTML view for Jupyter (bloomviz.explain.notebook_table).
 """
+
+from bloomviz.explain import notebook_table  # noqa: F401 - installs the filters' _repr_html_ view
 
 from bloomviz.files import session, storage
 from bloomviz.filters import bitstore

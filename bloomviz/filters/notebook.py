@@ -2,8 +2,9 @@
 
 Any object with ``m``, ``k``, ``bits_set``, ``estimated_count`` and ``expected_fp`` and either
 ``values_for_grid()`` (bloomviz filters: bits, or a counting filter's counters) or ``bits`` (a bitarray, as
-``bloomviz.formats.ForeignFilter`` has) can be shown; the filters' ``_repr_html_``/``_repr_png_`` call
-``html_for``/``png_for``. Nothing here imports IPython: Jupyter finds the two methods by name.
+``bloomviz.formats.ForeignFilter`` has) can be shown; the filters' ``_repr_png_`` calls ``png_for``, their
+``_repr_html_`` the view bloomviz.explain.notebook_table installs (the numbers in words beside the picture).
+Nothing here imports IPython: Jupyter finds the two methods by name.
 
 The picture: cells in row-major order, ``cols`` wide (a Parquet block's 256 bits, a partition's slice, or
 about a square). A filter larger than the picture can hold cell for cell (``MAX_CELLS``) is shown binned:
@@ -16,8 +17,6 @@ scanlines (each prefixed by filter byte 0), IEND.
 
 from __future__ import annotations
 
-import base64
-import html
 import math
 import struct
 import zlib
@@ -114,34 +113,23 @@ def png_for(flt) -> bytes:
     return _png(np.repeat(np.repeat(rgb, scale, axis=0), scale, axis=1))
 
 
-def numbers(flt) -> list[tuple[str, str]]:
-    est = float(flt.estimated_count)
-    fp = float(flt.expected_fp)
-    what = getattr(flt, "format", None) or getattr(flt, "variant", "standard")
-    label = getattr(flt, "label", "")
-    rows = [("filter", f"{what}{' — ' + label if label else ''}"), ("m (bits)", f"{flt.m:,}"), ("k", str(flt.k)),
-            ("bits set", f"{flt.bits_set:,} (fill {flt.bits_set / flt.m * 100:.2f}%)"),
-            ("estimated n", "∞ (every bit is set)" if not math.isfinite(est) else f"{est:,.1f}"),
-            ("expected FP now", f"{fp:.4g}" + (f" (1 in {1 / fp:,.0f})" if fp > 0 else ""))]
-    if hasattr(flt, "__len__") and not hasattr(flt, "format"):
-        rows.append(("inserts", f"{len(flt):,}"))
-    return rows
+# The HTML view's table speaks words, which live above this layer (bloomviz.explain.notebook_table); that module
+# hands its renderer here when bloomviz is imported (bloomviz.core imports it), since filters/ may not import
+# explain/. Without it Jupyter shows the PNG alone.
+_html_view = None
 
 
-def html_for(flt) -> str:
-    image = base64.b64encode(png_for(flt)).decode("ascii")
-    cells = "".join(f"<tr><th style='text-align:left;padding-right:1em'>{html.escape(k)}</th>"
-                    f"<td style='text-align:left'>{html.escape(v)}</td></tr>" for k, v in numbers(flt))
-    return (f"<div style='display:flex;gap:1.5em;align-items:flex-start'><table>{cells}</table>"
-            f"<img alt='bit grid' style='image-rendering:pixelated;max-width:100%' "
-            f"src='data:image/png;base64,{image}'/></div>")
+def set_html_view(render) -> None:
+    """Install the function that renders a filter as HTML (its numbers and this module's picture)."""
+    global _html_view
+    _html_view = render
 
 
 class RichDisplay:
     """Mixin: Jupyter shows the filter as its numbers and grid (``_repr_html_``) or the grid alone (``_repr_png_``)."""
 
-    def _repr_html_(self) -> str:
-        return html_for(self)
+    def _repr_html_(self) -> str | None:
+        return _html_view(self) if _html_view is not None else None
 
     def _repr_png_(self) -> bytes:
         return png_for(self)

@@ -12,7 +12,6 @@ pytest.importorskip("PySide6")
 from bloomviz import lessons  # noqa: E402
 from bloomviz.gui.lesson_tab import stepping  # noqa: E402
 from bloomviz.gui.lesson_tab.view import LessonView  # noqa: E402
-from bloomviz.lessons import runner as runner_module  # noqa: E402
 from window_helpers import FakeDialogs  # noqa: E402
 
 HELD = """# Held
@@ -27,7 +26,7 @@ insert a
 ## Two
 
 ```bloomviz
-insert held
+insert b
 insert c
 ```
 
@@ -62,16 +61,16 @@ def test_a_cancelled_step_leaves_the_lesson_at_the_previous_one(view, qtbot, tmp
     qtbot.waitUntil(lambda: not view.opening.running, timeout=20000)
     assert view.runner.position == 1
     before = view.runner.state.filter.copy()
-    # the step's first insert is held on the worker until the test has pressed Cancel
+    # held on the worker before the step's second action (its first insert made) until the test pressed Cancel
     release, reached = threading.Event(), threading.Event()
-    apply = runner_module.apply
+    report = view.opening.report
 
-    def held(state, action, window):
-        if action.args == ("held",) and not release.is_set():
+    def held(done, total):
+        if (done, total) == (1, 2) and not release.is_set():
             reached.set()
             release.wait(30)
-        return apply(state, action, window)
-    monkeypatch.setattr(runner_module, "apply", held)
+        return report(done, total)
+    monkeypatch.setattr(view.opening, "report", held)
     assert view.next()
     qtbot.waitUntil(reached.is_set, timeout=20000)
     assert view.opening.running and view.opening.row.isVisible() and view.moving

@@ -19,7 +19,7 @@ from bloomviz.gui import theme
 from bloomviz.gui.theme import verdict_colour
 from bloomviz.gui.timing import Throttle
 from bloomviz.explain.operations import KIND_WORDS, Explanation
-from bloomviz.i18n import number, tr
+from bloomviz.i18n import marks, number, tr
 from bloomviz.gui.workbench import Workbench
 from bloomviz.workbench.records import Numbers
 
@@ -29,21 +29,21 @@ def fmt_rate(x: float) -> str:
     """A rate by the one policy (core.units), with its percentage from 0.1 % up."""
     if not math.isfinite(x):
         return str(x)
-    return f"{rate_text(x)} ({percent_text(x)})" if x >= 0.001 else rate_text(x)
+    return marks(f"{rate_text(x)} ({percent_text(x)})" if x >= 0.001 else rate_text(x))
 
 
 def fmt_num(x: float) -> str:
-    return count_text(x)
+    return marks(count_text(x))
 
 
 def _gap_words(exact: float, classic: float) -> str:
     """How far the classic formula is below the exact rate, in words a student can read."""
     if not exact or not classic:
-        return "the classic formula is below it"
+        return tr("the classic formula is below it")
     gap = exact / classic - 1
     if gap < 1e-6:
-        return "the classic formula agrees to within a millionth"
-    return f"{gap * 100:.2g}% above the classic formula"
+        return tr("the classic formula agrees to within a millionth")
+    return tr("{gap}% above the classic formula").format(gap=marks(f"{gap * 100:.2g}"))
 
 
 def formulas_html(nums: Numbers) -> str:
@@ -51,42 +51,45 @@ def formulas_html(nums: Numbers) -> str:
     e = html.escape
     rows = [
         ("P(a given bit is still 0)",
-         f"(1 − 1/m)<sup>kn</sup> = (1 − 1/{m:,})<sup>{k}·{n:,}</sup>", f"{nums.p_zero:.4f}"),
+         f"(1 − 1/m)<sup>kn</sup> = (1 − 1/{number(m)})<sup>{k}·{number(n)}</sup>", marks(f"{nums.p_zero:.4f}")),
         ("Bloom's formula (classic: treats the bits as independent)",
-         f"(1 − (1 − 1/m)<sup>kn</sup>)<sup>k</sup> = (1 − {nums.p_zero:.4f})<sup>{k}</sup>",
+         f"(1 − (1 − 1/m)<sup>kn</sup>)<sup>k</sup> = (1 − {marks(f'{nums.p_zero:.4f}')})<sup>{k}</sup>",
          fmt_rate(nums.fp_classic)),
         ("exact rate of n inserts into an empty filter (after removals not this filter's: see its counters below)"
          if nums.after_removals else "exact expected rate (averaged over how many bits are set)",
-         f"E[(X/m)<sup>k</sup>] after {k}·{n:,} uniform positions"
+         "E[(X/m)<sup>k</sup>] " + tr("after {count} uniform positions").format(count=f"{k}·{number(n)}")
          + (f" — {_gap_words(nums.fp_exact, nums.fp_classic)}" if nums.n and k > 1 else ""),
          fmt_rate(nums.fp_exact)),
         ("the rate its counters give now (X counters above 0)" if nums.after_removals else "rate from the bits set now",
-         f"(X/m)<sup>k</sup> = ({x:,}/{m:,})<sup>{k}</sup>", fmt_rate(nums.fp_now)),
+         f"(X/m)<sup>k</sup> = ({number(x)}/{number(m)})<sup>{k}</sup>", fmt_rate(nums.fp_now)),
         ("measured on the probes",
-         f"{nums.fp_count:,} of {nums.probes:,} non-members pass",
-         f"{fmt_rate(nums.fp_measured)}<br><small>95% Wilson interval {fmt_rate(nums.fp_low)} – "
-         f"{fmt_rate(nums.fp_high)}</small>"),
+         tr("{count} of {probes} non-members pass").format(count=number(nums.fp_count), probes=number(nums.probes)),
+         f"{fmt_rate(nums.fp_measured)}<br><small>" + tr("95% Wilson interval {low} – {high}").format(
+             low=fmt_rate(nums.fp_low), high=fmt_rate(nums.fp_high)) + "</small>"),
         ("estimated n from the bits",
-         f"−(m/k)·ln(1 − X/m) = −({m:,}/{k})·ln(1 − {x:,}/{m:,})",
-         f"{fmt_num(nums.n_estimated)} <small>(true n = {n:,})</small>"),
+         f"−(m/k)·ln(1 − X/m) = −({number(m)}/{k})·ln(1 − {number(x)}/{number(m)})",
+         f"{fmt_num(nums.n_estimated)} <small>" + tr("(true n = {n})").format(n=number(n)) + "</small>"),
     ]
     items = "".join(
-        f"<p style='margin:3px 0 0 0'>{e(name)}:<br>&nbsp;&nbsp;{formula} <b>= {value}</b></p>"
+        f"<p style='margin:3px 0 0 0'>{e(tr(name))}:<br>&nbsp;&nbsp;{formula} <b>= {value}</b></p>"
         for name, formula, value in rows)
-    return (f"<p style='margin:2px 0'>m = {m:,} bits, k = {k}, n = {n:,} inserts, X = {x:,} bits set "
-            f"(fill {nums.fill * 100:.1f}%)</p>{items}")
+    return ("<p style='margin:2px 0'>" + tr("m = {m} bits, k = {k}, n = {n} inserts, X = {x} bits set (fill {fill}%)")
+            .format(m=number(m), k=k, n=number(n), x=number(x), fill=number(nums.fill * 100, 1)) + f"</p>{items}")
 
 
 def own_rate_html(nums: Numbers) -> str:
     """A filter the standard formulas do not describe (slices, blocks, stages): its own theory, the rate its own
     bits give now and the measurement, with no single m and k where it has none."""
-    rows = [("its own theory at n = " + f"{nums.n:,}", fmt_rate(nums.fp_own) if nums.fp_own == nums.fp_own else "—"),
+    rows = [(tr("its own theory at n = {n}").format(n=number(nums.n)), fmt_rate(nums.fp_own) if nums.fp_own == nums.fp_own else "—"),
             ("the rate its bits give now (for independent positions)",
              fmt_rate(nums.fp_own_now) if nums.fp_own_now == nums.fp_own_now else "—"),
-            ("measured on the probes", f"{nums.fp_count:,} of {nums.probes:,} non-members pass: "
-                                       f"{fmt_rate(nums.fp_measured)} <small>(95% Wilson interval "
-                                       f"{fmt_rate(nums.fp_low)} – {fmt_rate(nums.fp_high)})</small>")]
-    return "".join(f"<p style='margin:3px 0 0 0'>{html.escape(name)}: <b>{value}</b></p>" for name, value in rows)
+            ("measured on the probes",
+             tr("{count} of {probes} non-members pass").format(count=number(nums.fp_count),
+                                                               probes=number(nums.probes))
+             + f": {fmt_rate(nums.fp_measured)} <small>("
+             + tr("95% Wilson interval {low} – {high}").format(low=fmt_rate(nums.fp_low), high=fmt_rate(nums.fp_high))
+             + ")</small>")]
+    return "".join(f"<p style='margin:3px 0 0 0'>{html.escape(tr(name))}: <b>{value}</b></p>" for name, value in rows)
 
 
 def explanation_html(expl: Explanation, dark: bool = False) -> str:

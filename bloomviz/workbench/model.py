@@ -65,13 +65,15 @@ class Events:
             setattr(self, name, Event())
 
 
-class Workbench(Operations, Jobs, Undo):
+class Workbench(Jobs, Undo):
     def __init__(self, *, probes: int = DEFAULT_PROBES, seed: int = DEFAULT_SEED):
         self.events = Events()
         self.undo_stack = UndoStack()
         self._job: jobs.Job | None = None
         self._quiet = 0
         self._probe_count, self._seed = int(probes), int(seed)
+        self._ops = Operations(self, emit=self._emit, keep=self._keep, unkeep=self._unkeep,
+                               add_rows=self._add_rows, extend_series=self._extend_series)
         m, k = limits.design_params(*limits.DEFAULT_DESIGN)
         self._install(build_filter("standard", {"m": m, "k": k, "scheme": hashing.DEFAULT_SCHEME}),
                       capacity=limits.DEFAULT_DESIGN[0], announce=False)
@@ -93,6 +95,24 @@ class Workbench(Operations, Jobs, Undo):
         """Tell the listeners the whole state anew: after ``quiet`` work, or for a view attached late."""
         self._emit(self.events.about_to_reset)
         self._emit(self.events.reset, self._s.last)
+
+    # --- operations (operations.py) ------------------------------------------------------------------------
+    def insert(self, item: object):
+        """Insert one item; returns the core's Insertion, or None when refused (error emitted)."""
+        return self._ops.insert(item)
+
+    def lookup(self, item: object):
+        """Look one item up; returns the core's Lookup, or None when refused. Classified against the truth."""
+        return self._ops.lookup(item)
+
+    def remove(self, item: object, force: bool = False):
+        """Remove one item from a counting filter; returns the core's Removal, or None when refused (a filter
+        without removal, an item with a counter at 0, an item never inserted unless ``force``)."""
+        return self._ops.remove(item, force)
+
+    def insert_batch(self, items: Sequence[object]) -> int:
+        """Insert a batch now, all or nothing. Returns the number inserted (0 and error() when refused)."""
+        return self._ops.insert_batch(items)
 
     # --- configuration -----------------------------------------------------------------------------------
     @staticmethod

@@ -1,6 +1,11 @@
 """The operations on the shown filter: insert, lookup, remove, insert a batch. Each one either changes
 nothing and emits ``error`` (a refusal, said in words that name what was wrong), or commits everything it
-changes (filter, truth, measurement, series, history) and emits one ``Operation`` record."""
+changes (filter, truth, measurement, series, history) and emits one ``Operation`` record.
+
+``Operations`` is composed into ``Workbench`` (``model.py``), which forwards its four public methods to it.
+It is handed the workbench, of which it reads the public state (``state``, ``events``, ``busy``,
+``numbers()``, ``cell_values()``, ``can_remove()``), and the workbench's own bookkeeping as functions: how
+to emit an event, keep or drop an undo step, and add plot rows. It holds no state of its own."""
 
 from __future__ import annotations
 
@@ -28,7 +33,18 @@ def _ints(values) -> tuple[int, ...]:
 
 
 class Operations:
-    """Mixed into ``Workbench``: the operations, written against its state ``self._s``."""
+    """The operations on ``bench``'s filter; see the module's docstring for what it is handed."""
+
+    def __init__(self, bench, *, emit, keep, unkeep, add_rows, extend_series):
+        self._bench = bench
+        self.events = bench.events
+        self._emit = emit
+        self._keep, self._unkeep = keep, unkeep
+        self._add_rows, self._extend_series = add_rows, extend_series
+
+    @property
+    def _s(self):
+        return self._bench.state     # the state now (a new filter, undo or restore replaces it)
 
     def _check(self, item: object) -> bytes | None:
         try:
@@ -125,7 +141,7 @@ class Operations:
         s = self._s
         flt = s.flt
         label = describe(item, 60)
-        if not self.can_remove():
+        if not self._bench.can_remove():
             self._emit(self.events.error, f"Refused: a {flt.variant} filter cannot remove items (its bits are shared by "
                                    "many items); choose the counting variant to remove. Nothing was changed.")
             return None
@@ -237,7 +253,7 @@ class Operations:
         """The cells a batch with these positions changes (before it is inserted); None during a job, whose
         chunks come faster than a grid redraws (the grid then compares the bits itself)."""
         flt = self._s.flt
-        if self._job is not None or not has_bits(flt):
+        if self._bench.busy or not has_bits(flt):
             return None
         flat = pos.ravel()
         counting = capabilities.of(flt).counting
@@ -275,11 +291,11 @@ class Operations:
         s.history.append(entry)
         if positions:
             s.last_positions = positions
-        values = self.cell_values(changed) if changed is not None and not grown else None
+        values = self._bench.cell_values(changed) if changed is not None and not grown else None
         rec = Operation(op=op, verdict=verdict, item=item, data=data, count=count, positions=positions,
                         highlight=highlight, kinds=kinds, changed=changed, values=values, grown=grown,
                         series_grew=series_grew,
-                        numbers=self.numbers(), history=entry, result=result, was_member=was_member,
+                        numbers=self._bench.numbers(), history=entry, result=result, was_member=was_member,
                         culprits=culprits or {}, false_negatives=tuple(false_negatives),
                         truth_known=s.truth.known, inserted=copies[0], removed=copies[1], caused_by=caused_by)
         s.last = rec

@@ -1,7 +1,18 @@
 """The data flow of one insert typed into the window: how many Python calls of bloomviz's own code it makes,
-through how many files, and how often the flow goes back into a file it had already left.
+through how many files, and how often the flow goes back into a file it had already left; how many times the
+item was hashed and the theory computed. Each against its goal (issue 22: <= 60 calls, <= 12 files, hashed
+once, theory computed once).
 
-    python benchmarks/insert_trace.py            # prints: calls, files, returns to a file already left
+    python benchmarks/insert_trace.py            # prints the counts and the goals
+    python benchmarks/insert_trace.py -v         # and the calls per file
+
+The bloomviz traced is the one beside this script (its folder is put first on the path): run from another
+checkout, the editable install's copy answered and no call fell under this folder, so it printed 0 calls.
+A hashing is a run of a hash function over the item, from the moment it is typed (the item panel shows its
+positions as it is typed) to the end of the insert: a call of ``mmh3``'s C functions, of ``hashlib``'s
+SHA-256 or of ``fnv1a64`` (a kept result asked for again, as the explanation asks for the item's MurmurHash
+halves, is not a run); a theory computation is an entry into ``theory/curves.py`` or ``theory/exact_rate.py``
+from outside ``theory/``.
 
 The insert is the item panel's (what Enter in the item box does), on a window that is already showing a
 filter with 200 items, with every view connected; timers that fire later (throttled redraws) are not part of
@@ -18,25 +29,55 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6 import QtWidgets  # noqa: E402
 
-ROOT = str(Path(__file__).resolve().parent.parent / "bloomviz")
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+ROOT = str(REPO / "bloomviz")
 COMPREHENSIONS = {"<genexpr>", "<listcomp>", "<dictcomp>", "<setcomp>"}
+THEORY = ("theory/curves.py", "theory/exact_rate.py")
+HASH_BUILTINS = {"openssl_sha256", "sha256"}
+GOALS = {"calls": 60, "files": 12, "hashings": 1, "theories": 1}
 
 
-def trace_one_insert(win, item: str) -> list[str]:
+def trace_one_insert(win, item: str, entries: dict | None = None) -> list[str]:
+    """The files of every call of bloomviz code, in order; ``entries`` (if given) gets "hashings" and
+    "theories", the counts of entries into hashing with the item's bytes and into the theory's curves."""
     files: list[str] = []
+    counts = {"hashings": 0, "theories": 0}
 
-    def profile(frame, event, _arg):
+    def inside(frame, folder: str) -> bool:
+        name = frame.f_code.co_filename if frame is not None else ""
+        return name.startswith(ROOT) and name[len(ROOT) + 1:].startswith(folder)
+
+    def profile(frame, event, arg):
         code = frame.f_code
+        if event == "c_call":
+            if getattr(arg, "__module__", None) == "mmh3" or getattr(arg, "__name__", "") in HASH_BUILTINS:
+                counts["hashings"] += 1
+            return
         # a generator's or comprehension's every step is a "call" event: count functions, not loop turns
         if event == "call" and code.co_filename.startswith(ROOT) and code.co_name not in COMPREHENSIONS:
-            files.append(code.co_filename[len(ROOT) + 1:])
+            rel = code.co_filename[len(ROOT) + 1:]
+            files.append(rel)
+            if code.co_name == "fnv1a64":
+                counts["hashings"] += 1
+            elif rel in THEORY and not inside(frame.f_back, "theory/"):
+                counts["theories"] += 1
 
-    win.item_panel.line.setText(item)
+    def typing(_frame, event, arg):   # the item panel shows the typed item's positions: it is hashed there
+        profile(_frame, event, arg) if event == "c_call" else None
+
+    sys.setprofile(typing)
+    try:
+        win.item_panel.line.setText(item)
+    finally:
+        sys.setprofile(None)
     sys.setprofile(profile)
     try:
         win.item_panel.insert()
     finally:
         sys.setprofile(None)
+    if entries is not None:
+        entries.update(counts)
     return files
 
 
@@ -59,10 +100,16 @@ def main() -> None:
         win.wb.insert(f"warm {i}")
     app.processEvents()
     trace_one_insert(win, "warm-up")           # first calls import lazily: not the steady state
-    files = trace_one_insert(win, "typed by a student")
+    entries: dict = {}
+    files = trace_one_insert(win, "typed by a student", entries)
     calls, distinct, back = summary(files)
     print(f"one typed insert: {calls} calls of bloomviz code through {distinct} files, "
           f"{back} returns to a file already left")
+    print(f"  the item hashed {entries['hashings']} times, the theory computed {entries['theories']} times")
+    found = {"calls": calls, "files": distinct, **entries}
+    print("  goal (issue 22): " + ", ".join(
+        f"{name} <= {most} ({'met' if found[name] <= most else f'{found[name]}: not met'})"
+        for name, most in GOALS.items()))
     if "-v" in sys.argv:
         from collections import Counter
         for f, n in Counter(files).most_common():

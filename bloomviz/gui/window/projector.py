@@ -71,7 +71,10 @@ class ProjectorLayout(QtCore.QObject):
             return
         item, autoplay, plot = (w.docks[key] for key in SHOWN)
         QtWidgets.QApplication.processEvents()     # the panels' size hints at the new text size
-        left = max(needed_width(item), needed_width(autoplay))
+        panel = w.item_panel      # its three buttons on one row, as a class sees them (they wrap when narrower)
+        buttons = sum(b.sizeHint().width() + 6 for b in (panel.insert_button, panel.lookup_button,
+                                                         panel.remove_button)) + 12 + 24
+        left = max(needed_width(item), needed_width(autoplay), buttons)
         w.resizeDocks([item, plot], [left, max(260, w.width() * 28 // 100)], QtCore.Qt.Orientation.Horizontal)
         # auto-play's controls whole; the item panel the rest (its verdict, the one text that may be long,
         # scrolls when it must, its first lines in view)

@@ -1,8 +1,12 @@
 """Lessons: plain-text files (Markdown with ```bloomviz action blocks) that a teacher writes, and a runner that
-plays them on the core, step by step with Back, or headless (``bloomviz lesson FILE --check / --report``).
+plays them on a workbench of their own (the window's model), step by step with Back, or headless
+(``bloomviz lesson FILE --check / --report``).
 
-- ``format.py``: the file format and its strict parser (``parse_file``, ``parse_text``, ``LessonError``);
-- ``actions.py``: the actions as data, and the check of their arguments;
+- ``lesson.py``: the records (``Lesson``, ``Step``, ``Action``, ``LessonError``);
+- ``format.py``: the file format and its strict parser (``parse_file``, ``parse_text``);
+- ``spec.py`` and ``actions/``: the actions as a registry, one declaration each (options, check, run, cost, what
+  the window shows);
+- ``state.py``: the lesson's state on its ``Workbench``, and what a report reads from it;
 - ``predict.py``: the predict block (question, choices, answer kind) and the answer computed from the filter;
 - ``runner.py``: ``LessonRunner`` (next, back, a snapshot per step), ``check`` (run every step);
 - ``builtin/``: the lessons shipped with bloomviz, from the seed documents (``builtin_lessons``).

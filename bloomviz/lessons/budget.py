@@ -20,6 +20,11 @@ from dataclasses import dataclass, field
 ACTION_SECONDS = 2.0          # one action (one Next in the window runs a step's actions on its thread)
 LESSON_SECONDS = 3.5          # every step of a lesson: the dry run before a class sees step one
 FILTER_BYTES = 64 << 20       # a lesson's filter in memory (bits, counters, stages): m = 2^28 plain bits fits
+# what a lesson's workbench keeps besides (the truth: each insert's positions and item; the measured rows), as the
+# window keeps it: 2,000,000 generated items at k = 7 keep about 300 MB
+KEPT_BYTES = 384 << 20
+KEPT_PER_ITEM = 112           # a generated item's string, its place in the item list and its measured row
+KEPT_PER_POSITION = 4         # and each of its k positions
 GROWING_MAX_M = 100_000_000   # a growing (scalable) filter's bits over all its stages, as in the window
 MAX_STEP_TEXT = 20_000        # characters of narration in one step: pages, where a projector shows a paragraph
 MAX_WORD = 1_000              # characters without a space (a word, an item, a URL): one longer hangs the layout
@@ -27,10 +32,16 @@ MAX_ACTION_LINE = 20_000      # characters in one action line (the tokenizer rea
 MAX_STEPS = 1_000             # steps in one lesson (the step list, and a class's patience)
 
 # Seconds of CPU, measured on the project's 2-core machine and rounded up (benchmarks/lesson_work.py).
-ITEM_SCALAR = 12e-6           # one named item inserted, looked up or removed (the scalar path)
+# A named item is one operation of the lesson's workbench (the window's model: its record, truth, measurement and
+# numbers), 0.3 ms where the bare filter took 12 µs; a generated item is one of a workbench batch (its truth row and
+# the measurement's row), about three times a bare insert.
+ITEM_SCALAR = 400e-6          # one named item inserted, looked up or removed (a workbench operation)
 ITEM_SCALAR_PER_HASH = 0.8e-6
-ITEM_BATCH = 0.35e-6          # one generated item or probe (the batch path)
+ITEM_BATCH = 0.35e-6          # one probe, or one item of an ensemble's filters (the bare batch path)
 ITEM_BATCH_PER_HASH = 0.03e-6
+WORKBENCH_ITEM = 0.15e-6      # one generated item inserted into the lesson's workbench (a batch)
+WORKBENCH_ITEM_PER_HASH = 0.12e-6
+GROWING_ITEM = 2e-6           # and more for a growing filter, measured stage by stage after every insert
 CULPRIT_PER_MEMBER = 3e-6     # naming who set a looked-up item's bits: each named member hashed again
 CULPRIT_PER_HASH = 0.25e-6
 CELL = 1e-9                   # one cell of an ensemble's first-set table (int64)
@@ -47,6 +58,12 @@ def items_cost(count: int, k: int, scalar: bool, stages: int = 1, per_hash: floa
     """Seconds to hash ``count`` items (``per_hash``: a slow scheme's own cost per position, if higher)."""
     per = (ITEM_SCALAR + max(ITEM_SCALAR_PER_HASH, per_hash) * k) if scalar else \
         (ITEM_BATCH + max(ITEM_BATCH_PER_HASH, per_hash) * k)
+    return count * per * max(1, stages)
+
+
+def workbench_items_cost(count: int, k: int, stages: int = 1, per_hash: float = 0.0, growing: bool = False) -> float:
+    """Seconds to insert ``count`` generated items into the lesson's workbench as one batch."""
+    per = WORKBENCH_ITEM + max(WORKBENCH_ITEM_PER_HASH, per_hash) * k + (GROWING_ITEM if growing else 0.0)
     return count * per * max(1, stages)
 
 
@@ -92,6 +109,14 @@ class Budget:
     def back(self) -> None:
         if self.steps:
             self.steps.pop()
+
+
+def check_kept(held: int, count: int, k: int, what: str) -> None:
+    """Refuse inserts that would take what the lesson's workbench keeps past ``KEPT_BYTES``."""
+    more = count * (KEPT_PER_ITEM + KEPT_PER_POSITION * k)
+    if held + more > KEPT_BYTES:
+        raise BudgetError(f"{what} would keep about {held + more:,} bytes (the items, their positions and the "
+                          f"measured rows), more than a lesson may ({KEPT_BYTES:,}); use fewer items")
 
 
 def check_filter_bytes(nbytes: int, what: str) -> None:

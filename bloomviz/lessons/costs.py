@@ -88,10 +88,12 @@ def predict_cost(state, action) -> tuple[float, str]:
 
 def generated_cost(state, action) -> tuple[float, str]:
     """insert-random and autoplay: generated items, hashed in batches."""
-    count = action.args[0]
-    if state.filter is not None:
-        check_growth(state.filter, count)
-    return B.ACTION_BASE + _hashing(state, count, scalar=False), f"{action.name} of {count:,} items"
+    count, flt = action.args[0], state.filter
+    if flt is not None:
+        check_growth(flt, count)
+    seconds = B.workbench_items_cost(count, _k(flt), stages=_stages(flt), per_hash=_per_hash(flt),
+                                     growing=flt is not None and capabilities.of(flt).staged)
+    return B.ACTION_BASE + seconds, f"{action.name} of {count:,} items"
 
 
 def measure_cost(state, action) -> tuple[float, str]:

@@ -196,7 +196,7 @@ def answer(state, kind: str, items: tuple) -> tuple[object, dict]:
     if flt is None:
         raise ValueError("there is no filter yet: start with a filter action")
     if kind == "verdict":
-        state.last = lookup_record(state, "predict", items[0], flt.lookup(items[0]))
+        state.last = lookup_record(state, "predict", items[0])
         return state.last["verdict"], {"positions": list(state.last["positions"])}
     if kind in ("bits-set", "new-bits"):
         trial, positions = _copy_with(flt, items)

@@ -1,8 +1,9 @@
-"""Run a lesson on the core (no Qt): step by step with Back, or all at once for ``--check`` and ``--report``.
+"""Run a lesson on its own workbench (the window's model, no Qt): step by step with Back, or all at once for
+``--check`` and ``--report``.
 
 ``LessonRunner(lesson)`` keeps the steps taken as operations: ``back()`` rebuilds the state before the current
 step by replaying the lesson's actions from the nearest kept state (a copy is kept after a step only while the
-copies stay small, ``CHECKPOINT_BYTES``), so a lesson at m = 2^28 with 100 steps holds one filter, not 100
+copies, with the truth and the measured rows, stay small, ``CHECKPOINT_BYTES``), so a lesson at m = 2^28 with 100 steps holds one filter, not 100
 (3.2 GB before). ``next()`` runs one step and returns its report. Every action's work is estimated and checked
 before it starts, and the sum over the lesson (``budget.py``, ``costs.py``). A window drives the same object:
 the step list is ``lesson.steps``, the progress ``runner.position`` of ``len(lesson.steps)``, the actions are
@@ -27,7 +28,7 @@ from bloomviz.lessons.costs import report_cost
 from bloomviz.lessons.lesson import Lesson, LessonError
 from bloomviz.lessons.state import LessonState, snapshot
 
-CHECKPOINT_BYTES = 1 << 20     # a step's state is copied for Back only while its filter is this small
+CHECKPOINT_BYTES = 1 << 20     # a step's state is copied for Back only while it is this small
 CHECKPOINTS_TOTAL = 32 << 20   # and all the copies together this small; past that, Back replays
 
 
@@ -85,9 +86,8 @@ class LessonRunner:
         return report
 
     def _keep(self, state: LessonState) -> None:
-        flt = state.filter
-        size = (flt.nbytes() if flt is not None else 0) + 64 * len(state.named)
-        held = sum(s.filter.nbytes() for s in self._kept.values() if s.filter is not None)
+        size = state.nbytes()
+        held = sum(s.nbytes() for s in self._kept.values())
         if size <= CHECKPOINT_BYTES and held + size <= CHECKPOINTS_TOTAL:
             self._kept[self.position] = state.copy()
 

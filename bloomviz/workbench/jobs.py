@@ -155,7 +155,7 @@ class Jobs:
             job.undo_saved = job.checkpoint or checkpoint(self._s)
             self.undo_stack.push(("insert batch", job.label), job.undo_saved)
         self._job = job
-        self._reserve(reserve)
+        self.reserve(reserve)
         self._emit(self.events.busy_changed, True)
         self._emit(self.events.progress, *job.progress)
         return True

@@ -86,9 +86,10 @@ def design_params(n: object, p: object) -> tuple[int, int]:
     return max(m, MIN_M), k
 
 
-def check_probes(probes: object) -> int:
-    if isinstance(probes, bool) or not isinstance(probes, int) or not 1 <= probes <= MAX_PROBES:
-        raise ValueError(f"probes must be a whole number from 1 to {MAX_PROBES:,} (each new filter draws and "
+def check_probes(probes: object, most: int = MAX_PROBES) -> int:
+    """``most``: the window's limit, or a caller's own (a lesson's, whose budget counts its probes)."""
+    if isinstance(probes, bool) or not isinstance(probes, int) or not 1 <= probes <= most:
+        raise ValueError(f"probes must be a whole number from 1 to {most:,} (each new filter draws and "
                          f"measures them), got {probes!r}")
     return probes
 

@@ -16,6 +16,7 @@ from typing import Iterable
 import numpy as np
 
 from bloomviz.filters import capabilities
+from bloomviz.hashing.seed_schemes import HAND_SET_ID
 from bloomviz.items.encoding import random_items, to_bytes_list
 from bloomviz.measure import pipeline
 from bloomviz.workbench.item_log import ItemLog
@@ -25,12 +26,12 @@ DEFAULT_SEED = 0
 PROBE_PREFIX = "p"       # a probe is this letter and 16 hex digits
 
 
-def could_be_probes(items: Iterable[object]) -> Iterable[object]:
+def could_be_probes(items: Iterable[object], prefix: str = PROBE_PREFIX) -> Iterable[object]:
     """The inserted items a probe might equal: a generated run of another prefix never can, so an ``ItemLog``
     gives its typed items only (drawing probes past ten million auto-played items made each one a string)."""
     if not isinstance(items, ItemLog):
         return items
-    return itertools.chain(items.typed(), *(r for r in items.runs() if r.items.prefix == PROBE_PREFIX))
+    return itertools.chain(items.typed(), *(r for r in items.runs() if r.items.prefix == prefix))
 
 
 def has_bits(flt) -> bool:
@@ -39,14 +40,18 @@ def has_bits(flt) -> bool:
 
 class Measurement:
     def __init__(self, flt, count: int = DEFAULT_PROBES, seed: int = DEFAULT_SEED,
-                 exclude: Iterable[object] = ()):
+                 exclude: Iterable[object] = (), prefix: str = PROBE_PREFIX):
         self.count = int(count)
         self.seed = int(seed)
+        self.prefix = prefix     # a lesson's probes are "probe:" and 16 hex digits (its stated rates are theirs)
         self.draw(flt, exclude)
 
     def draw(self, flt, exclude: Iterable[object] = ()) -> None:
         """A fresh probe set from ``seed`` (excluding ``exclude``), measured against ``flt`` as it is now."""
-        self.probes = random_items(self.count, seed=self.seed, prefix=PROBE_PREFIX, exclude=could_be_probes(exclude))
+        # hand-set positions exist only for the items typed in: a stranger has none, so nothing is measured
+        count = 0 if flt.scheme == HAND_SET_ID else self.count
+        self.probes = random_items(count, seed=self.seed, prefix=self.prefix,
+                                   exclude=could_be_probes(exclude, self.prefix))
         self.keys = set(to_bytes_list(self.probes))
         self.attach(flt)
 
@@ -60,7 +65,7 @@ class Measurement:
         # A probe that becomes a member is no longer a fair probe: draw a new probe set that excludes the truth
         # and the items about to be inserted, and measure it against the current bits.
         self.seed += 1
-        self.draw(self.flt, itertools.chain(could_be_probes(items), extra))
+        self.draw(self.flt, itertools.chain(could_be_probes(items, self.prefix), extra))
 
     @property
     def tracker(self):

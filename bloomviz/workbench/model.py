@@ -42,7 +42,7 @@ from bloomviz.filters.registry import standard_formulas_apply
 from bloomviz.workbench import jobs, limits
 from bloomviz.workbench.building import build_filter
 from bloomviz.workbench.events import Event
-from bloomviz.workbench.measurement import DEFAULT_PROBES, DEFAULT_SEED, Measurement, has_bits
+from bloomviz.workbench.measurement import DEFAULT_PROBES, DEFAULT_SEED, PROBE_PREFIX, Measurement, has_bits
 from bloomviz.workbench.jobs import Jobs
 from bloomviz.workbench.operations import Operations
 from bloomviz.workbench.records import Numbers, StateNote
@@ -66,14 +66,24 @@ class Events:
 
 
 class Workbench(Jobs, Undo):
-    def __init__(self, *, probes: int = DEFAULT_PROBES, seed: int = DEFAULT_SEED):
+    def __init__(self, *, probes: int = DEFAULT_PROBES, seed: int = DEFAULT_SEED, probe_prefix: str = PROBE_PREFIX,
+                 undo: bool = True, grid: bool = True, first=None):
+        """``probe_prefix``: what the probes are named (a lesson's are "probe:…"); ``undo=False``: no undo step is
+        kept per operation (a lesson goes back by whole steps, from its own checkpoints); ``grid=False``: a batch's
+        record does not list the cells it changed (no grid redraws from it: a lesson's grid is drawn from its
+        filter); ``first``: the empty filter to start with, instead of the window's default design."""
         self.events = Events()
-        self.undo_stack = UndoStack()
+        self.undo_stack = UndoStack() if undo else UndoStack(depth=0, budget=0)
+        self._probe_prefix = probe_prefix
+        self.for_grid = grid      # (read by the operations)
         self._job: jobs.Job | None = None
         self._quiet = 0
         self._probe_count, self._seed = int(probes), int(seed)
         self._ops = Operations(self, emit=self._emit, keep=self._keep, unkeep=self._unkeep,
                                add_rows=self._add_rows, extend_series=self._extend_series)
+        if first is not None:
+            self._install(first, capacity=None, announce=False)
+            return
         m, k = limits.design_params(*limits.DEFAULT_DESIGN)
         self._install(build_filter("standard", {"m": m, "k": k, "scheme": hashing.DEFAULT_SCHEME}),
                       capacity=limits.DEFAULT_DESIGN[0], announce=False)
@@ -152,15 +162,17 @@ class Workbench(Jobs, Undo):
         self._emit(self.events.about_to_reset)
         truth = Truth(flt)
         self._s = State(flt=flt, capacity=capacity, truth=truth,
-                        measure=Measurement(flt, self._probe_count, self._seed, exclude=truth.items))
+                        measure=Measurement(flt, self._probe_count, self._seed, exclude=truth.items,
+                                           prefix=self._probe_prefix))
         if announce:
             self._s.last = StateNote("new filter")
             self._emit(self.events.reset, self._s.last)
 
-    def set_probe_count(self, probes: int) -> bool:
-        """Measure with a different number of probes (re-measures the current filter from its bits)."""
+    def set_probe_count(self, probes: int, most: int = limits.MAX_PROBES) -> bool:
+        """Measure with a different number of probes (re-measures the current filter from its bits); ``most``:
+        the window's limit unless the caller has its own (a lesson's)."""
         try:
-            limits.check_probes(int(probes) if isinstance(probes, np.integer) else probes)
+            limits.check_probes(int(probes) if isinstance(probes, np.integer) else probes, most)
         except ValueError as exc:
             self._emit(self.events.error, f"Refused: {exc}. Nothing was changed.")
             return False
@@ -377,7 +389,8 @@ class Workbench(Jobs, Undo):
         self._s.series.add(n, fp, bits_set, m=flt.m, k=flt.k, probes=len(self._s.measure.probes),
                            theory=STANDARD if own is None else OWN, own=own)
 
-    def _reserve(self, extra: int) -> None:
+    def reserve(self, extra: int) -> None:
+        """Make room for ``extra`` inserts up front (a job, a lesson's generated items)."""
         # Growing arrays double when full, and one doubling of a million-row series copies ~32 MB in one chunk:
         # a visible stall. Make room for a whole job before it starts instead.
         s = self._s

@@ -20,7 +20,7 @@ from bloomviz.filters.generated_positions import positions as generated_position
 from bloomviz.items.encoding import describe, to_bytes_list
 from bloomviz.items.generated import GeneratedRun
 from bloomviz.workbench import limits
-from bloomviz.workbench.measurement import PROBE_PREFIX, has_bits
+from bloomviz.workbench.measurement import has_bits
 from bloomviz.workbench.state import nbytes
 from bloomviz.measure.verdicts import ForcedRemoval, classify, removal_that_cleared
 from bloomviz.vocabulary import Verdict
@@ -199,7 +199,7 @@ class Operations:
         """
         if isinstance(items, GeneratedRun):
             s = self._s
-            if s.flt.capabilities.sized and s.measure.takes_positions and items.items.prefix != PROBE_PREFIX:
+            if s.flt.capabilities.sized and s.measure.takes_positions and items.items.prefix != s.measure.prefix:
                 return self._insert_run(items)
             items = items.texts()    # (a probe-like prefix, another tracker: the items as strings)
         items = items if isinstance(items, list) else list(items)
@@ -253,7 +253,7 @@ class Operations:
         """The cells a batch with these positions changes (before it is inserted); None during a job, whose
         chunks come faster than a grid redraws (the grid then compares the bits itself)."""
         flt = self._s.flt
-        if self._bench.busy or not has_bits(flt):
+        if self._bench.busy or not self._bench.for_grid or not has_bits(flt):
             return None
         flat = pos.ravel()
         counting = capabilities.of(flt).counting

@@ -81,8 +81,7 @@ def run_kedmi(state, action, window: list) -> None:
     o = action.options
     flt, res = kedmi_toy.replay(o["density"], seed=o["seed"])
     state.kedmi_seeds.add(o["seed"])
-    state.filter, state.named, state.randoms, state.last = flt, [], res.n, None
-    state.removed, state.forced, state.distorted = {}, [], False
+    state.install(flt, known=False)     # its items are Kedmi's keys and garbage bits, none named here
     state.put({f"kedmi.{key}": value for key, value in res.as_dict().items()})
 
 

@@ -9,12 +9,12 @@ from bloomviz.items.encoding import random_items
 from bloomviz.lessons import budget as B, costs
 from bloomviz.lessons.spec import LESSON_MAX_M, MAX_PROBES, MAX_RANDOM, ActionSpec, fraction, whole, yes
 from bloomviz.lessons.state import lookup_record, need_filter
-from bloomviz.measure.verdicts import ForcedRemoval
 
 # The lesson's own filter options: m and k (or n and p for the textbook design), the scheme and the variant.
 # Every other option is a parameter some variant declares, by its lesson key (a scalable's capacity=), typed
 # and bounded as declared: a variant's new parameter is a lesson option without a change here.
 FILTER_OPTIONS = ("m", "k", "n", "p", "scheme", "variant")
+CHUNK = 250_000      # generated items handed to the workbench at once (2,000,000 at once peaked at 1.1 GB)
 
 
 def _variant_options() -> dict[str, Param]:
@@ -95,8 +95,7 @@ def make_filter(state, o: dict):
 
 
 def run_filter(state, action, window: list) -> None:
-    state.filter, state.named, state.randoms, state.last = make_filter(state, action.options), [], 0, None
-    state.removed, state.forced, state.distorted = {}, [], False
+    state.install(make_filter(state, action.options), known=True)
 
 
 def check_positions(args: list, o: dict) -> tuple[list, dict]:
@@ -119,19 +118,20 @@ def _slow(action, window: list) -> None:
 
 
 def run_insert(state, action, window: list) -> None:
-    flt = need_filter(state)
+    need_filter(state)
     for item in action.args:
-        ins = flt.add(item)
-        state.named.append(item)
-        state.last = {"action": "insert", "item": item, "positions": list(ins.positions),
+        ins = state.wb.insert(item)
+        if ins is None:
+            raise state.refusal()
+        state.last = {"action": "insert", "item": item, "positions": [int(p) for p in ins.positions],
                       "newly_set": [bool(x) for x in ins.newly_set]}
     _slow(action, window)
 
 
 def run_lookup(state, action, window: list) -> None:
-    flt = need_filter(state)
+    need_filter(state)
     for item in action.args:
-        state.last = lookup_record(state, "lookup", item, flt.lookup(item))
+        state.last = lookup_record(state, "lookup", item)
     _slow(action, window)
 
 
@@ -145,17 +145,19 @@ def run_remove(state, action, window: list) -> None:
         removable = " or ".join(f"variant={vid}" for vid, cls in VARIANTS.items()
                              if cls.capabilities.removable)
         raise ValueError(f"a {flt.variant} filter cannot remove items: use {removable}")
+    wb = state.wb
     for item in action.args:
-        # as in the window: removing a member is a removal, whatever force says; only a non-member's is forced
-        member = item in state.named
-        rem = flt.remove(item, force=force and not member)
-        if member:
-            state.named.remove(item)
-            state.removed[item] = state.removed.get(item, 0) + 1
-        else:
-            state.forced.append(ForcedRemoval(action.line, item, rem.cleared))
-        state.distorted = state.distorted or bool(rem.stuck) or not member
-        state.last = {"action": "remove", "item": item, "positions": list(rem.positions),
+        # the window's removal: a member's is a removal, whatever force says; a non-member's needs force=yes
+        member = wb.is_member(item)
+        if wb.removal_needs_force(item) and not force:
+            raise ValueError(f"“{item}” was never inserted: removing it would decrement counters that belong to "
+                             f"other items and could cause false negatives; write force=yes to remove it anyway")
+        rem = wb.remove(item, force=force)
+        if rem is None:
+            raise state.refusal()
+        if not member:     # the workbench numbers it by operation; a false negative names the lesson's line
+            state.removal_lines[len(wb.history)] = action.line
+        state.last = {"action": "remove", "item": item, "positions": [int(p) for p in rem.positions],
                       "counters_before": list(rem.before), "counters_after": list(rem.after),
                       "forced": force and not member}
 
@@ -169,8 +171,13 @@ def check_generated(args: list, o: dict) -> tuple[list, dict]:
 
 def run_generated(state, action, window: list) -> None:
     count = action.args[0]
-    need_filter(state).update(random_items(count, seed=action.options["seed"]))
-    state.randoms += count
+    # what the workbench keeps of them (each item, its positions, its measured row), checked after their time
+    B.check_kept(state.nbytes(), count, need_filter(state).k, f"{action.name} of {count:,} items")
+    items = random_items(count, seed=action.options["seed"])
+    state.wb.reserve(count)                  # room for them all at once, not doubling as they come
+    for start in range(0, count, CHUNK):     # a batch at a time: its bytes and positions are made per chunk
+        if not state.wb.insert_batch(items[start:start + CHUNK]):
+            raise state.refusal()
     if action.name == "autoplay":
         window.append({"action": "autoplay", "items": count,
                        **({"speed": action.options["speed"]} if "speed" in action.options else {})})
@@ -182,7 +189,7 @@ def check_measure(args: list, o: dict) -> tuple[list, dict]:
 
 
 def run_measure(state, action, window: list) -> None:
-    state.probes, state.probe_seed = action.options["probes"], action.options["seed"]
+    state.measure(action.options["probes"], action.options["seed"], MAX_PROBES)
 
 
 def _slow_if_asked(action) -> str:

@@ -9,7 +9,7 @@ import re
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "bloomviz"
 GUARDED = ("bloomviz.measure", "bloomviz.theory", "bloomviz.studies", "bloomviz.commands", "bloomviz.hashing",
            "bloomviz.filters", "bloomviz.items", "bloomviz.files", "bloomviz.disk", "bloomviz.explain",
-           "bloomviz.workbench", "bloomviz.scenarios", "bloomviz.formats", "bloomviz.lessons")
+           "bloomviz.workbench", "bloomviz.scenarios", "bloomviz.formats", "bloomviz.lessons", "bloomviz.lab")
 
 
 def _modules() -> dict[str, pathlib.Path]:

@@ -9,7 +9,8 @@
 code, ``report`` writes the words and the plot. Nothing here imports Qt.
 """
 
-from bloomviz.lab.grid import Grid, LabReport, Point, Finding, run, KINDS
+from bloomviz.lab.grid import Grid, LabReport, Point, Finding, run
+from bloomviz.lab.kinds import KINDS
 from bloomviz.lab import student
 from bloomviz.lab.report import svg, text
 

@@ -23,6 +23,7 @@ from typing import Callable
 import numpy as np
 
 from bloomviz.lab import stats, student
+from bloomviz.lab.kinds import BIASED, BROKEN, COINCIDE, FALSE_NEGATIVES, FILL, RATE
 from bloomviz.theory.intervals import wilson_interval
 from bloomviz.theory.rates import fp_exact
 from bloomviz.theory.units import percent_text, rate_text
@@ -38,14 +39,6 @@ DEFAULT_K = (1, 3, 6)
 DEFAULT_N = (8, 32, 128)
 DEFAULT_PROBES = 20_000
 
-# The kinds of finding, in the order a report names them.
-FALSE_NEGATIVES = "false negatives"
-BROKEN = "broken contract"
-COINCIDE = "positions that coincide"
-BIASED = "biased position"
-FILL = "fill outside what luck explains"
-RATE = "rate outside what luck explains"
-KINDS = (BROKEN, FALSE_NEGATIVES, COINCIDE, BIASED, FILL, RATE)
 
 
 @dataclass(frozen=True)
@@ -86,7 +79,7 @@ def _values(values, name: str, check: Callable, top: int | None) -> tuple[int, .
 
 @dataclass(frozen=True)
 class Finding:
-    kind: str       # one of KINDS
+    kind: str       # one of kinds.KINDS
     text: str       # what was seen, with the numbers
     p: float = 0.0  # how often independent positions would look this far off (0 for a broken contract)
 

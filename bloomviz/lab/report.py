@@ -3,6 +3,9 @@
 The plot is SVG written here: a few dozen lines of text beat a plotting library for one chart of points and
 intervals, it needs no Qt and no display, it keeps its labels as text (a notebook shows it inline, with the words, through
 ``LabReport._repr_html_``), and it opens in any browser.
+
+Each function takes a ``grid.LabReport``; this module does not import it (the report asks this module for its
+words, so importing it back made the lab's one import cycle).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import html
 import math
 
 from bloomviz.palette import REPORT
-from bloomviz.lab.grid import KINDS, LabReport, Point
+from bloomviz.lab.kinds import KINDS
 from bloomviz.theory.units import rate_text
 
 CSV_COLUMNS = ("m", "k", "n", "probes", "false_positives", "measured", "low", "high", "exact", "bits_set",
@@ -22,11 +25,11 @@ def _list(values) -> str:
     return ", ".join(f"{v:,}" for v in values)
 
 
-def _short(point: Point) -> str:
+def _short(point) -> str:
     return "; ".join(f.kind for f in point.findings) or "consistent"
 
 
-def text(report: LabReport) -> str:
+def text(report) -> str:
     g = report.grid
     lines = [f"{report.form}: {g.points} points (m = {_list(g.ms)}; k = {_list(g.ks)}; n = {_list(g.ns)}), "
              f"{g.probes:,} strangers looked up at each, seed {g.seed}",
@@ -60,12 +63,12 @@ def text(report: LabReport) -> str:
     return "\n".join(lines) + "\n"
 
 
-def html_text(report: LabReport) -> str:
+def html_text(report) -> str:
     """The plot and the report's words, for a notebook."""
     return f"<div>{svg(report)}<pre>{html.escape(text(report))}</pre></div>"
 
 
-def csv_text(report: LabReport) -> str:
+def csv_text(report) -> str:
     def cell(v) -> str:
         if v is None:
             return ""
@@ -86,7 +89,7 @@ FLOOR = 1e-6         # rates below are drawn on the bottom edge (a measured 0 ha
 GOOD, BAD, THEORY = REPORT["good"], REPORT["bad"], REPORT["theory"]
 
 
-def svg(report: LabReport) -> str:
+def svg(report) -> str:
     """Measured rate with its interval (blue: consistent, red: flagged) against the exact rate (black bar), one
     column per grid point, grouped by (m, k), on a log scale."""
     pts = report.points

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from bloomviz.filters import capabilities
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.hashing import schemes as hashing
 from bloomviz.hashing.murmur_np import hash128_words
@@ -33,3 +34,14 @@ def positions(flt, items: GeneratedItems, start: int, stop: int) -> np.ndarray:
         return flt.positions_many(items.texts(start, stop))
     h1, h2 = hash128(items, start, stop)
     return hasher(h1, h2 | _U64(1), flt.m, flt.k)
+
+
+def halves(flt, items: GeneratedItems, start: int, stop: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """(h1, h2 forced odd) of items start…stop-1 when ``flt`` is a plain bit array placing them by murmur3-mix
+    (the exact tracker then computes the positions in the pass that sets them); None otherwise."""
+    caps = capabilities.of(flt)
+    if (getattr(flt, "scheme", None) != "murmur3-mix" or type(flt).positions_many is not BloomFilter.positions_many
+            or caps.counting or not caps.plain_bits):
+        return None
+    h1, h2 = hash128(items, start, stop)
+    return h1, h2 | _U64(1)

@@ -121,6 +121,35 @@ class FpTracker(ProbeCounts):
         bits_before = flt.bits_set
         if n == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        self._drop_stale(flt)
+        standard = not capabilities.of(flt).counting   # a counter filter inserts its own way
+        view = bitstore.byte_view(flt.bits)
+        if not standard:
+            # a variant inserts its own way (counting) or remaps: the flips are found on a copy of its bits
+            view = view.copy()
+        new_per_row, bit_time = self._flips().flip_rows(view, positions, len(flt.bits))
+        if standard:
+            filter_rows.count_fresh(flt, int(new_per_row.sum()), n)
+        else:
+            filter_rows.insert_rows(flt, positions)
+        return self._account(new_per_row, bit_time, bits_before)
+
+    # insert_halves takes filters of more bits than this (first_flips: the probe bits in a hashed bitmap)
+    HALVES_MIN_M = (1 << 26) + 1
+
+    def insert_halves(self, h1: np.ndarray, h2: np.ndarray, flt) -> tuple[np.ndarray, np.ndarray]:
+        """``insert_batch`` for a plain filter of the murmur3-mix scheme of at least ``HALVES_MIN_M`` bits,
+        given its items' hash halves (h2 forced odd): the positions are computed in the passes that use them
+        (first_flips.flip_halves), never held as an n x k array. The same numbers."""
+        bits_before = flt.bits_set
+        if h1.size == 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        self._drop_stale(flt)
+        new_per_row, bit_time = self._flips().flip_halves(bitstore.byte_view(flt.bits), h1, h2, flt.m, flt.k)
+        filter_rows.count_fresh(flt, int(new_per_row.sum()), h1.size)
+        return self._account(new_per_row, bit_time, bits_before)
+
+    def _drop_stale(self, flt) -> None:
         # Entries whose bit a single insert set are stale (on_insert accounted for them): they leave first,
         # so every entry whose bit the batch turns was 0 before it.
         if self._stale and self._entry_pos.size:
@@ -128,19 +157,17 @@ class FpTracker(ProbeCounts):
             if not live.all():
                 self._keep_entries(live)
         self._stale = False
-        standard = not capabilities.of(flt).counting   # a counter filter inserts its own way
-        view = bitstore.byte_view(flt.bits)
-        if not standard:
-            # a variant inserts its own way (counting) or remaps: the flips are found on a copy of its bits
-            view = view.copy()
+
+    def _flips(self):
         if self._probe_bits is None:
             from bloomviz.measure.first_flips import ProbeBits     # compiled (numba): imported when first needed
             self._probe_bits = ProbeBits(self._probe_distinct, self._probe_m)
-        new_per_row, bit_time = self._probe_bits.flip_rows(view, positions, len(flt.bits))
-        if standard:
-            filter_rows.count_fresh(flt, int(new_per_row.sum()), n)
-        else:
-            filter_rows.insert_rows(flt, positions)
+        return self._probe_bits
+
+    def _account(self, new_per_row: np.ndarray, bit_time: np.ndarray, bits_before: int):
+        """(fp count, bits set) after every row of a flip pass, from each row's new bits and each probe bit's
+        flip row."""
+        n = new_per_row.size
         new_bits = new_per_row.cumsum() + bits_before
 
         from bloomviz.measure.first_flips import account_flips

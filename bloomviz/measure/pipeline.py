@@ -37,6 +37,7 @@ from bloomviz.filters.scalable import ScalableBloomFilter
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.encoding import to_bytes_list
 from bloomviz.items.generated import GeneratedItems
+from bloomviz.filters.generated_positions import halves as generated_halves
 from bloomviz.filters.generated_positions import positions as generated_positions
 from bloomviz.measure.fp_tracker import FpTracker
 from bloomviz.measure.streams import ITEM_PREFIX, PROBE_PREFIX, PROBE_SEED_OFFSET, item_stream, probe_items
@@ -70,6 +71,12 @@ class _Chunk:
             raise ValueError("this batch was given as positions alone")
         return self._list
 
+    def halves(self, flt) -> tuple[np.ndarray, np.ndarray] | None:
+        """The generated items' (h1, h2) when ``flt`` places them by murmur3-mix in a plain bit array, else None."""
+        if self._given is not None or not self._generated:
+            return None
+        return generated_halves(flt, self._source, self._start, self._stop)
+
     def positions(self, flt) -> np.ndarray:
         if self._given is not None:
             return self._given
@@ -93,6 +100,9 @@ class _OneArray:
         return self.tracker.fp_count
 
     def insert(self, flt, chunk: _Chunk) -> tuple[np.ndarray, np.ndarray]:
+        halves = chunk.halves(flt) if flt.m >= FpTracker.HALVES_MIN_M else None
+        if halves is not None:      # a big filter: positions computed where they are used, no n x k array
+            return self.tracker.insert_halves(*halves, flt)
         return self.tracker.insert_batch(chunk.positions(flt), flt)
 
     def after_add(self, flt, ins) -> int:

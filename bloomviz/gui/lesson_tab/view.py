@@ -2,7 +2,8 @@
 
 The tab drives a ``LessonRunner`` on the core, as ``bloomviz lesson --report`` does: the lesson has its own
 filter, so walking a class through it never touches the window's filter. Next runs one step; Back restores the
-state before it exactly (the runner keeps a snapshot per step); the step list jumps. The grid shows the lesson's
+state before it exactly (the runner replays from a kept state); the step list jumps; a move over steps the
+opening's dry run measured heavy runs as a job with progress and Cancel (``stepping.py``). The grid shows the lesson's
 filter with the last operation's positions lit (1 or 0), the narration the step's text (Markdown), and the
 lines of numbers the step's report carries (``lessons.step_numbers``): m, k, n, bits set, the measured rate and
 the exact one beside Bloom's classic formula, and what a design, formulas or an ensemble computed. The split

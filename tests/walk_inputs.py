@@ -1,9 +1,11 @@
 """What the window walk (``window_walk.py``) opens and saves to, made from what the other tests already use:
 
 - foreign files: the real writers' fixtures the format tests read (``test_formats_fuzz``: Guava, Parquet,
-  pybloom-live, pyprobables, Go, Spark, RedisBloom, and Cassandra and Hudi from ../shared where present), the
-  seminar's ``bloom.txt`` (``test_detect_users_files``), RedisBloom dumps as users save them
-  (``test_redisbloom_users_dumps``), each also damaged by the format fuzz's mutator;
+  pybloom-live, pyprobables, Go, Spark, RedisBloom, and Cassandra and Hudi from ../shared where present), files
+  the real software writes at test time (ORC by pyarrow, a git commit-graph, LevelDB and RocksDB tables by
+  plyvel and rocksdict: ``test_formats_fuzz.GENERATED``, ``test_formats_fuzz_lsm.CASES``; skipped where the
+  writer is absent), the seminar's ``bloom.txt`` (``test_detect_users_files``), RedisBloom dumps as users save
+  them (``test_redisbloom_users_dumps``), each also damaged by the format fuzz's mutator;
 - lesson files from the lesson fuzz corpus (``lesson_corpus``);
 - sessions: the corruption corpus's undamaged documents and one damage of its kinds at a time
   (``test_session_corruption``: cut short, a byte JSON cannot hold, a key removed, a wrong value, a bad item,
@@ -24,7 +26,10 @@ from pathlib import Path
 
 from lesson_corpus import corpus_files
 from test_detect_users_files import seminar_file
-from test_formats_fuzz import ALL, DATA, mutated
+import pytest
+
+from test_formats_fuzz import ALL, DATA, GENERATED, mutated
+from test_formats_fuzz_lsm import CASES as LSM
 from test_redisbloom_users_dumps import SAMPLES as REDIS, dump_payload, dump_rdb, server_chunks
 from test_session_corruption import (BAD_ITEMS, REQUIRED, WRONG, base_documents, is_item_place, paths, removed,
                                      replaced, text)
@@ -51,6 +56,7 @@ class Inputs:
         self.count = 0
         self.foreign = foreign_sources()
         self._lessons: dict[str, bytes] | None = None
+        self._written: dict[str, bytes | None] = {}    # a writer's file, made once (None: writer absent)
         self._documents = base_documents()
         self.targets = Targets(folder / "targets")
 
@@ -63,8 +69,11 @@ class Inputs:
     # --- foreign files -----------------------------------------------------------------------------------------
     def foreign_file(self) -> str:
         rng = self.rng
-        kind = rng.choice(["fixture", "fixture", "seminar", "redis"])
-        if kind == "fixture":
+        kind = rng.choice(["fixture", "fixture", "seminar", "redis", "written"])
+        name = rng.choice(sorted(GENERATED) + sorted(LSM))
+        if kind == "written" and self.written(name) is not None:
+            raw = self.written(name)
+        elif kind in ("fixture", "written"):
             source = rng.choice(self.foreign)
             name, raw = source.name, source.read_bytes()
         elif kind == "seminar":
@@ -82,6 +91,21 @@ class Inputs:
         if rng.random() < 0.4:
             name, raw = "damaged-" + name, mutated(raw, rng)
         return self._write(name, raw)
+
+    def written(self, name: str) -> bytes | None:
+        """The file a real writer makes (ORC, git, LevelDB, RocksDB), made on first use."""
+        if name not in self._written:
+            folder = self.folder / f"written-{name}"
+            folder.mkdir()
+            try:
+                if name in GENERATED:
+                    GENERATED[name](folder / "file")
+                    self._written[name] = (folder / "file").read_bytes()
+                else:
+                    self._written[name] = LSM[name][1](folder).read_bytes()
+            except pytest.skip.Exception:
+                self._written[name] = None
+        return self._written[name]
 
     # --- lessons -------------------------------------------------------------------------------------------------
     def lesson_file(self, heavy: bool) -> str:

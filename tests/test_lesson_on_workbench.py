@@ -70,3 +70,15 @@ def test_a_lesson_step_and_the_same_operations_in_the_window_model_give_the_same
     assert window_op.verdict == Verdict.FALSE_NEGATIVE and report["last"]["class"] == "false negative"
     assert report["last"]["caused_by"] == {"item": stranger, "line": text.splitlines().index(
         f"remove {stranger} force=yes") + 1}
+
+
+def test_a_step_report_is_a_frozen_record_that_writes_the_json_report_in_its_order():
+    import dataclasses
+
+    import pytest
+    report = LessonRunner(parse_text("# R\n\n## S\n\n```bloomviz\nfilter m=64 k=3\ninsert a\n```\n")).next()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        report.m = 128
+    assert (report.m, report.n, report["bits_set"]) == (64, 1, report.bits_set) and report.counters_rate is None
+    assert list(report) == ["step", "title", "line", "m", "k", "scheme", "variant", "n", "bits_set", "last",
+                            "measured_rate", "exact_rate", "classic_rate", "numbers", "window"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 import os
 import sys
 
@@ -57,29 +58,30 @@ def _rate(value) -> str:
     return "—" if value is None else f"{value:.4g}"
 
 
-def _summary(report: dict, total: int) -> str:
-    if report["m"] is None:
-        return f"step {report['step']} of {total}: {report['title']} (no filter yet)"
-    last = report["last"]
+def _summary(report, total: int) -> str:
+    """One line for a step (``report``: a ``lessons.report.StepReport``)."""
+    if report.m is None:
+        return f"step {report.step} of {total}: {report.title} (no filter yet)"
+    last = report.last
     verdict = "" if not last or "verdict" not in last else \
         f"; {last['item']}: {'probably in' if last['verdict'] == 'maybe' else 'definitely not in'}" \
         + verdict_class_text(last)
-    exact = f"exact {_rate(report['exact_rate'])}"
-    if report.get("counters_rate") is not None:   # a counting filter after removals: its counters' rate
-        exact = f"exact for n inserts without removals {_rate(report['exact_rate'])}, its counters give " \
-                f"{_rate(report['counters_rate'])}"
+    exact = f"exact {_rate(report.exact_rate)}"
+    if report.counters_rate is not None:   # a counting filter after removals: its counters' rate
+        exact = f"exact for n inserts without removals {_rate(report.exact_rate)}, its counters give " \
+                f"{_rate(report.counters_rate)}"
     asked = "".join(f"; predict: {w['answer_text']} (choice {w['right'] + 1}, “{w['choices'][w['right']]}”)"
-                    for w in report["window"] if w["action"] == "predict")
-    return (f"step {report['step']} of {total}: {report['title']} — m={report['m']:,} k={report['k']} "
-            f"{report['scheme']} {report['variant']}, n={report['n']:,}, bits set {report['bits_set']:,}, "
-            f"measured {_rate(report['measured_rate'])}, {exact}{verdict}{asked}")
+                    for w in report.window if w["action"] == "predict")
+    return (f"step {report.step} of {total}: {report.title} — m={report.m:,} k={report.k} "
+            f"{report.scheme} {report.variant}, n={report.n:,}, bits set {report.bits_set:,}, "
+            f"measured {_rate(report.measured_rate)}, {exact}{verdict}{asked}")
 
 
 def _plain(value):
     """JSON without NaN or infinities (a rate of an empty filter is 0, never NaN; be safe anyway)."""
     if isinstance(value, float) and not math.isfinite(value):
         return None
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):      # a dict, or a step's report (lessons.report.StepReport)
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]

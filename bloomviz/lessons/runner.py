@@ -26,6 +26,7 @@ from bloomviz.lessons import budget as B
 from bloomviz.lessons.actions import action_cost, apply
 from bloomviz.lessons.costs import report_cost
 from bloomviz.lessons.lesson import Lesson, LessonError
+from bloomviz.lessons.report import StepReport
 from bloomviz.lessons.state import LessonState, snapshot
 
 CHECKPOINT_BYTES = 1 << 20     # a step's state is copied for Back only while it is this small
@@ -35,7 +36,7 @@ CHECKPOINTS_TOTAL = 32 << 20   # and all the copies together this small; past th
 class LessonRunner:
     def __init__(self, lesson: Lesson):
         self.lesson = lesson
-        self.reports: list[dict] = []
+        self.reports: list[StepReport] = []
         self.budget = B.Budget()
         self._state = LessonState()
         self._kept: dict[int, LessonState] = {0: LessonState()}   # steps taken -> a copy of the state then
@@ -53,7 +54,7 @@ class LessonRunner:
     def finished(self) -> bool:
         return self.position >= len(self.lesson.steps)
 
-    def next(self, before_action: Callable[[int, int], None] | None = None) -> dict:
+    def next(self, before_action: Callable[[int, int], None] | None = None) -> StepReport:
         """Run the next step; ``before_action(step_index, action_index)`` is called before each action starts
         (a job's progress and cancel: whatever it raises leaves the state as it was before the step)."""
         if self.finished:
@@ -71,8 +72,8 @@ class LessonRunner:
                 apply(state, action, window)
             line = step.line
             self.budget.charge(B.ACTION_BASE + report_cost(state), "this step's report (its measured rate)")
-            report = {"step": self.position + 1, "title": step.title, "line": step.line, **snapshot(state),
-                      "numbers": {k: v for k, v in state.numbers.items() if k in state.touched}, "window": window}
+            report = StepReport.of(self.position + 1, step.title, step.line, snapshot(state),
+                                   {k: v for k, v in state.numbers.items() if k in state.touched}, window)
         except BaseException as exc:
             self.budget.abandon_step()
             self._state = self._rebuild(self.position)
@@ -123,12 +124,12 @@ class LessonRunner:
         self._state = self._rebuild(self.position)
         return self.state
 
-    def run_all(self, before_action: Callable[[int, int], None] | None = None) -> list[dict]:
+    def run_all(self, before_action: Callable[[int, int], None] | None = None) -> list[StepReport]:
         while not self.finished:
             self.next(before_action)
         return self.reports
 
 
-def check(lesson: Lesson, before_action: Callable[[int, int], None] | None = None) -> list[dict]:
+def check(lesson: Lesson, before_action: Callable[[int, int], None] | None = None) -> list[StepReport]:
     """Run every step on the core; the reports, or the first LessonError (file, line, reason)."""
     return LessonRunner(lesson).run_all(before_action)

@@ -57,7 +57,7 @@ class StepAnimation(QtCore.QObject):
         """Animate the step just taken (``report``); False when it has nothing to animate."""
         self.stop()
         runner = self._view.runner
-        step = self._view.lesson.steps[report["step"] - 1]
+        step = self._view.lesson.steps[report.step - 1]
         plan = []
         for index, action in enumerate(step.actions):
             kind = REGISTRY[action.name].animates(action)      # what the action's declaration plays

@@ -230,7 +230,7 @@ class LessonView(QtWidgets.QWidget):
         self.message.setText(html.escape(self.lesson.title))    # an earlier refusal or note is over
         self.message.setStyleSheet("font-weight: bold;")
         self._show(report)
-        for shown in report["window"]:
+        for shown in report.window:
             if shown["action"] == "show":
                 self.showRequested.emit(shown)
         # a verdict question hides the lookup until Reveal: its hashes, revealed slowly, would give it away
@@ -256,7 +256,7 @@ class LessonView(QtWidgets.QWidget):
         """The current step's predict record, or None."""
         if self.runner is None or not self.runner.reports or self.moving:
             return None
-        return next((w for w in self.runner.reports[-1]["window"] if w["action"] == "predict"), None)
+        return next((w for w in self.runner.reports[-1].window if w["action"] == "predict"), None)
 
     def asking(self) -> bool:
         """A question is on screen and its answer not yet revealed."""
@@ -304,11 +304,11 @@ class LessonView(QtWidgets.QWidget):
     def _question(self, report: dict) -> tuple[dict | None, set, bool]:
         """The step's question shown beside the narration: (its record, the report's fields it keeps hidden
         until Reveal, whether it is revealed); (None, ∅, True) for a step that asks nothing."""
-        asked = next((w for w in report["window"] if w["action"] == "predict"), None)
+        asked = next((w for w in report.window if w["action"] == "predict"), None)
         if asked is None:
             self.predict_box.hide()
             return None, set(), True
-        tally = self.tallies.setdefault(report["step"], Tally([0] * len(asked["choices"])))
+        tally = self.tallies.setdefault(report.step, Tally([0] * len(asked["choices"])))
         if self.predict.record is not asked or self.predict.tally is not tally:
             self.predict.show_question(asked, tally)
         self.predict_box.show()
@@ -319,8 +319,8 @@ class LessonView(QtWidgets.QWidget):
     def _draw_step(self, report: dict, flt, hidden: set, revealed: bool) -> dict:
         """The lesson's filter on the grid with the step's marks; the counters of a counting filter's lit cells."""
         values = self.draw_filter(flt)
-        marks.show_bands(self.grid, self.legend, flt, (report.get("last") or {}).get("positions", ()))
-        last = {} if "last" in hidden else report.get("last") or {}
+        marks.show_bands(self.grid, self.legend, flt, (report.last or {}).get("positions", ()))
+        last = {} if "last" in hidden else report.last or {}
         positions, kinds = marks.last_marks(last, values, flt.m)
         counters = {}
         if capabilities.max_value(flt) > 1:     # counters, which the grid shows only as shades
@@ -329,7 +329,7 @@ class LessonView(QtWidgets.QWidget):
             self.grid.highlight(positions, kinds)
         else:
             self.grid.clear_highlight()
-        for shown in report.get("window", ()):
+        for shown in report.window:
             spec = REGISTRY.get(shown["action"])      # what the action's declaration lights
             lit, lit_kinds = spec.marks(shown, values, revealed) if spec is not None else ([], [])
             if lit:
@@ -337,7 +337,7 @@ class LessonView(QtWidgets.QWidget):
         return counters
 
     def _show(self, report: dict) -> None:
-        step = self.lesson.steps[report["step"] - 1]
+        step = self.lesson.steps[report.step - 1]
         flt = self.runner.state.filter
         asked, hidden, revealed = self._question(report)
         # the words written below a predict block explain the answer: they wait for Reveal too
@@ -349,7 +349,7 @@ class LessonView(QtWidgets.QWidget):
         counters = self._draw_step(report, flt, hidden, revealed) if shown_filter else {}
         line = [] if theory else step_numbers.filter_line({k: (None if k in hidden else v) for k, v in report.items()},
                                                           standard_formulas_apply(flt), counters)
-        banner = "" if theory or "last" in hidden else marks.verdict_banner(report.get("last") or {})
+        banner = "" if theory or "last" in hidden else marks.verdict_banner(report.last or {})
         self.numbers.setText((banner + "<br>" if banner else "") + " · ".join(html.escape(str(p)) for p in line))
         self.legend.setVisible(shown_filter)
         if shown_filter:

@@ -71,7 +71,7 @@ def _summary(report, total: int) -> str:
         exact = f"exact for n inserts without removals {_rate(report.exact_rate)}, its counters give " \
                 f"{_rate(report.counters_rate)}"
     asked = "".join(f"; predict: {w['answer_text']} (choice {w['right'] + 1}, “{w['choices'][w['right']]}”)"
-                    for w in report.window if w["action"] == "predict")
+                    for w in [report.asked] if w is not None)
     return (f"step {report.step} of {total}: {report.title} — m={report.m:,} k={report.k} "
             f"{report.scheme} {report.variant}, n={report.n:,}, bits set {report.bits_set:,}, "
             f"measured {_rate(report.measured_rate)}, {exact}{verdict}{asked}")

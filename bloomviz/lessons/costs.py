@@ -69,14 +69,22 @@ def _hashing(state, count: int, scalar: bool) -> float:
 # the action on the state as it is now.
 
 def items_cost(state, action) -> tuple[float, str]:
-    """insert, lookup, remove: named items, each hashed on the scalar path (a lookup's culprits besides)."""
-    name, count = action.name, len(action.args)
-    if name == "insert" and state.filter is not None:
-        check_growth(state.filter, count)
-    seconds = B.ACTION_BASE + _hashing(state, count, scalar=True)
-    if name == "lookup":
-        seconds += culprit_cost(state, count)
-    return seconds, f"{name} of {count:,} item{'s' * (count != 1)}"
+    """remove (and the part of insert and lookup they share): named items, each a workbench operation."""
+    count = len(action.args)
+    return B.ACTION_BASE + _hashing(state, count, scalar=True), f"{action.name} of {count:,} item{'s' * (count != 1)}"
+
+
+def insert_cost(state, action) -> tuple[float, str]:
+    """Named items inserted; a growing filter they would push past the lesson's bits is refused first."""
+    if state.filter is not None:
+        check_growth(state.filter, len(action.args))
+    return items_cost(state, action)
+
+
+def lookup_cost(state, action) -> tuple[float, str]:
+    """Named items looked up, and who set the bits of each one found present."""
+    seconds, what = items_cost(state, action)
+    return seconds + culprit_cost(state, len(action.args)), what
 
 
 def predict_cost(state, action) -> tuple[float, str]:

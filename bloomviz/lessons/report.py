@@ -32,6 +32,15 @@ class StepReport(Mapping):
     window: list
     counters_rate: float | None = None
 
+    @property
+    def asked(self) -> dict | None:
+        """The step's predict question as the window shows it (its ``predict`` record), or None."""
+        return next((w for w in self.window if w["action"] == "predict"), None)
+
+    def requests(self) -> list[dict]:
+        """What the step asks the window to open (its ``show`` records: tab= or scenario=)."""
+        return [w for w in self.window if w["action"] == "show"]
+
     @classmethod
     def of(cls, step: int, title: str, line: int, snapshot: dict, numbers: dict, window: list) -> "StepReport":
         return cls(step=step, title=title, line=line, numbers=numbers, window=window, **snapshot)

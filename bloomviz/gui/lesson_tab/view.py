@@ -230,9 +230,8 @@ class LessonView(QtWidgets.QWidget):
         self.message.setText(html.escape(self.lesson.title))    # an earlier refusal or note is over
         self.message.setStyleSheet("font-weight: bold;")
         self._show(report)
-        for shown in report.window:
-            if shown["action"] == "show":
-                self.showRequested.emit(shown)
+        for shown in report.requests():
+            self.showRequested.emit(shown)
         # a verdict question hides the lookup until Reveal: its hashes, revealed slowly, would give it away
         asked = self.question()
         self.animation.start(report, hide_lookups=self.asking() and "last" in hidden_until_reveal(
@@ -256,7 +255,7 @@ class LessonView(QtWidgets.QWidget):
         """The current step's predict record, or None."""
         if self.runner is None or not self.runner.reports or self.moving:
             return None
-        return next((w for w in self.runner.reports[-1].window if w["action"] == "predict"), None)
+        return self.runner.reports[-1].asked
 
     def asking(self) -> bool:
         """A question is on screen and its answer not yet revealed."""
@@ -304,7 +303,7 @@ class LessonView(QtWidgets.QWidget):
     def _question(self, report: dict) -> tuple[dict | None, set, bool]:
         """The step's question shown beside the narration: (its record, the report's fields it keeps hidden
         until Reveal, whether it is revealed); (None, ∅, True) for a step that asks nothing."""
-        asked = next((w for w in report.window if w["action"] == "predict"), None)
+        asked = report.asked
         if asked is None:
             self.predict_box.hide()
             return None, set(), True

@@ -205,9 +205,9 @@ SPECS = (
                             "scheme=hand-set)",
                min_args=3, max_args=None, check=check_positions, run=run_positions, about="filter"),
     ActionSpec("insert", "insert ITEM …", options=("slow",), items=True, min_args=1, max_args=None,
-               check=check_slow, run=run_insert, cost=costs.items_cost, about="filter", animates=_slow_if_asked),
+               check=check_slow, run=run_insert, cost=costs.insert_cost, about="filter", animates=_slow_if_asked),
     ActionSpec("lookup", "look up ITEM …", options=("slow",), items=True, min_args=1, max_args=None,
-               check=check_slow, run=run_lookup, cost=costs.items_cost, about="filter", animates=_slow_if_asked),
+               check=check_slow, run=run_lookup, cost=costs.lookup_cost, about="filter", animates=_slow_if_asked),
 )
 
 # (predict comes between lookup and remove in the list of actions a refusal names: see actions/__init__.py)

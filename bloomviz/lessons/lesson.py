@@ -1,7 +1,7 @@
 """A lesson as data: its steps, their narration and ``Action`` records, and ``LessonError``.
 
 Plain frozen records with no behaviour beyond printing, at the bottom of the lessons package: the parser
-(``format.py``) makes them, the action registry (``actions.py``) checks them, the runner plays them and the
+(``format.py``) makes them, the action registry (``actions/``) checks them, the runner plays them and the
 window shows them, and none of those needs another to name them.
 """
 

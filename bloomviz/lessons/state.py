@@ -27,6 +27,7 @@ from bloomviz.workbench.model import Workbench
 
 PROBE_PREFIX = "probe:"
 DEFAULT_PROBES = 2000
+PROBE_BYTES = 100     # a probe's string and its place in the list
 
 
 class LessonState:
@@ -98,8 +99,11 @@ class LessonState:
         self.last, self.removal_lines = None, {}
 
     def nbytes(self) -> int:
-        """About what the state holds: its workbench's filter, truth (the items too) and measured rows."""
-        return workbench_state.nbytes(self.wb.state) if self.wb is not None else 0
+        """About what the state holds: its workbench's filter, truth (the items too) and measured rows, and its
+        probes (each a string and its k positions: 200,000 of them are 30 MB a copy)."""
+        if self.wb is None:
+            return 0
+        return workbench_state.nbytes(self.wb.state) + len(self.wb.probes) * (PROBE_BYTES + 8 * self.wb.filter.k)
 
     def copy(self) -> "LessonState":
         """An independent copy (the runner keeps one per step while small; a window animates from one)."""

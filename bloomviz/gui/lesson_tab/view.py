@@ -1,7 +1,7 @@
 """The Lesson tab: a lesson (``bloomviz.lessons``) played step by step, and presenter mode for a lecture hall.
 
-The tab drives a ``LessonRunner`` on the core, as ``bloomviz lesson --report`` does: the lesson has its own
-filter, so walking a class through it never touches the window's filter. Next runs one step; Back restores the
+The tab drives a ``LessonRunner``, as ``bloomviz lesson --report`` does: the lesson runs on a workbench of its
+own (the window's model), so walking a class through it never touches the window's filter. Next runs one step; Back restores the
 state before it exactly (the runner replays from a kept state); the step list jumps; a move over steps the
 opening's dry run measured heavy runs as a job with progress and Cancel (``stepping.py``). The grid shows the lesson's
 filter with the last operation's positions lit (1 or 0), the narration the step's text (Markdown), and the

@@ -17,6 +17,9 @@ work on the machine slows both sides of a ratio alike, not its absolute times):
    exact theory.
 4. --brainflayer: Kedmi's Brainflayer filter, m = 2^32, k = 20, filled with 440 million generated items,
    the same measurements (theory.fp_exact(2**32, 20, 440e6) = 0.0633). Minutes on two cores.
+   --brainflayer-sample N: its cost an item without the whole run: N items at each of 6 points of the run,
+   the array filled at random to the run's fill there, against the floor on this thread's CPU time (with
+   --skip-tracker --skip-everyday, seconds to a minute).
 
 Peak memory is the process's maximum resident size (ru_maxrss) after each run: it includes everything
 before it. Last line: one JSON object with the figures.
@@ -45,6 +48,7 @@ from bloomviz.measure.experiment import Simulation  # noqa: E402
 from bloomviz.measure.fp_tracker import FpTracker  # noqa: E402
 from bloomviz.filters.standard import BloomFilter  # noqa: E402
 from bloomviz.filters import bit_kernels  # noqa: E402
+from bloomviz.filters import rows as filter_rows  # noqa: E402
 from bloomviz.filters.generated_positions import positions  # noqa: E402
 from bloomviz.items.generated import GeneratedItems  # noqa: E402
 
@@ -176,6 +180,65 @@ def show_run(r: dict) -> None:
           f"1-minute load during the run min/mean/max {'/'.join(f'{x:.1f}' for x in r['load_during'])}; {load()}")
 
 
+def filled_bytes(size: int, fill: float, rng, digits: int = 6) -> np.ndarray:
+    """``size`` random bytes whose bits are each 1 with probability ``fill`` (to 1/2^digits): the binary
+    digits of fill, last first, each an OR (digit 1) or AND (digit 0) with fresh random bytes."""
+    acc = np.zeros(size, dtype=np.uint8)
+    for d in reversed(range(1, digits + 1)):
+        r = np.frombuffer(rng.bytes(size), dtype=np.uint8)
+        if int(fill * 2 ** d) % 2:
+            acc |= r
+        else:
+            acc &= r
+    return acc
+
+
+def brainflayer_sample(n_sample: int, levels: int, n: int = 440_000_000) -> dict:
+    """Brainflayer's per-item CPU time on samples instead of the whole run: at ``levels`` points of the run
+    (n_i = (i + 1/2)·n/levels) the 2^32-bit array is filled at random to the run's fill there, 1 - e^(-k·n_i/m),
+    and ``n_sample`` generated items go in through Simulation's steps with the exact curve; their mean over the
+    points estimates the run's cost an item. The floor is the same plain numpy scatter as part 2, on this
+    thread's CPU time like the samples, so the load on the machine counts on neither side."""
+    m, k = 2 ** 32, 20
+    rng = np.random.default_rng(9)
+    view = np.zeros(m // 8, dtype=np.uint8)
+    view[::4096] = 1
+    pos = rng.integers(0, m, 1 << 23, dtype=np.int64)
+    byte, value = pos >> 3, np.left_shift(np.uint8(1), (pos & 7).astype(np.uint8))
+    floors = []
+    for _ in range(3):
+        start = time.thread_time()
+        view[byte] = value
+        floors.append((time.thread_time() - start) / pos.size * 1e9)
+    del view
+    floor_ns = statistics.median(floors)
+    per_item = []
+    for i in range(levels):
+        n_i = (i + 0.5) * n / levels
+        fill = -math.expm1(-k * n_i / m)
+        sim = Simulation(2 ** 32, k, n, probes=10_000, seed=0)
+        flt = sim.filter
+        bits_view = bitstore.byte_view(flt.bits)
+        for lo in range(0, bits_view.size, 1 << 26):
+            bits_view[lo:lo + (1 << 26)] = filled_bytes(min(1 << 26, bits_view.size - lo), fill, rng)
+        filter_rows.count_fresh(flt, int(flt.bits.count()), 0)
+        sim.tracker.rebuild(flt)
+        sim.measurement.step(CHUNK)                  # untimed: the compiled code's first call
+        start = time.thread_time()
+        done = 0
+        while done < n_sample:
+            sim.measurement.step(CHUNK)
+            done += CHUNK
+        per_item.append((time.thread_time() - start) / done * 1e9)
+        print(f"  Brainflayer sample at n = {n_i:,.0f} (fill {flt.bits_set / m:.3f}): {per_item[-1]:.0f} ns an item",
+              file=sys.stderr, flush=True)
+        del sim, flt, bits_view
+        gc.collect()
+    mean = statistics.mean(per_item)
+    return {"floor_ns": floor_ns, "floors": floors, "per_item_ns": per_item, "mean_ns": mean,
+            "estimated_s": mean * n / 1e9, "floor_s": floor_ns * k * n / 1e9, "vs_floor": mean / (floor_ns * k)}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -183,8 +246,17 @@ def main() -> int:
     parser.add_argument("--skip-tracker", action="store_true", help="skip the tracker's ratio (part 1)")
     parser.add_argument("--brainflayer", action="store_true", help="also the 440-million-item run (minutes)")
     parser.add_argument("--brainflayer-n", type=int, default=440_000_000)
+    parser.add_argument("--brainflayer-sample", type=int, default=0, metavar="N",
+                        help="Brainflayer's cost an item from N items at each of 6 points of the run (no full run)")
     args = parser.parse_args()
     figures: dict = {"load_start": os.getloadavg(), "cpus": os.cpu_count()}
+    if args.brainflayer_sample:
+        b = brainflayer_sample(args.brainflayer_sample, 6)
+        figures["brainflayer_sample"] = b
+        print(f"Brainflayer (m = 2^32, k = 20, 440,000,000 items), sampled: {b['mean_ns']:.0f} ns an item "
+              f"(points {', '.join(f'{x:.0f}' for x in b['per_item_ns'])}), about {b['estimated_s']:.0f} s of CPU; "
+              f"the floor, a plain numpy scatter, {b['floor_ns']:.1f} ns a position ({b['floor_s']:.0f} s for "
+              f"n·k): {b['vs_floor']:.2f}x the floor (goal <= 1.5); {load()}")
 
     tr = {} if args.skip_tracker else tracker_ratio(args.repeat)
     figures.update(tr)

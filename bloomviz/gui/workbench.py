@@ -55,7 +55,10 @@ def _warm_up() -> None:
     # pass: loaded here too, or the first chunk of such an auto-play loaded it inside a turn of the loop.
     big = first_flips.EXACT_MAX_M + 8
     probe_bits = first_flips.ProbeBits(np.array([1, 5], dtype=np.int64), big)
-    probe_bits.flip_rows(np.zeros((big + 7) // 8, dtype=np.uint8), np.array([[1, 2]], dtype=np.int64), big)
+    view = np.zeros((big + 7) // 8, dtype=np.uint8)
+    probe_bits.flip_rows(view, np.array([[1, 2]], dtype=np.int64), big)
+    # generated items into such a filter go in by their hash halves (FpTracker.insert_halves): its passes too
+    probe_bits.flip_halves(view, np.array([7], dtype=np.uint64), np.array([3], dtype=np.uint64), big, 2)
 
 
 class Workbench(QtCore.QObject):

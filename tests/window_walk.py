@@ -28,6 +28,7 @@ import faulthandler
 import json
 import os
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -438,4 +439,6 @@ if __name__ == "__main__":
     code = main()
     win.lesson_view.opening.wait(GUARD_SECONDS)
     win.close()
+    if code == 0:       # a failed walk's files stay for a look
+        shutil.rmtree(tmp, ignore_errors=True)
     sys.exit(code)

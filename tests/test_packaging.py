@@ -42,6 +42,7 @@ def readme_section(text: str, title: str) -> str:
 def run_ci(workdir: Path, extra_args: tuple[str, ...] = (), other_pythons: bool = False
            ) -> subprocess.CompletedProcess:
     env = dict(os.environ, BLOOMVIZ_CI_SKIP_SYSTEM="1")
+    env.pop("BLOOMVIZ_CI_SKIP_OTHER_PYTHONS", None)   # the outer CI run's own choice is not this run's
     if not other_pythons:
         env["BLOOMVIZ_CI_SKIP_OTHER_PYTHONS"] = "1"
     return subprocess.run(["bash", str(workdir / ".ci" / "run"), *extra_args], cwd=workdir, env=env,

@@ -197,6 +197,10 @@ class LessonView(QtWidgets.QWidget):
         self.animation.stop()
         self.lesson, self.runner = lesson, lessons.LessonRunner(lesson)
         self.tallies = {}
+        # the combo names the lesson shown (a built-in opened from the command line too); a file, none of them
+        path = lesson.path or ""
+        self.choice.setCurrentIndex(self.choice.findData(path[len("builtin:"):]) if path.startswith("builtin:")
+                                    else -1)
         self.predict_box.hide()
         self.steps.clear()
         for i, step in enumerate(lesson.steps, start=1):

@@ -1,8 +1,10 @@
 """The one Qt adapter of the window's model (``bloomviz.workbench``): model events become Qt signals, and a
 zero-delay timer steps the model's jobs.
 
-Views hold this object and call the model through it (``insert``, ``lookup``, ``configure`` ... are the model's
-own methods, reached through attribute access). Each operation arrives as ONE model event carrying a frozen
+Views hold this object and call the model through it: ``MODEL_API`` declares the model's members they may
+reach (``insert``, ``lookup``, ``configure`` ...), each forwarded by a method or property of the same name
+and docstring made from that list; any other name of the model is not reachable from a view (it was, through
+``__getattr__``, so neither a reader nor a tool could see the view -> model step). Each operation arrives as ONE model event carrying a frozen
 ``Operation`` record; the adapter turns it into the signals each view listens to, in one go, from that record
 (views never ask the model what changed):
 
@@ -22,6 +24,7 @@ jobs: ``busyChanged(bool)``, ``progress(done, total)``, ``jobFrame()``,
 
 from __future__ import annotations
 
+import functools
 import threading
 
 import numpy as np
@@ -33,6 +36,26 @@ from bloomviz.gui.timing import ChunkRunner
 from bloomviz.workbench.model import Workbench as Model
 
 _EMPTY = np.zeros(0, dtype=np.int64)
+
+#: The model's members the views reach through the adapter: the door from a view to the model. A new one is
+#: added here (tests/test_adapter_api.py checks every name is the model's and every public member is either here
+#: or in ``NOT_FORWARDED``).
+MODEL_API = (
+    # operations
+    "insert", "lookup", "remove", "insert_batch", "insert_many", "run_job", "run_steps", "step_job",
+    "run_to_end", "cancel", "busy",
+    # the filter shown
+    "configure", "design", "reset", "install_filter", "set_probe_count", "set_probe_seed", "probe_seed",
+    "explain_note", "announce", "quiet",
+    # going back
+    "undo", "undo_what", "undo_stack", "checkpoint", "rollback", "snapshot", "restore",
+    # reading
+    "filter", "state", "series", "history", "items", "tracker", "probes", "capacity", "last_record",
+    "truth_known", "variant", "is_member", "items_at_bit", "max_value", "grid_values", "cell_values",
+    "numbers", "formula_break", "status", "can_remove",
+)
+#: Public members of the model the views do not reach through the adapter (the adapter answers them in words).
+NOT_FORWARDED = ("removal_needs_force", "validate_config", "events")
 _warmed = threading.Event()
 
 
@@ -106,12 +129,6 @@ class Workbench(QtCore.QObject):
             # started from the event loop, so the window shows first
             QtCore.QTimer.singleShot(0, lambda: threading.Thread(target=_warm_up, name="bloomviz-warm-up").start())
 
-    def __getattr__(self, name: str):
-        # Only reached for names this QObject lacks: the model's methods and properties (view -> model).
-        if name.startswith("__") or name == "model":
-            raise AttributeError(name)
-        return getattr(self.model, name)
-
     # --- model -> signals ------------------------------------------------------------------------------------
     def _explain(self, record):
         if record is not self._explained[0]:
@@ -170,3 +187,20 @@ class Workbench(QtCore.QObject):
 
     def bound_line(self) -> tuple[float, str] | None:
         return variants.bound_line(self.model.filter)
+
+
+def _forward(name: str):
+    """The adapter's member ``name``: the model's property read, or the model's method called."""
+    target = getattr(Model, name, None)
+    if target is None or isinstance(target, property):   # an attribute the model sets, or a property
+        return property(lambda self: getattr(self.model, name),
+                        doc=getattr(target, "__doc__", None) or f"The model's ``{name}``.")
+
+    @functools.wraps(target)
+    def method(self, *args, **kwargs):
+        return getattr(self.model, name)(*args, **kwargs)
+    return method
+
+
+for _name in MODEL_API:
+    setattr(Workbench, _name, _forward(_name))

@@ -1,0 +1,33 @@
+"""The Qt adapter's door to the model is declared (gui/workbench.py's MODEL_API): every declared name is the
+model's and reaches it, every public member of the model is either declared or deliberately left out, and a
+name outside the door is not reachable from a view."""
+
+from __future__ import annotations
+
+import pytest
+
+from bloomviz.gui.workbench import MODEL_API, NOT_FORWARDED, Workbench
+from bloomviz.workbench.model import Workbench as Model
+
+
+def test_every_public_member_of_the_model_is_declared_or_left_out():
+    model = Model(probes=16)
+    public = {name for name in dir(model) if not name.startswith("_")}
+    assert set(MODEL_API) <= public, set(MODEL_API) - public
+    assert public - set(MODEL_API) - set(NOT_FORWARDED) == set(), "declare it in MODEL_API or NOT_FORWARDED"
+    assert not set(MODEL_API) & set(NOT_FORWARDED)
+
+
+def test_the_declared_members_reach_the_model_and_nothing_else_does(qtbot):
+    wb = Workbench(probes=16)
+    assert wb.insert("apple") is not None and wb.is_member("apple")
+    assert wb.filter is wb.model.filter and len(wb.history) == 1
+    assert wb.insert.__doc__ == Model.insert.__doc__          # a reader sees the model's words
+    with wb.quiet():                                           # a context manager of the model's, forwarded
+        wb.lookup("pear")
+    assert len(wb.history) == 2 and wb.undo_what == ("insert", "apple")
+    assert wb.undo() and len(wb.history) == 0 and wb.undo_stack is wb.model.undo_stack
+    with pytest.raises(AttributeError):
+        wb.removal_needs_force                                 # asked in words: wb.removal_question
+    with pytest.raises(AttributeError):
+        wb._ops                                                # the model's parts are its own

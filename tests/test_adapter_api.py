@@ -31,3 +31,23 @@ def test_the_declared_members_reach_the_model_and_nothing_else_does(qtbot):
         wb.removal_needs_force                                 # asked in words: wb.removal_question
     with pytest.raises(AttributeError):
         wb._ops                                                # the model's parts are its own
+
+
+def test_an_operation_is_explained_only_when_a_view_shows_it(qtbot, monkeypatch):
+    from bloomviz.gui import workbench as adapter
+    from bloomviz.gui.filter_tab.explain_panel import ExplainPanel
+
+    built = []
+    explain = adapter.words.explain
+    monkeypatch.setattr(adapter.words, "explain", lambda *a: built.append(a[0]) or explain(*a))
+    wb = Workbench(probes=16)
+    panel = ExplainPanel(wb)
+    qtbot.addWidget(panel)
+    wb.insert_batch([f"item {i}" for i in range(50)])     # an auto-play chunk, the panel hidden
+    wb.lookup("item 3")
+    assert built == []
+    panel.show()
+    qtbot.waitExposed(panel)
+    qtbot.waitUntil(lambda: "item 3" in panel.toPlainText())
+    assert built == [wb.last_record]                       # the latest, once, when the panel showed
+    assert wb.last_explanation is wb.explanation(wb.last_record) and len(built) == 1

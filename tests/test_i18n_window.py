@@ -91,6 +91,8 @@ def test_the_setting_and_the_locale_choose_croatian_and_english_stays_the_defaul
 def test_verdicts_are_croatian_with_numbers_written_the_croatian_way(qtbot, tmp_path, no_locale):
     no_locale.setenv(i18n.ENVIRONMENT, "hr")
     window = whole_window(qtbot, tmp_path)
+    window.show()                 # the Explain panel explains what it shows: only once it is visible
+    qtbot.waitExposed(window)
     wb = window.wb
     wb.configure(2000, 3)
     words = [f"riječ{i}" for i in range(300)]
@@ -117,6 +119,8 @@ def test_verdicts_are_croatian_with_numbers_written_the_croatian_way(qtbot, tmp_
 def test_a_false_positive_is_named_in_croatian(qtbot, tmp_path, no_locale):
     no_locale.setenv(i18n.ENVIRONMENT, "hr")
     window = whole_window(qtbot, tmp_path)
+    window.show()                 # the Explain panel explains what it shows: only once it is visible
+    qtbot.waitExposed(window)
     wb = window.wb
     wb.configure(16, 2)
     for word in ("ana", "ivo", "maja", "luka", "petra", "marko"):

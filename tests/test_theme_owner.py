@@ -47,7 +47,9 @@ def test_colours_follow_the_theme():
         theme.colour("no such colour")
 
 
-def test_the_panels_redraw_in_the_new_theme(window):
+def test_the_panels_redraw_in_the_new_theme(window, qtbot):
+    window.show()                 # the Explain panel explains what it shows: only once it is visible
+    qtbot.waitExposed(window)
     window.wb.insert("apple")
     window.wb.lookup("apple")
     window.explain_panel.render_now()

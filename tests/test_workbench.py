@@ -58,8 +58,7 @@ def assert_consistent(wb: Workbench) -> None:
 
 def test_insert_sets_the_items_bits_and_reports_new_and_old(wb, qtbot):
     wb.configure(64, 3)
-    with qtbot.waitSignals([wb.bitsChanged, wb.highlighted, wb.seriesChanged, wb.historyAppended,
-                            wb.operationExplained]) as blockers:
+    with qtbot.waitSignals([wb.operated, wb.bitsChanged, wb.highlighted, wb.historyAppended]) as blockers:
         ins = wb.insert("cat")
     positions = wb.filter.positions("cat")
     assert ins.positions == positions

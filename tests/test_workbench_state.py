@@ -120,6 +120,7 @@ def test_installed_filter_with_items_classifies_lookups(wb):
 
 
 def test_explain_note_reaches_the_explain_signal(wb, qtbot):
-    with qtbot.waitSignal(wb.operationExplained) as sig:
+    with qtbot.waitSignal(wb.noted) as sig:
         wb.explain_note("Spell checker", "Every English word goes in.")
-    assert sig.args[0].op == "Spell checker" and "English" in sig.args[0].verdict_text
+    expl = wb.explanation(sig.args[0])     # built when asked, from the note
+    assert expl.op == "Spell checker" and "English" in expl.verdict_text

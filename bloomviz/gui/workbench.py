@@ -5,21 +5,24 @@ Views hold this object and call the model through it: ``MODEL_API`` declares the
 reach (``insert``, ``lookup``, ``configure`` ...), each forwarded by a method or property of the same name
 and docstring made from that list; any other name of the model is not reachable from a view (it was, through
 ``__getattr__``, so neither a reader nor a tool could see the view -> model step). Each operation arrives as ONE model event carrying a frozen
-``Operation`` record; the adapter turns it into the signals each view listens to, in one go, from that record
+``Operation`` record; the adapter turns it into the signals views listen to, in one go, from that record
 (views never ask the model what changed):
 
 - ``operated(record)``              the record itself, for views that want all of it;
 - ``historyAppended(entry)``        its ``HistoryEntry``;
 - ``bitsChanged(positions)``        the cells whose value changed (a numpy array), or ``None`` = all;
 - ``filterGrown()``                 instead of ``bitsChanged`` when a scalable filter opened a stage;
-- ``highlighted(positions, kinds)`` the cells the operation touched and what each one was;
-- ``seriesChanged()``               rows were appended to ``series``;
-- ``operationExplained(expl)``      an ``Explanation`` of it, with the numbers plugged in (``bloomviz.explain``).
+- ``highlighted(positions, kinds)`` the cells the operation touched and what each one was.
+
+Words about a record are built when a view shows them: ``explanation(record)`` (``bloomviz.explain``, kept
+for the last record asked) — the Explain panel asks when it is visible and renders, the item panel for a
+person's insert, lookup or removal; an auto-play chunk with the panel hidden is never explained.
 
 State: ``aboutToReset()`` then ``filterReset()`` when the filter is replaced, cleared, restored or rolled back
 (item models begin their reset on the first, so no repaint in between reads rows that no longer exist);
-jobs: ``busyChanged(bool)``, ``progress(done, total)``, ``jobFrame()``,
-``jobFinished(done, total, cancelled)``; ``error(str)`` a refusal, ``notice(str)`` information.
+``noted(note)`` a ``StateNote`` to show (a scenario's story, an import's report); jobs: ``busyChanged(bool)``,
+``progress(done, total)``, ``jobFrame()``, ``jobFinished(done, total, cancelled)``; ``error(str)`` a refusal,
+``notice(str)`` information.
 """
 
 from __future__ import annotations
@@ -93,9 +96,8 @@ class Workbench(QtCore.QObject):
     operated = QtCore.Signal(object)
     bitsChanged = QtCore.Signal(object)
     highlighted = QtCore.Signal(object, object)
-    seriesChanged = QtCore.Signal()
     historyAppended = QtCore.Signal(object)
-    operationExplained = QtCore.Signal(object)
+    noted = QtCore.Signal(object)
     busyChanged = QtCore.Signal(bool)
     # object, not int: Qt's int is 32 bits, and a job's bound (a file's size in bytes) may pass 2^31
     progress = QtCore.Signal(object, object)
@@ -116,7 +118,7 @@ class Workbench(QtCore.QObject):
         ev.operated.connect(self._on_operated)
         ev.about_to_reset.connect(self.aboutToReset.emit)
         ev.reset.connect(self._on_reset)
-        ev.noted.connect(lambda note: self.operationExplained.emit(self._explain(note)))
+        ev.noted.connect(self.noted.emit)
         ev.busy_changed.connect(self._on_busy)
         ev.progress.connect(self.progress.emit)
         ev.frame.connect(self.jobFrame.emit)
@@ -130,7 +132,8 @@ class Workbench(QtCore.QObject):
             QtCore.QTimer.singleShot(0, lambda: threading.Thread(target=_warm_up, name="bloomviz-warm-up").start())
 
     # --- model -> signals ------------------------------------------------------------------------------------
-    def _explain(self, record):
+    def explanation(self, record):
+        """The ``Explanation`` of ``record`` (an Operation or a StateNote), built on the first asking."""
         if record is not self._explained[0]:
             numbers = None if getattr(record, "numbers", None) is not None else self.model.numbers()
             self._explained = (record, words.explain(record, self.model.state, numbers))
@@ -146,16 +149,11 @@ class Workbench(QtCore.QObject):
         elif rec.op != "lookup":
             self.bitsChanged.emit(rec.changed)
         self.highlighted.emit(np.asarray(rec.highlight, dtype=np.int64) if rec.highlight else _EMPTY, rec.kinds)
-        if rec.series_grew:
-            self.seriesChanged.emit()
-        self.operationExplained.emit(self._explain(rec))
 
     def _on_reset(self, last) -> None:
         self.filterReset.emit()
-        if last is not None:
-            self.operationExplained.emit(self._explain(last))
-            if getattr(last, "highlight", ()):
-                self.highlighted.emit(np.asarray(last.highlight, dtype=np.int64), last.kinds)
+        if last is not None and getattr(last, "highlight", ()):
+            self.highlighted.emit(np.asarray(last.highlight, dtype=np.int64), last.kinds)
 
     def _on_busy(self, busy: bool) -> None:
         if busy:
@@ -167,7 +165,7 @@ class Workbench(QtCore.QObject):
     # --- words and pictures of the model's state (bloomviz.explain), for the views ----------------------------
     @property
     def last_explanation(self):
-        return self._explain(self.model.last_record)
+        return self.explanation(self.model.last_record)
 
     def hover_text(self, index: int) -> str:
         if not 0 <= index < self.model.filter.m:

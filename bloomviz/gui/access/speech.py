@@ -71,7 +71,7 @@ class VerdictVoice(QtCore.QObject):
     def __init__(self, wb, item_panel, speaker: Speaker):
         super().__init__(item_panel)
         self._panel, self._speaker, self._last = item_panel, speaker, item_panel.verdict_text
-        for signal in (wb.operationExplained, wb.error, wb.filterReset):
+        for signal in (wb.operated, wb.error, wb.filterReset):
             signal.connect(self.check)
 
     def check(self, *_args) -> None:

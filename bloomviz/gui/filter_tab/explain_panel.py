@@ -166,31 +166,38 @@ class ExplainPanel(QtWidgets.QTextBrowser):
     def __init__(self, workbench: Workbench, parent=None):
         super().__init__(parent)
         self._wb = workbench
-        self._pending: Explanation | None = None
+        self._pending = None    # the record (Operation or StateNote) to explain when next rendered
         self.setOpenExternalLinks(False)
         self.setToolTip(tr("What the last operation did, and the Bloom filter formulas with today's m, k and n."))
         self._throttle = Throttle(self.RENDER_INTERVAL_MS, self.render_now, self)
-        workbench.operationExplained.connect(self._on_explained)
-        if workbench.last_explanation is not None:
-            self._pending = workbench.last_explanation
-            self.render_now()
+        workbench.operated.connect(self._on_record)
+        workbench.noted.connect(self._on_record)
+        # a new, loaded or rolled-back filter: its last record (a rollback re-explains its last operation)
+        workbench.filterReset.connect(lambda: self._on_record(self._wb.last_record))
+        self._on_record(workbench.last_record)
         theme.notifier().changed.connect(self._on_theme)
 
     def _on_theme(self, _dark: bool) -> None:
-        if self._wb.last_explanation is not None:
-            self._pending = self._wb.last_explanation
-            self.render_now()
+        self._on_record(self._wb.last_record)
 
-    def _on_explained(self, expl: Explanation) -> None:
-        self._pending = expl
-        if expl.op in ("insert", "lookup", "remove"):   # a person's action: answer at once
+    def _on_record(self, record) -> None:
+        if record is None:
+            return
+        self._pending = record
+        if getattr(record, "op", None) in ("insert", "lookup", "remove"):   # a person's action: answer at once
             self.render_now()
         else:
             self._throttle.request()
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.render_now()     # what came while the panel was hidden, explained now
+
     def render_now(self) -> None:
+        """Explain the pending record, if the panel is visible (a hidden panel explains it when shown)."""
         self._throttle.cancel()
-        if self._pending is None:
+        if self._pending is None or not self.isVisible():
             return
-        self.setHtml(explanation_html(self._pending, theme.is_dark()))
+        expl = self._wb.explanation(self._pending)
         self._pending = None
+        self.setHtml(explanation_html(expl, theme.is_dark()))

@@ -20,7 +20,6 @@ from bloomviz.filters.rows import positions_added
 from bloomviz.gui.widgets.flow_layout import FlowLayout
 from bloomviz.gui import theme
 from bloomviz.gui.theme import verdict_colour
-from bloomviz.explain.operations import Explanation
 from bloomviz.i18n import number, tr
 from bloomviz.gui.plain_text import ask_yes_no
 from bloomviz.gui.workbench import Workbench
@@ -105,9 +104,9 @@ class ItemPanel(QtWidgets.QWidget):
         workbench.filterReset.connect(lambda: self.show_hashes(self.line.text()))
         # A verdict belongs to the filter it was made on: a new filter starts with none (a "FORCED … FALSE
         # NEGATIVES" verdict used to survive onto later filters). A rollback re-explains its last operation.
-        workbench.filterReset.connect(self._clear_verdict)
+        workbench.filterReset.connect(self._after_reset)
         self._sync_remove()
-        workbench.operationExplained.connect(self._on_explained)
+        workbench.operated.connect(self._on_operated)
         workbench.error.connect(self._on_error)
 
     @property
@@ -198,15 +197,20 @@ class ItemPanel(QtWidgets.QWidget):
         self.verdict.setText(f"<b style='color:{colour}'>{html.escape(title)}</b><br>{html.escape(text)}"
                              if title else html.escape(text))
 
-    def _on_explained(self, expl: Explanation) -> None:
-        if expl.op not in ("insert", "lookup", "remove"):
+    def _on_operated(self, rec) -> None:
+        if getattr(rec, "op", None) not in ("insert", "lookup", "remove"):
             return
+        expl = self._wb.explanation(rec)   # a person's action: its verdict in words, now
         title = expl.headline or tr(TITLES.get(expl.verdict, expl.verdict))
         self._show(title, expl.verdict_text, verdict_colour(expl.verdict))
 
     def _clear_verdict(self) -> None:
         self._verdict_plain = ""
         self.verdict.clear()
+
+    def _after_reset(self) -> None:
+        self._clear_verdict()
+        self._on_operated(self._wb.last_record)   # a rollback shows its last operation's verdict again
 
     def _on_error(self, message: str) -> None:
         # The workbench's refusals already open with "Refused: "; the title says it once.

@@ -57,8 +57,9 @@ MODEL_API = (
     "truth_known", "variant", "is_member", "items_at_bit", "max_value", "grid_values", "cell_values",
     "numbers", "formula_break", "status", "can_remove",
 )
-#: Public members of the model the views do not reach through the adapter (the adapter answers them in words).
-NOT_FORWARDED = ("removal_needs_force", "validate_config", "events")
+#: Public members of the model the views do not reach through the adapter: answered by the adapter itself
+#: (removal_needs_force in words, validate_config), its events (turned into signals), and a lesson's knobs.
+NOT_FORWARDED = ("removal_needs_force", "validate_config", "events", "for_grid", "reserve")
 _warmed = threading.Event()
 
 

@@ -80,7 +80,8 @@ class Workbench(Jobs, Undo):
         self._quiet = 0
         self._probe_count, self._seed = int(probes), int(seed)
         self._ops = Operations(self, emit=self._emit, keep=self._keep, unkeep=self._unkeep,
-                               add_rows=self._add_rows, extend_series=self._extend_series)
+                               add_rows=lambda *rows: add_rows(self._s, *rows),
+                               extend_series=lambda *rows: extend_series(self._s, *rows))
         if first is not None:
             self._install(first, capacity=None, announce=False)
             return
@@ -220,7 +221,7 @@ class Workbench(Jobs, Undo):
         s.truth.known = items is not None
         if len(flt):
             # The path that led here is unknown: the plot starts with one point, the filter as it is now.
-            self._add_rows(np.array([len(flt)]), np.array([s.measure.fp_count]), np.array([flt.bits_set]))
+            add_rows(s, np.array([len(flt)]), np.array([s.measure.fp_count]), np.array([flt.bits_set]))
         s.last = StateNote("loaded filter", note, self.numbers())
         self._emit(self.events.reset, s.last)
         return True
@@ -368,27 +369,7 @@ class Workbench(Jobs, Undo):
         s = self._s
         return self.can_remove() and s.truth.known and not s.truth.member(data) and data in s.flt
 
-    # --- bookkeeping shared by the operations ----------------------------------------------------------------
-    def _extend_series(self, n: np.ndarray, fp: np.ndarray, bits_set: np.ndarray) -> None:
-        """Append a batch's rows, thinned past DENSE_ROWS (see the module's docstring)."""
-        n, fp, bits_set = np.asarray(n), np.asarray(fp), np.asarray(bits_set)
-        keep = thin_mask(n)
-        if keep is not None:
-            n, fp, bits_set = n[keep], fp[keep], bits_set[keep]
-        self._add_rows(n, fp, bits_set)
-
-    def _add_rows(self, n: np.ndarray, fp: np.ndarray, bits_set: np.ndarray) -> None:
-        """Append rows of counts to the plot's series; their theory is computed when a row is drawn or read."""
-        flt = self._s.flt
-        own = None
-        if not standard_formulas_apply(flt):
-            # Slices, blocks and stages have their own theory: the exact column is theirs, and the standard
-            # filter's formulas, which would describe a different filter, are NaN (not drawn). A counting filter
-            # is a standard filter to a lookup (a counter > 0 is a set bit): its rows are the standard ones.
-            own = flt.theory_fp(np.asarray(n, dtype=float))
-        self._s.series.add(n, fp, bits_set, m=flt.m, k=flt.k, probes=len(self._s.measure.probes),
-                           theory=STANDARD if own is None else OWN, own=own)
-
+    # --- bookkeeping ---------------------------------------------------------------------------------------
     def reserve(self, extra: int) -> None:
         """Make room for ``extra`` inserts up front (a job, a lesson's generated items)."""
         # Growing arrays double when full, and one doubling of a million-row series copies ~32 MB in one chunk:
@@ -397,6 +378,27 @@ class Workbench(Jobs, Undo):
         s.truth.reserve(extra)
         if extra > 10_000:
             s.series.reserve(kept_rows(len(s.flt), extra))
+
+
+def extend_series(s: State, n: np.ndarray, fp: np.ndarray, bits_set: np.ndarray) -> None:
+    """Append a batch's rows to ``s``'s series, thinned past DENSE_ROWS (see the module's docstring)."""
+    n, fp, bits_set = np.asarray(n), np.asarray(fp), np.asarray(bits_set)
+    keep = thin_mask(n)
+    if keep is not None:
+        n, fp, bits_set = n[keep], fp[keep], bits_set[keep]
+    add_rows(s, n, fp, bits_set)
+
+def add_rows(s: State, n: np.ndarray, fp: np.ndarray, bits_set: np.ndarray) -> None:
+    """Append rows of counts to the plot's series; their theory is computed when a row is drawn or read."""
+    flt = s.flt
+    own = None
+    if not standard_formulas_apply(flt):
+        # Slices, blocks and stages have their own theory: the exact column is theirs, and the standard
+        # filter's formulas, which would describe a different filter, are NaN (not drawn). A counting filter
+        # is a standard filter to a lookup (a counter > 0 is a set bit): its rows are the standard ones.
+        own = flt.theory_fp(np.asarray(n, dtype=float))
+    s.series.add(n, fp, bits_set, m=flt.m, k=flt.k, probes=len(s.measure.probes),
+                       theory=STANDARD if own is None else OWN, own=own)
 
 
 def thin_mask(n: np.ndarray) -> np.ndarray | None:

@@ -10,11 +10,15 @@ measured / estimated: a ratio above 1 is an estimate to raise (its coefficient i
 
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
 
-from bloomviz.lessons import LessonRunner, parse_text
-from bloomviz.lessons.actions import action_cost, apply
-from bloomviz.lessons.costs import report_cost
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # the bloomviz beside it, not the installed one
+
+from bloomviz.lessons import LessonRunner, parse_text  # noqa: E402
+from bloomviz.lessons.actions import action_cost, apply  # noqa: E402
+from bloomviz.lessons.costs import report_cost  # noqa: E402
 
 CASES = {
     "insert-random 1e6, k=7": "filter m=16777216 k=7\ninsert-random 1000000",

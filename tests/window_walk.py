@@ -291,7 +291,8 @@ def act_save(kinds=targets.KINDS):
 def act_refused_save():
     """A save to a FIFO, a read-only file, a folder or a link to one of those: once in every walk, however short."""
     settle()    # (a save is refused while bulk work runs, before the target is looked at)
-    return act_save(targets.REFUSED)
+    act_save(targets.REFUSED)
+    return False   # the auto-play it waited for changed the filter meanwhile; the files are checked all the same
 
 
 def act_lesson():

@@ -105,6 +105,15 @@ def _bit(view, p):
 
 
 @njit(cache=True, inline="always")
+def _new_ring(ahead, k):
+    """Room for the positions of ``ahead`` items and the current one, a power of two of rows."""
+    slots = 1
+    while slots <= ahead:
+        slots *= 2
+    return np.empty((slots, k), dtype=np.uint64)
+
+
+@njit(cache=True, inline="always")
 def _fill_ring(h1, h2, j, mode, mm, mask, k, view, ring, slot):
     z = h1[j]
     step = h2[j]
@@ -129,15 +138,13 @@ def _mix_set(h1, h2, m, mode, k, view, ahead):
                 fresh += _set_bit(view, _position(z, mode, mm, mask))
                 z += step
         return fresh
-    slots = 1
-    while slots <= ahead:
-        slots *= 2
-    ring = np.empty((slots, k), dtype=np.uint64)
+    ring = _new_ring(ahead, k)
+    last = ring.shape[0] - 1
     for j in range(-ahead, n):
         if j + ahead < n:
-            _fill_ring(h1, h2, j + ahead, mode, mm, mask, k, view, ring, (j + ahead) & (slots - 1))
+            _fill_ring(h1, h2, j + ahead, mode, mm, mask, k, view, ring, (j + ahead) & last)
         if j >= 0:
-            slot = j & (slots - 1)
+            slot = j & last
             for i in range(k):
                 fresh += _set_bit(view, ring[slot, i])
     return fresh
@@ -160,15 +167,13 @@ def _mix_test(h1, h2, m, mode, k, view, out, ahead):
                 z += step
             out[j] = found
         return
-    slots = 1
-    while slots <= ahead:
-        slots *= 2
-    ring = np.empty((slots, k), dtype=np.uint64)
+    ring = _new_ring(ahead, k)
+    last = ring.shape[0] - 1
     for j in range(-ahead, n):
         if j + ahead < n:
-            _fill_ring(h1, h2, j + ahead, mode, mm, mask, k, view, ring, (j + ahead) & (slots - 1))
+            _fill_ring(h1, h2, j + ahead, mode, mm, mask, k, view, ring, (j + ahead) & last)
         if j >= 0:
-            slot = j & (slots - 1)
+            slot = j & last
             found = True
             for i in range(k):
                 if not _bit(view, ring[slot, i]):

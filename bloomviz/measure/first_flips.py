@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from bloomviz.filters.bit_kernels import PREFETCH_AHEAD, checked_rows, prefetch
-from bloomviz.hashing.mixed_kernel import _ahead, _checked_view, _mode, _position
+from bloomviz.hashing.mixed_kernel import _ahead, _checked_view, _fill_ring, _mode, _new_ring
 
 # An odd 64-bit multiplier (splitmix64's golden ratio), as a signed int64: slot = (bit * C) >> shift, masked.
 _MULTIPLIER = np.int64(0x9E3779B97F4A7C15 - (1 << 64))
@@ -115,27 +115,18 @@ def _set_halves(view, h1, h2, m, mode, k, ahead, new_per_row, fresh):
     mm = np.uint64(m)
     mask = np.uint64(m - 1)
     n = h1.size
-    slots = 1
-    while slots <= ahead:
-        slots *= 2
-    ring = np.empty((slots, k), dtype=np.int64)
+    ring = _new_ring(ahead, k)
+    last = ring.shape[0] - 1
     total = 0
     for j in range(-ahead, n):
         if j + ahead < n:
-            z = h1[j + ahead]
-            step = h2[j + ahead]
-            at = (j + ahead) & (slots - 1)
-            for i in range(k):
-                p = _position(z, mode, mm, mask)
-                ring[at, i] = np.int64(p)
-                prefetch(view, p >> np.uint64(3))
-                z += step
+            _fill_ring(h1, h2, j + ahead, mode, mm, mask, k, view, ring, (j + ahead) & last)
         if j < 0:
             continue
-        at = j & (slots - 1)
+        at = j & last
         before = total
         for i in range(k):
-            p = ring[at, i]
+            p = np.int64(ring[at, i])
             b = p >> 3
             shift_in = p & 7
             v = view[b]

@@ -15,7 +15,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "bloomviz"
 LIMIT = 450
 OVER = {
-    "bloomviz.filters.counting.CountingBloomFilter": 545,
+    "bloomviz.filters.counting.CountingBloomFilter": 490,
 }
 
 

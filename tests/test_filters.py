@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from bloomviz.filters import persist
 from bloomviz.filters import rows as filter_rows
-from bloomviz.filters import bitstore
+from bloomviz.filters import batch_paths, bitstore
 
 from bloomviz.hashing import schemes as hashing
 from bloomviz.filters.standard import BloomFilter
@@ -295,7 +295,7 @@ def test_a_batch_of_str_is_hashed_whole_before_any_bit_and_a_bad_item_late_chang
     # chunks must still leave the filter as it was, and mixed str/bytes batches take the checked path
     from bloomviz.filters import standard
     from bloomviz.items.encoding import random_items
-    items = random_items(standard.COLUMN_BATCH * 2 + 5, seed=3, prefix="i")
+    items = random_items(batch_paths.COLUMN_BATCH * 2 + 5, seed=3, prefix="i")
     flt = BloomFilter(50_000, 5, scheme=scheme)
     flt.update(items[:10])
     before = flt.copy()

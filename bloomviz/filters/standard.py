@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
 from bitarray import bitarray
 
-from bloomviz.filters import bitstore
+from bloomviz.filters import batch_paths, bitstore
 
 from bloomviz.hashing import schemes as hashing
 from bloomviz.items.encoding import prepare_items, to_bytes
@@ -22,9 +22,6 @@ from bloomviz.filters.notebook import RichDisplay
 from bloomviz.theory.validate import check_k, check_m, check_n, check_p
 
 BATCH = 1 << 16  # items hashed per numpy step: bounds temporary memory (BATCH x k x 8 bytes)
-# Items per step of update and contains_many, which work on one column of positions at a time: their few
-# n-long temporaries then stay in the CPU cache (measured 1.2x-1.4x faster than 65536 x k matrices).
-COLUMN_BATCH = 1 << 14
 
 
 @dataclass(frozen=True)
@@ -161,25 +158,20 @@ class BloomFilter(RichDisplay):
         bits = self._bits
         return all(bits[p] for p in self.positions(item))
 
-    # --- batches -----------------------------------------------------------------------------------------
-    def _chunk_positions(self, chunk: Sequence, text: bool) -> np.ndarray:
-        if text:
-            return self._scheme.positions_many_text(chunk, self._m, self._k)
-        return self._scheme.positions_many(chunk, self._m, self._k)
-
+    # --- batches (batch_paths.py: how a list of items becomes positions or bits) --------------------------
     def positions_many(self, items: Iterable[object]) -> np.ndarray:
         """An n x k int64 array: row i holds the positions of item i, in insertion order."""
         parts = None
         if isinstance(items, list) and items:
-            try:    # a list of str: the hashing checks the types, no separate pass (see _text_halves)
-                parts = [self._chunk_positions(c, True) for c in _chunks(items)]
+            try:    # a list of str: the hashing checks the types, no separate pass (see batch_paths.text_halves)
+                parts = [batch_paths.chunk_positions(self._scheme, self._m, self._k, c, True) for c in _chunks(items)]
             except TypeError:
                 parts = None
         if parts is None:
             datas, text = prepare_items(items)
             if not datas:
                 return np.empty((0, self._k), dtype=np.int64)
-            parts = [self._chunk_positions(c, text) for c in _chunks(datas)]
+            parts = [batch_paths.chunk_positions(self._scheme, self._m, self._k, c, text) for c in _chunks(datas)]
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
     # --- whole rows of positions (filters/rows.py: the measurement's batch paths) -----------------------------
@@ -211,57 +203,20 @@ class BloomFilter(RichDisplay):
 
         Returns the number of bits that went from 0 to 1.
         """
-        fresh = self._fused_halves(items, "set_from_halves")
+        fresh = batch_paths.fused_halves(self._scheme, self._m, self._k, self._bits, items, "set_from_halves")
         if fresh is not None:
             self._bits_set += fresh
             self._count += len(items)
             return fresh
         setter = bitstore.BitSetter(self._bits)
         count = 0
-        for size, columns in self._column_batches(items):
+        for size, columns in batch_paths.column_batches(self._scheme, self._m, self._k, items):
             for column in columns:
                 setter.add(column)
             count += size
         self._bits_set += setter.fresh
         self._count += count
         return setter.fresh
-
-    def _column_batches(self, items) -> Iterator[tuple[int, Iterable[np.ndarray]]]:
-        """Each chunk's size and its columns of positions (column i: position i of every item). Every item
-        is checked, or hashed, which checks it, before this returns: a caller that sets bits as it goes
-        changes nothing on a bad item."""
-        halves = self._text_halves(items)
-        if halves is not None:
-            h1, h2 = halves
-            return ((h1[s:s + COLUMN_BATCH].size,
-                     self._scheme.columns_of_halves(h1[s:s + COLUMN_BATCH], h2[s:s + COLUMN_BATCH], self._m, self._k))
-                    for s in range(0, h1.size, COLUMN_BATCH))
-        datas, text = prepare_items(items)
-        return ((len(chunk), self._scheme.position_columns(chunk, self._m, self._k, text))
-                for chunk in _chunks(datas, COLUMN_BATCH))
-
-    def _fused_halves(self, items, name: str):
-        """For a scheme that sets or tests a plain filter's bits in the loop that computes the positions
-        (``set_from_halves`` / ``test_from_halves``): its answer for the whole list, every item hashed (so
-        checked) before any bit is set; None when the scheme has no such loop or cannot run it now."""
-        fused = getattr(self._scheme, name, None)
-        if fused is None or not items:     # no such loop, or an empty list: the general path
-            return None
-        halves = self._text_halves(items)
-        if halves is None:                 # not a list this can hash
-            return None
-        return fused(*halves, self._m, self._k, bitstore.byte_view(self._bits))
-
-    def _text_halves(self, items) -> tuple[np.ndarray, np.ndarray] | None:
-        """For a list of str (or of bytes) and a scheme that places items from their hash halves: the halves
-        (h1, h2) of every item, or None (another list: the checked path). Hashing is the type check, so there
-        is no separate pass over the items, and all are hashed before any bit is set."""
-        if not isinstance(items, list) or not hasattr(self._scheme, "text_halves"):
-            return None
-        try:
-            return self._scheme.text_halves(items)
-        except TypeError:
-            return None
 
     def contains_many(self, items: Iterable[object]) -> np.ndarray:
         if type(self)._test_rows is not BloomFilter._test_rows:
@@ -270,14 +225,15 @@ class BloomFilter(RichDisplay):
             out = np.empty(len(datas), dtype=bool)
             for start in range(0, len(datas), BATCH):
                 chunk = datas[start:start + BATCH]
-                out[start:start + len(chunk)] = self._test_rows(self._chunk_positions(chunk, text))
+                out[start:start + len(chunk)] = self._test_rows(
+                    batch_paths.chunk_positions(self._scheme, self._m, self._k, chunk, text))
             return out
-        found = self._fused_halves(items, "test_from_halves")
+        found = batch_paths.fused_halves(self._scheme, self._m, self._k, self._bits, items, "test_from_halves")
         if found is not None:
             return found
         # An item is in iff all its bits are set: AND the bits of each column of positions in turn.
         parts = []
-        for size, columns in self._column_batches(items):
+        for size, columns in batch_paths.column_batches(self._scheme, self._m, self._k, items):
             found = np.ones(size, dtype=bool)
             for column in columns:
                 bitstore.and_bits(self._bits, column, found)

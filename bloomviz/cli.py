@@ -148,6 +148,12 @@ def _terminate_as_exception():
         signal.signal(signal.SIGTERM, previous)
 
 
+def _discard_unfinished_writes() -> None:
+    """A stopped command leaves no temporary, even one stopped before its writer's own discard was armed."""
+    from bloomviz.disk import atomic_write
+    atomic_write.discard_unfinished()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -175,11 +181,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         with _terminate_as_exception():
             return int(args._run(args) or 0)
     except Terminated:
+        _discard_unfinished_writes()
         print(f"\n{PROG}: terminated", file=sys.stderr)
         return EXIT_TERMINATED
     except SystemExit as exc:  # argparse's own exits (--help, --version, a refused argument)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except KeyboardInterrupt:
+        _discard_unfinished_writes()
         print(f"\n{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:

@@ -91,3 +91,20 @@ def test_a_running_save_keeps_its_temporary_however_old(tmp_path):
         assert atomic_write.clean_stale_temporaries(str(tmp_path)) == []
     finally:
         writer.discard()
+
+
+def test_a_stop_before_the_writer_is_guarded_still_leaves_no_temporary(tmp_path, monkeypatch, capsys):
+    """Ctrl-C between opening the CSV's temporary and the run (a loaded machine stretches that moment): the
+    command line discards the unfinished writer itself."""
+    from bloomviz import cli
+    from bloomviz.commands import simulate
+    real = simulate.open_csv
+
+    def open_then_stop(prog, path):
+        real(prog, path)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(simulate, "open_csv", open_then_stop)
+    code = cli.main(["simulate", "--m", "1000", "--k", "3", "--n", "10", "--csv", str(tmp_path / "r.csv")])
+    assert code == 130 and "interrupted" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

@@ -35,8 +35,10 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import signal
 import stat
 import tempfile
+import threading
 import time
 
 try:
@@ -47,7 +49,7 @@ except ImportError:   # Windows: only age tells a dead save's temporary
 from bloomviz.disk.safe_files import check_writable_target
 
 __all__ = ["AtomicWriter", "TEMP_MARK", "STALE_AFTER", "is_our_temporary", "clean_stale_temporaries",
-           "write_bytes", "write_by_name"]
+           "write_bytes", "write_by_name", "discard_unfinished"]
 
 TEMP_MARK = ".bloomviz-"
 TEMP_SUFFIX = ".tmp"
@@ -147,10 +149,12 @@ class AtomicWriter:
         self.directory, name = os.path.split(self.target)
         self.mode = stat.S_IMODE(existing.st_mode) if existing is not None else new_file_mode()
         clean_stale_temporaries(self.directory)
-        self.file = tempfile.NamedTemporaryFile(mode="wb", delete=False, dir=self.directory,
-                                                prefix=f".{name}{TEMP_MARK}", suffix=TEMP_SUFFIX)
+        with _stops_held():   # a Ctrl-C between making the temporary and knowing its name would leave it
+            self.file = tempfile.NamedTemporaryFile(mode="wb", delete=False, dir=self.directory,
+                                                    prefix=f".{name}{TEMP_MARK}", suffix=TEMP_SUFFIX)
+            self.temp: str | None = self.file.name
+            _unfinished.add(self)
         _hold(self.file.fileno())
-        self.temp: str | None = self.file.name
 
     def write(self, data) -> int:
         return self.file.write(data)
@@ -169,6 +173,7 @@ class AtomicWriter:
             self.discard()
             raise
         self.temp = None
+        _unfinished.discard(self)
         _fsync_directory(self.directory)
 
     def discard(self) -> None:
@@ -178,6 +183,7 @@ class AtomicWriter:
             with contextlib.suppress(OSError):
                 os.unlink(self.temp)
             self.temp = None
+        _unfinished.discard(self)
 
     def __enter__(self) -> "AtomicWriter":
         return self
@@ -187,6 +193,34 @@ class AtomicWriter:
             self.commit()
         else:
             self.discard()
+
+
+# Writers neither committed nor discarded. A command stopped by Ctrl-C or SIGTERM can be stopped before its
+# writer is inside a ``with`` or ``try`` that would discard it (under load, between ``open_csv`` and the run);
+# the command line's stop handler discards what is left here. Held strongly: a writer dropped by the unwinding
+# is exactly the one whose temporary must still go.
+_unfinished: "set[AtomicWriter]" = set()
+
+
+def discard_unfinished() -> int:
+    """Discard every writer not committed or discarded yet; returns how many there were."""
+    writers = list(_unfinished)
+    for writer in writers:
+        writer.discard()
+    return len(writers)
+
+
+@contextlib.contextmanager
+def _stops_held():
+    """SIGINT and SIGTERM held back (delivered at the end) on the main thread, where Python runs handlers."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _fsync_directory(directory: str) -> None:

@@ -57,3 +57,20 @@ def test_the_command_checks_a_croatian_lesson(capsys):
     assert "Stvarno negativan" in out and "goran@acme.com: definitely not in (true negative)" in out
     assert lesson_command.run(parser.parse_args(["2", "--check"])) == 0
     assert "step 2 of 4: A true negative" in capsys.readouterr().out
+
+
+def test_a_lesson_named_on_the_command_line_opens_in_the_windows_language(qtbot, tmp_path, monkeypatch):
+    from PySide6 import QtCore
+    from bloomviz.gui import app
+    from bloomviz.gui.extensions import install_all
+    from bloomviz.gui.main_window import MainWindow
+    args = app.parse_args(["--lesson", "1", "--step", "2"])        # read while the language is still English
+    assert args.lesson_loaded.title == lessons.load_builtin("1", "en").title
+    monkeypatch.setenv("BLOOMVIZ_LANG", "hr")
+    window = MainWindow(settings=QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    install_all(window)
+    app._open_lesson(window, args)
+    view = window.lesson_view
+    assert view.lesson.title == lessons.load_builtin("1", "hr").title and view.runner.position == 2
+    window.file_actions.discard_changes()

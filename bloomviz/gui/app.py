@@ -254,8 +254,12 @@ def _own_filter(args) -> bool:
 
 def _open_lesson(window, args) -> None:
     """The Lesson tab on the lesson, at its step, presenting if asked (``bloomviz lesson 1 --present``)."""
-    view = window.lesson_view
-    view.load(args.lesson_loaded)
+    view, lesson = window.lesson_view, args.lesson_loaded
+    if (lesson.path or "").startswith("builtin:"):
+        # read before the window chose its language: a built-in lesson again, in that language where it exists
+        from bloomviz import lessons
+        lesson = lessons.find(args.lesson)
+    view.load(lesson)
     window.show_tab("lesson")
     if args.step:
         view.go_to(args.step)

@@ -5,6 +5,7 @@ fixture. A developer who wants to watch the widgets can still run with QT_QPA_PL
 """
 
 import os
+import sys
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -47,3 +48,31 @@ def pytest_unconfigure(config):
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(_exit_status)
+
+
+# --- every test in English, and no window waits for a click at teardown -------------------------------------
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _english_and_no_modal_questions(monkeypatch):
+    """The window's words follow BLOOMVIZ_LANG and the locale variables: a developer's LANG=hr_HR made window
+    tests fail, so each test starts with none that names a language and ends in English (a test that wants Croatian sets
+    BLOOMVIZ_LANG itself). pytest-qt closes a test's windows after the test; a window whose filter changed after
+    the test's last word (a job still running) would ask "save your changes?" in a modal box that no one
+    answers, and the run would wait for ever: here that question is answered "discard"."""
+    from bloomviz import i18n
+    for name in (i18n.ENVIRONMENT, *i18n.SYSTEM_VARIABLES):
+        value = os.environ.get(name, "")
+        if name in ("LANG", "LC_ALL") and value and not value.startswith(("en", "C", "POSIX")):
+            monkeypatch.setenv(name, "C.UTF-8")   # still UTF-8 for the commands tests start, but not Croatian
+        elif name not in ("LANG", "LC_ALL"):
+            monkeypatch.delenv(name, raising=False)
+    i18n.use("en")
+    if "bloomviz.gui.files.file_dialogs" in sys.modules:   # Qt's modules only where a test loaded them
+        from bloomviz.gui.files.file_dialogs import DISCARD, Dialogs
+        monkeypatch.setattr(Dialogs, "ask_unsaved", lambda self, text: DISCARD)
+    yield
+    i18n.use("en")
+    if "bloomviz.gui.window.language_menu" in sys.modules:
+        sys.modules["bloomviz.gui.window.language_menu"].use_qt_locale("en")

@@ -92,7 +92,7 @@ class StatusLine(QtCore.QObject):
         self._text.cancel()
         text = self.text()
         self.label.setText(text)
-        self.label.setToolTip(f"{text}\n\n{STATUS_TIP}")     # the whole line where it is drawn ending in "…"
+        self.label.setToolTip(f"{text}\n\n{tr(STATUS_TIP)}")     # the whole line where it is drawn ending in "…"
 
     def mark(self) -> None:
         """The numbers changed: redraw the line soon."""

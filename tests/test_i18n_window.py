@@ -185,6 +185,8 @@ def test_the_filter_tab_help_and_status_are_croatian_and_the_language_menu_keeps
     assert window.item_panel.verdict_text.startswith("Vjerojatno u skupu")
     assert window.history_panel.model().index(1, 1).data() == "umetanje"
     assert window.autoplay_panel.count_spin.text() == "1.000"          # Qt's own numbers the Croatian way too
+    window.plot.refresh_now()
+    assert window.plot.capacity_line.label.textItem.toPlainText() == "kapacitet n = 1.500"   # not 1,500
     assert "cells as" not in window.grid_legend.text() and "2.000 ćelija kao " in window.grid_legend.text()
     start = window.tab_view("start")
     assert start.lesson_button.text() == "Otvori prvu lekciju" and start.run_buttons["spell"].text().startswith(

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from bloomviz.gui.filter_tab.plot.style import FILL_CURVES, RATE_CURVES
+from bloomviz.i18n import number, tr
 from bloomviz.measure.series import columns_at
 
 DECIMATE_ABOVE = 8_192   # rows: up to this many every row is drawn
@@ -194,6 +195,8 @@ class CurvePainter:
                 line.show()  # first: a hidden line's label ignores position changes
                 line.setPos(n)
                 if getattr(line, "label", None) is not None:
+                    # the number written the window's way (hr: 2.000), not by pyqtgraph's {value:,.0f}
+                    line.label.setFormat(tr("capacity n = {n}").format(n=number(int(n))))
                     line.label.valueChanged()
         series = self._view.series
         if series is None or len(series) <= 1:

@@ -125,7 +125,7 @@ class PlotItems:
     def _add_capacity_line(self, plot: pg.PlotItem, labelled: bool) -> None:
         opts = {"movable": False, "angle": 90}
         if labelled:
-            opts.update(label=tr("capacity n = {value:,.0f}"),
+            opts.update(label="",   # written with the capacity, in the window's numbers (drawing.draw_capacity)
                         labelOpts={"position": 0.93, "anchors": [(0, 0.5), (1, 0.5)], "movable": True})
         line = pg.InfiniteLine(**opts)
         line.setZValue(5)

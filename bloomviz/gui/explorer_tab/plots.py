@@ -183,7 +183,7 @@ class CurvePlot(QtWidgets.QWidget):
         try:
             self.export(path)
         except (PlotExportError, OSError) as exc:
-            QtWidgets.QMessageBox.warning(self, "Export failed", str(exc))
+            QtWidgets.QMessageBox.warning(self, tr("Export failed"), str(exc))
 
 
 class FpVsNPlot(CurvePlot):

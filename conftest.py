@@ -28,10 +28,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "bloomviz"))
 
 # --- leaving the test process ------------------------------------------------------------------------------
 # A test process (the one, or each of pytest-xdist's workers under -n auto) runs many tests that build and
-# drop hundreds of Qt windows; at interpreter exit Python and
-# Qt then tear down what is left in an order neither guarantees, and a full run was seen to end with a
-# segmentation fault after its summary (exit 139; each half of the suite alone exits 0). The suite's verdict
-# is pytest's exit status, so once pytest has printed its summary the process leaves with that status at once.
+# drop hundreds of Qt windows; at interpreter exit Python and Qt then tear down what is left in an order
+# neither guarantees, and a full run was seen to end with a segmentation fault after its summary (exit 139;
+# each half of the suite alone exits 0). The suite's verdict is pytest's exit status, so once pytest has printed
+# its summary the process leaves with that status at once.
 # The app's own exit is tested where it happens: ``main()`` runs in subprocesses (tests/test_app_main.py).
 _exit_status = None
 

@@ -154,7 +154,11 @@ class AtomicWriter:
                                                     prefix=f".{name}{TEMP_MARK}", suffix=TEMP_SUFFIX)
             self.temp: str | None = self.file.name
             _unfinished.add(self)
-        _hold(self.file.fileno())
+        try:
+            _hold(self.file.fileno())
+        except BaseException:
+            self.discard()
+            raise
 
     def write(self, data) -> int:
         return self.file.write(data)

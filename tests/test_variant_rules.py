@@ -9,8 +9,6 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, settings
-from hypothesis import strategies as st
 
 from bloomviz.filters import persist
 from bloomviz.hashing import schemes as hashing
@@ -24,17 +22,6 @@ from bloomviz.filters.scalable import ScalableBloomFilter, ScalableLookup
 from bloomviz.filters.scalable_stages import scalable_fp
 
 SCHEMES = sorted(hashing.SCHEMES)
-
-SMALL = {
-    "standard": dict(m=2000, k=5),
-    "counting": dict(m=2000, k=5),
-    "scalable": dict(initial_capacity=40, p=0.05),
-    "partitioned": dict(m=2000, k=7),
-    "blocked": dict(m=2048, k=5),
-}
-
-items_strategy = st.lists(st.one_of(st.text(max_size=20), st.binary(max_size=20)), max_size=40)
-few = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def five_sd(measured_hits: int, probes: int, p: float) -> float:

@@ -1,8 +1,7 @@
-"""Core tests of the Bloom filter variants: counting, scalable, partitioned, blocked, and the registry."""
+"""What every Bloom filter variant shares (no false negatives, batches, state, copies, set algebra, bad
+items), the registry and its messages; each variant's own rules are in test_variant_rules.py."""
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import pytest
@@ -36,12 +35,6 @@ SMALL = {
 
 items_strategy = st.lists(st.one_of(st.text(max_size=20), st.binary(max_size=20)), max_size=40)
 few = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def five_sd(measured_hits: int, probes: int, p: float) -> float:
-    """How many standard deviations a hit count lies from Binomial(probes, p)."""
-    sd = math.sqrt(probes * p * (1 - p))
-    return abs(measured_hits - probes * p) / sd
 
 
 # --- every variant ------------------------------------------------------------------------------------------

@@ -8,36 +8,28 @@ under the limit must leave the list (the second test), so the list only shrinks.
 from __future__ import annotations
 
 import ast
-import pathlib
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent / "bloomviz"
+import source_tree
+
 LIMIT = 450
 OVER = {
     "bloomviz.filters.counting.CountingBloomFilter": 490,
 }
 
 
-def _module_name(path: pathlib.Path) -> str:
-    return ".".join(path.relative_to(ROOT.parent).with_suffix("").parts).removesuffix(".__init__")
-
-
 def _read_tree() -> tuple[dict[str, int], dict[str, list[str]]]:
     """Each bloomviz class's own lines and its bases that are bloomviz classes, read from the source (importing
     every module to ask inspect would compile kernels and take tens of seconds)."""
     lines, bases, imported = {}, {}, {}
-    for path in sorted(ROOT.rglob("*.py")):
-        module = _module_name(path)
-        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for module, path in source_tree.modules().items():
+        package = source_tree.package_of(module, path)
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.module or node.level):
-                base = node.module or ""
-                if node.level:
-                    parts = package.split(".")[:len(package.split(".")) - node.level + 1]
-                    base = ".".join(parts + ([base] if base else []))
+                base = source_tree.import_base(node, package)
                 for alias in node.names:
                     names[alias.asname or alias.name] = f"{base}.{alias.name}"
         for node in tree.body:

@@ -6,18 +6,15 @@ import ast
 import pathlib
 import re
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent / "bloomviz"
+import source_tree
+from source_tree import ROOT
+
 GUARDED = ("bloomviz.measure", "bloomviz.theory", "bloomviz.studies", "bloomviz.commands", "bloomviz.hashing",
            "bloomviz.filters", "bloomviz.items", "bloomviz.files", "bloomviz.disk", "bloomviz.explain",
            "bloomviz.workbench", "bloomviz.scenarios", "bloomviz.formats", "bloomviz.lessons", "bloomviz.lab")
 
 
-def _modules() -> dict[str, pathlib.Path]:
-    out = {}
-    for path in ROOT.rglob("*.py"):
-        name = ".".join(path.relative_to(ROOT.parent).with_suffix("").parts)
-        out[name.removesuffix(".__init__")] = path
-    return out
+_modules = source_tree.modules
 
 
 def _graph(modules: dict[str, pathlib.Path]) -> dict[str, set[str]]:
@@ -28,16 +25,13 @@ def _graph(modules: dict[str, pathlib.Path]) -> dict[str, set[str]]:
 
     graph = {}
     for name, path in modules.items():
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        package = source_tree.package_of(name, path)
         deps = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):   # every level, functions too
             if isinstance(node, ast.Import):
                 deps.update(resolve(a.name) for a in node.names if a.name.startswith("bloomviz"))
             elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    parts = package.split(".")[:len(package.split(".")) - node.level + 1]
-                    base = ".".join(parts + ([base] if base else []))
+                base = source_tree.import_base(node, package)
                 if base.startswith("bloomviz"):
                     deps.update(f"{base}.{a.name}" if f"{base}.{a.name}" in modules else resolve(base)
                                 for a in node.names)

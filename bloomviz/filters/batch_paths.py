@@ -19,6 +19,12 @@ from bloomviz.items.encoding import prepare_items
 COLUMN_BATCH = 1 << 14
 
 
+def chunks(seq: Sequence, size: int):
+    """``seq`` a slice of ``size`` at a time (bounding the temporaries a step makes)."""
+    for start in range(0, len(seq), size):
+        yield seq[start:start + size]
+
+
 def chunk_positions(scheme, m: int, k: int, chunk: Sequence, text: bool) -> np.ndarray:
     """The chunk's n x k positions (``text``: the chunk is str, hashed by its UTF-8 bytes)."""
     if text:
@@ -62,5 +68,4 @@ def column_batches(scheme, m: int, k: int, items) -> Iterator[tuple[int, Iterabl
                  scheme.columns_of_halves(h1[s:s + COLUMN_BATCH], h2[s:s + COLUMN_BATCH], m, k))
                 for s in range(0, h1.size, COLUMN_BATCH))
     datas, text = prepare_items(items)
-    return ((len(chunk), scheme.position_columns(chunk, m, k, text))
-            for chunk in (datas[s:s + COLUMN_BATCH] for s in range(0, len(datas), COLUMN_BATCH)))
+    return ((len(chunk), scheme.position_columns(chunk, m, k, text)) for chunk in chunks(datas, COLUMN_BATCH))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable
 
 import numpy as np
 from bitarray import bitarray
@@ -55,11 +55,6 @@ def one_or_many(curve, n, samples: int):
     if np.ndim(n) == 0:
         return float(curve(np.array([n], dtype=float), samples)[0])
     return curve(np.atleast_1d(np.asarray(n, dtype=float)), samples)
-
-
-def _chunks(seq: Sequence, size: int = BATCH):
-    for start in range(0, len(seq), size):
-        yield seq[start:start + size]
 
 
 class BloomFilter(RichDisplay):
@@ -161,17 +156,17 @@ class BloomFilter(RichDisplay):
     # --- batches (batch_paths.py: how a list of items becomes positions or bits) --------------------------
     def positions_many(self, items: Iterable[object]) -> np.ndarray:
         """An n x k int64 array: row i holds the positions of item i, in insertion order."""
-        parts = None
+        scheme, m, k, parts = self._scheme, self._m, self._k, None
         if isinstance(items, list) and items:
             try:    # a list of str: the hashing checks the types, no separate pass (see batch_paths.text_halves)
-                parts = [batch_paths.chunk_positions(self._scheme, self._m, self._k, c, True) for c in _chunks(items)]
+                parts = [batch_paths.chunk_positions(scheme, m, k, c, True) for c in batch_paths.chunks(items, BATCH)]
             except TypeError:
                 parts = None
         if parts is None:
             datas, text = prepare_items(items)
             if not datas:
                 return np.empty((0, self._k), dtype=np.int64)
-            parts = [batch_paths.chunk_positions(self._scheme, self._m, self._k, c, text) for c in _chunks(datas)]
+            parts = [batch_paths.chunk_positions(scheme, m, k, c, text) for c in batch_paths.chunks(datas, BATCH)]
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
     # --- whole rows of positions (filters/rows.py: the measurement's batch paths) -----------------------------

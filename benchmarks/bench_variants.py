@@ -1,7 +1,7 @@
 """Speed of the variants' batch paths, each against a peer measured in the same process; prints ratios.
 
 1. Counting filter, batch insert of n items' positions: the sort-based count of positions
-   (``counting.position_counts``) against ``np.unique(..., return_counts=True)``, the path it replaced
+   (``counters.position_counts``) against ``np.unique(..., return_counts=True)``, the path it replaced
    (numpy 2.x answers np.unique through a hash table, far slower on millions of positions).
 2. Counting, partitioned, blocked and scalable ``update`` against the standard filter's ``update`` on the same
    items.
@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 
 from bloomviz.core import BloomFilter
 
-from bloomviz.filters import counting
+from bloomviz.filters import counters
 from bloomviz.items.encoding import random_items, to_bytes_list
 from bloomviz.filters.registry import make_filter
 
@@ -44,9 +44,9 @@ def counting_counts(n: int, m: int, k: int) -> dict:
     rng = np.random.default_rng(1)
     flat = rng.integers(0, m, size=n * k, dtype=np.int64)
     t_unique = best_of(lambda: np.unique(flat, return_counts=True), 1)
-    t_sort = best_of(lambda: counting.position_counts(flat, m))
+    t_sort = best_of(lambda: counters.position_counts(flat, m))
     a, b = np.unique(flat, return_counts=True)
-    c, d = counting.position_counts(flat, m)
+    c, d = counters.position_counts(flat, m)
     assert np.array_equal(a, c) and np.array_equal(b, d)
     return {"positions": flat.size, "unique_s": t_unique, "sort_s": t_sort, "speedup": t_unique / t_sort}
 

@@ -42,10 +42,10 @@ def test_above_the_limit_is_refused_naming_it_before_any_allocation(monkeypatch)
 
 def _job(wb: Workbench, items: list[str], chunk: int) -> None:
     wb.insert_many(items)
-    wb._job.chunk = chunk
-    wb._job.min_chunk = wb._job.chunk
+    wb._jobs.job.chunk = chunk
+    wb._jobs.job.min_chunk = wb._jobs.job.chunk
     while wb.busy:
-        wb._job.chunk = chunk       # fixed chunks, so that both runs cut their batches at the same n
+        wb._jobs.job.chunk = chunk       # fixed chunks, so that both runs cut their batches at the same n
         wb.step_job()
 
 

@@ -1,4 +1,4 @@
-"""A listener list: how the model tells whoever listens what happened, without Qt.
+"""A listener list: how the model tells whoever listens what happened, without Qt; and the model's own list.
 
 The window's Qt adapter (``bloomviz.gui.workbench``) is the one listener in the app; a test or a script can
 listen too. Listeners are called in the order they connected, synchronously, in the model's turn.
@@ -26,3 +26,14 @@ class Event:
     def emit(self, *args) -> None:
         for listener in tuple(self._listeners):
             listener(*args)
+
+
+class Events:
+    """The model's events, one ``Event`` each (``bloomviz.workbench.model``'s docstring says what each carries)."""
+
+    NAMES = ("operated", "about_to_reset", "reset", "noted", "busy_changed", "progress",
+             "frame", "job_finished", "error", "notice")
+
+    def __init__(self) -> None:
+        for name in self.NAMES:
+            setattr(self, name, Event())

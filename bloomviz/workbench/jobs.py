@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from bloomviz.items.generated import GeneratedRun
-from bloomviz.workbench.state import checkpoint
 
 # Qt fires each due timer once per round, a zero-delay step first: two steps can fall between two turns that
 # handle input, so a step aims at a fifth of the 50 ms a stall may take, leaving room for the redraws. At 0.15 us
@@ -122,10 +121,20 @@ class Job:
 
 
 class Jobs:
-    """Mixed into ``Workbench``: starting, stepping, finishing and cancelling its one job."""
+    """The workbench's one job at a time: starting, stepping, finishing and cancelling it (``Workbench`` holds
+    one and forwards its public methods, where their docstrings are). It is handed the workbench, of which it
+    uses the public side (``events``, ``checkpoint()``, ``rollback()``, ``reserve()``, ``insert_batch()``), how
+    to emit an event, and the workbench's ``Undo`` (undo.py), which keeps a bulk insert as one step."""
+
+    def __init__(self, bench, *, emit: Callable, undo):
+        self._bench, self._emit, self._undo = bench, emit, undo
+        self.job: Job | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self.job is not None
 
     def insert_many(self, items: Iterable[object], label: str = "items") -> bool:
-        """Start inserting ``items`` in chunks (advanced by ``step_job``). False when work is already running."""
         items = items if isinstance(items, list) else list(items)
         pos = [0]
 
@@ -138,13 +147,13 @@ class Jobs:
 
     def run_job(self, source: Callable[[int], Sequence[object]], total: int, label: str = "items",
                 atomic: bool = False, progress_of: Callable[[], tuple[int, int]] | None = None) -> bool:
-        """Insert ``total`` items drawn from ``source(count)`` in chunks, one chunk per ``step_job()``.
+        """Insert ``total`` items drawn from ``source(count)`` in chunks, one chunk per ``step()``.
 
         ``source`` may raise ``OSError``/``ValueError`` (a file gone bad mid-way): the job ends, reported by
         ``error``. With ``atomic`` a cancel, a refusal or such a failure puts everything back as it was before
         the job (an import is all or nothing); without it, the chunks committed so far stay.
         """
-        return self._start(Job(source, total, label, self.checkpoint() if atomic else None, progress_of),
+        return self._start(Job(source, total, label, self._bench.checkpoint() if atomic else None, progress_of),
                            reserve=int(total) if progress_of is None else 0)
 
     def run_steps(self, step: Callable[[int], int], total: int, label: str) -> bool:
@@ -154,58 +163,50 @@ class Jobs:
         return self._start(Job(lambda count: (), total, label, step=step), reserve=0)
 
     def _start(self, job: Job, reserve: int) -> bool:
-        if self._job is not None:
-            self._emit(self.events.error, "Another bulk insert is running; cancel it first.")
+        if self.job is not None:
+            self._emit(self._bench.events.error, "Another bulk insert is running; cancel it first.")
             return False
-        if job.step is None and not self._quiet:   # undo takes a whole bulk insert back, not one chunk
-            job.undo_saved = job.checkpoint or checkpoint(self._s)
-            self.undo_stack.push(("insert batch", job.label), job.undo_saved)
-        self._job = job
-        self.reserve(reserve)
-        self._emit(self.events.busy_changed, True)
-        self._emit(self.events.progress, *job.progress)
+        if job.step is None:   # undo takes a whole bulk insert back, not one chunk
+            job.undo_saved = self._undo.keep_job(job.label, job.checkpoint)
+        self.job = job
+        self._bench.reserve(reserve)
+        self._emit(self._bench.events.busy_changed, True)
+        self._emit(self._bench.events.progress, *job.progress)
         return True
 
-    def step_job(self) -> bool:
-        """Advance the running job by one step; False when no job runs (any more)."""
-        job = self._job
+    def step(self) -> bool:
+        job, events = self.job, self._bench.events
         if job is None:
             return False
-        step = job.advance(self.insert_batch)
+        step = job.advance(self._bench.insert_batch)
         if step.outcome == FRAME:
-            self._emit(self.events.frame)
+            self._emit(events.frame)
         elif step.outcome == PAINT:
             pass
         elif step.outcome == MORE:
             # The end is announced on the next step, not in this one: the redraws it triggers then run in a
             # turn of their own instead of adding to this chunk's.
-            self._emit(self.events.progress, *job.progress)
+            self._emit(events.progress, *job.progress)
         elif step.outcome == DONE:
-            self._finish_job(cancelled=False)
+            self._finish(cancelled=False)
         else:
             if step.message:
-                self._emit(self.events.error, step.message)
-            self._finish_job(cancelled=True, reason=step.outcome)
-        return self._job is not None
+                self._emit(events.error, step.message)
+            self._finish(cancelled=True, reason=step.outcome)
+        return self.job is not None
 
-    def run_to_end(self) -> None:
-        """Step the running job until it ends (a script's or a test's clock)."""
-        while self.step_job():
-            pass
-
-    def _finish_job(self, cancelled: bool, reason: str = "cancelled") -> None:
-        job, self._job = self._job, None
+    def _finish(self, cancelled: bool, reason: str = "cancelled") -> None:
+        job, self.job = self.job, None
         rolled_back = cancelled and job.checkpoint is not None
         if rolled_back:
-            self.rollback(job.checkpoint)
+            self._bench.rollback(job.checkpoint)
         if rolled_back or job.done == 0:
-            self.undo_stack.drop(job.undo_saved)   # nothing of the job is left to undo
-        self._emit(self.events.notice, job.summary(cancelled, reason, rolled_back))
-        self._emit(self.events.busy_changed, False)
-        self._emit(self.events.job_finished, job.done, job.total, cancelled)
+            self._undo.drop(job.undo_saved)   # nothing of the job is left to undo
+        events = self._bench.events
+        self._emit(events.notice, job.summary(cancelled, reason, rolled_back))
+        self._emit(events.busy_changed, False)
+        self._emit(events.job_finished, job.done, job.total, cancelled)
 
     def cancel(self) -> None:
-        """Stop bulk work between chunks: what was committed stays, consistently (an atomic job goes back to
-        where it started)."""
-        if self._job is not None:
-            self._finish_job(cancelled=True)
+        if self.job is not None:
+            self._finish(cancelled=True)

@@ -26,7 +26,7 @@ operations and the history keeps its own entries, so neither depends on the rows
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Sequence
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -41,7 +41,7 @@ from bloomviz.measure.series import OWN, STANDARD
 from bloomviz.filters.registry import standard_formulas_apply
 from bloomviz.workbench import jobs, limits
 from bloomviz.workbench.building import build_filter
-from bloomviz.workbench.events import Event
+from bloomviz.workbench.events import Event, Events
 from bloomviz.workbench.measurement import DEFAULT_PROBES, DEFAULT_SEED, PROBE_PREFIX, Measurement, has_bits
 from bloomviz.workbench.jobs import Jobs
 from bloomviz.workbench.operations import Operations
@@ -54,18 +54,7 @@ DENSE_ROWS = 1_000_000   # every insert keeps its plot row up to this n
 THIN_EVERY = 100         # past DENSE_ROWS, a batch keeps the rows at multiples of this n (and its last row)
 
 
-class Events:
-    """The model's events, one ``Event`` each (see the module's docstring)."""
-
-    NAMES = ("operated", "about_to_reset", "reset", "noted", "busy_changed", "progress",
-             "frame", "job_finished", "error", "notice")
-
-    def __init__(self) -> None:
-        for name in self.NAMES:
-            setattr(self, name, Event())
-
-
-class Workbench(Jobs, Undo):
+class Workbench:
     def __init__(self, *, probes: int = DEFAULT_PROBES, seed: int = DEFAULT_SEED, probe_prefix: str = PROBE_PREFIX,
                  undo: bool = True, grid: bool = True, first=None):
         """``probe_prefix``: what the probes are named (a lesson's are "probe:…"); ``undo=False``: no undo step is
@@ -76,10 +65,13 @@ class Workbench(Jobs, Undo):
         self.undo_stack = UndoStack() if undo else UndoStack(depth=0, budget=0)
         self._probe_prefix = probe_prefix
         self.for_grid = grid      # (read by the operations)
-        self._job: jobs.Job | None = None
         self._quiet = 0
         self._probe_count, self._seed = int(probes), int(seed)
-        self._ops = Operations(self, emit=self._emit, keep=self._keep, unkeep=self._unkeep,
+        # its parts, each handed what it acts on: the undo steps, the one job, the operations
+        self._undo = Undo(self, self.undo_stack, emit=self._emit, quiet=lambda: self._quiet > 0,
+                          revive=self._revive)
+        self._jobs = Jobs(self, emit=self._emit, undo=self._undo)
+        self._ops = Operations(self, emit=self._emit, keep=self._undo.keep, unkeep=self._undo.unkeep,
                                add_rows=lambda *rows: add_rows(self._s, *rows),
                                extend_series=lambda *rows: extend_series(self._s, *rows))
         if first is not None:
@@ -125,6 +117,34 @@ class Workbench(Jobs, Undo):
         """Insert a batch now, all or nothing. Returns the number inserted (0 and error() when refused)."""
         return self._ops.insert_batch(items)
 
+    # --- long work: the one job (jobs.py), advanced by ``step_job`` ------------------------------------------
+    def insert_many(self, items: Iterable[object], label: str = "items") -> bool:
+        """Start inserting ``items`` in chunks (advanced by ``step_job``). False when work is already running."""
+        return self._jobs.insert_many(items, label)
+
+    def run_job(self, source: Callable[[int], Sequence[object]], total: int, label: str = "items",
+                atomic: bool = False, progress_of: Callable[[], tuple[int, int]] | None = None) -> bool:
+        """Insert ``total`` items drawn from ``source(count)``, a chunk per ``step_job()`` (see ``Jobs.run_job``
+        for a source that fails and for ``atomic``, all or nothing)."""
+        return self._jobs.run_job(source, total, label, atomic, progress_of)
+
+    def run_steps(self, step: Callable[[int], int], total: int, label: str) -> bool:
+        """Run ``step(count)``, which makes up to ``count`` operations, until it returns 0 (``Jobs.run_steps``)."""
+        return self._jobs.run_steps(step, total, label)
+
+    def step_job(self) -> bool:
+        """Advance the running job by one step; False when no job runs (any more)."""
+        return self._jobs.step()
+
+    def run_to_end(self) -> None:
+        """Step the running job until it ends (a script's or a test's clock)."""
+        while self._jobs.step():
+            pass
+
+    def cancel(self) -> None:
+        """Stop bulk work between chunks: what was committed stays (an atomic job goes back to its start)."""
+        self._jobs.cancel()
+
     # --- configuration -----------------------------------------------------------------------------------
     @staticmethod
     def validate_config(m, k, scheme=hashing.DEFAULT_SCHEME, variant="standard", **params) -> str | None:
@@ -146,7 +166,7 @@ class Workbench(Jobs, Undo):
             self._emit(self.events.error, str(exc))
             return False
         self.cancel()
-        self._keep_state(("new filter", None))
+        self._undo.keep_state(("new filter", None))
         self._install(flt, capacity=capacity)
         return True
 
@@ -195,7 +215,7 @@ class Workbench(Jobs, Undo):
     def reset(self) -> None:
         """Empty the filter (same m, k, scheme): the bits, the truth set, the plot and the history."""
         self.cancel()
-        self._keep_state(("clear", None))
+        self._undo.keep_state(("clear", None))
         self._s.flt.clear()
         self._install(self._s.flt, capacity=self._s.capacity)
 
@@ -213,7 +233,7 @@ class Workbench(Jobs, Undo):
                 self._emit(self.events.error, f"Refused: {exc}. Nothing was changed.")
                 return False
         self.cancel()
-        self._keep_state(("open", None))
+        self._undo.keep_state(("open", None))
         self._install(flt, capacity=capacity, announce=False)
         s = self._s
         if items is not None:
@@ -232,13 +252,20 @@ class Workbench(Jobs, Undo):
         self._emit(self.events.noted, self._s.last)
 
     # --- going back ----------------------------------------------------------------------------------------
+    def undo(self) -> bool:
+        """Put back the state before the last operation (or before the filter was replaced)."""
+        return self._undo.undo()
+
+    undo_what = property(lambda self: self._undo.what,
+                         doc="(op, item) of what ``undo`` would take back, or None when there is nothing to undo.")
+
     def checkpoint(self) -> Checkpoint:
         """The current state, to go back to with ``rollback`` (the filter is copied, the rest are lengths)."""
         return checkpoint(self._s)
 
     def rollback(self, cp: Checkpoint) -> None:
         """Put back the state of ``cp``: filter, truth, measurement, plot rows and history."""
-        self.cancel()   # (a job rolled back by its own end has already let go of ``_job``)
+        self.cancel()   # (a job rolled back by its own end has already let go of it)
         self._emit(self.events.about_to_reset)
         self._s = cp.state
         cut_back(self._s, cp)
@@ -280,7 +307,7 @@ class Workbench(Jobs, Undo):
     tracker = property(lambda self: self._s.measure.tracker)
     probes = property(lambda self: self._s.measure.probes)
     capacity = property(lambda self: self._s.capacity)
-    busy = property(lambda self: self._job is not None)
+    busy = property(lambda self: self._jobs.busy)
     last_record = property(lambda self: self._s.last, doc="The last Operation or StateNote.")
     truth_known = property(lambda self: self._s.truth.known,
                            doc="False for a filter loaded without its items: false positives cannot be told.")
@@ -329,7 +356,7 @@ class Workbench(Jobs, Undo):
             out.update(own_theory=True, single_mk=bool(flt.capabilities.sized))
             # (not between a job's chunks: a blocked filter's rate from its bits reads every block, 50 ms at
             # 10^8 bits; the explanation after the job has them)
-            if self._job is None:
+            if not self.busy:
                 out.update(fp_own=flt.theory_fp(n), fp_own_now=float(flt.expected_fp))
         return out
 

@@ -107,39 +107,62 @@ class UndoStack:
 
 
 class Undo:
-    """Mixed into ``Workbench``: what it keeps before each change, and ``undo``."""
+    """What the workbench keeps before each change, and ``undo`` (``Workbench`` holds one as ``_undo`` beside its
+    ``undo_stack``, and forwards ``undo`` and ``undo_what``). It is handed the workbench, of which it uses the
+    public side (``state``, ``busy``, ``events``, ``cancel()``, ``rollback()``), the stack, how to emit an event,
+    whether the workbench is quiet (a replay keeps no step per operation), and how to put a whole kept state
+    back (``revive``: the workbench's own, as it also restores the probe settings)."""
 
-    def _keep(self, what: tuple, copy_filter: bool = True) -> None:
+    def __init__(self, bench, stack: UndoStack, *, emit, quiet, revive):
+        self._bench, self.stack = bench, stack
+        self._emit, self._quiet, self._revive = emit, quiet, revive
+
+    def _single(self) -> bool:
+        """Whether an operation gets a step of its own: not inside a job (whose step is the whole job) nor
+        while quiet."""
+        return not self._bench.busy and not self._quiet()
+
+    def keep(self, what: tuple, copy_filter: bool = True) -> None:
         """Before an operation: its state, so that ``undo`` can put it back (``what``: (op, item)). A filter
         too large for the budget is not copied at all (the undo steps before it are forgotten)."""
-        if self._job is None and not self._quiet and \
-                self.undo_stack.affordable(self._s.flt.nbytes() if copy_filter else 0):
-            self.undo_stack.push(what, checkpoint(self._s, copy_filter))
+        if self._single() and self.stack.affordable(self._bench.state.flt.nbytes() if copy_filter else 0):
+            self.stack.push(what, checkpoint(self._bench.state, copy_filter))
 
-    def _unkeep(self) -> None:
+    def unkeep(self) -> None:
         """The operation was refused after all: its step holds nothing to undo."""
-        if self._job is None and not self._quiet:
-            self.undo_stack.pop()
+        if self._single():
+            self.stack.pop()
 
-    def _keep_state(self, what: tuple) -> None:
+    def keep_state(self, what: tuple) -> None:
         """Before the filter is replaced or emptied: the whole state (also while quiet: undo after Open brings
         the filter before it back, not a few operations of the one it replaced)."""
-        self.undo_stack.push(what, snapshot(self._s, self.undo_stack.serial))
+        self.stack.push(what, snapshot(self._bench.state, self.stack.serial))
+
+    def keep_job(self, label: str, saved=None):
+        """Before a bulk insert: one step for the whole job (``saved``: the job's own checkpoint, if it keeps
+        one). Returns what the step holds, or None when none was kept (quiet)."""
+        if self._quiet():
+            return None
+        saved = saved or checkpoint(self._bench.state)
+        self.stack.push(("insert batch", label), saved)
+        return saved
+
+    def drop(self, saved) -> None:
+        """The job that kept ``saved`` left nothing to undo (see ``UndoStack.drop``)."""
+        self.stack.drop(saved)
 
     @property
-    def undo_what(self) -> tuple | None:
-        """(op, item) of what ``undo`` would take back, or None when there is nothing to undo."""
-        return self.undo_stack.label
+    def what(self) -> tuple | None:
+        return self.stack.label
 
     def undo(self) -> bool:
-        """Put back the state before the last operation (or before the filter was replaced)."""
-        step = self.undo_stack.pop()
+        step = self.stack.pop()
         if step is None:
-            self._emit(self.events.notice, "Nothing to undo.")
+            self._emit(self._bench.events.notice, "Nothing to undo.")
             return False
-        self.cancel()
+        self._bench.cancel()
         if isinstance(step.saved, Snapshot):
             self._revive(step.saved)
         else:
-            self.rollback(step.saved)
+            self._bench.rollback(step.saved)
         return True

@@ -44,7 +44,7 @@ def save_bloom(flt, path):
 
 
 def save_session(flt, path):
-    session.save(session.Session(m=flt.m, k=flt.k, operations=[session.Operation("insert", item="apple")]), path)
+    session.save(session.Session(m=flt.m, k=flt.k, operations=[session.SavedOperation("insert", item="apple")]), path)
 
 
 def save_csv(flt, path):
@@ -275,7 +275,7 @@ def test_a_session_too_large_to_read_back_is_not_written(tmp_path, monkeypatch):
     path = tmp_path / "big.bloomviz"
     path.write_bytes(b"the old session")
     monkeypatch.setattr(session, "MAX_FILE_BYTES", 300)
-    ops = [session.Operation("insert", item=f"item-{i}") for i in range(50)]
+    ops = [session.SavedOperation("insert", item=f"item-{i}") for i in range(50)]
     with pytest.raises(ValueError, match="more than the 300 bytes a session can be read back from"):
         session.save(session.Session(m=64, k=3, operations=ops), path)
     assert path.read_bytes() == b"the old session" and [p.name for p in tmp_path.iterdir()] == ["big.bloomviz"]

@@ -75,8 +75,8 @@ def test_lone_surrogates_hash_the_same_in_another_process():
 
 
 def test_sessions_keep_lone_surrogates_as_text_and_bytes_like_as_bytes():
-    session = S.Session(m=64, k=2, operations=[S.Operation("insert", item="x\ud800"),
-                                               S.Operation("insert", item=bytearray(b"\x00\x01"))])
+    session = S.Session(m=64, k=2, operations=[S.SavedOperation("insert", item="x\ud800"),
+                                               S.SavedOperation("insert", item=bytearray(b"\x00\x01"))])
     back = S.loads(S.dumps(session))
     assert back.operations[0].item == "x\ud800"
     assert back.operations[1].item == b"\x00\x01" and type(back.operations[1].item) is bytes

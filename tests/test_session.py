@@ -13,8 +13,8 @@ ITEMS = ["apple", "é✓🙂", "a\ud800b", "\udfff", b"\x00\xff\x10", "x" * 1000
 
 
 def sample(**kw) -> S.Session:
-    ops = [S.Operation(S.INSERT, item=x, verdict="inserted") for x in ITEMS]
-    ops += [S.Operation(S.BATCH, items=tuple(ITEMS) + ("tail",)), S.Operation(S.LOOKUP, item="pear",
+    ops = [S.SavedOperation(S.INSERT, item=x, verdict="inserted") for x in ITEMS]
+    ops += [S.SavedOperation(S.BATCH, items=tuple(ITEMS) + ("tail",)), S.SavedOperation(S.LOOKUP, item="pear",
                                                                              verdict="true negative")]
     args = dict(m=1000, k=4, capacity=50, probes=123, seed=7, operations=ops, saved_by="bloomviz test")
     args.update(kw)
@@ -43,7 +43,7 @@ def test_file_is_ascii_json_and_carries_schema_version(tmp_path):
 @given(st.lists(st.one_of(st.text(min_size=1, max_size=20), st.binary(min_size=1, max_size=20)),
                 min_size=1, max_size=20))
 def test_any_text_or_bytes_item_survives(items):
-    s = S.Session(m=64, k=2, operations=[S.Operation(S.BATCH, items=tuple(items))])
+    s = S.Session(m=64, k=2, operations=[S.SavedOperation(S.BATCH, items=tuple(items))])
     assert S.loads(S.dumps(s)).operations[0].items == tuple(items)
 
 
@@ -75,14 +75,14 @@ def test_a_base_that_is_not_a_valid_bloom_file_is_refused():
 
 
 def test_unknown_operation_is_refused_on_save():
-    s = S.Session(m=64, k=2, operations=[S.Operation("merge", item="a")])
+    s = S.Session(m=64, k=2, operations=[S.SavedOperation("merge", item="a")])
     with pytest.raises(ValueError, match="merge"):
         S.dumps(s)
 
 
 def test_removals_round_trip_with_their_verdicts():
-    ops = [S.Operation("insert", item="a"), S.Operation("remove", item="a", verdict="removed"),
-           S.Operation("remove", item="b", verdict=S.FORCED_REMOVAL)]
+    ops = [S.SavedOperation("insert", item="a"), S.SavedOperation("remove", item="a", verdict="removed"),
+           S.SavedOperation("remove", item="b", verdict=S.FORCED_REMOVAL)]
     s = S.Session(variant="counting", m=64, k=2, params={"counter_bits": 4}, operations=ops)
     assert S.loads(S.dumps(s)).operations == ops
     assert s.insert_count == 1

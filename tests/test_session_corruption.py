@@ -39,15 +39,17 @@ def base_documents() -> dict[str, dict]:
     items = ["apple", {"bytes_base64": "AP8="}, {"text_base64": base64.b64encode(
         "x\ud800".encode("utf-8", "surrogatepass")).decode()}]
     standard = S.Session(m=1918, k=7, capacity=200, operations=[
-        S.Operation("insert", item="apple", verdict="inserted"),
-        S.Operation("insert batch", items=("pear", b"\x00\xff", "x\ud800")),
-        S.Operation("lookup", item="plum", verdict="true negative")])
+        S.SavedOperation("insert", item="apple", verdict="inserted"),
+        S.SavedOperation("insert batch", items=("pear", b"\x00\xff", "x\ud800")),
+        S.SavedOperation("lookup", item="plum", verdict="true negative")])
     counting = S.Session(variant="counting", m=500, k=3, params={"counter_bits": 4}, operations=[
-        S.Operation("insert", item="a"), S.Operation("remove", item="a", verdict="removed"),
-        S.Operation("remove", item="zz", verdict=S.FORCED_REMOVAL)])
+        S.SavedOperation("insert", item="a"), S.SavedOperation("remove", item="a", verdict="removed"),
+        S.SavedOperation("remove", item="zz", verdict=S.FORCED_REMOVAL)])
     scalable = S.Session(variant="scalable", params={"initial_capacity": 100, "p": 0.01, "growth": 2,
-                                                     "tightening": 0.9}, operations=[S.Operation("insert", item="s")])
-    based = S.Session(m=64, k=3, base=bloom, operations=[S.Operation("lookup", item="a", verdict="true positive")])
+                                                     "tightening": 0.9},
+                         operations=[S.SavedOperation("insert", item="s")])
+    based = S.Session(m=64, k=3, base=bloom,
+                      operations=[S.SavedOperation("lookup", item="a", verdict="true positive")])
     docs = {name: S.to_dict(s) for name, s in
             (("standard", standard), ("counting", counting), ("scalable", scalable), ("based", based))}
     assert items  # the item forms above are all present in "standard" once encoded

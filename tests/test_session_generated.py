@@ -51,7 +51,7 @@ def test_a_million_generated_items_are_six_numbers_in_the_session_and_replay_exa
 
 
 def test_a_reader_of_version_1_refuses_a_generated_run_cleanly(monkeypatch):
-    s = sessions.Session(m=64, k=3, operations=[sessions.Operation(sessions.GENERATED, run=("i", 1, 0, 10))])
+    s = sessions.Session(m=64, k=3, operations=[sessions.SavedOperation(sessions.GENERATED, run=("i", 1, 0, 10))])
     text = sessions.dumps(s)
     assert sessions.loads(text).operations[0].run == ("i", 1, 0, 10)
     monkeypatch.setattr(sessions, "SCHEMA_VERSIONS", (1,))      # what a bloomviz before version 2 reads
@@ -60,10 +60,10 @@ def test_a_reader_of_version_1_refuses_a_generated_run_cleanly(monkeypatch):
 
 
 def test_sessions_without_a_run_stay_version_1_and_a_bad_run_is_refused():
-    plain = json.loads(sessions.dumps(sessions.Session(m=64, k=3, operations=[sessions.Operation("insert", "a")])))
+    plain = json.loads(sessions.dumps(sessions.Session(m=64, k=3, operations=[sessions.SavedOperation("insert", "a")])))
     assert plain["schema_version"] == 1
     good = json.loads(sessions.dumps(sessions.Session(
-        m=64, k=3, operations=[sessions.Operation(sessions.GENERATED, run=("i", 1, 0, 10))])))
+        m=64, k=3, operations=[sessions.SavedOperation(sessions.GENERATED, run=("i", 1, 0, 10))])))
     for key, value, words in [("stop", 0, "stop"), ("stop", 10 ** 12, "stop"), ("generator", "x", "generator"),
                               ("prefix", "ii", "prefix"), ("seed", -1, "seed")]:
         bad = json.loads(json.dumps(good))

@@ -89,9 +89,9 @@ def test_one_long_generated_run_replays_in_steps_and_a_cancel_puts_the_window_ba
     # for seconds; counted in items it is a job, its run made in parts, and it ends in the same bits
     from bloomviz.files import session as sessions
     run = ("i", 7, 0, 150_000)
-    s = sessions.Session(m=1 << 20, k=5, operations=[sessions.Operation("insert", item="first"),
-                                                     sessions.Operation(sessions.GENERATED, run=run),
-                                                     sessions.Operation("insert", item="last")])
+    s = sessions.Session(m=1 << 20, k=5, operations=[sessions.SavedOperation("insert", item="first"),
+                                                     sessions.SavedOperation(sessions.GENERATED, run=run),
+                                                     sessions.SavedOperation("insert", item="last")])
     path = str(tmp_path / "run.bloomviz")
     sessions.save(s, path)
     w = make()
@@ -110,4 +110,5 @@ def test_one_long_generated_run_replays_in_steps_and_a_cancel_puts_the_window_ba
     whole.wb.configure(1 << 20, 5)
     session_replay.Stepper(whole.wb, s.operations).run_all()            # at once, the run in one insert
     assert np.array_equal(whole.wb.grid_values(), w.wb.grid_values())
-    assert w.wb.is_member("last") and w.wb.is_member(sessions.Operation(sessions.GENERATED, run=run).generated()[-1])
+    last_generated = sessions.SavedOperation(sessions.GENERATED, run=run).generated()[-1]
+    assert w.wb.is_member("last") and w.wb.is_member(last_generated)

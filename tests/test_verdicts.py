@@ -136,7 +136,7 @@ def test_a_session_replays_its_false_negative_with_its_verdict():
     forced, _ = _a_forced_removal_that_loses_a_member(wb, members)
     lost = wb.history[-1].false_negatives[0]
     wb.lookup(lost)
-    ops = [sessions.Operation(e.op, item=e.item, verdict=str(e.verdict)) for e in wb.history]
+    ops = [sessions.SavedOperation(e.op, item=e.item, verdict=str(e.verdict)) for e in wb.history]
     saved = sessions.Session(variant="counting", m=24, k=3, params={"counter_bits": 4}, operations=ops)
     again = sessions.loads(sessions.dumps(saved))
     assert again.operations[-1].verdict == "false negative"

@@ -87,7 +87,7 @@ FORCED_REMOVAL = Verdict.FORCED_REMOVAL   # a remove whose verdict is this was i
 
 
 @dataclass(frozen=True)
-class Operation:
+class SavedOperation:
     """One operation of a session: ``item`` for an insert or a lookup, ``items`` for a batch insert.
     ``verdict`` is what the operation said when it was recorded (replaying recomputes it)."""
 
@@ -114,7 +114,7 @@ class Session:
     capacity: int | None = None
     probes: int = 10_000
     seed: int = 0
-    operations: list[Operation] = field(default_factory=list)
+    operations: list[SavedOperation] = field(default_factory=list)
     base: bytes | None = None      # the .bloom bytes of a loaded filter whose items are unknown
     saved_by: str = ""
     lesson: LessonPlace | None = None   # the lesson under way when it was saved (files/session_lesson.py)
@@ -343,19 +343,19 @@ def from_dict(data: object) -> Session:
             items = raw["items"]
             if not isinstance(items, list) or not items:
                 raise SessionFormatError(f"{where}.items: expected a non-empty list, got {_show(items)}")
-            ops.append(Operation(BATCH, items=tuple(decode_item(x, f"{where}.items[{j}]")
-                                                    for j, x in enumerate(items))))
+            ops.append(SavedOperation(BATCH, items=tuple(decode_item(x, f"{where}.items[{j}]")
+                                                         for j, x in enumerate(items))))
         elif kind == GENERATED:
             if version < GENERATED_SCHEMA_VERSION:
                 raise SessionFormatError(f"{where}: a generated run needs schema_version "
                                          f"{GENERATED_SCHEMA_VERSION}, the file says {version}")
-            ops.append(Operation(GENERATED, run=_generated(raw, where)))
+            ops.append(SavedOperation(GENERATED, run=_generated(raw, where)))
         else:
             _obj(raw, where, ("op", "item"), ("verdict",))
             verdict = raw.get("verdict", "")
             if not isinstance(verdict, str):
                 raise SessionFormatError(f"{where}.verdict: expected a string, got {_show(verdict)}")
-            ops.append(Operation(kind, item=decode_item(raw["item"], f"{where}.item"), verdict=verdict))
+            ops.append(SavedOperation(kind, item=decode_item(raw["item"], f"{where}.item"), verdict=verdict))
     return Session(variant=variant, scheme=scheme, m=m, k=k, params=params, capacity=capacity, probes=probes,
                    seed=seed, operations=ops, base=base, saved_by=saved_by, lesson=lesson)
 

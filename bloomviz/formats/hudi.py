@@ -90,7 +90,7 @@ def positions(key: bytes, k: int, m: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-class _Reader:
+class _ByteCursor:
     def __init__(self, raw: bytes, src: Source):
         self.raw, self.pos, self.src = raw, 0, src
 
@@ -140,7 +140,7 @@ def read(path, **_options) -> list[ForeignFilter]:
             raise src.fail(f"{KEY.decode()} is not valid Base64") from None
         type_code = kv.get(TYPE_KEY, b"SIMPLE")
         type_code = type_code.decode("ascii", "replace") if isinstance(type_code, bytes) else "SIMPLE"
-        r = _Reader(raw, src)
+        r = _ByteCursor(raw, src)
         k, hash_type, m = r.filter_header("the filter")
         fields = {"type_code": type_code, "hash_type": HASH_TYPES[hash_type], "decoded_bytes": len(raw)}
         for key in (b"hoodie_min_record_key", b"hoodie_max_record_key"):

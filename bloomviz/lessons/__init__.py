@@ -2,7 +2,7 @@
 plays them on a workbench of their own (the window's model), step by step with Back, or headless
 (``bloomviz lesson FILE --check / --report``).
 
-- ``lesson.py``: the records (``Lesson``, ``Step``, ``Action``, ``LessonError``);
+- ``lesson.py``: the records (``Lesson``, ``LessonStep``, ``LessonAction``, ``LessonError``);
 - ``format.py``: the file format and its strict parser (``parse_file``, ``parse_text``);
 - ``spec.py`` and ``actions/``: the actions as a registry, one declaration each (options, check, run, cost, what
   the window shows);
@@ -20,11 +20,11 @@ import os
 from importlib import resources
 
 from bloomviz import i18n
-from bloomviz.lessons.format import Action, Lesson, LessonError, Step, parse_file, parse_text
+from bloomviz.lessons.format import Lesson, LessonAction, LessonError, LessonStep, parse_file, parse_text
 from bloomviz.lessons.runner import LessonRunner, check
 
-__all__ = ["Action", "Lesson", "LessonError", "LessonRunner", "Step", "builtin_lessons", "check", "find", "load_builtin",
-           "parse_file", "parse_text"]
+__all__ = ["Lesson", "LessonAction", "LessonError", "LessonRunner", "LessonStep", "builtin_lessons", "check", "find",
+           "load_builtin", "parse_file", "parse_text"]
 
 
 def builtin_lessons() -> list[str]:

@@ -17,7 +17,7 @@ gives no line for a semantic error such as an unknown scheme).
     ```
     narration below a predict  shown once the answer is revealed (the explanation the class must not see first)
 
-``parse_text`` / ``parse_file`` return a ``Lesson`` (plain data: steps of narration and ``Action`` records) or
+``parse_text`` / ``parse_file`` return a ``Lesson`` (plain data: steps of narration and ``LessonAction`` records) or
 raise ``LessonError`` naming the file, the line and the reason. Every action's arguments are checked here,
 before anything runs; what depends on the filter's state is checked by a dry run (``runner.check``).
 """
@@ -30,7 +30,7 @@ import shlex
 
 from bloomviz.lessons import budget, predict
 from bloomviz.lessons.actions import REGISTRY, check_action
-from bloomviz.lessons.lesson import Action, Lesson, LessonError, Step
+from bloomviz.lessons.lesson import Lesson, LessonAction, LessonError, LessonStep
 
 FENCE = re.compile(r"^(```|~~~)\s*(\S*)\s*$")
 MAX_LESSON_BYTES = 1 << 20          # a lesson is text a person wrote: a megabyte is far beyond any
@@ -46,7 +46,7 @@ def _tokens(text: str, path: str, line: int) -> list[str]:
         raise LessonError(path, line, f"{exc} in {text.strip()!r}") from None
 
 
-def parse_action(text: str, path: str, line: int) -> Action:
+def parse_action(text: str, path: str, line: int) -> LessonAction:
     words = _tokens(text, path, line)
     longest = max(words, key=len)
     if len(longest) > budget.MAX_WORD:
@@ -72,7 +72,7 @@ def parse_action(text: str, path: str, line: int) -> Action:
         args_checked, options_checked = check_action(name, args, options)
     except ValueError as exc:
         raise LessonError(path, line, f"{name}: {exc}") from None
-    return Action(name, tuple(args_checked), options_checked, line)
+    return LessonAction(name, tuple(args_checked), options_checked, line)
 
 
 def _close_predict(step: dict, path: str) -> None:
@@ -82,7 +82,7 @@ def _close_predict(step: dict, path: str) -> None:
             args, options = block.action_parts()
         except predict.PredictSyntaxError as exc:
             raise LessonError(path, exc.line, f"predict: {exc}") from None
-        step["actions"].append(Action("predict", args, options, block.line))
+        step["actions"].append(LessonAction("predict", args, options, block.line))
 
 
 def _block_line(step: dict, body: str, path: str, number: int) -> None:
@@ -178,7 +178,7 @@ def parse_text(text: str, path: str = "<lesson>") -> Lesson:
         raise LessonError(path, 0, "no steps: each step starts with ## Title")
     _check_sizes(title, intro, steps, path)
     return Lesson(title=title, intro="\n".join(intro).strip(), path=path,
-                  steps=tuple(Step(s["title"], "\n".join(s["text"]).strip(), tuple(s["actions"]), s["line"],
+                  steps=tuple(LessonStep(s["title"], "\n".join(s["text"]).strip(), tuple(s["actions"]), s["line"],
                                    "\n".join(s["after"]).strip()) for s in steps))
 
 

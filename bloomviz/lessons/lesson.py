@@ -1,4 +1,4 @@
-"""A lesson as data: its steps, their narration and ``Action`` records, and ``LessonError``.
+"""A lesson as data: its steps, their narration and ``LessonAction`` records, and ``LessonError``.
 
 Plain frozen records with no behaviour beyond printing, at the bottom of the lessons package: the parser
 (``format.py``) makes them, the action registry (``actions/``) checks them, the runner plays them and the
@@ -22,7 +22,7 @@ class LessonError(ValueError):
 
 
 @dataclass(frozen=True)
-class Action:
+class LessonAction:
     """One action line: its name, its positional arguments and its options (already type-checked)."""
 
     name: str
@@ -35,10 +35,10 @@ class Action:
 
 
 @dataclass(frozen=True)
-class Step:
+class LessonStep:
     title: str
     narration: str
-    actions: tuple[Action, ...]
+    actions: tuple[LessonAction, ...]
     line: int
     after_reveal: str = ""      # narration written below a predict block: shown once the answer is revealed
 
@@ -47,6 +47,6 @@ class Step:
 class Lesson:
     title: str
     intro: str
-    steps: tuple[Step, ...]
+    steps: tuple[LessonStep, ...]
     path: str = "<lesson>"
     meta: dict = field(default_factory=dict)

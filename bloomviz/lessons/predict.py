@@ -159,7 +159,7 @@ class PredictBlock:
         self.choices.append((parsed, label))
 
     def action_parts(self) -> tuple[tuple, dict]:
-        """(args, options) of the predict Action: args the kind and its items; options the question and the
+        """(args, options) of the predict LessonAction: args the kind and its items; options the question and the
         choices (each a (condition, label) pair)."""
         choices = self.choices
         if not choices:

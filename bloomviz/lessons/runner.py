@@ -7,7 +7,7 @@ copies, with the truth and the measured rows, stay small, ``CHECKPOINT_BYTES``),
 (3.2 GB before). ``next()`` runs one step and returns its report. Every action's work is estimated and checked
 before it starts, and the sum over the lesson (``budget.py``, ``costs.py``). A window drives the same object:
 the step list is ``lesson.steps``, the progress ``runner.position`` of ``len(lesson.steps)``, the actions are
-``Action`` records it can also animate.
+``LessonAction`` records it can also animate.
 
 A step's report: the filter (m, k, scheme, variant, n = inserts, bits set), the last verdict with its positions,
 the measured rate over the lesson's non-member probes (None for hand-set positions, which cannot hash a probe)

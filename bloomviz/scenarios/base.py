@@ -23,7 +23,7 @@ from bloomviz.vocabulary import Verdict
 
 # --- small records ------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Design:
+class ScenarioDesign:
     m: int
     k: int
     capacity: int
@@ -127,7 +127,7 @@ class Scenario:
     def truth(self) -> set[bytes]:
         return {to_bytes(x) for x in self.items}
 
-    def design(self) -> Design:
+    def design(self) -> ScenarioDesign:
         """The textbook m and k for the loaded items at rate ``P``."""
         if self.P is None:
             raise NotImplementedError(f"{type(self).__name__} sets no rate P: it must say its own design")
@@ -154,9 +154,9 @@ class Scenario:
         return []
 
 
-def _designed(n: int, p: float) -> Design:
+def _designed(n: int, p: float) -> ScenarioDesign:
     k, m = theory.optimal_params(n, p)
-    return Design(m=m, k=min(k, 64), capacity=n, p=p)
+    return ScenarioDesign(m=m, k=min(k, 64), capacity=n, p=p)
 
 
 def _find_false_positives(candidates: Iterable[str], flt, truth: set[bytes], limit: int) -> list[str]:

@@ -7,7 +7,7 @@ from typing import Sequence
 
 from bloomviz.scenarios import datasets
 
-from bloomviz.scenarios.base import (Design, Scenario, Judged, _find_false_positives, expected_fp, measure, pct)
+from bloomviz.scenarios.base import (Judged, Scenario, ScenarioDesign, _find_false_positives, expected_fp, measure, pct)
 
 
 class EmailContacts(Scenario):
@@ -23,8 +23,8 @@ class EmailContacts(Scenario):
     def new_addresses(self) -> list[str]:
         return datasets.read_lines("contacts", "new-addresses.txt")
 
-    def design(self) -> Design:
-        return Design(m=self.M, k=self.K, capacity=len(self.items))
+    def design(self) -> ScenarioDesign:
+        return ScenarioDesign(m=self.M, k=self.K, capacity=len(self.items))
 
     @staticmethod
     def collisions(flt, items: Sequence[str]) -> dict[int, list[str]]:

@@ -12,8 +12,8 @@ from bloomviz.scenarios import datasets
 
 from bloomviz.items.encoding import to_bytes
 
-from bloomviz.scenarios.base import (Design, Rate, Scenario, _designed, _find_false_positives, expected_fp, kib,
-                                     list_bytes, measure, pct, rate_text)
+from bloomviz.scenarios.base import (Rate, Scenario, ScenarioDesign, _designed, _find_false_positives, expected_fp,
+                                     kib, list_bytes, measure, pct, rate_text)
 
 
 WORD_RE = re.compile(r"[A-Za-z]+")
@@ -51,7 +51,7 @@ class SpellChecker(Scenario):
     P = 0.02          # generous on purpose: memory was dear, and a lecture wants to see a few slip through
     MISSPELLINGS = 2_000
 
-    def design(self) -> Design:
+    def design(self) -> ScenarioDesign:
         # The paragraph was written to show one accepted misspelling with this scheme (at ~0.5 M bits double
         # hashing measures the theory, unlike at classroom sizes); the default scheme lets none of its
         # misspellings through, which would leave the story without its point.

@@ -34,7 +34,7 @@ FRAME, PAINT, MORE, DONE, FAILED, REFUSED = "frame", "paint", "more", "done", "f
 
 
 @dataclass(frozen=True)
-class Step:
+class JobStep:
     outcome: str          # FRAME, PAINT, MORE, DONE, FAILED, REFUSED
     message: str = ""     # why it failed
 
@@ -68,36 +68,36 @@ class Job:
     def progress(self) -> tuple[int, int]:
         return (self.done, self.total) if self.progress_of is None else self.progress_of()
 
-    def advance(self, insert_batch: Callable[[list], int]) -> Step:
+    def advance(self, insert_batch: Callable[[list], int]) -> JobStep:
         """One step: a redraw frame, or one chunk through ``insert_batch`` (or the job's own ``step``)."""
         if self.framed:
             self.framed = False
-            return Step(PAINT)
+            return JobStep(PAINT)
         started = time.perf_counter()
         if self.chunks_since_frame and started - self.last_frame >= FRAME_INTERVAL_S:
             # Every so often a step goes to the window's redraws instead of to a chunk, so that a chunk and a
             # redraw never add up in one turn of the event loop; a chunk comes between two redraws whatever
             # the redraws take.
             self.last_frame, self.chunks_since_frame, self.framed = started, 0, True
-            return Step(FRAME)
+            return JobStep(FRAME)
         cpu = time.thread_time()
         want = min(self.chunk, self.total - self.done)
         if self.step is not None:
             made = self.step(want) if want > 0 else 0
             if not made:
-                return Step(DONE)
+                return JobStep(DONE)
         else:
             try:
                 items = self.source(want) if want > 0 else []
                 if not isinstance(items, (list, GeneratedRun)):   # (a run stays numbers: no list of strings)
                     items = list(items)
             except (OSError, ValueError) as exc:
-                return Step(FAILED, f"Bulk insert of {self.label} stopped: {exc}")
+                return JobStep(FAILED, f"Bulk insert of {self.label} stopped: {exc}")
             if not items:
-                return Step(DONE)
+                return JobStep(DONE)
             made = insert_batch(items)
         if made == 0:
-            return Step(REFUSED)
+            return JobStep(REFUSED)
         self.done += made
         self.chunks_since_frame += 1
         per_item = (time.thread_time() - cpu) / made
@@ -106,7 +106,7 @@ class Job:
         self.per_item = per_item if self.per_item is None else 0.6 * self.per_item + 0.4 * per_item
         want_next = TARGET_TICK_S / max(self.per_item, 1e-9)
         self.chunk = int(min(MAX_CHUNK, self.chunk * 1.5 + 1, max(self.min_chunk, want_next)))
-        return Step(MORE)
+        return JobStep(MORE)
 
     def summary(self, cancelled: bool, reason: str, rolled_back: bool) -> str:
         elapsed = time.perf_counter() - self.started

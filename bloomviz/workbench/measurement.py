@@ -38,7 +38,7 @@ def has_bits(flt) -> bool:
     return capabilities.of(flt).plain_bits
 
 
-class Measurement:
+class ProbeSet:
     def __init__(self, flt, count: int = DEFAULT_PROBES, seed: int = DEFAULT_SEED,
                  exclude: Iterable[object] = (), prefix: str = PROBE_PREFIX):
         self.count = int(count)

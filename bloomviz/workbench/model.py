@@ -42,7 +42,7 @@ from bloomviz.filters.registry import standard_formulas_apply
 from bloomviz.workbench import jobs, limits
 from bloomviz.workbench.building import build_filter
 from bloomviz.workbench.events import Event, Events
-from bloomviz.workbench.measurement import DEFAULT_PROBES, DEFAULT_SEED, PROBE_PREFIX, Measurement, has_bits
+from bloomviz.workbench.measurement import DEFAULT_PROBES, DEFAULT_SEED, PROBE_PREFIX, ProbeSet, has_bits
 from bloomviz.workbench.jobs import Jobs
 from bloomviz.workbench.operations import Operations
 from bloomviz.workbench.records import Numbers, StateNote
@@ -183,8 +183,8 @@ class Workbench:
         self._emit(self.events.about_to_reset)
         truth = Truth(flt)
         self._s = State(flt=flt, capacity=capacity, truth=truth,
-                        measure=Measurement(flt, self._probe_count, self._seed, exclude=truth.items,
-                                           prefix=self._probe_prefix))
+                        measure=ProbeSet(flt, self._probe_count, self._seed, exclude=truth.items,
+                                        prefix=self._probe_prefix))
         if announce:
             self._s.last = StateNote("new filter")
             self._emit(self.events.reset, self._s.last)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bloomviz.measure.series import MeasuredSeries
-from bloomviz.workbench.measurement import Measurement
+from bloomviz.workbench.measurement import ProbeSet
 from bloomviz.vocabulary import LOOKUP_VERDICTS
 from bloomviz.workbench.records import HistoryEntry
 from bloomviz.workbench.truth import Truth
@@ -23,7 +23,7 @@ class State:
     flt: object
     capacity: int | None
     truth: Truth
-    measure: Measurement
+    measure: ProbeSet
     series: MeasuredSeries = field(default_factory=MeasuredSeries)
     history: list[HistoryEntry] = field(default_factory=list)
     counts: dict = field(default_factory=lambda: dict.fromkeys(LOOKUP_VERDICTS, 0))

@@ -18,7 +18,7 @@ BUDGET = 96 * 1024 * 1024
 
 
 @dataclass(frozen=True)
-class Step:
+class UndoEntry:
     label: tuple         # what undo would take back: (op, item), e.g. ("insert", "apple"), ("new filter", None)
     saved: object        # a state.Checkpoint or a state.Snapshot
     cost: int            # bytes held
@@ -36,12 +36,12 @@ def cost_of(saved) -> int:
 class UndoStack:
     def __init__(self, depth: int = DEPTH, budget: int = BUDGET):
         self.depth, self.budget = depth, budget
-        self._steps: list[Step] = []
+        self._steps: list[UndoEntry] = []
         self._held = 0           # bytes held by the steps
         self._serial = 0         # the serial number the next step gets
         # the steps the newest push pushed out, kept until another change: a job that is rolled back and drops
         # its step puts them back (a cancelled import on a full stack used to forget the oldest undo step)
-        self._evicted: tuple[object, list[Step]] | None = None
+        self._evicted: tuple[object, list[UndoEntry]] | None = None
 
     @property
     def serial(self) -> int:
@@ -60,7 +60,7 @@ class UndoStack:
         cost = cost_of(saved)
         if not self.affordable(cost):
             return
-        self._steps.append(Step(label, saved, cost, self._serial))
+        self._steps.append(UndoEntry(label, saved, cost, self._serial))
         self._serial += 1
         self._held += cost
         evicted = []
@@ -69,7 +69,7 @@ class UndoStack:
             self._held -= evicted[-1].cost
         self._evicted = (saved, evicted)
 
-    def pop(self) -> Step | None:
+    def pop(self) -> UndoEntry | None:
         self._evicted = None
         if not self._steps:
             return None

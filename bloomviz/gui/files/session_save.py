@@ -16,9 +16,9 @@ from bloomviz.gui.files.filter_files import filter_args
 from bloomviz.i18n import number, tr
 
 
-def _generated(run: GeneratedRun) -> sessions.Operation:
+def _generated(run: GeneratedRun) -> sessions.SavedOperation:
     """A run of generated items kept as its numbers (a session after 10^7 auto-played items wrote 10^7 strings)."""
-    return sessions.Operation(sessions.GENERATED, run=(run.items.prefix, run.items.seed, run.start, run.stop))
+    return sessions.SavedOperation(sessions.GENERATED, run=(run.items.prefix, run.items.seed, run.start, run.stop))
 
 
 class SessionSaving:
@@ -29,17 +29,17 @@ class SessionSaving:
         """The session to save, and a warning ("" when none): what could not be kept."""
         wb, flt = self.wb, self.wb.filter
         args = filter_args(flt, wb.variant)
-        ops: list[sessions.Operation] = []
+        ops: list[sessions.SavedOperation] = []
         warning = ""
         start = 0    # wb.items holds every insert in order (a removal does not take its item out)
         for e in wb.history:
             if e.op == sessions.BATCH:
                 for piece in wb.items.pieces(start, start + e.count):
                     ops.append(_generated(piece) if isinstance(piece, GeneratedRun) else
-                               sessions.Operation(sessions.BATCH, items=tuple(piece)))
+                               sessions.SavedOperation(sessions.BATCH, items=tuple(piece)))
                 start += e.count
             elif e.op in (sessions.INSERT, sessions.LOOKUP, sessions.REMOVE):
-                ops.append(sessions.Operation(e.op, item=e.item, verdict=e.verdict))
+                ops.append(sessions.SavedOperation(e.op, item=e.item, verdict=e.verdict))
                 start += e.op == sessions.INSERT
             else:
                 raise ValueError(f"the history holds a {e.op!r} operation, which a session cannot store yet")

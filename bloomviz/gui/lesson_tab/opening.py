@@ -3,7 +3,7 @@ Cancel under the tab's title; the lesson shown stays until the file has passed.
 
 A lesson is a file someone sent. Opening one ran every step on the GUI thread in one go (907 s frozen at
 m = 2^28 with five ``insert-random`` lines); now its work is bounded (``lessons.budget``) and done off the GUI
-thread: the runner calls back before each action, which moves the bar and raises ``Cancelled`` once Cancel is
+thread: the runner calls back before each action, which moves the bar and raises ``CheckCancelled`` once Cancel is
 pressed, so a cancel takes effect at the next action (one action is at most ``budget.ACTION_SECONDS``). The
 core runs on its own lesson state, never on the window's filter, so the thread shares nothing with the widgets;
 the GUI thread only polls it.
@@ -26,7 +26,7 @@ from bloomviz.i18n import tr
 POLL_MS = 40
 
 
-class Cancelled(Exception):
+class CheckCancelled(Exception):
     """Cancel was pressed while the lesson was being checked."""
 
 
@@ -77,7 +77,7 @@ class LessonOpening(QtCore.QObject):
 
     def run(self, text: str, work, progress_text, done, path: str | None = None) -> bool:
         """Run ``work(report)`` on the worker thread under this row: ``report(done, total)`` moves the bar and
-        raises ``Cancelled`` once Cancel is pressed; ``progress_text(done, total)`` is the row's words;
+        raises ``CheckCancelled`` once Cancel is pressed; ``progress_text(done, total)`` is the row's words;
         ``done(kind, value)`` ends it on the GUI thread (kind "ok" with work's value, "cancelled", or "refused"
         with the LessonError or OSError) and returns what ``wait`` returns. False when a job runs already.
         ``path``: the lesson file a fault of the code is reported against."""
@@ -96,10 +96,10 @@ class LessonOpening(QtCore.QObject):
         return True
 
     def report(self, done: int, total: int) -> None:
-        """The worker's progress; raises ``Cancelled`` once Cancel was pressed."""
+        """The worker's progress; raises ``CheckCancelled`` once Cancel was pressed."""
         self._progress = (done, total)
         if self._cancel.is_set():
-            raise Cancelled
+            raise CheckCancelled
 
     def cancel(self) -> None:
         self._cancel.set()
@@ -117,7 +117,7 @@ class LessonOpening(QtCore.QObject):
     def _work(self) -> None:
         try:
             self._outcome = ("ok", self._job(self.report))
-        except Cancelled:
+        except CheckCancelled:
             self._outcome = ("cancelled", None)
         except (lessons.LessonError, OSError) as exc:
             self._outcome = ("refused", exc)

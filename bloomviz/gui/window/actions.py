@@ -20,7 +20,7 @@ PANELS = "panels"
 
 
 @dataclass(frozen=True)
-class Action:
+class MenuAction:
     key: str
     text: str
     slot: Callable[[object], Callable]    # window -> the callable the action triggers
@@ -36,73 +36,74 @@ def _quit_keys():
 
 MENUS = (
     ("&File", (
-        Action("export_grid", "Export grid as PNG…", lambda w: w.export_grid, "Ctrl+Shift+G",
-               "Save the grid as shown (zoom, highlights) to a PNG file."),
-        Action("export_plot", "Export plot…", lambda w: w.export_plot, "Ctrl+Shift+P",
-               "Save the live plot as PNG, SVG or CSV."),
-        Action("save_window", "Save window picture…", lambda w: w.save_window_picture, "Ctrl+Alt+S",
-               "Save a picture of the whole window (for slides)."),
+        MenuAction("export_grid", "Export grid as PNG…", lambda w: w.export_grid, "Ctrl+Shift+G",
+                   "Save the grid as shown (zoom, highlights) to a PNG file."),
+        MenuAction("export_plot", "Export plot…", lambda w: w.export_plot, "Ctrl+Shift+P",
+                   "Save the live plot as PNG, SVG or CSV."),
+        MenuAction("save_window", "Save window picture…", lambda w: w.save_window_picture, "Ctrl+Alt+S",
+                   "Save a picture of the whole window (for slides)."),
         None,
-        Action("quit", "Quit", lambda w: w.close, _quit_keys, "Close bloomviz."),
+        MenuAction("quit", "Quit", lambda w: w.close, _quit_keys, "Close bloomviz."),
     )),
     ("&Edit", (
-        Action("undo", "Undo", lambda w: w.wb.undo, QtGui.QKeySequence.StandardKey.Undo,
-               "Take back the last insert, lookup, removal or batch, or bring back the filter a new one replaced."),
+        MenuAction("undo", "Undo", lambda w: w.wb.undo, QtGui.QKeySequence.StandardKey.Undo,
+                   "Take back the last insert, lookup, removal or batch, or bring back the filter a new one replaced."),
         None,
-        Action("insert", "Insert item", lambda w: w.item_panel.insert, "Ctrl+Return",
-               "Insert the text of the item box (Enter in the box does the same)."),
-        Action("lookup", "Look up item", lambda w: w.item_panel.lookup, "Ctrl+L",
-               "Look the item box's text up: definitely not, or probably in the set."),
-        Action("remove", "Remove item (counting filter)", lambda w: w.item_panel.remove, None,
-               "Remove the item box's text from a counting filter (Ctrl+R in the item box)."),
-        Action("focus_item", "Go to the item box", lambda w: w.focus_item, "Ctrl+I", "Put the cursor in the item box."),
+        MenuAction("insert", "Insert item", lambda w: w.item_panel.insert, "Ctrl+Return",
+                   "Insert the text of the item box (Enter in the box does the same)."),
+        MenuAction("lookup", "Look up item", lambda w: w.item_panel.lookup, "Ctrl+L",
+                   "Look the item box's text up: definitely not, or probably in the set."),
+        MenuAction("remove", "Remove item (counting filter)", lambda w: w.item_panel.remove, None,
+                   "Remove the item box's text from a counting filter (Ctrl+R in the item box)."),
+        MenuAction("focus_item", "Go to the item box", lambda w: w.focus_item, "Ctrl+I",
+                   "Put the cursor in the item box."),
         None,
-        Action("apply", "New filter with these parameters", lambda w: w.params_panel.apply, "Ctrl+Shift+N",
-               "Make a new empty filter from the parameters panel."),
-        Action("clear", "Clear the filter", lambda w: w.clear_filter, "Ctrl+Shift+Backspace",
-               "Empty the filter: all bits 0, no items, new plot and history."),
-        Action("probes", "Measurement probes…", lambda w: w.ask_probe_count, None,
-               "How many never-inserted items the false-positive rate is measured on (more probes: a narrower "
-               "interval)."),
+        MenuAction("apply", "New filter with these parameters", lambda w: w.params_panel.apply, "Ctrl+Shift+N",
+                   "Make a new empty filter from the parameters panel."),
+        MenuAction("clear", "Clear the filter", lambda w: w.clear_filter, "Ctrl+Shift+Backspace",
+                   "Empty the filter: all bits 0, no items, new plot and history."),
+        MenuAction("probes", "Measurement probes…", lambda w: w.ask_probe_count, None,
+                   "How many never-inserted items the false-positive rate is measured on (more probes: a narrower "
+                   "interval)."),
         None,
-        Action("play", "Auto-play: play / pause", lambda w: w.autoplay.toggle, "F7",
-               "Insert items automatically at the chosen rate; again to pause."),
-        Action("step", "Auto-play: step", lambda w: w.autoplay.step, "F6", "Insert just the next item."),
-        Action("cancel", "Cancel bulk work", lambda w: w.cancel_work, "Esc",
-               "Stop auto-play or a bulk insert; what was inserted stays."),
+        MenuAction("play", "Auto-play: play / pause", lambda w: w.autoplay.toggle, "F7",
+                   "Insert items automatically at the chosen rate; again to pause."),
+        MenuAction("step", "Auto-play: step", lambda w: w.autoplay.step, "F6", "Insert just the next item."),
+        MenuAction("cancel", "Cancel bulk work", lambda w: w.cancel_work, "Esc",
+                   "Stop auto-play or a bulk insert; what was inserted stays."),
     )),
     ("&View", (
-        Action("dark", "Dark theme", lambda w: w.set_dark, "Ctrl+Shift+D", "Switch light/dark colours.",
-               checkable=True),
-        Action("bigger", "Larger text", lambda w: (lambda: w.step_font(+1)), ["Ctrl++", "Ctrl+="],
-               "Enlarge every text for projection."),
-        Action("smaller", "Smaller text", lambda w: (lambda: w.step_font(-1)), "Ctrl+-", "Shrink every text."),
-        Action("normal", "Normal text size", lambda w: (lambda: w.set_font_scale(1.0)), "Ctrl+0",
-               "Text at its normal size."),
+        MenuAction("dark", "Dark theme", lambda w: w.set_dark, "Ctrl+Shift+D", "Switch light/dark colours.",
+                   checkable=True),
+        MenuAction("bigger", "Larger text", lambda w: (lambda: w.step_font(+1)), ["Ctrl++", "Ctrl+="],
+                   "Enlarge every text for projection."),
+        MenuAction("smaller", "Smaller text", lambda w: (lambda: w.step_font(-1)), "Ctrl+-", "Shrink every text."),
+        MenuAction("normal", "Normal text size", lambda w: (lambda: w.set_font_scale(1.0)), "Ctrl+0",
+                   "Text at its normal size."),
         None,
-        Action("fit", "Fit the grid", lambda w: w.grid.fit, "Ctrl+F", "Zoom the grid out to show every bit."),
-        Action("log_y", "Log scale for the rate", lambda w: w.plot.set_log_y, "Ctrl+Shift+L",
-               "Logarithmic y axis: small rates and the theory curves' differences show.", checkable=True),
-        Action("show_fill", "Show fill ratio", lambda w: w.plot.set_show_fill, None,
-               "Plot X/m against the expected fill.", checkable=True),
-        Action("show_estimate", "Show estimated n", lambda w: w.plot.set_show_estimate, None,
-               "Plot the count estimated from the bits against the true n.", checkable=True),
+        MenuAction("fit", "Fit the grid", lambda w: w.grid.fit, "Ctrl+F", "Zoom the grid out to show every bit."),
+        MenuAction("log_y", "Log scale for the rate", lambda w: w.plot.set_log_y, "Ctrl+Shift+L",
+                   "Logarithmic y axis: small rates and the theory curves' differences show.", checkable=True),
+        MenuAction("show_fill", "Show fill ratio", lambda w: w.plot.set_show_fill, None,
+                   "Plot X/m against the expected fill.", checkable=True),
+        MenuAction("show_estimate", "Show estimated n", lambda w: w.plot.set_show_estimate, None,
+                   "Plot the count estimated from the bits against the true n.", checkable=True),
         None,
         PANELS,
-        Action("reset_layout", "Reset layout", lambda w: w.reset_layout, None,
-               "Put every panel back where it started (a saved layout can be broken by a large font)"),
+        MenuAction("reset_layout", "Reset layout", lambda w: w.reset_layout, None,
+                   "Put every panel back where it started (a saved layout can be broken by a large font)"),
     )),
     ("&Help", (
-        Action("primer", "Bloom filters in one page", lambda w: w.show_primer, "F1",
-               "The terms this window uses, explained."),
-        Action("settings_place", "Where settings live", lambda w: w.show_settings_place, None,
-               "The file that keeps the preferences, and how to reset them."),
-        Action("about", "About bloomviz", lambda w: w.show_about, None, "Version, licence, credits."),
+        MenuAction("primer", "Bloom filters in one page", lambda w: w.show_primer, "F1",
+                   "The terms this window uses, explained."),
+        MenuAction("settings_place", "Where settings live", lambda w: w.show_settings_place, None,
+                   "The file that keeps the preferences, and how to reset them."),
+        MenuAction("about", "About bloomviz", lambda w: w.show_about, None, "Version, licence, credits."),
     )),
 )
 
 
-def make_action(window: QtWidgets.QWidget, spec: Action) -> QtGui.QAction:
+def make_action(window: QtWidgets.QWidget, spec: MenuAction) -> QtGui.QAction:
     act = QtGui.QAction(tr(spec.text), window)
     shortcut = spec.shortcut() if callable(spec.shortcut) else spec.shortcut
     if isinstance(shortcut, (list, tuple)):

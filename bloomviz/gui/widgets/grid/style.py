@@ -36,7 +36,7 @@ BAND_COLOURS = ("#E69F00", "#0072B2", "#009E73", "#CC79A7", "#D55E00", "#56B4E9"
 
 
 @dataclass(frozen=True)
-class _Theme:
+class _GridLook:
     background: str
     zero: str
     one: str
@@ -50,11 +50,11 @@ class _Theme:
     label_fill: tuple[int, int, int, int]
 
 
-LIGHT = _Theme(background="#FFFFFF", zero="#F2F2EE", one="#1A4F9C",
+LIGHT = _GridLook(background="#FFFFFF", zero="#F2F2EE", one="#1A4F9C",
                heat=("#A1DAB4", "#41B6C4", "#2C7FB8", "#253494", "#081D58"),
                padding="#B4B4B4", hatch="#8C8C8C", border="#9A9A9A", halo="#FFFFFF",
                text_dark="#202020", text_light="#FFFFFF", label_fill=(255, 255, 255, 220))
-DARK = _Theme(background="#15171B", zero="#26292F", one="#FFB000",
+DARK = _GridLook(background="#15171B", zero="#26292F", one="#FFB000",
               heat=("#3B528B", "#21918C", "#5EC962", "#B5DE2B", "#FDE725"),
               padding="#55585E", hatch="#6E7178", border="#5A5D63", halo="#000000",
               text_dark="#101010", text_light="#F0F0F0", label_fill=(20, 22, 26, 220))
@@ -65,7 +65,7 @@ def _rgb(colour: str) -> np.ndarray:
     return np.array([c.red(), c.green(), c.blue()], dtype=np.float64)
 
 
-def build_lut(theme: _Theme, max_value: int) -> np.ndarray:
+def build_lut(theme: _GridLook, max_value: int) -> np.ndarray:
     """256 x 3 uint8 lookup table for display levels 0..255 (level = mean value / max_value * 255).
 
     Bits: a straight blend from the "0" colour to the "1" colour, so a block mean of 0.5 is drawn half-way.

@@ -104,8 +104,8 @@ def bench_grid(app, win, m: int = GRID_M, k: int = GRID_K) -> tuple[float, float
     wb.configure(m, k)
     wb.insert_batch(ItemStream("random", 99).take(300_000))   # a grid with texture, 19% full
     app.processEvents()
-    # The grid's share of one insert: the window's handlers for the workbench's bitsChanged and highlighted
-    # signals (cells and markers), then the grid view repainted. The other panels' repaints are held back
+    # The grid's share of one insert: the window's handler of the workbench's operated signal (cells and
+    # markers, and the plot's and status line's requests), then the grid view repainted. The other panels' repaints are held back
     # meanwhile (a repaint flushes every dirty widget of the window); the round trip below includes them.
     others = [d.widget() for d in win.docks.values()] + [win.statusBar(), win.grid_legend]
     for w in others:
@@ -119,13 +119,11 @@ def bench_grid(app, win, m: int = GRID_M, k: int = GRID_K) -> tuple[float, float
             handler_times.append(time.perf_counter() - t)
         return run
 
-    # the grid's handlers are the window's redraw's: one per operation record, one for the highlights
+    # the grid's handler is the window's redraw's: one per operation record
     redraw = win.redraw
-    on_bits, on_highlight = timed(redraw.operated), timed(redraw.highlighted)
+    on_bits = timed(redraw.operated)
     wb.operated.disconnect(redraw.operated)
-    wb.highlighted.disconnect(redraw.highlighted)
     wb.operated.connect(on_bits)
-    wb.highlighted.connect(on_highlight)
     updates = []
     for item in ItemStream("random", 5).take(101):
         handler_times.clear()
@@ -135,9 +133,7 @@ def bench_grid(app, win, m: int = GRID_M, k: int = GRID_K) -> tuple[float, float
         updates.append(sum(handler_times) + time.perf_counter() - t)
         app.processEvents()
     wb.operated.disconnect(on_bits)
-    wb.highlighted.disconnect(on_highlight)
     wb.operated.connect(redraw.operated)
-    wb.highlighted.connect(redraw.highlighted)
     redraws = []
     for _ in range(11):
         t = time.perf_counter()

@@ -27,7 +27,9 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6 import QtWidgets  # noqa: E402
+import time  # noqa: E402
+
+from PySide6 import QtCore, QtWidgets  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -36,11 +38,17 @@ COMPREHENSIONS = {"<genexpr>", "<listcomp>", "<dictcomp>", "<setcomp>"}
 THEORY = ("theory/curves.py", "theory/exact_rate.py")
 HASH_BUILTINS = {"openssl_sha256", "sha256"}
 GOALS = {"calls": 60, "files": 12, "hashings": 1, "theories": 1}
+MAX_TURNS = 20      # turns of the event loop processed after the insert, at most, for its deferred refresh
+LATER_MS = 400      # and then this long for the throttled redraws (the slowest throttle is 250 ms)
 
 
-def trace_one_insert(win, item: str, entries: dict | None = None) -> list[str]:
+def trace_one_insert(win, item: str, entries: dict | None = None, after: dict | None = None) -> list[str]:
     """The files of every call of bloomviz code, in order; ``entries`` (if given) gets "hashings" and
-    "theories", the counts of entries into hashing with the item's bytes and into the theory's curves."""
+    "theories", the counts of entries into hashing with the item's bytes and into the theory's curves.
+    ``after`` (if given) gets "deferred" and "later": the files of the calls the insert left to the event
+    loop, the refresh of its next turns (processed until a turn runs no bloomviz code) and the throttled
+    redraws that come within ``LATER_MS`` (status line, plot, the history's scrolling), and their hashings and
+    theories under "entries"."""
     files: list[str] = []
     counts = {"hashings": 0, "theories": 0}
 
@@ -78,7 +86,30 @@ def trace_one_insert(win, item: str, entries: dict | None = None) -> list[str]:
         sys.setprofile(None)
     if entries is not None:
         entries.update(counts)
-    return files
+    if after is None:
+        return files
+    sync = list(files)
+    app = QtWidgets.QApplication.instance()
+    for key, turns in (("deferred", None), ("later", LATER_MS)):
+        files.clear()
+        counts.update(hashings=0, theories=0)
+        sys.setprofile(profile)
+        try:
+            if turns is None:
+                for _ in range(MAX_TURNS):     # the next turns of the loop, until one runs no bloomviz code
+                    before = len(files)
+                    app.processEvents()
+                    if len(files) == before:
+                        break
+            else:
+                deadline = time.perf_counter() + turns / 1000
+                while time.perf_counter() < deadline:
+                    app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
+        finally:
+            sys.setprofile(None)
+        after[key] = list(files)
+        after[key + " entries"] = dict(counts)
+    return sync
 
 
 def summary(files: list[str]) -> tuple[int, int, int]:
@@ -99,9 +130,10 @@ def main() -> None:
     for i in range(200):
         win.wb.insert(f"warm {i}")
     app.processEvents()
-    trace_one_insert(win, "warm-up")           # first calls import lazily: not the steady state
+    after: dict = {}
+    trace_one_insert(win, "warm-up", after={})     # first calls import lazily: not the steady state
     entries: dict = {}
-    files = trace_one_insert(win, "typed by a student", entries)
+    files = trace_one_insert(win, "typed by a student", entries, after)
     calls, distinct, back = summary(files)
     print(f"one typed insert: {calls} calls of bloomviz code through {distinct} files, "
           f"{back} returns to a file already left")
@@ -110,10 +142,19 @@ def main() -> None:
     print("  goal (issue 22): " + ", ".join(
         f"{name} <= {most} ({'met' if found[name] <= most else f'{found[name]}: not met'})"
         for name, most in GOALS.items()))
+    for key, words in (("deferred", "its deferred refresh (the next turns of the event loop: explanation, "
+                                    "repaints)"),
+                       ("later", f"the throttled redraws within {LATER_MS} ms (status line, plot, scrolling)")):
+        d_calls, d_files, d_back = summary(after[key])
+        e = after[key + " entries"]
+        print(f"{words}: {d_calls} calls through {d_files} files, {d_back} returns; hashed {e['hashings']}, "
+              f"theory {e['theories']} times")
     if "-v" in sys.argv:
         from collections import Counter
-        for f, n in Counter(files).most_common():
-            print(f"  {n:4d}  {f}")
+        for title, calls_of in (("the insert", files), ("deferred", after["deferred"]), ("later", after["later"])):
+            print(f" {title}:")
+            for f, n in Counter(calls_of).most_common():
+                print(f"  {n:4d}  {f}")
     win.close()
 
 

@@ -113,6 +113,8 @@ def test_a_false_positive_is_reported_with_its_culprits(window, qtbot):
         culprit = next(x for x in inserted if p in flt.positions(x))
         assert f"bit {p:,} by “{culprit}”" in text
     assert window.grid.highlight_points()[2] == ["culprit", "culprit"]
+    # the explanation is drawn in the next turn of the event loop
+    qtbot.waitUntil(lambda: "Who set the bits" in window.explain_panel.toPlainText())
     html = window.explain_panel.toPlainText()
     assert "Who set the bits of this false positive" in html
     last = window.history_panel.model().index(window.history_panel.model().rowCount() - 1, 3)
@@ -161,7 +163,7 @@ def test_a_lone_surrogate_is_accepted_and_shown_escaped(window, qtbot):
     model = window.history_panel.model()
     assert model.index(model.rowCount() - 1, 2).data() == "a\\udc80b"
     assert "a\\udc80b" in window.item_panel.verdict_text
-    assert "a\\udc80b" in window.explain_panel.toPlainText()
+    qtbot.waitUntil(lambda: "a\\udc80b" in window.explain_panel.toPlainText())
     assert len(window.wb.filter) == 1
 
 

@@ -219,19 +219,24 @@ def hash_rows(flt, data: bytes) -> tuple[tuple[str, str], ...]:
     return variants.hash_rows(flt, data)
 
 
+def verdict_words(rec, flt) -> tuple[str, str]:
+    """(headline, text) of an insert's, lookup's or removal's verdict: the sentence alone, without the
+    explanation's bytes, hash arithmetic and formulas (what the item panel shows after each of them)."""
+    if rec.op == "insert":
+        return "", insert_text(rec, flt)
+    if rec.op == "lookup":
+        return lookup_text(rec, flt)
+    return remove_text(rec, flt)
+
+
 def explain_operation(rec, state) -> Explanation:
     flt = state.flt
     if rec.op == "insert batch":
         return explain_note_text("insert batch", f"Inserted a batch of {rec.count:,} items "
                                                  f"(n = {rec.numbers.n:,} inserts in all).", state, rec.numbers,
                                  rec.count)
-    headline = ""
-    if rec.op == "insert":
-        text, rows = insert_text(rec, flt), variants.operation_rows(flt, "insert", rec.result)
-    elif rec.op == "lookup":
-        (headline, text), rows = lookup_text(rec, flt), variants.operation_rows(flt, "lookup", rec.result)
-    else:
-        (headline, text), rows = remove_text(rec, flt), removal_rows(rec, flt)
+    headline, text = verdict_words(rec, flt)
+    rows = removal_rows(rec, flt) if rec.op == "remove" else variants.operation_rows(flt, rec.op, rec.result)
     rows = tuple(rows) + variants.theory_rows(flt)
     return Explanation(op=rec.op, label=describe(rec.item, 80), verdict=str(rec.verdict), verdict_text=text,
                        data_hex=hex_preview(rec.data), data_len=len(rec.data), hash_rows=hash_rows(flt, rec.data),

@@ -204,14 +204,12 @@ class MainWindow(QtWidgets.QMainWindow):
     def _wire(self) -> None:
         wb, redraw, bar = self.wb, self.redraw, self.statusBar()
         wb.filterReset.connect(self._on_filter_reset)
-        wb.operated.connect(redraw.operated)     # one record per operation: grid cells, plot rows
-        wb.highlighted.connect(redraw.highlighted)
+        wb.operated.connect(redraw.operated)     # one record per operation: grid cells and marks, plot rows
         wb.error.connect(lambda msg: bar.showMessage(msg, 8_000))
         wb.notice.connect(lambda msg: bar.showMessage(msg, 5_000))
         wb.busyChanged.connect(self._on_busy)
         wb.jobFrame.connect(redraw.busy_frame)
         wb.progress.connect(self.status_line.show_progress)
-        wb.historyAppended.connect(lambda _e: self.status_line.mark())
         self.plot.redrawn.connect(lambda _n: self.status_line.update())   # one n in the plot and the line
         self.autoplay.message.connect(lambda msg: bar.showMessage(msg, 8_000))
         for signal, key in ((self.plot.logYChanged, "log_y"), (self.plot.showFillChanged, "show_fill"),

@@ -78,7 +78,7 @@ def notifier() -> _Theme:
 
 
 def is_dark() -> bool:
-    return notifier().dark
+    return _THEME is not None and _THEME.dark     # (asked per insert: no notifier made to answer it)
 
 
 def set_dark(dark: bool) -> None:
@@ -160,5 +160,5 @@ def step_scale(current: float, step: int) -> float:
 
 def verdict_colour(verdict: str, dark: bool | None = None) -> str:
     """A verdict's colour in the current theme, or in the one given."""
-    dark = is_dark() if dark is None else bool(dark)
-    return VERDICT_COLOURS[dark].get(verdict, colour("muted", dark))
+    dark = (_THEME is not None and _THEME.dark) if dark is None else bool(dark)
+    return VERDICT_COLOURS[dark].get(verdict) or colour("muted", dark)

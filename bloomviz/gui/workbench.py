@@ -4,22 +4,23 @@ zero-delay timer steps the model's jobs.
 Views hold this object and call the model through it: ``MODEL_API`` declares the model's members they may
 reach (``insert``, ``lookup``, ``configure`` ...), each forwarded by a method or property of the same name
 and docstring made from that list; any other name of the model is not reachable from a view (it was, through
-``__getattr__``, so neither a reader nor a tool could see the view -> model step). Each operation arrives as ONE model event carrying a frozen
-``Operation`` record; the adapter turns it into the signals views listen to, in one go, from that record
-(views never ask the model what changed):
+``__getattr__``, so neither a reader nor a tool could see the view -> model step).
 
-- ``operated(record)``              the record itself, for views that want all of it;
-- ``historyAppended(entry)``        its ``HistoryEntry``;
-- ``bitsChanged(positions)``        the cells whose value changed (a numpy array), or ``None`` = all;
-- ``filterGrown()``                 instead of ``bitsChanged`` when a scalable filter opened a stage;
-- ``highlighted(positions, kinds)`` the cells the operation touched and what each one was.
+Each operation arrives as ONE model event carrying a frozen ``Operation`` record and leaves as ONE signal,
+``operated(record)`` (napari's way: the model changes, the views listen to one event): each view reads what it
+needs from the record in its slot (the grid ``changed``/``values`` and ``highlight``/``kinds``, the history
+``history``, the status line and the explanation ``numbers``) and never asks the model what changed. (One
+record fanned out into ``historyAppended``, ``bitsChanged`` and ``highlighted`` beside ``operated`` cost each
+insert three more emissions and their slots; they are gone.)
 
 Words about a record are built when a view shows them: ``explanation(record)`` (``bloomviz.explain``, kept
 for the last record asked) — the Explain panel asks when it is visible and renders, the item panel for a
 person's insert, lookup or removal; an auto-play chunk with the panel hidden is never explained.
 
 State: ``aboutToReset()`` then ``filterReset()`` when the filter is replaced, cleared, restored or rolled back
-(item models begin their reset on the first, so no repaint in between reads rows that no longer exist);
+(item models begin their reset on the first, so no repaint in between reads rows that no longer exist; the
+restored state's last record, its highlight included, is ``last_record``); ``filterGrown()`` after the
+``operated`` of an operation in which a scalable filter opened a stage (the same filter at a larger size);
 ``noted(note)`` a ``StateNote`` to show (a scenario's story, an import's report); jobs: ``busyChanged(bool)``,
 ``progress(done, total)``, ``jobFrame()``, ``jobFinished(done, total, cancelled)``; ``error(str)`` a refusal,
 ``notice(str)`` information.
@@ -37,8 +38,6 @@ from bloomviz.explain import operations as words
 from bloomviz.explain import variants
 from bloomviz.gui.timing import ChunkRunner
 from bloomviz.workbench.model import Workbench as Model
-
-_EMPTY = np.zeros(0, dtype=np.int64)
 
 #: The model's members the views reach through the adapter: the door from a view to the model. A new one is
 #: added here (tests/test_adapter_api.py checks every name is the model's and every public member is either here
@@ -94,10 +93,7 @@ class Workbench(QtCore.QObject):
     # A scalable filter opened a stage: same filter, same history, a larger grid. Not a reset: auto-play, the
     # history and the unsaved-changes state carry on (a reset here stopped auto-play at the first new stage).
     filterGrown = QtCore.Signal()
-    operated = QtCore.Signal(object)
-    bitsChanged = QtCore.Signal(object)
-    highlighted = QtCore.Signal(object, object)
-    historyAppended = QtCore.Signal(object)
+    operated = QtCore.Signal(object)      # the one signal of an operation: its frozen record
     noted = QtCore.Signal(object)
     busyChanged = QtCore.Signal(bool)
     # object, not int: Qt's int is 32 bits, and a job's bound (a file's size in bytes) may pass 2^31
@@ -118,7 +114,7 @@ class Workbench(QtCore.QObject):
         ev = self.model.events
         ev.operated.connect(self._on_operated)
         ev.about_to_reset.connect(self.aboutToReset.emit)
-        ev.reset.connect(self._on_reset)
+        ev.reset.connect(lambda _last: self.filterReset.emit())   # the state to show: last_record
         ev.noted.connect(self.noted.emit)
         ev.busy_changed.connect(self._on_busy)
         ev.progress.connect(self.progress.emit)
@@ -140,21 +136,17 @@ class Workbench(QtCore.QObject):
             self._explained = (record, words.explain(record, self.model.state, numbers))
         return self._explained[1]
 
+    def verdict_words(self, record) -> tuple[str, str]:
+        """(headline, text) of an insert's, lookup's or removal's verdict, without building its whole
+        explanation (the item panel's line after each of them; the Explain panel builds the rest when shown)."""
+        if record is self._explained[0]:
+            return self._explained[1].headline, self._explained[1].verdict_text
+        return words.verdict_words(record, self.model.filter)
+
     def _on_operated(self, rec) -> None:
-        self.historyAppended.emit(rec.history)
-        # the record first: the grid redraws from it (at its new size when it grew), then views that draw
-        # over the grid (the variant's bands) or count cells follow
         self.operated.emit(rec)
         if rec.grown:
-            self.filterGrown.emit()   # the grid grew by a stage: redraw it at the new size
-        elif rec.op != "lookup":
-            self.bitsChanged.emit(rec.changed)
-        self.highlighted.emit(np.asarray(rec.highlight, dtype=np.int64) if rec.highlight else _EMPTY, rec.kinds)
-
-    def _on_reset(self, last) -> None:
-        self.filterReset.emit()
-        if last is not None and getattr(last, "highlight", ()):
-            self.highlighted.emit(np.asarray(last.highlight, dtype=np.int64), last.kinds)
+            self.filterGrown.emit()   # a state signal: the filter itself is larger now
 
     def _on_busy(self, busy: bool) -> None:
         if busy:

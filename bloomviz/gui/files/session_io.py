@@ -52,7 +52,7 @@ class FileActions(SessionSaving, SessionOpening, FilterFiles, QtCore.QObject):
         self._base: tuple[bytes, int] | None = None   # a loaded filter whose items are unknown: (bytes, count)
         self._initial_seed = self._current_seed()
         self._plain_title = window.windowTitle()
-        self.wb.historyAppended.connect(self._on_history)
+        self.wb.operated.connect(self._on_history)
         self.wb.filterReset.connect(self._on_reset)
         window.installEventFilter(self)
         self.menu = FileMenu(self)
@@ -66,7 +66,7 @@ class FileActions(SessionSaving, SessionOpening, FilterFiles, QtCore.QObject):
         """Make the workbench draw its next probe set from ``seed``, so a replay measures on the same probes."""
         self.wb.set_probe_seed(seed)
 
-    def _on_history(self, _entry) -> None:
+    def _on_history(self, _record) -> None:
         if not self._replaying:
             self._set_modified(True)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import math
 
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from bloomviz.theory.units import count_text, percent_text, rate_text
 from bloomviz.gui import theme
@@ -155,6 +155,9 @@ def explanation_html(expl: Explanation, dark: bool = False) -> str:
     return "".join(parts)
 
 
+_PERSON = frozenset(("insert", "lookup", "remove"))
+
+
 def _short(item: object) -> str:
     from bloomviz.items.encoding import describe
     return describe(item, 30)
@@ -170,6 +173,13 @@ class ExplainPanel(QtWidgets.QTextBrowser):
         self.setOpenExternalLinks(False)
         self.setToolTip(tr("What the last operation did, and the Bloom filter formulas with today's m, k and n."))
         self._throttle = Throttle(self.RENDER_INTERVAL_MS, self.render_now, self)
+        # A person's insert, lookup or removal is explained in the next turn of the event loop (Qt's update()
+        # habit): the insert returns and the grid, history and verdict line are drawn first, and several
+        # records in one turn (a lesson's steps, a replay) are explained once, the last of them.
+        self._soon = QtCore.QTimer(self)
+        self._soon.setSingleShot(True)
+        self._soon.setInterval(0)
+        self._soon.timeout.connect(self.render_now)
         workbench.operated.connect(self._on_record)
         workbench.noted.connect(self._on_record)
         # a new, loaded or rolled-back filter: its last record (a rollback re-explains its last operation)
@@ -178,14 +188,18 @@ class ExplainPanel(QtWidgets.QTextBrowser):
         theme.notifier().changed.connect(self._on_theme)
 
     def _on_theme(self, _dark: bool) -> None:
-        self._on_record(self._wb.last_record)
+        self._pending = self._wb.last_record      # the same words in the new colours, at once
+        self.render_now()
 
     def _on_record(self, record) -> None:
         if record is None:
             return
         self._pending = record
-        if getattr(record, "op", None) in ("insert", "lookup", "remove"):   # a person's action: answer at once
-            self.render_now()
+        if not self.isVisible():
+            return                  # explained when shown (showEvent)
+        if record.op in _PERSON:    # a person's action: answered in the next turn
+            if not self._soon.isActive():
+                self._soon.start()
         else:
             self._throttle.request()
 
@@ -196,6 +210,7 @@ class ExplainPanel(QtWidgets.QTextBrowser):
     def render_now(self) -> None:
         """Explain the pending record, if the panel is visible (a hidden panel explains it when shown)."""
         self._throttle.cancel()
+        self._soon.stop()
         if self._pending is None or not self.isVisible():
             return
         expl = self._wb.explanation(self._pending)

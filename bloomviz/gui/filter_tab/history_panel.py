@@ -52,11 +52,12 @@ class HistoryModel(QtCore.QAbstractTableModel):
     def __init__(self, workbench: Workbench, parent=None):
         super().__init__(parent)
         self._wb = workbench
-        self._rows = len(workbench.history)
+        self._history = workbench.history      # the model's list (a new one with each reset)
+        self._rows = len(self._history)
         self._texts: dict[int, tuple[str, ...]] = {}   # rows never change once written: cache their texts
         self._throttle = Throttle(250, self.flush, self)
         self._resetting = False
-        workbench.historyAppended.connect(self._appended)
+        workbench.operated.connect(self._appended)
         workbench.aboutToReset.connect(self._begin_reset)
         workbench.filterReset.connect(self._reset)
         workbench.busyChanged.connect(lambda busy: None if busy else self.flush())
@@ -88,21 +89,21 @@ class HistoryModel(QtCore.QAbstractTableModel):
         # Views ask for a dozen roles per cell on every repaint: answer the unused ones before any work.
         # A stale index (a row the workbench has dropped) answers nothing: an exception raised inside a paint
         # takes the whole process down.
-        if role not in _ROLES or not index.isValid() or index.row() >= min(self._rows, len(self._wb.history)):
+        if role not in _ROLES or not index.isValid() or index.row() >= min(self._rows, len(self._history)):
             return None
         col = index.column()
         if role == _DISPLAY:
             row = index.row()
             texts = self._texts.get(row)
             if texts is None:
-                e = self._wb.history[row]
+                e = self._history[row]
                 texts = self._texts[row] = tuple(self.cell_text(e, c) for c in range(len(COLUMNS)))
                 if len(self._texts) > 512:
                     self._texts.clear()
             return texts[col]
         if role == _ALIGN:
             return _RIGHT if col in _NUMERIC else None
-        e = self._wb.history[index.row()]
+        e = self._history[index.row()]
         if role == _FOREGROUND and col == _NOTE and getattr(e, "false_negatives", ()):
             return QtGui.QBrush(QtGui.QColor(verdict_colour(Verdict.FALSE_POSITIVE)))
         if role == _FOREGROUND and col == 3:
@@ -125,18 +126,22 @@ class HistoryModel(QtCore.QAbstractTableModel):
             getattr(e, "note", ""),
         )[col]
 
-    def _appended(self, entry: HistoryEntry) -> None:
+    def _appended(self, rec) -> None:
         # During bulk work a row arrives with every chunk; announcing each one repaints the table each time.
         if self._resetting:
             return    # the reset under way counts this row when it ends
-        if self._wb.busy:
+        if rec.op == "insert batch" and self._wb.busy:
             self._throttle.request()
             return
-        self.flush()
+        total = len(self._history)
+        if total > self._rows:        # (a row the throttle still holds is announced with it)
+            self.beginInsertRows(QtCore.QModelIndex(), self._rows, total - 1)
+            self._rows = total
+            self.endInsertRows()
 
     def flush(self) -> None:
         self._throttle.cancel()
-        total = len(self._wb.history)
+        total = len(self._history)
         if self._resetting or total <= self._rows:
             return
         self.beginInsertRows(QtCore.QModelIndex(), self._rows, total - 1)
@@ -156,7 +161,8 @@ class HistoryModel(QtCore.QAbstractTableModel):
 
     def _reset(self) -> None:
         self._begin_reset()
-        self._rows = len(self._wb.history)
+        self._history = self._wb.history
+        self._rows = len(self._history)
         self._resetting = False
         self.endResetModel()
 
@@ -180,7 +186,8 @@ class HistoryPanel(QtWidgets.QTableView):
         self.fit_columns()
         self.setToolTip(tr("Every operation on this filter, newest at the bottom, with the counts after it."))
         self._follow = Throttle(100, lambda: (self._widen_for_numbers(), self.scrollToBottom()), self)
-        self.model_.rowsInserted.connect(self._on_rows_inserted)
+        # Rows arrive up to hundreds a second during auto-play; scroll to the newest at most ten times a second.
+        self.model_.rowsInserted.connect(self._follow.request)
 
     def fit_columns(self) -> None:
         """Column widths from the font: numbers as wide as their header or a typical value, text columns
@@ -193,10 +200,6 @@ class HistoryPanel(QtWidgets.QTableView):
         for col, (title, _tip) in enumerate(COLUMNS):
             self.setColumnWidth(col, max(metrics.horizontalAdvance(tr(title)), metrics.horizontalAdvance(samples[col]))
                                 + pad)
-
-    def _on_rows_inserted(self, *_):
-        # Rows arrive up to hundreds a second during auto-play; scroll to the newest at most ten times a second.
-        self._follow.request()
 
     NUMBER_COLUMNS = (0, 4, 5, 6, 7, 8, 9)   # #, n, lookups, TP, TN, FP, FN: counts only grow, the newest row is widest
 

@@ -200,9 +200,9 @@ class ItemPanel(QtWidgets.QWidget):
     def _on_operated(self, rec) -> None:
         if getattr(rec, "op", None) not in ("insert", "lookup", "remove"):
             return
-        expl = self._wb.explanation(rec)   # a person's action: its verdict in words, now
-        title = expl.headline or tr(TITLES.get(expl.verdict, expl.verdict))
-        self._show(title, expl.verdict_text, verdict_colour(expl.verdict))
+        headline, text = self._wb.verdict_words(rec)   # a person's action: its verdict in words, now
+        verdict = rec.verdict
+        self._show(headline or tr(TITLES.get(verdict, verdict)), text, verdict_colour(verdict))
 
     def _clear_verdict(self) -> None:
         self._verdict_plain = ""

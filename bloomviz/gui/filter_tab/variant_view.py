@@ -34,7 +34,7 @@ class VariantViews(QtCore.QObject):
         self._bands_later = Throttle(BAND_DELAY_MS, self.refresh_bands, self)
         wb.filterReset.connect(self.refresh)
         wb.filterGrown.connect(self.refresh)
-        wb.historyAppended.connect(self._later)
+        wb.operated.connect(self._later)
         wb.jobFinished.connect(lambda *_: self.refresh())
         self.refresh()
 

@@ -61,8 +61,7 @@ class FillGauge(QtWidgets.QProgressBar):
         self._timer.setInterval(REFRESH_MS)
         self._timer.timeout.connect(self._on_timer)
         self._plot = None
-        for signal in (workbench.filterReset, workbench.filterGrown, workbench.bitsChanged,
-                       workbench.historyAppended, workbench.jobFinished):
+        for signal in (workbench.filterReset, workbench.filterGrown, workbench.operated, workbench.jobFinished):
             signal.connect(self._later)
         self.refresh()
 

@@ -74,6 +74,9 @@ class FilterRedraw:
         self._plot.set_capacity(wb.capacity)
         self._plot.set_formula_break(wb.formula_break(), wb.filter.k)
         self._plot.refresh_now()
+        last = wb.last_record
+        if getattr(last, "highlight", ()):
+            self.highlight(last)     # a rollback or a restored state shows its last operation's cells again
 
     def filter_grown(self) -> None:
         # A new stage of a scalable filter: the picture is redrawn at the new size; plot and history go on.
@@ -143,18 +146,21 @@ class FilterRedraw:
         self._drawn.reset(packed)
 
     def operated(self, rec) -> None:
-        """One operation, drawn from its record: the cells it changed (with their values), the plot. (The cells
-        it touched arrive by ``highlighted``, which a restored state sends too.)"""
+        """One operation, drawn from its record: the cells it changed (with their values), the cells it touched
+        (highlighted), the plot. (A restored state's highlight is its last record's: ``filter_reset``.)"""
         if rec.grown:
             self.filter_grown()
         elif rec.op != "lookup":
             self.bits_changed(rec.changed, rec.values)
+        self.highlight(rec)
         if rec.op == "remove":
             # a forced removal: the theory curve is no longer this filter's exact rate (the model knows since
             # which row); the plot names it so
             self._plot.set_formula_break(self._wb.formula_break(), rec.numbers.k)
         if rec.series_grew:
             self.series_changed()
+        else:
+            self._numbers_changed()   # a lookup: the status line's counts
 
     def bits_changed(self, positions, values=None) -> None:
         if not self._wb.busy:
@@ -192,11 +198,13 @@ class FilterRedraw:
     def _grid_pending(self) -> bool:
         return self._pending_bits is None or bool(self._pending_bits)
 
-    def highlighted(self, positions, kinds) -> None:
-        if positions is None or not len(positions):
+    def highlight(self, rec) -> None:
+        """The cells ``rec`` (an Operation, a StateNote or None) touched, marked by what each one was."""
+        cells = getattr(rec, "highlight", ())
+        if not cells:
             self._grid.clear_highlight()
         else:
-            self._grid.highlight(positions, list(kinds))
+            self._grid.highlight(np.asarray(cells, dtype=np.int64), list(rec.kinds))
 
     def series_changed(self) -> None:
         if self._wb.busy:

@@ -40,7 +40,7 @@ def test_every_registered_class_declares_what_it_can_do_and_the_declaration_is_t
     flt = _filter(vid)
     assert caps.removable == callable(getattr(flt, "remove", None))
     assert caps.counting == hasattr(flt, "counters") == hasattr(flt, "max_counter")
-    assert caps.staged == hasattr(flt, "stage_offsets")
+    assert caps.staged == hasattr(flt, "stages")
     assert caps.plain_bits == hasattr(flt, "bits")
     assert caps.sized == ({"m", "k"} <= set(inspect.signature(cls).parameters))
     ins, look = flt.add("x"), flt.lookup("x")

@@ -93,7 +93,7 @@ def test_scalable_round_trip_keeps_every_stage(tmp_path):
     back = load(tmp_path / "s.bloom")
     assert [(s.m, s.k, len(s)) for s in back.stages] == [(s.m, s.k, len(s)) for s in flt.stages]
     assert all(a.bits == b.bits for a, b in zip(back.stages, flt.stages))
-    assert back.stage_offsets() == flt.stage_offsets()
+    assert back.stages.offsets == flt.stages.offsets
 
 
 @pytest.mark.parametrize("scheme", sorted(hashing.SCHEMES))

@@ -176,8 +176,8 @@ def test_scalable_stages_grow_as_specified(growth, tightening):
     assert len(flt.stages) == stages_wanted - 1
     assert flt.add("first of the next stage").new_stage
     assert len(flt.stages) == stages_wanted
-    offsets = flt.stage_offsets()
-    for i, (stage, spec) in enumerate(zip(flt.stages, flt.stage_specs())):
+    offsets = flt.stages.offsets
+    for i, (stage, spec) in enumerate(zip(flt.stages, flt.stages.specs)):
         assert spec.capacity == initial * growth ** i
         assert spec.error == pytest.approx(p * (1 - tightening) * tightening ** i)
         k_opt, m_opt = theory.optimal_params(spec.capacity, spec.error)
@@ -187,9 +187,9 @@ def test_scalable_stages_grow_as_specified(growth, tightening):
         assert offsets[i] == sum(s.m for s in flt.stages[:i])
         assert len(stage) == (spec.capacity if i < stages_wanted - 1 else 1)
     assert flt.m == sum(s.m for s in flt.stages)
-    assert flt.k == flt.stages[-1].k and flt.ks == tuple(s.k for s in flt.stages)
-    assert sum(s.error for s in flt.stage_specs()) < p
-    assert theory.scalable_fp_bound(flt.first_error, tightening) == pytest.approx(p, rel=1e-12)
+    assert flt.k == flt.stages[-1].k and flt.stages.ks == tuple(s.k for s in flt.stages)
+    assert sum(s.error for s in flt.stages.specs) < p
+    assert theory.scalable_fp_bound(flt.stages.specs[0].error, tightening) == pytest.approx(p, rel=1e-12)
 
 
 def test_scalable_opens_a_stage_exactly_at_capacity():
@@ -198,7 +198,7 @@ def test_scalable_opens_a_stage_exactly_at_capacity():
     assert [ins.stage for ins in inserted] == [0] * 5 + [1] * 10 + [2]
     assert [i for i, ins in enumerate(inserted) if ins.new_stage] == [5, 15]
     for ins in inserted:
-        off = flt.stage_offsets()[ins.stage]
+        off = flt.stages.offsets[ins.stage]
         assert ins.offset == off and ins.positions == tuple(off + p for p in ins.local_positions)
         assert all(off <= p < off + flt.stages[ins.stage].m for p in ins.positions)
 
@@ -224,12 +224,12 @@ def test_scalable_lookup_reports_every_stage():
     flt = ScalableBloomFilter(20, 0.05)
     items = random_items(100, seed=4)
     flt.update(items)
-    offsets = flt.stage_offsets()
+    offsets = flt.stages.offsets
     for it in items[:30] + random_items(30, seed=5):
         look = flt.lookup(it)
         assert isinstance(look, ScalableLookup)
         assert look.maybe_present == (it in flt)
-        assert len(look.positions) == len(look.bits) == len(look.stage_of) == sum(flt.ks)
+        assert len(look.positions) == len(look.bits) == len(look.stage_of) == sum(flt.stages.ks)
         values = flt.values_for_grid()
         assert look.bits == tuple(int(values[p]) for p in look.positions)
         for i, stage in enumerate(flt.stages):

@@ -137,7 +137,7 @@ def test_scalable_stages_grow_as_specified_and_stay_under_the_bound(wb, qtbot):
         wb.insert(item)
     wb.insert_batch(items[1100:])
     flt = wb.filter
-    caps = [spec.capacity for spec in flt.stage_specs()]
+    caps = [spec.capacity for spec in flt.stages.specs]
     assert caps == [n0 * s ** i for i in range(len(caps))]
     assert sum(caps[:-1]) < 2000 <= sum(caps)
     assert resets and resets[-1] == flt.m     # the grid was told it grew

@@ -30,7 +30,7 @@ class Capabilities:
     # its cells are counters: ``counters`` (all m), ``max_counter`` (the saturation value); its results carry
     # ``counters`` too (CountingInsertion, CountingLookup)
     counting: bool = False
-    # a list of stages that grows: ``stages``, ``stage_specs()``, ``stage_offsets()``; its insert is a
+    # a list of stages that grows: ``stages`` (stages.Stages: specs, offsets); its insert is a
     # ``StageInsertion`` (``new_stage``) and its lookup a ``ScalableLookup`` (``stage_of``, ``hit_stages``)
     staged: bool = False
     # one m-bit array ``bits`` and the row-of-positions batch paths (rows.py: insert_rows, test_rows,

@@ -18,10 +18,10 @@ at most p_i: rounding k up makes the optimal m fall a little short, and the boun
 keeps its own p_i. The raise is well under 1 % of m_i.
 (The sizing and the rate of the whole filter are in scalable_stages.py; what the window says, scalable_facts.py.)
 
-Conventions. ``m`` is the total number of bits of all stages; ``k`` is the k of the newest stage (``ks`` gives
-every stage's); ``len()`` counts inserts, duplicates included (an item inserted twice counts twice toward a
+Conventions. ``m`` is the total number of bits of all stages; ``k`` is the k of the newest stage (``stages.ks``
+gives every stage's); ``len()`` counts inserts, duplicates included (an item inserted twice counts twice toward a
 stage's capacity). Positions are given in the concatenated grid: stage i occupies bits
-[``stage_offsets()[i]``, ``stage_offsets()[i]`` + m_i), and its positions are offset by that start.
+[``stages.offsets[i]``, ``stages.offsets[i]`` + m_i), and its positions are offset by that start.
 
 Union and intersection are not defined: which stage an item lands in depends on the order of all inserts, so no
 stage-wise combination equals the filter of the combined items.
@@ -29,7 +29,6 @@ stage-wise combination equals the filter of the combined items.
 
 from __future__ import annotations
 
-import bisect
 import math
 from dataclasses import dataclass
 from typing import Iterable
@@ -40,6 +39,7 @@ from bloomviz.filters import bitstore
 from bloomviz.hashing import schemes as hashing
 from bloomviz.filters.scalable_facts import ScalableFacts
 from bloomviz.filters.scalable_stages import STAGE_RECORD, StageSpec, stage_spec
+from bloomviz.filters.stages import Stages
 from bloomviz.filters.standard import BloomFilter, Insertion, Lookup
 from bloomviz.items.encoding import to_bytes, to_bytes_list
 from bloomviz.filters.notebook import RichDisplay
@@ -139,21 +139,10 @@ class ScalableBloomFilter(ScalableFacts, RichDisplay):
     scheme = property(lambda self: self._scheme.id)
 
     @property
-    def first_error(self) -> float:
-        """p_0 = p·(1 − r), the error of stage 0."""
-        return self._p * (1 - self._r)
-
-    @property
-    def stages(self) -> list[BloomFilter]:
-        """The stages, oldest first (a new list; the filters are live: read them, do not change them)."""
-        return list(self._stages)
-
-    def stage_specs(self) -> list[StageSpec]:
-        return list(self._specs)
-
-    def stage_offsets(self) -> tuple[int, ...]:
-        """The first grid bit of every stage."""
-        return tuple(self._offsets)
+    def stages(self) -> Stages:
+        """The stages, oldest first, with their sizes and grid offsets (stages.py; the filters are live: read
+        them, do not change them)."""
+        return Stages(self._stages, self._specs, self._offsets)
 
     @property
     def m(self) -> int:
@@ -163,15 +152,6 @@ class ScalableBloomFilter(ScalableFacts, RichDisplay):
     def k(self) -> int:
         """k of the newest stage (the one inserts go to)."""
         return self._stages[-1].k
-
-    @property
-    def ks(self) -> tuple[int, ...]:
-        return tuple(s.k for s in self._stages)
-
-    @property
-    def capacity(self) -> int:
-        """Inserts the current stages hold before another stage opens."""
-        return self._specs[-1].start + self._specs[-1].capacity
 
     def __len__(self) -> int:
         return self._count
@@ -203,7 +183,8 @@ class ScalableBloomFilter(ScalableFacts, RichDisplay):
 
     # --- growth ------------------------------------------------------------------------------------------
     def _plan(self, inserts: int) -> list[StageSpec]:
-        """The stages that ``inserts`` more items will open (raises, changing nothing, if one cannot be made)."""
+        """The stages that ``inserts`` more items will open (raises, changing nothing, if one cannot be made).
+        (An exact measurement that follows the stages fills the newest through stages.NewestStage.)"""
         specs = []
         spec = self._specs[-1]
         held = len(self._stages[-1])
@@ -224,39 +205,6 @@ class ScalableBloomFilter(ScalableFacts, RichDisplay):
             self._offsets.append(self.m)
             self._specs.append(spec)
             self._stages.append(BloomFilter(spec.m, spec.k, scheme=self._scheme.id))
-
-    # --- stage by stage (for an exact measurement that follows the stages) -------------------------------
-    def room(self) -> int:
-        """Inserts the newest stage takes before the next one must open (0: the next insert opens one)."""
-        return max(0, self._specs[-1].capacity - len(self._stages[-1]))
-
-    def open_stage(self) -> StageSpec:
-        """Open the next stage now (raises ValueError, changing nothing, if it cannot be made)."""
-        spec = stage_spec(self._initial, self._p, self._growth, self._r, self._specs[-1].index + 1)
-        self._open([spec])
-        return spec
-
-    def insert_newest(self, positions: np.ndarray) -> int:
-        """Insert items given by their rows of positions in the newest stage (its own, local positions); they
-        must fit in its ``room()``. Returns the bits newly set."""
-        positions = np.asarray(positions, dtype=np.int64)
-        if positions.ndim != 2 or positions.shape[0] > self.room():
-            raise ValueError(f"{positions.shape[0] if positions.ndim == 2 else positions.shape} rows do not fit "
-                             f"the newest stage's room of {self.room()} inserts")
-        newly = self._stages[-1]._insert_rows(positions)
-        self._count += positions.shape[0]
-        return newly
-
-    def count_fresh_newest(self, new_bits: int, rows: int) -> None:
-        """``rows`` inserts (within ``room()``) the exact tracker wrote into the newest stage, ``new_bits`` new."""
-        self._stages[-1]._count_fresh(new_bits, rows)
-        self._count += int(rows)
-
-    def stage_of_bit(self, index: int) -> int:
-        """The stage that holds grid bit ``index``."""
-        if not 0 <= index < self.m:
-            raise ValueError(f"bit index must lie in [0, {self.m}), got {index!r}")
-        return bisect.bisect_right(self._offsets, index) - 1
 
     # --- single items ------------------------------------------------------------------------------------
     def add(self, item: object) -> StageInsertion:

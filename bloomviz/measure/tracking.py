@@ -20,35 +20,9 @@ from typing import Sequence
 
 import numpy as np
 
-from bloomviz.filters.capabilities import Capabilities
+from bloomviz.filters.stages import NewestStage
 from bloomviz.measure.fp_tracker import FpTracker, ProbeCounts
 from bloomviz.items.encoding import to_bytes_list
-
-
-class _NewestStage:
-    """What ``FpTracker.insert_batch`` needs of a filter, pointing at the scalable filter's newest stage, so
-    the filter's own insert count stays right."""
-
-    def __init__(self, flt):
-        self._flt = flt
-        self._stage = flt.stages[-1]
-
-    @property
-    def bits(self):
-        return self._stage.bits
-
-    @property
-    def bits_set(self) -> int:
-        return self._stage.bits_set
-
-    def _insert_rows(self, positions) -> int:
-        return self._flt.insert_newest(positions)
-
-    # the newest stage is a plain bit array: the tracker's pass writes its bits itself and reports the count
-    capabilities = Capabilities()
-
-    def _count_fresh(self, new_bits: int, rows: int) -> None:
-        self._flt.count_fresh_newest(new_bits, rows)
 
 
 class ScalableFpTracker(ProbeCounts):
@@ -110,18 +84,19 @@ class ScalableFpTracker(ProbeCounts):
         n = len(datas)
         fp = np.empty(n, dtype=np.int64)
         bits = np.empty(n, dtype=np.int64)
-        flt._plan(n)  # a stage beyond the limits raises here, before any insert
+        newest = NewestStage(flt)
+        newest.check_growth(n)  # a stage beyond the limits raises here, before any insert
         done = 0
         while done < n:
-            if flt.room() == 0:
+            if newest.room() == 0:
                 self._freeze_newest()
-                flt.open_stage()
+                newest.open_next()
                 self._start_newest()
-            stage = flt.stages[-1]
-            take = min(flt.room(), n - done)
+            stage = newest.stage
+            take = min(newest.room(), n - done)
             older_bits = flt.bits_set - stage.bits_set
             pos = stage.positions_many(datas[done:done + take])
-            stage_fp, stage_bits = self._tracker.insert_batch(pos, _NewestStage(flt))
+            stage_fp, stage_bits = self._tracker.insert_batch(pos, newest)
             fp[done:done + take] = stage_fp + np.count_nonzero(self._frozen)
             bits[done:done + take] = stage_bits + older_bits
             done += take

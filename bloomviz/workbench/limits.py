@@ -135,8 +135,8 @@ def check_growing(params: dict) -> None:
 
 def scalable_m_after(flt, inserts: int) -> int:
     """The bits a scalable filter will have after ``inserts`` more items (stages it would open included)."""
-    specs = flt.stage_specs()
-    spec, held, m = specs[-1], len(flt.stages[-1]), flt.m
+    stages = flt.stages
+    spec, held, m = stages.specs[-1], len(stages[-1]), flt.m
     while inserts > 0:
         room = spec.capacity - held
         if room <= 0:

@@ -186,10 +186,11 @@ class Truth:
             return self.inserts_at_bits([index])[int(index)]
         if not 0 <= index < flt.m:
             return np.zeros(0, dtype=np.int64)
-        stage = flt.stage_of_bit(index)
-        local = index - flt.stage_offsets()[stage]
+        stages = flt.stages
+        stage = stages.of_bit(index)
+        local = index - stages.offsets[stage]
         idx = np.flatnonzero((self._rows_of_stage(stage) == local).any(axis=1))
-        return idx + flt.stage_specs()[stage].start
+        return idx + stages.specs[stage].start
 
     def items_at_bit(self, index: int, limit: int = CULPRIT_LIMIT) -> tuple[list, int]:
         """The distinct inserted items whose positions include ``index`` (the first ``limit``) and their number.
@@ -234,7 +235,8 @@ class Truth:
     def _rows_of_stage(self, stage: int) -> np.ndarray:
         """Positions (the stage's own) of the items inserted into one stage, computed once per stage."""
         flt = self.flt
-        spec, st = flt.stage_specs()[stage], flt.stages[stage]
+        stages = flt.stages
+        spec, st = stages.specs[stage], stages[stage]
         rows = self._stage_rows.get(stage)
         have = 0 if rows is None else rows.shape[0]
         if have < len(st):

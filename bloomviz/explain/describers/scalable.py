@@ -11,6 +11,11 @@ from bloomviz.explain.describers.standard import Band, Row, StandardWords
 from bloomviz.i18n import marks, ntr, number, tr
 
 
+def _first_error(flt) -> float:
+    """p₀ = p·(1 − r), the error of stage 0."""
+    return flt.stages.specs[0].error
+
+
 class ScalableWords(StandardWords):
     title = "Scalable (grows in stages, rate kept under p)"
     short_title = "Scalable"
@@ -46,15 +51,16 @@ class ScalableWords(StandardWords):
         flt = self.flt
         return [(off, off + st.m,
                  f"stage {i}: {len(st):,}/{spec.capacity:,} items, fill {st.bits_set / st.m * 100:.0f}%")
-                for i, (st, spec, off) in enumerate(zip(flt.stages, flt.stage_specs(), flt.stage_offsets()))]
+                for i, (st, spec, off) in enumerate(zip(flt.stages, flt.stages.specs, flt.stages.offsets))]
 
     def describe_bit(self, index: int) -> str:
-        i = self.flt.stage_of_bit(index)
-        return f"stage {i}, its bit {index - self.flt.stage_offsets()[i]:,}"
+        stages = self.flt.stages
+        i = stages.of_bit(index)
+        return f"stage {i}, its bit {index - stages.offsets[i]:,}"
 
     def bound_line(self) -> tuple[float, str] | None:
         flt = self.flt
-        return flt.p, f"bound p₀/(1 − r) = {flt.first_error:.3g}/(1 − {flt.tightening:g}) = {flt.p:g}"
+        return flt.p, f"bound p₀/(1 − r) = {_first_error(flt):.3g}/(1 − {flt.tightening:g}) = {flt.p:g}"
 
     def insert_note(self, insertion) -> str:
         if not insertion.new_stage:
@@ -66,7 +72,7 @@ class ScalableWords(StandardWords):
     def operation_rows(self, op: str, result) -> tuple[Row, ...]:
         flt = self.flt
         if op == "insert":
-            st, spec = flt.stages[result.stage], flt.stage_specs()[result.stage]
+            st, spec = flt.stages[result.stage], flt.stages.specs[result.stage]
             return (("stage chosen", f"stage {result.stage}, the newest (inserts always go there): "
                                      f"{len(st):,} of {spec.capacity:,} items, bits "
                                      f"{result.offset:,}…{result.offset + st.m - 1:,}"),
@@ -81,15 +87,16 @@ class ScalableWords(StandardWords):
 
     def theory_rows(self) -> tuple[Row, ...]:
         flt = self.flt
-        specs = flt.stage_specs()
+        stages = flt.stages
+        specs, p0 = stages.specs, _first_error(flt)
         n = len(flt)
         rows = [("stages", f"{len(specs)}; stage i holds n₀·s^i = {flt.initial_capacity:,}·{flt.growth}^i "
-                           f"items at error p₀·r^i = {flt.first_error:.3g}·{flt.tightening:g}^i"),
-                ("compound bound", f"Σ p_i = p₀/(1 − r) = {flt.first_error:.3g}/(1 − {flt.tightening:g}) "
+                           f"items at error p₀·r^i = {p0:.3g}·{flt.tightening:g}^i"),
+                ("compound bound", f"Σ p_i = p₀/(1 − r) = {p0:.3g}/(1 − {flt.tightening:g}) "
                                    f"= {flt.p:g}"),
                 ("theory now", f"1 − Π_i (1 − FP_i) = {flt.theory_fp(n):.4g}")]
         first = max(0, len(specs) - 6)   # the newest six stages: older ones are full and change no more
-        for i, (st, spec) in enumerate(list(zip(flt.stages, specs))[-6:], start=first):
+        for i, (st, spec) in enumerate(list(zip(stages, specs))[-6:], start=first):
             rows.append((f"stage {i}", f"m = {st.m:,}, k = {st.k}, {len(st):,}/{spec.capacity:,} items, "
                                        f"fill {st.bits_set / st.m * 100:.1f}%, error ≤ {spec.error:.3g}"))
         return tuple(rows)
@@ -98,8 +105,8 @@ class ScalableWords(StandardWords):
         """Each stage's size and the item's positions in it (grid coordinates)."""
         flt = self.flt
         rows = [("stages", f"{len(flt.stages)}; stage i holds {flt.initial_capacity}·{flt.growth}^i items at "
-                           f"error {flt.first_error:.3g}·{flt.tightening}^i (sum < p = {flt.p})")]
-        for i, (s, spec, off) in enumerate(zip(flt.stages, flt.stage_specs(), flt.stage_offsets())):
+                           f"error {_first_error(flt):.3g}·{flt.tightening}^i (sum < p = {flt.p})")]
+        for i, (s, spec, off) in enumerate(zip(flt.stages, flt.stages.specs, flt.stages.offsets)):
             pos = ", ".join(str(off + p) for p in s.positions(data))
             rows.append((f"stage {i}: m={s.m}, k={s.k}, {len(s)}/{spec.capacity} items, bits {off}…{off + s.m - 1}",
                          pos))

@@ -147,7 +147,7 @@ class ComparePictures:
             else:
                 frame.grid.set_all(values)
             if capabilities.of(lane.filter).staged:
-                offsets = list(lane.filter.stage_offsets()) + [lane.filter.m]
+                offsets = list(lane.filter.stages.offsets) + [lane.filter.m]
                 frame.grid.set_bands([(offsets[i], offsets[i + 1], f"stage {i}")
                                       for i in range(len(offsets) - 1)])
 

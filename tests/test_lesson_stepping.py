@@ -120,3 +120,48 @@ def test_a_step_the_dry_run_measured_heavy_runs_off_the_gui_thread(view, qtbot, 
     assert view.opening.running and view.runner.position == 1  # heavy: a job (the window's loop turns)
     qtbot.waitUntil(lambda: not view.opening.running, timeout=60000)
     assert view.runner.position == 2 and len(view.runner.state.filter) == 1_000_000
+
+
+@pytest.mark.parametrize("target", [2, 1])      # Back, and a jump back over two steps
+def test_a_cancelled_back_mid_replay_keeps_the_current_step(view, qtbot, tmp_path, monkeypatch, target):
+    from bloomviz.lessons import runner as runner_module
+    monkeypatch.setattr(runner_module, "CHECKPOINT_BYTES", 0)    # no copy kept: going back replays from step 0
+    path = tmp_path / "held.md"
+    path.write_text(HELD)
+    opened(view, qtbot, path)
+    monkeypatch.setattr(stepping, "INLINE_SECONDS", -1.0)
+    view.go_to(3)
+    qtbot.waitUntil(lambda: not view.opening.running, timeout=20000)
+    assert view.runner.position == 3
+    state, reports = view.runner.state, list(view.runner.reports)
+    bits, count = state.filter.bits.copy(), len(state.filter)
+    # held on the worker before the replay's second call (the first action replayed) until Cancel was pressed
+    release, reached, calls = threading.Event(), threading.Event(), []
+    report = view.opening.report
+
+    def held(done, total):
+        calls.append((done, total))
+        if len(calls) == 2 and not release.is_set():
+            reached.set()
+            release.wait(30)
+        return report(done, total)
+    monkeypatch.setattr(view.opening, "report", held)
+    assert view.back() if target == 2 else view.go_to(target) is None
+    qtbot.waitUntil(reached.is_set, timeout=20000)
+    assert view.opening.running and view.moving
+    qtbot.waitUntil(lambda: f"Back to step {target}" in view.opening.label.text(), timeout=20000)
+    view.opening.cancel_button.click()
+    release.set()
+    qtbot.waitUntil(lambda: not view.opening.running, timeout=20000)
+    assert view.runner.position == 3 and "stays at step 3 of 3" in view.message.text()
+    assert view.runner.state is state and view.runner.reports == reports
+    assert view.runner.state.filter.bits == bits and len(view.runner.state.filter) == count
+    assert view.progress.text() == "step 3 of 3" and not view.moving
+    # taken again, uncancelled, it ends where the steps do
+    monkeypatch.setattr(view.opening, "report", report)
+    view.go_to(target)
+    qtbot.waitUntil(lambda: not view.opening.running, timeout=20000)
+    fresh = lessons.LessonRunner(view.lesson)
+    for _ in range(target):
+        fresh.next()
+    assert view.runner.position == target and view.runner.state.filter.bits == fresh.state.filter.bits

@@ -92,13 +92,20 @@ class LessonRunner:
         if size <= CHECKPOINT_BYTES and held + size <= CHECKPOINTS_TOTAL:
             self._kept[self.position] = state.copy()
 
-    def _rebuild(self, position: int) -> LessonState:
+    def replay_start(self, position: int) -> int:
+        """Where rebuilding the state after ``position`` steps starts: the nearest kept copy at or before it."""
+        return max(p for p in self._kept if p <= position)
+
+    def _rebuild(self, position: int, before_action: Callable[[int, int], None] | None = None) -> LessonState:
         """The state after ``position`` steps: the nearest kept copy, then the steps after it replayed (their
-        work was checked when they were first taken)."""
-        start = max(p for p in self._kept if p <= position)
+        work was checked when they were first taken). ``before_action(step_index, action_index)`` is called
+        before each replayed action; what it raises leaves the runner untouched (the replay works on a copy)."""
+        start = self.replay_start(position)
         state = self._kept[start].copy()
-        for step in self.lesson.steps[start:position]:
-            for action in step.actions:
+        for index, step in enumerate(self.lesson.steps[start:position], start):
+            for number, action in enumerate(step.actions):
+                if before_action is not None:
+                    before_action(index, number)
                 apply(state, action, [])
         return state
 
@@ -113,15 +120,26 @@ class LessonRunner:
             apply(state, action, [])
         return state
 
-    def back(self) -> LessonState:
-        """Undo the last step: the state before it, rebuilt exactly."""
+    def back(self, before_action: Callable[[int, int], None] | None = None) -> LessonState:
+        """Undo the last step: the state before it, rebuilt exactly (``back_to``)."""
         if self.position == 0:
             raise IndexError("already at the start of the lesson")
-        self.reports.pop()
-        self.budget.back()
-        for position in [p for p in self._kept if p > self.position]:
+        return self.back_to(self.position - 1, before_action)
+
+    def back_to(self, taken: int, before_action: Callable[[int, int], None] | None = None) -> LessonState:
+        """Go back to the state after ``taken`` steps (fewer than taken so far), rebuilt exactly in one replay
+        from the nearest kept copy. ``before_action(step_index, action_index)`` is called before each replayed
+        action (a job's progress and cancel): whatever it raises leaves the runner at its current step, its
+        state, reports and budget untouched, because nothing is changed until the replay is over."""
+        if not 0 <= taken < self.position:
+            raise IndexError(f"cannot go back to step {taken} from step {self.position}")
+        state = self._rebuild(taken, before_action)
+        for _ in range(self.position - taken):
+            self.reports.pop()
+            self.budget.back()
+        for position in [p for p in self._kept if p > taken]:
             del self._kept[position]
-        self._state = self._rebuild(self.position)
+        self._state = state
         return self.state
 
     def run_all(self, before_action: Callable[[int, int], None] | None = None) -> list[StepReport]:

@@ -10,9 +10,9 @@ meanwhile (``view.moving``: the runner changes that state in place on the worker
 dry run and are light: they step at once, as ``--shots`` and ``--step`` expect.
 
 Cancel takes effect before the step's next action: the runner puts its state back as it was before the step,
-so the lesson stays at the previous step (a jump: at the last step it completed). Back replays the lesson's
-actions from the nearest state the runner kept; it has no point to stop at, so a Back runs to its end (a jump
-back stops between its steps).
+so the lesson stays at the previous step (a jump: at the last step it completed). Back and a jump back replay the
+lesson's actions from the nearest state the runner kept, on a copy (``LessonRunner.back_to``): Cancel stops the
+replay before its next action and the lesson stays at the step it was on, its state untouched.
 """
 
 from __future__ import annotations
@@ -48,9 +48,11 @@ def move(view, taken: int) -> bool:
     actions = len(lesson.steps[position].actions) if single else 0
 
     def work(report):
-        while runner.position > taken:
-            report(position - runner.position, position - taken)    # a jump back stops between its steps
-            runner.back()
+        if taken < position:
+            # one replay from the nearest kept state, stopped before any of its actions by Cancel
+            start = runner.replay_start(taken)
+            runner.back_to(taken, lambda step, _a: report(step - start, taken - start))
+            return runner.reports[-1] if runner.reports else None
         start = runner.position
         while runner.position < taken:
             runner.next((lambda _s, action: report(action, actions)) if single else
@@ -86,6 +88,8 @@ def move(view, taken: int) -> bool:
     def words(done: int, of: int) -> str:
         if single:
             return f"Step {taken} of {total}: action {done + 1} of {of}… (Cancel stays at step {position})"
+        if taken < position:
+            return f"Back to step {taken}: replaying step {done + 1} of {of}… (Cancel stays at step {position})"
         return f"Going to step {taken}: {done} of {of} steps…"
     view.moving = True
     if not view.opening.run(f"Going to step {taken} of {total}…", work, words, done, path=lesson.path):

@@ -9,8 +9,8 @@ messages and the file-dialog filter are the same everywhere::
 
 Every file goes through the one atomic writer (``disk.atomic_write``): a FIFO or a device chosen in the save
 dialog is refused instead of freezing the window, a read-only file is refused, a 0600 file stays 0600, and a
-failed export leaves the old file whole. PNG and SVG are made in memory and then written; pyqtgraph's CSV
-exporter writes the temporary file by name.
+failed export leaves the old file whole. PNG and SVG are made in memory and then written; a CSV is written a
+slice of rows at a time (``csv_export``: a long series is a job in the window).
 
 The format is chosen by the file's suffix. PNG and SVG accept a PlotItem, a PlotWidget, a GraphicsLayout
 (several plots at once), a GraphicsLayoutWidget or any graphics item in a scene. CSV needs one PlotItem (or a
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import itertools
+import io
 import os
 import sys
 from pathlib import Path
@@ -31,7 +31,7 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.exporters import CSVExporter, ImageExporter, SVGExporter
 
-from bloomviz.disk.atomic_write import write_by_name, write_bytes
+from bloomviz.disk.atomic_write import AtomicWriter, write_bytes
 
 EXPORT_FILTER = "PNG image (*.png);;SVG vector image (*.svg);;CSV data (*.csv)"
 SUFFIXES = (".png", ".svg", ".csv")
@@ -49,20 +49,13 @@ def export_plot(item, path: str | os.PathLike, *, width: int | None = None) -> P
     the plot's size on screen. Raises PlotExportError for an unknown suffix, a CSV request on something that
     is not a single plot, or a folder that does not exist; OSError if the file cannot be written.
     """
-    path = Path(path)
+    path = _checked(path)
     suffix = path.suffix.lower()
-    if suffix not in SUFFIXES:
-        shown = repr(path.suffix) if path.suffix else "no suffix"
-        raise PlotExportError(
-            f"cannot export a plot to {str(path)!r}: unknown file type ({shown}); use .png, .svg or .csv")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise PlotExportError(f"cannot export a plot to {str(path)!r}: folder {str(folder)!r} does not exist")
     if width is not None and (isinstance(width, bool) or not isinstance(width, int) or width < 1):
         raise PlotExportError(f"image width must be a positive integer number of pixels, not {width!r}")
 
     if suffix == ".csv":
-        _export_csv(_as_plot_item(item, path), path)
+        csv_export(item, path).finish()
     else:
         target = _as_graphics_item(item)
         if suffix == ".png":
@@ -72,6 +65,27 @@ def export_plot(item, path: str | os.PathLike, *, width: int | None = None) -> P
                 data = SVGExporter(target).export(toBytes=True)
             write_bytes(path, data, "the SVG image")
     return path
+
+
+def _checked(path) -> Path:
+    path = Path(path)
+    if path.suffix.lower() not in SUFFIXES:
+        shown = repr(path.suffix) if path.suffix else "no suffix"
+        raise PlotExportError(
+            f"cannot export a plot to {str(path)!r}: unknown file type ({shown}); use .png, .svg or .csv")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise PlotExportError(f"cannot export a plot to {str(path)!r}: folder {str(folder)!r} does not exist")
+    return path
+
+
+def csv_export(item, path) -> "CsvExport":
+    """The CSV of one plot's curves to ``path``, to be written in slices of rows (``CsvExport``): the curves'
+    data is read now, the target checked and its temporary opened now (a bad target fails here)."""
+    path = _checked(path)
+    if path.suffix.lower() != ".csv":
+        raise PlotExportError(f"cannot export the plot's data to {str(path)!r}: a data export is a .csv file")
+    return CsvExport(_as_plot_item(item, path), path)
 
 
 def png_bytes(image) -> bytes:
@@ -117,15 +131,6 @@ def _export_png(item, path: Path, width: int | None) -> None:
     if int(params["width"]) < 1 or int(params["height"]) < 1:
         raise PlotExportError(f"cannot export {str(path)!r}: the plot has no size yet (is it laid out?)")
     save_png(exporter.export(toBytes=True), path, "the PNG image")
-
-
-def _export_csv(plot: pg.PlotItem, path: Path) -> None:
-    exporter = _ColumnCSVExporter(plot)
-    # pyqtgraph writes positional decimals with at most `precision` digits after the point (default 10),
-    # which turns a rate of 3e-12 into 0. Allow enough for any double; each value still gets only the
-    # shortest digits that read back to exactly the same number.
-    exporter.parameters()["precision"] = CSV_DECIMALS
-    write_by_name(path, lambda temporary: exporter.export(fileName=temporary), "the CSV file")
 
 
 def positional(x: float) -> str:
@@ -179,28 +184,66 @@ def _tiny(text: str) -> str:
     return ("-0." if sign else "0.") + "0" * (-len(whole) - int(exponent)) + whole + fraction
 
 
-class _ColumnCSVExporter(CSVExporter):
-    """pyqtgraph's CSV exporter (0.14) with its values formatted a column at a time (``_column_texts``): the same
-    file, but pyqtgraph's ``format_float_positional`` call per value took 3.5 s of the GUI thread for the live
-    plot after 101,000 inserts (9.4 MB; found by the window walk, 21 s frozen on a loaded machine), 35 s after
-    10^6. tests/test_plot_export.py compares the two files byte for byte."""
+class CsvExport:
+    """pyqtgraph's CSV export (0.14: the header and columns its ``CSVExporter`` gathers, every value written
+    ``format_float_positional(x, precision=CSV_DECIMALS)``), written a slice of rows at a time through an
+    AtomicWriter, so that a window can run it as a job with progress and Cancel.
 
-    def export(self, fileName=None):
-        if fileName is None or self.params["precision"] != CSV_DECIMALS:
-            return super().export(fileName)
-        for item in self.item.items:     # what pyqtgraph's export gathers (header and columns)
+    pyqtgraph's call per value took 3.5 s of the GUI thread for the live plot after 101,000 inserts (9.4 MB;
+    found by the window walk, 21 s frozen on a loaded machine), 35 s after 10^6: values are formatted a column at
+    a time (``_column_texts``), and the window writes a long series in steps (``gui/window/exports.py``).
+    tests/test_plot_export.py compares the file with pyqtgraph's byte for byte.
+
+    ``step(count)`` writes up to ``count`` more rows and returns how many (0: all are written); ``finish()``
+    writes the rest and puts the file in place; ``discard()`` drops the temporary (the target is untouched).
+    A failed write discards the temporary before the ``OSError`` goes on."""
+
+    def __init__(self, plot: pg.PlotItem, path):
+        gather = CSVExporter(plot)
+        for item in plot.items:     # what pyqtgraph's export gathers (header and columns), in its order
             if isinstance(item, pg.ErrorBarItem):
-                self._exportErrorBarItem(item)
+                gather._exportErrorBarItem(item)
             elif hasattr(item, "implements") and item.implements("plotData"):
-                self._exportPlotDataItem(item)
-        sep = "," if self.params["separator"] == "comma" else "\t"
-        columns = [_column_texts(column) for dataset in self.data for column in dataset]
-        with open(fileName, "w", newline="") as fh:
-            writer = csv.writer(fh, delimiter=sep, quoting=csv.QUOTE_MINIMAL)
-            writer.writerow(self.header)
-            writer.writerows(itertools.zip_longest(*columns, fillvalue=""))
-        self.header.clear()
-        self.data.clear()
+                gather._exportPlotDataItem(item)
+        copies: dict[int, np.ndarray] = {}   # the curves' arrays, copied once each (most share the x column)
+        self._columns = [copies.setdefault(id(column), np.array(column))
+                         for dataset in gather.data for column in dataset]
+        self.path = Path(path)
+        self.total = max((len(column) for column in self._columns), default=0)
+        self.done = 0
+        self._writer = AtomicWriter(path, "the CSV file")
+        self._write([gather.header])
+
+    def step(self, count: int) -> int:
+        stop = min(self.total, self.done + max(int(count), 0))
+        made = stop - self.done
+        if made <= 0:
+            return 0
+        texts = []
+        for column in self._columns:
+            part = _column_texts(column[self.done:stop])
+            texts.append(part + [""] * (made - len(part)))     # a shorter curve: empty cells (zip_longest's)
+        self._write(zip(*texts))
+        self.done = stop
+        return made
+
+    def finish(self) -> Path:
+        while self.step(1 << 16):
+            pass
+        self._writer.commit()
+        return self.path
+
+    def discard(self) -> None:
+        self._writer.discard()
+
+    def _write(self, rows) -> None:
+        text = io.StringIO()
+        csv.writer(text, delimiter=",", quoting=csv.QUOTE_MINIMAL).writerows(rows)
+        try:
+            self._writer.write(text.getvalue().encode("utf-8"))
+        except BaseException:
+            self._writer.discard()
+            raise
 
 
 # pyqtgraph 0.14.0's SVG exporter re-maps every path's coordinates and expects only "Mx,y"/"Lx,y" tokens;

@@ -49,7 +49,7 @@ from bloomviz.gui.filter_tab.plot.legend import PlotLegend
 from bloomviz.gui.filter_tab.plot.looks import PlotLooks
 from bloomviz.gui.filter_tab.plot.readout import HoverWatcher, PlotReadout, values_at
 from bloomviz.gui.filter_tab.plot.style import BROKEN_LABEL, ESTIMATE_CURVES, FILL_CURVES, LABELS, positive_number
-from bloomviz.gui.widgets.plot_export import export_plot
+from bloomviz.gui.widgets.plot_export import CsvExport, csv_export, export_plot
 from bloomviz.gui.widgets.wilson_band import WilsonBand
 
 
@@ -401,12 +401,17 @@ class FpPlotWidget(QtWidgets.QWidget):
         (pyqtgraph's exporter writes the original data, not the downsampled view).
         """
         if Path(path).suffix.lower() == ".csv":
-            # the curves draw a decimated long series: every row goes into the file, then the drawing returns
-            self._painter.decimate = False
-            try:
-                self._redraw()
-                return export_plot(self._items.rate_plot, path)
-            finally:
-                self._painter.decimate = True
-                self._redraw()
+            return self.csv_export(path).finish()
         return export_plot(self._graphics.ci, path, width=width)
+
+    def csv_export(self, path) -> CsvExport:
+        """The rate plot's CSV to ``path`` as a ``CsvExport`` to be written in steps (the window's job for a
+        long series): every row of every curve read now, the target checked and its temporary opened now."""
+        # the curves draw a decimated long series: every row is read, then the drawing returns
+        self._painter.decimate = False
+        try:
+            self._redraw()
+            return csv_export(self._items.rate_plot, path)
+        finally:
+            self._painter.decimate = True
+            self._redraw()

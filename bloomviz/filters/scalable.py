@@ -16,7 +16,7 @@ sized by ``theory.optimal_params(n_i, p_i)`` (k_i = ceil(log2(1/p_i)), m_i = cei
 then m_i is raised to the smallest m for which the exact rate at capacity, (1 − (1 − 1/m)^{k_i·n_i})^{k_i}, is
 at most p_i: rounding k up makes the optimal m fall a little short, and the bound only holds if every stage
 keeps its own p_i. The raise is well under 1 % of m_i.
-(The sizing and the rate of the whole filter are in scalable_stages.py; what the window says, scalable_facts.py.)
+(The sizing and the rate of the whole filter are in scalable_stages.py; the stages as one object, stages.py.)
 
 Conventions. ``m`` is the total number of bits of all stages; ``k`` is the k of the newest stage (``stages.ks``
 gives every stage's); ``len()`` counts inserts, duplicates included (an item inserted twice counts twice toward a
@@ -37,10 +37,11 @@ import numpy as np
 
 from bloomviz.filters import bitstore
 from bloomviz.hashing import schemes as hashing
-from bloomviz.filters.scalable_facts import ScalableFacts
-from bloomviz.filters.scalable_stages import STAGE_RECORD, StageSpec, stage_spec
+from bloomviz.filters.capabilities import Capabilities
+from bloomviz.filters.params import GROWTH, INITIAL_CAPACITY, RATE_BOUND, TIGHTENING
+from bloomviz.filters.scalable_stages import STAGE_RECORD, StageSpec, scalable_fp, stage_spec
 from bloomviz.filters.stages import Stages
-from bloomviz.filters.standard import BloomFilter, Insertion, Lookup
+from bloomviz.filters.standard import BloomFilter, Insertion, Lookup, one_or_many
 from bloomviz.items.encoding import to_bytes, to_bytes_list
 from bloomviz.filters.notebook import RichDisplay
 from bloomviz.theory.validate import MAX_K, MAX_M, check_k, check_m, check_n, check_p
@@ -103,10 +104,25 @@ class ScalableLookup:
         return tuple(off + p for look, off in zip(self.stages, self.offsets) for p in look.zero_positions)
 
 
-class ScalableBloomFilter(ScalableFacts, RichDisplay):
+class ScalableBloomFilter(RichDisplay):
     """A growing list of standard filters whose errors sum to at most p. See the module docstring."""
 
     variant = "scalable"
+    # --- variant facts (see BloomFilter's) -----------------------------------------------------------------------
+    # grows from a capacity (m and k are the stages' outcome), in stages, by its own theory
+    capabilities = Capabilities(parameters=(INITIAL_CAPACITY, RATE_BOUND, GROWTH, TIGHTENING), staged=True,
+                                plain_bits=False, standard_formulas=False)
+    _stored_params = {"initial_capacity": int, "p": float, "growth": int, "tightening": float, "stages": int}
+
+    @classmethod
+    def _payload_size(cls, m: int, params: dict) -> tuple[int, int]:
+        # Each stage stores ceil(m_i/8) bytes and the m_i sum to m, so the bit bytes lie in [ceil(m/8),
+        # (m+7S)/8]; the stage table (checked by from_state) fixes the exact size.
+        stages = params["stages"]
+        if not 1 <= stages <= 64:
+            raise ValueError(f"stages={stages} is out of range 1..64")
+        table = STAGE_RECORD.size * stages
+        return table + (m + 7) // 8, table + (m + 7 * stages) // 8
 
     def __init__(self, initial_capacity: int, p: float, growth: int = 2, tightening: float = 0.9,
                  scheme: str = hashing.DEFAULT_SCHEME):
@@ -180,6 +196,14 @@ class ScalableBloomFilter(ScalableFacts, RichDisplay):
         return (f"ScalableBloomFilter(initial_capacity={self._initial}, p={self._p}, growth={self._growth}, "
                 f"tightening={self._r}, scheme={self.scheme!r}, n={self._count}, stages={len(self._stages)}, "
                 f"m={self.m})")
+
+    def theory_fp(self, n=None, samples: int = 64):
+        """Its theoretical rate after n inserts (default: its insert count), 1 − Π_i (1 − FP_i(n))
+        (scalable_stages.scalable_fp): a float for one n, an array for an array of n."""
+        return one_or_many(self._theory_curve, len(self) if n is None else n, samples)
+
+    def _theory_curve(self, n: np.ndarray, samples: int) -> np.ndarray:
+        return np.atleast_1d(scalable_fp(self._initial, self._p, n, self._growth, self._r))
 
     # --- growth ------------------------------------------------------------------------------------------
     def _plan(self, inserts: int) -> list[StageSpec]:

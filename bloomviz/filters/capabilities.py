@@ -13,6 +13,7 @@ from the declaration.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -40,7 +41,7 @@ class Capabilities:
     # lookups as a standard one; slices, blocks and stages have their own theory)
     standard_formulas: bool = True
 
-    @property
+    @cached_property     # asked on every insert: worked out once per class's declaration
     def sized(self) -> bool:
         """Built from a fixed m and k (a scalable filter grows from a capacity instead; its m and k are outcomes)."""
         return {"m", "k"} <= {param.name for param in self.parameters}

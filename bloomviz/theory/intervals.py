@@ -9,8 +9,9 @@ The high end c + h is a sum of positive terms, accurate even when tiny. The low 
 hits (one hit in 10^12 trials came out as 0), so it comes from (c - h)(c + h) = p²/d instead. The low end is
 exactly 0 when hits = 0, the high end exactly 1 when hits = trials; no trials gives (0, 1).
 
-``wilson_many`` does the arithmetic for an array of hit counts; ``wilson_interval`` checks one count and calls
-it, so a plot's band and a status line's interval are the same numbers.
+``wilson_many`` checks its arguments and does the arithmetic for an array of hit counts (``wilson_arrays``,
+for counts a caller holds as valid already: a measurement's own, asked per operation); ``wilson_interval``
+checks one count and calls it, so a plot's band and a status line's interval are the same numbers.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 
 from bloomviz.theory.validate import check_count, check_real
 
-__all__ = ["wilson_interval", "wilson_many", "Z_95"]
+__all__ = ["wilson_interval", "wilson_many", "wilson_arrays", "Z_95"]
 
 Z_95 = 1.96
 
@@ -32,6 +33,11 @@ def wilson_many(hits, trials: int, z: float = Z_95) -> tuple[np.ndarray, np.ndar
     if hits.size and (not np.all(np.isfinite(hits)) or hits.min() < 0 or hits.max() > trials):
         bad = hits[~(np.isfinite(hits) & (hits >= 0) & (hits <= trials))][0]
         raise ValueError(f"hits must lie in [0, trials = {trials}], got {bad:g}")
+    return wilson_arrays(hits, trials, z)
+
+
+def wilson_arrays(hits: np.ndarray, trials: int, z: float = Z_95) -> tuple[np.ndarray, np.ndarray]:
+    """``wilson_many`` without its checks: ``hits`` a float array within [0, trials], ``trials`` a count."""
     if trials == 0:
         return np.zeros_like(hits), np.ones_like(hits)
     p = hits / trials

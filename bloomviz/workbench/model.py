@@ -35,8 +35,6 @@ from bloomviz.filters import capabilities
 from bloomviz.filters import bitstore
 from bloomviz.hashing import schemes as hashing
 from bloomviz.items.encoding import to_bytes, to_bytes_list
-from bloomviz.theory.curves import theory_many
-from bloomviz.theory.intervals import wilson_interval
 from bloomviz.measure.series import OWN, STANDARD
 from bloomviz.filters.registry import standard_formulas_apply
 from bloomviz.workbench import jobs, limits
@@ -66,6 +64,7 @@ class Workbench:
         self._probe_prefix = probe_prefix
         self.for_grid = grid      # (read by the operations)
         self._quiet = 0
+        self._numbers_of = self._numbers_key = self._numbers = None   # numbers(): the last answer and its counts
         self._probe_count, self._seed = int(probes), int(seed)
         # its parts, each handed what it acts on: the undo steps, the one job, the operations
         self._undo = Undo(self, self.undo_stack, emit=self._emit, quiet=lambda: self._quiet > 0,
@@ -336,23 +335,25 @@ class Workbench:
         return self.grid_values()[positions]
 
     def numbers(self) -> Numbers:
-        flt = self._s.flt
-        m, k, n = flt.m, flt.k, len(flt)
-        x = flt.bits_set
-        th = theory_many(m, k, np.array([n], dtype=float), points=True)   # no curve through every n below
-        fp_count = self._s.measure.fp_count
-        probes = len(self._s.measure.probes)
-        low, high = wilson_interval(fp_count, probes)
-        return Numbers(m=m, k=k, n=n, bits_set=x, p_zero=float(1.0 - th["fill_expected"][0]),
-                       fp_exact=float(th["fp_exact"][0]), fp_now=(x / m) ** k if m else 0.0,
-                       fp_count=fp_count, probes=probes, fp_low=low, fp_high=high,
-                       n_estimated=float(flt.estimated_count), fp_classic=float(th["fp_classic"][0]),
-                       **self._own_numbers(flt, n))
+        """The counts now and, computed when first read, what the formulas make of them. Asked again with the
+        same counts (an operation's record, then the status line, then the explanation), the same object is
+        answered, so its theory and interval are computed once."""
+        s = self._s
+        flt = s.flt
+        n, x = len(flt), flt.bits_set
+        fp_count, probes = s.measure.fp_count, len(s.measure.probes)
+        key = (n, x, fp_count, probes, s.truth.distorting, self._jobs.busy)
+        if self._numbers_of is flt and key == self._numbers_key:
+            return self._numbers
+        self._numbers_of, self._numbers_key = flt, key
+        self._numbers = Numbers(m=flt.m, k=flt.k, n=n, bits_set=x, fp_count=fp_count, probes=probes,
+                                n_estimated=float(flt.estimated_count), **self._own_numbers(flt, n))
+        return self._numbers
 
     def _own_numbers(self, flt, n: int) -> dict:
         truth = self._s.truth
         out = {"after_removals": truth.distorting > 0}
-        if not standard_formulas_apply(flt):
+        if not flt.capabilities.standard_formulas:
             out.update(own_theory=True, single_mk=bool(flt.capabilities.sized))
             # (not between a job's chunks: a blocked filter's rate from its bits reads every block, 50 ms at
             # 10^8 bits; the explanation after the job has them)
@@ -419,7 +420,7 @@ def add_rows(s: State, n: np.ndarray, fp: np.ndarray, bits_set: np.ndarray) -> N
     """Append rows of counts to the plot's series; their theory is computed when a row is drawn or read."""
     flt = s.flt
     own = None
-    if not standard_formulas_apply(flt):
+    if not flt.capabilities.standard_formulas:
         # Slices, blocks and stages have their own theory: the exact column is theirs, and the standard
         # filter's formulas, which would describe a different filter, are NaN (not drawn). A counting filter
         # is a standard filter to a lookup (a counter > 0 is a set bit): its rows are the standard ones.

@@ -53,14 +53,15 @@ class Operations:
             self._emit(self.events.error, f"Refused: {exc}. Nothing was changed.")
             return None
 
-    def _refuse_growth(self, inserts: int, what: str, typed_bytes: int = 0) -> bool:
+    def _refuse_growth(self, inserts: int, what: str, typed_bytes: int = 0, s=None) -> bool:
         """Refuse (error emitted) inserts a growing filter cannot take, or that would take what the window keeps
         past its memory budget (``limits.memory_refusal`` says what to do instead)."""
-        flt = self._s.flt
-        refusal = None if flt.capabilities.sized else limits.growth_refusal(flt, inserts)
+        s = s or self._s
+        flt = s.flt
+        sized = flt.capabilities.sized
+        refusal = None if sized else limits.growth_refusal(flt, inserts)
         if refusal is None:
-            refusal = limits.memory_refusal(nbytes(self._s), inserts, flt.k if flt.capabilities.sized else limits.MAX_K,
-                                            typed_bytes)
+            refusal = limits.memory_refusal(nbytes(s), inserts, flt.k if sized else limits.MAX_K, typed_bytes)
         if refusal:
             self._emit(self.events.error, f"Refused{what}: {refusal}. Nothing was changed.")
         return bool(refusal)
@@ -68,9 +69,9 @@ class Operations:
     def insert(self, item: object):
         """Insert one item; returns the core's Insertion, or None when refused (error emitted)."""
         data = self._check(item)
-        if data is None or self._refuse_growth(1, "", len(data) + limits.KEPT_PER_TYPED_ITEM):
-            return None
         s = self._s
+        if data is None or self._refuse_growth(1, "", len(data) + limits.KEPT_PER_TYPED_ITEM, s):
+            return None
         self._keep(("insert", item))
         if data in s.measure.keys:
             self._replace_probes((data,))
@@ -81,16 +82,20 @@ class Operations:
             self._unkeep()
             self._emit(self.events.error, f"Refused: {exc}. Nothing was changed.")
             return None
-        positions = _ints(ins.positions)
-        was_member = s.truth.member(data, positions) if s.truth.fixed_k else s.truth.member(data)
+        positions = tuple(map(int, ins.positions))
+        truth, caps = s.truth, flt.capabilities      # (the class's declaration: asked once here)
+        inserted, removed = truth.copies(data, positions) if truth.fixed_k else truth.copies(data)
         newly = [p for p, fresh in zip(positions, ins.newly_set) if fresh]
-        grown = capabilities.of(flt).staged and ins.new_stage
+        grown = caps.staged and ins.new_stage
         self._add_rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set]))
-        s.truth.remember([item], [data], np.array([positions]) if s.truth.fixed_k else None)
+        truth.remember([item], [data], np.array([positions]) if truth.fixed_k else None)
         kinds = tuple("new" if fresh else "old" for fresh in ins.newly_set)
-        changed = sorted(set(positions)) if capabilities.of(flt).counting else sorted(set(newly))
-        self._record("insert", Verdict.INSERTED, item, data, positions, positions, kinds,
-                     np.array(changed, dtype=np.int64), grown=grown, result=ins, was_member=was_member)
+        changed = np.array(sorted(set(positions if caps.counting else newly)), dtype=np.int64)
+        # the cells it set hold 1 now (no bit read back); counters and other cells are read
+        values = (np.ones(len(changed), dtype=np.uint8) if caps.plain_bits and not caps.counting and not grown
+                  else None)
+        self._record("insert", Verdict.INSERTED, item, data, positions, positions, kinds, changed, grown=grown,
+                     result=ins, was_member=inserted > removed, values=values, s=s)
         return ins
 
     def lookup(self, item: object):
@@ -275,27 +280,30 @@ class Operations:
     def _record(self, op: str, verdict, item, data: bytes, positions: tuple, highlight: tuple, kinds: tuple,
                 changed, *, grown: bool = False, result=None, was_member: bool = False, culprits=None,
                 false_negatives: tuple = (), count: int = 1, label: str = "",
-                series_grew: bool = True, copies: tuple = (0, 0), caused_by=None) -> None:
-        """Append the history entry and emit the one record of this operation."""
-        s = self._s
-        flt = s.flt
+                series_grew: bool = True, copies: tuple = (0, 0), caused_by=None, values=None, s=None) -> None:
+        """Append the history entry and emit the one record of this operation (``values``: the changed cells'
+        values when the operation knows them, else they are read from the filter)."""
+        s = s or self._s
+        nums = self._bench.numbers()       # the counts now; the formulas' numbers when first read
         note = false_negative_note(false_negatives) if false_negatives else ""
+        counts = s.counts
         entry = HistoryEntry(index=len(s.history) + 1, op=op, label=label or describe(item, 60), verdict=verdict,
-                             positions=positions if item is not None else (), count=count, n=len(flt),
-                             lookups=s.lookups, true_positives=s.counts[Verdict.TRUE_POSITIVE],
-                             true_negatives=s.counts[Verdict.TRUE_NEGATIVE],
-                             false_positives=s.counts[Verdict.FALSE_POSITIVE],
-                             fill=flt.bits_set / flt.m, fp_measured=s.measure.rate, item=item, note=note,
+                             positions=positions if item is not None else (), count=count, n=nums.n,
+                             lookups=s.lookups, true_positives=counts[Verdict.TRUE_POSITIVE],
+                             true_negatives=counts[Verdict.TRUE_NEGATIVE],
+                             false_positives=counts[Verdict.FALSE_POSITIVE],
+                             fill=nums.bits_set / nums.m, fp_measured=nums.fp_measured, item=item, note=note,
                              false_negatives=tuple(false_negatives),
-                             false_negative_lookups=s.counts[Verdict.FALSE_NEGATIVE])
+                             false_negative_lookups=counts[Verdict.FALSE_NEGATIVE])
         s.history.append(entry)
         if positions:
             s.last_positions = positions
-        values = self._bench.cell_values(changed) if changed is not None and not grown else None
+        if values is None and changed is not None and not grown:
+            values = self._bench.cell_values(changed)
         rec = Operation(op=op, verdict=verdict, item=item, data=data, count=count, positions=positions,
                         highlight=highlight, kinds=kinds, changed=changed, values=values, grown=grown,
                         series_grew=series_grew,
-                        numbers=self._bench.numbers(), history=entry, result=result, was_member=was_member,
+                        numbers=nums, history=entry, result=result, was_member=was_member,
                         culprits=culprits or {}, false_negatives=tuple(false_negatives),
                         truth_known=s.truth.known, inserted=copies[0], removed=copies[1], caused_by=caused_by)
         s.last = rec

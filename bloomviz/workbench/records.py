@@ -9,10 +9,13 @@ the model's one event for it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
 from bloomviz.measure.verdicts import ForcedRemoval
+from bloomviz.theory.curves import theory_many
+from bloomviz.theory.intervals import Z_95, wilson_arrays
 from bloomviz.vocabulary import Verdict
 
 
@@ -44,20 +47,16 @@ class HistoryEntry:
 
 @dataclass(frozen=True)
 class Numbers:
-    """The filter's state as the formulas need it."""
+    """The filter's state as the formulas need it: the counts, taken when the record is made, and what the
+    formulas make of them, computed when first read (an auto-play chunk's or a lesson's records are mostly never
+    read for their theory or interval) and then kept: read twice, computed once."""
     m: int
     k: int
     n: int
     bits_set: int
-    p_zero: float          # (1 − 1/m)^{kn}
-    fp_exact: float        # E[(X/m)^k]: the exact rate (theory.fp_exact)
-    fp_now: float          # (X/m)^k from the bits actually set
     fp_count: int
     probes: int
-    fp_low: float
-    fp_high: float
     n_estimated: float     # −(m/k)·ln(1 − X/m)
-    fp_classic: float = 0.0  # (1 − (1 − 1/m)^{kn})^k: Bloom's formula, below the exact rate for k ≥ 2
     # A filter the standard formulas do not describe (slices, blocks, stages): its own theory at n and the rate
     # its own bits give now (expected_fp); ``single_mk``: it has one m and one k (a scalable filter has not).
     own_theory: bool = False
@@ -67,6 +66,46 @@ class Numbers:
     # A counting filter after a forced removal or one that left a saturated counter standing: n inserts into a
     # fresh filter no longer describe it; its counters do.
     after_removals: bool = False
+
+    @cached_property
+    def _theory(self) -> tuple[float, float, float]:
+        th = theory_many(self.m, self.k, np.array([self.n], dtype=float), points=True)   # at this n alone
+        return float(1.0 - th["fill_expected"][0]), float(th["fp_exact"][0]), float(th["fp_classic"][0])
+
+    @property
+    def p_zero(self) -> float:
+        """(1 − 1/m)^{kn}"""
+        return self._theory[0]
+
+    @property
+    def fp_exact(self) -> float:
+        """E[(X/m)^k]: the exact rate (theory.fp_exact)"""
+        return self._theory[1]
+
+    @property
+    def fp_classic(self) -> float:
+        """(1 − (1 − 1/m)^{kn})^k: Bloom's formula, below the exact rate for k ≥ 2"""
+        return self._theory[2]
+
+    @property
+    def fp_now(self) -> float:
+        """(X/m)^k from the bits actually set"""
+        return (self.bits_set / self.m) ** self.k if self.m else 0.0
+
+    @cached_property
+    def _interval(self) -> tuple[float, float]:
+        # the measurement's own counts (0 <= fp_count <= probes): no checks to repeat
+        low, high = wilson_arrays(np.array([self.fp_count], dtype=float), self.probes, Z_95)
+        return float(low[0]), float(high[0])
+
+    @property
+    def fp_low(self) -> float:
+        """the low end of the measured rate's 95 % Wilson interval"""
+        return self._interval[0]
+
+    @property
+    def fp_high(self) -> float:
+        return self._interval[1]
 
     @property
     def fill(self) -> float:

@@ -34,6 +34,7 @@ def test_mixed_rows_in_numpy_equal_the_compiled_rows_and_the_scalar_reference(m)
 
 def test_cold_paths_are_chosen_only_for_small_batches_while_the_window_builds(monkeypatch):
     monkeypatch.delitem(sys.modules, "numba", raising=False)
+    monkeypatch.setattr(cold_paths, "_warming", threading.Event())   # no window's warm-up thread under way
     assert not cold_paths.use_cold_path(1) and not cold_bits.use(1), "outside the window's construction"
     with cold_paths.before_first_paint():
         assert cold_paths.use_cold_path(cold_paths.COLD_LIMIT)

@@ -8,6 +8,12 @@ long as nothing has imported numba yet, batches of at most ``COLD_LIMIT`` items 
 warm-up thread loads numba after the first paint. Everywhere else the compiled paths run: per item these paths
 are 10-100x slower. Bit for bit the same positions (tests/test_cold_paths.py checks them against the compiled
 paths and the scalar reference).
+
+The same paths serve while the window's warm-up thread loads the compiled code after the first paint
+(``warm_up_scheduled`` .. ``warm_up_thread``): a batch of at most ``COLD_LIMIT`` items made meanwhile in any other
+thread (the first auto-play's chunks) takes them instead of waiting for the load (the import lock of numba's
+modules, numba's compiler lock): a first auto-play started at once used to stand still for that second. The
+exact tracker's flip pass has a numpy twin for these batches too (``measure/cold_flips.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ _LOW32 = np.uint64(0xFFFFFFFF)
 
 
 _building = threading.local()     # per thread: the warm-up thread never takes these paths
+_warming = threading.Event()      # set from the warm-up's scheduling until its thread has loaded everything
 
 
 @contextlib.contextmanager
@@ -41,10 +48,33 @@ def before_first_paint():
         _building.depth = depth
 
 
+def warm_up_scheduled() -> None:
+    """The compiled code is about to be loaded by a thread of its own (``warm_up_thread``): until it is done,
+    small batches in other threads take the numpy paths."""
+    _warming.set()
+
+
+@contextlib.contextmanager
+def warm_up_thread():
+    """Around the warm-up thread's work: its own batches load the compiled paths; when it ends (or fails),
+    every thread takes the compiled paths again."""
+    _building.loader = True
+    try:
+        yield
+    finally:
+        _building.loader = False
+        _warming.clear()
+
+
 def use_cold_path(count: int) -> bool:
-    """True when a batch of ``count`` items should not be the one that loads numba: inside
-    ``before_first_paint`` in this thread, before anything imported numba."""
-    return getattr(_building, "depth", 0) > 0 and count <= COLD_LIMIT and "numba" not in sys.modules
+    """True when a batch of ``count`` items should not be the one that loads numba (or wait for its load):
+    inside ``before_first_paint`` in this thread before anything imported numba, or in any thread but the
+    warm-up's while it loads the compiled code."""
+    if count > COLD_LIMIT:
+        return False
+    if _warming.is_set() and not getattr(_building, "loader", False):
+        return True
+    return getattr(_building, "depth", 0) > 0 and "numba" not in sys.modules
 
 
 def mixed_rows(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:

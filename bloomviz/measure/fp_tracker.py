@@ -19,6 +19,8 @@ import numpy as np
 from bloomviz.filters import capabilities
 from bloomviz.filters import rows as filter_rows
 from bloomviz.filters import bitstore
+from bloomviz.hashing import cold_paths
+from bloomviz.measure import cold_flips
 from bloomviz.theory.intervals import wilson_interval
 
 
@@ -127,7 +129,7 @@ class FpTracker(ProbeCounts):
         if not standard:
             # a variant inserts its own way (counting) or remaps: the flips are found on a copy of its bits
             view = view.copy()
-        new_per_row, bit_time = self._flips().flip_rows(view, positions, len(flt.bits))
+        new_per_row, bit_time = self._flip_rows(view, positions, len(flt.bits))
         if standard:
             filter_rows.count_fresh(flt, int(new_per_row.sum()), n)
         else:
@@ -145,7 +147,11 @@ class FpTracker(ProbeCounts):
         if h1.size == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         self._drop_stale(flt)
-        new_per_row, bit_time = self._flips().flip_halves(bitstore.byte_view(flt.bits), h1, h2, flt.m, flt.k)
+        view = bitstore.byte_view(flt.bits)
+        if cold_paths.use_cold_path(h1.size):   # the compiled code is still loading: its rows, in numpy
+            new_per_row, bit_time = self._flip_rows(view, cold_paths.mixed_rows(h1, h2, flt.m, flt.k), flt.m)
+        else:
+            new_per_row, bit_time = self._flips().flip_halves(view, h1, h2, flt.m, flt.k)
         filter_rows.count_fresh(flt, int(new_per_row.sum()), h1.size)
         return self._account(new_per_row, bit_time, bits_before)
 
@@ -157,6 +163,11 @@ class FpTracker(ProbeCounts):
             if not live.all():
                 self._keep_entries(live)
         self._stale = False
+
+    def _flip_rows(self, view: np.ndarray, positions: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
+        if cold_paths.use_cold_path(positions.shape[0]):   # not waiting for the compiled code to load
+            return cold_flips.flip_rows(view, positions, m, self._probe_distinct)
+        return self._flips().flip_rows(view, positions, m)
 
     def _flips(self):
         if self._probe_bits is None:
@@ -170,7 +181,10 @@ class FpTracker(ProbeCounts):
         n = new_per_row.size
         new_bits = new_per_row.cumsum() + bits_before
 
-        from bloomviz.measure.first_flips import account_flips
+        if cold_paths.use_cold_path(n):
+            account_flips = cold_flips.account_flips
+        else:
+            from bloomviz.measure.first_flips import account_flips
         becomes_fp = np.zeros(n, dtype=np.int64)
         kept = account_flips(bit_time, self._entry_slot, self._entry_probe, self._entry_pos, self._zeros,
                              becomes_fp)

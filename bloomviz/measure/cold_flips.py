@@ -1,0 +1,66 @@
+"""The exact tracker's flip pass and its bookkeeping in numpy, for the batches made while the compiled code loads.
+
+``first_flips`` (numba) sets a batch's bits in insertion order, counts each row's new bits and notes the row
+that turns each probe bit; ``account_flips`` then takes the turned bits off the probes' zero counts. While the
+window's warm-up thread loads that machine code (about a second after the first paint; hashing/cold_paths.py)
+a batch in the window's thread would wait for it: these do the same by sorting instead (a position turns its
+bit at its first occurrence in the batch when the bit was 0 before it), several times slower per item but
+without the wait, on the few chunks made before the compiled code is ready. The same counts and the same bits:
+tests/test_cold_flips.py compares them with the compiled passes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bloomviz.filters.cold_bits import check_range
+
+
+def _bits(view: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    return (view[positions >> 3] >> (positions & 7).astype(np.uint8)) & np.uint8(1)
+
+
+def flip_rows(view: np.ndarray, rows: np.ndarray, m: int, distinct: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``first_flips.ProbeBits(distinct, m).flip_rows(view, rows, m)``: set the bits of ``rows`` (n x k, in
+    insertion order) in ``view``; (bits each row turned from 0 to 1, and for each of ``distinct`` the row that
+    turned it, or -1 when the batch did not turn it). Positions outside [0, m) are refused before any write."""
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    n, k = rows.shape
+    flat = rows.ravel()
+    check_range(flat, m, view)
+    bit_time = np.full(distinct.size, -1, dtype=np.int64)
+    if not flat.size:
+        return np.zeros(n, dtype=np.int64), bit_time
+    order = np.argsort(flat, kind="stable")
+    ordered = flat[order]
+    first = np.ones(ordered.size, dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    unique, first_at = ordered[first], order[first]     # each position, and where it first comes in the batch
+    turned = _bits(view, unique) == 0
+    new_per_row = np.bincount(first_at[turned] // k, minlength=n).astype(np.int64)
+    np.bitwise_or.at(view, unique >> 3, np.left_shift(np.uint8(1), (unique & 7).astype(np.uint8)))
+    if distinct.size:
+        at = np.minimum(np.searchsorted(unique, distinct), unique.size - 1)
+        hit = (unique[at] == distinct) & turned[at]
+        bit_time[hit] = first_at[at[hit]] // k
+    return new_per_row, bit_time
+
+
+def account_flips(bit_time, entry_slot, entry_probe, entry_pos, zeros, per_row) -> int:
+    """``first_flips.account_flips``: an entry (probe, bit still 0) whose bit turned takes one zero off its
+    probe and leaves; a probe left with none became a false positive at its latest such row, counted in
+    ``per_row``. The entries that stay move to the front of the three entry arrays, in order; returns how
+    many stay."""
+    times = bit_time[entry_slot]
+    turned = times >= 0
+    probes = entry_probe[turned]
+    zeros -= np.bincount(probes, minlength=zeros.size).astype(zeros.dtype)
+    latest = np.full(zeros.size, -1, dtype=np.int64)
+    np.maximum.at(latest, probes, times[turned])
+    done = (latest >= 0) & (zeros == 0)
+    np.add.at(per_row, latest[done], 1)
+    stay = ~turned
+    kept = int(np.count_nonzero(stay))
+    for entries in (entry_slot, entry_probe, entry_pos):
+        entries[:kept] = entries[stay]
+    return kept

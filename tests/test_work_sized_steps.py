@@ -28,3 +28,36 @@ def test_an_idle_machine_still_redraws_by_time(monkeypatch):
     job = jobs.Job(lambda count: ["x"] * count, total=10_000_000, label="items")
     outcomes = [job.advance(len).outcome for _ in range(300)]
     assert 1 <= outcomes.count(jobs.FRAME) <= 300 // 40
+
+
+class _Clocks:
+    """This thread's CPU and the wall clock, advanced by the work itself: ``wait`` seconds of the wall clock pass
+    for each second of CPU (a machine where the thread waits for a core between its slices)."""
+
+    def __init__(self, per_item: float, wait: float):
+        self.cpu = self.wall = 0.0
+        self.per_item, self.wait = per_item, wait
+
+    def work(self, items) -> int:
+        self.cpu += len(items) * self.per_item
+        self.wall += len(items) * self.per_item * self.wait
+        return len(items)
+
+
+def _chunks_on(monkeypatch, wait: float) -> jobs.Job:
+    clocks = _Clocks(per_item=1e-6, wait=wait)
+    monkeypatch.setattr(jobs.time, "perf_counter", lambda: clocks.wall)
+    monkeypatch.setattr(jobs.time, "thread_time", lambda: clocks.cpu)
+    job = jobs.Job(lambda count: ["x"] * count, total=10 ** 9, label="items")
+    for _ in range(60):
+        job.advance(clocks.work)
+    return job
+
+
+def test_chunks_keep_to_a_wall_budget_on_a_loaded_machine(monkeypatch):
+    by_cpu = jobs.TARGET_TICK_S / 1e-6                      # the chunk an idle machine runs: 10 ms of CPU
+    assert abs(_chunks_on(monkeypatch, wait=1.0).chunk - by_cpu) <= 1
+    # three times the wall clock per CPU second: a chunk takes WALL_TICK_S of the wall clock, not 30 ms
+    assert abs(_chunks_on(monkeypatch, wait=3.0).chunk - jobs.WALL_TICK_S / 3e-6) <= 1
+    # a machine ten times over: no shorter than the floor (the steps' own overhead would eat the work)
+    assert abs(_chunks_on(monkeypatch, wait=10.0).chunk - jobs.WALL_FLOOR * by_cpu) <= 1

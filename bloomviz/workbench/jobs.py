@@ -9,6 +9,12 @@ Work is sized by work, redraws by time: a chunk is sized to take about ``TARGET_
 but never two in a row. Sized by wall time, a busy machine (other processes taking the cores) made every chunk
 look slow and shrank it to the minimum, and a redraw slower than the interval made every step a redraw: a
 300,000-line import took 565 s at load 15 against 0.66 s idle.
+
+The wall clock still bounds a chunk, within limits: on a loaded machine a chunk of 10 ms of CPU can take 30-60 ms
+of wall time (the thread waits for a core between its slices), and the event loop waits with it. So a chunk is
+also sized to take about ``WALL_TICK_S`` of wall time at the wall time per item measured on the last chunks, but
+never less than ``WALL_FLOOR`` of its CPU-sized length: a machine so busy that every chunk looks slow gets chunks
+a quarter as long (a few more steps' overhead, ~0.3 ms each), never the minimum.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ from bloomviz.items.generated import GeneratedRun
 # an insert (auto-play of generated runs) that is still ~65,000 inserts a step. (At 20 ms, auto-play of 10^7
 # items had turns of 56-59 ms of this thread's CPU.)
 TARGET_TICK_S = 0.010
+WALL_TICK_S = 0.020      # a chunk's wall time, so that a chunk and a paint turn stay within ~30 ms under load
+WALL_FLOOR = 0.25        # the wall clock shrinks a chunk to no less than this share of its CPU-sized length
 FRAME_INTERVAL_S = 0.100
 MIN_CHUNK, MAX_CHUNK = 512, 200_000
 
@@ -58,7 +66,8 @@ class Job:
         self.label = label
         self.chunk = 8 if step is not None else 4_096   # adapted after every step to stay near TARGET_TICK_S
         self.undo_saved = None      # the undo step kept before the job, if any
-        self.per_item: float | None = None
+        self.per_item: float | None = None          # this thread's CPU per item, smoothed
+        self.wall_per_item: float | None = None     # wall time per item, smoothed
         self.started = time.perf_counter()
         self.last_frame = self.started
         self.chunks_since_frame = 0
@@ -101,10 +110,15 @@ class Job:
         self.done += made
         self.chunks_since_frame += 1
         per_item = (time.thread_time() - cpu) / made
-        # Smooth the estimate (one slow chunk, e.g. a garbage collection, should not halve the next one) and
+        wall_per_item = (time.perf_counter() - started) / made
+        # Smooth the estimates (one slow chunk, e.g. a garbage collection, should not halve the next one) and
         # grow the chunk gently, so that no single step runs long.
         self.per_item = per_item if self.per_item is None else 0.6 * self.per_item + 0.4 * per_item
-        want_next = TARGET_TICK_S / max(self.per_item, 1e-9)
+        self.wall_per_item = (wall_per_item if self.wall_per_item is None
+                              else 0.6 * self.wall_per_item + 0.4 * wall_per_item)
+        by_cpu = TARGET_TICK_S / max(self.per_item, 1e-9)
+        by_wall = WALL_TICK_S / max(self.wall_per_item, 1e-9)
+        want_next = max(min(by_cpu, by_wall), WALL_FLOOR * by_cpu)
         self.chunk = int(min(MAX_CHUNK, self.chunk * 1.5 + 1, max(self.min_chunk, want_next)))
         return JobStep(MORE)
 

@@ -89,7 +89,9 @@ class PlotLegend:
                 return
 
     def shown_texts(self) -> list[str]:
-        """The texts the legend shows, in order."""
+        """The texts the legend shows, in order (none while it has no room)."""
+        if self._place is not None and self._place[0] == "none":
+            return []
         return [label.text for _, label in self._legend.items]
 
     def entry_texts(self) -> list[str]:
@@ -148,7 +150,8 @@ class PlotLegend:
         legend = self._legend
         for compact in (False, True):
             texts = self._texts(compact)
-            self._put("none", 1, compact, texts)      # built, not placed: to measure its entries
+            if not self._holds(texts):
+                self._put("none", 1, compact, texts)      # built, not placed: to measure its entries
             sizes = [(label.item.boundingRect().width(), max(label.item.boundingRect().height(),
                                                                sample.boundingRect().height()))
                      for sample, label in legend.items]
@@ -163,29 +166,44 @@ class PlotLegend:
                         and legend.geometry().bottom() <= rect.height() + 1:
                     return
         # No room even for the short names: the readout under the plot, with a colour swatch per curve, is
-        # the key until the panel grows or the text shrinks.
-        self._put("none", 1, True, [])
+        # the key until the panel grows or the text shrinks. (The hidden legend keeps its entries for the next
+        # placement.)
+        self._put("none", 1, True, self._texts(True))
+
+    def _holds(self, texts) -> bool:
+        """Whether the legend's entries are already ``texts`` (their sizes can be read as they are)."""
+        return [(sample.item, label.text) for sample, label in self._legend.items] == list(texts)
 
     def _put(self, where: str, columns: int, compact: bool, texts) -> None:
         legend = self._legend
         plots = len(self._visible_plots())
         self._place = (where, columns, plots, compact)
-        legend.clear()
-        legend.columnCount = columns   # before the entries go in: setColumnCount would re-add what is there
-        for item, text in texts:
-            legend.addItem(item, text)
+        if [sample.item for sample, _ in legend.items] == [item for item, _ in texts]:
+            # the same entries: renamed and laid out again in the new columns, not made again (making the
+            # labels was two thirds of a placement, and a placement tries up to six arrangements)
+            for (_, label), (_, text) in zip(legend.items, texts):
+                if label.text != text:
+                    label.setText(text)
+            legend.setColumnCount(columns)
+        else:
+            legend.clear()
+            legend.columnCount = columns   # before the entries go in: setColumnCount would re-add what is there
+            for item, text in texts:
+                legend.addItem(item, text)
         ci = self._graphics.ci
-        if legend in ci.items:
-            ci.removeItem(legend)
+        cells = {"right": [(row, 1) for row in range(plots)], "below": [(plots, 0)]}.get(where)
+        if ci.items.get(legend) != cells:     # (already in its cell: left there, the layout runs again below)
+            if legend in ci.items:
+                ci.removeItem(legend)
+            if where == "right":
+                ci.addItem(legend, row=0, col=1, rowspan=plots)
+                ci.layout.setColumnStretchFactor(1, 0)
+            elif where == "below":
+                ci.addItem(legend, row=plots, col=0)
+                ci.layout.setRowStretchFactor(plots, 0)
         legend.setVisible(where != "none")
         # a hidden item still takes its cell's room in a graphics layout: with no legend, no room
         legend.setMaximumSize(0 if where == "none" else 1e6, 0 if where == "none" else 1e6)
-        if where == "right":
-            ci.addItem(legend, row=0, col=1, rowspan=plots)
-            ci.layout.setColumnStretchFactor(1, 0)
-        elif where == "below":
-            ci.addItem(legend, row=plots, col=0)
-            ci.layout.setRowStretchFactor(plots, 0)
         ci.layout.setColumnStretchFactor(0, 1)
         legend.updateSize()
         ci.setGeometry(QtCore.QRectF(self._graphics.viewport().rect()))

@@ -37,4 +37,4 @@ def test_a_refused_setting_leaves_the_fields(calc):
     calc.presets.engine.setCurrentIndex(calc.presets.engine.findData("cassandra"))
     calc.presets.setting.setText("0.00001")
     assert not calc.presets.apply()
-    assert "Not applied" in calc.presets.notes.text() and calc.edits["m"].text() == ""
+    assert "Not applied" in calc.presets.message.text() and calc.edits["m"].text() == ""

@@ -1,9 +1,12 @@
-"""Every string the code marks for translation (a literal first argument of ``tr`` or ``ntr``) has an entry in
-the Croatian catalogue, so a word added to the window cannot fall back to English under hr unseen."""
+"""Every string the code marks for translation (a literal first argument of ``tr`` or ``ntr``, or a declared
+message's template, ``Msg("...")``, translated when shown) has an entry in the Croatian catalogue, so a word added
+to the window cannot fall back to English under hr unseen. A template that is one field and no words
+(``Msg("{problem}")``) passes words made elsewhere through and has nothing to translate."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from bloomviz.i18n import catalogue
@@ -15,8 +18,9 @@ def marked_literals() -> list[tuple[str, int, str]]:
     found = []
     for path in sorted(ROOT.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("tr", "ntr") \
-                    and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("tr", "ntr", "Msg") \
+                    and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str) \
+                    and not re.fullmatch(r"\{\w+\}", node.args[0].value):
                 found.append((str(path.relative_to(ROOT.parent)), node.lineno, node.args[0].value))
     return found
 

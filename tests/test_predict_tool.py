@@ -79,7 +79,7 @@ def test_the_tools_action_takes_the_item_box_and_bad_input_is_refused(window):
     assert tool.vote_panel.isVisibleTo(tool) and "gamma" in tool.vote_panel.question.text()
     assert not tool.ask("")
     window.item_panel.line.setText("")
-    assert not tool.ask() and "Type an item" in tool.narration.text()
+    assert not tool.ask() and "Type an item" in tool.message.text()
 
 
 def test_a_question_is_dropped_when_the_filter_is_replaced(window):
@@ -87,5 +87,5 @@ def test_a_question_is_dropped_when_the_filter_is_replaced(window):
     assert tool.ask("alpha")
     tool.vote_panel.vote(MAYBE)
     window.wb.configure(128, 3)
-    assert not tool.vote_panel.isVisibleTo(tool) and "Ask again" in tool.narration.text()
+    assert not tool.vote_panel.isVisibleTo(tool) and "Ask again" in tool.message.text()
     assert tool.running.questions == 0 and len(window.wb.history) == 0

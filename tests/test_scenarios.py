@@ -215,7 +215,7 @@ def test_missing_data_is_reported_and_changes_nothing(qtbot, window, tmp_path, m
         window.scenarios.run("passwords")
     assert "common-passwords.txt.gz" in blocker.args[1]
     assert (window.wb.filter.m, len(window.wb.filter)) == before
-    assert "common-passwords" in window.scenarios.panel.title.text()
+    assert "common-passwords" in window.scenarios.panel.message.text()
 
 
 def test_pure_judge_matches_a_filter_built_by_hand():

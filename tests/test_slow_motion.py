@@ -46,12 +46,12 @@ def test_a_lookup_shows_zero_bits_and_cancel_changes_nothing(window):
     panel.next()
     assert "0 — the item is definitely not in the set" in panel.narration.text()
     panel.cancel()
-    assert not panel.running and "Cancelled" in panel.narration.text() and len(wb.history) == 0
+    assert not panel.running and "Cancelled" in panel.message.text() and len(wb.history) == 0
 
 
 def test_a_bad_item_is_refused_with_a_message(window):
     assert not window.slow_motion.start("insert", "x" * 70_000)
-    assert "Refused" in window.slow_motion.narration.text() and not window.slow_motion.running
+    assert "Refused" in window.slow_motion.message.text() and not window.slow_motion.running
 
 
 def test_every_scheme_can_be_shown(window):
@@ -65,5 +65,5 @@ def test_a_new_filter_stops_slow_motion(window):
     window.wb.configure(64, 3)
     assert window.slow_motion.start("insert", "alpha")
     window.wb.configure(128, 3)
-    assert not window.slow_motion.running and "replaced" in window.slow_motion.narration.text()
+    assert not window.slow_motion.running and "replaced" in window.slow_motion.message.text()
     assert len(window.wb.filter) == 0

@@ -34,6 +34,7 @@ VERDICT_COLOURS = {
 # Colours of messages, by what they say (light, dark).
 MESSAGE_COLOURS = {
     "error": ("#C0392B", "#FF6B5B"),    # a refusal or a failure, in words beside the control that caused it
+    "warning": ("#A84300", "#FF9F5A"),  # done, with a caveat the user should read (the forced removal's orange)
     "muted": ("#666666", "#9A9A9A"),    # a non-event ("Not removed"); quieter, still 4.5:1 (AA)
     "success": ("#1A6B2F", "#3DDC97"),  # a search that found what it looked for; a right answer; "not in the set"
     "probably": ("#1565C0", "#56B4E9"), # "probably in the set" where nothing says whether it is a false positive
@@ -97,6 +98,12 @@ def colour(name: str, dark: bool | None = None) -> str:
     """A message colour by name ("error", "muted", "success") in the current theme, or in the one given."""
     light_value, dark_value = MESSAGE_COLOURS[name]
     return dark_value if (is_dark() if dark is None else dark) else light_value
+
+
+def outcome_colour(good: bool, dark: bool | None = None) -> str:
+    """An outcome's colour: a right answer or a search that found, else a wrong answer or a search that failed
+    (the error red: a verdict, not a message, so it is drawn where the outcome is)."""
+    return colour("success" if good else "error", dark)
 
 
 def palette(dark: bool) -> QtGui.QPalette:

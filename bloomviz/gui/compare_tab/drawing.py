@@ -161,7 +161,7 @@ class ComparePictures:
             ratio = "—" if math.isnan(s.ratio) else ("∞" if math.isinf(s.ratio) else f"{s.ratio:.2f}×")
             flag = ""
             if v is not None and v.kind == scheme_verdict.DEPENDENT:
-                flag = (f"<br><b style='color:{theme.colour('error')}'>{scheme_verdict.times(v.ratio_to_fill)} its "
+                flag = (f"<br><b style='color:{theme.outcome_colour(False)}'>{scheme_verdict.times(v.ratio_to_fill)} its "
                         "fill: positions dependent</b>")
             elif v is not None and v.kind == scheme_verdict.LUCK:
                 flag = "<br>off the formula by its fill (luck)"

@@ -14,16 +14,17 @@ filters are its own: the main window's filter is never touched.
 
 from __future__ import annotations
 
-import html
 import time
 
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
-from bloomviz.gui import theme
 from bloomviz.gui.compare_tab.drawing import ComparePictures
 from bloomviz.gui.compare_tab.lanes import LaneBox, LaneFrame, lane_area
 from bloomviz.gui.compare_tab.settings import LANE_COLOURS, MAX_GRID_M, CompareSettings, ConfigRow
+from bloomviz.gui import theme
+from bloomviz.gui.messages import Messages, Msg
+from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.gui.widgets.side_column import side_column
 from bloomviz.gui.timing import ChunkRunner
 from bloomviz.studies import scheme_verdict
@@ -39,10 +40,18 @@ PLOT_INTERVAL_S = 0.15  # redraws while running
 GRID_INTERVAL_S = 0.4
 
 
-class CompareView(CompareSettings, QtWidgets.QWidget):
+class CompareView(Messages, CompareSettings, QtWidgets.QWidget):
     """See the module docstring. ``finished(cancelled)`` is emitted when a run ends."""
 
     finished = QtCore.Signal(bool)
+
+    class Error(Messages.Error):
+        refused = Msg("Refused: {problem}")
+
+    class Information(Messages.Information):
+        running = Msg("running: {n} items through {lanes} configurations, measured on {probes} probes…")
+        cancelled = Msg("cancelled after {done} of {n} items; the curves show the measurement up to there")
+        done = Msg("{summary}")          # studies.scheme_verdict's words for the run
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -127,9 +136,8 @@ class CompareView(CompareSettings, QtWidgets.QWidget):
             buttons.addWidget(b)
         self.progress = QtWidgets.QProgressBar()
         self.progress.setFormat(tr("%v of %m items"))
-        self.message = QtWidgets.QLabel()
-        self.message.setWordWrap(True)
-        self.message.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.message = MessageBar()
+        self.bind_messages(self.message)
 
         scroll = side_column(form, configs, buttons, self.progress, self.message, end_stretch=1)
         scroll.setMaximumWidth(380)
@@ -191,15 +199,14 @@ class CompareView(CompareSettings, QtWidgets.QWidget):
             self._cmp = Comparison(self.configs(), m, k, self.items_spin.value(), probes=self.probes_spin.value(),
                                    seed=self.seed_spin.value(), p=p)
         except (ValueError, TypeError) as exc:
-            self._say(f"<span style='color:{theme.colour('error')}'>Refused: "
-                      f"{html.escape(str(exc), quote=False)}</span>")
+            self.show_only(self.Error.refused, problem=exc)
             return False
         self._chunk = 256
         self.pictures.setup(self._cmp)
         self.progress.setRange(0, self._cmp.n)
         self.progress.setValue(0)
-        self._say(tr("running: {n} items through {lanes} configurations, measured on {probes} probes…").format(
-            n=number(self._cmp.n), lanes=len(self._cmp.lanes), probes=number(len(self._cmp.probes))))
+        self.show_only(self.Information.running, n=number(self._cmp.n), lanes=len(self._cmp.lanes),
+                       probes=number(len(self._cmp.probes)))
         self._set_busy(True)
         self._chunks.start()
         return True
@@ -211,8 +218,7 @@ class CompareView(CompareSettings, QtWidgets.QWidget):
         self._chunks.stop()
         self._set_busy(False)
         self.pictures.redraw()
-        self._say(tr("cancelled after {done} of {n} items; the curves show the measurement up to there").format(
-            done=number(self._cmp.done), n=number(self._cmp.n)))
+        self.show_only(self.Information.cancelled, done=number(self._cmp.done), n=number(self._cmp.n))
         self.finished.emit(True)
 
     def run_to_end(self) -> None:
@@ -242,7 +248,7 @@ class CompareView(CompareSettings, QtWidgets.QWidget):
             self._chunks.stop()
             self._set_busy(False)
             self.pictures.redraw()
-            self._say(self._verdict())
+            self.show_only(self.Information.done, summary=self._verdict())
             self.finished.emit(False)
             return False
         if now - self._last_plot > PLOT_INTERVAL_S:
@@ -253,9 +259,6 @@ class CompareView(CompareSettings, QtWidgets.QWidget):
             self._last_grid = now
             self.pictures.draw_grids()
         return True
-
-    def _say(self, text: str) -> None:
-        self.message.setText(text)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

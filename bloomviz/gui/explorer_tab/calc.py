@@ -19,12 +19,13 @@ from bloomviz.theory.calculator import CalcError, Design, solve
 from bloomviz.theory.rates import BOUND_TEXT
 from bloomviz.theory import units
 from bloomviz.theory.units import human_bytes, percent_text, rate_text
-from bloomviz.gui import theme
 from bloomviz.gui.explorer_tab.engine_preset import EnginePresetRow
 from bloomviz.gui.filter_tab.params_panel import parse_int, parse_rate
 from bloomviz.gui.timing import Throttle
 from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.plain_text import ask_yes_no
+from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.i18n import tr
 
 SOLVE_DELAY_MS = 250
@@ -81,8 +82,27 @@ def design_html(d: Design) -> str:
             + (f"<ul style='margin-left:-20px'>{notes}</ul>" if notes else ""))
 
 
-class CalculatorPanel(QtWidgets.QWidget):
+class UseMessages(Messages):
+    """What "Use these parameters" answers, under its button."""
+
+    class Error(Messages.Error):
+        nothing_solved = Msg("Nothing solved yet: enter n and p, or m and n.")
+        nothing_to_use = Msg("Nothing to use: {why}.")
+        cannot_take = Msg("The window's filter cannot take this design: {problem}. The filter was not changed.")
+        refused = Msg("The filter was not changed.")
+
+    class Information(Messages.Information):
+        kept = Msg("Kept the current filter.")
+        used = Msg("The filter now has m = {m} bits and k = {k} ({scheme}), designed for n = {n} items.")
+
+
+class CalculatorPanel(Messages, QtWidgets.QWidget):
     """See the module docstring. ``confirm(question) -> bool`` may be replaced (tests, scripted use)."""
+
+    class Error(Messages.Error):
+        unsolved = Msg("{problem}")      # the calculator's own words for what is inconsistent or out of range
+        zero_items = Msg("n = 0: with nothing inserted every k gives a false-positive rate of 0, so there is "
+                         "no optimal k and nothing to design. Enter n ≥ 1.")
 
     designChanged = QtCore.Signal(object)     # a Design
     # object, not int: Qt's int is 32 bits and m or n >= 2^31 overflowed the signal
@@ -119,9 +139,9 @@ class CalculatorPanel(QtWidgets.QWidget):
             button.clicked.connect(lambda _=False, v=values: self.set_inputs(**v))
             examples.addWidget(button)
         examples.addStretch(1)
-        self.message = QtWidgets.QLabel()
-        self.message.setWordWrap(True)
+        self.message = MessageBar()
         self.message.setObjectName("calcMessage")
+        self.bind_messages(self.message)
         self.result = QtWidgets.QLabel()
         self.result.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.result.setWordWrap(True)
@@ -137,8 +157,9 @@ class CalculatorPanel(QtWidgets.QWidget):
         self.use_button.setToolTip(tr("Make the window's filter a new, empty one with this m, k and scheme, "
                                       "designed for n items (asks before discarding inserted items)."))
         self.use_button.clicked.connect(self.use_parameters)
-        self.use_message = QtWidgets.QLabel()
-        self.use_message.setWordWrap(True)
+        self.use_message = MessageBar()
+        self.use_messages = UseMessages()
+        self.use_messages.bind_messages(self.use_message)
         use_row = QtWidgets.QVBoxLayout()
         use_row.addWidget(self.scheme_combo)
         use_row.addWidget(self.use_button)
@@ -184,10 +205,6 @@ class CalculatorPanel(QtWidgets.QWidget):
                 units.parse_bits(text, "m") if key == "m" else parse_int(text, key)
         return out
 
-    def show_message(self, text: str, error: bool = True) -> None:
-        self.message.setText(tr(text))
-        self.message.setStyleSheet(f"color: {theme.colour('error')};" if error and text else "")
-
     def solve(self) -> Design | None:
         """Solve from the fields; on bad input show why and keep the last good design on the plots."""
         self._debounce.cancel()
@@ -198,10 +215,10 @@ class CalculatorPanel(QtWidgets.QWidget):
                 return None
             design = solve(**values)
         except (CalcError, ValueError, TypeError) as exc:
-            self.show_message(str(exc))
+            self.show_only(self.Error.unsolved, problem=tr(str(exc)))
             self._unsolved(str(exc))
             return None
-        self.show_message("")
+        self.clear_messages()
         self._refused = ""
         self.result.setEnabled(True)
         self.use_button.setEnabled(True)
@@ -224,8 +241,7 @@ class CalculatorPanel(QtWidgets.QWidget):
             solve(m=m, n=1, k=k)   # the same range checks as a real design
         except CalcError as exc:
             raise CalcError(str(exc).replace("n = 1", "n")) from None
-        self.show_message("n = 0: with nothing inserted every k gives a false-positive rate of 0, so there is "
-                          "no optimal k and nothing to design. Enter n ≥ 1.")
+        self.show_only(self.Error.zero_items)
         self._unsolved("n = 0 has nothing to design")
         self.zeroItems.emit(m, k)
 
@@ -233,31 +249,27 @@ class CalculatorPanel(QtWidgets.QWidget):
     def _ask(self, question: str) -> bool:
         return ask_yes_no(self, tr("Discard the inserted items?"), question)
 
-    def show_use_message(self, text: str, error: bool = True) -> None:
-        self.use_message.setText(tr(text))
-        self.use_message.setStyleSheet(f"color: {theme.colour('error')};" if error and text else "")
-
     def use_parameters(self) -> bool:
-        d = self.design
+        d, say = self.design, self.use_messages
         if d is None:
-            self.show_use_message(f"Nothing to use: {self._refused}." if self._refused else
-                                  "Nothing solved yet: enter n and p, or m and n.")
+            if self._refused:
+                say.show_only(say.Error.nothing_to_use, why=self._refused)
+            else:
+                say.show_only(say.Error.nothing_solved)
             return False
         scheme = self.scheme_combo.currentData()
         problem = Workbench.validate_config(d.m, d.k, scheme)
         if problem:
-            self.show_use_message(f"The window's filter cannot take this design: {problem}. "
-                                  "The filter was not changed.")
+            say.show_only(say.Error.cannot_take, problem=problem)
             return False
         held = len(self._wb.filter)
         if held and not self.confirm(f"The filter holds {held:,} inserted items. A new filter starts empty: "
                                      "discard them?"):
-            self.show_use_message("Kept the current filter.", error=False)
+            say.show_only(say.Information.kept)
             return False
         if not self._wb.configure(d.m, d.k, scheme, capacity=d.n):
-            self.show_use_message("The filter was not changed.")
+            say.show_only(say.Error.refused)
             return False
-        self.show_use_message(f"The filter now has m = {d.m:,} bits and k = {d.k} ({scheme}), "
-                              f"designed for n = {d.n:,} items.", error=False)
+        say.show_only(say.Information.used, m=f"{d.m:,}", k=d.k, scheme=scheme, n=f"{d.n:,}")
         self.parametersUsed.emit(d.m, d.k, scheme, d.n)
         return True

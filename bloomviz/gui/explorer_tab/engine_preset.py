@@ -14,7 +14,8 @@ import inspect
 
 from PySide6 import QtWidgets
 
-from bloomviz.gui import theme
+from bloomviz.gui.messages import Messages, Msg
+from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.theory.engines import ENGINES
 from bloomviz.theory.units import rate_text
 from bloomviz.i18n import tr
@@ -28,7 +29,10 @@ def setting_of(name: str) -> tuple[str, object] | None:
     return (params[0].name, params[0].default) if params else None
 
 
-class EnginePresetRow(QtWidgets.QWidget):
+class EnginePresetRow(Messages, QtWidgets.QWidget):
+    class Error(Messages.Error):
+        not_applied = Msg("Not applied: {problem}")
+
     def __init__(self, calculator, parent=None):
         super().__init__(parent)
         self.calculator = calculator
@@ -42,6 +46,8 @@ class EnginePresetRow(QtWidgets.QWidget):
         self.apply_button = QtWidgets.QPushButton(tr("Fill m and k"))
         self.notes = QtWidgets.QLabel()
         self.notes.setWordWrap(True)
+        self.message = MessageBar()
+        self.bind_messages(self.message)
         # two short lines: the calculator's column is narrow
         grid = QtWidgets.QGridLayout()
         grid.addWidget(QtWidgets.QLabel(tr("As built by")), 0, 0)
@@ -53,6 +59,7 @@ class EnginePresetRow(QtWidgets.QWidget):
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(grid)
+        layout.addWidget(self.message)
         layout.addWidget(self.notes)
         self.engine.currentIndexChanged.connect(self._placeholder)
         self.apply_button.clicked.connect(self.apply)
@@ -80,9 +87,10 @@ class EnginePresetRow(QtWidgets.QWidget):
                     type(default)(float(raw)) if isinstance(default, (int, float)) else raw
             built = ENGINES[name](n, **kwargs)
         except (ValueError, TypeError) as exc:
-            self.notes.setText(html.escape(f"Not applied: {exc}"))
-            self.notes.setStyleSheet(f"color: {theme.colour('error')};")
+            self.notes.clear()      # the last engine's notes would read as this one's
+            self.show_only(self.Error.not_applied, problem=exc)
             return False
+        self.clear_messages()
         self.built = built
         self.calculator.set_inputs(n=str(n), m=str(built.m), k=str(built.k))
         layout = "" if built.layout == "flat" else (
@@ -90,5 +98,4 @@ class EnginePresetRow(QtWidgets.QWidget):
         notes = "".join(f"<li>{html.escape(x)}</li>" for x in built.notes)
         self.notes.setText(f"{html.escape(name)}: m = {built.m:,}, k = {built.k}.{html.escape(layout)}"
                            f"<ul style='margin-left:-20px'>{notes}</ul><i>{html.escape(built.source)}</i>")
-        self.notes.setStyleSheet("")
         return True

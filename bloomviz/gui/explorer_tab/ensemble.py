@@ -16,9 +16,10 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.hashing import schemes as hashing
 from bloomviz.measure.ensemble import EnsembleJob
-from bloomviz.gui import theme
+from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.timing import JobRunner
 from bloomviz.gui.widgets.flow_layout import FlowLayout, keep_together
+from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.gui.explorer_tab.plots import CLASSIC, EXACT, MEASURED, CurvePlot, fmt
 from bloomviz.i18n import tr
 
@@ -26,7 +27,19 @@ MAX_GUI_M = 4096            # the page is for small filters, where the formulas 
 MAX_GUI_FILTERS = 1_000_000
 
 
-class EnsemblePage(QtWidgets.QWidget):
+class EnsemblePage(Messages, QtWidgets.QWidget):
+    class Error(Messages.Error):
+        refused = Msg("{problem}. Nothing was run.")
+        failed = Msg("{problem}")           # the job's own words (JobRunner.failed)
+
+    class Information(Messages.Information):
+        intro = Msg("Average the measured rate over many random filters of the same m, k and n, and see which "
+                    "formula it lands on.")
+        measuring = Msg("Measuring {filters} filters…")
+        cancelled = Msg("Cancelled; nothing was averaged.")
+        result = Msg("At n = {n}: mean {mean} (95 %: {low}–{high}) over {filters} filters with {scheme}; exact "
+                     "{exact} ({from_exact} standard errors away), classic {classic} ({from_classic}). {reading}")
+
     """Controls (m, k, n, filters, probes per filter, scheme), Run/Cancel, a plot and a verdict line."""
 
     finished = QtCore.Signal(object)   # the EnsembleResult
@@ -55,9 +68,9 @@ class EnsemblePage(QtWidgets.QWidget):
         self.bar.setTextVisible(False)
         self.bar.setMaximumHeight(10)
         self.bar.hide()
-        self.message = QtWidgets.QLabel(tr("Average the measured rate over many random filters of the same m, k "
-                                           "and n, and see which formula it lands on."))
-        self.message.setWordWrap(True)
+        self.message = MessageBar()
+        self.bind_messages(self.message)
+        self.Information.intro()
         self.runner = JobRunner(self)
 
         form = FlowLayout()     # one row at normal text; at 250 % one row made the Explorer 2,900 px wide
@@ -80,8 +93,8 @@ class EnsemblePage(QtWidgets.QWidget):
         self.runner.busyChanged.connect(self._on_busy)
         self.runner.progress.connect(lambda done, total: self.bar.setValue(int(1000 * done / max(total, 1))))
         self.runner.finished.connect(self._on_finished)
-        self.runner.cancelled.connect(lambda: self.show_message("Cancelled; nothing was averaged."))
-        self.runner.failed.connect(lambda text: self.show_message(text, error=True))
+        self.runner.cancelled.connect(lambda: self.show_only(self.Information.cancelled))
+        self.runner.failed.connect(lambda text: self.show_only(self.Error.failed, problem=tr(text)))
 
     @staticmethod
     def _spin(lo: int, hi: int, value: int, tip: str) -> QtWidgets.QSpinBox:
@@ -99,18 +112,14 @@ class EnsemblePage(QtWidgets.QWidget):
             self.k.setValue(k)
             self.n.setValue(n)
 
-    def show_message(self, text: str, error: bool = False) -> None:
-        self.message.setText(tr(text))
-        self.message.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
-
     def run(self) -> bool:
         try:
             job = EnsembleJob(self.m.value(), self.k.value(), self.n.value(), self.filters.value(),
                               scheme=self.scheme.currentData(), probes=self.probes.value(), seed=0)
         except ValueError as exc:
-            self.show_message(f"{exc}. Nothing was run.", error=True)
+            self.show_only(self.Error.refused, problem=exc)
             return False
-        self.show_message(f"Measuring {job.filters:,} filters…")
+        self.show_only(self.Information.measuring, filters=f"{job.filters:,}")
         self.runner.start(job)
         return True
 
@@ -140,10 +149,10 @@ class EnsemblePage(QtWidgets.QWidget):
         se = half / 1.96 if half > 0 else np.inf
         from_exact = (r.mean[-1] - r.fp_exact[-1]) / se
         from_classic = (r.mean[-1] - r.fp_classic[-1]) / se
-        self.show_message(
-            f"At n = {int(r.n[-1]):,}: mean {fmt(r.mean[-1])} (95 %: {fmt(r.low[-1])}–{fmt(r.high[-1])}) over "
-            f"{r.filters:,} filters with {r.scheme}; exact {fmt(r.fp_exact[-1])} ({from_exact:+.1f} standard "
-            f"errors away), classic {fmt(r.fp_classic[-1])} ({from_classic:+.1f}). "
-            + ("The mean lands on the exact rate." if abs(from_exact) < 3 else
-               "The mean is off the exact rate: this hash scheme's positions are not independent at this m."
-               if r.mean[-1] > r.fp_exact[-1] else "The mean is below the exact rate."))
+        reading = (tr("The mean lands on the exact rate.") if abs(from_exact) < 3 else
+                   tr("The mean is off the exact rate: this hash scheme's positions are not independent at this m.")
+                   if r.mean[-1] > r.fp_exact[-1] else tr("The mean is below the exact rate."))
+        self.show_only(self.Information.result, n=f"{int(r.n[-1]):,}", mean=fmt(r.mean[-1]), low=fmt(r.low[-1]),
+                       high=fmt(r.high[-1]), filters=f"{r.filters:,}", scheme=r.scheme, exact=fmt(r.fp_exact[-1]),
+                       from_exact=f"{from_exact:+.1f}", classic=fmt(r.fp_classic[-1]),
+                       from_classic=f"{from_classic:+.1f}", reading=reading)

@@ -12,14 +12,26 @@ from typing import Callable
 
 from PySide6 import QtCore, QtWidgets
 
-from bloomviz.gui import theme
+from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.timing import JobRunner
 from bloomviz.gui.widgets.flow_layout import FlowLayout, keep_together
+from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.studies.explore import MAX_MEASURE_PROBES
 from bloomviz.i18n import tr
 
 
-class MeasurePanel(QtWidgets.QWidget):
+class MeasurePanel(Messages, QtWidgets.QWidget):
+    class Error(Messages.Error):
+        refused = Msg("{problem}. Nothing was measured.")
+        failed = Msg("{problem}")           # the job's own words (JobRunner.failed)
+
+    class Information(Messages.Information):
+        measuring = Msg("Measuring…")
+        cancelled = Msg("Cancelled; the plot keeps the earlier points.")
+        measured = Msg("Measured with {probes} probes, seed {seed}: diamonds with 95% intervals. An interval "
+                       "covers the probes' sampling for one filter; New seed builds other filters, and at small m "
+                       "their own luck spreads the points further.")
+
     """Controls of one measurement; ``runs`` of earlier results are kept by the owner, not here."""
 
     measured = QtCore.Signal(object, object)  # result dict, seed
@@ -54,8 +66,8 @@ class MeasurePanel(QtWidgets.QWidget):
         self.bar.setTextVisible(False)
         self.bar.setMaximumHeight(10)
         self.bar.hide()
-        self.message = QtWidgets.QLabel()
-        self.message.setWordWrap(True)
+        self.message = MessageBar()
+        self.bind_messages(self.message)
 
         row = FlowLayout()           # one row at normal text; at large text it wraps instead of widening the tab
         extra = QtWidgets.QWidget()
@@ -79,22 +91,18 @@ class MeasurePanel(QtWidgets.QWidget):
         self.runner.busyChanged.connect(self._on_busy)
         self.runner.progress.connect(self._on_progress)
         self.runner.finished.connect(self._on_finished)
-        self.runner.cancelled.connect(lambda: self.show_message("Cancelled; the plot keeps the earlier points."))
-        self.runner.failed.connect(lambda text: self.show_message(text, error=True))
-
-    def show_message(self, text: str, error: bool = False) -> None:
-        self.message.setText(tr(text))
-        self.message.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
+        self.runner.cancelled.connect(lambda: self.show_only(self.Information.cancelled))
+        self.runner.failed.connect(lambda text: self.show_only(self.Error.failed, problem=tr(text)))
 
     def measure(self) -> bool:
         seed = self.seed.value()
         try:
             job = self._make_job(self.probes.value(), seed)
         except ValueError as exc:
-            self.show_message(f"{exc}. Nothing was measured.", error=True)
+            self.show_only(self.Error.refused, problem=exc)
             return False
         self._seed_used = seed
-        self.show_message("Measuring…")
+        self.show_only(self.Information.measuring)
         self.runner.start(job)
         return True
 
@@ -114,7 +122,5 @@ class MeasurePanel(QtWidgets.QWidget):
 
     def _on_finished(self, job) -> None:
         result = job.result()
-        self.show_message(f"Measured with {job.probes:,} probes, seed {self._seed_used}: diamonds with 95% "
-                          "intervals. An interval covers the probes' sampling for one filter; New seed builds "
-                          "other filters, and at small m their own luck spreads the points further.")
+        self.show_only(self.Information.measured, probes=f"{job.probes:,}", seed=self._seed_used)
         self.measured.emit(result, self._seed_used)

@@ -20,6 +20,8 @@ import os
 from PySide6 import QtGui, QtWidgets
 
 from bloomviz.gui import theme
+from bloomviz.gui.messages import Messages, Msg
+from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz import formats
 from bloomviz.filters import bitstore
 from bloomviz.formats import atlas
@@ -56,7 +58,18 @@ def _bands(layout: dict, m: int, positions=()) -> list[tuple[int, int, str]]:
     return []
 
 
-class ForeignView(QtWidgets.QWidget):
+class ForeignView(Messages, QtWidgets.QWidget):
+    class Error(Messages.Error):
+        not_opened = Msg("Not opened: {problem}. The filter shown (if any) is unchanged.")
+        unreadable = Msg("Not opened: {path}: {problem}. The filter shown (if any) is unchanged.")
+        no_filter = Msg("Not opened: {path} holds no Bloom filter (a Parquet file written without bloom filters "
+                        "has none).")
+        lookup_refused = Msg("Refused: {problem}.")
+
+    class Information(Messages.Information):
+        opened_one = Msg("{name}: 1 filter ({format}).")
+        opened_many = Msg("{name}: {count} filters ({format}).")
+
     def __init__(self, dialogs: Dialogs | None = None, parent=None):
         super().__init__(parent)
         self.dialogs = dialogs if dialogs is not None else Dialogs(self)
@@ -103,8 +116,8 @@ class ForeignView(QtWidgets.QWidget):
         self.lookup_button = QtWidgets.QPushButton(tr("Look up"))
         self.verdict = QtWidgets.QLabel()
         self.verdict.setWordWrap(True)
-        self.message = QtWidgets.QLabel()
-        self.message.setWordWrap(True)
+        self.message = MessageBar()
+        self.bind_messages(self.message)
 
         # rows that wrap: at 250 % on 1440 x 900 they ran ~600 px past the window's edge
         options = FlowLayout()
@@ -157,9 +170,15 @@ class ForeignView(QtWidgets.QWidget):
         for widget in (self.item, self.lookup_button, self.which, self.reread_button):
             widget.setEnabled(loaded)
 
-    def show_message(self, text: str, error: bool = False) -> None:
-        self.message.setText(text)
-        self.message.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
+    def _answer(self, words: str, colour: str) -> None:
+        """A lookup's answer, in its verdict's colour (the answer replaces a refused lookup's message)."""
+        self.Error.lookup_refused.clear()
+        self.verdict.setText(words)
+        self.verdict.setStyleSheet(f"color: {colour};")
+
+    def _refuse(self, why: str) -> None:
+        self.verdict.clear()         # the last item's answer would read as this one's
+        self.Error.lookup_refused(problem=why)
 
     # --- reading ---------------------------------------------------------------------------------------------
     def open_dialog(self) -> bool:
@@ -215,15 +234,13 @@ class ForeignView(QtWidgets.QWidget):
                 if opt.select is not None:
                     found = opt.select(found, value)
         except (formats.ForeignFormatError, ValueError) as exc:
-            self.show_message(f"Not opened: {exc}. The filter shown (if any) is unchanged.", error=True)
+            self.show_only(self.Error.not_opened, problem=exc)
             return False
         except OSError as exc:
-            self.show_message(f"Not opened: {path}: {exc.strerror or exc}. The filter shown (if any) is "
-                              "unchanged.", error=True)
+            self.show_only(self.Error.unreadable, path=path, problem=exc.strerror or exc)
             return False
         if not found:
-            self.show_message(f"Not opened: {path} holds no Bloom filter (a Parquet file written without "
-                              "bloom filters has none).", error=True)
+            self.show_only(self.Error.no_filter, path=path)
             return False
         self.path, self.filters = path, found
         self.which.blockSignals(True)
@@ -232,8 +249,8 @@ class ForeignView(QtWidgets.QWidget):
             self.which.addItem(flt.label or f"{flt.format} filter")
         self.which.blockSignals(False)
         self._set_enabled(True)
-        self.show_message(f"{os.path.basename(path)}: {len(found)} filter{'s' if len(found) > 1 else ''} "
-                          f"({found[0].format}).")
+        self.show_only(self.Information.opened_many if len(found) > 1 else self.Information.opened_one,
+                       name=os.path.basename(path), count=len(found), format=found[0].format)
         self.atlas.setVisible(len(found) > 1)
         if len(found) > 1:
             summaries = [f.summary() for f in found]
@@ -284,8 +301,7 @@ class ForeignView(QtWidgets.QWidget):
         try:
             found = flt.lookup(text)
         except (ValueError, TypeError) as exc:
-            self.verdict.setText(f"Refused: {html.escape(str(exc))}.")
-            self.verdict.setStyleSheet(f"color: {theme.colour('error')};")
+            self._refuse(str(exc))
             return False
         positions = list(found.positions)
         bits = list(found.bits)
@@ -301,8 +317,7 @@ class ForeignView(QtWidgets.QWidget):
             zero = next(p for p, b in zip(positions, bits) if not b)
             words = (f"<b>definitely not in the set</b>: bit {zero:,} is 0 (positions {shown}).")
             colour = theme.colour("success")
-        self.verdict.setText(f"“{html.escape(text)}”: {words}")
-        self.verdict.setStyleSheet(f"color: {colour};")
+        self._answer(f"“{html.escape(text)}”: {words}", colour)
         return True
 
     def _name(self, index: int) -> str:
@@ -321,8 +336,7 @@ class ForeignView(QtWidgets.QWidget):
                 refusals.append(str(exc))
         if not answers:
             why = refusals[0] if refusals else "no filter of the file covers it"
-            self.verdict.setText(f"Refused: {html.escape(why)}.")
-            self.verdict.setStyleSheet(f"color: {theme.colour('error')};")
+            self._refuse(why)
             return False
         hits = [(i, a) for i, a in answers if a.maybe_present]
         index, found = hits[0] if hits else answers[0]
@@ -347,8 +361,7 @@ class ForeignView(QtWidgets.QWidget):
                 f"a 0 bit in each of the {len(answers):,} filters (shown: “{name}”, bit {zero:,})")
             words = f"<b>definitely not in the set</b>: {each} ({went})."
             colour = theme.colour("success")
-        self.verdict.setText(f"“{html.escape(text)}”: {words}")
-        self.verdict.setStyleSheet(f"color: {colour};")
+        self._answer(f"“{html.escape(text)}”: {words}", colour)
         return True
 
 

@@ -250,7 +250,7 @@ class FindFalsePositiveDialog(QtWidgets.QDialog):
 
     def _on_finished(self, result: HuntResult) -> None:
         self._busy(False)
-        colour = theme.colour("success" if result.outcome == FOUND else "error")
+        colour = theme.outcome_colour(result.outcome == FOUND)
         self.label.setText(f"<span style='color:{colour}'>{html.escape(result.message, quote=False)}</span>")
         self.adjustSize()  # the outcome is several lines: grow to show all of it
         self._outcome_shown = True

@@ -18,7 +18,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.filters.rows import positions_added
 from bloomviz.gui.widgets.flow_layout import FlowLayout
-from bloomviz.gui import theme
+from bloomviz.gui.messages import Messages, Msg
+from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.gui.theme import verdict_colour
 from bloomviz.i18n import number, tr
 from bloomviz.gui.plain_text import ask_yes_no
@@ -47,7 +48,15 @@ LINE_MAX_CHARS = 16 * 1024 * 1024
 SHOWN_POSITIONS = 16     # positions listed while typing; more (k up to 64) end in "…"
 
 
-class ItemPanel(QtWidgets.QWidget):
+class ItemPanel(Messages, QtWidgets.QWidget):
+    class Error(Messages.Error):
+        refused = Msg("Refused: {problem}")     # the workbench's refusals, and the panel's own
+
+    class Information(Messages.Information):
+        lines_kept = Msg("Not inserted: The lines are still in the box; nothing was inserted.")
+        inserting = Msg("Inserting: {count} lines as items (Esc cancels; Undo takes them all back).")
+        not_removed = Msg("Not removed: Kept the filter as it was.")
+
     def __init__(self, workbench: Workbench, parent=None):
         super().__init__(parent)
         self._wb = workbench
@@ -83,6 +92,9 @@ class ItemPanel(QtWidgets.QWidget):
         self.verdict.setMinimumHeight(48)
         self.verdict.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft)
         self._verdict_plain = ""
+        self.message = MessageBar()
+        self.message.setObjectName("itemMessage")
+        self.bind_messages(self.message)
 
         buttons = FlowLayout()     # at 250 % the three side by side were wider than the panel: they wrap
         buttons.addWidget(self.insert_button)
@@ -93,6 +105,7 @@ class ItemPanel(QtWidgets.QWidget):
         layout.addWidget(self.line)
         layout.addWidget(self.hashes)
         layout.addLayout(buttons)
+        layout.addWidget(self.message)
         layout.addWidget(self.verdict, 1)
 
         # Ctrl+L is the window's "Look up item" action (Edit menu), which reaches the item box too: a second
@@ -111,8 +124,8 @@ class ItemPanel(QtWidgets.QWidget):
 
     @property
     def verdict_text(self) -> str:
-        """The verdict as plain text (what the label shows, without markup)."""
-        return self._verdict_plain
+        """The panel's words as plain text: its message if one is shown (a refusal, a notice), else the verdict."""
+        return self.message.text() or self._verdict_plain
 
     def show_hashes(self, text: str) -> None:
         """The typed item's positions in the current filter (read only; nothing is hashed past the item limit)."""
@@ -155,12 +168,9 @@ class ItemPanel(QtWidgets.QWidget):
         if why is not None:
             self._on_error(why)
         elif not self.confirm_lines(pasted_lines.question(text, lines)):
-            self._show(tr("Not inserted"), tr("The lines are still in the box; nothing was inserted."),
-                       theme.colour("muted"))
+            self._notice(self.Information.lines_kept)
         elif pasted_lines.insert(self._wb, lines):
-            self._show(tr("Inserting"), tr("{count} lines as items (Esc cancels; Undo takes them all back).")
-                       .format(count=number(len(lines))),
-                       theme.colour("muted"))
+            self._notice(self.Information.inserting, count=number(len(lines)))
             self.line.clear()
 
     def lookup(self) -> None:
@@ -176,7 +186,7 @@ class ItemPanel(QtWidgets.QWidget):
         question = self._wb.removal_question(text)
         if question is not None:
             if not self.confirm(question):
-                self._show(tr("Not removed"), tr("Kept the filter as it was."), theme.colour("muted"))
+                self._notice(self.Information.not_removed)
                 return
             result = self._wb.remove(text, force=True)
         else:
@@ -192,7 +202,13 @@ class ItemPanel(QtWidgets.QWidget):
         self.remove_button.setEnabled(on)
         self.remove_button.setToolTip(tr(REMOVE_TIP if on else REMOVE_OFF_TIP))
 
+    def _notice(self, message, **fields) -> None:
+        """A message in place of the verdict: it answers the last thing the user did."""
+        self._clear_verdict()
+        self.show_only(message, **fields)
+
     def _show(self, title: str, text: str, colour: str) -> None:
+        self.clear_messages()
         self._verdict_plain = f"{title}: {text}" if title else text
         self.verdict.setText(f"<b style='color:{colour}'>{html.escape(title)}</b><br>{html.escape(text)}"
                              if title else html.escape(text))
@@ -209,10 +225,11 @@ class ItemPanel(QtWidgets.QWidget):
         self.verdict.clear()
 
     def _after_reset(self) -> None:
+        self.clear_messages()
         self._clear_verdict()
         self._on_operated(self._wb.last_record)   # a rollback shows its last operation's verdict again
 
     def _on_error(self, message: str) -> None:
         # The workbench's refusals already open with "Refused: "; the title says it once.
         text = message[len("Refused: "):] if message.startswith("Refused: ") else message
-        self._show(tr("Refused"), text, theme.colour("error"))
+        self._notice(self.Error.refused, problem=text)

@@ -19,7 +19,6 @@ from typing import Callable
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
-from bloomviz.gui import theme
 from bloomviz.explain import param_words, variants as variant_words
 from bloomviz.filters.params import K, M, Param
 from bloomviz.filters.registry import VARIANTS
@@ -27,7 +26,9 @@ from bloomviz.hashing import schemes as hashing
 from bloomviz.theory import units
 from bloomviz.gui.workbench import Workbench
 from bloomviz.workbench.limits import MAX_K, MAX_M, MIN_M, design_params
+from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.plain_text import ask_yes_no
+from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.i18n import number, tr
 
 
@@ -107,7 +108,16 @@ def parse_rate(text: str, name: str = "p") -> float:
     return units.parse_rate(text, name, low=-math.inf, high=math.inf, open_low=False)
 
 
-class ParamsPanel(QtWidgets.QWidget):
+class ParamsPanel(Messages, QtWidgets.QWidget):
+    class Error(Messages.Error):
+        not_applied = Msg("{problem}. The filter was not changed.")
+        refused = Msg("The filter was not changed.")          # the workbench said why (its error signal)
+        not_designed = Msg("{problem}. Nothing was changed.")
+
+    class Information(Messages.Information):
+        kept = Msg("Kept the current filter.")
+        designed = Msg("{design} Apply to make it.")
+
     """See the module docstring. ``confirm(question) -> bool`` may be replaced (tests, scripted use)."""
 
     def __init__(self, workbench: Workbench, parent=None):
@@ -152,10 +162,9 @@ class ParamsPanel(QtWidgets.QWidget):
         self.design_button = QtWidgets.QPushButton(tr("Design: fill in m and k"))
         self.design_button.clicked.connect(self.design)
 
-        self.message = QtWidgets.QLabel()
-        self.message.setWordWrap(True)
-        self.message.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.message = MessageBar()
         self.message.setObjectName("paramsMessage")
+        self.bind_messages(self.message)
         self.summary = QtWidgets.QLabel()
         self.summary.setWordWrap(True)
 
@@ -233,7 +242,7 @@ class ParamsPanel(QtWidgets.QWidget):
         for name, widget in self.fields.items():
             self._form.setRowVisible(widget, name in declared)
         self._design_box.setVisible(cls.capabilities.sized)   # a design gives m and k: for a variant built from them
-        self.show_message("")
+        self.clear_messages()
 
     def _scheme_tip(self, index: int) -> None:
         summary = self.scheme_combo.itemData(index, QtCore.Qt.ItemDataRole.ToolTipRole) or ""
@@ -243,10 +252,6 @@ class ParamsPanel(QtWidgets.QWidget):
         return ask_yes_no(self, tr("Discard the inserted items?"), question)
 
     # --- actions -----------------------------------------------------------------------------------------------
-    def show_message(self, text: str, error: bool = True) -> None:
-        self.message.setText(text)
-        self.message.setStyleSheet(f"color: {theme.colour('error')};" if error and text else "")
-
     def values(self) -> tuple[int, int, str]:
         """The form's (m, k, scheme), or ValueError naming the bad value (m and k are None for scalable)."""
         config = self.config()
@@ -284,19 +289,19 @@ class ParamsPanel(QtWidgets.QWidget):
         try:
             config = self.config()
         except ValueError as exc:
-            self.show_message(tr("{problem}. The filter was not changed.").format(problem=exc))
+            self.show_only(self.Error.not_applied, problem=exc)
             return False
         m, k = config["m"], config["k"]
         n_items = len(self._wb.filter)
         if n_items and not self.confirm(tr("The filter holds {count} inserted items. A new filter starts "
                                            "empty: discard them?").format(count=number(n_items))):
-            self.show_message(tr("Kept the current filter."), error=False)
+            self.show_only(self.Information.kept)
             return False
         capacity = self._designed[2] if m is not None and self._designed and self._designed[:2] == (m, k) else None
         if not self._wb.configure(capacity=capacity, **config):
-            self.show_message(tr("The filter was not changed."))
+            self.show_only(self.Error.refused)
             return False
-        self.show_message("")
+        self.clear_messages()
         return True
 
     def design(self) -> bool:
@@ -305,12 +310,12 @@ class ParamsPanel(QtWidgets.QWidget):
             p = parse_rate(self.p_edit.text())
             m, k = design_params(n, p)
         except ValueError as exc:
-            self.show_message(tr("{problem}. Nothing was changed.").format(problem=exc))
+            self.show_only(self.Error.not_designed, problem=exc)
             return False
         self._designed = (m, k, n)
         self.m_edit.setText(str(m))
         self.k_edit.setText(str(k))
-        self.show_message(design_words(n, p, m, k) + tr(" Apply to make it."), error=False)
+        self.show_only(self.Information.designed, design=design_words(n, p, m, k))
         return True
 
     def sync_from_filter(self) -> None:

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui import theme
+from bloomviz.gui.messages import Messages, Msg
+from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.gui.access import motion
 from bloomviz.gui.timing import ChunkRunner
 from bloomviz.i18n import tr
@@ -60,7 +62,17 @@ class RunningTally:
                 f"{'s' * (self.majority_right != 1)}, wrong {self.majority_wrong:,}.")
 
 
-class PredictTool(QtWidgets.QWidget):
+class PredictTool(Messages, QtWidgets.QWidget):
+    class Error(Messages.Error):
+        replaced = Msg("The filter was replaced: the question was about the old one. Ask again.")
+        no_item = Msg("Type an item first.")
+        refused = Msg("Refused: {problem}.")
+        busy = Msg("Wait: another operation is running. Reveal again once it is done.")
+        lookup_refused = Msg("The lookup was refused: see the status line.")
+
+    class Information(Messages.Information):
+        type_and_ask = Msg("Type an item and press Ask.")
+
     def __init__(self, window, parent=None):
         super().__init__(parent)
         self._window = window
@@ -80,6 +92,8 @@ class PredictTool(QtWidgets.QWidget):
                                              "class votes, and Reveal looks it up."))
         self.narration.setWordWrap(True)
         self.narration.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.message = MessageBar()       # in place of the narration: why nothing is asked or revealed
+        self.bind_messages(self.message)
         self.vote_panel = PredictPanel(answer=self._answer)
         self.vote_panel.hide()
         self.verdict = QtWidgets.QLabel()
@@ -100,6 +114,7 @@ class PredictTool(QtWidgets.QWidget):
         # one column: the panel shares the right-hand column with the explanation (a narrow, tall place)
         layout = QtWidgets.QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addWidget(self.message)
         layout.addWidget(self.narration)
         layout.addWidget(self.vote_panel)
         layout.addWidget(self.verdict)
@@ -121,7 +136,7 @@ class PredictTool(QtWidgets.QWidget):
         self._steps, self._at = [], 0
         self.vote_panel.hide()
         self.next_button.setEnabled(False)
-        self._say("The filter was replaced: the question was about the old one. Ask again.", error=True)
+        self._tell(self.Error.replaced)
 
     def keyPressEvent(self, event) -> None:
         # 1 and 2 vote wherever the focus is in the panel except the item box (which takes them as text): a key
@@ -137,12 +152,12 @@ class PredictTool(QtWidgets.QWidget):
         window = self._window
         text = item if item is not None else (self.line.text() or window.item_panel.line.text())
         if not text:
-            self._say("Type an item first.", error=True)
+            self._tell(self.Error.no_item)
             return False
         try:
             data = check_item(text)
         except ItemError as exc:
-            self._say(f"Refused: {html.escape(str(exc))}.", error=True)
+            self._tell(self.Error.refused, problem=exc)
             return False
         flt, grid = window.wb.filter, window.grid
         positions = [int(p) for p in flt.positions(text)]
@@ -181,14 +196,14 @@ class PredictTool(QtWidgets.QWidget):
     def _answer(self, record: dict) -> bool:
         """Reveal: the lookup, through the workbench (History, verdict, explanation as for any lookup)."""
         if self._window.wb.busy:
-            self._say("Wait: another operation is running. Reveal again once it is done.", error=True)
+            self._tell(self.Error.busy)
             return False
         self._lighter.stop()
         while self._light_next():     # every position shown before the answer
             pass
         look = self._window.wb.lookup(self._item)
         if look is None:
-            self._say("The lookup was refused: see the status line.", error=True)
+            self._tell(self.Error.lookup_refused)
             return False
         record["right"] = 1 if look.maybe_present else 0
         record["answer_text"] = ("probably in the set: all its bits are 1" if look.maybe_present else
@@ -201,7 +216,7 @@ class PredictTool(QtWidgets.QWidget):
         if won is None:
             self.verdict.setText(tr("No majority (no votes, or a tie)."))
         else:
-            colour = theme.colour("success" if won else "error")
+            colour = theme.outcome_colour(won)
             said = VERDICT_CHOICES[tally.votes.index(max(tally.votes))][1].lower()
             self.verdict.setText(f"<span style='color:{colour}; font-weight:bold'>{'✓ Right' if won else '✗ Wrong'}"
                                  f"</span>: the class's majority said “{html.escape(said)}”.")
@@ -212,9 +227,15 @@ class PredictTool(QtWidgets.QWidget):
         self.running = RunningTally()
         self.summary.setText(self.running.text())
 
-    def _say(self, text: str, error: bool = False) -> None:
-        text = tr(text)     # a fixed sentence in the window's language (a built one is already)
-        self.narration.setText(f"<span style='color:{theme.colour('error')}'>{text}</span>" if error else text)
+    def _say(self, text: str) -> None:
+        """The narration, in place of any message (a fixed sentence in the window's language; a built one is
+        already)."""
+        self.clear_messages()
+        self.narration.setText(tr(text))
+
+    def _tell(self, message, **fields) -> None:
+        self.narration.clear()
+        self.show_only(message, **fields)
 
 
 def install(window) -> PredictTool:
@@ -237,7 +258,7 @@ def install(window) -> PredictTool:
             tool.ask()
         else:
             tool.line.setFocus()
-            tool._say("Type an item and press Ask.")
+            tool._tell(tool.Information.type_and_ask)
 
     action = QtGui.QAction(tr("Predict, then reveal…"), window)
     action.setStatusTip(tr("The class predicts a lookup: its positions light one by one, votes are counted (keys "

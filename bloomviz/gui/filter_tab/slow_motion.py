@@ -14,12 +14,12 @@ Tools → Slow motion actions.
 
 from __future__ import annotations
 
-import html
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.filters.rows import positions_added
-from bloomviz.gui import theme
+from bloomviz.gui.messages import Messages, Msg
+from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.workbench.limits import ItemError, check_item
 from bloomviz.gui.access import motion
 from bloomviz.gui.timing import ChunkRunner
@@ -30,8 +30,17 @@ SPEEDS = (("step with Space", 0), ("one step a second", 1000), ("two steps a sec
           ("one step every 2 s", 2000))
 
 
-class SlowMotionPanel(QtWidgets.QWidget):
+class SlowMotionPanel(Messages, QtWidgets.QWidget):
     finished = QtCore.Signal(str)       # "insert" or "lookup", once the operation is done
+
+    class Error(Messages.Error):
+        busy = Msg("Wait: another operation is running.")
+        refused = Msg("Refused: {problem}. Nothing was changed.")
+        no_item = Msg("Type an item first.")
+
+    class Information(Messages.Information):
+        cancelled = Msg("Cancelled: nothing was inserted or looked up.")
+        cancelled_because = Msg("Cancelled ({why}): nothing was inserted or looked up.")
 
     def __init__(self, window, parent=None):
         super().__init__(parent)
@@ -55,6 +64,8 @@ class SlowMotionPanel(QtWidgets.QWidget):
         self.narration = QtWidgets.QLabel(tr("Type an item and choose Insert slowly or Look up slowly: each hash is "
                                              "shown with its arithmetic and its cell, one at a time."))
         self.narration.setWordWrap(True)
+        self.message = MessageBar()       # in place of the narration: why nothing runs
+        self.bind_messages(self.message)
         self.narration.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.narration.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         # Play: one step per interval while the slow operation runs (``next`` ends it after the last)
@@ -71,6 +82,7 @@ class SlowMotionPanel(QtWidgets.QWidget):
         layout = QtWidgets.QVBoxLayout(self)
         layout.addLayout(top)
         layout.addLayout(controls)
+        layout.addWidget(self.message)
         layout.addWidget(self.narration, 1)
         self.insert_button.clicked.connect(lambda: self.start("insert"))
         self.lookup_button.clicked.connect(lambda: self.start("lookup"))
@@ -103,24 +115,29 @@ class SlowMotionPanel(QtWidgets.QWidget):
             self._player.stop()
             self.play_button.setText(tr("Play"))
 
-    def _say(self, text: str, error: bool = False) -> None:
-        colour = theme.colour("error") if error else ""
-        text = tr(text)     # a fixed sentence in the window's language (a built one is already)
-        self.narration.setText(f"<span style='color:{colour}'>{text}</span>" if colour else text)
+    def _say(self, text: str) -> None:
+        """A step's narration, in place of any message (a fixed sentence in the window's language; a built one
+        is already)."""
+        self.clear_messages()
+        self.narration.setText(tr(text))
+
+    def _tell(self, message, **fields) -> None:
+        self.narration.clear()
+        self.show_only(message, **fields)
 
     def start(self, op: str, item: str | None = None) -> bool:
         wb = self._window.wb
         if self.running or wb.busy:
-            self._say("Wait: another operation is running.", error=True)
+            self._tell(self.Error.busy)
             return False
         text = item if item is not None else (self.line.text() or self._window.item_panel.line.text())
         try:
             data = check_item(text)
         except ItemError as exc:
-            self._say(f"Refused: {html.escape(str(exc))}. Nothing was changed.", error=True)
+            self._tell(self.Error.refused, problem=exc)
             return False
         if not text:
-            self._say("Type an item first.", error=True)
+            self._tell(self.Error.no_item)
             return False
         self._op, self._item = op, text
         self._steps = self._plan(op, text, data)
@@ -186,7 +203,10 @@ class SlowMotionPanel(QtWidgets.QWidget):
         self._set_running(False)
         self._window.grid.clear_highlight()
         self.progress.setText("")
-        self._say(f"Cancelled{' (' + why + ')' if why else ''}: nothing was inserted or looked up.")
+        if why:
+            self._tell(self.Information.cancelled_because, why=why)
+        else:
+            self._tell(self.Information.cancelled)
 
 
 def install(window) -> SlowMotionPanel:

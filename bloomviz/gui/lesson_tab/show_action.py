@@ -3,8 +3,6 @@ records it; the Lesson tab emits it after Next, never while going back or drawin
 
 from __future__ import annotations
 
-import html
-
 
 def show_in_window(window, view, shown: dict) -> None:
     """A step's ``show tab=`` or ``show scenario=``: the window switches to it, outside presenter mode only (a
@@ -12,8 +10,7 @@ def show_in_window(window, view, shown: dict) -> None:
     what = f"the {shown['tab'].capitalize()} tab" if "tab" in shown else f"the scenario “{shown['scenario']}”"
     presenter = getattr(window, "presenter", None)
     if presenter is not None and presenter.active:
-        view.message.setText(f"{html.escape(view.lesson.title)} — outside presenter mode this step opens "
-                             f"{html.escape(what)}")
+        view.show_only(view.Information.opens_elsewhere, what=what)
     elif "tab" in shown:
         window.show_tab(shown["tab"])
     elif getattr(window, "scenarios", None) is not None:

@@ -76,7 +76,7 @@ def move(view, taken: int) -> bool:
         if kind == "refused":
             view._say_error(value)
         else:
-            view.message.setText(f"Cancelled: the lesson stays at step {runner.position} of {total}.")
+            view.show_only(view.Information.stays, position=runner.position, total=total)
         return False
 
     if cost(measured(view), position, taken) < INLINE_SECONDS:

@@ -29,7 +29,6 @@ import html
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from bloomviz.gui import theme
 from bloomviz import lessons
 from bloomviz.lessons import step_numbers
 from bloomviz.lessons.actions import REGISTRY
@@ -40,6 +39,8 @@ from bloomviz.filters.registry import standard_formulas_apply
 from bloomviz.gui.widgets.grid import BitGridWidget, GridLegend
 from bloomviz.gui.widgets.grid.layout import grid_shape
 from bloomviz.gui.files.file_dialogs import Dialogs
+from bloomviz.gui.messages import Messages, Msg
+from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.gui.widgets.predict_vote import PredictPanel, Tally
 from bloomviz.gui.lesson_tab import images as lesson_images, look, marks, stepping
 from bloomviz.gui.lesson_tab.animation import StepAnimation
@@ -53,9 +54,17 @@ from bloomviz.i18n import ntr, tr
 TAB_KEY = "lesson"
 
 
-class LessonView(QtWidgets.QWidget):
+class LessonView(Messages, QtWidgets.QWidget):
     stepChanged = QtCore.Signal(int)      # the number of steps taken
     showRequested = QtCore.Signal(object)  # a step's ``show`` record (tab= or scenario=), taken with Next
+
+    class Error(Messages.Error):
+        not_opened = Msg("Not opened: {problem}. The lesson shown is unchanged.")
+
+    class Information(Messages.Information):
+        opening = Msg("{progress}")     # LessonOpening's progress and cancel words
+        stays = Msg("Cancelled: the lesson stays at step {position} of {total}.")
+        opens_elsewhere = Msg("outside presenter mode this step opens {what}")
 
     def __init__(self, dialogs: Dialogs | None = None, parent=None):
         super().__init__(parent)
@@ -91,9 +100,11 @@ class LessonView(QtWidgets.QWidget):
         # the clicker's keys (Space, PageDown, arrows) must reach presenter mode, not scroll the text
         self.narration.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
         self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
-        self.message = QtWidgets.QLabel()
-        self.message.setWordWrap(True)
-        self.message.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.heading = QtWidgets.QLabel()           # the lesson's title
+        self.heading.setWordWrap(True)
+        self.heading.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.message = MessageBar()                 # under the title: a refusal, a cancel, a note
+        self.bind_messages(self.message)
         self.computed = QtWidgets.QLabel()          # the numbers the step computed (a design, formulas, …)
         self.computed.setWordWrap(True)
         self.computed.setTextFormat(QtCore.Qt.TextFormat.RichText)
@@ -151,7 +162,10 @@ class LessonView(QtWidgets.QWidget):
         layout = QtWidgets.QVBoxLayout(self)
         layout.addWidget(self.top_bar)
         title_row = QtWidgets.QHBoxLayout()
-        title_row.addWidget(self.message, 1)
+        title_column = QtWidgets.QVBoxLayout()
+        title_column.addWidget(self.heading)
+        title_column.addWidget(self.message)
+        title_row.addLayout(title_column, 1)
         title_row.addWidget(self.counter, 0, QtCore.Qt.AlignmentFlag.AlignTop)
         layout.addLayout(title_row)
         layout.addLayout(body, 1)
@@ -168,7 +182,8 @@ class LessonView(QtWidgets.QWidget):
         self.predict.revealed.connect(self._redraw)
         self.predict.changed.connect(self._redraw)
         look.apply_type(self, 0)
-        self.opening = LessonOpening(self, self.load, self._say_error, self.message.setText)
+        self.opening = LessonOpening(self, self.load, self._say_error,
+                                     lambda text: self.show_only(self.Information.opening, progress=text))
         if self.choice.count():
             self.load_builtin(self.choice.itemData(0))
 
@@ -190,8 +205,7 @@ class LessonView(QtWidgets.QWidget):
         return self.opening.start(path)
 
     def _say_error(self, exc: BaseException) -> None:
-        self.message.setText(f"Not opened: {html.escape(str(exc))}. The lesson shown is unchanged.")
-        self.message.setStyleSheet(f"color: {theme.colour('error')};")
+        self.show_only(self.Error.not_opened, problem=exc)
 
     def load(self, lesson) -> bool:
         self.animation.stop()
@@ -205,8 +219,8 @@ class LessonView(QtWidgets.QWidget):
         self.steps.clear()
         for i, step in enumerate(lesson.steps, start=1):
             self.steps.addItem(f"{i}. {step.title}")
-        self.message.setText(html.escape(lesson.title))
-        self.message.setStyleSheet("font-weight: bold;")
+        self.heading.setText(lesson.title)
+        self.clear_messages()
         self._set_words(marks.step_markdown(lesson.title, lesson.intro, "*Next (or PageDown) starts the first step.*"))
         self.grid.reset(1)
         self.grid.hide()          # no filter yet: no empty one-cell grid on the title page
@@ -231,8 +245,7 @@ class LessonView(QtWidgets.QWidget):
 
     def stepped(self, report: dict) -> None:
         """A step taken with Next: shown, its ``show`` requests made, its motion started."""
-        self.message.setText(html.escape(self.lesson.title))    # an earlier refusal or note is over
-        self.message.setStyleSheet("font-weight: bold;")
+        self.clear_messages()    # an earlier refusal or note is over
         self._show(report)
         for shown in report.requests():
             self.showRequested.emit(shown)

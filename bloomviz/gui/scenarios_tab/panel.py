@@ -26,7 +26,9 @@ from bloomviz.scenarios.spelling import SpellChecker
 from bloomviz.workbench.limits import MAX_ITEM_BYTES
 from bloomviz.gui import theme
 from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.plain_text import ask_yes_no
+from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.i18n import tr
 
 COLOURS = theme.SCENARIO_COLOURS
@@ -38,8 +40,11 @@ def _default_ask(parent: QtWidgets.QWidget) -> Callable[[str, str], bool]:
     return ask
 
 
-class ScenarioPanel(QtWidgets.QWidget):
+class ScenarioPanel(Messages, QtWidgets.QWidget):
     checked = QtCore.Signal(object)        # a list of Judged after every check
+
+    class Error(Messages.Error):
+        not_run = Msg("Scenario not run — {problem}")
 
     def __init__(self, workbench: Workbench, runner, ask: Callable[[str, str], bool] | None = None,
                  parent=None):
@@ -48,6 +53,8 @@ class ScenarioPanel(QtWidgets.QWidget):
         self.runner = runner
         self.ask = ask or _default_ask(self)
         self.last_verdicts: list[Judged] = []
+        self.message = MessageBar()
+        self.bind_messages(self.message)
 
         self.title = QtWidgets.QLabel(tr("<b>No scenario yet</b> — pick one from the Scenarios menu or the Start tab."))
         self.title.setWordWrap(True)
@@ -97,6 +104,7 @@ class ScenarioPanel(QtWidgets.QWidget):
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.title)
+        layout.addWidget(self.message)
         layout.addWidget(self.story, 3)
         layout.addWidget(self.line_box)
         layout.addWidget(self.text_box)
@@ -115,13 +123,14 @@ class ScenarioPanel(QtWidgets.QWidget):
 
     def _on_started(self, key: str) -> None:
         sc = self.runner.scenario
+        self.clear_messages()
         self.title.setText(f"<b>{html.escape(sc.title)}</b> — loading {len(sc.items):,} items…")
         self.story.setPlainText("")
         self.result.clear()
         self._set_interactive(False)
 
     def _on_failed(self, key: str, message: str) -> None:
-        self.title.setText(f"<b style='color:{theme.colour('error')}'>Scenario not run</b> — {html.escape(message)}")
+        self.Error.not_run(problem=message)
 
     def _on_filter_reset(self) -> None:
         # Another filter replaced the scenario's (new parameters, a load, a reset): its check no longer applies.

@@ -18,7 +18,8 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz.filters import bitstore
 
 from bloomviz.hashing import schemes as hashing
-from bloomviz.gui import theme
+from bloomviz.gui.messages import Messages, Msg
+from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.studies.setops import MAX_ITEMS, SetReport, compare_sets, parse_items, rates, sample_sets
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.widgets.side_column import side_column
@@ -55,7 +56,13 @@ def _params_box(title: str):
     return box, m, k, scheme
 
 
-class SetOpsView(QtWidgets.QWidget):
+class SetOpsView(Messages, QtWidgets.QWidget):
+    class Error(Messages.Error):
+        refused = Msg("Refused: {problem}")
+
+    class Information(Messages.Information):
+        sizes = Msg("A: {a} items, B: {b} items (at most {most} each).")
+
     """See the module docstring. ``computed(report)`` after every successful computation."""
 
     computed = QtCore.Signal(object)
@@ -121,9 +128,8 @@ class SetOpsView(QtWidgets.QWidget):
             texts.addWidget(QtWidgets.QLabel(tr("Items of {name}").format(name=name)))
             texts.addWidget(t, 1)
 
-        self.message = QtWidgets.QLabel()
-        self.message.setWordWrap(True)
-        self.message.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.message = MessageBar()
+        self.bind_messages(self.message)
 
         scroll = side_column(box_a, self.same, box_b, sample_box, (texts, 1), self.message)
 
@@ -214,8 +220,7 @@ class SetOpsView(QtWidgets.QWidget):
         self.compute()
 
     def _refuse(self, text: str) -> None:
-        self.message.setText(f"<span style='color:{theme.colour('error')}'>Refused: "
-                             f"{html.escape(text, quote=False)}</span>")
+        self.show_only(self.Error.refused, problem=text)
 
     @property
     def report(self) -> SetReport | None:
@@ -236,8 +241,7 @@ class SetOpsView(QtWidgets.QWidget):
             self._refuse(str(exc))
             return False
         self._report = report
-        self.message.setText(f"A: {report.true.a:,} items, B: {report.true.b:,} items "
-                             f"(at most {MAX_ITEMS:,} each).")
+        self.show_only(self.Information.sizes, a=f"{report.true.a:,}", b=f"{report.true.b:,}", most=f"{MAX_ITEMS:,}")
         self._draw(report)
         self.computed.emit(report)
         return True

@@ -57,7 +57,7 @@ def test_an_item_of_another_type_stops_the_loop(items, of_bytes):
 def test_a_list_shorter_than_the_slice_asked_for_is_not_read_past_its_end():
     items = ["a", "b"]
     h = np.zeros(4, np.uint64)
-    assert _text_halves(id(items), 0, 4, id(str), h, h.copy()) == 0
+    assert _text_halves(id(items), 0, 4, id(str), h, h.copy(), np.empty(64, np.uint8)) == 0
 
 
 @pytest.mark.parametrize("m", [4_099, 1 << 24])       # the plain loop, and the ring that prefetches
@@ -85,3 +85,19 @@ def test_a_bad_item_late_in_a_long_list_changes_nothing():
     with pytest.raises(TypeError, match="int"):
         flt.update([f"item-{i}" for i in range(100_000)] + [5])
     assert len(flt) == 0 and flt.bits_set == 0 and not flt.bits.any()
+
+
+LONG = ["ž" * 300, "😀" * 700, "a" + "é" * 2000]        # each more than the first scratch holds
+
+
+@pytest.mark.parametrize("items", [
+    [t for pair in zip(TEXTS, reversed(TEXTS)) for t in pair],                  # kinds and lengths interleaved
+    ["é", "a", *LONG, "ž", *LONG[::-1], "b", "\ud800"],                          # the scratch grows mid-list
+    [f"é{i}" if i % 3 else f"a{i}" for i in range(50)],                           # runs of non-ASCII items
+])
+def test_each_non_ascii_item_hashed_a_step_later_keeps_its_own_digest(items, monkeypatch):
+    import bloomviz.hashing.list_kernel as kernel
+    expected = [mmh3.hash_bytes(policy_bytes(t)) for t in items]
+    assert digests(*list_halves(items, of_bytes=False)) == expected
+    monkeypatch.setattr(kernel, "SLICE", 7)           # an item left to hash at the end of every slice
+    assert digests(*list_halves(items, of_bytes=False)) == expected

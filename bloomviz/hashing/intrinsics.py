@@ -1,6 +1,6 @@
 """Machine operations the compiled loops (numba) need and numba does not offer: a cache-line prefetch, an
-unaligned 64-bit load, a 64 x 64 -> 128-bit multiply-high, and reading a Python list's str or bytes items in
-place through CPython's C API.
+unaligned 64-bit load, a 64 x 64 -> 128-bit multiply-high, a population count, and reading a Python list's str
+or bytes items in place through CPython's C API.
 
 Each is a few lines of LLVM IR. The C API calls are the ones numba itself emits to box and unbox values
 (``PyList_GetItem``, ``PyBytes_AsStringAndSize``, its own ``numba_extract_unicode`` for a str's kind and data),
@@ -65,6 +65,15 @@ def store32(typingctx, array, index, value):
         builder.store(value, builder.bitcast(pointer, i32.as_pointer()), align=1)
         return context.get_dummy_value()
     return types.void(array, index, value), codegen
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """The number of 1 bits of a uint64 (LLVM's ctpop: one instruction where the CPU has it)."""
+    def codegen(context, builder, signature, args):
+        function = cgutils.get_or_insert_function(builder.module, ir.FunctionType(_I64, [_I64]), "llvm.ctpop.i64")
+        return builder.call(function, [args[0]])
+    return types.uint64(types.uint64), codegen
 
 
 @intrinsic

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bloomviz.hashing.intrinsics import mulhi, prefetch
+from bloomviz.hashing.intrinsics import load64, mulhi, popcount, prefetch
 
 _C1 = np.uint64(0xFF51AFD7ED558CCD)
 _C2 = np.uint64(0xC4CEB9FE1A85EC53)
@@ -124,8 +124,15 @@ def _fill_ring(h1, h2, j, mode, mm, mask, k, view, ring, slot):
         z += step
 
 
+@njit(cache=True, inline="always")
+def _or_bit(view, p):
+    byte = p >> np.uint64(3)
+    view[byte] |= np.uint8(1) << np.uint8(p & np.uint64(7))
+
+
 @njit(cache=True, nogil=True)
-def _mix_set(h1, h2, m, mode, k, view, ahead):
+def _mix_set(h1, h2, m, mode, k, view, ahead, count):
+    # count: return how many bits turned from 0 to 1 (else 0: the caller counts the array before and after)
     fresh = 0
     mm = np.uint64(m)
     mask = np.uint64(m - 1)
@@ -135,7 +142,10 @@ def _mix_set(h1, h2, m, mode, k, view, ahead):
             z = h1[j]
             step = h2[j]
             for _ in range(k):
-                fresh += _set_bit(view, _position(z, mode, mm, mask))
+                if count:
+                    fresh += _set_bit(view, _position(z, mode, mm, mask))
+                else:
+                    _or_bit(view, _position(z, mode, mm, mask))
                 z += step
         return fresh
     ring = _new_ring(ahead, k)
@@ -146,8 +156,23 @@ def _mix_set(h1, h2, m, mode, k, view, ahead):
         if j >= 0:
             slot = j & last
             for i in range(k):
-                fresh += _set_bit(view, ring[slot, i])
+                if count:
+                    fresh += _set_bit(view, ring[slot, i])
+                else:
+                    _or_bit(view, ring[slot, i])
     return fresh
+
+
+@njit(cache=True, nogil=True)
+def _count_bits(view):
+    """The 1 bits of a byte array, a word at a time."""
+    total = np.uint64(0)
+    words = view.size // 8
+    for w in range(words):
+        total += popcount(load64(view, 8 * w))
+    for b in range(8 * words, view.size):
+        total += popcount(np.uint64(view[b]))
+    return total
 
 
 @njit(cache=True, nogil=True)
@@ -197,8 +222,21 @@ def _checked_view(view: np.ndarray, m: int) -> np.ndarray:
 def set_from_halves(h1: np.ndarray, h2: np.ndarray, m: int, k: int, view: np.ndarray) -> int:
     """Set the k bits of every item given by its halves in the little-endian byte array ``view`` of m bits;
     return how many turned from 0 to 1. The same bits as ``mixed_rows`` then setting each row's positions."""
-    return int(_mix_set(np.ascontiguousarray(h1, dtype=np.uint64), np.ascontiguousarray(h2, dtype=np.uint64), m,
-                        _mode(m), k, _checked_view(view, m), _ahead(m, k)))
+    h1, h2 = np.ascontiguousarray(h1, dtype=np.uint64), np.ascontiguousarray(h2, dtype=np.uint64)
+    view = _checked_view(view, m)
+    if not _count_after(view, m, h1.size * k):
+        return int(_mix_set(h1, h2, m, _mode(m), k, view, _ahead(m, k), True))
+    before = _count_bits(view)
+    _mix_set(h1, h2, m, _mode(m), k, view, _ahead(m, k), False)
+    return int(_count_bits(view) - before)
+
+
+def _count_after(view: np.ndarray, m: int, positions: int) -> bool:
+    """Count the bits set before and after a batch rather than as it sets them? Counting each as it goes reads
+    the byte's old value into a sum (at 10^5 items, k = 7: 17 -> 14 ns an item without it; 10^6: 30 -> 25);
+    counting the array costs a pass over it, which pays while it has no more bytes than the batch has
+    positions. Filters of 2^32 bits and more keep counting as they go."""
+    return m < (1 << 32) and view.size <= positions
 
 
 def test_from_halves(h1: np.ndarray, h2: np.ndarray, m: int, k: int, view: np.ndarray) -> np.ndarray:

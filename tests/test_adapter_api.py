@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bloomviz.gui.workbench import MODEL_API, NOT_FORWARDED, Workbench
+from bloomviz.gui.workbench import MODEL_API, NOT_FORWARDED, QtWorkbench
 from bloomviz.workbench.model import Workbench as Model
 
 
@@ -19,7 +19,7 @@ def test_every_public_member_of_the_model_is_declared_or_left_out():
 
 
 def test_the_declared_members_reach_the_model_and_nothing_else_does(qtbot):
-    wb = Workbench(probes=16)
+    wb = QtWorkbench(probes=16)
     assert wb.insert("apple") is not None and wb.is_member("apple")
     assert wb.filter is wb.model.filter and len(wb.history) == 1
     assert wb.insert.__doc__ == Model.insert.__doc__          # a reader sees the model's words
@@ -40,7 +40,7 @@ def test_an_operation_is_explained_only_when_a_view_shows_it(qtbot, monkeypatch)
     built = []
     explain = adapter.words.explain
     monkeypatch.setattr(adapter.words, "explain", lambda *a: built.append(a[0]) or explain(*a))
-    wb = Workbench(probes=16)
+    wb = QtWorkbench(probes=16)
     panel = ExplainPanel(wb)
     qtbot.addWidget(panel)
     wb.insert_batch([f"item {i}" for i in range(50)])     # an auto-play chunk, the panel hidden

@@ -13,13 +13,13 @@ from PySide6 import QtCore
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.gui.filter_tab.autoplay import IDLE, MAX_RATE, PAUSED, RUNNING, AutoPlay, ItemStream, load_words
 from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
     settings = QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat)
-    win = MainWindow(workbench=Workbench(probes=3_000), settings=settings)
+    win = MainWindow(workbench=QtWorkbench(probes=3_000), settings=settings)
     qtbot.addWidget(win)
     win.show()
     yield win
@@ -198,7 +198,7 @@ def test_panel_buttons_drive_the_controller(window, qtbot):
 
 
 def test_rates_are_validated():
-    ap = AutoPlay(Workbench(probes=10))
+    ap = AutoPlay(QtWorkbench(probes=10))
     with pytest.raises(ValueError):
         ap.set_rate(3)
     with pytest.raises(ValueError):

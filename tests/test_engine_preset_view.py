@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from bloomviz.gui.explorer_tab.calc import CalculatorPanel
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.theory import engines
 
 
 @pytest.fixture
 def calc(qtbot):
-    panel = CalculatorPanel(Workbench())
+    panel = CalculatorPanel(QtWorkbench())
     qtbot.addWidget(panel)
     return panel
 

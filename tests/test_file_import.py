@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from bloomviz.gui.files import session_io
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from window_helpers import FakeDialogs, new_window
 
 
@@ -70,7 +70,7 @@ def test_import_equals_a_batch_of_the_same_lines(qtbot, win, tmp_path):
     path = tmp_path / "many.txt"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     run_import(qtbot, win, path)
-    other = Workbench(probes=500)
+    other = QtWorkbench(probes=500)
     other.configure(4096, 3)
     other.insert_batch(lines)
     assert win.wb.filter.bits == other.filter.bits

@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui import theme
 from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.gui.window import docks
 
 SIZE = (1280, 800)
@@ -23,7 +23,7 @@ GRID_SIDE = 250        # px: the shorter side of the grid's view
 @pytest.fixture
 def window(qtbot, tmp_path):
     settings = QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat)
-    win = MainWindow(workbench=Workbench(probes=500), settings=settings)
+    win = MainWindow(workbench=QtWorkbench(probes=500), settings=settings)
     qtbot.addWidget(win)
     win.resize(*SIZE)
     win.show()

@@ -11,7 +11,7 @@ from PySide6 import QtWidgets
 
 from bloomviz.gui.window import help_pages
 from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 
 # Words kept as they are in Croatian too: the languages' own names, symbols and numbers.
 SAME_IN_CROATIAN = {"English", "Hrvatski", "Log y", "n", "p", "#"}
@@ -23,7 +23,7 @@ def whole_window(qtbot, tmp_path, language_setting: str | None = None) -> MainWi
     if language_setting is not None:
         settings.setValue(i18n.SETTING, language_setting)
     # closed by the fixture, after its changes are discarded (qtbot would close it first, and be asked)
-    window = MainWindow(workbench=Workbench(probes=200), settings=settings)
+    window = MainWindow(workbench=QtWorkbench(probes=200), settings=settings)
     window.install_parts()        # every tab and menu, the View menu's access entries too
     BUILT.append(window)
     return window

@@ -13,14 +13,14 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from bloomviz.hashing import schemes as hashing
 from bloomviz.gui import theme
 from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.workbench.limits import MAX_M
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
     settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-    win = MainWindow(workbench=Workbench(probes=2_000), settings=settings)
+    win = MainWindow(workbench=QtWorkbench(probes=2_000), settings=settings)
     win.params_panel.confirm = lambda question: True
     qtbot.addWidget(win)
     win.show()
@@ -283,7 +283,7 @@ def test_font_scale_keys_and_theme_are_remembered(window, qtbot):
     assert float(window.settings.value("view/font_scale")) == window.font_scale
     assert str(window.settings.value("view/dark")).lower() == "true"
     # a new window with the same settings starts dark at the same scale
-    again = MainWindow(workbench=Workbench(probes=100), settings=window.settings)
+    again = MainWindow(workbench=QtWorkbench(probes=100), settings=window.settings)
     qtbot.addWidget(again)
     assert again.dark and again.font_scale == window.font_scale
 

@@ -141,9 +141,9 @@ def test_two_widgets_of_one_class_keep_their_own_messages(qtbot):
 
 def test_a_panel_declares_its_refusal_and_clears_it_when_the_filter_is_made(qtbot):
     from bloomviz.gui.filter_tab.params_panel import ParamsPanel
-    from bloomviz.gui.workbench import Workbench
+    from bloomviz.gui.workbench import QtWorkbench
 
-    wb = Workbench()
+    wb = QtWorkbench()
     panel = ParamsPanel(wb)
     qtbot.addWidget(panel)
     panel.fields["m"].setText("-5")

@@ -11,15 +11,15 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6 import QtCore
 
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from window_helpers import new_window
 
 
 def test_the_adapter_has_one_signal_for_operations(qtbot):
-    assert isinstance(Workbench.operated, QtCore.Signal)
+    assert isinstance(QtWorkbench.operated, QtCore.Signal)
     for gone in ("historyAppended", "bitsChanged", "highlighted"):
-        assert not hasattr(Workbench, gone), gone
-    wb = Workbench(probes=16)
+        assert not hasattr(QtWorkbench, gone), gone
+    wb = QtWorkbench(probes=16)
     records = []
     wb.operated.connect(records.append)
     wb.insert("apple")

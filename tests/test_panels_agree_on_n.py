@@ -13,7 +13,7 @@ from PySide6 import QtCore
 
 from bloomviz.gui.extensions import install_all
 from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 
 
 def _n(text: str) -> int:
@@ -24,7 +24,7 @@ def _n(text: str) -> int:
 @pytest.fixture
 def window(qtbot, tmp_path):
     settings = QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat)
-    win = MainWindow(workbench=Workbench(probes=2_000), settings=settings)
+    win = MainWindow(workbench=QtWorkbench(probes=2_000), settings=settings)
     qtbot.addWidget(win)
     install_all(win)
     win.file_actions.maybe_discard = lambda action: True   # no "unsaved changes?" dialog on close

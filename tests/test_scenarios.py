@@ -16,13 +16,13 @@ from bloomviz.items.encoding import to_bytes
 from bloomviz.vocabulary import Verdict
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.scenarios_tab.controller import SCENARIOS, install
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
     settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-    win = MainWindow(workbench=Workbench(probes=2_000), settings=settings)
+    win = MainWindow(workbench=QtWorkbench(probes=2_000), settings=settings)
     win.params_panel.confirm = lambda question: True
     win.asked = []
     win.answer = True

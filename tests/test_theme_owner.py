@@ -7,7 +7,7 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui import theme
 from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from window_helpers import new_window
 
 
@@ -70,7 +70,7 @@ def test_the_panels_redraw_in_the_new_theme(window, qtbot):
 def test_a_new_window_starts_in_its_saved_theme(qtbot, tmp_path, window):
     window.set_dark(True, remember=False)          # like --dark: this run only
     settings = QtCore.QSettings(str(tmp_path / "other.ini"), QtCore.QSettings.Format.IniFormat)
-    other = MainWindow(workbench=Workbench(probes=100), settings=settings)
+    other = MainWindow(workbench=QtWorkbench(probes=100), settings=settings)
     qtbot.addWidget(other)
     assert not other.dark and not theme.is_dark()   # its preference is light
     assert settings.value("view/dark") is None       # and nothing was written for it

@@ -11,7 +11,7 @@ import pytest
 
 from bloomviz import cli
 from bloomviz.items.encoding import random_items
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.vocabulary import Verdict
 
 VARIANTS = [
@@ -25,7 +25,7 @@ VARIANTS = [
 
 @pytest.fixture
 def wb(qtbot):
-    bench = Workbench(probes=3_000)
+    bench = QtWorkbench(probes=3_000)
     yield bench
     bench.cancel()
 
@@ -155,7 +155,7 @@ def test_scalable_stages_grow_as_specified_and_stay_under_the_bound(wb, qtbot):
 @pytest.mark.parametrize("variant, params", [("partitioned", {"m": 6000, "k": 5}),
                                              ("blocked", {"m": 8192, "k": 6})])
 def test_partitioned_and_blocked_rates_within_five_sd_of_their_theory(qtbot, variant, params):
-    wb = Workbench(probes=20_000)
+    wb = QtWorkbench(probes=20_000)
     assert wb.configure(variant=variant, **params)
     wb.insert_batch(random_items(900, seed=4))
     theory = wb.filter.theory_fp(900)

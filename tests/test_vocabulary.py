@@ -66,8 +66,6 @@ TWICE_ALLOWED = {
     # the lab's example is a student's own filter, written as a student writes it (bloomviz lab FILE:make_filter
     # loads a user's class, whatever its name): it is the thing the lab checks, not a second bloomviz class
     "BloomFilter": {"filters/standard.py", "lab/examples/good_filter.py"},
-    # pending: the Qt adapter (gui/workbench.py) is still named after the model it adapts
-    "Workbench": {"workbench/model.py", "gui/workbench.py"},
 }
 
 

@@ -15,7 +15,7 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui import theme, window_limits
 from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.workbench import limits
 from bloomviz.workbench.limits import MAX_M
 
@@ -27,7 +27,7 @@ def make_window(qtbot, path, **values):
     for key, value in values.items():
         settings.setValue(key, value)
     settings.sync()
-    w = MainWindow(workbench=Workbench(probes=200), settings=settings)
+    w = MainWindow(workbench=QtWorkbench(probes=200), settings=settings)
     qtbot.addWidget(w)
     return w
 
@@ -48,21 +48,21 @@ def test_a_valid_saved_font_scale_is_used(qtbot, tmp_path):
 
 
 def test_a_scalable_filter_larger_than_the_grid_is_refused_before_allocating(qtbot):
-    wb = Workbench(probes=100)
+    wb = QtWorkbench(probes=100)
     errors = []
     wb.error.connect(errors.append)
     before = (wb.variant, wb.filter.m)
     assert not wb.configure(variant="scalable", initial_capacity=100_000_000, p=0.01)
     assert (wb.variant, wb.filter.m) == before
     assert errors and f"{MAX_M:,}" in errors[-1] and "100,000,000" in errors[-1]
-    assert Workbench.validate_config(None, None, variant="scalable", initial_capacity=10 ** 8, p=0.01)
+    assert QtWorkbench.validate_config(None, None, variant="scalable", initial_capacity=10 ** 8, p=0.01)
 
 
 def test_a_scalable_filter_may_not_grow_past_the_grid(qtbot, monkeypatch):
     # The window's limit (10^8 bits) read where it is checked, made small so that a stage past it is a few items
     monkeypatch.setattr(limits, "MAX_M", 10_000_000)
     MAX_M = limits.MAX_M
-    wb = Workbench(probes=100)
+    wb = QtWorkbench(probes=100)
     assert wb.configure(variant="scalable", initial_capacity=300_000, p=0.01)
     errors = []
     wb.error.connect(errors.append)

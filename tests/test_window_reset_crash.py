@@ -17,7 +17,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6 import QtCore
 
 from bloomviz.gui.filter_tab.history_panel import HistoryModel
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 
 SCRIPT = textwrap.dedent("""
     import os, random, sys, tempfile
@@ -26,9 +26,9 @@ SCRIPT = textwrap.dedent("""
     app = QtWidgets.QApplication([])
     from bloomviz.gui.extensions import install_all
     from bloomviz.gui.main_window import MainWindow
-    from bloomviz.gui.workbench import Workbench
+    from bloomviz.gui.workbench import QtWorkbench
     settings = QtCore.QSettings(os.path.join(tempfile.mkdtemp(), "s.ini"), QtCore.QSettings.Format.IniFormat)
-    w = MainWindow(workbench=Workbench(probes=500), settings=settings)
+    w = MainWindow(workbench=QtWorkbench(probes=500), settings=settings)
     install_all(w)
     w.params_panel.confirm = lambda question: True
     w.file_actions.maybe_discard = lambda action: True
@@ -69,7 +69,7 @@ def test_replacing_the_filter_during_auto_play_does_not_crash(tmp_path):
 
 
 def test_history_model_answers_nothing_for_rows_dropped_before_the_reset_arrives(qtbot):
-    wb = Workbench(probes=50)
+    wb = QtWorkbench(probes=50)
     seen = []
     # Connected before the model exists, so it runs before the model's own reset slot, as auto-play's did:
     # it must see no row that is gone, and reading a stale index must not raise.
@@ -89,7 +89,7 @@ def test_history_model_answers_nothing_for_rows_dropped_before_the_reset_arrives
 
 
 def test_history_model_follows_a_rollback(qtbot):
-    wb = Workbench(probes=50)
+    wb = QtWorkbench(probes=50)
     model = HistoryModel(wb)
     wb.insert("kept")
     cp = wb.checkpoint()

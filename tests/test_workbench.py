@@ -20,28 +20,28 @@ from bloomviz.items.encoding import describe, random_items
 from bloomviz.workbench.limits import MAX_ITEM_BYTES, MAX_M
 from bloomviz.workbench.limits import design_params
 from bloomviz.vocabulary import Verdict
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 
 
 @pytest.fixture
 def wb(qtbot):
-    bench = Workbench(probes=2_000)
+    bench = QtWorkbench(probes=2_000)
     yield bench
     bench.cancel()
 
 
-def snapshot(wb: Workbench):
+def snapshot(wb: QtWorkbench):
     return (wb.filter.bits.copy() if hasattr(wb.filter, "bits") else None, len(wb.filter), len(wb.items),
             len(wb.series), len(wb.history), wb.filter.m, wb.filter.k, wb.filter.scheme)
 
 
-def brute_fp(wb: Workbench) -> int:
+def brute_fp(wb: QtWorkbench) -> int:
     """False positives among the probes, by testing each one's k bits directly."""
     flt = wb.filter
     return sum(all(flt.bits[p] for p in flt.positions(x)) for x in wb.probes)
 
 
-def assert_consistent(wb: Workbench) -> None:
+def assert_consistent(wb: QtWorkbench) -> None:
     n = len(wb.filter)
     assert len(wb.items) == n
     assert len(wb.series) == n
@@ -100,7 +100,7 @@ def test_lookup_verdicts_true_positive_and_true_negative(wb):
     assert (last.lookups, last.true_positives, last.true_negatives, last.false_positives) == (2, 1, 1, 0)
 
 
-def find_false_positive(wb: Workbench, inserted: list[str]) -> str:
+def find_false_positive(wb: QtWorkbench, inserted: list[str]) -> str:
     flt = wb.filter
     for cand in (f"probe-{i}" for i in range(100_000)):
         if cand not in inserted and all(flt.bits[p] for p in flt.positions(cand)):

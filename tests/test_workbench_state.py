@@ -11,18 +11,18 @@ import pytest
 
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.encoding import random_items
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.vocabulary import Verdict
 
 
 @pytest.fixture
 def wb(qtbot):
-    bench = Workbench(probes=1_000)
+    bench = QtWorkbench(probes=1_000)
     yield bench
     bench.cancel()
 
 
-def state(wb: Workbench):
+def state(wb: QtWorkbench):
     return (wb.filter.bits.tobytes(), len(wb.filter), len(wb.items), len(wb.series), len(wb.history),
             wb.tracker.fp_count, wb.status()["lookups"], list(wb.series.column("fp_measured")))
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 from PySide6 import QtCore
 
 from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 
 
 def new_window(qtbot, tmp_path, probes: int = 300) -> MainWindow:
     """A main window whose preferences go to a settings file in ``tmp_path`` (never the user's)."""
     settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-    window = MainWindow(workbench=Workbench(probes=probes), settings=settings)
+    window = MainWindow(workbench=QtWorkbench(probes=probes), settings=settings)
     qtbot.addWidget(window)
     return window
 

@@ -65,7 +65,7 @@ from bloomviz.gui.extensions import install_all  # noqa: E402
 from bloomviz.gui.lesson_tab import stepping  # noqa: E402
 from bloomviz.gui.main_window import MainWindow  # noqa: E402
 from bloomviz.gui.window import exports  # noqa: E402
-from bloomviz.gui.workbench import Workbench  # noqa: E402
+from bloomviz.gui.workbench import QtWorkbench  # noqa: E402
 from walk_checks import FileWatch, check, fingerprint  # noqa: E402
 from walk_inputs import SUFFIXES, Inputs  # noqa: E402
 
@@ -138,7 +138,7 @@ QtWidgets.QInputDialog.getText = staticmethod(lambda *a, **k: (answer_rng.choice
 
 # --- the window ---------------------------------------------------------------------------------------------
 settings = QtCore.QSettings(os.environ["BLOOMVIZ_SETTINGS"], QtCore.QSettings.Format.IniFormat)
-win = MainWindow(workbench=Workbench(probes=300), settings=settings)
+win = MainWindow(workbench=QtWorkbench(probes=300), settings=settings)
 install_all(win)
 win.show()
 wb = win.wb

@@ -7,11 +7,11 @@ import sys
 from PySide6 import QtWidgets
 
 from bloomviz.gui.widgets.grid import BitGridWidget
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 
 
 def build(m: int = 64, k: int = 3):
-    wb = Workbench()
+    wb = QtWorkbench()
     wb.configure(m, k)
     window, grid, line, verdict = QtWidgets.QWidget(), BitGridWidget(), QtWidgets.QLineEdit(), QtWidgets.QLabel()
     layout = QtWidgets.QVBoxLayout(window)

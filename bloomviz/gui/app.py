@@ -87,12 +87,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     args = build_parser().parse_args(list(argv))
     if args.screenshot is not None and not args.screenshot.strip():
         raise _ArgError("--screenshot needs a file name")
-    from bloomviz.gui.workbench import Workbench# noqa: F401 - fails early if the GUI stack is missing
+    from bloomviz.gui.workbench import QtWorkbench# noqa: F401 - fails early if the GUI stack is missing
     if args.m is not None or args.k is not None or args.scheme is not None:
         from bloomviz.hashing import schemes as hashing
         from bloomviz.workbench.limits import design_params
         m_default, k_default = design_params(200, 0.01)
-        problem = Workbench.validate_config(args.m if args.m is not None else m_default,
+        problem = QtWorkbench.validate_config(args.m if args.m is not None else m_default,
                                             args.k if args.k is not None else k_default,
                                             args.scheme or hashing.DEFAULT_SCHEME)
         if problem:

@@ -26,7 +26,7 @@ from bloomviz.gui.window.demo import run_demo
 from bloomviz.gui.window.redraw import FilterRedraw
 from bloomviz.gui.window.status import StatusLine
 from bloomviz.gui.window_limits import MAX_PROBES
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from bloomviz import i18n
 
 DEFAULT_SIZE = (1440, 900)
@@ -54,7 +54,7 @@ class MainWindow(QtWidgets.QMainWindow):
     projector_layout = None   # window.projector.ProjectorLayout: F8
     language_menu = None      # window.language_menu: View → Language (the language of the next start)
 
-    def __init__(self, workbench: Workbench | None = None, settings: QtCore.QSettings | None = None,
+    def __init__(self, workbench: QtWorkbench | None = None, settings: QtCore.QSettings | None = None,
                  parent=None):
         super().__init__(parent)
         self.setObjectName("bloomvizMainWindow")
@@ -62,7 +62,7 @@ class MainWindow(QtWidgets.QMainWindow):
         i18n.use(i18n.choose(str(self.settings.value(i18n.SETTING, "") or "")))   # before any word is shown
         language_menu.use_qt_locale(i18n.language(), self)
         self.setWindowTitle(i18n.tr("bloomviz — Bloom filters made visible"))
-        self.wb = workbench if workbench is not None else Workbench(self)
+        self.wb = workbench if workbench is not None else QtWorkbench(self)
         self._font_scale = theme.DEFAULT_FONT_SCALE
 
         self.grid = BitGridWidget()

@@ -133,7 +133,7 @@ def _start_warm_up() -> None:
             pass
 
 
-class Workbench(QtCore.QObject):
+class QtWorkbench(QtCore.QObject):
     aboutToReset = QtCore.Signal()
     filterReset = QtCore.Signal()
     # A scalable filter opened a stage: same filter, same history, a larger grid. Not a reset: auto-play, the
@@ -241,4 +241,4 @@ def _forward(name: str):
 
 
 for _name in MODEL_API:
-    setattr(Workbench, _name, _forward(_name))
+    setattr(QtWorkbench, _name, _forward(_name))

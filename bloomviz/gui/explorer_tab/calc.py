@@ -22,7 +22,7 @@ from bloomviz.theory.units import human_bytes, percent_text, rate_text
 from bloomviz.gui.explorer_tab.engine_preset import EnginePresetRow
 from bloomviz.gui.filter_tab.params_panel import parse_int, parse_rate
 from bloomviz.gui.timing import Throttle
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.plain_text import ask_yes_no
 from bloomviz.gui.widgets.message_bar import MessageBar
@@ -109,7 +109,7 @@ class CalculatorPanel(Messages, QtWidgets.QWidget):
     zeroItems = QtCore.Signal(object, object)  # m, k: n = 0 was asked for (no design, but a picture of why)
     parametersUsed = QtCore.Signal(object, object, str, object)
 
-    def __init__(self, workbench: Workbench, parent=None):
+    def __init__(self, workbench: QtWorkbench, parent=None):
         super().__init__(parent)
         self._wb = workbench
         self.design: Design | None = None
@@ -258,7 +258,7 @@ class CalculatorPanel(Messages, QtWidgets.QWidget):
                 say.show_only(say.Error.nothing_solved)
             return False
         scheme = self.scheme_combo.currentData()
-        problem = Workbench.validate_config(d.m, d.k, scheme)
+        problem = QtWorkbench.validate_config(d.m, d.k, scheme)
         if problem:
             say.show_only(say.Error.cannot_take, problem=problem)
             return False

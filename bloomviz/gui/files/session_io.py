@@ -31,7 +31,7 @@ from bloomviz.gui.files.file_paths import APP_TITLE
 from bloomviz.gui.files.filter_files import FilterFiles, filter_args, filter_from_bytes
 from bloomviz.gui.files.session_open import SessionOpening
 from bloomviz.gui.files.session_save import SessionSaving
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.i18n import number, ntr, tr
 
 
@@ -41,7 +41,7 @@ class FileActions(SessionSaving, SessionOpening, FilterFiles, QtCore.QObject):
     def __init__(self, window, dialogs: Dialogs | None = None):
         super().__init__(window)
         self.window = window
-        self.wb: Workbench = window.wb
+        self.wb: QtWorkbench = window.wb
         self.dialogs = dialogs if dialogs is not None else Dialogs(window)
         self.recent = recent_files.RecentFiles(window.settings, parent=self)
         self.importer = FileImport(self.wb, self.dialogs, parent=self)

@@ -17,7 +17,7 @@ from bloomviz.files import storage
 from bloomviz.workbench import replay as session_replay
 from bloomviz.gui.files.file_paths import OPEN_FILTER, os_error_text
 from bloomviz.gui.files.filter_files import filter_from_bytes, loaded_note
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.workbench.limits import MAX_M as WINDOW_MAX_M
 from bloomviz.i18n import number, tr
 
@@ -152,7 +152,7 @@ class SessionOpening:
         else:
             args = s.configure_args()
             args.pop("capacity")
-            problem = Workbench.validate_config(**args)
+            problem = QtWorkbench.validate_config(**args)
             if problem:
                 return problem, None
         return "", base

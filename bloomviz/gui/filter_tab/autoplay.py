@@ -7,7 +7,7 @@ since it replaced a per-block draw of random bytes, a seed gives other strings t
 
 How items go in depends on the rate:
 
-- up to ``SINGLE_MAX_RATE`` a second: one ``Workbench.insert`` per timer tick, so every item lights its k bits
+- up to ``SINGLE_MAX_RATE`` a second: one ``QtWorkbench.insert`` per timer tick, so every item lights its k bits
   on the grid and is explained;
 - faster: a tick every ``BATCH_TICK_MS`` inserts the items due in that time as one batch;
 - ``MAX_RATE`` ("as fast as possible"): the workbench's chunked job, which sizes chunks to keep each event-loop
@@ -28,7 +28,7 @@ import numpy as np
 from PySide6 import QtCore
 
 from bloomviz.gui.timing import ChunkRunner
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.items.generated import GeneratedItems, GeneratedRun
 from bloomviz.i18n import number, tr
 
@@ -101,7 +101,7 @@ class AutoPlay(QtCore.QObject):
     progress = QtCore.Signal(object, object)   # inserted in this run, run length (object: Qt's int is 32-bit)
     message = QtCore.Signal(str)
 
-    def __init__(self, workbench: Workbench, parent=None):
+    def __init__(self, workbench: QtWorkbench, parent=None):
         super().__init__(parent)
         self._wb = workbench
         self._state = IDLE

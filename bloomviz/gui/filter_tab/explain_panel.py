@@ -20,7 +20,7 @@ from bloomviz.gui.theme import verdict_colour
 from bloomviz.gui.timing import Throttle
 from bloomviz.explain.operations import KIND_WORDS, Explanation
 from bloomviz.i18n import marks, number, tr
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.workbench.records import Numbers
 
 
@@ -166,7 +166,7 @@ def _short(item: object) -> str:
 class ExplainPanel(QtWidgets.QTextBrowser):
     RENDER_INTERVAL_MS = 100
 
-    def __init__(self, workbench: Workbench, parent=None):
+    def __init__(self, workbench: QtWorkbench, parent=None):
         super().__init__(parent)
         self._wb = workbench
         self._pending = None    # the record (Operation or StateNote) to explain when next rendered

@@ -13,7 +13,7 @@ from bloomviz.gui import theme
 from bloomviz.gui.plain_text import tooltip
 from bloomviz.gui.theme import verdict_colour
 from bloomviz.gui.timing import Throttle
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.workbench.records import HistoryEntry
 from bloomviz.i18n import number, tr
 
@@ -49,7 +49,7 @@ _RIGHT = int(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignV
 
 
 class HistoryModel(QtCore.QAbstractTableModel):
-    def __init__(self, workbench: Workbench, parent=None):
+    def __init__(self, workbench: QtWorkbench, parent=None):
         super().__init__(parent)
         self._wb = workbench
         self._history = workbench.history      # the model's list (a new one with each reset)
@@ -168,7 +168,7 @@ class HistoryModel(QtCore.QAbstractTableModel):
 
 
 class HistoryPanel(QtWidgets.QTableView):
-    def __init__(self, workbench: Workbench, parent=None):
+    def __init__(self, workbench: QtWorkbench, parent=None):
         super().__init__(parent)
         self.model_ = HistoryModel(workbench, self)
         self.setModel(self.model_)

@@ -23,7 +23,7 @@ from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.gui.theme import verdict_colour
 from bloomviz.i18n import number, tr
 from bloomviz.gui.plain_text import ask_yes_no
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.gui.filter_tab import pasted_lines
 from bloomviz.workbench.limits import MAX_ITEM_BYTES
 from bloomviz.vocabulary import Verdict
@@ -57,7 +57,7 @@ class ItemPanel(Messages, QtWidgets.QWidget):
         inserting = Msg("Inserting: {count} lines as items (Esc cancels; Undo takes them all back).")
         not_removed = Msg("Not removed: Kept the filter as it was.")
 
-    def __init__(self, workbench: Workbench, parent=None):
+    def __init__(self, workbench: QtWorkbench, parent=None):
         super().__init__(parent)
         self._wb = workbench
         self.line = QtWidgets.QLineEdit()

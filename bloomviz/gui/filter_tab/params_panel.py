@@ -24,7 +24,7 @@ from bloomviz.filters.params import K, M, Param
 from bloomviz.filters.registry import VARIANTS
 from bloomviz.hashing import schemes as hashing
 from bloomviz.theory import units
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.workbench.limits import MAX_K, MAX_M, MIN_M, design_params
 from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.plain_text import ask_yes_no
@@ -120,7 +120,7 @@ class ParamsPanel(Messages, QtWidgets.QWidget):
 
     """See the module docstring. ``confirm(question) -> bool`` may be replaced (tests, scripted use)."""
 
-    def __init__(self, workbench: Workbench, parent=None):
+    def __init__(self, workbench: QtWorkbench, parent=None):
         super().__init__(parent)
         self._wb = workbench
         self._designed: tuple[int, int, int] | None = None   # (m, k, n) of the last design
@@ -258,14 +258,14 @@ class ParamsPanel(Messages, QtWidgets.QWidget):
         return config["m"], config["k"], config["scheme"]
 
     def config(self) -> dict:
-        """Everything ``Workbench.configure`` takes for the chosen variant, or ValueError naming the bad value."""
+        """Everything ``QtWorkbench.configure`` takes for the chosen variant, or ValueError naming the bad value."""
         v = self.variant
         scheme = self.scheme_combo.currentData()
         params: dict = {"variant": v, "scheme": scheme, "m": None, "k": None}
         for param in VARIANTS[v].capabilities.parameters:
             if param.form:
                 params[param.name] = self._read(param)
-        problem = Workbench.validate_config(**params)
+        problem = QtWorkbench.validate_config(**params)
         if problem:
             raise ValueError(problem)
         return params

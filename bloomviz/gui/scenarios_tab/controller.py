@@ -18,7 +18,7 @@ from bloomviz.scenarios.datasets import DatasetError
 from bloomviz.scenarios.base import Scenario
 from bloomviz.scenarios.stories import SCENARIOS, get_scenario
 from bloomviz.gui.scenarios_tab.panel import ScenarioPanel
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.i18n import tr
 
 SINGLES_LIMIT = 64   # up to this many items go in one by one
@@ -50,7 +50,7 @@ class ScenarioRunner(QtCore.QObject):
     finished = QtCore.Signal(str)
     failed = QtCore.Signal(str, str)     # key, message
 
-    def __init__(self, workbench: Workbench, parent=None):
+    def __init__(self, workbench: QtWorkbench, parent=None):
         super().__init__(parent)
         self.wb = workbench
         self.scenario: Scenario | None = None

@@ -25,7 +25,7 @@ from bloomviz.vocabulary import Verdict
 from bloomviz.scenarios.spelling import SpellChecker
 from bloomviz.workbench.limits import MAX_ITEM_BYTES
 from bloomviz.gui import theme
-from bloomviz.gui.workbench import Workbench
+from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.plain_text import ask_yes_no
 from bloomviz.gui.widgets.message_bar import MessageBar
@@ -46,7 +46,7 @@ class ScenarioPanel(Messages, QtWidgets.QWidget):
     class Error(Messages.Error):
         not_run = Msg("Scenario not run — {problem}")
 
-    def __init__(self, workbench: Workbench, runner, ask: Callable[[str, str], bool] | None = None,
+    def __init__(self, workbench: QtWorkbench, runner, ask: Callable[[str, str], bool] | None = None,
                  parent=None):
         super().__init__(parent)
         self.wb = workbench

@@ -20,23 +20,42 @@ from bloomviz.filters.partitioned import PartitionedBloomFilter
 from bloomviz.filters.scalable import ScalableBloomFilter
 from bloomviz.filters.standard import BloomFilter
 
-DESCRIBERS: dict[type, type[StandardWords]] = {
+_FOUND: dict[type, type[StandardWords]] = {}   # words_class's answers, per filter class (asked on every insert)
+
+
+class _Table(dict):
+    """The table by class; adding, replacing or deleting an entry forgets the answers found along the MROs."""
+
+    def __setitem__(self, key, value) -> None:
+        super().__setitem__(key, value)
+        _FOUND.clear()
+
+    def __delitem__(self, key) -> None:
+        super().__delitem__(key)
+        _FOUND.clear()
+
+
+DESCRIBERS: dict[type, type[StandardWords]] = _Table({
     BloomFilter: StandardWords,
     CountingBloomFilter: CountingWords,
     ScalableBloomFilter: ScalableWords,
     PartitionedBloomFilter: PartitionedWords,
     BlockedBloomFilter: BlockedWords,
-}
+})
 
 
 def words_class(cls: type) -> type[StandardWords]:
     """The describer class of a filter class: its own, or its nearest ancestor's."""
+    found = _FOUND.get(cls)
+    if found is not None:
+        return found
     for klass in cls.__mro__:
         if klass in DESCRIBERS:
-            return DESCRIBERS[klass]
+            found = _FOUND[cls] = DESCRIBERS[klass]
+            return found
     raise LookupError(f"no describer for {cls.__name__}: add one to bloomviz.explain.describers.DESCRIBERS")
 
 
 def describer(flt) -> StandardWords:
     """The words for one filter."""
-    return words_class(type(flt))(flt)
+    return (_FOUND.get(type(flt)) or words_class(type(flt)))(flt)

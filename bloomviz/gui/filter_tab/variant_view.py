@@ -38,8 +38,9 @@ class VariantViews(QtCore.QObject):
         wb.jobFinished.connect(lambda *_: self.refresh())
         self.refresh()
 
-    def _later(self, *_args) -> None:
-        if not self._window.wb.busy:
+    def _later(self, rec) -> None:
+        # a job's chunks are not outlined one by one (its end refreshes); a single operation always is
+        if rec.op != "insert batch" or not self._window.wb.busy:
             self._bands_later.request()
 
     def refresh(self) -> None:

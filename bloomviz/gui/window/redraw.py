@@ -168,8 +168,9 @@ class FilterRedraw:
             if positions is None:
                 self._redraw_all()
             elif len(positions):
+                # a record's cells (sorted, each once, in range) and their values: drawn as they are
                 self._grid.update_cells(positions, values if values is not None
-                                        else self._wb.cell_values(positions))
+                                        else self._wb.cell_values(positions), known=True)
             return
         if positions is None or self._pending_bits is None:
             self._pending_bits = None
@@ -204,7 +205,7 @@ class FilterRedraw:
         if not cells:
             self._grid.clear_highlight()
         else:
-            self._grid.highlight(np.asarray(cells, dtype=np.int64), list(rec.kinds))
+            self._grid.highlight(np.asarray(cells, dtype=np.int64), list(rec.kinds), known=True)   # the model's cells
 
     def series_changed(self) -> None:
         if self._wb.busy:

@@ -231,7 +231,15 @@ class BitGridWidget(QtWidgets.QWidget):
         self._pic.load_packed(packed, lo, hi)
         self._hover.refresh()
 
-    def update_cells(self, positions: np.ndarray, values, *, unique: bool = False) -> None:
+    def update_cells(self, positions: np.ndarray, values, *, unique: bool = False, known: bool = False) -> None:
+        """``known``: the cells come from the model's record (int64 indices in range, each once, uint8 values
+        within the grid's range): drawn without checking them again."""
+        if known:
+            if positions.size:
+                self._pic.update(positions, values)
+                if self._hover.index >= 0 and np.any(positions == self._hover.index):
+                    self._hover.refresh()
+            return
         self._require_grid()
         positions = self._checked_positions(positions)
         values = np.asarray(values)
@@ -294,9 +302,12 @@ class BitGridWidget(QtWidgets.QWidget):
         save_png(exporter.export(toBytes=True), path, "the grid picture")
 
     # ----------------------------------------------------------------- marks, hover (marks.py, hover.py)
-    def highlight(self, positions, kinds: str | Sequence[str]) -> None:
-        self._require_grid()
-        self._marks.highlight(self._checked_positions(positions), kinds, self.cols, self.marker_size())
+    def highlight(self, positions, kinds: str | Sequence[str], *, known: bool = False) -> None:
+        """``known``: int64 cell indices in range, from the model's record (not checked again)."""
+        if not known:
+            self._require_grid()
+            positions = self._checked_positions(positions)
+        self._marks.highlight(positions, kinds, self.cols, self.marker_size())
 
     def clear_highlight(self) -> None:
         self._marks.clear()

@@ -45,6 +45,7 @@ class ScenarioPanel(Messages, QtWidgets.QWidget):
 
     class Error(Messages.Error):
         not_run = Msg("Scenario not run — {problem}")
+        lookup_refused = Msg("Refused: see the status bar.")
 
     def __init__(self, workbench: QtWorkbench, runner, ask: Callable[[str, str], bool] | None = None,
                  parent=None):
@@ -185,8 +186,10 @@ class ScenarioPanel(Messages, QtWidgets.QWidget):
             return None
         v = self._lookup(item)
         if v is None:
-            self.result.setHtml("<p>Refused: see the status bar.</p>")
+            self.result.clear()
+            self.Error.lookup_refused()
             return None
+        self.Error.lookup_refused.clear()
         text = sc.verdict_text(v)
         parts = [f"<p style='color:{COLOURS[v.kind]}'><b>{html.escape(v.kind.upper())}</b> — "
                  f"{html.escape(text)}</p>"]

@@ -88,7 +88,7 @@ def _checksum(kind: int, data: bytes) -> int:
     return 0
 
 
-class _Table:
+class _SstTable:
     """The footer, metaindex and properties of one table, and a checked block reader."""
 
     def __init__(self, src: Source):
@@ -190,7 +190,7 @@ def read(path, **_options) -> list[ForeignFilter]:
 def read_table(path) -> list[ForeignFilter]:
     name = os.path.basename(os.fsdecode(path))
     with Source(path, NAME) as src:
-        t = _Table(src)
+        t = _SstTable(src)
         found = {k: v for k, v in t.metaindex.items() if k.startswith((FULL, PARTITIONED, BLOCK_BASED))}
         if not found:
             raise src.fail("the metaindex names no filter (the table was written without a filter policy)")

@@ -33,9 +33,10 @@ MAX_STEPS = 1_000             # steps in one lesson (the step list, and a class'
 
 # Seconds of CPU, measured on the project's 2-core machine and rounded up (benchmarks/lesson_work.py).
 # A named item is one operation of the lesson's workbench (the window's model: its record, truth, measurement and
-# numbers), 0.3-0.5 ms where the bare filter took 12 µs; a generated item is one of a workbench batch (its truth row and
+# numbers), 0.2-0.3 ms where the bare filter took 12 µs (0.3-0.5 ms while every record computed its theory and
+# Wilson interval, now computed when first read); a generated item is one of a workbench batch (its truth row and
 # the measurement's row), about three times a bare insert.
-ITEM_SCALAR = 600e-6          # one named item inserted, looked up or removed (a workbench operation)
+ITEM_SCALAR = 400e-6          # one named item inserted, looked up or removed (a workbench operation)
 ITEM_SCALAR_PER_HASH = 0.8e-6
 ITEM_BATCH = 0.35e-6          # one probe, or one item of an ensemble's filters (the bare batch path)
 ITEM_BATCH_PER_HASH = 0.03e-6

@@ -11,6 +11,7 @@ import math
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui import theme
+from bloomviz.gui.messages import Messages, Msg
 from bloomviz.explain.variants import variant_title
 from bloomviz.filters.registry import VARIANTS
 from bloomviz.hashing import schemes as hashing
@@ -21,6 +22,16 @@ from bloomviz.i18n import tr
 LANE_COLOURS = theme.LANE_COLOURS
 OFF = "(off)"
 MAX_GRID_M = 10_000_000
+
+
+class DesignWords(Messages):
+    """What the sizing fields make: m and k, or why they make nothing (under the fields, on a message bar)."""
+
+    class Error(Messages.Error):
+        refused = Msg("{problem}")          # the design's own words for the bad value
+
+    class Information(Messages.Information):
+        sizing = Msg("m = {m} bits, k = {k}; {per} bits per item at n = {n}")
 
 
 class ConfigRow(QtWidgets.QWidget):
@@ -134,10 +145,11 @@ class CompareSettings:
         try:
             m, k, p = self._design()
         except ValueError as exc:
-            self.design_label.setText(str(exc))
+            self.design_words.show_only(self.design_words.Error.refused, problem=exc)
             return
         n = self.items_spin.value() if not design else self.design_n.value()
-        self.design_label.setText(f"m = {m:,} bits, k = {k}; {m / max(n, 1):.1f} bits per item at n = {n:,}")
+        self.design_words.show_only(self.design_words.Information.sizing, m=f"{m:,}", k=k,
+                                    per=f"{m / max(n, 1):.1f}", n=f"{n:,}")
         if design:
             self.m_spin.blockSignals(True), self.k_spin.blockSignals(True)
             self.m_spin.setValue(m)

@@ -21,7 +21,7 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui.compare_tab.drawing import ComparePictures
 from bloomviz.gui.compare_tab.lanes import LaneBox, LaneFrame, lane_area
-from bloomviz.gui.compare_tab.settings import LANE_COLOURS, MAX_GRID_M, CompareSettings, ConfigRow
+from bloomviz.gui.compare_tab.settings import LANE_COLOURS, MAX_GRID_M, CompareSettings, ConfigRow, DesignWords
 from bloomviz.gui import theme
 from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.widgets.message_bar import MessageBar
@@ -92,8 +92,9 @@ class CompareView(Messages, CompareSettings, QtWidgets.QWidget):
                                        "narrower bands"))
         self.seed_spin = QtWidgets.QSpinBox()
         self.seed_spin.setRange(0, 2 ** 31 - 1)
-        self.design_label = QtWidgets.QLabel()
-        self.design_label.setWordWrap(True)
+        self.design_label = MessageBar()
+        self.design_words = DesignWords()
+        self.design_words.bind_messages(self.design_label)
         for w in (self.by_design, self.by_mk):
             w.toggled.connect(self._sync_sizing)
         for w in (self.design_n, self.m_spin, self.k_spin):

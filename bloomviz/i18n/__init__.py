@@ -16,6 +16,7 @@ then ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), English where none names a language
 
 from __future__ import annotations
 
+import functools
 import gettext
 import numbers
 import os
@@ -97,6 +98,7 @@ def use(code: str) -> str:
     global _active, _language, _source
     _active, _source = load(code)
     _language = code if _source else ENGLISH
+    tr.cache_clear()
     return _language
 
 
@@ -109,8 +111,11 @@ def source() -> str:
     return _source
 
 
+@functools.lru_cache(maxsize=4096)
 def tr(text: str) -> str:
-    """``text`` in the window's language (itself in English, or when the catalogue lacks it)."""
+    """``text`` in the window's language (itself in English, or when the catalogue lacks it). Each text is
+    translated once per language (``use`` forgets them): the window's fixed phrases are asked for again on every
+    operation (the explanation's ~40, the verdict's, the status line's), and a kept answer is a lookup in C."""
     return _active.gettext(text)
 
 

@@ -23,6 +23,7 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz.gui import theme
 from bloomviz.studies import explore
 from bloomviz.theory.units import count_text, rate_text
+from bloomviz.gui.files.file_dialogs import message_box
 from bloomviz.gui.widgets.plot_export import EXPORT_FILTER, PlotExportError, export_plot
 from bloomviz.i18n import marks, number, tr
 
@@ -183,7 +184,7 @@ class CurvePlot(QtWidgets.QWidget):
         try:
             self.export(path)
         except (PlotExportError, OSError) as exc:
-            QtWidgets.QMessageBox.warning(self, tr("Export failed"), str(exc))
+            message_box(self, "Export failed", str(exc)).exec()     # a modal report, as every failed save
 
 
 class FpVsNPlot(CurvePlot):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from PySide6 import QtWidgets
 
+from bloomviz.gui.plain_text import PLAIN
 from bloomviz.i18n import tr
 
 SAVE, DISCARD, CANCEL = "save", "discard", "cancel"
@@ -33,6 +34,7 @@ def message_box(parent, title: str, text: str, details: str = "", warning: bool 
     box = QtWidgets.QMessageBox(parent)
     box.setIcon(_Icon.Warning if warning else _Icon.Information)
     box.setWindowTitle(tr(title))     # the callers' titles are fixed English words ("Open a session")
+    box.setTextFormat(PLAIN)          # the text quotes a file's name or a file's bytes: never markup (plain_text)
     box.setText(text)
     if details:
         box.setDetailedText(details)

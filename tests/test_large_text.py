@@ -7,7 +7,7 @@ current font (size hints, font metrics) with the geometry it got."""
 from __future__ import annotations
 
 import pytest
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui import theme
 from bloomviz.gui.compare_tab.view import CompareView
@@ -157,3 +157,32 @@ def test_the_projector_layout_at_150_percent_in_dark_on_1280_by_800(qtbot, tmp_p
         w.set_dark(False, remember=False)
         theme.apply_font_scale(QtWidgets.QApplication.instance(), theme.DEFAULT_FONT_SCALE)
 
+
+
+def _in_view(plot, item) -> bool:
+    """A graphics item of the plot lies wholly within the part of the plot's dock shown (not scrolled away, not
+    past the plot's own edges)."""
+    view = plot.graphics
+    rect = view.mapFromScene(item.sceneBoundingRect()).boundingRect()
+    whole = QtCore.QRect(view.viewport().mapToGlobal(rect.topLeft()), rect.size())
+    area = _scroll_of(plot).viewport()
+    shown = QtCore.QRect(area.mapToGlobal(QtCore.QPoint(0, 0)), area.size())
+    drawn = QtCore.QRect(view.viewport().mapToGlobal(QtCore.QPoint(0, 0)), view.viewport().size())
+    return shown.contains(whole) and drawn.contains(whole)
+
+
+@pytest.mark.parametrize("size, scale", [((1280, 800), 1.0), ((853, 533), 1.0), ((1280, 800), 1.5),
+                                         ((1280, 800), 2.5)])
+def test_the_plots_axis_titles_are_whole_without_the_projector_layout(qtbot, tmp_path, size, scale):
+    # (853 x 533: a 1280 x 800 screen at a scale factor of 1.5.) The plot's dock scrolled to give the plot its
+    # preferred 400 px: the y-axis title, sized for the plot, ran past the part of the dock shown.
+    w = _window(qtbot, tmp_path, size, scale)
+    try:
+        plot = w.plot
+        rate = plot.plot_item
+        # (the layout settles in a few passes: the readout's height, the graphics' size, the legend, the labels)
+        qtbot.waitUntil(lambda: plot.legend_placement is not None and all(
+            _in_view(plot, rate.getAxis(side).label) for side in ("left", "bottom")), timeout=5000)
+    finally:
+        w.wb.cancel()
+        theme.apply_font_scale(QtWidgets.QApplication.instance(), theme.DEFAULT_FONT_SCALE)

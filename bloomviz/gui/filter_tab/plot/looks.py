@@ -132,7 +132,7 @@ class PlotLooks:
             if getattr(line, "label", None) is not None:
                 line.label.setFont(label_font)
 
-    def fit_y_labels(self) -> None:
+    def fit_axis_labels(self) -> None:
         # A rotated axis label is centred on its axis and cut where it runs out of the view. At 150 % in
         # the window's plot dock the rate axis read "false-positive ra". When the full name does not fit,
         # the axis shows the short name (the readout and the title name the rate in full).
@@ -146,6 +146,19 @@ class PlotLooks:
             if axis.labelText != text:
                 axis.setLabel(text)   # the style stays as apply_text set it
                 axis.resizeEvent()    # pyqtgraph centres the label only on a resize: for the old text
+        # The x axis' title likewise, centred under the plot: at 250 % in a 1280 x 800 window "items inserted n"
+        # ran past the plot's right edge. The short name is the symbol the readout and the legend use.
+        visible = self._visible_plots()
+        if visible:
+            axis = visible[-1].getAxis("bottom")
+            view_w = self._items.graphics.viewport().width()
+            centre = axis.sceneBoundingRect().center().x()
+            room = 2 * min(centre, view_w - centre)
+            full = tr(self._x_label)
+            text = full if _label_length(axis, full) <= room else "n"
+            if axis.labelText != text:
+                axis.setLabel(text)
+                axis.resizeEvent()
 
     def _key_html(self, keys) -> str:
         pal = THEMES[self.dark]

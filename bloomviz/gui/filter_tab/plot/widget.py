@@ -87,8 +87,12 @@ class FpPlotWidget(QtWidgets.QWidget):
         self._controls = PlotControls(self.set_log_y, self.set_show_fill, self.set_show_estimate)
         self._graphics = pg.GraphicsLayoutWidget()
         self._graphics.setMinimumSize(200, 150)   # small: in a short dock at large text the plot shrinks, not the grid
+        # The check boxes' row wraps (its height depends on the width), so the dock's scroll area made the widget
+        # as tall as its preferred height for the width, the plot's 400 px included: in a short dock the plot
+        # scrolled and its y-axis title ran past the part shown. The plot takes what room there is (>= 150 px).
+        self._graphics.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Ignored)
         self._items = items = PlotItems(self._graphics, FILL_CURVES, ESTIMATE_CURVES)
-        self._legend = PlotLegend(items, self.visible_plots, on_placed=lambda: self._looks.fit_y_labels())
+        self._legend = PlotLegend(items, self.visible_plots, on_placed=lambda: self._looks.fit_axis_labels())
         self._looks = PlotLooks(items, self._legend, self.visible_plots, title=self.TITLE, x_label=self.X_LABEL)
         self._painter = CurvePainter(items, self._legend, self)
         self._readout = PlotReadout(self, items.crosshairs, self.visible_plots)

@@ -306,7 +306,7 @@ class Workbench:
     tracker = property(lambda self: self._s.measure.tracker)
     probes = property(lambda self: self._s.measure.probes)
     capacity = property(lambda self: self._s.capacity)
-    busy = property(lambda self: self._jobs.busy)
+    busy = property(lambda self: self._jobs.job is not None)   # (asked by several views per operation)
     last_record = property(lambda self: self._s.last, doc="The last Operation or StateNote.")
     truth_known = property(lambda self: self._s.truth.known,
                            doc="False for a filter loaded without its items: false positives cannot be told.")
@@ -342,7 +342,7 @@ class Workbench:
         flt = s.flt
         n, x = len(flt), flt.bits_set
         fp_count, probes = s.measure.fp_count, len(s.measure.probes)
-        key = (n, x, fp_count, probes, s.truth.distorting, self._jobs.busy)
+        key = (n, x, fp_count, probes, s.truth.distorting, self._jobs.job is not None)
         if self._numbers_of is flt and key == self._numbers_key:
             return self._numbers
         self._numbers_of, self._numbers_key = flt, key

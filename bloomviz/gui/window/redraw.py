@@ -148,22 +148,23 @@ class FilterRedraw:
     def operated(self, rec) -> None:
         """One operation, drawn from its record: the cells it changed (with their values), the cells it touched
         (highlighted), the plot. (A restored state's highlight is its last record's: ``filter_reset``.)"""
+        busy = self._wb.busy      # asked once for the grid and the plot
         if rec.grown:
             self.filter_grown()
         elif rec.op != "lookup":
-            self.bits_changed(rec.changed, rec.values)
+            self.bits_changed(rec.changed, rec.values, busy)
         self.highlight(rec)
         if rec.op == "remove":
             # a forced removal: the theory curve is no longer this filter's exact rate (the model knows since
             # which row); the plot names it so
             self._plot.set_formula_break(self._wb.formula_break(), rec.numbers.k)
         if rec.series_grew:
-            self.series_changed()
+            self.series_changed(busy)
         else:
             self._numbers_changed()   # a lookup: the status line's counts
 
-    def bits_changed(self, positions, values=None) -> None:
-        if not self._wb.busy:
+    def bits_changed(self, positions, values=None, busy: bool | None = None) -> None:
+        if not (self._wb.busy if busy is None else busy):
             self._pending_bits = []
             if positions is None:
                 self._redraw_all()
@@ -207,8 +208,8 @@ class FilterRedraw:
         else:
             self._grid.highlight(np.asarray(cells, dtype=np.int64), list(rec.kinds), known=True)   # the model's cells
 
-    def series_changed(self) -> None:
-        if self._wb.busy:
+    def series_changed(self, busy: bool | None = None) -> None:
+        if self._wb.busy if busy is None else busy:
             self._plot_stale = True
         else:
             self._plot.refresh()

@@ -47,7 +47,7 @@ from bloomviz.filters import rows as filter_rows  # noqa: E402
 from bloomviz.measure.experiment import Simulation  # noqa: E402
 from bloomviz.theory import rates as theory  # noqa: E402
 
-M, K, N, PROBES = 2 ** 32, 20, 440_000_000, 10_000
+M, K, N, PROBES, EVERY = 2 ** 32, 20, 440_000_000, 10_000, 1_000_000
 BLOCK = 1 << 22          # positions a numpy call of the floor
 
 
@@ -97,6 +97,7 @@ def filled_bytes(size: int, fill: float, rng, digits: int = 6) -> np.ndarray:
 def sample(n_sample: int, points: int, rounds: int) -> dict:
     rng = np.random.default_rng(9)
     sim = Simulation(M, K, N, probes=PROBES, seed=0)
+    sim.measurement.every = EVERY                   # the README's command keeps a row every 10^6 inserts
     step = sim.step_size() if hasattr(sim, "step_size") else 65_536
     steps = max(1, -(-n_sample // step))
     floor = Floor(steps * step * K)
@@ -162,7 +163,7 @@ def full(path: str, n: int, rounds: int) -> dict:
     before = [floor.ns() for _ in range(rounds)]
     del floor
     gc.collect()
-    argv = ["simulate", "--m", str(M), "--k", str(K), "--n", str(n), "--every", "1000000", "--csv", path]
+    argv = ["simulate", "--m", str(M), "--k", str(K), "--n", str(n), "--every", str(EVERY), "--csv", path]
     print(f"  bloomviz {' '.join(argv)}", file=sys.stderr, flush=True)
     reset = _reset_peak_rss()
     load_before = os.getloadavg()

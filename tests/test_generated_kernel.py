@@ -10,7 +10,7 @@ import pytest
 
 from bloomviz.filters.generated_positions import halves, hash128, positions
 from bloomviz.filters.standard import BloomFilter
-from bloomviz.hashing.generated_kernel import hash128_values
+from bloomviz.hashing.generated_kernel import hash128_generated, hash128_values
 from bloomviz.items.generated import GeneratedItems
 from bloomviz.measure.experiment import BIG_STEP, STEP, Simulation
 from bloomviz.measure.streams import DrawnItems
@@ -25,6 +25,23 @@ def test_values_hash_as_the_numpy_words_and_mmh3_on_the_text(items):
     texts = items.texts(0, len(items))
     for i in (0, 1, len(items) // 2, len(items) - 1):
         assert mmh3.hash_bytes(texts[i].encode()) == int(h1[i]).to_bytes(8, "little") + int(h2[i]).to_bytes(8, "little")
+
+
+@pytest.mark.parametrize("items, start, stop", [(GeneratedItems(5_000, seed=3), 0, 5_000),
+                                                (GeneratedItems(5_000, seed=3, prefix="p"), 1_234, 4_321),
+                                                (GeneratedItems(100, seed=1), 90, 200),       # clamped at the count
+                                                (DrawnItems(300, seed=5), 7, 300)])
+def test_items_hash_from_their_counter_as_from_their_values(items, start, stop):
+    got = hash128_generated(items, start, stop)
+    expected = hash128(items, start, stop)
+    assert got[0].size == min(stop, len(items)) - start
+    assert np.array_equal(got[0], expected[0]) and np.array_equal(got[1], expected[1])
+
+
+def test_the_counter_wraps_as_the_values_do():
+    items = next(g for g in (GeneratedItems(2 ** 63 - 1, seed=s) for s in range(20)) if g.key > 2 ** 63)
+    start = 2 ** 64 - items.key - 20             # i + key passes 2^64 twenty items in
+    assert np.array_equal(hash128_generated(items, start, start + 50)[0], hash128(items, start, start + 50)[0])
 
 
 def test_extreme_values_every_hex_digit_and_letter():

@@ -2,8 +2,8 @@
 
 A generated item (items.generated) is its prefix byte and the 16 hex digits of a 64-bit value, 17 bytes. The
 numpy path spells every item's three little-endian words and hashes them in some forty whole-array passes
-(murmur_np.hash128_words), 27-68 ns an item at m = 2^32 where the passes compete with the filter's cache
-misses; this loop keeps an item's words in registers, 4-6 ns an item. Bit for bit the same (h1, h2)
+(murmur_np.hash128_words): 27-53 ns an item on 2^18 items (the machine quiet / loaded); this loop keeps an
+item's words in registers: 14 ns from the items' values, 8 from the counter they are made of. The same (h1, h2)
 (tests/test_generated_kernel.py checks it against murmur_np and mmh3). The filters of more than 2^26 bits take
 it (filters.generated_positions.halves): those load numba anyway, and no window builds one before its first
 paint.
@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from bloomviz.hashing.murmur_kernel import _C1, _C2, _FIVE, _N1, _N2, _fmix, _rotl
-from bloomviz.items.generated import LENGTH
+from bloomviz.items.generated import LENGTH, GeneratedItems
 
 _U64 = np.uint64
 _LOW32 = np.uint64(0xFFFFFFFF)
@@ -73,6 +73,13 @@ def _halves(values, prefix, h1, h2):
         h1[j], h2[j] = item_halves(values[j], prefix)
 
 
+@njit(cache=True, nogil=True)
+def _counter_halves(first, prefix, h1, h2):
+    # GeneratedItems' values, fmix64(i + key), made here too: its numpy arange and five passes cost 3-6 ns
+    for j in range(h1.size):
+        h1[j], h2[j] = item_halves(_fmix(first + _U64(j)), prefix)
+
+
 def hash128_values(values: np.ndarray, prefix: str) -> tuple[np.ndarray, np.ndarray]:
     """MurmurHash3_x64_128 (h1, h2) of the generated items ``prefix`` + hex(value) for every value, as mmh3
     gives it for their UTF-8 text."""
@@ -82,4 +89,17 @@ def hash128_values(values: np.ndarray, prefix: str) -> tuple[np.ndarray, np.ndar
     h1 = np.empty(values.size, dtype=np.uint64)
     h2 = np.empty(values.size, dtype=np.uint64)
     _halves(values, np.uint64(ord(prefix)), h1, h2)
+    return h1, h2
+
+
+def hash128_generated(items: GeneratedItems, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+    """``hash128_values(items.values(start, stop), items.prefix)``; for plain GeneratedItems (whose values are
+    fmix64 of a counter) without making the values."""
+    if type(items).values is not GeneratedItems.values:        # values of their own (streams.DrawnItems)
+        return hash128_values(items.values(start, stop), items.prefix)
+    start, stop = max(0, int(start)), min(items.count, int(stop))
+    count = max(0, stop - start)
+    h1 = np.empty(count, dtype=np.uint64)
+    h2 = np.empty(count, dtype=np.uint64)
+    _counter_halves(np.uint64((start + items.key) % (1 << 64)), np.uint64(ord(items.prefix)), h1, h2)
     return h1, h2

@@ -89,6 +89,11 @@ class GeneratedItems(Sequence):
     def __len__(self) -> int:
         return self.count
 
+    @property
+    def key(self) -> int:
+        """The 64-bit key drawn from the seed: item i spells fmix64(i + key) (mod 2^64)."""
+        return self._key
+
     def _range(self, start: int, stop: int) -> tuple[int, int]:
         start, stop = max(0, int(start)), min(self.count, int(stop))
         return start, max(start, stop)

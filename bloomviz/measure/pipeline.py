@@ -360,14 +360,31 @@ class Measurement:
 
     # --- checkpoints --------------------------------------------------------------------------------------
     def _record(self, n: np.ndarray, fp: np.ndarray, bits: np.ndarray) -> StepRecord:
-        keep = np.zeros(n.size, dtype=bool)
-        if self._every is not None:
-            keep |= n % self._every == 0
-            if self._last is not None:
-                keep |= n == self._last
-        if self._at.size:
-            keep |= np.isin(n, self._at)
-        kept = np.flatnonzero(keep)
+        lo, size = int(n[0]), n.size
+        if size > 1 and int(n[-1]) - lo == size - 1:
+            # consecutive inserts (an exact step): the checkpoints found from the first n, not by testing
+            # every row (n % every over a step of 2^18 rows took 4 of ~230 ns an item at m = 2^32)
+            parts = []
+            if self._every is not None:
+                parts.append(np.arange((-lo) % self._every, size, self._every, dtype=np.int64))
+                if self._last is not None and lo <= self._last < lo + size:
+                    parts.append(np.array([self._last - lo], np.int64))
+            if self._at.size:
+                inside = self._at[(self._at >= lo) & (self._at < lo + size)]
+                parts.append(inside - lo)
+            if len(parts) == 1:
+                kept = parts[0]
+            else:
+                kept = np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
+        else:
+            keep = np.zeros(size, dtype=bool)
+            if self._every is not None:
+                keep |= n % self._every == 0
+                if self._last is not None:
+                    keep |= n == self._last
+            if self._at.size:
+                keep |= np.isin(n, self._at)
+            kept = np.flatnonzero(keep)
         self._keep_rows(n, fp, bits, kept)
         return StepRecord(n, fp, bits, kept, self.exact)
 

@@ -148,3 +148,25 @@ def test_a_plot_resized_while_hidden_is_placed_for_its_size_when_shown(qtbot, wi
     if where != "none":
         box = widget.plot_item.legend.sceneBoundingRect()
         assert not box.intersects(data) and box.bottom() <= view.height() + 1, (where, box, data)
+
+
+@pytest.mark.parametrize("size, scale", [((1000, 700), 1.0), ((430, 380), 2.5), ((300, 380), 2.5)])
+def test_the_capacity_label_is_shortened_or_left_out_rather_than_cut(qtbot, widget, series, size, scale):
+    # at 250 % in a 1280 x 800 window "capacity n = 200" ran past the plot's left edge: "ity n = 200"
+    widget.set_series(series)
+    widget.resize(*size)
+    widget.set_font_scale(scale)
+    widget.set_capacity(series.column("n")[-1] * 0.97)
+    label = widget.capacity_line.label
+    vb = widget.plot_item.getViewBox()
+
+    def whole() -> bool:
+        if not label.isVisible():
+            return True
+        return vb.sceneBoundingRect().adjusted(-1, -1, 1, 1).contains(label.mapRectToScene(label.boundingRect()))
+    qtbot.waitUntil(lambda: widget.legend_placement is not None and whole(), timeout=3000)
+    shown = label.textItem.toPlainText() if label.isVisible() else None
+    if scale == 1.0:
+        assert shown is not None and shown.startswith("capacity n = ")   # room enough: in full
+    else:
+        assert shown is None or shown.startswith("n = ")

@@ -15,6 +15,7 @@ whose public state it reads (``series``, ``log_y``, ``capacity``, ``reference``,
 from __future__ import annotations
 
 import numpy as np
+from PySide6 import QtWidgets
 
 from bloomviz.gui.filter_tab.plot.style import FILL_CURVES, RATE_CURVES
 from bloomviz.i18n import number, tr
@@ -73,6 +74,7 @@ class CurvePainter:
         self._drawn_values: dict = {}
         self._x_framed = False
         self._stale_fill = self._stale_estimate = False
+        self._label_widths: dict = {}     # (text, font) -> its width drawn, px
 
     def draw(self) -> None:
         """Every shown curve from the series, now."""
@@ -176,6 +178,45 @@ class CurvePainter:
             self._items.estimate_plot.getViewBox().updateAutoRange()
             self._stale_estimate = False
 
+    def fit_capacity_label(self) -> None:
+        """The capacity line's label in full where it fits beside the line, else "n = ...", else none. pyqtgraph
+        puts it on the side of the line with more room, but does not shorten it: at 250 % in a 1280 x 800
+        window "capacity n = 200" ran past the plot's left edge ("ity n = 200")."""
+        n = self._view.capacity
+        lines = [line for line in self._items.capacity_lines if getattr(line, "label", None) is not None]
+        if n is None or not lines:
+            return
+        vb = self._items.rate_plot.getViewBox()
+        (x0, x1), width = vb.viewRange()[0], vb.width()
+        at = (n - x0) / (x1 - x0) * width if x1 > x0 else width / 2
+        room = max(at, width - at) - 6      # the label's offset from the line
+        # the number written the window's way (hr: 2.000), not by pyqtgraph's {value:,.0f}
+        texts = [tr("capacity n = {n}").format(n=number(int(n))), f"n = {number(int(n))}"]
+        label = lines[0].label
+        text = next((t for t in texts if self._text_width(label, t) <= room), None)
+        # near the top of the line, but its whole height inside the view box (which clips it): at large text
+        # half of it stood above the box
+        height = vb.height()
+        along = min(0.93, 1 - (label.boundingRect().height() / 2 + 2) / height) if height > 0 else 0.93
+        for line in lines:
+            if text is not None and line.label.format != text:
+                line.label.setFormat(text)
+                line.label.valueChanged()
+            if abs(line.label.orthoPos - along) > 1e-3:
+                line.label.setPosition(max(0.5, along))
+            if line.label.isVisible() != (text is not None):
+                line.label.setVisible(text is not None)
+
+    def _text_width(self, label, text: str) -> float:
+        font = label.textItem.font()
+        key = (text, font.key())
+        if key not in self._label_widths:
+            probe = QtWidgets.QGraphicsTextItem()
+            probe.setFont(font)
+            probe.setPlainText(text)
+            self._label_widths[key] = probe.boundingRect().width()
+        return self._label_widths[key]
+
     def draw_reference(self) -> None:
         """The reference rate as a two-point curve from n = 0 to the latest n (or the capacity)."""
         reference, series, capacity = self._view.reference, self._view.series, self._view.capacity
@@ -194,10 +235,7 @@ class CurvePainter:
             else:
                 line.show()  # first: a hidden line's label ignores position changes
                 line.setPos(n)
-                if getattr(line, "label", None) is not None:
-                    # the number written the window's way (hr: 2.000), not by pyqtgraph's {value:,.0f}
-                    line.label.setFormat(tr("capacity n = {n}").format(n=number(int(n))))
-                    line.label.valueChanged()
+        self.fit_capacity_label()
         series = self._view.series
         if series is None or len(series) <= 1:
             self.frame_x()

@@ -92,7 +92,7 @@ class FpPlotWidget(QtWidgets.QWidget):
         # scrolled and its y-axis title ran past the part shown. The plot takes what room there is (>= 150 px).
         self._graphics.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Ignored)
         self._items = items = PlotItems(self._graphics, FILL_CURVES, ESTIMATE_CURVES)
-        self._legend = PlotLegend(items, self.visible_plots, on_placed=lambda: self._looks.fit_axis_labels())
+        self._legend = PlotLegend(items, self.visible_plots, on_placed=self._placed)
         self._looks = PlotLooks(items, self._legend, self.visible_plots, title=self.TITLE, x_label=self.X_LABEL)
         self._painter = CurvePainter(items, self._legend, self)
         self._readout = PlotReadout(self, items.crosshairs, self.visible_plots)
@@ -168,7 +168,13 @@ class FpPlotWidget(QtWidgets.QWidget):
         """Whether the series changed since the last redraw (a throttled redraw is on its way)."""
         return self._timer.isActive()
 
+    def _placed(self) -> None:
+        # the plots' sizes are known once the legend is placed: the axis titles and the capacity's label fit them
+        self._looks.fit_axis_labels()
+        self._painter.fit_capacity_label()
+
     def _on_rate_x_range(self, *_):
+        self._painter.fit_capacity_label()     # the line moved across the view: its label's room changed
         if self._painter.wants_redraw_for_x_range():
             self.refresh()
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui.timing import Throttle
-from bloomviz.i18n import number, tr
+from bloomviz.i18n import marks, number, tr
+from bloomviz.theory.units import percent_text
 
 STATUS_INTERVAL_MS = 150
 PROGRESS_INTERVAL_MS = 250  # a progress bar repaints synchronously (~6 ms): four times a second is plenty
@@ -17,16 +18,22 @@ STATUS_TIP = ("m: bits; k: hash functions; n: inserts; fill: fraction of bits se
               "rate measured on the probes (its theory value in brackets).")
 
 
+def _percent(p: float) -> str:
+    """A rate as the one policy writes a percentage ("1.25 %", "8.59 × 10⁻⁵ %"): two fixed decimals wrote a
+    theory of 8.59 × 10⁻⁷ as "0.00%", as if the filter could not err."""
+    return marks(percent_text(p))
+
+
 def status_text(status: dict) -> str:
     """The status line for the workbench's ``status()``."""
     s = status
     cap = tr(" of {capacity}").format(capacity=number(s["capacity"])) if s["capacity"] else ""
-    line = tr("m = {m} · k = {k} · {scheme} · n = {n}{capacity} · fill {fill}% · FP now {measured}% ").format(
+    line = tr("m = {m} · k = {k} · {scheme} · n = {n}{capacity} · fill {fill}% · FP now {measured} ").format(
         m=number(s["m"]), k=s["k"], scheme=s["scheme"], n=number(s["n"]), capacity=cap,
-        fill=number(s["fill"] * 100, 1), measured=number(s["fp_measured"] * 100, 2))
+        fill=number(s["fill"] * 100, 1), measured=_percent(s["fp_measured"]))
     if s.get("after_removals"):
-        return line + tr("(its counters give {rate}%)").format(rate=number(s["fp_now"] * 100, 2))
-    return line + tr("(theory {rate}%)").format(rate=number(s["fp_exact"] * 100, 2))
+        return line + tr("(its counters give {rate})").format(rate=_percent(s["fp_now"]))
+    return line + tr("(theory {rate})").format(rate=_percent(s["fp_exact"]))
 
 
 class ElidedLabel(QtWidgets.QLabel):

@@ -171,6 +171,8 @@ def list_halves(items: list, of_bytes: bool) -> tuple[np.ndarray, np.ndarray] | 
             start = stop
         else:                          # a long item: room for its UTF-8 (4 bytes a code point at most)
             start = -2 - stopped
+            if start >= len(items):    # the list shrank meanwhile (another thread): the checked path
+                return None
             scratch = np.empty(8 * len(items[start]), dtype=np.uint8)
     return h1, h2
 

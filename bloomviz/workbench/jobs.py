@@ -142,11 +142,7 @@ class Jobs:
 
     def __init__(self, bench, *, emit: Callable, undo):
         self._bench, self._emit, self._undo = bench, emit, undo
-        self.job: Job | None = None
-
-    @property
-    def busy(self) -> bool:
-        return self.job is not None
+        self.job: Job | None = None     # the running job (the workbench's ``busy`` reads it)
 
     def insert_many(self, items: Iterable[object], label: str = "items") -> bool:
         items = items if isinstance(items, list) else list(items)

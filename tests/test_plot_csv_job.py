@@ -95,3 +95,41 @@ def test_bulk_work_running_refuses_the_export_before_reading_rows(window, qtbot,
     assert "cancel it first" in window.statusBar().currentMessage()
     window.wb.cancel()
     assert not (tmp_path / "fp.csv").exists() and not [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("log_y", [False, True])       # on a log axis the upper-limit curve is exported too
+def test_the_rows_computed_a_slice_at_a_time_are_pyqtgraphs_export_of_every_row(qtbot, tmp_path, monkeypatch,
+                                                                                log_y):
+    from pyqtgraph.exporters import CSVExporter
+
+    from bloomviz.gui.filter_tab.plot import FpPlotWidget, drawing
+    from bloomviz.gui.widgets.plot_export import CSV_DECIMALS
+    from bloomviz.gui.filter_tab.plot.style import LIMIT_LABEL
+    from bloomviz.gui.workbench import QtWorkbench
+    wb = QtWorkbench(probes=300)
+    wb.insert_many([f"w{i}" for i in range(12_000)])
+    wb.run_to_end()
+    plot = FpPlotWidget()
+    qtbot.addWidget(plot)
+    plot.resize(700, 500)
+    plot.set_series(wb.series)
+    plot.set_log_y(log_y)
+    plot.set_reference(0.01, "a reference")
+    # the reference: every row drawn (nothing decimated), then pyqtgraph's own exporter
+    monkeypatch.setattr(drawing, "DECIMATE_ABOVE", 10 ** 9)
+    plot.refresh_now()
+    assert len(plot.curve("fp_exact").getOriginalDataset()[0]) == 12_000
+    theirs = CSVExporter(plot.plot_item)
+    theirs.parameters()["precision"] = CSV_DECIMALS
+    theirs.export(fileName=str(tmp_path / "theirs.csv"))
+    monkeypatch.undo()
+    plot.refresh_now()
+    assert len(plot.curve("fp_exact").getOriginalDataset()[0]) < 12_000      # decimated again
+    job = plot.csv_export(tmp_path / "ours.csv")
+    sizes = iter([1, 7, 100, 4_000] * 10)
+    while job.step(next(sizes)):
+        pass
+    job.finish()
+    ours = (tmp_path / "ours.csv").read_bytes()
+    assert ours == (tmp_path / "theirs.csv").read_bytes()
+    assert (LIMIT_LABEL in ours.split(b"\r\n")[0].decode()) == log_y

@@ -79,13 +79,14 @@ def _checked(path) -> Path:
     return path
 
 
-def csv_export(item, path) -> "CsvExport":
+def csv_export(item, path, full_rows=None) -> "CsvExport":
     """The CSV of one plot's curves to ``path``, to be written in slices of rows (``CsvExport``): the curves'
-    data is read now, the target checked and its temporary opened now (a bad target fails here)."""
+    data is read now, the target checked and its temporary opened now (a bad target fails here).
+    ``full_rows(curve)``: see ``CsvExport``."""
     path = _checked(path)
     if path.suffix.lower() != ".csv":
         raise PlotExportError(f"cannot export the plot's data to {str(path)!r}: a data export is a .csv file")
-    return CsvExport(_as_plot_item(item, path), path)
+    return CsvExport(_as_plot_item(item, path), path, full_rows)
 
 
 def png_bytes(image) -> bytes:
@@ -196,20 +197,33 @@ class CsvExport:
 
     ``step(count)`` writes up to ``count`` more rows and returns how many (0: all are written); ``finish()``
     writes the rest and puts the file in place; ``discard()`` drops the temporary (the target is untouched).
-    A failed write discards the temporary before the ``OSError`` goes on."""
+    A failed write discards the temporary before the ``OSError`` goes on.
 
-    def __init__(self, plot: pg.PlotItem, path):
+    ``full_rows(curve)``: for a curve that draws fewer points than its data has (the live plot's decimated
+    series), ``(rows, length)`` where ``rows(start, stop)`` gives its full data's ``(x, y)`` for those rows,
+    computed a step at a time; None for a curve exported as it is drawn. The header and the columns' order are
+    pyqtgraph's all the same."""
+
+    def __init__(self, plot: pg.PlotItem, path, full_rows=None):
         gather = CSVExporter(plot)
+        self._columns: list = []    # an array each, or (rows, which): column ``which`` of what rows(a, b) gives
         for item in plot.items:     # what pyqtgraph's export gathers (header and columns), in its order
+            before = len(gather.data)
             if isinstance(item, pg.ErrorBarItem):
                 gather._exportErrorBarItem(item)
             elif hasattr(item, "implements") and item.implements("plotData"):
                 gather._exportPlotDataItem(item)
-        copies: dict[int, np.ndarray] = {}   # the curves' arrays, copied once each (most share the x column)
-        self._columns = [copies.setdefault(id(column), np.array(column))
-                         for dataset in gather.data for column in dataset]
+            if len(gather.data) == before:
+                continue
+            full = full_rows(item) if full_rows is not None else None
+            if full is None:
+                self._columns += [np.array(column) for column in gather.data[-1]]
+            else:
+                rows, length = full
+                self._columns += [(rows, length, 0), (rows, length, 1)]
+        self._rows: dict = {}       # rows -> its (x, y) for the slice being written
         self.path = Path(path)
-        self.total = max((len(column) for column in self._columns), default=0)
+        self.total = max((len(c) if isinstance(c, np.ndarray) else c[1] for c in self._columns), default=0)
         self.done = 0
         self._writer = AtomicWriter(path, "the CSV file")
         self._write([gather.header])
@@ -219,13 +233,22 @@ class CsvExport:
         made = stop - self.done
         if made <= 0:
             return 0
-        texts = []
+        texts, self._rows = [], {}
         for column in self._columns:
-            part = _column_texts(column[self.done:stop])
+            part = _column_texts(self._slice(column, self.done, stop))
             texts.append(part + [""] * (made - len(part)))     # a shorter curve: empty cells (zip_longest's)
+        self._rows = {}
         self._write(zip(*texts))
         self.done = stop
         return made
+
+    def _slice(self, column, start: int, stop: int):
+        if isinstance(column, np.ndarray):
+            return column[start:stop]
+        rows, length, which = column
+        if rows not in self._rows:
+            self._rows[rows] = rows(start, min(stop, length)) if start < length else (np.zeros(0), np.zeros(0))
+        return self._rows[rows][which]
 
     def finish(self) -> Path:
         while self.step(1 << 16):

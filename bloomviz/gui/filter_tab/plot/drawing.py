@@ -65,7 +65,6 @@ class CurvePainter:
         self._items = items
         self._legend = legend
         self._view = view
-        self.decimate = True         # off while a CSV export writes every row
         self.drawn_n = 0
         self._draws = 0
         self._drawn_rows: np.ndarray | None = None
@@ -75,6 +74,7 @@ class CurvePainter:
         self._x_framed = False
         self._stale_fill = self._stale_estimate = False
         self._label_widths: dict = {}     # (text, font) -> its width drawn, px
+        self._export_rows: tuple = (None, {})   # ((start, stop, series), its columns): the slice being exported
 
     def draw(self) -> None:
         """Every shown curve from the series, now."""
@@ -118,8 +118,6 @@ class CurvePainter:
 
     # --- decimation ----------------------------------------------------------------------------------------
     def _rows_to_draw(self, series) -> np.ndarray | None:
-        if not self.decimate:
-            return None
         vb = self._items.rate_plot.getViewBox()
         zoomed = not vb.autoRangeEnabled()[0]
         x_range = tuple(vb.viewRange()[0]) if zoomed else None
@@ -139,6 +137,36 @@ class CurvePainter:
             names = _COMPUTED_TOGETHER if key in _COMPUTED_TOGETHER else (key,)
             self._drawn_values.update(columns_at(series, rows, names, points=rows is not None))
         return self._drawn_values[key]
+
+    def full_rows(self, item):
+        """For a curve drawn from the series: ``(rows, length)``, ``rows(start, stop)`` giving the ``(x, y)`` the
+        curve holds for those rows when every row is drawn, computed for those rows alone (a CSV export writes a
+        long series a slice at a time: computing every row's theory at once took ~1 s of the GUI thread at 10^6
+        rows); None for any other item. Raises ValueError once the series lost rows meanwhile."""
+        series, curves = self._view.series, self._items.curves
+        key = next((k for k in RATE_CURVES if curves[k] is item), None)
+        if series is None or not len(series) or (key is None and item is not self._items.limit_curve):
+            return None
+        length = len(series)
+        if key in _COMPUTED_TOGETHER:
+            # The exact rate comes from a cached curve whose length decides its last bits (theory/exact_rate.py):
+            # grown first as far as the largest n, as computing every row at once grows it, every slice reads
+            # the same curve, and the file has the bits an export of every row at once had.
+            columns_at(series, np.array([int(np.argmax(series.column("n")))]), ("fp_exact",))
+
+        def rows(start: int, stop: int):
+            if len(series) < stop or series is not self._view.series:
+                raise ValueError("the plot's data changed while it was being exported")
+            if self._export_rows[0] != (start, stop, id(series)):     # every curve's columns of a slice at once
+                names = tuple(dict.fromkeys(("n", "fp_measured", "fp_high", *RATE_CURVES, *_COMPUTED_TOGETHER)))
+                self._export_rows = ((start, stop, id(series)),
+                                     columns_at(series, np.arange(start, stop, dtype=np.int64), names))
+            values = self._export_rows[1]
+            if key is not None:
+                return values["n"], values[key]
+            # the upper-limit curve
+            return values["n"], np.where(values["fp_measured"] == 0, values["fp_high"], np.nan)
+        return rows, length
 
     def wants_redraw_for_x_range(self) -> bool:
         """Zoomed or panned by the user, or back to the whole range: the rows are chosen again for the new view."""

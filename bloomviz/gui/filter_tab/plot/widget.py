@@ -416,12 +416,6 @@ class FpPlotWidget(QtWidgets.QWidget):
 
     def csv_export(self, path) -> CsvExport:
         """The rate plot's CSV to ``path`` as a ``CsvExport`` to be written in steps (the window's job for a
-        long series): every row of every curve read now, the target checked and its temporary opened now."""
-        # the curves draw a decimated long series: every row is read, then the drawing returns
-        self._painter.decimate = False
-        try:
-            self._redraw()
-            return csv_export(self._items.rate_plot, path)
-        finally:
-            self._painter.decimate = True
-            self._redraw()
+        long series): the target checked and its temporary opened now. The curves draw a decimated long series;
+        every row of it goes into the file, computed a slice of rows at a time (``CurvePainter.full_rows``)."""
+        return csv_export(self._items.rate_plot, path, full_rows=self._painter.full_rows)

@@ -32,7 +32,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "bloomviz"))
 # neither guarantees, and a full run was seen to end with a segmentation fault after its summary (exit 139;
 # each half of the suite alone exits 0). The suite's verdict is pytest's exit status, so once pytest has printed
 # its summary the process leaves with that status at once.
-# The app's own exit is tested where it happens: ``main()`` runs in subprocesses (tests/test_app_main.py).
+# The app's own exit is tested where it happens: ``main()`` runs in subprocesses (tests/gui/test_app_main.py).
 _exit_status = None
 
 

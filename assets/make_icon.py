@@ -8,7 +8,7 @@ and the two files cannot drift apart. Run from the repository root:
 
 It writes assets/bloomviz.svg and assets/bloomviz.png, and the same bytes into bloomviz/data/icons/ (package
 data: the installed window and ``bloomviz --install-desktop-entry`` read the icon from there).
-tests/test_shipping.py checks that the files are what this script makes.
+tests/project/test_shipping.py checks that the files are what this script makes.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The live plot's CSV export: bloomviz's column-at-a-time writer against pyqtgraph's own CSVExporter (the
-same file, byte for byte; tests/test_plot_export.py), on a plot of the live plot's six columns of N points.
+same file, byte for byte; tests/gui/widgets/test_plot_export.py), on a plot of the live plot's six columns of N points.
 
     python benchmarks/plot_csv_export.py [N]      (default 101,000: the window walk's grown filter)
 

@@ -1,6 +1,6 @@
 """Colours for pictures drawn without Qt: the Jupyter grid image (filters/notebook.py) and the lab's SVG report
 (lab/report.py). Kept at the bottom of the house so those layers read them from here; the window's colours are
-in ``bloomviz.gui.theme`` (with the grid's and the rate plot's own styles). tests/test_colour_owners.py keeps
+in ``bloomviz.gui.theme`` (with the grid's and the rate plot's own styles). tests/architecture/test_colour_owners.py keeps
 every colour literal in these modules.
 """
 

@@ -22,9 +22,13 @@ import base64
 import json
 import os
 import random
+import sys
 from pathlib import Path
 
-from lesson_corpus import corpus_files
+# the cases below are the format and session tests' own, which live in their packages' folders of tests/
+sys.path[:0] = [str(Path(__file__).resolve().parent / folder) for folder in ("formats", "files")]
+
+from lesson_corpus import corpus_files  # noqa: E402
 from test_detect_users_files import seminar_file
 import pytest
 

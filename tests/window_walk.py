@@ -1,6 +1,6 @@
 """A seeded random walk through the whole window, checking its invariants after every action (issues 13 and 27).
 
-Run as a script (``tests/test_window_walk.py`` runs it in a subprocess, so a crash or a hang is an exit code)::
+Run as a script (``tests/gui/test_window_walk.py`` runs it in a subprocess, so a crash or a hang is an exit code)::
 
     BLOOMVIZ_WALK_SEED=7 BLOOMVIZ_WALK_STEPS=20000 python tests/window_walk.py
 

@@ -1,5 +1,5 @@
 """Small programs built on bloomviz's parts, each runnable and each run by the test suite
-(``tests/test_examples.py``), so that none of them rots.
+(``tests/examples/test_examples.py``), so that none of them rots.
 
     python -m bloomviz.examples                        list them
     python -m bloomviz.examples.grid_and_model         the smallest window: a bit grid, the model, a line edit

@@ -1,6 +1,6 @@
 """What a filter class takes and can do, declared once on the class, so no caller probes for a method to find out.
 
-Every registered class states ``capabilities = Capabilities(...)`` (tests/test_capabilities.py checks each one
+Every registered class states ``capabilities = Capabilities(...)`` (tests/filters/test_capabilities.py checks each one
 answers it and that the answer matches what the class has: a ``remove`` for ``removable``, counters for
 ``counting``, stages for ``staged``). Views, the window's model and the measurement read these flags instead of
 ``hasattr(flt, "counters")`` or ``hasattr(look, "stage_of")``: a new variant says what it is in one line and

@@ -7,7 +7,7 @@ A variant is its class: it declares what it takes and can do (``capabilities``: 
 and whether it counts, removes, grows in stages...) and keeps numbers; its words are its describer's
 (bloomviz.explain.describers). Adding one is its module, one line in ``VARIANTS`` and its describer (the .bloom
 format also lists each variant's payload layout in ``files/storage.py``). Nothing else compares variant ids
-(tests/test_no_variant_switches.py).
+(tests/architecture/test_no_variant_switches.py).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ also hold ``sniff_dir(path)`` (it recognises a directory: a repository, a databa
 command-line options and selectors, ``common.Option``) and ``route(filters, item)`` (the filters an item is
 looked up in, when the file itself says: a table's index sends a key to one data block's filter).
 
-This package never imports Qt (tests/test_core_has_no_qt.py checks it), so notebooks and servers can use it.
+This package never imports Qt (tests/architecture/test_core_has_no_qt.py checks it), so notebooks and servers can use it.
 """
 
 from __future__ import annotations

@@ -16,11 +16,11 @@ attributes, and one owner (``widgets.message_bar.MessageBar``) shows them.
 
 A template's ``{name}`` fields are filled when it is shown; its English text is the catalogue key, translated
 when shown (``tr(template).format(**fields)``), so ``hr.po`` holds each template once, fields unfilled
-(``tests/test_i18n_catalogue.py`` reads ``Msg("...")`` literals as it reads ``tr("...")``).
+(``tests/i18n/test_i18n_catalogue.py`` reads ``Msg("...")`` literals as it reads ``tr("...")``).
 
 Why declared, and why one owner: a widget that set a label red itself wrote the colour, the words and the
 accessible text its own way (eight widgets did); a declaration lists every message a widget can show in one
-place, and the bar draws all of them the same way and follows the theme (``tests/test_message_owner.py``).
+place, and the bar draws all of them the same way and follows the theme (``tests/gui/test_message_owner.py``).
 """
 
 from __future__ import annotations

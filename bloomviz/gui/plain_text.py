@@ -10,7 +10,7 @@ line or a file's name can appear:
 - rich text that embeds one escapes it first (``item_html``), as does a tooltip (``tooltip``: tooltips have no
   text format of their own, Qt always guesses).
 
-``tests/test_items_are_plain_text.py`` feeds such an item to every place that shows one.
+``tests/gui/test_items_are_plain_text.py`` feeds such an item to every place that shows one.
 """
 
 from __future__ import annotations

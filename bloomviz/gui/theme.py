@@ -21,7 +21,7 @@ DEFAULT_FONT_SCALE = 1.0
 BASE_POINT_SIZE = 10.0
 
 # Colours of verdicts, shared by the item panel, the history and the explain panel (Okabe–Ito, as the grid), each
-# at least 4.5:1 against the panels' backgrounds (WCAG AA for text; tests/test_contrast.py): Okabe–Ito's green
+# at least 4.5:1 against the panels' backgrounds (WCAG AA for text; tests/gui/access/test_contrast.py): Okabe–Ito's green
 # and vermilion are darkened in the light theme, where they measured 3.0:1 and 3.6:1.
 VERDICT_COLOURS = {
     False: {Verdict.INSERTED: "#0072B2", Verdict.TRUE_POSITIVE: "#00775A", Verdict.TRUE_NEGATIVE: "#555555",

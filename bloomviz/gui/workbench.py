@@ -41,7 +41,7 @@ from bloomviz.hashing import cold_paths
 from bloomviz.workbench.model import Workbench as Model
 
 #: The model's members the views reach through the adapter: the door from a view to the model. A new one is
-#: added here (tests/test_adapter_api.py checks every name is the model's and every public member is either here
+#: added here (tests/gui/test_adapter_api.py checks every name is the model's and every public member is either here
 #: or in ``NOT_FORWARDED``).
 MODEL_API = (
     # operations

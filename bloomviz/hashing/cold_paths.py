@@ -6,7 +6,7 @@ before anything was shown. For a batch this small, mmh3 per item and a numpy mix
 milliseconds. So inside ``before_first_paint()`` (the window's constructor and the installing of its parts), as
 long as nothing has imported numba yet, batches of at most ``COLD_LIMIT`` items take these paths; the window's
 warm-up thread loads numba after the first paint. Everywhere else the compiled paths run: per item these paths
-are 10-100x slower. Bit for bit the same positions (tests/test_cold_paths.py checks them against the compiled
+are 10-100x slower. Bit for bit the same positions (tests/hashing/test_cold_paths.py checks them against the compiled
 paths and the scalar reference).
 
 The same paths serve while the window's warm-up thread loads the compiled code after the first paint

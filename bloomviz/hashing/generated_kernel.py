@@ -4,7 +4,7 @@ A generated item (items.generated) is its prefix byte and the 16 hex digits of a
 numpy path spells every item's three little-endian words and hashes them in some forty whole-array passes
 (murmur_np.hash128_words): 27-53 ns an item on 2^18 items (the machine quiet / loaded); this loop keeps an
 item's words in registers: 14 ns from the items' values, 8 from the counter they are made of. The same (h1, h2)
-(tests/test_generated_kernel.py checks it against murmur_np and mmh3). The filters of more than 2^26 bits take
+(tests/hashing/test_generated_kernel.py checks it against murmur_np and mmh3). The filters of more than 2^26 bits take
 it (filters.generated_positions.halves): those load numba anyway, and no window builds one before its first
 paint.
 """

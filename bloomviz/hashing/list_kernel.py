@@ -11,7 +11,7 @@ str, ~29 for non-ASCII, against 25 / 48 joined).
 
 An item of another type (a bytearray, a str subclass, anything the policy refuses) stops the loop; the caller
 then takes its checked path, which accepts or names it. Bit for bit ``mmh3.hash_bytes`` of the item policy's
-bytes (tests/test_list_kernel.py).
+bytes (tests/hashing/test_list_kernel.py).
 """
 
 from __future__ import annotations

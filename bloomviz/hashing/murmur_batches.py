@@ -3,7 +3,7 @@
 Which loop hashes a batch depends on what it is: a list of exactly str or exactly bytes is read in place
 (list_kernel); other sequences are joined into one buffer a piece at a time (murmur_kernel); inside the
 window's first paint, mmh3 item by item (cold_paths). The compiled modules are imported when first needed.
-Same digests every way (tests/test_murmur_kernel.py, tests/test_list_kernel.py).
+Same digests every way (tests/hashing/test_murmur_kernel.py, tests/hashing/test_list_kernel.py).
 """
 
 from __future__ import annotations

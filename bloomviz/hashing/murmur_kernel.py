@@ -1,7 +1,7 @@
 """MurmurHash3_x64_128 of many byte strings of any lengths, compiled (numba): the items' bytes lie end to end
 in one buffer, so a batch costs one join and one loop instead of a Python call and a bytes object per item.
 
-Bit for bit ``mmh3.hash_bytes(item, seed)`` (tests/test_murmur_np.py pins it on every tail length, long
+Bit for bit ``mmh3.hash_bytes(item, seed)`` (tests/hashing/test_murmur_np.py pins it on every tail length, long
 items and seeds): ``h1`` is the digest's first 8 bytes and ``h2`` its last 8, little-endian. murmur_np.py
 hashes rows of one width in whole-array numpy steps (generated items); this takes a user's list of str or
 bytes, whatever their lengths.

@@ -6,7 +6,7 @@ window's warm-up thread loads that machine code (about a second after the first 
 a batch in the window's thread would wait for it: these do the same by sorting instead (a position turns its
 bit at its first occurrence in the batch when the bit was 0 before it), several times slower per item but
 without the wait, on the few chunks made before the compiled code is ready. The same counts and the same bits:
-tests/test_cold_flips.py compares them with the compiled passes.
+tests/measure/test_cold_flips.py compares them with the compiled passes.
 """
 
 from __future__ import annotations

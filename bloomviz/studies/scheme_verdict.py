@@ -12,7 +12,7 @@ over P probes are Binomial(P, q). Two questions, answered separately:
   were accused in 0 of 160 lanes, where the old test (the 95 % interval against the formula) accused 119; at the
   lesson preset the three good schemes in 0 of 120 (the old test: 6), ``weak-shift`` in 40 of 40; and
   ``murmur3-km`` at m = 256, k = 8, n = 20 (about 2× what its fill explains) in 39 of 40
-  (tests/test_scheme_verdict.py runs the seeds, with fewer probes).
+  (tests/studies/test_scheme_verdict.py runs the seeds, with fewer probes).
 - **the luck**: when the scheme is not at fault but the measured interval misses the formula, the gap is this
   filter's X: set ``bits_z`` standard deviations from the mean of all filters like it (for a filter the
   standard formulas describe), so its own rate (X/m)^k differs from the average.

@@ -24,7 +24,7 @@ n = 1; at half-full filters the gap is about 0.13–0.15·k²/m relative (6.4e-6
 m = 10^6, k = 64), so it vanishes only as m grows past k². The bound is Goel and Gupta's (2010, as Wikipedia
 cites it: "the false positive probability for a finite bloom filter ... is at most" it); it was also checked
 above the exact rate at 3.9 million (m, k, n) points (123 values of m from 2 to 4,096, 16 of k from 1 to 64,
-every n up to 4m; tests/test_exact_rate.py keeps a sample of that check). ``BOUND_TEXT`` says so in the app.
+every n up to 4m; tests/theory/test_exact_rate.py keeps a sample of that check). ``BOUND_TEXT`` says so in the app.
 
 Numerics (m up to 2^34, n up to 10^10, rates down to 1e-15 and below):
   - (1 - 1/m)^{kn} is exp(k·n·log1p(-1/m)): forming 1 - 1/m first would round away most digits of 1/m.
@@ -177,7 +177,7 @@ def optimal_k_int(m: int, n: int) -> int:
 
     The search starts at the classic optimum ln 2 / (-n ln(1 - 1/m)) and walks down and up while the exact rate
     falls: the exact rate is unimodal in k, and its optimum is at or below the classic one rounded up (both
-    checked by brute force for every m <= 256, n <= m/2 in tests/test_best_k.py; rounded, the classic optimum
+    checked by brute force for every m <= 256, n <= m/2 in tests/theory/test_best_k.py; rounded, the classic optimum
     picks a worse k for 2,590 of those 16,384 pairs, costing up to +175 % in rate at m = 91, n = 1, +97 % at
     m = 64, n = 1).
     n = 0 raises ValueError, as for optimal_k.

@@ -19,7 +19,7 @@ class BlockedWords(StandardWords):
     title = "Blocked (all k positions in one 512-bit block)"
     short_title = "Blocked"
     choice_label = "Blocked (512-bit blocks)"
-    # (the ratios are recomputed by tests/test_prose_numbers.py: textbook design for n = 10^4 at p, m rounded up)
+    # (the ratios are recomputed by tests/project/test_prose_numbers.py: textbook design for n = 10^4 at p, m rounded up)
     description = ("all k positions inside one 512-bit block (one cache line), faster, at a higher rate than a "
                    "standard filter of the same m and k: 1.17× at a design for 1 %, 3.2× at 0.01 %, 21× at 10⁻⁶.")
     theory_name = "theory (blocked)"

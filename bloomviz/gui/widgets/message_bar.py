@@ -5,7 +5,7 @@ Drawn the same way everywhere: plain text (a message quotes a user's item or fil
 ``plain_text``), the most severe first, one line each; the label takes the colour of the most severe message
 shown (``theme.colour``: error, warning; information in the panel's own text colour) and follows a switch of
 theme; a screen reader hears the severity before the words (the colour says it to the eye alone). No other
-widget colours a message itself (``tests/test_message_owner.py``).
+widget colours a message itself (``tests/gui/test_message_owner.py``).
 """
 
 from __future__ import annotations

@@ -193,7 +193,7 @@ class CsvExport:
     pyqtgraph's call per value took 3.5 s of the GUI thread for the live plot after 101,000 inserts (9.4 MB;
     found by the window walk, 21 s frozen on a loaded machine), 35 s after 10^6: values are formatted a column at
     a time (``_column_texts``), and the window writes a long series in steps (``gui/window/exports.py``).
-    tests/test_plot_export.py compares the file with pyqtgraph's byte for byte.
+    tests/gui/widgets/test_plot_export.py compares the file with pyqtgraph's byte for byte.
 
     ``step(count)`` writes up to ``count`` more rows and returns how many (0: all are written); ``finish()``
     writes the rest and puts the file in place; ``discard()`` drops the temporary (the target is untouched).

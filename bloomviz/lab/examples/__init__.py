@@ -1,6 +1,6 @@
 """The lab's three worked examples, each a file a student could have written (``bloomviz lab --example NAME``
 runs one; ``EXAMPLES`` names them): a good filter, plain double hashing, a weak hash. They are the lab's own
-tests (tests/test_lab.py)."""
+tests (tests/lab/test_lab.py)."""
 
 from pathlib import Path
 

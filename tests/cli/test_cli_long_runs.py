@@ -1,0 +1,110 @@
+"""A long command run: it says how far it is even when stderr is a log file, and a run stopped by SIGTERM or
+Ctrl-C leaves no ``.NAME.bloomviz-XXXX.tmp`` beside its target (nor a half-written target)."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from bloomviz.commands.common import Progress
+from bloomviz.disk import atomic_write
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_progress_on_a_log_prints_a_plain_line_every_interval():
+    log, clock = io.StringIO(), Clock()
+    bar = Progress("simulating", stream=log, clock=clock, line_interval=10)
+    bar(1_000, 80_000_000)          # a short run prints nothing
+    assert log.getvalue() == ""
+    clock.now = 10.5
+    bar(2_000_000, 80_000_000)
+    clock.now = 12
+    bar(2_100_000, 80_000_000)      # not again before the next interval
+    clock.now = 21
+    bar(4_000_000, 80_000_000)
+    bar.close()
+    lines = log.getvalue().splitlines()
+    assert lines == ["simulating: 2,000,000 of 80,000,000 (2.5%)", "simulating: 4,000,000 of 80,000,000 (5.0%)"]
+    assert "\r" not in log.getvalue()
+
+
+def _start_long_simulate(tmp_path, target):
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "bloomviz", "simulate", "--m", "100000000", "--k", "3",
+                             "--n", "40000000", "--every", "1000", "--probes", "10", "--csv", str(target)],
+                            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # The CSV's temporary is opened before the run starts: wait for it, then for the run to be under way.
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if any(atomic_write.is_our_temporary(p.name) for p in tmp_path.iterdir()):
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, proc.communicate()
+    return proc
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGTERM") or sys.platform.startswith("win"), reason="POSIX signals")
+@pytest.mark.parametrize("signum,code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_stopped_simulate_leaves_no_temporary(tmp_path, signum, code):
+    target = tmp_path / "rates.csv"
+    proc = _start_long_simulate(tmp_path, target)
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == code, err
+    assert "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_temporary_of_a_dead_save_goes_at_the_next_save_at_once(tmp_path):
+    # kill -9 cannot be caught: the dead writer's lock is gone, so the next save knows its temporary is stale
+    # without waiting STALE_AFTER (15 minutes).
+    code = ("import os, signal, sys\nfrom bloomviz.disk import atomic_write\n"
+            "w = atomic_write.AtomicWriter(sys.argv[1])\nw.write(b'x' * 1000)\n"
+            "os.kill(os.getpid(), signal.SIGKILL)\n")
+    subprocess.run([sys.executable, "-c", code, str(tmp_path / "a.csv")], timeout=60, cwd=ROOT)
+    (left,) = list(tmp_path.iterdir())
+    assert atomic_write.is_our_temporary(left.name)
+    removed = atomic_write.clean_stale_temporaries(str(tmp_path), now=time.time() + 3)
+    assert removed == [str(left)] and list(tmp_path.iterdir()) == []
+
+
+def test_a_running_save_keeps_its_temporary_however_old(tmp_path):
+    writer = atomic_write.AtomicWriter(tmp_path / "b.csv")
+    try:
+        past = time.time() - 10 * atomic_write.STALE_AFTER
+        os.utime(writer.temp, (past, past))
+        assert atomic_write.clean_stale_temporaries(str(tmp_path)) == []
+    finally:
+        writer.discard()
+
+
+def test_a_stop_before_the_writer_is_guarded_still_leaves_no_temporary(tmp_path, monkeypatch, capsys):
+    """Ctrl-C between opening the CSV's temporary and the run (a loaded machine stretches that moment): the
+    command line discards the unfinished writer itself."""
+    from bloomviz import cli
+    from bloomviz.commands import simulate
+    real = simulate.open_csv
+
+    def open_then_stop(prog, path):
+        real(prog, path)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(simulate, "open_csv", open_then_stop)
+    code = cli.main(["simulate", "--m", "1000", "--k", "3", "--n", "10", "--csv", str(tmp_path / "r.csv")])
+    assert code == 130 and "interrupted" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

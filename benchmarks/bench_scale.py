@@ -15,11 +15,11 @@ work on the machine slows both sides of a ratio alike, not its absolute times):
    on 10^4 probes, a row every 10^6: its time against the random-access floor (n·k plain scatters at the
    rate measured in 2 on this filter's size), peak memory, and the final rate in standard errors from the
    exact theory.
-4. --brainflayer: Kedmi's Brainflayer filter, m = 2^32, k = 20, filled with 440 million generated items,
-   the same measurements (theory.fp_exact(2**32, 20, 440e6) = 0.0633). Minutes on two cores.
-   --brainflayer-sample N: its cost an item without the whole run: N items at each of 6 points of the run,
-   the array filled at random to the run's fill there, against the floor on this thread's CPU time (with
-   --skip-tracker --skip-everyday, seconds to a minute).
+4. --brainflayer: Kedmi's Brainflayer filter, m = 2^32, k = 20, filled with 440 million generated items:
+   the README's command run in this process against the floor (bench_brainflayer.py --full; minutes on two
+   cores). --brainflayer-sample N: its cost an item without the whole run, N items at each of 6 points of
+   the run against the floor in rounds (bench_brainflayer.py --sample N; with --skip-tracker
+   --skip-everyday, a minute or two).
 
 Peak memory is the process's maximum resident size (ru_maxrss) after each run: it includes everything
 before it. Last line: one JSON object with the figures.
@@ -35,11 +35,14 @@ import os
 import resource
 import statistics
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
+
+import bench_brainflayer  # noqa: E402  (beside this script)
 
 from bloomviz.filters import bitstore  # noqa: E402
 
@@ -48,7 +51,6 @@ from bloomviz.measure.experiment import Simulation  # noqa: E402
 from bloomviz.measure.fp_tracker import FpTracker  # noqa: E402
 from bloomviz.filters.standard import BloomFilter  # noqa: E402
 from bloomviz.filters import bit_kernels  # noqa: E402
-from bloomviz.filters import rows as filter_rows  # noqa: E402
 from bloomviz.filters.generated_positions import positions  # noqa: E402
 from bloomviz.items.generated import GeneratedItems  # noqa: E402
 
@@ -117,7 +119,8 @@ def tracker_ratio(repeat: int) -> dict:
 
 # --- 2. bit setting on a big array -------------------------------------------------------------------------
 def bit_setting(m: int, count: int, repeat: int) -> dict:
-    view = np.zeros((m + 7) // 8, dtype=np.uint8)   # whole bytes covering m bits (m // 8 is one short when m % 8)
+    # allocated as a filter's bits are (2 MiB pages where Linux gives them), whole bytes covering m bits
+    view = bitstore.byte_view(bitstore.new_bits(m))
     view[::4096] = 1                          # touch every page first: time the accesses, not page faults
     rng = np.random.default_rng(3)
     pos = rng.integers(0, m, count, dtype=np.int64)
@@ -180,65 +183,6 @@ def show_run(r: dict) -> None:
           f"1-minute load during the run min/mean/max {'/'.join(f'{x:.1f}' for x in r['load_during'])}; {load()}")
 
 
-def filled_bytes(size: int, fill: float, rng, digits: int = 6) -> np.ndarray:
-    """``size`` random bytes whose bits are each 1 with probability ``fill`` (to 1/2^digits): the binary
-    digits of fill, last first, each an OR (digit 1) or AND (digit 0) with fresh random bytes."""
-    acc = np.zeros(size, dtype=np.uint8)
-    for d in reversed(range(1, digits + 1)):
-        r = np.frombuffer(rng.bytes(size), dtype=np.uint8)
-        if int(fill * 2 ** d) % 2:
-            acc |= r
-        else:
-            acc &= r
-    return acc
-
-
-def brainflayer_sample(n_sample: int, levels: int, n: int = 440_000_000) -> dict:
-    """Brainflayer's per-item CPU time on samples instead of the whole run: at ``levels`` points of the run
-    (n_i = (i + 1/2)·n/levels) the 2^32-bit array is filled at random to the run's fill there, 1 - e^(-k·n_i/m),
-    and ``n_sample`` generated items go in through Simulation's steps with the exact curve; their mean over the
-    points estimates the run's cost an item. The floor is the same plain numpy scatter as part 2, on this
-    thread's CPU time like the samples, so the load on the machine counts on neither side."""
-    m, k = 2 ** 32, 20
-    rng = np.random.default_rng(9)
-    view = np.zeros(m // 8, dtype=np.uint8)
-    view[::4096] = 1
-    pos = rng.integers(0, m, 1 << 23, dtype=np.int64)
-    byte, value = pos >> 3, np.left_shift(np.uint8(1), (pos & 7).astype(np.uint8))
-    floors = []
-    for _ in range(3):
-        start = time.thread_time()
-        view[byte] = value
-        floors.append((time.thread_time() - start) / pos.size * 1e9)
-    del view
-    floor_ns = statistics.median(floors)
-    per_item = []
-    for i in range(levels):
-        n_i = (i + 0.5) * n / levels
-        fill = -math.expm1(-k * n_i / m)
-        sim = Simulation(2 ** 32, k, n, probes=10_000, seed=0)
-        flt = sim.filter
-        bits_view = bitstore.byte_view(flt.bits)
-        for lo in range(0, bits_view.size, 1 << 26):
-            bits_view[lo:lo + (1 << 26)] = filled_bytes(min(1 << 26, bits_view.size - lo), fill, rng)
-        filter_rows.count_fresh(flt, int(flt.bits.count()), 0)
-        sim.tracker.rebuild(flt)
-        sim.measurement.step(CHUNK)                  # untimed: the compiled code's first call
-        start = time.thread_time()
-        done = 0
-        while done < n_sample:
-            sim.measurement.step(CHUNK)
-            done += CHUNK
-        per_item.append((time.thread_time() - start) / done * 1e9)
-        print(f"  Brainflayer sample at n = {n_i:,.0f} (fill {flt.bits_set / m:.3f}): {per_item[-1]:.0f} ns an item",
-              file=sys.stderr, flush=True)
-        del sim, flt, bits_view
-        gc.collect()
-    mean = statistics.mean(per_item)
-    return {"floor_ns": floor_ns, "floors": floors, "per_item_ns": per_item, "mean_ns": mean,
-            "estimated_s": mean * n / 1e9, "floor_s": floor_ns * k * n / 1e9, "vs_floor": mean / (floor_ns * k)}
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -246,17 +190,18 @@ def main() -> int:
     parser.add_argument("--skip-tracker", action="store_true", help="skip the tracker's ratio (part 1)")
     parser.add_argument("--brainflayer", action="store_true", help="also the 440-million-item run (minutes)")
     parser.add_argument("--brainflayer-n", type=int, default=440_000_000)
+    parser.add_argument("--brainflayer-rounds", type=int, default=3)
     parser.add_argument("--brainflayer-sample", type=int, default=0, metavar="N",
                         help="Brainflayer's cost an item from N items at each of 6 points of the run (no full run)")
     args = parser.parse_args()
     figures: dict = {"load_start": os.getloadavg(), "cpus": os.cpu_count()}
     if args.brainflayer_sample:
-        b = brainflayer_sample(args.brainflayer_sample, 6)
+        b = bench_brainflayer.sample(args.brainflayer_sample, 6, args.brainflayer_rounds)
         figures["brainflayer_sample"] = b
         print(f"Brainflayer (m = 2^32, k = 20, 440,000,000 items), sampled: {b['mean_ns']:.0f} ns an item "
-              f"(points {', '.join(f'{x:.0f}' for x in b['per_item_ns'])}), about {b['estimated_s']:.0f} s of CPU; "
-              f"the floor, a plain numpy scatter, {b['floor_ns']:.1f} ns a position ({b['floor_s']:.0f} s for "
-              f"n·k): {b['vs_floor']:.2f}x the floor (goal <= 1.5); {load()}")
+              f"(points {', '.join(f'{x:.0f}' for x in b['per_point_ns'])}); the floor {b['floor_ns']:.2f} ns a "
+              f"position: {b['vs_floor']:.2f}x (rounds {bench_brainflayer.spread(b['vs_floor_by_round'], 2)}; "
+              f"goal <= 1.5); {load()}")
 
     tr = {} if args.skip_tracker else tracker_ratio(args.repeat)
     figures.update(tr)
@@ -278,13 +223,19 @@ def main() -> int:
     runs = []
     if not args.skip_everyday:
         runs.append(("everyday, 1 % design for 10^8", 958_505_838, 7, 100_000_000))
-    if args.brainflayer:
-        runs.append(("Brainflayer", 2 ** 32, 20, args.brainflayer_n))
     figures["runs"] = []
     for label, m, k, n in runs:
         r = full_run(label, m, k, n, 10_000, 1_000_000, bits[m]["scatter_ns"])
         show_run(r)
         figures["runs"].append(r)
+    if args.brainflayer:
+        with tempfile.TemporaryDirectory() as tmp:
+            b = bench_brainflayer.full(os.path.join(tmp, "brainflayer.csv"), args.brainflayer_n,
+                                       args.brainflayer_rounds)
+        figures["brainflayer"] = b
+        print(f"Brainflayer, the README's command: wall {b['wall_s']:.0f} s, CPU {b['cpu_s']:.0f} s = "
+              f"{b['vs_floor']:.2f}x the floor ({b['floor_ns']:.2f} ns a position); measured {b['measured']:.4f} "
+              f"vs exact {b['exact']:.4f} ({b['std_errors']:+.2f} standard errors); {load()}")
     figures["load_end"] = os.getloadavg()
     print(json.dumps(figures))
     return 0

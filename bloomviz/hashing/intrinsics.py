@@ -142,3 +142,31 @@ def text_data(typingctx, item):
             builder.bitcast(args[0], pyapi.pyobj))
         return context.make_tuple(builder, _TEXT_DATA, [ok, data, length, kind, ascii])
     return _TEXT_DATA(types.voidptr), codegen
+
+
+def _field_pointer(builder, item, offset, pointee):
+    return builder.bitcast(builder.gep(builder.bitcast(item, _BYTE_POINTER), [offset]), pointee.as_pointer())
+
+
+@intrinsic
+def peek_word(typingctx, item, offset):
+    """The 8-byte field ``offset`` bytes into an object's C struct (an offset checked by the caller)."""
+    def codegen(context, builder, signature, args):
+        return builder.load(_field_pointer(builder, args[0], args[1], _I64))
+    return types.intp(types.voidptr, types.intp), codegen
+
+
+@intrinsic
+def peek_byte(typingctx, item, offset):
+    """The byte ``offset`` bytes into an object's C struct."""
+    def codegen(context, builder, signature, args):
+        return builder.zext(builder.load(_field_pointer(builder, args[0], args[1], ir.IntType(8))), _I64)
+    return types.intp(types.voidptr, types.intp), codegen
+
+
+@intrinsic
+def field_address(typingctx, item, offset):
+    """A pointer ``offset`` bytes into an object."""
+    def codegen(context, builder, signature, args):
+        return builder.gep(builder.bitcast(args[0], _BYTE_POINTER), [args[1]])
+    return types.voidptr(types.voidptr, types.intp), codegen

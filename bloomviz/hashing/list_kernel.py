@@ -19,9 +19,10 @@ from __future__ import annotations
 import numpy as np
 from numba import carray, njit
 
-from bloomviz.hashing.intrinsics import (bytes_data, list_item, list_size, load64, store32, text_data,
-                                         type_address)
+from bloomviz.hashing.intrinsics import (bytes_data, field_address, list_item, list_size, load64, peek_byte,
+                                         peek_word, store32, text_data, type_address)
 from bloomviz.hashing.murmur_kernel import _murmur
+from bloomviz.hashing.str_layout import LAYOUT
 
 # Items per compiled call: the loop holds the GIL (it reads Python objects), so a long list is taken in pieces
 # of a few milliseconds and another thread (the window's) gets its turn between them.
@@ -114,8 +115,21 @@ def _encode(pointer, length, kind, out, j):
     return _utf8_wide(carray(pointer, (length,), np.uint32), length, out, j)
 
 
+@njit(cache=True, inline="always")
+def _text_fields(item, layout):
+    """As ``text_data``, read from the str's fields where ``layout`` (str_layout) knows them and the str is
+    compact, through the C API otherwise."""
+    if layout[0] >= 0:
+        state = peek_byte(item, layout[1])
+        if state & 32:
+            ascii = (state >> 6) & 1
+            return (True, field_address(item, layout[2] if ascii else layout[3]), peek_word(item, layout[0]),
+                    np.int32((state >> 2) & 7), np.int32(ascii))
+    return text_data(item)
+
+
 @njit(cache=True)
-def _text_halves(address, start, stop, str_type, h1, h2, scratch):
+def _text_halves(address, start, stop, str_type, h1, h2, scratch, layout):
     """As ``_bytes_halves`` for a list of str, each hashed as its UTF-8 (surrogatepass) bytes; -2 - i when
     item i needs more than half of ``scratch`` (the caller gives a larger one and goes on from i).
 
@@ -130,7 +144,7 @@ def _text_halves(address, start, stop, str_type, h1, h2, scratch):
         item = list_item(address, i)
         if type_address(item) != str_type:
             return i
-        ok, pointer, length, kind, ascii = text_data(item)
+        ok, pointer, length, kind, ascii = _text_fields(item, layout)
         if not ok:
             return i
         if ascii:
@@ -164,7 +178,7 @@ def list_halves(items: list, of_bytes: bool) -> tuple[np.ndarray, np.ndarray] | 
     start = 0
     while start < n:
         stop = min(n, start + SLICE)
-        stopped = _text_halves(address, start, stop, id(str), h1, h2, scratch)
+        stopped = _text_halves(address, start, stop, id(str), h1, h2, scratch, LAYOUT)
         if stopped >= 0:
             return None
         if stopped == -1:

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from bloomviz.hashing.list_kernel import _text_halves, list_halves
+from bloomviz.hashing.str_layout import LAYOUT, text_layout
 
 
 def digests(h1: np.ndarray, h2: np.ndarray) -> list[bytes]:
@@ -57,7 +58,7 @@ def test_an_item_of_another_type_stops_the_loop(items, of_bytes):
 def test_a_list_shorter_than_the_slice_asked_for_is_not_read_past_its_end():
     items = ["a", "b"]
     h = np.zeros(4, np.uint64)
-    assert _text_halves(id(items), 0, 4, id(str), h, h.copy(), np.empty(64, np.uint8)) == 0
+    assert _text_halves(id(items), 0, 4, id(str), h, h.copy(), np.empty(64, np.uint8), LAYOUT) == 0
 
 
 @pytest.mark.parametrize("m", [4_099, 1 << 24])       # the plain loop, and the ring that prefetches
@@ -100,4 +101,18 @@ def test_each_non_ascii_item_hashed_a_step_later_keeps_its_own_digest(items, mon
     expected = [mmh3.hash_bytes(policy_bytes(t)) for t in items]
     assert digests(*list_halves(items, of_bytes=False)) == expected
     monkeypatch.setattr(kernel, "SLICE", 7)           # an item left to hash at the end of every slice
+    assert digests(*list_halves(items, of_bytes=False)) == expected
+
+
+def test_str_fields_read_directly_where_the_layout_is_known_and_through_the_c_api_otherwise(monkeypatch):
+    import sys
+
+    import bloomviz.hashing.list_kernel as kernel
+    if sys.implementation.name == "cpython" and sys.byteorder == "little":
+        assert LAYOUT[0] >= 0, "the layout check failed on CPython: every str goes through the C API"
+    assert np.array_equal(text_layout(), LAYOUT)
+    items = [t for pair in zip(TEXTS, LONG * 30) for t in pair]
+    expected = [mmh3.hash_bytes(policy_bytes(t)) for t in items]
+    assert digests(*list_halves(items, of_bytes=False)) == expected
+    monkeypatch.setattr(kernel, "LAYOUT", np.full(4, -1, dtype=np.int64))
     assert digests(*list_halves(items, of_bytes=False)) == expected

@@ -281,9 +281,12 @@ def act_save(kinds=targets.KINDS):
         if files.write_session(save_name()[0]) and not targets.must_refuse(offered[-1]):
             saved.append(offered[-1])
     else:
+        idle = not wb.busy
         {"filter": files.actions["save_filter"].trigger, "history": files.actions["export_history"].trigger,
          "grid": lambda: exports.export_grid(win), "plot": lambda: exports.export_plot(win),
          "window": lambda: exports.save_window_picture(win)}[kind]()
+        while kind == "plot" and idle and wb.busy:   # a long series' CSV is written as a job: checked once written
+            settled["worst"] = max(settled["worst"], pump(10))
     answers["save"] = None
     return True   # a save changes no filter
 

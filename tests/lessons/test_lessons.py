@@ -109,6 +109,31 @@ def test_back_restores_the_state_before_the_step_exactly():
     assert runner.next() == first
 
 
+
+def test_going_back_stopped_mid_replay_leaves_the_runner_at_its_step(monkeypatch):
+    from bloomviz.lessons import runner as runner_module
+    monkeypatch.setattr(runner_module, "CHECKPOINT_BYTES", 0)     # no copy kept: going back replays
+    runner = LessonRunner(parse_text(GOOD + "\n## More\n\n```bloomviz\ninsert-random 40 seed=2\n```\n"))
+    runner.run_all()
+    state, reports, spent = runner.state, list(runner.reports), list(runner.budget.steps)
+    calls = []
+
+    def stop(step, action):
+        calls.append((step, action))
+        if len(calls) == 2:
+            raise KeyboardInterrupt     # whatever the caller raises (a job's Cancel)
+    for taken in (2, 1):      # Back, and a jump back over two steps
+        calls.clear()
+        with pytest.raises(KeyboardInterrupt):
+            runner.back_to(taken, stop)
+        assert runner.state is state and runner.reports == reports and runner.budget.steps == spent
+    assert calls == [(0, 0), (0, 1)]    # replayed from the start, stopped before the step's second action
+    runner.back_to(1)
+    assert runner.position == 1 and runner.reports == reports[:1] and len(runner.state.filter) == 2
+    with pytest.raises(IndexError):
+        runner.back_to(1)
+
+
 # --- the built-in lessons --------------------------------------------------------------------------------
 
 NEEDS_GIT = {"09-bloom-filters-in-the-wild"}     # its git-history step builds a repository with git

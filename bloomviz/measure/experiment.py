@@ -37,7 +37,7 @@ class Simulation:
     in numpy chunk by chunk, never all held) unless given; probes are generated with prefix ``p``, so they can
     never equal a generated item. Given items are held as a list and excluded from the probes explicitly.
     Any filter can be measured (``flt``, or ``variant`` and its parameters): a scalable filter stage by stage.
-    ``run(every=E)`` keeps a row every E inserts and the last one (32 bytes a row), so the memory of a run
+    ``run(every=E)`` keeps a row every E inserts and the last one (24 bytes a row), so the memory of a run
     does not grow with n beyond its rows. A filter whose m and k are not its parameters (``sized`` False: a
     scalable filter) has no standard theory at one m and k: those columns are nan.
     """

@@ -17,9 +17,9 @@ zero-delay timer). Words about operations are built from the records by ``bloomv
 The plot's ``series`` holds one row per insert up to ``DENSE_ROWS`` inserts; past that a batch keeps only the
 rows whose n is a multiple of ``THIN_EVERY``, plus its own last row, so the newest row is always the current n.
 Each kept row is the exact row (the measured count, the exact rate and the fill at that n), only fewer of them:
-the plot has fewer pixels than rows anyway, and 10^7 inserts keep about 1.1 million rows (~35 MB: a row holds
-its four measured numbers, and the theory and interval are computed for the rows drawn or read,
-``measure.series.MeasuredSeries``) instead of 10^7 (~320 MB). Single operations keep every row. Sessions replay
+the plot has fewer pixels than rows anyway, and 10^7 inserts keep about 1.1 million rows (~26 MB: a row holds
+its three measured numbers, and the theory and interval are computed for the rows drawn or read,
+``measure.series.MeasuredSeries``) instead of 10^7 (~240 MB). Single operations keep every row. Sessions replay
 operations and the history keeps its own entries, so neither depends on the rows kept.
 """
 

@@ -252,7 +252,8 @@ class Operations:
         self._keep(("insert batch", f"{len(run):,} items"))
         pos = generated_positions(self._s.flt, run.items, run.start, run.stop)
         changed = self._changed_cells(pos)
-        return self._commit_batch(run, None, pos, self._s.measure.insert_positions(pos), changed, grown=False)
+        # the truth keeps the run, not these rows: it makes them again if a scan ever reads them (position_rows)
+        return self._commit_batch(run, None, None, self._s.measure.insert_positions(pos), changed, grown=False)
 
     def _changed_cells(self, pos: np.ndarray):
         """The cells a batch with these positions changes (before it is inserted); None during a job, whose

@@ -2,6 +2,8 @@
 
 The positions of every insert are kept (one row of k per insert, 4 bytes a position while m < 2^32), so that
 "was this inserted?" and "which items set bit i" are one vectorised scan, on demand (~10-20 ms at 10^7 inserts).
+A generated run's rows are made when a scan first reads them (``position_rows``); "was this inserted?" asks the
+run itself (its generator reads an item's digits back), so only "which items set bit i" makes them.
 The items themselves are an ``ItemLog``: auto-played generated items are kept as runs (generator, start, stop),
 not as strings, and read back by index when a scan names them. A filter whose k is not fixed (a scalable
 filter: each stage has its own) keeps a set of the items' bytes instead, and the rows of each stage are computed
@@ -15,9 +17,12 @@ from typing import Sequence
 import numpy as np
 
 from bloomviz.filters import rows as filter_rows
+from bloomviz.filters.generated_positions import positions as generated_positions
 from bloomviz.items.encoding import to_bytes, to_bytes_list
 from bloomviz.measure.verdicts import ForcedRemoval
+from bloomviz.items.generated import GeneratedRun
 from bloomviz.workbench.item_log import ItemLog
+from bloomviz.workbench.position_rows import PositionRows
 
 CULPRIT_LIMIT = 20
 DEDUPE_LIMIT = 50_000
@@ -32,38 +37,6 @@ def sorted_unique(values: np.ndarray) -> np.ndarray:
     return out
 
 
-class PositionRows:
-    """A growable (n, k) integer array: the positions of every insert, in insertion order."""
-
-    def __init__(self, k: int, dtype):
-        self._k = k
-        self._data = np.empty((1024, k), dtype=dtype)
-        self._len = 0
-
-    def __len__(self) -> int:
-        return self._len
-
-    def reserve(self, extra: int) -> None:
-        need = self._len + extra
-        if need > self._data.shape[0]:
-            grown = np.empty((max(need, 2 * self._data.shape[0]), self._k), dtype=self._data.dtype)
-            grown[: self._len] = self._data[: self._len]
-            self._data = grown
-
-    def extend(self, rows: np.ndarray) -> None:
-        rows = np.asarray(rows).reshape(-1, self._k)
-        self.reserve(rows.shape[0])
-        need = self._len + rows.shape[0]
-        self._data[self._len: need] = rows
-        self._len = need
-
-    def view(self) -> np.ndarray:
-        return self._data[: self._len]
-
-    def truncate(self, rows: int) -> None:
-        self._len = min(self._len, rows)
-
-
 class Truth:
     """The items inserted into one filter, in order, and how to tell a member from a false positive."""
 
@@ -71,7 +44,7 @@ class Truth:
         self.flt = flt
         self.fixed_k = bool(flt.capabilities.sized)
         dtype = np.uint32 if flt.m <= 1 << 32 else np.int64
-        self.rows = PositionRows(flt.k, dtype) if self.fixed_k else None
+        self.rows = PositionRows(flt.k, dtype, self._run_rows) if self.fixed_k else None
         self.items = ItemLog()
         # Without stored positions membership needs the items' bytes, counted: going back (undo, a failed job)
         # takes the later inserts' counts off instead of copying the whole table at every operation.
@@ -88,14 +61,21 @@ class Truth:
 
     def remember(self, items: Sequence[object], datas: Sequence[bytes] | None, positions) -> None:
         """Note inserts: ``items`` (a list, or a ``GeneratedRun``), their bytes (needed only without fixed k)
-        and their rows of positions."""
+        and their rows of positions (None for a run: made from it when first read)."""
         if self.keys is not None:
             keys = self.keys
             for data in datas:
                 keys[data] = keys.get(data, 0) + 1
         self.items.extend(items)
-        if positions is not None and self.rows is not None:
-            self.rows.extend(positions)
+        if self.rows is not None:
+            if positions is not None:
+                self.rows.extend(positions)
+            elif isinstance(items, GeneratedRun):
+                self.rows.defer(items)
+
+    def _run_rows(self, run: GeneratedRun) -> np.ndarray:
+        """A run's rows of positions, as its insert computed them (filters.generated_positions)."""
+        return generated_positions(self.flt, run.items, run.start, run.stop)
 
     def reserve(self, extra: int) -> None:
         if self.rows is not None:
@@ -103,7 +83,7 @@ class Truth:
 
     def nbytes(self) -> int:
         """About what the truth holds in memory (for the undo stack's budget)."""
-        rows = self.rows.view().nbytes if self.rows is not None else 0
+        rows = self.rows.nbytes if self.rows is not None else 0
         return rows + 80 * self.items.typed_count + (100 * len(self.keys) if self.keys is not None else 0)
 
     def cut(self, items: int, positions: int, removed: dict, forced: int | None = None,
@@ -143,13 +123,22 @@ class Truth:
             return self.keys.get(data, 0), removed
         if not len(self.rows):
             return 0, removed
-        rows = self.rows.view()
-        pos = np.asarray(positions if positions is not None else self.flt.positions(data), dtype=rows.dtype)
-        # one column first (a contiguous-enough pass), the whole row only for its few matches: 10 ms at 10^7
-        # inserts where comparing every row whole took 200
-        candidates = np.flatnonzero(rows[:, 0] == pos[0])
-        candidates = candidates[(rows[candidates] == pos).all(axis=1)]
-        return sum(1 for item in self.items.take(candidates) if to_bytes(item) == data), removed
+        made, deferred = self.rows.rows_made()
+        inserted = 0
+        if made:
+            dtype = made[0][1].dtype
+            pos = np.asarray(positions if positions is not None else self.flt.positions(data), dtype=dtype)
+            # one column first (a contiguous-enough pass), the whole row only for its few matches: 10 ms at 10^7
+            # inserts where comparing every row whole took 200
+            found = []
+            for first, rows in made:
+                candidates = np.flatnonzero(rows[:, 0] == pos[0])
+                found.append(candidates[(rows[candidates] == pos).all(axis=1)] + first)
+            inserted = sum(1 for item in self.items.take(np.concatenate(found)) if to_bytes(item) == data)
+        for _, run in deferred:     # a run's rows not made yet: the run knows its items
+            index = run.items.index_of(data)
+            inserted += index is not None and run.start <= index < run.stop
+        return inserted, removed
 
     def inserts_at_bits(self, indices: Sequence[int]) -> dict[int, np.ndarray]:
         """``inserts_at_bit`` for several cells in one pass over the rows: {index: insert indices}."""

@@ -31,7 +31,7 @@ def test_every_column_is_series_rows_for_each_row_whatever_rows_are_read():
         s.add(n, fp, bits, m=m, k=k, probes=probes)
     n, fp, bits = (np.concatenate(c) for c in zip(*parts))
     want = series_rows(m, k, n, fp, probes, bits)
-    assert len(s) == 66 and s.nbytes == 66 * 32
+    assert len(s) == 66 and s.nbytes == 66 * 24       # n, the rate, the bits set: the count is rate * probes
     for name in COLUMNS:
         _assert_same(s.column(name), want[name])
     rows = np.array([65, 0, 17, 40, 17, -1])
@@ -100,3 +100,15 @@ def test_columns_at_reads_a_series_that_only_has_columns():
     got = columns_at(Plain(), [3, 1], ("n", "fp_exact"))
     _assert_same(got["n"], [3.0, 1.0])
     _assert_same(got["fp_exact"], [0.3, 0.1])
+
+
+def test_the_counts_come_back_exactly_from_the_rates_at_any_probe_count():
+    rng = np.random.default_rng(5)
+    for probes in (1, 3, 7, 700, 10_000, 499_999, 10 ** 7, (1 << 40) - 3):
+        fp = np.sort(rng.integers(0, probes + 1, 2_000))
+        s = MeasuredSeries()
+        s.add(np.arange(1, fp.size + 1), fp, fp, m=10 ** 9, k=3, probes=probes)
+        low, high = s.columns_at(None, ("fp_low", "fp_high")).values()
+        want_low, want_high = series_rows(10 ** 9, 3, np.arange(1, fp.size + 1), fp, probes, fp)["fp_low"], \
+            series_rows(10 ** 9, 3, np.arange(1, fp.size + 1), fp, probes, fp)["fp_high"]
+        assert np.array_equal(low, want_low) and np.array_equal(high, want_high), probes

@@ -201,7 +201,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         start_filter(window, args, screenshot)
         if args.dark:
             window.set_dark(True, remember=False)   # an option for this run, not a change of the preference
-        window.install_parts()
+        # opening on the Start page, the other tabs' parts are installed after the first paint
+        window.install_parts(first_screen=_opens_on_start_page(args, screenshot))
 
     if screenshot:
         return _screenshot(app, window, args)
@@ -216,6 +217,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     code = app.exec()
     del watcher
     return int(code)
+
+
+def _opens_on_start_page(args, screenshot: bool) -> bool:
+    """Whether the window's first screen is the Start page and nothing at start needs the other tabs."""
+    return not (screenshot or args.demo or args.open or args.scenario or args.lesson_loaded is not None) and \
+        args.tab in (None, "start")
 
 
 def start_filter(window, args, screenshot: bool = False) -> None:

@@ -18,31 +18,41 @@ from bloomviz.gui.setops_tab import view as setops_view
 from bloomviz.gui.widgets import fill_gauge
 from bloomviz.gui.window import projector
 
-MODULES = tuple(module.__name__ for module in (
-    session_io, scenarios, explorer_view, compare_view, setops_view, find_fp, foreign_view, slow_motion,
-    predict_tool, lesson_view, history_relight, fill_gauge, projector))
+
+
+# (module, the window attribute that keeps what its install() made, or None), in the order of their tabs and
+# menu entries
+STEPS = (
+    (session_io, "file_actions"),        # File: sessions, filters, import, history export
+    (scenarios, "scenarios"),            # Scenarios menu, the Start tab, the scenario dock
+    (explorer_view, None),               # the parameter explorer tab
+    (compare_view, None),                # hash schemes and variants side by side
+    (setops_view, None),                 # union and intersection of two filters
+    (find_fp, None),                     # Tools: find a false positive
+    (foreign_view, "foreign"),           # other libraries' filters (Parquet, Guava, ...), read-only
+    (slow_motion, "slow_motion"),        # Tools: an insert or a lookup one hash at a time
+    (predict_tool, None),                # Tools: the class predicts a lookup, then it is revealed
+    (lesson_view, "lesson_view"),        # the Lesson tab, and presenter mode (F5): window.presenter
+    (history_relight, None),             # click a History row to light its bits again
+    (fill_gauge, "fill_gauge"),          # the status bar's gauge: items against the design capacity
+    (projector, "projector_layout"),     # F8: the Filter tab's layout for a projector
+)
+# The parts the Start page needs, the window's first screen when it opens with no file, demo or lesson: the
+# others can be installed after the first paint (MainWindow.install_parts(first_screen=True)).
+FIRST_SCREEN = 2
+MODULES = tuple(module.__name__ for module, _ in STEPS)
+
+
+def install_step(window, step: int) -> object:
+    """Install part ``step`` of ``STEPS``; returns what its install() made."""
+    module, attribute = STEPS[step]
+    made = module.install(window)
+    if attribute is not None:
+        setattr(window, attribute, made)
+    return made
 
 
 def install_all(window) -> dict:
     """Install every part into ``window``, in the order of their tabs and menu entries; returns what each
     install() returned, by module name."""
-    made = {}
-
-    def install(module):
-        made[module.__name__] = result = module.install(window)
-        return result
-
-    window.file_actions = install(session_io)   # File: sessions, filters, import, history export
-    window.scenarios = install(scenarios)       # Scenarios menu, the Start tab, the scenario dock
-    install(explorer_view)                      # the parameter explorer tab
-    install(compare_view)                       # hash schemes and variants side by side
-    install(setops_view)                        # union and intersection of two filters
-    install(find_fp)                            # Tools: find a false positive
-    window.foreign = install(foreign_view)      # other libraries' filters (Parquet, Guava, ...), read-only
-    window.slow_motion = install(slow_motion)   # Tools: an insert or a lookup one hash at a time
-    install(predict_tool)                       # Tools: the class predicts a lookup, then it is revealed
-    window.lesson_view = install(lesson_view)   # the Lesson tab, and presenter mode (F5): window.presenter
-    install(history_relight)                    # click a History row to light its bits again
-    window.fill_gauge = install(fill_gauge)     # the status bar's gauge: items against the design capacity
-    window.projector_layout = install(projector)   # F8: the Filter tab's layout for a projector
-    return made
+    return {STEPS[i][0].__name__: install_step(window, i) for i in range(len(STEPS))}

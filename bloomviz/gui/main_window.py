@@ -25,6 +25,7 @@ from bloomviz.gui.window import actions, docks, exports, help_pages, language_me
 from bloomviz.gui.window.demo import run_demo
 from bloomviz.gui.window.redraw import FilterRedraw
 from bloomviz.gui.window.status import StatusLine
+from bloomviz.gui.timing import AfterFirstPaint
 from bloomviz.gui.window_limits import MAX_PROBES
 from bloomviz.gui.workbench import QtWorkbench
 from bloomviz import i18n
@@ -43,6 +44,8 @@ def fit_to_screen(window: QtWidgets.QWidget, size: tuple[int, int]) -> tuple[int
 
 
 class MainWindow(QtWidgets.QMainWindow):
+    partsInstalled = QtCore.Signal()     # every part of gui/extensions.py is in (install_parts)
+
     # Installed by ``install_parts`` (gui/extensions.py); None in a window built without them (tests).
     file_actions = None       # files.session_io.FileActions: the File menu's sessions, filters and imports
     scenarios = None          # scenarios_tab.controller.ScenarioController
@@ -116,11 +119,30 @@ class MainWindow(QtWidgets.QMainWindow):
         self._restored_state = preferences.restore(self)
         self._on_filter_reset()
 
-    def install_parts(self) -> dict:
-        """Install the other tabs' views and menus (``gui/extensions.py``); returns what each install made."""
-        made = extensions.install_all(self)
-        window_parts.install(self)   # accessible names, once every control is there
+    def install_parts(self, first_screen: bool = False) -> dict:
+        """Install the other tabs' views and menus (``gui/extensions.py``); returns what each install made.
+
+        ``first_screen``: only the parts the Start page needs now; the others are installed after the window's
+        first paint, one a turn of the event loop (``partsInstalled`` when the last is in), so the window shows
+        before the ~1 s they take (a window opened on the Start page: ``gui.app.main``)."""
+        if not first_screen:
+            made = extensions.install_all(self)
+            window_parts.install(self)   # accessible names, once every control is there
+            self.partsInstalled.emit()
+            return made
+        first = range(extensions.FIRST_SCREEN)
+        made = {extensions.STEPS[i][0].__name__: extensions.install_step(self, i) for i in first}
+        self._parts_left = list(range(extensions.FIRST_SCREEN, len(extensions.STEPS)))
+        self._after_paint = AfterFirstPaint(self, self._install_next_part)
         return made
+
+    def _install_next_part(self) -> None:
+        if self._parts_left:
+            extensions.install_step(self, self._parts_left.pop(0))
+            QtCore.QTimer.singleShot(0, self, self._install_next_part)   # (dropped if the window is gone)
+            return
+        window_parts.install(self)
+        self.partsInstalled.emit()
 
     # --- construction ------------------------------------------------------------------------------------
     def showEvent(self, event) -> None:

@@ -11,6 +11,9 @@
   signal calling ``start``) keeps the runner going whatever it returns. ``interval_ms`` makes it a metronome
   instead (auto-play at a chosen rate). If ``step`` raises, the runner stops before the exception propagates,
   so a failing step is not retried for ever.
+- ``AfterFirstPaint(watched, callback)`` calls ``callback`` from the event loop once ``watched`` (a window, or
+  the application: any of its widgets) has painted for the first time: work the first screen does not need
+  (the other tabs' parts, the warm-up thread) waits for it instead of delaying it.
 - ``JobRunner`` drives a steppable job (``step() -> finished``, ``done``, ``total``, ``finished``) on a
   ``ChunkRunner``, as many steps per turn as fit in ``SLICE_MS``, and reports progress, the end, a
   cancellation or a failure (a ``ValueError`` or ``MemoryError`` from the job) as signals.
@@ -24,6 +27,24 @@ from typing import Callable
 from PySide6 import QtCore
 
 SLICE_MS = 30   # a job's steps per turn of the event loop: short enough that typing and painting stay fluid
+
+
+class AfterFirstPaint(QtCore.QObject):
+    def __init__(self, watched: QtCore.QObject, callback: Callable[[], object]):
+        super().__init__(watched)
+        self._watched, self._callback = watched, callback
+        watched.installEventFilter(self)
+
+    @property
+    def waiting(self) -> bool:
+        return self._callback is not None
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QtCore.QEvent.Type.Paint and self._callback is not None:
+            callback, self._callback = self._callback, None
+            self._watched.removeEventFilter(self)
+            QtCore.QTimer.singleShot(0, callback)    # after this paint, in a turn of its own
+        return False
 
 
 class Throttle(QtCore.QObject):

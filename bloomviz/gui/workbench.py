@@ -36,7 +36,7 @@ from PySide6 import QtCore
 
 from bloomviz.explain import operations as words
 from bloomviz.explain import variants
-from bloomviz.gui.timing import ChunkRunner
+from bloomviz.gui.timing import AfterFirstPaint, ChunkRunner
 from bloomviz.hashing import cold_paths
 from bloomviz.workbench.model import Workbench as Model
 
@@ -97,32 +97,22 @@ def _load_compiled() -> None:
     hash128_values(np.zeros(1, dtype=np.uint64), "i")
 
 
-class _AfterFirstPaint(QtCore.QObject):
+_after_paint: list = []     # the watch for the application's first paint, while it waits
+
+
+def _watch_first_paint() -> None:
     """Starts the warm-up after the application's first paint. Started from the first turn of the event loop
     instead, it began 80-210 ms before the window's first paint, and its load of numba (~0.6 s, mostly holding
     the interpreter's lock) ran beside that paint and delayed it."""
-
-    armed = None      # the one filter waiting, kept alive here
-
-    @classmethod
-    def arm(cls) -> None:
-        app = QtCore.QCoreApplication.instance()
-        if app is None:
-            return
-        cls.armed = cls()
-        app.installEventFilter(cls.armed)
-
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QtCore.QEvent.Type.Paint and _AfterFirstPaint.armed is self:
-            _AfterFirstPaint.armed = None
-            QtCore.QCoreApplication.instance().removeEventFilter(self)
-            QtCore.QTimer.singleShot(0, _start_warm_up)
-        return False
+    app = QtCore.QCoreApplication.instance()
+    if app is not None:
+        _after_paint[:] = [AfterFirstPaint(app, _start_warm_up)]
 
 
 def warmed_up() -> bool:
     """Whether the warm-up has run to its end (False before the first paint started it, and while it runs)."""
-    return _warmed.is_set() and _AfterFirstPaint.armed is None and not cold_paths.use_cold_path(0) and not any(
+    waiting = any(watch.waiting for watch in _after_paint)
+    return _warmed.is_set() and not waiting and not cold_paths.use_cold_path(0) and not any(
         t.name == WARM_UP_THREAD for t in threading.enumerate())
 
 
@@ -175,7 +165,7 @@ class QtWorkbench(QtCore.QObject):
             # in a thread of its own (not a daemon: the interpreter waits for it rather than ending it midway),
             # started once the application has painted, so the window shows first; the watch begins with the
             # event loop (armed here, it saw the ~14,000 events of the window's construction, ~40 ms)
-            QtCore.QTimer.singleShot(0, _AfterFirstPaint.arm)
+            QtCore.QTimer.singleShot(0, _watch_first_paint)
 
     # --- model -> signals ------------------------------------------------------------------------------------
     def explanation(self, record):

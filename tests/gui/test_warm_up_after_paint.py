@@ -1,9 +1,13 @@
-"""The window's warm-up thread (numba's load, ~0.6 s mostly holding the interpreter's lock) starts only after the
-application's first paint: started from the event loop's first turn, it ran beside that paint and delayed it."""
+"""Work the first screen does not need waits for the first paint (gui/timing.AfterFirstPaint): the window's
+warm-up thread (numba's load, ~0.6 s mostly holding the interpreter's lock), which started from the event
+loop's first turn ran beside that paint and delayed it, and the tabs the Start page does not show."""
 
 from PySide6 import QtCore, QtWidgets
 
+from bloomviz.gui import extensions
 from bloomviz.gui import workbench as adapter
+from bloomviz.gui.timing import AfterFirstPaint
+from window_helpers import new_window
 
 
 class _Paints(QtCore.QObject):
@@ -17,25 +21,49 @@ class _Paints(QtCore.QObject):
         return False
 
 
-def test_the_warm_up_starts_after_the_first_paint(qtbot, monkeypatch):
-    app = QtWidgets.QApplication.instance()
+def test_a_callback_waits_for_the_first_paint_and_runs_once(qtbot):
+    widget = QtWidgets.QLabel("painted")
+    qtbot.addWidget(widget)
     paints = _Paints()
-    app.installEventFilter(paints)
+    widget.installEventFilter(paints)
+    called = []
+    watch = AfterFirstPaint(widget, lambda: called.append(paints.count))
+    for _ in range(5):
+        QtWidgets.QApplication.processEvents()
+    assert called == [] and watch.waiting, "not shown, not painted: nothing ran"
+    widget.show()
+    qtbot.waitUntil(lambda: bool(called))
+    assert called[0] >= 1 and not watch.waiting
+    widget.update()
+    qtbot.waitUntil(lambda: paints.count > called[0])
+    QtWidgets.QApplication.processEvents()
+    assert len(called) == 1
+
+
+def test_the_warm_up_is_started_by_the_applications_first_paint(qtbot, monkeypatch):
     started = []
-    monkeypatch.setattr(adapter, "_start_warm_up", lambda: started.append(paints.count))
-    try:
-        adapter._AfterFirstPaint.arm()
-        for _ in range(5):
-            app.processEvents()
-        assert started == [] or paints.count, "nothing painted, nothing started"
-        widget = QtWidgets.QLabel("painted")
-        qtbot.addWidget(widget)
-        widget.show()
-        qtbot.waitUntil(lambda: bool(started))
-        assert started[0] >= 1 and len(started) == 1
-        widget.update()
-        qtbot.waitUntil(lambda: paints.count > started[0])
-        assert len(started) == 1, "armed once, started once"
-    finally:
-        app.removeEventFilter(paints)
-        adapter._AfterFirstPaint.armed = None
+    monkeypatch.setattr(adapter, "_start_warm_up", lambda: started.append(True))
+    monkeypatch.setattr(adapter, "_after_paint", [])
+    adapter._watch_first_paint()
+    assert not started
+    widget = QtWidgets.QLabel("painted")
+    qtbot.addWidget(widget)
+    widget.show()
+    qtbot.waitUntil(lambda: bool(started))
+
+
+def test_the_first_screen_shows_before_the_other_tabs_are_installed(qtbot, tmp_path):
+    w = new_window(qtbot, tmp_path, probes=100)
+    w.install_parts(first_screen=True)
+    assert w.scenarios is not None and w.file_actions is not None and w.lesson_view is None
+    with qtbot.waitSignal(w.partsInstalled, timeout=60_000):
+        w.show()
+    assert w.lesson_view is not None and w.fill_gauge is not None
+    titles = [w.tabs.tabText(i) for i in range(w.tabs.count())]
+    whole = new_window(qtbot, tmp_path / "whole", probes=100)
+    extensions.install_all(whole)
+    assert titles == [whole.tabs.tabText(i) for i in range(whole.tabs.count())], "the same tabs, same order"
+    keys = w.scenarios.start_page.shortcuts_label.text()
+    assert "Ctrl+Shift+F" in keys and "F5" in keys, "the Start page lists the later parts' keys too"
+    for win in (w, whole):
+        win.file_actions.discard_changes()

@@ -280,6 +280,8 @@ class ScenarioController(QtCore.QObject):
         self.start_page.runRequested.connect(self.run)
         self.start_page.lessonRequested.connect(self._lesson)
         self.start_page.findRequested.connect(self._find)
+        # the parts installed after the first paint bring keys of their own (F5, Ctrl+Shift+F ...)
+        window.partsInstalled.connect(self.start_page.refresh_keys)
         window.add_tab("start", "Start", self.start_page, "What bloomviz is, stories to run, and the keys.")
         self.runner.failed.connect(self._on_failed)
 

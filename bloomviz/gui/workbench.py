@@ -93,7 +93,8 @@ def _load_compiled() -> None:
     probe_bits.flip_rows(view, np.array([[1, 2]], dtype=np.int64), big)
     # generated items into such a filter go in by their hash halves (FpTracker.insert_halves): its passes too
     probe_bits.flip_halves(view, np.array([7], dtype=np.uint64), np.array([3], dtype=np.uint64), big, 2)
-    from bloomviz.hashing.generated_kernel import hash128_values      # which hashes those halves
+    from bloomviz.hashing.generated_kernel import hash128_generated, hash128_values   # which hash those halves
+    hash128_generated(GeneratedItems(1, seed=0), 0, 1)
     hash128_values(np.zeros(1, dtype=np.uint64), "i")
 
 

@@ -76,12 +76,13 @@ def _quote(item, width: int) -> str:
 
 # --- one sentence per kind of operation ----------------------------------------------------------------------
 # Each sentence is one template of the window's language (bloomviz/i18n), its numbers written the language's way.
+# The item is named as its history row names it (``rec.history.label``: describe(item, 60), written once).
 def insert_text(rec, flt) -> str:
     positions = rec.positions
     new_count = sum(1 for k in rec.kinds if k == "new")
     k = len(positions)
     return (tr("Inserted “{label}”: {new} of its {k} bits were 0 and are now 1").format(
-                label=describe(rec.item, 60), new=new_count, k=k)
+                label=rec.history.label, new=new_count, k=k)
             + (tr(", {old} were already 1.").format(old=k - new_count) if new_count < k else ".")
             + (tr(" (It was inserted before: nothing new.)") if rec.was_member and not new_count else "")
             + variants.insert_note(flt, rec.result))
@@ -89,7 +90,7 @@ def insert_text(rec, flt) -> str:
 
 def lookup_text(rec, flt=None) -> tuple[str, str]:
     """(headline, text) of a lookup (``flt``: the filter, for a counting filter's saturation limit)."""
-    look, label = rec.result, describe(rec.item, 60)
+    look, label = rec.result, rec.history.label
     positions, kinds = rec.positions, rec.kinds
     staged = flt is not None and capabilities.of(flt).staged
     k = len(look.stages[look.hit_stages[0]].positions) if staged and look.hit_stages else len(positions)
@@ -163,7 +164,7 @@ def _times(n: int) -> str:
 
 def remove_text(rec, flt) -> tuple[str, str]:
     """(headline, text) of a removal."""
-    rem, label = rec.result, describe(rec.item, 60)
+    rem, label = rec.result, rec.history.label
     changes = ", ".join(f"{_n(p)}: {b}→{a}" for p, b, a in zip(rec.positions, rem.before, rem.after))
     text = tr("Removed “{label}”: counters {changes}.").format(label=label, changes=changes)
     if rem.stuck:

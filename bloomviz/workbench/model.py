@@ -346,8 +346,10 @@ class Workbench:
         if self._numbers_of is flt and key == self._numbers_key:
             return self._numbers
         self._numbers_of, self._numbers_key = flt, key
+        own = (self._own_numbers(flt, n) if not flt.capabilities.standard_formulas
+               else {"after_removals": True} if s.truth.distorting else {})
         self._numbers = Numbers(m=flt.m, k=flt.k, n=n, bits_set=x, fp_count=fp_count, probes=probes,
-                                n_estimated=float(flt.estimated_count), **self._own_numbers(flt, n))
+                                n_estimated=float(flt.estimated_count), **own)
         return self._numbers
 
     def _own_numbers(self, flt, n: int) -> dict:

@@ -13,6 +13,7 @@ attributes, and one owner (``widgets.message_bar.MessageBar``) shows them.
         def apply(self):
             self.Error.refused(problem=exc)      # shown, in the error colour, "Error: ..." to a screen reader
             self.Error.refused.clear()           # gone; self.Error.clear() clears the group, clear_messages() all
+            self.show_only(self.Information.kept)   # the answer to the last action alone (the others cleared)
 
 A template's ``{name}`` fields are filled when it is shown; its English text is the catalogue key, translated
 when shown (``tr(template).format(**fields)``), so ``hr.po`` holds each template once, fields unfilled

@@ -15,8 +15,10 @@ halves, is not a run); a theory computation is an entry into ``theory/curves.py`
 from outside ``theory/``.
 
 The insert is the item panel's (what Enter in the item box does), on a window that is already showing a
-filter with 200 items, with every view connected; timers that fire later (throttled redraws) are not part of
-it. Counts, not times: the same on any machine.
+filter with 200 items, with every view connected. What the views leave to the event loop (the Explain panel
+explains in the next turn, Qt repaints the grid and the history table, the throttled status line, plot and
+scrolling) is counted too and printed beside it: everything the loop runs in the ``LATER_MS`` after the insert
+(which turn takes a throttled redraw depends on the machine's speed; their sum is steadier). Counts, not times.
 """
 
 from __future__ import annotations

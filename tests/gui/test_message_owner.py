@@ -139,11 +139,18 @@ def test_two_widgets_of_one_class_keep_their_own_messages(qtbot):
     assert first.Error.too_big.is_shown() and not second.Error.too_big.is_shown() and second.message.text() == ""
 
 
-def test_a_panel_declares_its_refusal_and_clears_it_when_the_filter_is_made(qtbot):
-    from bloomviz.gui.filter_tab.params_panel import ParamsPanel
+@pytest.fixture
+def wb(qtbot):
     from bloomviz.gui.workbench import QtWorkbench
 
-    wb = QtWorkbench()
+    bench = QtWorkbench(probes=3_000)     # outlives the panel the test makes (qtbot closes it first)
+    yield bench
+    bench.cancel()
+
+
+def test_a_panel_declares_its_refusal_and_clears_it_when_the_filter_is_made(wb, qtbot):
+    from bloomviz.gui.filter_tab.params_panel import ParamsPanel
+
     panel = ParamsPanel(wb)
     qtbot.addWidget(panel)
     panel.fields["m"].setText("-5")

@@ -12,6 +12,7 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from bloomviz.filters import bitstore
+from bloomviz.hashing.murmur_batches import halves_used_at_once
 from bloomviz.items.encoding import prepare_items
 
 # Items per step of update and contains_many, which work on one column of positions at a time: their few
@@ -51,10 +52,11 @@ def fused_halves(scheme, m: int, k: int, bits, items, name: str):
     fused = getattr(scheme, name, None)
     if fused is None or not items:     # no such loop, or an empty list: the general path
         return None
-    halves = text_halves(scheme, items)
-    if halves is None:                 # not a list this can hash
-        return None
-    return fused(*halves, m, k, bitstore.byte_view(bits))
+    with halves_used_at_once():        # the halves are done with when the loop returns
+        halves = text_halves(scheme, items)
+        if halves is None:             # not a list this can hash
+            return None
+        return fused(*halves, m, k, bitstore.byte_view(bits))
 
 
 def column_batches(scheme, m: int, k: int, items) -> Iterator[tuple[int, Iterable[np.ndarray]]]:

@@ -116,3 +116,23 @@ def test_str_fields_read_directly_where_the_layout_is_known_and_through_the_c_ap
     assert digests(*list_halves(items, of_bytes=False)) == expected
     monkeypatch.setattr(kernel, "LAYOUT", np.full(4, -1, dtype=np.int64))
     assert digests(*list_halves(items, of_bytes=False)) == expected
+
+
+def test_halves_reused_only_when_asked_and_only_for_a_batch_of_the_same_length():
+    first, second = [f"a{i}" for i in range(50)], [f"é{i}" for i in range(50)]
+    assert list_halves(first, False)[0] is not list_halves(first, False)[0]
+    kept = list_halves(first, False, reuse=True)
+    again = list_halves(second, False, reuse=True)
+    assert again[0] is kept[0] and digests(*again) == [mmh3.hash_bytes(policy_bytes(t)) for t in second]
+    assert list_halves(second[:7], False, reuse=True)[0] is not kept[0]
+
+
+def test_batches_of_one_length_through_the_fused_loops_keep_their_own_bits():
+    from bloomviz.core import BloomFilter
+    batches = [[f"item-{b}-{i}" for i in range(2_000)] for b in range(3)] + [[f"{i}".encode() for i in range(2_000)]]
+    for batch in batches:
+        fast, slow = BloomFilter(30_011, 4), BloomFilter(30_011, 4)
+        assert fast.update(batch) == slow.update(iter(batch))    # an iterator takes the general path
+        assert fast.bits == slow.bits and fast.contains_many(batch).all()
+        other = batches[(batches.index(batch) + 1) % len(batches)]
+        assert np.array_equal(fast.contains_many(other), slow.contains_many(iter(other)))

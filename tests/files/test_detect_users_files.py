@@ -106,14 +106,15 @@ def test_a_session_with_a_damaged_format_field_is_a_damaged_session(tmp_path):
         sessions.load(path)
 
 
+pytestmark = pytest.mark.window(parts=True, shown=False)
+
+
 @pytest.fixture
-def window(qtbot, tmp_path):
-    from window_helpers import FakeDialogs, new_window
-    win = new_window(qtbot, tmp_path)
-    win.install_parts()
-    win.file_actions.dialogs = FakeDialogs()
-    yield win
-    win.wb.cancel()
+def window(window):
+    """The shared window (tests/conftest.py), every part installed, its dialogs answered by the test."""
+    from window_helpers import FakeDialogs
+    window.file_actions.dialogs = FakeDialogs()
+    return window
 
 
 def test_the_window_opens_a_60_item_seminar_file(window, tmp_path):

@@ -21,7 +21,6 @@ import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui.plain_text import ask_yes_no, item_html, tooltip
-from window_helpers import new_window
 
 HARMLESS = "<img src=never.png>"   # short: shown whole, not shortened
 DEVICE = "<img src=/dev/zero>"
@@ -100,10 +99,14 @@ def problems_in(widgets, asked) -> list[str]:
     return found
 
 
+pytestmark = pytest.mark.window(parts=True, shown=False)
+
+
 @pytest.fixture
-def window(qtbot, tmp_path, monkeypatch):
-    # Any question, however it is asked (a static QMessageBox.question too), is recorded and answered No by a
-    # timer: on code that asks in a way a test cannot replace, the test still ends.
+def window(window):
+    """The shared window (tests/conftest.py), every part installed. Any question, however it is asked (a
+    static QMessageBox.question too), is recorded and answered No by a timer: on code that asks in a way a test
+    cannot replace, the test still ends."""
     asked = []
 
     def answer():
@@ -115,13 +118,10 @@ def window(qtbot, tmp_path, monkeypatch):
     timer = QtCore.QTimer()
     timer.timeout.connect(answer)
     timer.start(20)
-    win = new_window(qtbot, tmp_path)
-    win.install_parts()
-    win.params_panel.confirm = lambda question: True
-    win.asked = asked
-    yield win
+    window.params_panel.confirm = lambda question: True
+    window.asked = asked
+    yield window
     timer.stop()
-    win.wb.cancel()
 
 
 def feed_everywhere(qtbot, win, item):

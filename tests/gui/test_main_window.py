@@ -11,29 +11,12 @@ import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.hashing import schemes as hashing
-from bloomviz.gui import theme
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.workbench.limits import MAX_M
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-    win = MainWindow(workbench=QtWorkbench(probes=2_000), settings=settings)
-    win.params_panel.confirm = lambda question: True
-    qtbot.addWidget(win)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    win.wb.cancel()
-    win.autoplay.cancel()
-    # the theme and font live on the shared QApplication: put them back for the next test
-    app = QtWidgets.QApplication.instance()
-    if win.dark:
-        theme.apply_theme(app, False)
-    if win.font_scale != theme.DEFAULT_FONT_SCALE:
-        theme.apply_font_scale(app, theme.DEFAULT_FONT_SCALE)
+pytestmark = pytest.mark.window(probes=2_000, confirm=True)
 
 
 def set_filter(qtbot, win, m, k):

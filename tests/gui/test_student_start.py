@@ -9,27 +9,16 @@ import pytest
 from PySide6 import QtCore
 
 from bloomviz.gui import app
-from bloomviz.gui.extensions import install_all
 from bloomviz.gui.filter_tab.find_fp import FindFalsePositiveDialog, FalsePositiveHunt, starred_points
 from bloomviz.theory.rates import fp_exact
 from bloomviz.vocabulary import Verdict
-from window_helpers import FakeDialogs, new_window
 
 TYPED = "apple banana cherry grape lemon".split()
 LOOKED_UP = ("dog cat horse mouse bird fish lion tiger bear wolf fox deer goat sheep cow pig duck frog snake "
              "owl").split()
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=500)
-    install_all(w)
-    w.file_actions.dialogs = FakeDialogs(unsaved_answer="discard")   # closing asks nothing
-    app.start_filter(w, app.parse_args([]))
-    w.resize(1280, 800)
-    w.show()
-    qtbot.waitExposed(w)
-    return w
+pytestmark = pytest.mark.window(probes=500, parts=True, first_filter=True, size=(1280, 800))
 
 
 def test_the_first_filter_makes_false_positives_likely_by_hand():

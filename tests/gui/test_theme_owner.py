@@ -8,14 +8,9 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz.gui import theme
 from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import QtWorkbench
-from window_helpers import new_window
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=200)
-    yield w
-    theme.set_dark(False)
+pytestmark = pytest.mark.window(probes=200, shown=False)
 
 
 def test_set_dark_announces_only_a_change(qtbot):

@@ -11,26 +11,18 @@ import pyqtgraph as pg
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtTest import QTest
+from window_helpers import settle
 
-from bloomviz.gui import theme
-from bloomviz.gui.extensions import install_all
-from window_helpers import new_window
+
+
+pytestmark = pytest.mark.window(parts=True, confirm=True)
 
 
 @pytest.fixture
-def win(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=300)
-    install_all(w)
-    w.params_panel.confirm = lambda question: True
-    w.item_panel.confirm = lambda question: True
-    w.file_actions.maybe_discard = lambda action: True
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-    w.wb.cancel()
-    w.autoplay.cancel()
-    if w.dark:
-        theme.apply_theme(QtWidgets.QApplication.instance(), False)
+def win(window):
+    """The shared window (tests/conftest.py), every part installed, nothing asked."""
+    window.file_actions.maybe_discard = lambda action: True
+    return window
 
 
 def test_ctrl_l_in_the_item_box_looks_the_item_up(win, qtbot):
@@ -107,8 +99,9 @@ def test_history_shows_every_column_and_whole_labels(win, qtbot):
     win.resize(1440, 900)
     win.default_layout()
     win.wb.insert("well-known-hyphenated-item")
-    qtbot.wait(50)
     table = win.history_panel
+    qtbot.waitUntil(lambda: table.model().rowCount() == 1)
+    settle(qtbot, win)
     assert not table.wordWrap()
     last = table.model().columnCount() - 1
     assert table.columnViewportPosition(last) < table.viewport().width()

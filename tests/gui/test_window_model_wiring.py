@@ -9,7 +9,7 @@ import threading
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import mmh3
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 
 from bloomviz.hashing import schemes
 from window_helpers import new_window
@@ -47,7 +47,8 @@ def test_edit_undo_takes_back_the_last_insert(qtbot, tmp_path):
     qtbot.keyClick(win.item_panel.line, QtCore.Qt.Key.Key_Return)
     assert undo.isEnabled() and undo.text() == "Undo insert “taken back”"
     win.item_panel.line.clearFocus()     # out of the item box, whose own Ctrl+Z undoes typing
-    qtbot.wait(100)                      # the offscreen window takes a moment before shortcuts reach it
+    win.activateWindow()                 # a window's shortcuts reach it once it is the active window
+    qtbot.waitUntil(lambda: QtWidgets.QApplication.activeWindow() is win)
     qtbot.keyClick(win, QtCore.Qt.Key.Key_Z, QtCore.Qt.KeyboardModifier.ControlModifier)
     assert win.wb.filter.bits == bits and not win.wb.is_member("taken back") and win.wb.is_member("kept")
     assert win.history_panel.model().rowCount() == 1     # the history table follows the undo

@@ -15,17 +15,13 @@ import numpy as np
 import pytest
 
 from bloomviz.gui.filter_tab.autoplay import MAX_RATE
-from window_helpers import new_window
 
 
 @pytest.fixture
-def win(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=300)
-    w.show()
-    assert w.wb.configure(variant="scalable", initial_capacity=50, p=0.01)
-    yield w
-    w.autoplay.cancel()
-    w.wb.cancel()
+def win(window):
+    """The shared window (tests/conftest.py) on an empty scalable filter."""
+    assert window.wb.configure(variant="scalable", initial_capacity=50, p=0.01)
+    return window
 
 
 def test_hovering_an_empty_scalable_filter_names_the_bit(win):

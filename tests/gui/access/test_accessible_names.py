@@ -9,20 +9,16 @@ import pytest
 from PySide6 import QtWidgets
 
 from bloomviz.gui.access import names
-from window_helpers import new_window
 
 TABS = ("filter", "start", "lesson", "explorer", "compare", "setops", "foreign")
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=100)
-    w.install_parts()
+def _every_view_made(window):
     for key in TABS:
-        w.tab_view(key)            # views made on their first showing are made now
-    yield w
-    w.file_actions.discard_changes()
-    w.wb.cancel()
+        window.tab_view(key)            # views made on their first showing are made now
+
+
+pytestmark = pytest.mark.window(probes=100, parts=True, prepare=_every_view_made, shown=False)
 
 
 def describe(widget):

@@ -11,7 +11,6 @@ from PySide6.QtTest import QTest
 from bloomviz.gui.access import names
 from bloomviz.gui.files import file_dialogs
 from bloomviz.gui.window import help_pages
-from window_helpers import FakeDialogs, new_window
 
 TABS = ("filter", "start", "lesson", "explorer", "compare", "setops", "foreign")
 TAB = QtCore.Qt.FocusPolicy.TabFocus
@@ -20,19 +19,16 @@ TAB = QtCore.Qt.FocusPolicy.TabFocus
 NOT_A_STOP = {"LessonTextBrowser"}
 
 
+pytestmark = pytest.mark.window(probes=100, parts=True, size=(1440, 900))
+
+
 @pytest.fixture
-def window(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=100)
-    w.install_parts()
-    w.file_actions.dialogs = FakeDialogs(unsaved_answer="discard")
-    w.resize(1440, 900)
-    w.show()
-    qtbot.waitExposed(w)
-    w.wb.insert_batch([f"word{i}" for i in range(30)])
-    w.wb.lookup("never inserted")
-    w.activateWindow()
-    yield w
-    w.wb.cancel()
+def window(window):
+    """The shared window (tests/conftest.py), a few items in it and a lookup made, active for the keys."""
+    window.wb.insert_batch([f"word{i}" for i in range(30)])
+    window.wb.lookup("never inserted")
+    window.activateWindow()
+    return window
 
 
 def _controls(root: QtWidgets.QWidget) -> list[QtWidgets.QWidget]:

@@ -43,12 +43,12 @@ def motion_as_default():
     motion.set_reduced(False)       # the setting is the process's: no other test inherits it
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=200)
-    slow_motion.install(w)
-    lesson_view.install(w)
-    return w
+def _with_slow_motion_and_lessons(window):
+    slow_motion.install(window)
+    lesson_view.install(window)
+
+
+pytestmark = pytest.mark.window(probes=200, prepare=_with_slow_motion_and_lessons, shown=False)
 
 
 def test_slow_motions_play_completes_at_once_without_a_timer(window):

@@ -8,18 +8,11 @@ from PySide6 import QtCore, QtGui
 
 from bloomviz.filters.rows import positions_added
 from bloomviz.gui.access import plot_words, speech
-from window_helpers import FakeDialogs, new_window
 
 Key = QtCore.Qt.Key
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=200)
-    w.install_parts()
-    w.file_actions.dialogs = FakeDialogs(unsaved_answer="discard")   # closing asks nobody
-    yield w
-    w.wb.cancel()
+pytestmark = pytest.mark.window(probes=200, parts=True, shown=False)
 
 
 def test_arrow_keys_walk_the_cells_and_each_is_spoken(window, qtbot):

@@ -8,6 +8,7 @@ import math
 import xml.etree.ElementTree as ET
 
 import numpy as np
+import pyqtgraph as pg
 import pytest
 from PySide6 import QtCore, QtGui
 
@@ -15,16 +16,11 @@ from bloomviz.hashing import schemes as hashing
 
 from bloomviz.theory import rates as theory
 from bloomviz.gui.explorer_tab.view import TAB_TITLE, ExplorerWidget, install
-from bloomviz.gui.main_window import MainWindow
 from bloomviz.workbench.limits import MAX_M
+from window_helpers import settle
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-    win = MainWindow(settings=settings)
-    qtbot.addWidget(win)
-    return win
+pytestmark = pytest.mark.window(probes=None, shown=False)
 
 
 @pytest.fixture
@@ -116,13 +112,23 @@ def test_a_design_too_large_for_the_window_is_refused_with_a_message(window, exp
     assert window.wb.filter is before
 
 
+def _curves(plot) -> dict:
+    """The plot's curves by the names its legend shows (pyqtgraph's own list of the plot's data items)."""
+    return {item.name(): item for item in plot.plot_item.listDataItems() if item.name()}
+
+
+def _marks(plot) -> list:
+    """The lines and notes drawn on the plot beside its curves."""
+    return [item for item in plot.plot_item.items if isinstance(item, (pg.InfiniteLine, pg.TextItem))]
+
+
 def test_k_plot_marks_the_optimum_and_reads_out(explorer):
     explorer.calc.set_inputs(m="20000", n="2000")
     plot = explorer.k_plot
-    label, ks, exact, _ = plot._curves["exact"]
+    ks, exact = _curves(plot)["exact"].xData, _curves(plot)["exact"].yData
     assert list(ks[:3]) == [1, 2, 3]
     assert int(ks[np.argmin(exact)]) in (6, 7, 8) and int(ks[np.argmin(exact)]) == explorer.design.k
-    lines = [m for m in plot._markers if hasattr(m, "value")]
+    lines = [m for m in _marks(plot) if hasattr(m, "value")]
     assert any(math.isclose(line.value(), 10 * math.log(2)) for line in lines)
     text = plot.readout_at(7.2)
     assert "exact" in text and f"{theory.fp_exact(20000, 7, 2000):.4g}" in text
@@ -131,16 +137,16 @@ def test_k_plot_marks_the_optimum_and_reads_out(explorer):
 def test_n_zero_shows_a_note_and_no_optimum(explorer):
     explorer.calc.set_inputs(m="1000", n="0")
     plot = explorer.k_plot
-    assert "best" not in plot._curves
-    assert not any(hasattr(m, "value") and m.angle == 90 for m in plot._markers)
-    notes = [m for m in plot._markers if hasattr(m, "textItem")]
+    assert not any(name.startswith("best integer k") for name in _curves(plot))
+    assert not any(hasattr(m, "value") and m.angle == 90 for m in _marks(plot))
+    notes = [m for m in _marks(plot) if hasattr(m, "textItem")]
     assert notes and "no optimal k" in notes[0].textItem.toPlainText()
 
 
 def test_small_m_shows_exact_approx_and_bound_apart(explorer):
     explorer.calc.set_inputs(m="64", n="10")
-    curves = explorer.k_plot._curves
-    exact, approx, bound = (curves[c][2] for c in ("exact", "approx", "bound"))
+    curves = _curves(explorer.k_plot)
+    exact, approx, bound = (curves[name].yData for name in ("exact", "approximation", "bound"))
     assert np.max(np.abs(exact - approx) / exact) > 0.01 and np.all(bound > exact)
 
 
@@ -173,7 +179,7 @@ def test_measure_k_in_the_background_agrees_with_theory(explorer, qtbot):
     assert list(r["k"]) == list(range(3, 11))
     sd = np.sqrt(r["fp_exact"] * (1 - r["fp_exact"]) / 20_000)
     assert np.all(np.abs(r["fp_measured"] - r["fp_exact"]) <= 5 * sd)
-    assert "measured0" in explorer.k_plot._curves
+    assert "measured, seed 0" in _curves(explorer.k_plot)
 
 
 def test_new_seed_adds_a_second_run_and_cancel_adds_none(explorer, qtbot):
@@ -185,7 +191,7 @@ def test_new_seed_adds_a_second_run_and_cancel_adds_none(explorer, qtbot):
     _wait_measured(qtbot, panel)
     assert [run["seed"] for run in explorer.k_runs] == [0, 1]
     assert not np.array_equal(explorer.k_runs[0]["result"]["hits"], explorer.k_runs[1]["result"]["hits"])
-    assert "measured1" in explorer.k_plot._curves
+    assert "measured, seed 1" in _curves(explorer.k_plot)
     panel.measure()
     panel.runner.cancel()
     assert not panel.runner.busy and len(explorer.k_runs) == 2
@@ -218,7 +224,7 @@ def test_export_writes_readable_png_svg_and_csv(explorer, tmp_path, qtbot):
     explorer.calc.set_inputs(m="20000", n="2000")
     for index in range(explorer.tabs.count()):   # lay every plot out before exporting it
         explorer.tabs.setCurrentIndex(index)
-        qtbot.wait(10)
+        settle(qtbot, explorer)
     paths = explorer.export_all(tmp_path)
     assert len(paths) == 9
     for path in paths:
@@ -247,13 +253,13 @@ def test_the_explorer_is_not_one_colour(window, explorer, tmp_path):
 def test_mouse_over_the_plot_updates_the_readout(explorer, qtbot):
     explorer.calc.set_inputs(m="20000", n="2000")
     explorer.tabs.setCurrentWidget(explorer.tabs.widget(1))
-    qtbot.wait(10)
+    settle(qtbot, explorer)
     plot = explorer.k_plot
     vb = plot.plot_item.getViewBox()
     y_mid = sum(vb.viewRange()[1]) / 2
-    plot._on_mouse_moved(vb.mapViewToScene(QtCore.QPointF(4.0, y_mid)))
+    plot.plot_widget.scene().sigMouseMoved.emit(vb.mapViewToScene(QtCore.QPointF(4.0, y_mid)))   # the mouse there
     assert f"{theory.fp_exact(20000, 4, 2000):.4g}" in plot.readout.text()
-    plot._on_mouse_moved(QtCore.QPointF(-50, -50))     # outside the view: the summary comes back
+    plot.plot_widget.scene().sigMouseMoved.emit(QtCore.QPointF(-50, -50))     # outside the view: the summary
     assert "best integer k is 7" in plot.readout.text()
 
 
@@ -288,4 +294,4 @@ def test_a_large_design_is_computed_off_the_gui_thread(explorer, qtbot):
     assert d is not None and "4,294,967,296" in explorer.calc.result.text()
     assert explorer.drawing                      # solve() returned with the curves still being computed
     qtbot.waitUntil(lambda: not explorer.drawing, timeout=60000)
-    assert {"m1073741824", "m4294967296", "m17179869184"} <= set(explorer.n_plot._curves)
+    assert {"m = 1,073,741,824", "m = 4,294,967,296", "m = 17,179,869,184"} <= set(_curves(explorer.n_plot))

@@ -9,18 +9,20 @@ import pytest
 
 from bloomviz.gui.files import session_io
 from bloomviz.gui.workbench import QtWorkbench
-from window_helpers import FakeDialogs, new_window
+from window_helpers import FakeDialogs
+
+
+pytestmark = pytest.mark.window(probes=500, shown=False)
 
 
 @pytest.fixture
-def win(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=500)
-    w.dialogs = FakeDialogs()
-    w.files = session_io.install(w, w.dialogs)
-    w.wb.configure(4096, 3)
-    yield w
-    w.wb.cancel()
-    w.files.dialogs.unsaved_answer = "discard"
+def win(window):
+    """The shared window (tests/conftest.py), its File menu's dialogs answered by the test."""
+    window.dialogs = FakeDialogs()
+    window.files = session_io.install(window, window.dialogs)
+    window.wb.configure(4096, 3)
+    yield window
+    window.files.dialogs.unsaved_answer = "discard"
 
 
 def state(w):

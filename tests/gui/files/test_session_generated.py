@@ -15,15 +15,18 @@ from bloomviz.files import session as sessions  # noqa: E402
 from bloomviz.filters import bitstore  # noqa: E402
 from bloomviz.gui.files import file_dialogs, session_io  # noqa: E402
 from bloomviz.items.generated import GeneratedItems, GeneratedRun  # noqa: E402
-from window_helpers import FakeDialogs, new_window  # noqa: E402
+from window_helpers import FakeDialogs  # noqa: E402
+
+
+pytestmark = pytest.mark.window(shown=False)
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path)
-    w.dialogs = FakeDialogs(unsaved_answer=file_dialogs.DISCARD)
-    w.files = session_io.install(w, w.dialogs)
-    return w
+def window(window):
+    """The shared window (tests/conftest.py), its File menu's dialogs answered by the test."""
+    window.dialogs = FakeDialogs(unsaved_answer=file_dialogs.DISCARD)
+    window.files = session_io.install(window, window.dialogs)
+    return window
 
 
 def test_a_million_generated_items_are_six_numbers_in_the_session_and_replay_exactly(window, tmp_path):

@@ -17,7 +17,7 @@ import pytest
 
 from bloomviz.gui.files import session_io
 from bloomviz.gui.app import main
-from window_helpers import FakeDialogs, new_window
+from window_helpers import FakeDialogs
 
 
 @contextlib.contextmanager
@@ -46,14 +46,16 @@ def specials(tmp_path):
     sock.close()
 
 
+pytestmark = pytest.mark.window(probes=100, shown=False)
+
+
 @pytest.fixture
-def win(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=100)
-    w.dialogs = FakeDialogs(unsaved_answer="discard")
-    w.file_actions = session_io.install(w, w.dialogs)
-    w.wb.insert("kept")
-    yield w
-    w.wb.cancel()
+def win(window):
+    """The shared window (tests/conftest.py), its File menu's dialogs answered by the test, one item in it."""
+    window.dialogs = FakeDialogs(unsaved_answer="discard")
+    window.file_actions = session_io.install(window, window.dialogs)
+    window.wb.insert("kept")
+    return window
 
 
 WORDS = {"fifo": "FIFO", "device": "device", "random": "device", "directory": "directory", "socket": "socket"}

@@ -16,15 +16,7 @@ from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.workbench import QtWorkbench
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    settings = QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat)
-    win = MainWindow(workbench=QtWorkbench(probes=3_000), settings=settings)
-    qtbot.addWidget(win)
-    win.show()
-    yield win
-    win.autoplay.cancel()
-    win.wb.cancel()
+pytestmark = pytest.mark.window(probes=3_000)
 
 
 def assert_consistent(win: MainWindow, stream_items: list | None = None) -> None:
@@ -85,7 +77,7 @@ def test_play_pause_step_cancel_at_a_slow_rate(window, qtbot):
     ap.pause()
     assert ap.state == PAUSED
     n = len(wb.filter)
-    qtbot.wait(150)
+    qtbot.wait(150)   # a fixed wait on purpose: three ticks at 20 items a second in which nothing may be inserted
     assert len(wb.filter) == n        # paused means paused
     assert window.grid.highlight_points()[2]  # single inserts light their bits
     assert_consistent(window, expected)

@@ -1,20 +1,13 @@
 """Tools ▸ Find a false positive: finds one, never changes the filter, refuses hopeless searches."""
 
 import pytest
-from PySide6 import QtCore
 
 from bloomviz.gui.filter_tab import find_fp
 from bloomviz.gui.filter_tab.find_fp import FOUND, CANCELLED, EMPTY, UNLIKELY, FalsePositiveHunt, FindFalsePositiveDialog
-from bloomviz.gui.main_window import MainWindow
 from bloomviz.vocabulary import Verdict
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    settings = QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat)
-    w = MainWindow(settings=settings)
-    qtbot.addWidget(w)
-    return w
+pytestmark = pytest.mark.window(probes=None)
 
 
 def _fill(window, m, k, n):

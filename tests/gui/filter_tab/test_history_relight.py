@@ -5,14 +5,12 @@ from __future__ import annotations
 import pytest
 
 from bloomviz.gui.filter_tab import history_relight
-from window_helpers import new_window
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=200)
-    history_relight.install(w)
-    return w
+def window(window):
+    history_relight.install(window)
+    return window
 
 
 def test_a_lookup_row_lights_its_positions_again(window, qtbot):

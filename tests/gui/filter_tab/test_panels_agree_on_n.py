@@ -9,11 +9,6 @@ import re
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
-from PySide6 import QtCore
-
-from bloomviz.gui.extensions import install_all
-from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import QtWorkbench
 
 
 def _n(text: str) -> int:
@@ -21,19 +16,7 @@ def _n(text: str) -> int:
     return int(found.group(1).replace(",", "")) if found else 0   # the plot says "No data yet" at n = 0
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    settings = QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat)
-    win = MainWindow(workbench=QtWorkbench(probes=2_000), settings=settings)
-    qtbot.addWidget(win)
-    install_all(win)
-    win.file_actions.maybe_discard = lambda action: True   # no "unsaved changes?" dialog on close
-    win.resize(1280, 800)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    win.autoplay.cancel()
-    win.wb.cancel()
+pytestmark = pytest.mark.window(probes=2_000, parts=True, size=(1280, 800))
 
 
 def test_the_plot_says_which_n_it_drew(qtbot, window):

@@ -7,15 +7,6 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from window_helpers import new_window  # noqa: E402
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path)
-    w.show()
-    return w
-
 
 def test_a_thousand_pasted_lines_are_offered_and_inserted_as_items_undone_as_one_step(window, qtbot):
     panel, wb = window.item_panel, window.wb

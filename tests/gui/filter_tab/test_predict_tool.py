@@ -8,19 +8,17 @@ import pytest
 from PySide6 import QtCore
 
 from bloomviz.gui.filter_tab import predict_tool
-from window_helpers import new_window
 
 NO, MAYBE = 0, 1
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=200)
-    w.predict_tool = predict_tool.install(w)
-    w.wb.configure(256, 4)
-    w.wb.insert_batch(["alpha", "beta", "gamma"])
-    w.show()
-    return w
+def _with_the_predict_tool(window):
+    window.predict_tool = predict_tool.install(window)
+    window.wb.configure(256, 4)
+    window.wb.insert_batch(["alpha", "beta", "gamma"])
+
+
+pytestmark = pytest.mark.window(probes=200, prepare=_with_the_predict_tool)
 
 
 def _history_rows(window) -> int:

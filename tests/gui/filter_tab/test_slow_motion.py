@@ -6,14 +6,12 @@ import pytest
 
 from bloomviz.hashing import schemes as hashing
 from bloomviz.gui.filter_tab import slow_motion
-from window_helpers import new_window
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=200)
-    slow_motion.install(w)
-    return w
+def window(window):
+    slow_motion.install(window)
+    return window
 
 
 @pytest.mark.parametrize("variant, params", [("standard", {}), ("counting", {}), ("blocked", {"block_bits": 64}),

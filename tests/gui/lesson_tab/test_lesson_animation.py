@@ -12,7 +12,6 @@ from PySide6 import QtCore
 from bloomviz import lessons
 from bloomviz.filters.capabilities import grid_values
 from bloomviz.gui.lesson_tab import view as lesson_view
-from window_helpers import new_window
 
 LESSON = """# Moving pictures
 
@@ -57,15 +56,12 @@ predict verdict a
 """
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=200)
-    lesson_view.install(w)
-    w.resize(1280, 800)
-    w.show()
-    w.lesson_view.load(lessons.parse_text(LESSON, "moving.md"))
-    w.show_tab("lesson")
-    return w
+def _with_the_moving_lesson(window):
+    lesson_view.install(window)
+    window.lesson_view.load(lessons.parse_text(LESSON, "moving.md"))
+
+
+pytestmark = pytest.mark.window(probes=200, size=(1280, 800), prepare=_with_the_moving_lesson, tab="lesson")
 
 
 def _lit(view) -> list[int]:

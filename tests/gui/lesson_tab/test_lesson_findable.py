@@ -12,22 +12,12 @@ from bloomviz.commands import common
 from bloomviz import cli
 from bloomviz.gui import app
 from bloomviz.gui.extensions import install_all
+from window_helpers import new_window
 from bloomviz.gui.scenarios_tab.controller import StartPage
 from bloomviz.gui.window import help_pages
-from window_helpers import new_window
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=200)
-    install_all(w)
-    w.resize(1024, 768)
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-    if w.presenter.active:
-        w.presenter.leave()
-    w.file_actions.discard_changes()
+pytestmark = pytest.mark.window(probes=200, parts=True, size=(1024, 768))
 
 
 def test_lesson_with_no_action_opens_the_window_on_it(monkeypatch):

@@ -11,22 +11,12 @@ from __future__ import annotations
 import pytest
 from PySide6 import QtCore, QtGui
 
-from bloomviz.gui.extensions import install_all
 from bloomviz.lessons import step_numbers
-from window_helpers import FakeDialogs, new_window
 
 HALL = 0.03
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=200)
-    install_all(w)
-    w.file_actions.dialogs = FakeDialogs(unsaved_answer="discard")
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-    w.presenter.leave()
+pytestmark = pytest.mark.window(probes=200, parts=True)
 
 
 def _present_at(window, qtbot, size):

@@ -8,22 +8,27 @@ import pytest
 from PySide6 import QtCore
 
 from bloomviz.gui.lesson_tab import view as lesson_view
-from window_helpers import new_window
 
 BITS_STEP, PHANTOM_STEP = 4, 6        # lesson 1: "how many bits after k2, k3, k4?" and "is k1 in?"
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=200)
-    lesson_view.install(w)
-    w.resize(1280, 800)
-    w.show()
-    return w
+pytestmark = pytest.mark.window(probes=200, size=(1280, 800), prepare=lesson_view.install)
 
 
 def _lit(view) -> list[int]:
     return sorted(int(p) for p in view.grid.highlighted()[0])
+
+
+LABEL, BAR, PLUS, COUNT = 1, 2, 3, 4    # the columns of a choice's row in the panel's grid
+
+
+def _cell(panel, choice: int, column: int):
+    """What the panel shows in a choice's row, found in its layout as a user sees it."""
+    return panel.rows.itemAtPosition(choice, column).widget()
+
+
+def _bar_values(panel) -> list[int]:
+    return [_cell(panel, i, BAR).value() for i in range(panel.rows.rowCount()) if panel.rows.itemAtPosition(i, BAR)]
 
 
 def test_votes_make_a_tally_and_reveal_marks_the_right_choice_with_the_filters_answer(window, qtbot):
@@ -34,16 +39,16 @@ def test_votes_make_a_tally_and_reveal_marks_the_right_choice_with_the_filters_a
         ["1.  6 or fewer", "2.  7 or 8", "3.  9"]
     assert not panel.answer.isVisibleTo(panel) and "Answer" not in panel.answer.text()
     for _ in range(3):
-        qtbot.mouseClick(panel._plus[1], QtCore.Qt.MouseButton.LeftButton)
-    panel._counts[2].setValue(5)                                    # a typed count of raised hands
+        qtbot.mouseClick(_cell(panel, 1, PLUS), QtCore.Qt.MouseButton.LeftButton)
+    _cell(panel, 2, COUNT).setValue(5)                                    # a typed count of raised hands
     assert panel.tally.votes == [0, 3, 5] and panel.total.text() == "8 votes"
-    assert [b.value() for b in panel._bars] == [0, 3, 5] and panel._bars[2].maximum() == 8
-    assert panel._bars[1].text().startswith("3  (38%)")
+    assert _bar_values(panel) == [0, 3, 5] and _cell(panel, 2, BAR).maximum() == 8
+    assert _cell(panel, 1, BAR).text().startswith("3  (38%)")
     assert _lit(view) == []                                          # the empty filter: nothing lit yet
     qtbot.mouseClick(panel.reveal_button, QtCore.Qt.MouseButton.LeftButton)
     assert panel.answer.isVisibleTo(panel) and "9 bits set" in panel.answer.text() and "choice 3 is right" in \
         panel.answer.text() and "5 of 8 votes (62%)" in panel.answer.text()
-    assert panel._labels[2].text().startswith("✓") and not panel._labels[1].text().startswith("✓")
+    assert _cell(panel, 2, LABEL).text().startswith("✓") and not _cell(panel, 1, LABEL).text().startswith("✓")
     assert not panel.vote(0) and panel.tally.votes == [0, 3, 5]     # the vote is closed once revealed
     assert _lit(view) == [2, 5, 8, 11, 17, 23, 31, 40, 50]          # the bits k2, k3 and k4 would set
     assert view.runner.state.filter.bits_set == 0                   # ... but the question inserted nothing
@@ -77,7 +82,7 @@ def test_back_brings_a_steps_votes_and_reveal_back_and_clear_starts_it_again(win
     assert not panel.isVisibleTo(view)
     assert view.back() and view.runner.position == BITS_STEP
     assert panel.isVisibleTo(view) and panel.tally.votes == [1, 0, 2] and panel.answer.isVisibleTo(panel)
-    assert [b.value() for b in panel._bars] == [1, 0, 2]
+    assert _bar_values(panel) == [1, 0, 2]
     assert view.back() and not panel.isVisibleTo(view)                  # the step before asks nothing
     view.next()
     assert panel.tally.revealed and panel.tally.votes == [1, 0, 2]
@@ -97,7 +102,7 @@ def test_presenter_keys_vote_and_reveal(window, qtbot):
     assert panel.tally.votes == [1, 2]                              # 9 names no choice: ignored
     assert panel.question.font().pointSizeF() > window.font().pointSizeF() * 1.5
     qtbot.keyClick(window, QtCore.Qt.Key.Key_R)
-    assert panel.tally.revealed and panel._labels[1].text().startswith("✓")
+    assert panel.tally.revealed and _cell(panel, 1, LABEL).text().startswith("✓")
     window.presenter.leave()
     assert view.top_bar.isVisibleTo(view)
     assert panel.question.font().pointSizeF() < window.font().pointSizeF() * 1.5

@@ -10,16 +10,9 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz import lessons
 from bloomviz.filters import bitstore
 from bloomviz.gui.lesson_tab import view as lesson_view
-from window_helpers import new_window
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=200)
-    lesson_view.install(w)
-    w.resize(1280, 800)
-    w.show()
-    return w
+pytestmark = pytest.mark.window(probes=200, size=(1280, 800), prepare=lesson_view.install)
 
 
 def test_next_and_back_walk_the_first_lesson_exactly(window):

@@ -19,21 +19,17 @@ from bloomviz.items.encoding import to_bytes
 from bloomviz.gui.files import file_dialogs
 from bloomviz.gui.scenarios_tab import controller as scenarios
 from bloomviz.gui.files import session_io
-from window_helpers import FakeDialogs, new_window
-
+from window_helpers import FakeDialogs
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=300)
-    w.dialogs = FakeDialogs()
-    w.file_actions = session_io.install(w, w.dialogs)
-    w.scenarios = scenarios.install(w, ask=lambda title, question: True)
-    w.show()
-    yield w
-    w.dialogs.unsaved_answer = file_dialogs.DISCARD
-    w.wb.cancel()
-    w.autoplay.cancel()
+def window(window):
+    """The shared window (tests/conftest.py), its File menu and scenarios answered by the test."""
+    window.dialogs = FakeDialogs()
+    window.file_actions = session_io.install(window, window.dialogs)
+    window.scenarios = scenarios.install(window, ask=lambda title, question: True)
+    yield window
+    window.dialogs.unsaved_answer = file_dialogs.DISCARD
 
 
 def state(w):
@@ -68,7 +64,8 @@ def test_cancelling_a_chunked_scenario_puts_the_users_filter_back_exactly(window
     window.scenarios.runner.failed.connect(lambda key, message: failures.append(message))
     assert window.scenarios.run("urls")
     assert window.wb.busy and len(window.wb.filter) != before["n"]
-    qtbot.wait(30)
+    started = len(window.wb.filter)
+    qtbot.waitUntil(lambda: len(window.wb.filter) > started)    # a chunk more run from the event loop
     window.cancel_work()
     assert failures and "put back" in failures[-1] and "501" in failures[-1]
     assert_same(state(window), before)

@@ -8,31 +8,26 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np
 import pytest
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore
 
 from bloomviz.scenarios import base, spelling, stories, weak_keys
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.encoding import to_bytes
 from bloomviz.vocabulary import Verdict
-from bloomviz.gui.main_window import MainWindow
 from bloomviz.gui.scenarios_tab.controller import SCENARIOS, install
-from bloomviz.gui.workbench import QtWorkbench
+
+
+pytestmark = pytest.mark.window(probes=2_000, confirm=True)
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
-    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
-    win = MainWindow(workbench=QtWorkbench(probes=2_000), settings=settings)
-    win.params_panel.confirm = lambda question: True
-    win.asked = []
-    win.answer = True
-    win.scenarios = install(win, ask=lambda title, question: (win.asked.append(question), win.answer)[1])
-    qtbot.addWidget(win)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    win.wb.cancel()
-    win.autoplay.cancel()
+def window(window):
+    """The shared window (tests/conftest.py), its scenarios asking the test: ``asked`` holds the questions and
+    ``answer`` is the reply."""
+    window.asked = []
+    window.answer = True
+    window.scenarios = install(window, ask=lambda title, question: (window.asked.append(question), window.answer)[1])
+    return window
 
 
 def run(qtbot, win, key: str):
@@ -246,7 +241,7 @@ def test_synthetic_keys_are_deterministic_and_distinct():
 def test_shipped_blocklist_is_what_the_build_script_makes():
     import importlib.util
     from pathlib import Path
-    path = Path(__file__).resolve().parents[1] / "assets" / "datasets" / "build_datasets.py"
+    path = Path(__file__).resolve().parents[3] / "assets" / "datasets" / "build_datasets.py"
     spec = importlib.util.spec_from_file_location("build_datasets", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

@@ -11,7 +11,7 @@ from bloomviz.gui.widgets.grid import layout as gl
 from bloomviz.gui.widgets.grid.widget import BitGridWidget
 from bloomviz.gui.window import redraw as redraw_mod
 from bloomviz.gui.window.bit_changes import PackedChanges
-from window_helpers import new_window
+from window_helpers import settle
 
 
 def shown_grid(qtbot, side: int) -> BitGridWidget:
@@ -74,14 +74,7 @@ def test_many_changed_cells_update_the_kept_block_sums_exactly(qtbot):
     np.testing.assert_array_equal(grid.display.levels, fresh_levels(grid))
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    win = new_window(qtbot, tmp_path, probes=1_000)
-    win.resize(1280, 800)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    win.wb.cancel()
+pytestmark = pytest.mark.window(probes=1_000, size=(1280, 800))
 
 
 def test_a_bulk_job_on_a_large_filter_draws_only_the_changed_bits(window, qtbot, monkeypatch):
@@ -167,7 +160,7 @@ def test_a_large_grid_zooms_from_its_kept_four_by_four_sums(qtbot, monkeypatch):
     grid.update_cells(np.unique(rng.integers(0, m, 50_000)), 0, unique=True)   # many: the base summed anew
     for scale in (0.7, 0.7, 1.8, 1.3):
         grid.view_box.scaleBy((scale, scale))
-        qtbot.wait(1)
+        settle(qtbot, grid, state=lambda: (grid.display_window, grid.block_factor))   # drawn for the new view
         np.testing.assert_array_equal(grid.display.levels, fresh_levels(grid))
     np.testing.assert_array_equal(grid.display.base, gl.block_sums(np.asarray(grid.picture), 0, grid.rows, 0, grid.cols,
                                                             drawing.BASE, 1))

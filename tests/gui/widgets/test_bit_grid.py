@@ -99,6 +99,7 @@ from bloomviz.gui.widgets.grid.style import (  # noqa: E402
     BORDER_MIN_PX, HIGHLIGHT_STYLE, MAX_LABELS, MIN_MARKER_PX, build_lut, LIGHT,
 )
 from bloomviz.vocabulary import HIGHLIGHT_KINDS  # noqa: E402
+from window_helpers import settle
 from PySide6 import QtCore, QtGui  # noqa: E402
 from pytestqt.qt_compat import qt_api  # noqa: E402
 
@@ -113,8 +114,9 @@ def grid(qtbot):
     return widget
 
 
-def _settle(qtbot):
-    qtbot.wait(10)
+def _settle(qtbot, grid):
+    """The grid drawn for its view: its layout, drawn window, blocks and borders the same over a few turns."""
+    settle(qtbot, grid, state=lambda: (grid.display_window, grid.block_factor, grid.decor_plan()))
 
 
 def _expected_display(widget):
@@ -139,7 +141,7 @@ def test_reset_builds_padded_picture(grid, qtbot, m):
     assert (rect is not None) == (pad > 0)
     if pad:
         assert (rect.x(), rect.y(), rect.width(), rect.height()) == (cols - pad, rows - 1, pad, 1)
-    _settle(qtbot)
+    _settle(qtbot, grid)
     # the image item shows the picture (at full resolution or as block means) of a window that contains the view
     assert np.array_equal(grid.image_item.image, _expected_display(grid))
     if m == 10_000_000:
@@ -178,7 +180,7 @@ def test_update_cells_keeps_block_means_current_at_large_m(grid, qtbot):
     m = 2_000_000
     rng = np.random.default_rng(2)
     grid.reset(m, (rng.random(m) < 0.5).astype(np.uint8))
-    _settle(qtbot)
+    _settle(qtbot, grid)
     assert grid.block_factor > 1
     for _ in range(5):
         grid.update_cells(rng.integers(0, m, 7), rng.integers(0, 2, 7))
@@ -218,7 +220,7 @@ def test_image_item_uses_row_major_explicit_levels_and_a_lut(grid):
 
 def _grid_pixels(widget, qtbot):
     """The rendered grid area as an (h, w, 3) array, a margin inside the grid's outline."""
-    _settle(qtbot)
+    _settle(qtbot, widget)
     image = widget.grab().toImage().convertToFormat(QtGui.QImage.Format.Format_RGB32)
     arr = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine() // 4, 4)
     vb = widget.view_box
@@ -299,7 +301,7 @@ def test_highlight_markers_sit_on_cell_centres(grid):
 def test_highlight_markers_stay_visible_on_tiny_cells(grid, qtbot):
     grid.reset(10_000_000)
     grid.highlight([123_456, 9_999_999], "new")
-    _settle(qtbot)
+    _settle(qtbot, grid)
     assert grid.cell_pixels() < 1
     assert grid.marker_size() >= MIN_MARKER_PX
     assert [p.size() for p in grid.highlight_item.points()] == [grid.marker_size()] * 2
@@ -312,7 +314,7 @@ def _viewport_point(widget, x, y):
 
 def test_hover_calls_provider_with_the_cell_under_the_cursor(grid, qtbot):
     grid.reset(1000)
-    _settle(qtbot)
+    _settle(qtbot, grid)
     calls = []
     grid.set_hover_text_provider(lambda i: calls.append(i) or f"bit {i} = 0; set by: nobody")
     viewport = grid.graphics_widget.viewport()
@@ -322,7 +324,8 @@ def test_hover_calls_provider_with_the_cell_under_the_cursor(grid, qtbot):
     assert blocker.args == [target]
     assert calls[-1] == target
     assert grid.hover_label.isVisible() and grid.hover_label.text() == f"bit {target} = 0; set by: nobody"
-    qtbot.wait(30)  # pyqtgraph's scene drops mouse moves closer than 1/mouseRateLimit (10 ms) apart
+    # a fixed wait on purpose: pyqtgraph's scene drops mouse moves closer than 1/mouseRateLimit (10 ms) apart
+    qtbot.wait(30)
     with qtbot.waitSignal(grid.cellHovered, timeout=1000) as blocker:
         qtbot.mouseMove(viewport, _viewport_point(grid, 31.5, 31.5))  # padding cell
     assert blocker.args == [-1]
@@ -344,17 +347,17 @@ def test_hover_text_follows_updates_of_the_hovered_cell(grid):
 
 def test_borders_and_labels_only_when_zoomed_in(grid, qtbot):
     grid.reset(10_000)
-    _settle(qtbot)
+    _settle(qtbot, grid)
     assert grid.decor_plan() is None  # 100 columns in ~400 px: 4 px cells
     grid.view_box.setRange(QtCore.QRectF(40, 40, 12, 12), padding=0)
-    _settle(qtbot)
+    _settle(qtbot, grid)
     assert grid.cell_pixels() >= BORDER_MIN_PX
     r0, r1, c0, c1, with_labels, font_px = grid.decor_plan()
     assert with_labels and font_px >= 7
     assert 0 < (r1 - r0) * (c1 - c0) <= MAX_LABELS
     assert r0 <= 40 and r1 >= 52 and c0 <= 40 and c1 >= 52
     grid.view_box.setRange(QtCore.QRectF(0, 0, 25, 25), padding=0)  # 16 px cells: borders, too many labels
-    _settle(qtbot)
+    _settle(qtbot, grid)
     plan = grid.decor_plan()
     assert plan is not None and not plan[4]
 
@@ -397,7 +400,7 @@ def test_dark_theme_changes_colours_and_keeps_state(grid):
 def test_export_png_writes_a_picture_of_the_grid(grid, qtbot, tmp_path):
     grid.reset(1000, (np.arange(1000) % 2).astype(np.uint8))
     grid.highlight([5], "new")
-    _settle(qtbot)
+    _settle(qtbot, grid)
     path = tmp_path / "grid.png"
     grid.export_png(path)
     image = QtGui.QImage(str(path))
@@ -419,13 +422,13 @@ def test_zoom_and_pan_keep_the_display_window_on_the_visible_cells(grid, qtbot):
     m = 1_000_000  # 1000 x 1000
     rng = np.random.default_rng(4)
     grid.reset(m, (rng.random(m) < 0.5).astype(np.uint8))
-    _settle(qtbot)
+    _settle(qtbot, grid)
     coarse = grid.block_factor
     grid.view_box.setRange(QtCore.QRectF(100, 200, 150, 150), padding=0)
-    _settle(qtbot)
+    _settle(qtbot, grid)
     assert grid.block_factor == 1 < coarse  # about 2.7 px per cell: full resolution
     grid.view_box.translateBy((600, 500))
-    _settle(qtbot)
+    _settle(qtbot, grid)
     rect = grid.view_box.viewRect()
     r0, r1, c0, c1 = grid.display_window
     assert r0 <= rect.top() and r1 >= min(grid.rows, rect.bottom())
@@ -434,7 +437,7 @@ def test_zoom_and_pan_keep_the_display_window_on_the_visible_cells(grid, qtbot):
     image_rect = grid.image_item.mapRectToParent(grid.image_item.boundingRect())
     assert (image_rect.left(), image_rect.top()) == (c0, r0)
     grid.fit()
-    _settle(qtbot)
+    _settle(qtbot, grid)
     assert grid.block_factor == coarse and grid.display_window == (0, grid.rows, 0, grid.cols)
 
 
@@ -443,6 +446,6 @@ def test_repeated_highlights_reuse_rendered_symbols(grid, qtbot):
     rng = np.random.default_rng(5)
     for _ in range(30):
         grid.highlight(rng.integers(0, 10_000, 7), list(rng.choice(HIGHLIGHT_KINDS, 7)))
-        _settle(qtbot)
+        _settle(qtbot, grid)
     # one rendered symbol per kind at the current size, not one per call
     assert len(grid.highlight_item.fragmentAtlas) <= len(HIGHLIGHT_KINDS)

@@ -18,7 +18,6 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui.filter_tab import history_export
 from bloomviz.gui.window import exports
-from window_helpers import new_window
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
 
@@ -58,9 +57,13 @@ class FifoDrain:
         return int(out.strip())
 
 
+pytestmark = pytest.mark.window(size=(900, 600))
+
+
 @pytest.fixture
-def window(qtbot, tmp_path, monkeypatch):
-    # Warnings, however they are shown (a static QMessageBox.warning too), are recorded and closed by a timer.
+def window(window):
+    """The shared window (tests/conftest.py) with 20 items. Warnings, however they are shown (a static
+    QMessageBox.warning too), are recorded in ``warned`` and closed by a timer."""
     warned = []
 
     def close_warnings():
@@ -72,16 +75,11 @@ def window(qtbot, tmp_path, monkeypatch):
     timer = QtCore.QTimer()
     timer.timeout.connect(close_warnings)
     timer.start(20)
-    win = new_window(qtbot, tmp_path)
-    win.resize(900, 600)
-    win.show()
-    qtbot.waitExposed(win)
     for i in range(20):
-        win.wb.insert(f"item {i}")
-    win.warned = warned
-    yield win
+        window.wb.insert(f"item {i}")
+    window.warned = warned
+    yield window
     timer.stop()
-    win.wb.cancel()
 
 
 def exporters(window):

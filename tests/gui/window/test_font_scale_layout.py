@@ -8,31 +8,25 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore
 
-from bloomviz.gui import theme
-from bloomviz.gui.main_window import MainWindow
-from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.gui.window import docks
+from window_helpers import settle
 
 SIZE = (1280, 800)
 GRID_SHARE = 0.15      # of the window's area, at any text size (at 250 % it was 172 x 462 px: 7.8 %)
 GRID_SIDE = 250        # px: the shorter side of the grid's view
 
 
+pytestmark = pytest.mark.window(probes=500, size=SIZE)
+
+
 @pytest.fixture
-def window(qtbot, tmp_path):
-    settings = QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat)
-    win = MainWindow(workbench=QtWorkbench(probes=500), settings=settings)
-    qtbot.addWidget(win)
-    win.resize(*SIZE)
-    win.show()
-    qtbot.waitExposed(win)
-    win.wb.insert_batch([f"word{i}" for i in range(300)])
-    win.wb.lookup("never inserted")
-    yield win
-    win.wb.cancel()
-    theme.apply_font_scale(QtWidgets.QApplication.instance(), theme.DEFAULT_FONT_SCALE)
+def window(window):
+    """The shared window (tests/conftest.py) with 300 items and a lookup in it."""
+    window.wb.insert_batch([f"word{i}" for i in range(300)])
+    window.wb.lookup("never inserted")
+    return window
 
 
 def _rect_in_window(win, widget) -> QtCore.QRect:
@@ -43,7 +37,7 @@ def _rect_in_window(win, widget) -> QtCore.QRect:
 def test_text_size_keeps_the_window_and_the_grid(qtbot, window, scale):
     window.set_font_scale(scale)
     window.resize(*SIZE)
-    qtbot.wait(50)
+    settle(qtbot, window)
     win = window
     assert (win.width(), win.height()) == SIZE, "the window grew past the screen it was made for"
     assert win.minimumSizeHint().width() <= SIZE[0] and win.minimumSizeHint().height() <= SIZE[1]
@@ -74,6 +68,6 @@ def test_the_explanation_returns_under_the_plot_below_large_text(qtbot, window):
     window.set_font_scale(2.5)
     assert window.docks["explain"] in window.tabifiedDockWidgets(window.docks["history"])
     window.set_font_scale(1.0)
-    qtbot.wait(20)
+    settle(qtbot, window)
     assert window.docks["explain"] not in window.tabifiedDockWidgets(window.docks["history"])
     assert window.dockWidgetArea(window.docks["explain"]) == window.dockWidgetArea(window.docks["plot"])

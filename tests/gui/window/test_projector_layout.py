@@ -15,17 +15,7 @@ from window_helpers import FakeDialogs, new_window
 SIZE = (1280, 720)
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=200)
-    install_all(w)
-    w.file_actions.dialogs = FakeDialogs(unsaved_answer="discard")
-    w.resize(*SIZE)
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-    w.set_dark(False, remember=False)
-    theme.apply_font_scale(QtWidgets.QApplication.instance(), theme.DEFAULT_FONT_SCALE)
+pytestmark = pytest.mark.window(probes=200, parts=True, size=SIZE)
 
 
 def controls(window):

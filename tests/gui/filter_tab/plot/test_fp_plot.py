@@ -168,7 +168,7 @@ def test_a_burst_of_refreshes_redraws_once(widget, series, qtbot):
         widget.refresh()
     assert widget.redraw_count == before  # nothing redrawn synchronously
     qtbot.waitUntil(lambda: widget.redraw_count == before + 1)
-    qtbot.wait(3 * widget.refresh_interval_ms)
+    qtbot.wait(3 * widget.refresh_interval_ms)   # a fixed wait on purpose: no second redraw in three intervals
     assert widget.redraw_count == before + 1
     assert len(widget.curve("fp_measured").getData()[0]) == 350
 

@@ -9,6 +9,7 @@ import pytest
 
 from bloomviz.gui.filter_tab.plot.legend import MIN_PLOT_HEIGHT
 from test_fp_plot import series, widget  # noqa: F401 (the data tests' fixtures, used by name)
+from window_helpers import settle
 
 SIZES = [(1000, 700), (430, 380), (430, 500), (800, 300), (430, 300)]
 SCALES = [1.0, 1.5, 2.0, 2.5]
@@ -36,7 +37,7 @@ def test_legend_never_covers_the_data_and_the_plot_keeps_room(qtbot, widget, ser
     widget.set_capacity(150)
     widget.resize(*size)
     widget.set_font_scale(scale)
-    qtbot.wait(100)   # the readout's height, then the graphics' size, then the legend: a few layout passes
+    settle(qtbot, widget)   # the readout's height, then the graphics' size, then the legend: a few layout passes
     vb = widget.plot_item.getViewBox()
     view = widget.graphics.viewport().rect()
     data = vb.sceneBoundingRect()
@@ -65,7 +66,7 @@ def test_the_legend_is_placed_again_when_only_the_size_changes(qtbot, widget, se
     vb = widget.plot_item.getViewBox()
     for size in ((800, 300), (430, 300), (430, 500), (1000, 700), (800, 300)):
         widget.resize(*size)
-        qtbot.wait(50)
+        settle(qtbot, widget)
         view = widget.graphics.viewport().rect()
         data = vb.sceneBoundingRect()
         assert widget.graphics.ci.geometry().height() <= view.height() + 1, size
@@ -79,13 +80,13 @@ def test_the_legend_is_placed_again_when_only_the_size_changes(qtbot, widget, se
 
 def test_a_roomy_plot_has_the_full_legend_and_a_tight_one_the_short_names(qtbot, widget):
     widget.resize(1000, 700)
-    qtbot.wait(10)
+    settle(qtbot, widget)
     assert widget.legend_placement[0] in ("right", "below") and not widget.legend_compact
     assert "theory: exact" in widget.legend_entries()
     for size, scale in (((430, 380), 1.5), ((430, 500), 1.5), ((430, 380), 1.0)):
         widget.resize(*size)
         widget.set_font_scale(scale)
-        qtbot.wait(10)
+        settle(qtbot, widget)
         entries = widget.legend_entries()
         if widget.legend_placement[0] != "none":
             assert ("exact" in entries) == widget.legend_compact
@@ -113,7 +114,7 @@ def test_a_y_axis_label_too_long_for_its_plot_gives_way_to_its_short_name(qtbot,
     widget.set_show_fill(True)
     widget.resize(*size)
     widget.set_font_scale(scale)
-    qtbot.wait(100)
+    settle(qtbot, widget)
     view = widget.graphics.viewport().rect()
     for plot in (widget.plot_item, widget.fill_plot_item):
         axis = plot.getAxis("left")
@@ -140,7 +141,7 @@ def test_a_plot_resized_while_hidden_is_placed_for_its_size_when_shown(qtbot, wi
     qtbot.waitExposed(widget)
     vb = widget.plot_item.getViewBox()
     qtbot.waitUntil(lambda: widget.graphics.viewport().rect().height() <= 300)
-    qtbot.wait(50)
+    settle(qtbot, widget)
     data = vb.sceneBoundingRect()
     view = widget.graphics.viewport().rect()
     where, _ = widget.legend_placement

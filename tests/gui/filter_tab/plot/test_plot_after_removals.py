@@ -13,17 +13,12 @@ from PySide6 import QtCore
 
 from bloomviz.gui.filter_tab.plot.readout import fmt_value as fmt
 from bloomviz.items.encoding import random_items
-from window_helpers import new_window
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=200)
-    assert w.wb.configure(variant="counting", m=400, k=3)
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-    w.wb.cancel()
+def window(window):
+    assert window.wb.configure(variant="counting", m=400, k=3)
+    return window
 
 
 def _stranger(wb):

@@ -116,7 +116,7 @@ def test_dark_theme_reaches_every_tab(win):
         assert plot.backgroundBrush().color().lightnessF() < 0.3
     from bloomviz.gui.widgets.grid import BitGridWidget
     grids = [g for v in views for g in v.findChildren(BitGridWidget)]
-    assert grids and all(g._theme.background == win.grid._theme.background for g in grids)
+    assert grids and all(g.style.background == win.grid.style.background for g in grids)
     win.set_dark(False)
     for plot in plots:
         assert plot.backgroundBrush().color().lightnessF() > 0.9

@@ -36,14 +36,15 @@ def test_positions_light_one_by_one_then_votes_reveal_one_lookup_and_mark_the_ri
     assert lit == [0, 0] + list(range(1, k + 1)) + [k]        # bytes, values, one more cell a step, the prompt
     assert "definitely" not in tool.narration.text()           # the class reads the bits; the words do not tell
     assert _history_rows(window) == rows                       # nothing looked up yet
-    qtbot.mouseClick(tool.vote_panel._plus[MAYBE], QtCore.Qt.MouseButton.LeftButton)
+    row = [tool.vote_panel.rows.itemAtPosition(MAYBE, column).widget() for column in (1, 3)]   # its words, its +1
+    qtbot.mouseClick(row[1], QtCore.Qt.MouseButton.LeftButton)
     tool.vote_panel.setFocus()
     qtbot.keyClick(tool.vote_panel, QtCore.Qt.Key.Key_2)
     qtbot.keyClick(tool.vote_panel, QtCore.Qt.Key.Key_1)
     assert tool.vote_panel.tally.votes == [1, 2]
     qtbot.mouseClick(tool.vote_panel.reveal_button, QtCore.Qt.MouseButton.LeftButton)
     assert _history_rows(window) == rows + 1 and wb.filter.bits_set == bits    # one lookup, recorded
-    assert tool.vote_panel.record["right"] == MAYBE and "✓" in tool.vote_panel._labels[MAYBE].text()
+    assert tool.vote_panel.record["right"] == MAYBE and "✓" in row[0].text()
     assert tool.last_right is True and "✓ Right" in tool.verdict.text()
     assert not tool.vote_panel.reveal() and _history_rows(window) == rows + 1   # revealed once only
 

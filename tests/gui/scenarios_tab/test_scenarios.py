@@ -179,7 +179,7 @@ def test_scenario_start_page_runs_a_scenario(qtbot, window):
     window.show_tab("start")
     with qtbot.waitSignal(window.scenarios.runner.finished, timeout=60_000):
         qtbot.mouseClick(page.run_buttons["contacts"], QtCore.Qt.MouseButton.LeftButton)
-    assert window.tabs.currentWidget() is window._tab_keys["filter"]
+    assert window.current_tab() == "filter"
     assert len(window.wb.filter) == 32
     keys = page.shortcuts_label.text()
     assert "Ctrl+L" in keys and "Alt+1" in keys

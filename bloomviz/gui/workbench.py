@@ -32,7 +32,7 @@ import functools
 import threading
 
 import numpy as np
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 
 from bloomviz.explain import operations as words
 from bloomviz.explain import variants
@@ -98,16 +98,42 @@ def _load_compiled() -> None:
     hash128_values(np.zeros(1, dtype=np.uint64), "i")
 
 
-_after_paint: list = []     # the watch for the application's first paint, while it waits
+_after_paint: list = []     # the one-shot start of the warm-up the first paint calls, while it waits
 
 
 def _watch_first_paint() -> None:
-    """Starts the warm-up after the application's first paint. Started from the first turn of the event loop
-    instead, it began 80-210 ms before the window's first paint, and its load of numba (~0.6 s, mostly holding
-    the interpreter's lock) ran beside that paint and delayed it."""
-    app = QtCore.QCoreApplication.instance()
-    if app is not None:
-        _after_paint[:] = [AfterFirstPaint(app, _start_warm_up)]
+    """Starts the warm-up after the first paint of the windows shown. Started from the first turn of the event
+    loop instead, it began 80-210 ms before the window's first paint, and its load of numba (~0.6 s, mostly
+    holding the interpreter's lock) ran beside that paint and delayed it. The windows are watched, not the
+    application: a Python filter on the application sees every event of every object, those being destroyed
+    too, and PySide crashed in it (a test making a QtWorkbench in its body, then pytest-qt processing events).
+    No window shown (the model used without one): nothing waits for a paint, the warm-up starts now."""
+    app = QtWidgets.QApplication.instance()
+    shown = [w for w in app.topLevelWidgets() if w.isVisible()] if isinstance(app, QtWidgets.QApplication) else []
+    if not shown:
+        _start_warm_up()
+        return
+    once = _Once(_start_warm_up)
+    _after_paint[:] = [once]
+    for w in shown:     # (each watch is owned by its window) a window closed before it painted must not leave
+        AfterFirstPaint(w, once)                               # the warm-up waiting for ever
+        w.destroyed.connect(once)
+
+
+class _Once:
+    """``callback`` on the first call only (several windows watched, the first to paint starts it)."""
+
+    def __init__(self, callback):
+        self._callback = callback
+
+    @property
+    def waiting(self) -> bool:
+        return self._callback is not None
+
+    def __call__(self, *_args) -> None:
+        callback, self._callback = self._callback, None
+        if callback is not None:
+            callback()
 
 
 def warmed_up() -> bool:

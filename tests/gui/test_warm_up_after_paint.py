@@ -2,6 +2,7 @@
 warm-up thread (numba's load, ~0.6 s mostly holding the interpreter's lock), which started from the event
 loop's first turn ran beside that paint and delayed it, and the tabs the Start page does not show."""
 
+import shiboken6
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui import extensions
@@ -40,16 +41,53 @@ def test_a_callback_waits_for_the_first_paint_and_runs_once(qtbot):
     assert len(called) == 1
 
 
-def test_the_warm_up_is_started_by_the_applications_first_paint(qtbot, monkeypatch):
+def test_the_warm_up_is_started_by_the_first_paint_of_a_shown_window(qtbot, monkeypatch):
     started = []
     monkeypatch.setattr(adapter, "_start_warm_up", lambda: started.append(True))
     monkeypatch.setattr(adapter, "_after_paint", [])
-    adapter._watch_first_paint()
-    assert not started
     widget = QtWidgets.QLabel("painted")
     qtbot.addWidget(widget)
     widget.show()
+    adapter._watch_first_paint()
+    assert not started and adapter._after_paint[0].waiting
     qtbot.waitUntil(lambda: bool(started))
+    assert started == [True] and not adapter._after_paint[0].waiting
+    widget.update()
+    QtWidgets.QApplication.processEvents()
+    assert started == [True], "once"
+
+
+def test_the_application_itself_is_not_watched(qtbot, monkeypatch):
+    """A Python event filter on the application sees every event of every object, those being destroyed too:
+    PySide crashed in it."""
+    monkeypatch.setattr(adapter, "_start_warm_up", lambda: None)
+    widget = QtWidgets.QLabel("painted")
+    qtbot.addWidget(widget)
+    widget.show()
+    before = len(QtWidgets.QApplication.instance().findChildren(AfterFirstPaint))
+    adapter._watch_first_paint()
+    assert len(QtWidgets.QApplication.instance().findChildren(AfterFirstPaint)) == before
+    assert widget.findChildren(AfterFirstPaint)
+
+
+def test_no_window_shown_starts_the_warm_up_at_once(qtbot, monkeypatch):
+    started = []
+    monkeypatch.setattr(adapter, "_start_warm_up", lambda: started.append(True))
+    monkeypatch.setattr(QtWidgets.QApplication, "topLevelWidgets", staticmethod(lambda: []))
+    adapter._watch_first_paint()
+    assert started == [True]
+
+
+def test_a_window_closed_before_it_painted_does_not_leave_the_warm_up_waiting(qtbot, monkeypatch):
+    started = []
+    monkeypatch.setattr(adapter, "_start_warm_up", lambda: started.append(True))
+    monkeypatch.setattr(adapter, "_after_paint", [])
+    widget = QtWidgets.QLabel("never painted")
+    widget.show()
+    adapter._watch_first_paint()
+    assert not started
+    shiboken6.delete(widget)        # gone before the event loop turns to paint it
+    assert started == [True] and not adapter._after_paint[0].waiting
 
 
 def test_the_first_screen_shows_before_the_other_tabs_are_installed(qtbot, tmp_path):

@@ -87,3 +87,4 @@ def test_big_steps_give_the_rows_and_bits_of_small_ones(k):
     assert big.tracker.probe_zero_counts().sum() < zeros_before          # probe bits did turn
     if k == 1:                                  # 0.45 % of the bits set: ~13 of the probes pass
         assert rows_big.row(len(rows_big) - 1)["fp_measured"] > 0
+

@@ -12,7 +12,6 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from bloomviz.filters import bitstore
-from bloomviz.hashing.murmur_batches import halves_used_at_once
 from bloomviz.items.encoding import prepare_items
 
 # Items per step of update and contains_many, which work on one column of positions at a time: their few
@@ -33,14 +32,15 @@ def chunk_positions(scheme, m: int, k: int, chunk: Sequence, text: bool) -> np.n
     return scheme.positions_many(chunk, m, k)
 
 
-def text_halves(scheme, items) -> tuple[np.ndarray, np.ndarray] | None:
+def text_halves(scheme, items, reuse: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
     """For a list of str (or of bytes) and a scheme that places items from their hash halves: the halves
     (h1, h2) of every item, or None (another list: the checked path). Hashing is the type check, so there
-    is no separate pass over the items, and all are hashed before any bit is set."""
+    is no separate pass over the items, and all are hashed before any bit is set. ``reuse``: for a caller done
+    with the halves before its next batch (list_kernel.list_halves)."""
     if not isinstance(items, list) or not hasattr(scheme, "text_halves"):
         return None
     try:
-        return scheme.text_halves(items)
+        return scheme.text_halves(items, reuse)
     except TypeError:
         return None
 
@@ -52,11 +52,10 @@ def fused_halves(scheme, m: int, k: int, bits, items, name: str):
     fused = getattr(scheme, name, None)
     if fused is None or not items:     # no such loop, or an empty list: the general path
         return None
-    with halves_used_at_once():        # the halves are done with when the loop returns
-        halves = text_halves(scheme, items)
-        if halves is None:             # not a list this can hash
-            return None
-        return fused(*halves, m, k, bitstore.byte_view(bits))
+    halves = text_halves(scheme, items, reuse=True)      # done with when the loop returns
+    if halves is None:                 # not a list this can hash
+        return None
+    return fused(*halves, m, k, bitstore.byte_view(bits))
 
 
 def column_batches(scheme, m: int, k: int, items) -> Iterator[tuple[int, Iterable[np.ndarray]]]:

@@ -169,7 +169,7 @@ def list_halves(items: list, of_bytes: bool, reuse: bool = False) -> tuple[np.nd
     """(h1, h2) of every item of a list of exactly bytes (``of_bytes``) or exactly str; None as soon as an item
     is of another type (nothing else happens: the caller's path takes the list). ``reuse``: the arrays may be
     the ones this thread's previous call of the same length got, for a caller done with them before its next
-    call (``murmur_batches.halves_used_at_once``)."""
+    call (``batch_paths.fused_halves``: the fused set and test)."""
     n = len(items)
     h1, h2 = _arrays(n) if reuse and n <= REUSE_LIMIT else (np.empty(n, np.uint64), np.empty(n, np.uint64))
     address = id(items)

@@ -8,8 +8,6 @@ Same digests every way (tests/hashing/test_murmur_kernel.py, tests/hashing/test_
 
 from __future__ import annotations
 
-import contextlib
-import threading
 from typing import Sequence
 
 import mmh3
@@ -28,19 +26,19 @@ def _murmur_halves_many(datas: Sequence[bytes], seed: int = 0) -> tuple[np.ndarr
     return hash128_many(datas, seed)
 
 
-def _murmur_halves_many_text(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+def _murmur_halves_many_text(texts: Sequence[str], reuse: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """``_murmur_halves_many(encode_texts(texts))``, the encoding fused into the hashing; a list that starts
     with a bytes-like item is hashed as bytes. TypeError, before anything is hashed, for an item of another
     type than the first's kind: the caller's checked path takes mixed lists.
 
     A list of exactly str or exactly bytes is hashed item by item where the items lie (list_kernel); other
     sequences, and lists holding other kinds (bytearray, subclasses), are hashed joined, a piece at a time
-    (``_joined_halves``). Same digests every way.
+    (``_joined_halves``). Same digests every way. ``reuse``: see ``list_kernel.list_halves``.
     """
     if isinstance(texts, list) and texts and not cold_paths.use_cold_path(len(texts)):
         # a list of exactly str, or exactly bytes: each item hashed where it lies, its type checked on the way
         from bloomviz.hashing.list_kernel import list_halves
-        halves = list_halves(texts, type(texts[0]) is not str, getattr(_at_once, "on", False))
+        halves = list_halves(texts, type(texts[0]) is not str, reuse)
         if halves is not None:
             return halves
     if len(texts) <= _JOINED_PIECE:
@@ -49,19 +47,6 @@ def _murmur_halves_many_text(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarr
     return np.concatenate([h1 for h1, _ in pieces]), np.concatenate([h2 for _, h2 in pieces])
 
 
-@contextlib.contextmanager
-def halves_used_at_once():
-    """Inside this block (in this thread) a list's halves may come in arrays the next batch of the same length
-    reuses (list_kernel): for a caller done with them before the block ends, such as the fused set and test."""
-    before = getattr(_at_once, "on", False)
-    _at_once.on = True
-    try:
-        yield
-    finally:
-        _at_once.on = before
-
-
-_at_once = threading.local()
 _JOINED_PIECE = 1 << 14     # items joined at once: the joined buffer stays in the CPU's cache
 
 

@@ -150,9 +150,10 @@ class _MurmurOddStep(HashScheme):
         h1, h2 = _murmur_halves_many_text(datas) if text else _murmur_halves_many(datas)
         return self._columns(h1, h2 | _U64(1), m, k)
 
-    def text_halves(self, texts):
-        """(h1, h2 forced odd) of a batch of str; TypeError (before anything else) if one is not a str."""
-        h1, h2 = _murmur_halves_many_text(texts)
+    def text_halves(self, texts, reuse=False):
+        """(h1, h2 forced odd) of a batch of str; TypeError (before anything else) if one is not a str.
+        ``reuse``: the arrays may be reused by the next batch (a caller done with them before it)."""
+        h1, h2 = _murmur_halves_many_text(texts, reuse)
         if h2.flags.writeable and h2.flags.owndata:     # a fresh array: forced odd in place
             h2 |= _U64(1)
             return h1, h2

@@ -14,6 +14,7 @@ from PySide6 import QtGui, QtWidgets
 from bloomviz.gui.filter_tab import history_export
 from bloomviz.gui.files import recent_files
 from bloomviz.gui.files.file_paths import CSV_FILTER, TEXT_FILTER, os_error_text, with_suffix
+from bloomviz.gui.files.open_file import refuse_busy
 from bloomviz.i18n import number, tr
 
 
@@ -28,7 +29,7 @@ class FileMenu:
     # --- insert from file, history --------------------------------------------------------------------------
     def insert_from_file_dialog(self) -> bool:
         f = self.files
-        if f._refuse_busy("Insert from file"):
+        if refuse_busy(f.wb, f.dialogs, "Insert from file"):
             return False
         path = f.dialogs.open_path("Insert the lines of a text file", TEXT_FILTER, "")
         return f.importer.start(path) if path else False
@@ -45,7 +46,7 @@ class FileMenu:
         except OSError as exc:
             f.dialogs.error(title, tr("Could not write the history:\n{reason}").format(reason=os_error_text(path, exc)))
             return False
-        f._status(tr("Saved {count} operations to {path}").format(count=number(count), path=path))
+        f.file.status(tr("Saved {count} operations to {path}").format(count=number(count), path=path))
         return True
 
     # --- menu -----------------------------------------------------------------------------------------------
@@ -110,7 +111,7 @@ class FileMenu:
     def _pruned(self, gone: list[str]) -> None:
         f = self.files
         names = ", ".join(os.path.basename(p) for p in gone)
-        f._status(tr("Removed from the recent files (no longer there): {names}").format(names=names), 10_000)
+        f.file.status(tr("Removed from the recent files (no longer there): {names}").format(names=names), 10_000)
 
     def _on_busy(self, busy: bool) -> None:
         for key in ("new", "open", "save", "save_as", "load_filter", "save_filter", "import"):

@@ -1,7 +1,9 @@
 """File → Load filter, Save filter as .bloom: a filter's bits without its items.
 
-``FilterFiles`` is a part of ``session_io.FileActions``. A loaded filter's items are unknown, so its lookups
-cannot be told true or false positives; its bytes are kept (``_base``) so a session saved later can hold it.
+``FilterFiles`` is a part ``session_io.FileActions`` holds, handed the workbench, the dialogs, the recent files,
+the window's ``OpenFile`` and the unsaved-changes question. A loaded filter's items are unknown, so its lookups
+cannot be told true or false positives; its bytes are kept (``OpenFile.base``) so a session saved later can
+hold it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from bloomviz.disk.safe_files import check_regular
 from bloomviz.files import storage
 from bloomviz.filters.registry import VARIANTS
 from bloomviz.gui.files.file_paths import BLOOM_FILTER, save_failure, with_suffix
+from bloomviz.gui.files.open_file import refuse_busy, refused_file
 from bloomviz.workbench.limits import MAX_M as WINDOW_MAX_M
 from bloomviz.i18n import number, tr
 
@@ -58,9 +61,14 @@ def loaded_note(flt, source: str, truth: bool) -> str:
 class FilterFiles:
     """Load and save ``.bloom`` filters, of ``FileActions``."""
 
+    def __init__(self, wb, dialogs, recent, file, may_discard):
+        self.wb, self.dialogs, self.recent = wb, dialogs, recent
+        self.file = file                     # open_file.OpenFile: the path, unsaved state, loaded base
+        self.may_discard = may_discard       # (action) -> bool: the unsaved-changes question
+
     # --- filters (.bloom) -----------------------------------------------------------------------------------
     def load_filter_dialog(self) -> bool:
-        if self._refuse_busy("Load a filter") or not self.maybe_discard("load a filter"):
+        if refuse_busy(self.wb, self.dialogs, "Load a filter") or not self.may_discard("load a filter"):
             return False
         path = self.dialogs.open_path("Load a filter", f"{BLOOM_FILTER};;All files (*)", "")
         return self.load_filter_path(path, ask=False) if path else False
@@ -68,7 +76,7 @@ class FilterFiles:
     def load_filter_path(self, path: str, ask: bool = True) -> bool:
         """Load a ``.bloom`` file into the window; on any problem a message, and the current filter stays."""
         title = "Load a filter"
-        if self._refuse_busy(title) or (ask and not self.maybe_discard("load a filter")):
+        if refuse_busy(self.wb, self.dialogs, title) or (ask and not self.may_discard("load a filter")):
             return False
         try:
             check_regular(path, "a filter (.bloom)")
@@ -80,27 +88,26 @@ class FilterFiles:
                 return False
             flt = storage.load(path)
         except (storage.FilterFormatError, OSError) as exc:
-            return self._refused_file(path, title, "filter", "load", exc)
+            return refused_file(self.dialogs, self.recent, path, title, "filter", "load", exc)
         head, payload = storage.encode(flt)
-        self._replaying = True
+        self.file.replaying = True
         try:
             ok = self.wb.install_filter(flt, note=loaded_note(flt, os.path.basename(path), truth=False))
         finally:
-            self._replaying = False
+            self.file.replaying = False
         if not ok:
             return False
-        self._base = (head + payload, len(flt))
-        self._initial_seed = self._current_seed()
+        self.file.base = (head + payload, len(flt))
+        self.file.initial_seed = self.file.current_seed()
         self.recent.add(path)
-        self._set_modified(False)
-        self._set_path(None, label=os.path.basename(path))
-        self._status(tr("Loaded {path}: {variant}, m = {m}, k = {k}, n = {n}").format(
+        self.file.saved(None, label=os.path.basename(path))
+        self.file.status(tr("Loaded {path}: {variant}, m = {m}, k = {k}, n = {n}").format(
             path=path, variant=flt.variant, m=number(flt.m), k=flt.k, n=number(len(flt))))
         return True
 
     def save_filter_dialog(self) -> bool:
         title = "Save the filter"
-        if self._refuse_busy(title):
+        if refuse_busy(self.wb, self.dialogs, title):
             return False
         path = self.dialogs.save_path(title, BLOOM_FILTER, "filter.bloom")
         if not path:
@@ -112,6 +119,6 @@ class FilterFiles:
             self.dialogs.error(title, save_failure("the filter", path, exc))
             return False
         self.recent.add(path)
-        self._status(tr("Saved the filter's {m} bits to {path} (the items are not stored in a .bloom file; save a "
+        self.file.status(tr("Saved the filter's {m} bits to {path} (the items are not stored in a .bloom file; save a "
                         "session to keep them)").format(m=number(self.wb.filter.m), path=path))
         return True

@@ -1,9 +1,11 @@
 """File → Open: a session replayed, a ``.bloom`` filter loaded, another library's filter shown in its tab.
 
-``SessionOpening`` is a part of ``session_io.FileActions``. Opening a session checks the whole file first — a
-bad file is refused with a message and the window is left exactly as it was — then makes the filter and
-replays the operations through the workbench (``session_replay``), at once or, for a long session, a few per
-turn of the event loop with progress and Cancel.
+``SessionOpening`` is a part ``session_io.FileActions`` holds, handed the workbench it replays into, the window
+(its foreign-filter tab and lesson), the dialogs, the recent files, the window's ``OpenFile``, the ``.bloom``
+part (``filter_files.FilterFiles``) and the unsaved-changes question. Opening a session checks the whole file
+first — a bad file is refused with a message and the window is left exactly as it was — then makes the filter
+and replays the operations through the workbench (``session_replay``), at once or, for a long session, a few
+per turn of the event loop with progress and Cancel.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from bloomviz.files import storage
 from bloomviz.workbench import replay as session_replay
 from bloomviz.gui.files.file_paths import OPEN_FILTER, os_error_text
 from bloomviz.gui.files.filter_files import filter_from_bytes, loaded_note
+from bloomviz.gui.files.open_file import open_failed, refuse_busy, refused_file
 from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.workbench.limits import MAX_M as WINDOW_MAX_M
 from bloomviz.i18n import number, tr
@@ -25,17 +28,23 @@ from bloomviz.i18n import number, tr
 class SessionOpening:
     """Open and a session's replay, of ``FileActions``."""
 
+    def __init__(self, wb, window, dialogs, recent, file, filters, may_discard):
+        self.wb, self.window, self.dialogs, self.recent = wb, window, dialogs, recent
+        self.file = file                     # open_file.OpenFile: the path, unsaved state, loaded base
+        self.filters = filters               # filter_files.FilterFiles: a .bloom file opened here is loaded there
+        self.may_discard = may_discard       # (action) -> bool: the unsaved-changes question
+
     # --- sessions: open and replay --------------------------------------------------------------------------
     def open_dialog(self) -> bool:
-        if self._refuse_busy("Open") or not self.maybe_discard("open another file"):
+        if refuse_busy(self.wb, self.dialogs, "Open") or not self.may_discard("open another file"):
             return False
-        directory = os.path.dirname(self.path) if self.path else ""
+        directory = os.path.dirname(self.file.path) if self.file.path else ""
         path = self.dialogs.open_path("Open a session or a filter", OPEN_FILTER, directory)
         return self.open_path(path, ask=False) if path else False
 
     def open_path(self, path: str, ask: bool = True) -> bool:
         """Open a session or a ``.bloom`` filter (told apart by the file's first bytes)."""
-        if self._refuse_busy("Open") or (ask and not self.maybe_discard("open another file")):
+        if refuse_busy(self.wb, self.dialogs, "Open") or (ask and not self.may_discard("open another file")):
             return False
         try:
             # A FIFO would block the window forever and /dev/zero would be read to the session limit: anything
@@ -43,11 +52,11 @@ class SessionOpening:
             with open_regular(path, what="a session (.bloomviz) or a filter (.bloom)") as fh:
                 head = fh.read(len(storage.MAGIC))
         except OSError as exc:
-            self._open_failed(path, "Open", tr("Could not open the file:\n{reason}").format(
+            open_failed(self.dialogs, self.recent, path, "Open", tr("Could not open the file:\n{reason}").format(
                 reason=os_error_text(path, exc)), exc)
             return False
         if head == storage.MAGIC:
-            return self.load_filter_path(path, ask=False)
+            return self.filters.load_filter_path(path, ask=False)
         foreign = self._foreign_format(path) if self.window.foreign is not None else None
         if foreign is not None:   # another library's filter: shown read-only in its own tab
             opened = self.window.foreign.open_path(path, foreign)
@@ -84,32 +93,15 @@ class SessionOpening:
             return None
         return None if name in (None, "bloomviz", "raw") else name
 
-    def _open_failed(self, path: str, title: str, text: str, exc: BaseException | None = None) -> None:
-        if isinstance(exc, FileNotFoundError) and os.path.abspath(path) in self.recent.paths():
-            self.recent.remove(os.path.abspath(path))
-            text += "\n\n" + tr("It was removed from the recent files.")
-        self.dialogs.error(title, text)
-
-    def _refused_file(self, path: str, title: str, kind: str, verb: str, exc: Exception) -> bool:
-        """Say why ``path`` could not be read as a ``kind`` ("session"): the system's reason for an OSError, the
-        format's for a file that is not one. False, for the caller to return."""
-        if isinstance(exc, OSError):
-            self._open_failed(path, title, tr("Could not open the {kind}:\n{reason}").format(
-                kind=tr(kind), reason=os_error_text(path, exc)), exc)
-        else:
-            self.dialogs.error(title, tr("This is not a {kind} bloomviz can {verb}:\n{reason}").format(
-                kind=tr(kind), verb=tr(verb), reason=exc))
-        return False
-
     def open_session_path(self, path: str, ask: bool = True) -> bool:
         title = "Open a session"
-        if self._refuse_busy(title) or (ask and not self.maybe_discard("open another session")):
+        if refuse_busy(self.wb, self.dialogs, title) or (ask and not self.may_discard("open another session")):
             return False
         try:
             check_regular(path, "a session (.bloomviz)")
             s = sessions.load(path)
         except (sessions.SessionFormatError, OSError) as exc:
-            return self._refused_file(path, title, "session", "open", exc)
+            return refused_file(self.dialogs, self.recent, path, title, "session", "open", exc)
         problem, base = self.check_session(s)
         if problem:
             self.dialogs.error(title, tr("The session {path} cannot be opened:\n{problem}").format(path=path,
@@ -122,8 +114,7 @@ class SessionOpening:
 
     def _opened(self, path: str, s: sessions.Session, mismatched: int) -> None:
         self.recent.add(path)
-        self._set_modified(False)
-        self._set_path(path)
+        self.file.saved(path)
         note = tr("Opened {name}: {count} operations replayed.").format(
             name=os.path.basename(path), count=number(len(s.operations))) + _probes_note(s)
         if s.lesson is not None:
@@ -132,7 +123,7 @@ class SessionOpening:
         if mismatched:
             note += (f" {mismatched:,} lookup verdict{'s' if mismatched != 1 else ''} came out differently "
                      "from when the session was saved.")
-        self._status(note)
+        self.file.status(note)
 
     def check_session(self, s: sessions.Session):
         """(problem or "", base filter or None): whether this window can replay ``s``; nothing is changed."""
@@ -159,7 +150,7 @@ class SessionOpening:
 
     def replay(self, s: sessions.Session, base=None) -> int:
         """Make the session's filter and replay its operations at once. Returns how many recorded verdicts differ."""
-        self._replaying = True
+        self.file.replaying = True
         try:
             with self.wb.quiet():
                 self._replay_prepare(s, base)
@@ -173,36 +164,36 @@ class SessionOpening:
         probes = min(s.probes, WINDOW_MAX_PROBES)    # said when the session is opened (``_probes_note``)
         if len(wb.probes) != probes:
             wb.set_probe_count(probes)
-        self._use_seed(s.seed)
+        self.file.use_seed(s.seed)
         if base is not None:
             wb.install_filter(base, capacity=s.capacity, note=loaded_note(base, "this session", truth=False))
             head, payload = storage.encode(base)
-            self._base = (head + payload, len(base))
+            self.file.base = (head + payload, len(base))
         else:
             if not wb.configure(**s.configure_args()):
                 raise ValueError("the workbench refused the session's filter")
-            self._base = None
-        self._initial_seed = s.seed
+            self.file.base = None
+        self.file.initial_seed = s.seed
 
     def _replay_done(self) -> None:
         wb = self.wb
         try:
             wb.announce()   # every view redraws the replayed state, with the last operation explained
         finally:
-            self._replaying = False
+            self.file.replaying = False
 
     def _replay_in_steps(self, path: str, s: sessions.Session, base) -> bool:
         """A long session: replayed a few operations per turn of the event loop, with progress and Cancel; a
         cancel puts the window back as it was before Open."""
         wb = self.wb
         before = wb.snapshot()
-        kept = (self._base, self._initial_seed, self._modified)
-        self._replaying = True
+        kept = (self.file.base, self.file.initial_seed, self.file.changed)
+        self.file.replaying = True
         try:
             with wb.quiet():
                 self._replay_prepare(s, base)
         except Exception:
-            self._replaying = False
+            self.file.replaying = False
             wb.restore(before)
             raise
         wb.announce()     # the views show the new, empty filter while the operations go in
@@ -212,11 +203,11 @@ class SessionOpening:
         def finished(done: int, total: int, cancelled: bool) -> None:
             wb.jobFinished.disconnect(finished)
             if cancelled:
-                self._replaying = False
+                self.file.replaying = False
                 wb.restore(before)
-                self._base, self._initial_seed = kept[0], kept[1]
-                self._set_modified(kept[2])
-                self._status(f"Opening {name} cancelled after {done:,} of {total:,} operations; the window is "
+                self.file.base, self.file.initial_seed = kept[0], kept[1]
+                self.file.set_modified(kept[2])
+                self.file.status(f"Opening {name} cancelled after {done:,} of {total:,} operations; the window is "
                              "as it was before.")
                 return
             self._replay_done()

@@ -1,7 +1,8 @@
 """File → New session, Save, Save as: the session kept as its recipe (``bloomviz.files.session``).
 
-``SessionSaving`` is a part of ``session_io.FileActions`` (it uses the controller's workbench, dialogs, path
-and modified state); ``current_session`` turns the window's history into the session's operations.
+``SessionSaving`` is a part ``session_io.FileActions`` holds, handed the workbench it saves, the window (for
+the lesson's place), the dialogs, the recent files, the window's ``OpenFile`` and the question asked before
+unsaved work is lost; ``current_session`` turns the window's history into the session's operations.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from bloomviz.items.generated import GeneratedRun
 from bloomviz.gui.lesson_tab.session_link import place_of
 from bloomviz.gui.files.file_paths import SESSION_FILTER, save_failure, with_suffix
 from bloomviz.gui.files.filter_files import filter_args
+from bloomviz.gui.files.open_file import refuse_busy
 from bloomviz.i18n import number, tr
 
 
@@ -23,6 +25,11 @@ def _generated(run: GeneratedRun) -> sessions.SavedOperation:
 
 class SessionSaving:
     """New, Save and Save as of ``FileActions``."""
+
+    def __init__(self, wb, window, dialogs, recent, file, may_discard):
+        self.wb, self.window, self.dialogs, self.recent = wb, window, dialogs, recent
+        self.file = file                     # open_file.OpenFile: the path, unsaved state, loaded base
+        self.may_discard = may_discard       # (action) -> bool: the unsaved-changes question
 
     # --- sessions: save -------------------------------------------------------------------------------------
     def current_session(self) -> tuple[sessions.Session, str]:
@@ -48,26 +55,26 @@ class SessionSaving:
             inserted = sum(len(op.items) if op.op == sessions.BATCH else op.run[3] - op.run[2]
                            if op.op == sessions.GENERATED else
                            {sessions.INSERT: 1, sessions.REMOVE: -1}.get(op.op, 0) for op in ops)
-            if self._base is not None and self._base[1] + inserted == len(flt):
-                base = self._base[0]
+            if self.file.base is not None and self.file.base[1] + inserted == len(flt):
+                base = self.file.base[0]
             else:
                 head, payload = storage.encode(flt)
                 base, ops = head + payload, []
                 warning = ("The filter was loaded without its items and its operations since cannot be told "
                            "apart from it: the session keeps the filter as it is now, without its history.")
         s = sessions.Session(variant=wb.variant, scheme=flt.scheme, m=args["m"], k=args["k"], params=args["params"],
-                             capacity=wb.capacity, probes=len(wb.probes), seed=self._initial_seed, operations=ops,
-                             base=base, saved_by=f"bloomviz {__version__}",
+                             capacity=wb.capacity, probes=len(wb.probes), seed=self.file.initial_seed,
+                             operations=ops, base=base, saved_by=f"bloomviz {__version__}",
                              lesson=place_of(getattr(self.window, "lesson_view", None)))
         return s, warning
 
     def save(self) -> bool:
-        if self.path is None:
+        if self.file.path is None:
             return self.save_as()
-        return self.write_session(self.path)
+        return self.write_session(self.file.path)
 
     def save_as(self) -> bool:
-        default = self.path or "session.bloomviz"
+        default = self.file.path or "session.bloomviz"
         path = self.dialogs.save_path("Save the session", SESSION_FILTER, default)
         if not path:
             return False
@@ -75,7 +82,7 @@ class SessionSaving:
 
     def write_session(self, path: str) -> bool:
         title = "Save the session"
-        if self._refuse_busy(title):
+        if refuse_busy(self.wb, self.dialogs, title):
             return False
         try:
             s, warning = self.current_session()
@@ -86,23 +93,21 @@ class SessionSaving:
         if warning:
             self.dialogs.info(title, warning)
         self.recent.add(path)
-        self._set_modified(False)
-        self._set_path(path)
+        self.file.saved(path)
         lesson = "" if s.lesson is None else tr(" and the lesson at step {step} with its votes").format(
             step=s.lesson.step)
-        self._status(tr("Saved the session ({count} operations{lesson}) to {path}").format(
+        self.file.status(tr("Saved the session ({count} operations{lesson}) to {path}").format(
             count=number(len(s.operations)), lesson=lesson, path=path))
         return True
 
     def new_session(self) -> bool:
         """An empty filter of the current kind, with no file behind it."""
-        if self._refuse_busy("New session") or not self.maybe_discard("start a new session"):
+        if refuse_busy(self.wb, self.dialogs, "New session") or not self.may_discard("start a new session"):
             return False
         wb, flt = self.wb, self.wb.filter
         args = filter_args(flt, wb.variant)
         if not wb.configure(args["m"], args["k"], flt.scheme, variant=wb.variant, capacity=wb.capacity,
                             **args["params"]):
             return False
-        self._set_modified(False)
-        self._set_path(None)
+        self.file.saved(None)
         return True

@@ -1,7 +1,8 @@
 """The compare view's settings: the sizing (a design for n items at rate p, or m and k), the items, probes
 and seed, and two to four configurations (variant and hash scheme), with the lesson's preset.
 
-``CompareSettings`` is a part of ``view.CompareView`` (it reads and sets the view's controls).
+``CompareSettings`` is an object ``view.CompareView`` holds: it makes the settings' controls and is the one
+that reads and sets them; the view places its layouts and asks it for the design and the configurations.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui import theme
 from bloomviz.gui.messages import Messages, Msg
+from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.explain.variants import variant_title
 from bloomviz.filters.registry import VARIANTS
 from bloomviz.hashing import schemes as hashing
-from bloomviz.studies.compare import DEFAULT_PROBES, LESSON_P, Config, lesson_configs, lesson_design
+from bloomviz.studies.compare import (DEFAULT_PROBES, LESSON_P, MAX_CONFIGS, MAX_ITEMS, MAX_PROBES, Config,
+                                      lesson_configs, lesson_design)
 from bloomviz.theory import rates as theory
 from bloomviz.i18n import tr
 
@@ -32,6 +35,13 @@ class DesignWords(Messages):
 
     class Information(Messages.Information):
         sizing = Msg("m = {m} bits, k = {k}; {per} bits per item at n = {n}")
+
+
+def _spin(low: int, high: int, separator: bool = True) -> QtWidgets.QSpinBox:
+    spin = QtWidgets.QSpinBox()
+    spin.setRange(low, high)
+    spin.setGroupSeparatorShown(separator)
+    return spin
 
 
 class ConfigRow(QtWidgets.QWidget):
@@ -81,13 +91,58 @@ class ConfigRow(QtWidgets.QWidget):
 
 
 class CompareSettings:
-    """The settings of ``CompareView``, read from and written to its controls."""
+    """The settings controls of ``CompareView``: it builds them, reads them and sets them; the view places
+    ``form`` and ``configs_layout`` and asks for ``design()`` and ``configs()`` when a run starts."""
+
+    def __init__(self):
+        self.by_design = QtWidgets.QRadioButton(tr("design for n items at rate p"))
+        self.by_mk = QtWidgets.QRadioButton(tr("m bits and k hashes"))
+        self.by_design.setToolTip(tr("m and k chosen by the textbook formulas: k = ⌈log2(1/p)⌉, "
+                                     "m = ⌈−n·ln p / (ln 2)²⌉"))
+        self.design_n = _spin(1, MAX_ITEMS)
+        self.design_p = QtWidgets.QLineEdit()
+        self.design_p.setToolTip(tr("target false-positive rate, 0 < p < 1 (e.g. 0.001)"))
+        self.m_spin = _spin(8, MAX_GRID_M)
+        self.k_spin = _spin(1, 64, separator=False)
+        self.k_spin.setToolTip(tr("hash functions per item; weak-shift repeats its positions past k = 4"))
+        self.items_spin = _spin(1, MAX_ITEMS)
+        self.items_spin.setToolTip(tr("seeded random items inserted into every configuration, in the same order"))
+        self.probes_spin = _spin(100, MAX_PROBES)
+        self.probes_spin.setToolTip(tr("items never inserted, tested after every insert: more probes, "
+                                       "narrower bands"))
+        self.seed_spin = _spin(0, 2 ** 31 - 1, separator=False)
+        self.design_label = MessageBar()
+        self.design_words = DesignWords()
+        self.design_words.bind_messages(self.design_label)
+        for w in (self.by_design, self.by_mk):
+            w.toggled.connect(self._sync_sizing)
+        for w in (self.design_n, self.m_spin, self.k_spin):
+            w.valueChanged.connect(self._sync_sizing)
+        self.design_p.textChanged.connect(self._sync_sizing)
+
+        self.form = form = QtWidgets.QFormLayout()
+        form.setFieldGrowthPolicy(QtWidgets.QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.addRow(self.by_design)
+        form.addRow("n", self.design_n)
+        form.addRow("p", self.design_p)
+        form.addRow(self.by_mk)
+        form.addRow("m", self.m_spin)
+        form.addRow("k", self.k_spin)
+        form.addRow(self.design_label)
+        form.addRow(tr("items"), self.items_spin)
+        form.addRow(tr("probes"), self.probes_spin)
+        form.addRow(tr("seed"), self.seed_spin)
+
+        self.rows = [ConfigRow(i, optional=i >= 2) for i in range(MAX_CONFIGS)]
+        self.configs_layout = QtWidgets.QVBoxLayout()
+        self.configs_layout.setSpacing(2)
+        self.configs_layout.addWidget(QtWidgets.QLabel(tr("Configurations (variant, hash scheme):")))
+        for row in self.rows:
+            self.configs_layout.addWidget(row)
 
     # --- settings -------------------------------------------------------------------------------------------
     def load_lesson(self) -> None:
         """The preset that shows the lesson: the p = 0.001 design, three good schemes and weak-shift."""
-        if self.running:
-            return
         _, _, n = lesson_design()
         self.design_n.setValue(n)
         self.design_p.setText(repr(LESSON_P))
@@ -117,7 +172,7 @@ class CompareSettings:
             self.m_spin.setValue(m)
             self.k_spin.setValue(k)
 
-    def _design(self) -> tuple[int, int, float | None]:
+    def design(self) -> tuple[int, int, float | None]:
         """(m, k, p) from the sizing controls; raises ValueError naming a bad p."""
         if self.by_mk.isChecked():
             return self.m_spin.value(), self.k_spin.value(), None
@@ -143,7 +198,7 @@ class CompareSettings:
         for w in (self.m_spin, self.k_spin):
             w.setEnabled(not design)
         try:
-            m, k, p = self._design()
+            m, k, p = self.design()
         except ValueError as exc:
             self.design_words.show_only(self.design_words.Error.refused, problem=exc)
             return

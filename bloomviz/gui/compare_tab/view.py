@@ -21,14 +21,14 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui.compare_tab.drawing import ComparePictures
 from bloomviz.gui.compare_tab.lanes import LaneBox, LaneFrame, lane_area
-from bloomviz.gui.compare_tab.settings import LANE_COLOURS, MAX_GRID_M, CompareSettings, ConfigRow, DesignWords
+from bloomviz.gui.compare_tab.settings import LANE_COLOURS, CompareSettings
 from bloomviz.gui import theme
 from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.gui.widgets.side_column import side_column
 from bloomviz.gui.timing import ChunkRunner
 from bloomviz.studies import scheme_verdict
-from bloomviz.studies.compare import MAX_CONFIGS, MAX_ITEMS, MAX_PROBES, Comparison
+from bloomviz.studies.compare import Comparison
 from bloomviz.i18n import number, tr
 
 TAB_KEY = "compare"
@@ -40,7 +40,7 @@ PLOT_INTERVAL_S = 0.15  # redraws while running
 GRID_INTERVAL_S = 0.4
 
 
-class CompareView(Messages, CompareSettings, QtWidgets.QWidget):
+class CompareView(Messages, QtWidgets.QWidget):
     """See the module docstring. ``finished(cancelled)`` is emitted when a run ends."""
 
     finished = QtCore.Signal(bool)
@@ -66,60 +66,7 @@ class CompareView(Messages, CompareSettings, QtWidgets.QWidget):
         self.load_lesson()
 
     def _build(self) -> None:
-        self.by_design = QtWidgets.QRadioButton(tr("design for n items at rate p"))
-        self.by_mk = QtWidgets.QRadioButton(tr("m bits and k hashes"))
-        self.by_design.setToolTip(tr("m and k chosen by the textbook formulas: k = ⌈log2(1/p)⌉, "
-                                     "m = ⌈−n·ln p / (ln 2)²⌉"))
-        self.design_n = QtWidgets.QSpinBox()
-        self.design_n.setRange(1, MAX_ITEMS)
-        self.design_n.setGroupSeparatorShown(True)
-        self.design_p = QtWidgets.QLineEdit()
-        self.design_p.setToolTip(tr("target false-positive rate, 0 < p < 1 (e.g. 0.001)"))
-        self.m_spin = QtWidgets.QSpinBox()
-        self.m_spin.setRange(8, MAX_GRID_M)
-        self.m_spin.setGroupSeparatorShown(True)
-        self.k_spin = QtWidgets.QSpinBox()
-        self.k_spin.setRange(1, 64)
-        self.k_spin.setToolTip(tr("hash functions per item; weak-shift repeats its positions past k = 4"))
-        self.items_spin = QtWidgets.QSpinBox()
-        self.items_spin.setRange(1, MAX_ITEMS)
-        self.items_spin.setGroupSeparatorShown(True)
-        self.items_spin.setToolTip(tr("seeded random items inserted into every configuration, in the same order"))
-        self.probes_spin = QtWidgets.QSpinBox()
-        self.probes_spin.setRange(100, MAX_PROBES)
-        self.probes_spin.setGroupSeparatorShown(True)
-        self.probes_spin.setToolTip(tr("items never inserted, tested after every insert: more probes, "
-                                       "narrower bands"))
-        self.seed_spin = QtWidgets.QSpinBox()
-        self.seed_spin.setRange(0, 2 ** 31 - 1)
-        self.design_label = MessageBar()
-        self.design_words = DesignWords()
-        self.design_words.bind_messages(self.design_label)
-        for w in (self.by_design, self.by_mk):
-            w.toggled.connect(self._sync_sizing)
-        for w in (self.design_n, self.m_spin, self.k_spin):
-            w.valueChanged.connect(self._sync_sizing)
-        self.design_p.textChanged.connect(self._sync_sizing)
-
-        form = QtWidgets.QFormLayout()
-        form.setFieldGrowthPolicy(QtWidgets.QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.addRow(self.by_design)
-        form.addRow("n", self.design_n)
-        form.addRow("p", self.design_p)
-        form.addRow(self.by_mk)
-        form.addRow("m", self.m_spin)
-        form.addRow("k", self.k_spin)
-        form.addRow(self.design_label)
-        form.addRow(tr("items"), self.items_spin)
-        form.addRow(tr("probes"), self.probes_spin)
-        form.addRow(tr("seed"), self.seed_spin)
-
-        self.rows = [ConfigRow(i, optional=i >= 2) for i in range(MAX_CONFIGS)]
-        configs = QtWidgets.QVBoxLayout()
-        configs.setSpacing(2)
-        configs.addWidget(QtWidgets.QLabel(tr("Configurations (variant, hash scheme):")))
-        for row in self.rows:
-            configs.addWidget(row)
+        self.settings = CompareSettings()
 
         self.run_button = QtWidgets.QPushButton(tr("Run"))
         self.run_button.setToolTip(tr("Insert the items into every configuration, measuring as it goes"))
@@ -140,7 +87,7 @@ class CompareView(Messages, CompareSettings, QtWidgets.QWidget):
         self.message = MessageBar()
         self.bind_messages(self.message)
 
-        scroll = side_column(form, configs, buttons, self.progress, self.message, end_stretch=1)
+        scroll = side_column(self.settings.form, self.settings.configs_layout, buttons, self.progress, self.message, end_stretch=1)
         scroll.setMaximumWidth(380)
 
         self.lanes = [LaneFrame(c) for c in LANE_COLOURS]
@@ -182,6 +129,23 @@ class CompareView(Messages, CompareSettings, QtWidgets.QWidget):
         layout.addWidget(scroll)
         layout.addWidget(right, 1)
 
+    # --- settings: held by ``self.settings``; a run in progress keeps them -----------------------------------
+    def load_lesson(self) -> None:
+        """The preset that shows the lesson: the p = 0.001 design, three good schemes and weak-shift."""
+        if not self.running:
+            self.settings.load_lesson()
+
+    def set_configs(self, configs) -> None:
+        self.settings.set_configs(configs)
+
+    def configs(self) -> list:
+        return self.settings.configs()
+
+    def set_sizing(self, m: int | None = None, k: int | None = None, n: int | None = None,
+                   p: float | None = None) -> None:
+        """Either m and k, or a design n and p."""
+        self.settings.set_sizing(m, k, n, p)
+
     @property
     def running(self) -> bool:
         return self._chunks.is_running
@@ -195,10 +159,11 @@ class CompareView(Messages, CompareSettings, QtWidgets.QWidget):
         setting is refused."""
         if self.running:
             return False
+        settings = self.settings
         try:
-            m, k, p = self._design()
-            self._cmp = Comparison(self.configs(), m, k, self.items_spin.value(), probes=self.probes_spin.value(),
-                                   seed=self.seed_spin.value(), p=p)
+            m, k, p = settings.design()
+            self._cmp = Comparison(settings.configs(), m, k, settings.items_spin.value(),
+                                   probes=settings.probes_spin.value(), seed=settings.seed_spin.value(), p=p)
         except (ValueError, TypeError) as exc:
             self.show_only(self.Error.refused, problem=exc)
             return False

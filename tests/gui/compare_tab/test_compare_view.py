@@ -48,8 +48,8 @@ def test_lesson_preset_run_marks_weak_shift_above_theory(view, qtbot):
 def test_two_configurations_hide_the_other_lanes_and_mk_sizing(view):
     view.set_sizing(m=3000, k=3)
     view.set_configs([Config("standard", "murmur3-km"), Config("partitioned", "murmur3-km")])
-    view.items_spin.setValue(300)
-    view.probes_spin.setValue(500)
+    view.settings.items_spin.setValue(300)
+    view.settings.probes_spin.setValue(500)
     assert view.start()
     view.run_to_end()
     cmp = view.comparison
@@ -60,7 +60,7 @@ def test_two_configurations_hide_the_other_lanes_and_mk_sizing(view):
 
 def test_cancel_stops_between_chunks_and_keeps_the_measurement(view, qtbot):
     view.set_sizing(m=200_000, k=4)
-    view.items_spin.setValue(400_000)
+    view.settings.items_spin.setValue(400_000)
     assert view.start()
     qtbot.waitUntil(lambda: view.comparison.done > 0, timeout=10_000)
     with qtbot.waitSignal(view.finished, timeout=5_000) as blocker:
@@ -78,10 +78,10 @@ def test_bad_settings_are_refused_with_a_message(view):
     assert not view.start()
     assert "repeats configuration 1" in view.message.text()
     view.load_lesson()
-    view.design_p.setText("2")
+    view.settings.design_p.setText("2")
     assert not view.start()
     assert "p must lie strictly between 0 and 1, got '2'" in view.message.text()
-    view.design_p.setText("abc")
+    view.settings.design_p.setText("abc")
     assert not view.start() and "'abc'" in view.message.text()
     assert view.comparison is None
 
@@ -97,8 +97,8 @@ def test_install_adds_a_tab_without_touching_the_main_filter(qtbot, tmp_path):
     view = window.tab_view(TAB_KEY)
     assert window.current_view() is view
     view.set_sizing(m=2000, k=3)
-    view.items_spin.setValue(200)
-    view.probes_spin.setValue(200)
+    view.settings.items_spin.setValue(200)
+    view.settings.probes_spin.setValue(200)
     assert view.start()
     view.run_to_end()
     assert window.wb.filter.bits == before and len(window.wb.filter) == 0

@@ -7,6 +7,8 @@ of 10^6 items then neither writes 28 MB of rows nor faults their pages in (about
 the model's auto-play takes); a person who never asks which items set a bit never pays for them, and the first
 scan pays ~45 ns per deferred row once (~45 ms at 10^6 inserts, ~0.5 s at 10^7). Membership needs none of it:
 a deferred run answers ``index_of`` by reading an item's digits back (``rows_made`` gives the rows that exist).
+The window does not leave that first scan to the first hover: once no job runs it makes them a slice per idle
+turn of its event loop (``make_some``, driven by gui/workbench.py), so a scan finds them made, or few left.
 """
 
 from __future__ import annotations
@@ -67,6 +69,24 @@ class PositionRows:
                 return
         self._deferred.append((self._len, run))
         self._len += len(run)
+
+    @property
+    def deferred_rows(self) -> int:
+        """How many rows are still to be made."""
+        return sum(len(run) for _, run in self._deferred)
+
+    def make_some(self, rows: int = MAKE_CHUNK) -> bool:
+        """Make up to ``rows`` deferred rows, the first ones first; True while some are still to be made."""
+        while rows > 0 and self._deferred:
+            first, run = self._deferred[0]
+            take = min(rows, len(run))
+            self._data[first: first + take] = self._make(GeneratedRun(run.items, run.start, run.start + take))
+            if take == len(run):
+                self._deferred.pop(0)
+            else:
+                self._deferred[0] = (first + take, GeneratedRun(run.items, run.start + take, run.stop))
+            rows -= take
+        return bool(self._deferred)
 
     def view(self) -> np.ndarray:
         """Every row (the deferred ones made now)."""

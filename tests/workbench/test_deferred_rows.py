@@ -57,3 +57,42 @@ def test_undo_cuts_through_deferred_rows_and_culprits_stay_true():
     expected = {source[i] for i in np.flatnonzero((rows == cell).any(axis=1))}
     names, total = wb.items_at_bit(cell, limit=10 ** 6)
     assert set(names) == expected and total == len(expected)
+
+
+def test_rows_made_a_slice_at_a_time_answer_as_all_made_and_undo_mid_fill_cuts_the_rest():
+    source = GeneratedItems(10 ** 6, seed=9)
+    wb, twin = Workbench(probes=300), Workbench(probes=300)
+    for bench in (wb, twin):
+        bench.configure(6_000, 4, capacity=10_000)
+        _play(bench, source, 0, 3_000, chunk=1_000)
+        bench.insert("typed")
+        _play(bench, source, 3_000, 4_000, chunk=1_000)
+    expected = twin.state.truth.rows.view()
+    rows = wb.state.truth.rows
+    cells = [int(c) for c in expected[[5, 2_999, 3_500]].ravel()]
+    assert rows.make_some(1_200) and rows.deferred_rows == 2_800, "a slice, part of the first run"
+    assert rows.make_some(1_000) and rows.deferred_rows == 1_800, "the first run's rest, then the next"
+    made, waiting = rows.rows_made()
+    assert [(first, len(run)) for first, run in waiting] == [(2_200, 800), (3_001, 1_000)]
+    assert np.array_equal(made[0][1][:2_200], expected[:2_200]), "the rows made are the insert's"
+    assert wb.is_member(source[2_500]) and wb.is_member(source[100]) and not wb.is_member(source[4_000])
+    assert rows.make_some(500) and rows.deferred_rows == 1_300
+    assert wb.undo() and rows.deferred_rows == 300 and len(rows) == 3_001, "undo cut the waiting run"
+    assert twin.undo()
+    while rows.make_some(128):
+        pass
+    assert np.array_equal(rows.view(), twin.state.truth.rows.view())
+    for cell in cells:
+        assert wb.items_at_bit(cell, limit=10 ** 6) == twin.items_at_bit(cell, limit=10 ** 6)
+
+
+def test_a_scan_mid_fill_makes_the_rest_and_answers_as_all_made():
+    source = GeneratedItems(10 ** 6, seed=10)
+    wb, twin = Workbench(probes=300), Workbench(probes=300)
+    for bench in (wb, twin):
+        bench.configure(5_000, 3, capacity=10_000)
+        _play(bench, source, 0, 2_500, chunk=500)
+    twin.state.truth.rows.view()
+    assert wb.state.truth.rows.make_some(1_000) and _deferred(wb) == 1_500
+    cell = int(twin.state.truth.rows.view()[2_400, 1])
+    assert wb.items_at_bit(cell, limit=10 ** 6) == twin.items_at_bit(cell, limit=10 ** 6) and _deferred(wb) == 0

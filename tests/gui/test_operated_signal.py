@@ -9,10 +9,10 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import pytest
 from PySide6 import QtCore
 
 from bloomviz.gui.workbench import QtWorkbench
-from window_helpers import new_window
 
 
 def test_the_adapter_has_one_signal_for_operations(qtbot):
@@ -29,10 +29,9 @@ def test_the_adapter_has_one_signal_for_operations(qtbot):
     assert records[-1] is wb.last_record and records[0].history is wb.history[0]
 
 
-def test_a_typed_insert_updates_grid_history_explanation_and_status(qtbot, tmp_path):
-    win = new_window(qtbot, tmp_path, probes=200)
-    win.show()
-    qtbot.waitExposed(win)
+@pytest.mark.window(probes=200)
+def test_a_typed_insert_updates_grid_history_explanation_and_status(window, qtbot):
+    win = window
     for i in range(20):
         win.wb.insert(f"earlier {i}")
     rows = win.history_panel.model().rowCount()

@@ -9,16 +9,16 @@ import threading
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import mmh3
+import pytest
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz.hashing import schemes
-from window_helpers import new_window
+
+pytestmark = pytest.mark.window(probes=500)
 
 
-def test_an_insert_by_enter_runs_murmurhash_once(qtbot, tmp_path, monkeypatch):
-    win = new_window(qtbot, tmp_path, probes=500)
-    win.show()
-    qtbot.waitExposed(win)
+def test_an_insert_by_enter_runs_murmurhash_once(window, qtbot, monkeypatch):
+    win = window
     for i in range(30):        # a filter with history, so that "inserted before?" has rows to scan
         win.wb.insert(f"earlier {i}")
     calls = []
@@ -36,10 +36,8 @@ def test_an_insert_by_enter_runs_murmurhash_once(qtbot, tmp_path, monkeypatch):
     win.wb.cancel()
 
 
-def test_edit_undo_takes_back_the_last_insert(qtbot, tmp_path):
-    win = new_window(qtbot, tmp_path, probes=500)
-    win.show()
-    qtbot.waitExposed(win)
+def test_edit_undo_takes_back_the_last_insert(window, qtbot):
+    win = window
     undo = win.actions_["undo"]
     win.wb.insert("kept")
     bits = win.wb.filter.bits.copy()

@@ -7,21 +7,16 @@ from __future__ import annotations
 
 import pytest
 
-from bloomviz.gui.extensions import install_all
-from window_helpers import FakeDialogs, new_window
+
+
+pytestmark = pytest.mark.window(probes=200, parts=True, size=(1280, 800))
 
 
 @pytest.fixture
-def view(qtbot, tmp_path):
-    w = new_window(qtbot, tmp_path, probes=200)
-    install_all(w)
-    w.file_actions.dialogs = FakeDialogs(unsaved_answer="discard")
-    w.resize(1280, 800)
-    w.show()
-    qtbot.waitExposed(w)
-    v = w.lesson_view
-    v.load_builtin("1")
-    return v
+def view(window):
+    """The Lesson tab of the shared window (tests/conftest.py), on the first built-in lesson."""
+    window.lesson_view.load_builtin("1")
+    return window.lesson_view
 
 
 def _kinds(view):

@@ -281,3 +281,10 @@ def hover_text(state, index: int, value: int) -> str:
     shown = ", ".join(describe(x, 30) for x in items)
     more = f", … (+{total - len(items):,} more)" if total > len(items) else ""
     return f"{name} {index:,} = {value}{where}; set by: {shown}{more}"
+
+
+def hover_listing(state, index: int, value: int, waiting: int) -> str:
+    """A cell's hover while the inserts' positions are still being made: what is known now, and why not more."""
+    flt = state.flt
+    return (f"{variants.cell_name(flt)} {index:,} = {value}{variants.hover_where(flt, index)}; the items that set "
+            f"it are named once the positions of {waiting:,} auto-played inserts are made (a moment)")

@@ -64,7 +64,8 @@ MODEL_API = (
 #: Public members of the model the views do not reach through the adapter: answered by the adapter itself
 #: (removal_needs_force in words, validate_config), its events (turned into signals), and a lesson's knobs.
 NOT_FORWARDED = ("removal_needs_force", "validate_config", "events", "for_grid", "reserve")
-FILL_ROWS = 1 << 15     # deferred truth rows made per idle turn: ~1.5 ms (~45 ns a row), a few ms under load
+FILL_ROWS = 1 << 15     # deferred truth rows made per idle turn: 1.5-12 ms (45-360 ns a row, by the load)
+HOVER_ROWS = 1 << 16    # at most this many made for one hover (3-25 ms); more waiting: the hover says so
 _warmed = threading.Event()
 WARM_UP_THREAD = "bloomviz-warm-up"
 
@@ -246,7 +247,12 @@ class QtWorkbench(QtCore.QObject):
     def hover_text(self, index: int) -> str:
         if not 0 <= index < self.model.filter.m:
             return ""
-        return words.hover_text(self.model.state, index, int(self.model.cell_values([index])[0]))
+        value = int(self.model.cell_values([index])[0])
+        rows = self.model.state.truth.rows
+        if rows is not None and rows.deferred_rows > HOVER_ROWS:   # the idle filling has not got there yet
+            rows.make_some(HOVER_ROWS)                             # (a count, not a clock: the same on any load)
+            return words.hover_listing(self.model.state, index, value, rows.deferred_rows)
+        return words.hover_text(self.model.state, index, value)
 
     def removal_question(self, item: object) -> str | None:
         """The question to ask before ``remove(item, force=True)``, or None when no question is needed."""

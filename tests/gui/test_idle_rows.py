@@ -65,6 +65,21 @@ def test_the_rows_are_made_in_idle_turns_after_an_auto_play(qtbot, wb, monkeypat
     assert source[7_777] in names and total == int((rows.view() == cell).any(axis=1).sum())
 
 
+def test_a_hover_mid_fill_makes_a_bounded_share_and_says_the_rest_is_coming(qtbot, wb, monkeypatch):
+    from bloomviz.explain.operations import hover_text
+    monkeypatch.setattr(adapter, "HOVER_ROWS", 2_500)
+    source = GeneratedItems(10 ** 6, seed=13)
+    cell, early = int(wb.filter.positions(source[9_000])[0]), []
+    wb.busyChanged.connect(lambda busy: early.append(wb.hover_text(cell)) if not busy else None)
+    assert wb.run_job(_Stream(source), TOTAL, "auto-play items")
+    qtbot.waitUntil(lambda: bool(early), timeout=20_000)
+    assert "9,500 auto-played inserts" in early[0] and "set by" not in early[0], early[0]
+    rows = wb.state.truth.rows
+    qtbot.waitUntil(lambda: rows.deferred_rows == 0, timeout=20_000)
+    text = wb.hover_text(cell)
+    assert text == hover_text(wb.state, cell, int(wb.cell_values([cell])[0])) and source[9_000] in text
+
+
 @pytest.mark.parametrize("going_back", ["undo", "reset"])
 def test_undo_or_clear_mid_fill_leaves_true_rows(qtbot, wb, monkeypatch, going_back):
     source = GeneratedItems(10 ** 6, seed=12)

@@ -71,6 +71,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.grid = BitGridWidget()
         self.grid.setToolTip("")
         self.grid.set_hover_text_provider(self.wb.hover_text)
+        self.wb.rowsMade.connect(self.grid.refresh_hover)   # a hover that said "in a moment" names the items
         self.plot = FpPlotWidget()
         self.params_panel = ParamsPanel(self.wb)
         self.item_panel = ItemPanel(self.wb)

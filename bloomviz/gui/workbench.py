@@ -28,6 +28,8 @@ restored state's last record, its highlight included, is ``last_record``); ``fil
 Idle turns: an auto-play leaves its truth rows to be made (``workbench/position_rows.py``); once no job runs,
 ``_fill_rows`` makes them one slice (``FILL_ROWS``) a turn of the event loop, so the first hover or culprit
 search after a long auto-play finds them made instead of making them all in its own turn (~1.3 s at 10^7).
+A hover before that makes at most ``HOVER_ROWS`` and says the items come in a moment; ``rowsMade()`` then tells
+the grid to ask again.
 """
 
 from __future__ import annotations
@@ -171,6 +173,7 @@ class QtWorkbench(QtCore.QObject):
     progress = QtCore.Signal(object, object)
     jobFinished = QtCore.Signal(object, object, bool)
     jobFrame = QtCore.Signal()            # bulk work pauses for this turn of the loop: redraw now
+    rowsMade = QtCore.Signal()            # a hover was told the items come later: every insert's positions are made
     error = QtCore.Signal(str)
     notice = QtCore.Signal(str)
 
@@ -183,6 +186,7 @@ class QtWorkbench(QtCore.QObject):
         self._explained: tuple[object, object] = (None, None)   # (record, its Explanation), built once
         self._runner = ChunkRunner(self.model.step_job, self)   # the model's job, one step a turn of the loop
         self._filler = ChunkRunner(self._fill_rows, self)       # deferred truth rows, a slice per idle turn
+        self._hover_waits = False                               # a hover said "in a moment": tell it when
         ev = self.model.events
         ev.operated.connect(self._on_operated)
         ev.about_to_reset.connect(self.aboutToReset.emit)
@@ -237,7 +241,11 @@ class QtWorkbench(QtCore.QObject):
         """One slice of the truth's deferred rows; False (the filler stops) when none waits or a job runs.
         Making rows changes no answer (they are the rows the insert computed), so it reaches the truth directly."""
         rows = self.model.state.truth.rows
-        return rows is not None and not self.model.busy and rows.make_some(FILL_ROWS)
+        more = rows is not None and not self.model.busy and rows.make_some(FILL_ROWS)
+        if self._hover_waits and rows is not None and not rows.deferred_rows:
+            self._hover_waits = False
+            self.rowsMade.emit()
+        return more
 
     # --- words and pictures of the model's state (bloomviz.explain), for the views ----------------------------
     @property
@@ -251,6 +259,9 @@ class QtWorkbench(QtCore.QObject):
         rows = self.model.state.truth.rows
         if rows is not None and rows.deferred_rows > HOVER_ROWS:   # the idle filling has not got there yet
             rows.make_some(HOVER_ROWS)                             # (a count, not a clock: the same on any load)
+            self._hover_waits = True
+            if not self._filler.is_running:
+                self._filler.start()
             return words.hover_listing(self.model.state, index, value, rows.deferred_rows)
         return words.hover_text(self.model.state, index, value)
 

@@ -71,11 +71,13 @@ def test_a_hover_mid_fill_makes_a_bounded_share_and_says_the_rest_is_coming(qtbo
     source = GeneratedItems(10 ** 6, seed=13)
     cell, early = int(wb.filter.positions(source[9_000])[0]), []
     wb.busyChanged.connect(lambda busy: early.append(wb.hover_text(cell)) if not busy else None)
+    told = []
+    wb.rowsMade.connect(lambda: told.append(wb.state.truth.rows.deferred_rows))
     assert wb.run_job(_Stream(source), TOTAL, "auto-play items")
     qtbot.waitUntil(lambda: bool(early), timeout=20_000)
     assert "9,500 auto-played inserts" in early[0] and "set by" not in early[0], early[0]
-    rows = wb.state.truth.rows
-    qtbot.waitUntil(lambda: rows.deferred_rows == 0, timeout=20_000)
+    qtbot.waitUntil(lambda: bool(told), timeout=20_000)   # the hover is told to ask again, once all are made
+    assert told == [0]
     text = wb.hover_text(cell)
     assert text == hover_text(wb.state, cell, int(wb.cell_values([cell])[0])) and source[9_000] in text
 
@@ -101,3 +103,15 @@ def test_undo_or_clear_mid_fill_leaves_true_rows(qtbot, wb, monkeypatch, going_b
     assert len(wb.items) == len(expected)
     assert np.array_equal(rows.view().reshape(-1, 5), np.array(expected).reshape(-1, 5))
     assert not wb.is_member(source[5])
+
+
+def test_the_grid_asks_its_provider_again_when_told(qtbot):
+    from bloomviz.gui.widgets.grid.widget import BitGridWidget
+    grid = BitGridWidget()
+    qtbot.addWidget(grid)
+    grid.reset(1000)
+    answers = iter(["in a moment", "set by: x"])
+    grid.set_hover_text_provider(lambda i: next(answers))
+    assert grid.hover_at_view(3.5, 2.5) >= 0 and grid.hover_label.text() == "in a moment"
+    grid.refresh_hover()
+    assert grid.hover_label.text() == "set by: x"

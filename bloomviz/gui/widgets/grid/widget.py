@@ -341,6 +341,10 @@ class BitGridWidget(QtWidgets.QWidget):
         """The text the hover label would show for cell ``index`` without a provider."""
         return self._hover.default_text(index)
 
+    def refresh_hover(self) -> None:
+        """Ask the provider again for the hovered cell (it knows more now: the items behind a bit)."""
+        self._hover.refresh()
+
     def hover_at_view(self, x: float, y: float) -> int:
         """Hover the cell under view point (x, y) as if the cursor were there; returns its index or -1."""
         return self._hover.at_view(x, y)

@@ -24,8 +24,12 @@ SHOWN = ("item", "autoplay", "plot")          # the docks a class watches, besid
 _AREA = QtCore.Qt.DockWidgetArea
 
 
+def _panel(dock: QtWidgets.QDockWidget) -> QtWidgets.QWidget:
+    return dock.widget().widget() if isinstance(dock.widget(), QtWidgets.QScrollArea) else dock.widget()
+
+
 def _needed_height(dock: QtWidgets.QDockWidget) -> int:
-    panel = dock.widget().widget() if isinstance(dock.widget(), QtWidgets.QScrollArea) else dock.widget()
+    panel = _panel(dock)
     title = QtGui.QFontMetrics(dock.font()).height() + 10
     return panel.sizeHint().height() + title
 
@@ -37,6 +41,11 @@ class ProjectorLayout(QtCore.QObject):
         super().__init__(window)
         self.window = window
         self._saved: tuple[QtCore.QByteArray, dict[str, bool]] | None = None
+        self._fitted: tuple[int, int] | None = None       # the left column's width and auto-play's height fitted
+        self._refit = QtCore.QTimer(self)
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(0)
+        self._refit.timeout.connect(self._fit_if_needs_changed)
 
     @property
     def active(self) -> bool:
@@ -62,6 +71,7 @@ class ProjectorLayout(QtCore.QObject):
         for dock in (item, autoplay, plot):
             dock.show()
         w.menuBar().hide()          # its shortcuts still work (every action is the window's too); F8 brings it
+        self._watch_panels(True)
         self.fit()
 
     def fit(self) -> None:
@@ -71,20 +81,50 @@ class ProjectorLayout(QtCore.QObject):
             return
         item, autoplay, plot = (w.docks[key] for key in SHOWN)
         QtWidgets.QApplication.processEvents()     # the panels' size hints at the new text size
-        panel = w.item_panel      # its three buttons on one row, as a class sees them (they wrap when narrower)
-        buttons = sum(b.sizeHint().width() + 6 for b in (panel.insert_button, panel.lookup_button,
-                                                         panel.remove_button)) + 12 + 24
-        left = max(needed_width(item), needed_width(autoplay), buttons)
+        left, need = self._fitted = self._needs()
         w.resizeDocks([item, plot], [left, max(260, w.width() * 28 // 100)], QtCore.Qt.Orientation.Horizontal)
+        w.layout().activate()
+        short = left - item.width()
+        if short > 0:   # the grid kept its minimum and the left column gave way: the plot gives way instead
+            w.resizeDocks([item, plot], [left, max(200, plot.width() - short)], QtCore.Qt.Orientation.Horizontal)
         # auto-play's controls whole; the item panel the rest (its verdict, the one text that may be long,
         # scrolls when it must, its first lines in view)
         column = item.height() + autoplay.height()
-        need = _needed_height(autoplay)
         w.resizeDocks([item, autoplay], [max(column - need, column // 3), need], QtCore.Qt.Orientation.Vertical)
+
+    def _needs(self) -> tuple[int, int]:
+        w = self.window
+        panel = w.item_panel      # its three buttons on one row, as a class sees them (they wrap when narrower)
+        buttons = sum(b.sizeHint().width() + 6 for b in (panel.insert_button, panel.lookup_button,
+                                                         panel.remove_button)) + 12 + 24
+        item, autoplay = w.docks["item"], w.docks["autoplay"]
+        # auto-play's form at the width its rows ask for: given only its minimum (rows that may wrap), the form
+        # kept the widest label's column and drew the combo boxes narrower than their text at 250 %
+        return (max(needed_width(item), needed_width(autoplay), _panel(autoplay).sizeHint().width() + 24, buttons),
+                _needed_height(autoplay))
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        # A panel's controls can learn their size at the new text size after the fit (a combo box keeps its size
+        # hint until its font change reaches it): the column was fitted to the old hints. A panel asking for a
+        # new layout refits, when what it needs changed.
+        if event.type() == QtCore.QEvent.Type.LayoutRequest and self.active:
+            self._refit.start()
+        return False
+
+    def _fit_if_needs_changed(self) -> None:
+        if self.active and self._needs() != self._fitted:
+            self.fit()
+
+    def _watch_panels(self, on: bool) -> None:
+        for key in ("item", "autoplay"):
+            panel = _panel(self.window.docks[key])
+            panel.installEventFilter(self) if on else panel.removeEventFilter(self)
 
     def leave(self) -> None:
         if not self.active:
             return
+        self._watch_panels(False)
+        self._refit.stop()
         state, shown = self._saved
         self._saved = None
         w = self.window

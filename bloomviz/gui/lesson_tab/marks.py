@@ -5,7 +5,8 @@ the bit was already 1 (the lessons drew the lookup's triangles). A lookup: a gre
 triangle on a 1 bit; a false positive's bits are starred (the Filter tab's "false positive's bits"). A step's
 ``highlight`` points at bits by their value (diamond 0, triangle 1), never with the false-positive star (the
 step "No false negatives" pointed at k1's bits with it). A revealed false positive is named FALSE POSITIVE in
-the numbers line with who set its bits (the runner's ``culprits``), in the verdict colour.
+the numbers line with who set its bits (the runner's ``culprits``), in the verdict colour. ``draw_filter`` puts
+the lesson's filter on the grid.
 """
 
 from __future__ import annotations
@@ -14,7 +15,11 @@ import html
 
 from bloomviz.vocabulary import Verdict
 from bloomviz.explain import variants as variant_words
+from bloomviz.filters import capabilities
+from bloomviz.filters.capabilities import grid_values
+from bloomviz.gui.lesson_tab import look
 from bloomviz.gui.theme import verdict_colour
+from bloomviz.gui.widgets.grid.layout import grid_shape
 
 
 def last_marks(last: dict, values, m: int) -> tuple[list[int], list[str]]:
@@ -57,3 +62,18 @@ def show_bands(grid, legend, flt, recent=()) -> None:
     if bands != grid.bands():
         grid.set_bands(bands)
     legend.set_bands_text(variant_words.bands_text(flt) if bands else "")
+
+
+def draw_filter(grid, flt, presenting: bool, mid_animation: bool):
+    """``grid`` showing ``flt`` (bits, or counters; every stage of a scalable one); the values drawn."""
+    values = grid_values(flt)
+    # counters on a fixed scale, the filter's own top (2^c − 1): a value keeps its colour from step to step
+    top = capabilities.max_value(flt)
+    aspect = look.PRESENTER_ASPECT if presenting else 1.0
+    if grid.m != flt.m or grid.max_value != max(1, top) or grid.cols != grid_shape(flt.m, aspect)[1]:
+        grid.reset(flt.m, values, max_value=max(1, top), aspect=aspect)
+        if mid_animation:       # a new size mid-animation (a stage opened): every cell in view
+            look.refit_grid(grid)
+    else:
+        grid.set_all(values)
+    return values

@@ -34,10 +34,8 @@ from bloomviz.lessons import step_numbers
 from bloomviz.lessons.actions import REGISTRY
 from bloomviz.lessons.predict import hidden_until_reveal
 from bloomviz.filters import capabilities
-from bloomviz.filters.capabilities import grid_values
 from bloomviz.filters.registry import standard_formulas_apply
 from bloomviz.gui.widgets.grid import BitGridWidget, GridLegend
-from bloomviz.gui.widgets.grid.layout import grid_shape
 from bloomviz.gui.files.file_dialogs import Dialogs
 from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.widgets.message_bar import MessageBar
@@ -304,18 +302,7 @@ class LessonView(Messages, QtWidgets.QWidget):
 
     def draw_filter(self, flt):
         """The grid showing ``flt`` (bits, or counters; every stage of a scalable one); the values drawn."""
-        values = grid_values(flt)
-        # counters on a fixed scale, the filter's own top (2^c − 1): a value keeps its colour from step to step
-        top = capabilities.max_value(flt)
-        aspect = look.PRESENTER_ASPECT if self._presenting else 1.0
-        if self.grid.m != flt.m or self.grid.max_value != max(1, top) or \
-                self.grid.cols != grid_shape(flt.m, aspect)[1]:
-            self.grid.reset(flt.m, values, max_value=max(1, top), aspect=aspect)
-            if self.animation.running:       # a new size mid-animation (a stage opened): every cell in view
-                look.refit_grid(self.grid)
-        else:
-            self.grid.set_all(values)
-        return values
+        return marks.draw_filter(self.grid, flt, self._presenting, self.animation.running)
 
     def _question(self, report: dict) -> tuple[dict | None, set, bool]:
         """The step's question shown beside the narration: (its record, the report's fields it keeps hidden

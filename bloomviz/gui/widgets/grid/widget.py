@@ -59,6 +59,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui.widgets.grid import layout as gl
+from bloomviz.gui.widgets.grid.checks import checked_positions, checked_values, last_per_position
 from bloomviz.gui.widgets.grid.drawing import CellDecor, GridImage, GridPicture
 from bloomviz.gui.widgets.grid.hover import GridHover
 from bloomviz.gui.widgets.grid.marks import GridMarks
@@ -191,7 +192,7 @@ class BitGridWidget(QtWidgets.QWidget):
             raise ValueError(f"max_value must be an integer from 1 to 255, got {max_value!r}")
         max_value = int(max_value)
         if values is not None:
-            values = self._checked_values(values, m, max_value)
+            values = checked_values(values, m, max_value)
         self._pic.reset(m, rows, cols, max_value, values)
         self._dark_levels_cache = None
         self._marks.clear()
@@ -207,7 +208,7 @@ class BitGridWidget(QtWidgets.QWidget):
 
     def set_all(self, values: np.ndarray) -> None:
         self._require_grid()
-        self._pic.set_all(self._checked_values(values, self.m, self.max_value))
+        self._pic.set_all(checked_values(values, self.m, self.max_value))
         self._hover.refresh()
 
     def set_packed(self, packed: np.ndarray, start: int = 0, stop: int | None = None) -> None:
@@ -241,7 +242,7 @@ class BitGridWidget(QtWidgets.QWidget):
                     self._hover.refresh()
             return
         self._require_grid()
-        positions = self._checked_positions(positions)
+        positions = checked_positions(positions, self.m)
         values = np.asarray(values)
         if values.ndim == 0:
             values = np.full(positions.shape, values)
@@ -254,7 +255,7 @@ class BitGridWidget(QtWidgets.QWidget):
         if positions.size == 0:
             return
         if not unique and positions.size > 1:
-            positions, values = _last_per_position(positions, values)
+            positions, values = last_per_position(positions, values)
         self._pic.update(positions, values.astype(np.uint8, copy=False))
         if self._hover.index >= 0 and np.any(positions == self._hover.index):
             self._hover.refresh()
@@ -306,7 +307,7 @@ class BitGridWidget(QtWidgets.QWidget):
         """``known``: int64 cell indices in range, from the model's record (not checked again)."""
         if not known:
             self._require_grid()
-            positions = self._checked_positions(positions)
+            positions = checked_positions(positions, self.m)
         self._marks.highlight(positions, kinds, self.cols, self.marker_size())
 
     def clear_highlight(self) -> None:
@@ -416,48 +417,6 @@ class BitGridWidget(QtWidgets.QWidget):
             self._dark_levels_cache = luminance < 140
         return self._dark_levels_cache
 
-    # ----------------------------------------------------------------- checks
     def _require_grid(self) -> None:
         if not self.m:
             raise RuntimeError("the grid has no cells yet; call reset(m) first")
-
-    def _checked_values(self, values, m: int, max_value: int) -> np.ndarray:
-        arr = np.asarray(values)
-        if arr.ndim != 1 or arr.shape[0] != m:
-            raise ValueError(f"values must be a 1-D array of length m = {m:,}, got shape {arr.shape}")
-        if arr.dtype.kind not in "uib":
-            raise ValueError(f"values must be integers, got dtype {arr.dtype}")
-        if arr.dtype != np.uint8 and arr.dtype != np.bool_:
-            if m and (arr.min() < 0 or arr.max() > max_value):
-                raise ValueError(f"values must lie in 0..{max_value}, got {arr.min()}..{arr.max()}")
-            return arr.astype(np.uint8)
-        if arr.dtype == np.bool_:
-            return arr.view(np.uint8)
-        if max_value < 255 and m and arr.max() > max_value:
-            raise ValueError(f"values must lie in 0..{max_value}, got a maximum of {arr.max()}")
-        return arr
-
-    def _checked_positions(self, positions) -> np.ndarray:
-        pos = np.asarray(positions)
-        if pos.ndim == 0:
-            pos = pos.reshape(1)
-        if pos.ndim != 1:
-            raise ValueError(f"positions must be a 1-D sequence of cell indices, got shape {pos.shape}")
-        if pos.size == 0:
-            return pos.astype(np.int64)
-        if pos.dtype.kind not in "ui":
-            raise ValueError(f"positions must be integers, got dtype {pos.dtype}")
-        lo, hi = int(pos.min()), int(pos.max())
-        if lo < 0 or hi >= self.m:
-            bad = lo if lo < 0 else hi
-            raise ValueError(f"position {bad} is outside the grid's 0..{self.m - 1}")
-        return pos.astype(np.int64, copy=False)
-
-
-def _last_per_position(positions: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each position once, with the last value given for it (as repeated assignment would leave it)."""
-    order = np.argsort(positions, kind="stable")
-    ordered = positions[order]
-    last = np.ones(ordered.size, bool)
-    last[:-1] = ordered[1:] != ordered[:-1]
-    return ordered[last], values[order[last]]

@@ -20,7 +20,6 @@ over P probes are Binomial(P, q). Two questions, answered separately:
 
 from __future__ import annotations
 
-import html
 import math
 from dataclasses import dataclass
 
@@ -94,8 +93,9 @@ def _chance(p: float) -> str:
 
 
 def text(v: SchemeVerdict) -> str:
-    """One lane's verdict in words (HTML: the label in bold)."""
-    name = f"<b>{html.escape(v.label)}</b>"
+    """One lane's verdict in words, plain text: the Compare tab's message bar shows it as typed (a label in
+    markup was shown as its tags)."""
+    name = v.label
     fill = (f"its {v.bits_set:,} bits set explain {_rate(v.fill_rate)} for independent positions, and "
             f"{v.fp_count:,} of {v.probes:,} probes passed ({_rate(v.measured)})")
     if v.kind == DEPENDENT:

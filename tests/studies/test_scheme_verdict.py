@@ -69,3 +69,13 @@ def test_double_hashing_is_caught_where_it_is_truly_off():
     assert sum(v.kind == scheme_verdict.DEPENDENT for v in km) >= 9
     assert min(v.ratio_to_fill for v in km) > 1.2
     assert not any(v.kind == scheme_verdict.DEPENDENT for v in mix)
+
+
+def test_summary_is_plain_text_naming_the_label_as_typed():
+    # the Compare tab's message bar draws plain text: markup in the summary was shown as its tags
+    v = scheme_verdict.SchemeVerdict(
+        label="weak-shift <&>", kind=scheme_verdict.DEPENDENT, fill_rate=0.01, measured=0.05, fp_count=500,
+        probes=10_000, p_above=1e-9, p_below=1.0, formula=0.01, formula_missed=True, bits_set=100,
+        bits_mean=100.0, bits_sd=5.0)
+    words = scheme_verdict.summary_text([v])
+    assert words.startswith("done: weak-shift <&>: ") and "<b>" not in words and "&amp;" not in words

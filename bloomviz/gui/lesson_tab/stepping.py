@@ -18,6 +18,7 @@ replay before its next action and the lesson stays at the step it was on, its st
 from __future__ import annotations
 
 from bloomviz import lessons
+from bloomviz.i18n import tr
 
 INLINE_SECONDS = 0.1   # CPU seconds the dry run measured: a move under this runs at once
 JOIN_SECONDS = 0.1     # a job that ends within this is shown at once, without the row
@@ -86,13 +87,17 @@ def move(view, taken: int) -> bool:
             return done("refused", exc)
 
     def words(done: int, of: int) -> str:
+        # in the window's language: the lesson tab's message bar shows them (tr keeps the fields unfilled)
         if single:
-            return f"Step {taken} of {total}: action {done + 1} of {of}… (Cancel stays at step {position})"
+            return tr("Step {taken} of {total}: action {action} of {actions}… (Cancel stays at step {position})"
+                      ).format(taken=taken, total=total, action=done + 1, actions=of, position=position)
         if taken < position:
-            return f"Back to step {taken}: replaying step {done + 1} of {of}… (Cancel stays at step {position})"
-        return f"Going to step {taken}: {done} of {of} steps…"
+            return tr("Back to step {taken}: replaying step {step} of {steps}… (Cancel stays at step {position})"
+                      ).format(taken=taken, step=done + 1, steps=of, position=position)
+        return tr("Going to step {taken}: {done} of {steps} steps…").format(taken=taken, done=done, steps=of)
     view.moving = True
-    if not view.opening.run(f"Going to step {taken} of {total}…", work, words, done, path=lesson.path):
+    if not view.opening.run(tr("Going to step {taken} of {total}…").format(taken=taken, total=total), work, words,
+                            done, path=lesson.path):
         view.moving = False
         return False
     view.opening.wait(JOIN_SECONDS)

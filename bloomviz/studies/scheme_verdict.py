@@ -24,6 +24,7 @@ import math
 from dataclasses import dataclass
 
 from bloomviz.filters import capabilities
+from bloomviz.i18n import marks, number, tr
 from bloomviz.theory.binomial_tails import binomial_tails, bits_set_spread
 
 ALPHA = 0.005   # one-sided: a scheme with independent positions is accused in at most 1 lane of 200
@@ -80,45 +81,55 @@ def judge(summary, flt) -> SchemeVerdict:
 
 
 def _rate(x: float) -> str:
-    return f"{x:.3g}"
+    return marks(f"{x:.3g}")
 
 
 def times(ratio: float) -> str:
     """A ratio as a class reads it: 1.09×, 5,615×."""
-    return f"{ratio:.2f}×" if ratio < 10 else f"{ratio:,.0f}×"
+    return marks(f"{ratio:.2f}×" if ratio < 10 else f"{ratio:,.0f}×")
 
 
 def _chance(p: float) -> str:
-    return f"p = {p:.1g}" if p >= 1e-6 else "p < 10⁻⁶"
+    return marks(f"p = {p:.1g}") if p >= 1e-6 else "p < 10⁻⁶"
 
 
 def text(v: SchemeVerdict) -> str:
-    """One lane's verdict in words, plain text: the Compare tab's message bar shows it as typed (a label in
-    markup was shown as its tags)."""
-    name = v.label
-    fill = (f"its {v.bits_set:,} bits set explain {_rate(v.fill_rate)} for independent positions, and "
-            f"{v.fp_count:,} of {v.probes:,} probes passed ({_rate(v.measured)})")
+    """One lane's verdict in words, plain text in the window's language: the Compare tab's message bar shows it
+    as typed (a label in markup was shown as its tags)."""
+    fill = tr("its {bits} bits set explain {explained} for independent positions, and {passed} of {probes} probes "
+              "passed ({measured})").format(bits=number(v.bits_set), explained=_rate(v.fill_rate),
+                                             passed=number(v.fp_count), probes=number(v.probes),
+                                             measured=_rate(v.measured))
     if v.kind == DEPENDENT:
-        return (f"{name}: {fill}, {times(v.ratio_to_fill)} that — more than chance allows ({_chance(v.p_above)}): "
-                "its hash positions are not independent")
+        return tr("{name}: {fill}, {times} that — more than chance allows ({chance}): its hash positions are not "
+                  "independent").format(name=v.label, fill=fill, times=times(v.ratio_to_fill),
+                                        chance=_chance(v.p_above))
     if v.kind == BELOW:
-        return (f"{name}: {fill}, {times(v.ratio_to_fill)} that — fewer than chance allows ({_chance(v.p_below)}): "
-                "its positions avoid each other more than independent ones would")
+        return tr("{name}: {fill}, {times} that — fewer than chance allows ({chance}): its positions avoid each "
+                  "other more than independent ones would").format(name=v.label, fill=fill,
+                                                                   times=times(v.ratio_to_fill),
+                                                                   chance=_chance(v.p_below))
     if v.kind == LUCK:
-        spread = (f"; filters like it set {v.bits_mean:,.1f} ± {v.bits_sd:,.1f} bits, this one is "
-                  f"{v.bits_z:+.1f} sd" if math.isfinite(v.bits_z) else "")
-        side = "above" if v.measured > v.formula else "below"
-        return (f"{name} is {side} the formula ({_rate(v.formula)}, the average over all filters like it), but "
-                f"{fill}: its scheme is fine; what separates it from the formula is this filter's luck in how many "
-                f"bits its items set{spread}")
-    return f"{name}: within its interval of the formula ({_rate(v.formula)}); {fill}"
+        spread = (tr("; filters like it set {mean} ± {sd} bits, this one is {z} sd").format(
+            mean=number(v.bits_mean, 1), sd=number(v.bits_sd, 1), z=marks(f"{v.bits_z:+.1f}"))
+            if math.isfinite(v.bits_z) else "")
+        template = (tr("{name} is above the formula ({formula}, the average over all filters like it), but {fill}: "
+                       "its scheme is fine; what separates it from the formula is this filter's luck in how many "
+                       "bits its items set{spread}") if v.measured > v.formula else
+                    tr("{name} is below the formula ({formula}, the average over all filters like it), but {fill}: "
+                       "its scheme is fine; what separates it from the formula is this filter's luck in how many "
+                       "bits its items set{spread}"))
+        return template.format(name=v.label, formula=_rate(v.formula), fill=fill, spread=spread)
+    return tr("{name}: within its interval of the formula ({formula}); {fill}").format(
+        name=v.label, formula=_rate(v.formula), fill=fill)
 
 
 def summary_text(verdicts: list[SchemeVerdict]) -> str:
     """The comparison's verdict: every lane whose scheme is at fault or whose luck shows, then the rest."""
     notable = [text(v) for v in verdicts if v.kind != WITHIN]
     if not notable:
-        return ("done: every configuration is within its interval of the formula, and within chance of what its "
-                "own bits explain.")
-    rest = "" if len(notable) == len(verdicts) else " The others are within their intervals."
-    return "done: " + "; ".join(notable) + "." + rest
+        return tr("done: every configuration is within its interval of the formula, and within chance of what its "
+                  "own bits explain.")
+    if len(notable) == len(verdicts):
+        return tr("done: {verdicts}.").format(verdicts="; ".join(notable))
+    return tr("done: {verdicts}. The others are within their intervals.").format(verdicts="; ".join(notable))

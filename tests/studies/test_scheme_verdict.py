@@ -79,3 +79,23 @@ def test_summary_is_plain_text_naming_the_label_as_typed():
         bits_mean=100.0, bits_sd=5.0)
     words = scheme_verdict.summary_text([v])
     assert words.startswith("done: weak-shift <&>: ") and "<b>" not in words and "&amp;" not in words
+
+
+def test_summary_is_in_the_windows_language():
+    from bloomviz import i18n
+    v = scheme_verdict.SchemeVerdict(
+        label="weak-shift", kind=scheme_verdict.DEPENDENT, fill_rate=0.0125, measured=0.05, fp_count=5_000,
+        probes=100_000, p_above=1e-9, p_below=1.0, formula=0.01, formula_missed=True, bits_set=12_345,
+        bits_mean=12_000.5, bits_sd=5.0)
+    english = scheme_verdict.summary_text([v])
+    assert english == ("done: weak-shift: its 12,345 bits set explain 0.0125 for independent positions, and 5,000 "
+                       "of 100,000 probes passed (0.05), 4.00× that — more than chance allows (p < 10⁻⁶): its hash "
+                       "positions are not independent.")
+    was = i18n.language()
+    try:
+        i18n.use("hr")
+        croatian = scheme_verdict.summary_text([v])
+    finally:
+        i18n.use(was)
+    assert croatian.startswith("gotovo: weak-shift: njegovih 12.345 postavljenih bitova objašnjava 0,0125 ")
+    assert "4,00×" in croatian and "nisu nezavisne" in croatian

@@ -20,7 +20,7 @@ from bloomviz.hashing import schemes as hashing
 from bloomviz.studies.compare import (DEFAULT_PROBES, LESSON_P, MAX_CONFIGS, MAX_ITEMS, MAX_PROBES, Config,
                                       lesson_configs, lesson_design)
 from bloomviz.theory import rates as theory
-from bloomviz.i18n import tr
+from bloomviz.i18n import number, tr
 
 LANE_COLOURS = theme.LANE_COLOURS
 OFF = "(off)"
@@ -203,8 +203,8 @@ class CompareSettings:
             self.design_words.show_only(self.design_words.Error.refused, problem=exc)
             return
         n = self.items_spin.value() if not design else self.design_n.value()
-        self.design_words.show_only(self.design_words.Information.sizing, m=f"{m:,}", k=k,
-                                    per=f"{m / max(n, 1):.1f}", n=f"{n:,}")
+        self.design_words.show_only(self.design_words.Information.sizing, m=number(m), k=k,
+                                    per=number(m / max(n, 1), 1), n=number(n))
         if design:
             self.m_spin.blockSignals(True), self.k_spin.blockSignals(True)
             self.m_spin.setValue(m)

@@ -26,7 +26,7 @@ from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.plain_text import ask_yes_no
 from bloomviz.gui.widgets.message_bar import MessageBar
-from bloomviz.i18n import tr
+from bloomviz.i18n import number, tr
 
 SOLVE_DELAY_MS = 250
 TIPS = {
@@ -270,6 +270,6 @@ class CalculatorPanel(Messages, QtWidgets.QWidget):
         if not self._wb.configure(d.m, d.k, scheme, capacity=d.n):
             say.show_only(say.Error.refused)
             return False
-        say.show_only(say.Information.used, m=f"{d.m:,}", k=d.k, scheme=scheme, n=f"{d.n:,}")
+        say.show_only(say.Information.used, m=number(d.m), k=d.k, scheme=scheme, n=number(d.n))
         self.parametersUsed.emit(d.m, d.k, scheme, d.n)
         return True

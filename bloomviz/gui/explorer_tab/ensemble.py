@@ -21,7 +21,7 @@ from bloomviz.gui.timing import JobRunner
 from bloomviz.gui.widgets.flow_layout import FlowLayout, keep_together
 from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.gui.explorer_tab.plots import CLASSIC, EXACT, MEASURED, CurvePlot, fmt
-from bloomviz.i18n import tr
+from bloomviz.i18n import number, tr
 
 MAX_GUI_M = 4096            # the page is for small filters, where the formulas differ; the CLI takes more
 MAX_GUI_FILTERS = 1_000_000
@@ -119,7 +119,7 @@ class EnsemblePage(Messages, QtWidgets.QWidget):
         except ValueError as exc:
             self.show_only(self.Error.refused, problem=exc)
             return False
-        self.show_only(self.Information.measuring, filters=f"{job.filters:,}")
+        self.show_only(self.Information.measuring, filters=number(job.filters))
         self.runner.start(job)
         return True
 
@@ -152,7 +152,7 @@ class EnsemblePage(Messages, QtWidgets.QWidget):
         reading = (tr("The mean lands on the exact rate.") if abs(from_exact) < 3 else
                    tr("The mean is off the exact rate: this hash scheme's positions are not independent at this m.")
                    if r.mean[-1] > r.fp_exact[-1] else tr("The mean is below the exact rate."))
-        self.show_only(self.Information.result, n=f"{int(r.n[-1]):,}", mean=fmt(r.mean[-1]), low=fmt(r.low[-1]),
-                       high=fmt(r.high[-1]), filters=f"{r.filters:,}", scheme=r.scheme, exact=fmt(r.fp_exact[-1]),
+        self.show_only(self.Information.result, n=number(int(r.n[-1])), mean=fmt(r.mean[-1]), low=fmt(r.low[-1]),
+                       high=fmt(r.high[-1]), filters=number(r.filters), scheme=r.scheme, exact=fmt(r.fp_exact[-1]),
                        from_exact=f"{from_exact:+.1f}", classic=fmt(r.fp_classic[-1]),
                        from_classic=f"{from_classic:+.1f}", reading=reading)

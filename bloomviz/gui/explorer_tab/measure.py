@@ -17,7 +17,7 @@ from bloomviz.gui.timing import JobRunner
 from bloomviz.gui.widgets.flow_layout import FlowLayout, keep_together
 from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.studies.explore import MAX_MEASURE_PROBES
-from bloomviz.i18n import tr
+from bloomviz.i18n import number, tr
 
 
 class MeasurePanel(Messages, QtWidgets.QWidget):
@@ -122,5 +122,5 @@ class MeasurePanel(Messages, QtWidgets.QWidget):
 
     def _on_finished(self, job) -> None:
         result = job.result()
-        self.show_only(self.Information.measured, probes=f"{job.probes:,}", seed=self._seed_used)
+        self.show_only(self.Information.measured, probes=number(job.probes), seed=self._seed_used)
         self.measured.emit(result, self._seed_used)

@@ -24,7 +24,7 @@ from bloomviz.studies.setops import MAX_ITEMS, SetReport, compare_sets, parse_it
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.widgets.side_column import side_column
 from bloomviz.gui.timing import Throttle
-from bloomviz.i18n import tr
+from bloomviz.i18n import number, tr
 
 TAB_KEY = "setops"
 TAB_TITLE = "Set operations"
@@ -241,7 +241,7 @@ class SetOpsView(Messages, QtWidgets.QWidget):
             self._refuse(str(exc))
             return False
         self._report = report
-        self.show_only(self.Information.sizes, a=f"{report.true.a:,}", b=f"{report.true.b:,}", most=f"{MAX_ITEMS:,}")
+        self.show_only(self.Information.sizes, a=number(report.true.a), b=number(report.true.b), most=number(MAX_ITEMS))
         self._draw(report)
         self.computed.emit(report)
         return True

@@ -102,3 +102,19 @@ def test_install_adds_a_tab_without_touching_the_main_filter(qtbot, tmp_path):
     assert view.start()
     view.run_to_end()
     assert window.wb.filter.bits == before and len(window.wb.filter) == 0
+
+
+def test_the_sizing_line_writes_numbers_the_languages_way(qtbot):
+    # the line's words are translated when shown: its numbers follow the language too (not "30,000" in Croatian)
+    from bloomviz import i18n
+    was = i18n.language()
+    i18n.use("hr")
+    try:
+        v = CompareView()
+        qtbot.addWidget(v)
+        v.set_sizing(m=30_000, k=3)
+        v.settings.items_spin.setValue(2_000)
+        text = v.settings.design_label.text()
+    finally:
+        i18n.use(was)
+    assert "m = 30.000 bitova" in text and "15,0 bitova po elementu" in text and "n = 2.000" in text, text

@@ -30,6 +30,14 @@ from bloomviz.filters.standard import BloomFilter
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+@pytest.fixture(autouse=True)
+def _no_progress_lines(monkeypatch):
+    """A run slower than the progress bar's line interval (10 s: a loaded machine) writes a progress line to
+    stderr, and these tests ask that a good run's stderr is empty; test_cli_long_runs checks the lines."""
+    from bloomviz.commands import common
+    monkeypatch.setattr(common.Progress, "LINE_INTERVAL", float("inf"))
+
+
 def run(capsys, *argv):
     """main()'s exit code, stdout and stderr. The streams are redirected here rather than read from capsys: in
     one run on two workers every capsys read of this file came back empty while the words were in pytest's own

@@ -105,3 +105,20 @@ def test_the_first_screen_shows_before_the_other_tabs_are_installed(qtbot, tmp_p
     assert "Ctrl+Shift+F" in keys and "F5" in keys, "the Start page lists the later parts' keys too"
     for win in (w, whole):
         win.file_actions.discard_changes()
+
+
+def test_an_open_before_the_idle_turns_installs_the_parts_it_needs(qtbot, tmp_path, monkeypatch):
+    # another library's file opened before the foreign view's turn came was refused as "not a session"
+    from pathlib import Path
+    shown = []
+    monkeypatch.setattr(QtWidgets.QMessageBox, "exec", lambda box: shown.append(box.text()) or 0)
+    w = new_window(qtbot, tmp_path, probes=100)
+    w.install_parts(first_screen=True)
+    assert w.foreign is None and w.lesson_view is None
+    parquet = Path(__file__).resolve().parents[1] / "data" / "foreign" / "pyarrow-bloom.parquet"
+    assert w.file_actions.open_path(str(parquet), ask=False), shown
+    assert w.foreign is not None and w.foreign.path == str(parquet) and w.current_tab() == "foreign"
+    assert w.lesson_view is not None and not shown
+    with qtbot.waitSignal(w.partsInstalled, timeout=60_000):
+        w.show()                    # the chain still ends once, after the first paint
+    w.file_actions.discard_changes()

@@ -46,6 +46,8 @@ class SessionOpening:
         """Open a session or a ``.bloom`` filter (told apart by the file's first bytes)."""
         if refuse_busy(self.wb, self.dialogs, "Open") or (ask and not self.may_discard("open another file")):
             return False
+        if hasattr(self.window, "install_remaining_parts"):
+            self.window.install_remaining_parts()    # the foreign view and the lesson tab a file may need
         try:
             # A FIFO would block the window forever and /dev/zero would be read to the session limit: anything
             # but a regular file is refused by its kind before a byte is read.

@@ -286,6 +286,8 @@ class ScenarioController(QtCore.QObject):
         self.runner.failed.connect(self._on_failed)
 
     def _lesson(self, present: bool) -> None:
+        if hasattr(self.window, "install_remaining_parts"):
+            self.window.install_remaining_parts()    # a click before the Lesson tab's idle turn came
         view = getattr(self.window, "lesson_view", None)
         if view is None:
             return

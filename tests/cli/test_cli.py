@@ -39,9 +39,8 @@ def _no_progress_lines(monkeypatch):
 
 
 def run(capsys, *argv):
-    """main()'s exit code, stdout and stderr. The streams are redirected here rather than read from capsys: in
-    one run on two workers every capsys read of this file came back empty while the words were in pytest's own
-    capture (the cause was not found; the test of the words is what matters here)."""
+    """main()'s exit code, stdout and stderr, redirected here: on two workers every capsys read of this file once
+    came back empty while the words sat in pytest's own capture (cause not found)."""
     capsys.readouterr()
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

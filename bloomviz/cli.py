@@ -178,6 +178,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if given:
             parser.error(f"{' and '.join(given)} belong{'s' if len(given) == 1 else ''} to the window "
                          f"and cannot be used with the '{args.command}' command")
+        from bloomviz.filters.bitstore import keep_freed_memory_for_big_filters
+        keep_freed_memory_for_big_filters()     # the process is the command's: its allocator may be tuned
         with _terminate_as_exception():
             return int(args._run(args) or 0)
     except Terminated:

@@ -24,7 +24,8 @@ def new_bits(m: int) -> bitarray:
     bits.setall(0)
     if len(bits) >= 8 * _HUGE_MIN_BYTES:
         _huge_pages(byte_view(bits))
-        _keep_freed_memory()
+        if _keep_freed_wanted:
+            _keep_freed_memory()
     return bits
 
 
@@ -33,9 +34,18 @@ def new_bits(m: int) -> bitarray:
 # step (one per row of 2^18 inserts), whose pages faulted 11,500 times a million items at m = 2^32 (4.5 us
 # each on this virtual machine: 3.0 against 1.45 s of system time for 3 x 10^7 items; extrapolated, about a
 # sixth of a Brainflayer run's CPU). Kept for reuse: blocks under 32 MiB from the heap, whose top is trimmed
-# past 128 MiB free.
+# past 128 MiB free. A process-wide setting, so the application's to choose: the command line and the window
+# ask for it; a program using bloomviz.core as a library keeps its allocator as it set it.
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
 _kept_freed = False
+_keep_freed_wanted = False
+
+
+def keep_freed_memory_for_big_filters() -> None:
+    """From now on, once this process makes a filter of 32 MiB or more, glibc keeps freed work arrays for reuse
+    (the command line and the window call this; a library user may too)."""
+    global _keep_freed_wanted
+    _keep_freed_wanted = True
 
 
 def _keep_freed_memory() -> bool:

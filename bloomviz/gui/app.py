@@ -195,6 +195,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     theme.apply_theme(app, False)
     theme.apply_font_scale(app, theme.DEFAULT_FONT_SCALE)
 
+    from bloomviz.filters.bitstore import keep_freed_memory_for_big_filters
+    keep_freed_memory_for_big_filters()     # the process is the window's: its allocator may be tuned
     from bloomviz.hashing.cold_paths import before_first_paint
     with before_first_paint():   # its few small batches without loading numba (~1 s): hashing/cold_paths.py
         window = MainWindow(settings=_settings(screenshot))

@@ -2,7 +2,7 @@
 
 The numpy version needed a dozen whole-array passes over a k x n block of 64-bit words and a transposed copy
 (5 + 1.5 ns a position at k = 20); one loop over the items keeps each word in a register. Bit for bit the
-same as ``schemes._mixed_scalar`` (tests/test_hash_schemes.py checks the three paths agree):
+same as ``schemes._mixed_scalar`` (tests/hashing/test_cold_paths.py checks the paths agree):
 
 - m < 2^32: Lemire's multiply-high floor(z·m / 2^64), one widening multiply (``intrinsics.mulhi``; the same
   value as the 32-bit halves' hi·m + (lo·m >> 32) the numpy paths use, 1.7x faster on a 10^5-item insert);

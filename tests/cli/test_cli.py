@@ -6,7 +6,6 @@ real exit code and that no traceback ever reaches the terminal.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
@@ -39,13 +38,9 @@ def _no_progress_lines(monkeypatch):
 
 
 def run(capsys, *argv):
-    """main()'s exit code, stdout and stderr, redirected here: on two workers every capsys read of this file once
-    came back empty while the words sat in pytest's own capture (cause not found)."""
-    capsys.readouterr()
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main(list(argv))
-    return code, out.getvalue(), err.getvalue()
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 def one_error_line(err: str, prog: str) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bloomviz.hashing.murmur_kernel import _C1, _C2, _FIVE, _N1, _N2, _fmix, _rotl
+from bloomviz.hashing.murmur_kernel import _C1, _C2, _FIVE, _N1, _N2, _finish, _fmix, _rotl
 from bloomviz.items.generated import LENGTH, GeneratedItems
 
 _U64 = np.uint64
@@ -56,15 +56,7 @@ def item_halves(value, prefix):
     h2 ^= _rotl(w1 * _C2, 33) * _C1
     h2 = (_rotl(h2, 31) + h1) * _FIVE + _N2
     h1 ^= _rotl(w2 * _C1, 31) * _C2
-    h1 ^= _U64(LENGTH)
-    h2 ^= _U64(LENGTH)
-    h1 += h2
-    h2 += h1
-    h1 = _fmix(h1)
-    h2 = _fmix(h2)
-    h1 += h2
-    h2 += h1
-    return h1, h2
+    return _finish(h1, h2, LENGTH)
 
 
 @njit(cache=True, nogil=True)

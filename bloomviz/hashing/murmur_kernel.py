@@ -60,6 +60,20 @@ def _tail_word(buf, at, count, start, end):
 
 
 @njit(cache=True, inline="always")
+def _finish(h1, h2, length):
+    """MurmurHash3_x64_128's last steps after the blocks and the tail: the length mixed in, both halves fmixed."""
+    h1 ^= np.uint64(length)
+    h2 ^= np.uint64(length)
+    h1 += h2
+    h2 += h1
+    h1 = _fmix(h1)
+    h2 = _fmix(h2)
+    h1 += h2
+    h2 += h1
+    return h1, h2
+
+
+@njit(cache=True, inline="always")
 def _murmur(buf, start, end, seed):
     """MurmurHash3_x64_128 of ``buf[start:end]`` as (h1, h2)."""
     length = end - start
@@ -82,15 +96,7 @@ def _murmur(buf, start, end, seed):
     if tail > 0:
         k1 = _tail_word(buf, at, min(tail, 8), start, end) * _C1
         h1 ^= _rotl(k1, 31) * _C2
-    h1 ^= np.uint64(length)
-    h2 ^= np.uint64(length)
-    h1 += h2
-    h2 += h1
-    h1 = _fmix(h1)
-    h2 = _fmix(h2)
-    h1 += h2
-    h2 += h1
-    return h1, h2
+    return _finish(h1, h2, length)
 
 
 @njit(cache=True, nogil=True)

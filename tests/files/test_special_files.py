@@ -8,9 +8,7 @@ core calls under an alarm, so a regression (a hang) fails the test instead of bl
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -24,6 +22,7 @@ from bloomviz.files import session
 from bloomviz.files import storage
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.encoding import ItemFileError, check_item_file, read_item_lines
+from guards import no_hang
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo") or sys.platform == "win32", reason="POSIX special files")
 
@@ -45,19 +44,6 @@ def specials(tmp_path, monkeypatch):
                "directory": "folder"}
     finally:
         sock.close()
-
-
-@contextlib.contextmanager
-def no_hang(seconds: int = 20):
-    def fail(*_):
-        raise TimeoutError("blocked on a special file")
-    old = signal.signal(signal.SIGALRM, fail)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def cli(*args, cwd=None):

@@ -191,15 +191,20 @@ def _footer_with_filter(offset: int, length: int | None) -> bytes:
 def test_absurd_sizes_are_refused_without_allocating(tmp_path, fmt):
     path = tmp_path / "absurd"
     for i, (raw, reason) in enumerate(_absurd(fmt)):
-        path.write_bytes(raw)
-        tracemalloc.start()
-        try:
-            with pytest.raises(ForeignFormatError, match=re.escape(reason)):
-                formats.open_filters(path, fmt)
-            _, peak = tracemalloc.get_traced_memory()
-        finally:
-            tracemalloc.stop()
-        assert peak < 4 << 20, f"case {i}: peak {peak:,} bytes"
+        refused_without_allocating(path, fmt, raw, reason, i)
+
+
+def refused_without_allocating(path, fmt: str, raw: bytes, reason: str, case: int) -> None:
+    """``raw`` written to ``path`` and opened as ``fmt`` is refused for ``reason`` with under 4 MiB allocated."""
+    path.write_bytes(raw)
+    tracemalloc.start()
+    try:
+        with pytest.raises(ForeignFormatError, match=re.escape(reason)):
+            formats.open_filters(path, fmt)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 << 20, f"case {case}: peak {peak:,} bytes"
 
 
 @pytest.mark.parametrize("fmt", list(formats.FORMATS))

@@ -6,9 +6,7 @@ limit first. Each refusal names the file. An alarm turns a regression (a hang) i
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import socket
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -17,20 +15,8 @@ import pytest
 
 from bloomviz.gui.files import session_io
 from bloomviz.gui.app import main
+from guards import no_hang
 from window_helpers import FakeDialogs
-
-
-@contextlib.contextmanager
-def no_hang(seconds=20):
-    def fail(*_):
-        raise TimeoutError("the window blocked on a special file")
-    old = signal.signal(signal.SIGALRM, fail)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 @pytest.fixture
@@ -70,7 +56,7 @@ def test_window_refuses_a_special_file_naming_it(win, specials, kind, entry):
             "open session": lambda: files.open_session_path(path, ask=False),
             "load filter": lambda: files.load_filter_path(path, ask=False),
             "insert from file": lambda: files.importer.start(path)}[entry]
-    with no_hang():
+    with no_hang(who="the window"):
         assert call() is False
     assert not win.wb.busy
     assert len(win.dialogs.errors) == 1
@@ -82,7 +68,7 @@ def test_window_refuses_a_special_file_naming_it(win, specials, kind, entry):
 @pytest.mark.parametrize("kind", ["fifo", "device", "directory", "socket"])
 def test_open_option_refuses_a_special_file(specials, kind, capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("BLOOMVIZ_SETTINGS", str(tmp_path / "settings.ini"))
-    with no_hang():
+    with no_hang(who="the window"):
         assert main(["--open", specials[kind]]) == 2
     err = capsys.readouterr().err
     assert specials[kind] in err and WORDS[kind] in err, err

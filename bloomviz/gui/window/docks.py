@@ -82,10 +82,14 @@ def fit_text_size(window: QtWidgets.QMainWindow, docks: dict, scale: float) -> N
         QtCore.QTimer.singleShot(0, lambda: widen_left_column(window, docks))
 
 
+def dock_panel(dock: QtWidgets.QDockWidget) -> QtWidgets.QWidget:
+    """The panel a dock shows (inside its scroll area, where it has one)."""
+    return dock.widget().widget() if isinstance(dock.widget(), QtWidgets.QScrollArea) else dock.widget()
+
+
 def needed_width(dock: QtWidgets.QDockWidget) -> int:
     """The width a dock's panel needs at the current text size, with the dock's and the scroll area's edges."""
-    panel = dock.widget().widget() if isinstance(dock.widget(), QtWidgets.QScrollArea) else dock.widget()
-    return panel.minimumSizeHint().width() + 24
+    return dock_panel(dock).minimumSizeHint().width() + 24
 
 
 def widen_left_column(window: QtWidgets.QMainWindow, docks: dict) -> None:

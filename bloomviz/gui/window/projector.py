@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from bloomviz.gui.window.docks import needed_width
+from bloomviz.gui.window.docks import dock_panel, needed_width
 from bloomviz.i18n import tr
 
 KEY = "F8"
@@ -24,12 +24,8 @@ SHOWN = ("item", "autoplay", "plot")          # the docks a class watches, besid
 _AREA = QtCore.Qt.DockWidgetArea
 
 
-def _panel(dock: QtWidgets.QDockWidget) -> QtWidgets.QWidget:
-    return dock.widget().widget() if isinstance(dock.widget(), QtWidgets.QScrollArea) else dock.widget()
-
-
 def _needed_height(dock: QtWidgets.QDockWidget) -> int:
-    panel = _panel(dock)
+    panel = dock_panel(dock)
     title = QtGui.QFontMetrics(dock.font()).height() + 10
     return panel.sizeHint().height() + title
 
@@ -100,7 +96,7 @@ class ProjectorLayout(QtCore.QObject):
         item, autoplay = w.docks["item"], w.docks["autoplay"]
         # auto-play's form at the width its rows ask for: given only its minimum (rows that may wrap), the form
         # kept the widest label's column and drew the combo boxes narrower than their text at 250 %
-        return (max(needed_width(item), needed_width(autoplay), _panel(autoplay).sizeHint().width() + 24, buttons),
+        return (max(needed_width(item), needed_width(autoplay), dock_panel(autoplay).sizeHint().width() + 24, buttons),
                 _needed_height(autoplay))
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
@@ -117,7 +113,7 @@ class ProjectorLayout(QtCore.QObject):
 
     def _watch_panels(self, on: bool) -> None:
         for key in ("item", "autoplay"):
-            panel = _panel(self.window.docks[key])
+            panel = dock_panel(self.window.docks[key])
             panel.installEventFilter(self) if on else panel.removeEventFilter(self)
 
     def leave(self) -> None:

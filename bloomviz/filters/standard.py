@@ -130,7 +130,8 @@ class BloomFilter(RichDisplay):
 
     # --- single items ------------------------------------------------------------------------------------
     def positions(self, item: object) -> tuple[int, ...]:
-        return self._scheme.positions(to_bytes(item), self._m, self._k)
+        # bytes pass through (the encoding's rule, items/encoding.py): an item its caller encoded goes on as it is
+        return self._scheme.positions(item if type(item) is bytes else to_bytes(item), self._m, self._k)
 
     def add(self, item: object) -> Insertion:
         pos = self.positions(item)

@@ -190,6 +190,10 @@ def _tracking_for(flt, probes, per_insert: bool):
     return _Probing(flt, probes)
 
 
+_NONE_KEPT = np.zeros(0, np.int64)
+_NONE_KEPT.flags.writeable = False
+
+
 # --- the record of one step ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class StepRecord:
@@ -345,12 +349,15 @@ class Measurement:
 
     def add(self, item) -> StepRecord:
         """Insert one item with ``filter.add``; the record holds its ``Insertion`` as well."""
-        ins = self.filter.add(item)
-        fp = self._tracking.after_add(self.filter, ins)
+        flt = self.filter
+        ins = flt.add(item)
+        fp = self._tracking.after_add(flt, ins)
         self.n += 1
-        one = np.array([self.n], np.int64)
-        record = self._record(one, np.array([fp], np.int64), np.array([self.filter.bits_set], np.int64))
-        return StepRecord(record.n, record.fp, record.bits_set, record.kept, True, ins)
+        n, fp, bits = np.array([self.n], np.int64), np.array([fp], np.int64), np.array([flt.bits_set], np.int64)
+        if self._every is None and not self._at.size:     # no checkpoint can fall here (the window's)
+            return StepRecord(n, fp, bits, _NONE_KEPT, True, ins)
+        record = self._record(n, fp, bits)
+        return StepRecord(n, fp, bits, record.kept, True, ins)
 
     def rebuild(self) -> int:
         """Re-read the filter's bits (after a removal, a clear, a load); returns the count."""

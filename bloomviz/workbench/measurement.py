@@ -5,7 +5,8 @@ passes. The counting itself is ``bloomviz.measure.pipeline.Measurement`` — the
 Compare tab and the explorer use, which picks the exact tracker for the filter's class (``FpTracker`` over one
 bit array, the stage-wise tracker over a growing filter) or tests every probe after each operation. This
 wrapper adds what only the window needs: the probe set's seed, its bytes (to notice an insert of a probe), and
-redrawing the probes when one becomes a member. ``fp_count`` is the one place the count is read.
+redrawing the probes when one becomes a member. ``fp_count`` is the one place the count is read; a single insert
+goes to the ``pipeline`` itself (``pipeline.add``: the filter's ``Insertion`` and the counts after it).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ class ProbeSet:
         """Measure the same probes on ``flt`` (a new filter object, or one whose bits went back)."""
         self.flt = flt
         # the window keeps its own rows (the series), so the pipeline stores none
-        self._pipe = pipeline.Measurement(flt, self.probes, every=None, store=False)
+        self.pipeline = pipeline.Measurement(flt, self.probes, every=None, store=False)
 
     def redraw_excluding(self, items: Iterable[object], extra: Iterable[bytes]) -> None:
         # A probe that becomes a member is no longer a fair probe: draw a new probe set that excludes the truth
@@ -70,41 +71,36 @@ class ProbeSet:
     @property
     def tracker(self):
         """The exact tracker, or None when the probes are tested after each operation."""
-        return self._pipe.tracker
+        return self.pipeline.tracker
 
     @property
     def fp_count(self) -> int:
-        return self._pipe.fp_count
+        return self.pipeline.fp_count
 
     @property
     def rate(self) -> float:
-        return self._pipe.rate
+        return self.pipeline.rate
 
     # --- following the filter ----------------------------------------------------------------------------
-    def add(self, data: bytes):
-        """Insert one item into the filter; (its ``Insertion``, the count after it)."""
-        record = self._pipe.add(data)
-        return record.insertion, int(record.fp[-1])
-
     def insert(self, datas, positions: np.ndarray | None = None):
         """Insert a batch (``positions``: its rows, when the caller hashed it already); (n, fp, bits_set)
         after every insert, or after the batch for a filter whose probes are tested."""
-        record = self._pipe.step(datas, positions=positions)
+        record = self.pipeline.step(datas, positions=positions)
         return record.n, record.fp, record.bits_set
 
     @property
     def takes_positions(self) -> bool:
         """Whether a batch can be measured from its positions alone (the exact tracker of one bit array)."""
-        return self._pipe.takes_positions
+        return self.pipeline.takes_positions
 
     def insert_positions(self, positions: np.ndarray):
         """Insert a batch given only its rows of positions (``takes_positions``): (n, fp, bits_set) as ``insert``."""
-        record = self._pipe.step_positions(positions)
+        record = self.pipeline.step_positions(positions)
         return record.n, record.fp, record.bits_set
 
     def after_removal(self, cleared) -> int:
         """The count after a removal (``cleared``: the counters that fell to 0, so bits went 1 -> 0)."""
         if cleared or self.tracker is None:
-            self._pipe.rebuild()
-        self._pipe.n = len(self.flt)   # a removal takes an insert back even when no counter reached 0
+            self.pipeline.rebuild()
+        self.pipeline.n = len(self.flt)   # a removal takes an insert back even when no counter reached 0
         return self.fp_count

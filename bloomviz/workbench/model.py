@@ -71,8 +71,7 @@ class Workbench:
                           revive=self._revive)
         self._jobs = Jobs(self, emit=self._emit, undo=self._undo)
         self._ops = Operations(self, emit=self._emit, keep=self._undo.keep, unkeep=self._undo.unkeep,
-                               add_rows=lambda *rows: add_rows(self._s, *rows),
-                               extend_series=lambda *rows: extend_series(self._s, *rows))
+                               add_rows=add_rows, extend_series=extend_series)
         if first is not None:
             self._install(first, capacity=None, announce=False)
             return
@@ -334,22 +333,23 @@ class Workbench:
             return bitstore.test_bits(flt.bits, positions).astype(np.uint8)
         return self.grid_values()[positions]
 
-    def numbers(self) -> Numbers:
+    def numbers(self, counts: tuple[int, int, int] | None = None) -> Numbers:
         """The counts now and, computed when first read, what the formulas make of them. Asked again with the
         same counts (an operation's record, then the status line, then the explanation), the same object is
-        answered, so its theory and interval are computed once."""
+        answered, so its theory and interval are computed once. ``counts``: (n, bits set, false positives),
+        when the caller has them from the operation's measurement step (not read again)."""
         s = self._s
-        flt = s.flt
-        n, x = len(flt), flt.bits_set
-        fp_count, probes = s.measure.fp_count, len(s.measure.probes)
+        flt, probes = s.flt, len(s.measure.probes)
+        n, x, fp_count = counts if counts is not None else (len(flt), flt.bits_set, s.measure.fp_count)
         key = (n, x, fp_count, probes, s.truth.distorting, self._jobs.job is not None)
         if self._numbers_of is flt and key == self._numbers_key:
             return self._numbers
         self._numbers_of, self._numbers_key = flt, key
         own = (self._own_numbers(flt, n) if not flt.capabilities.standard_formulas
                else {"after_removals": True} if s.truth.distorting else {})
-        self._numbers = Numbers(m=flt.m, k=flt.k, n=n, bits_set=x, fp_count=fp_count, probes=probes,
-                                n_estimated=float(flt.estimated_count), **own)
+        self._numbers = Numbers(m=(m := flt.m), k=flt.k, n=n, bits_set=x, fp_count=fp_count, probes=probes,
+                                n_estimated=float(flt.estimated_count), fill=x / m if m else 0.0,
+                                fp_measured=fp_count / probes if probes else 0.0, **own)
         return self._numbers
 
     def _own_numbers(self, flt, n: int) -> dict:

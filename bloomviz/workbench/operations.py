@@ -67,35 +67,41 @@ class Operations:
         return bool(refusal)
 
     def insert(self, item: object):
-        """Insert one item; returns the core's Insertion, or None when refused (error emitted)."""
+        """Insert one item; returns the core's Insertion, or None when refused (error emitted).
+
+        The item is encoded once (the check) and its bytes handed on; the measurement's step hashes it once and
+        gives the counts after it (n, false positives, bits set), which the plot row and the record take."""
         data = self._check(item)
-        s = self._s
+        s = self._bench.state
         if data is None or self._refuse_growth(1, "", len(data) + limits.KEPT_PER_TYPED_ITEM, s):
             return None
-        self._keep(("insert", item))
+        self._keep(("insert", item), s)
         if data in s.measure.keys:
             self._replace_probes((data,))
         flt = s.flt
         try:
-            ins, fp = s.measure.add(data)
+            step = s.measure.pipeline.add(data)
         except ValueError as exc:   # a growing filter that cannot open another stage
             self._unkeep()
             self._emit(self.events.error, f"Refused: {exc}. Nothing was changed.")
             return None
+        ins = step.insertion
         positions = tuple(map(int, ins.positions))
         truth, caps = s.truth, flt.capabilities      # (the class's declaration: asked once here)
-        inserted, removed = truth.copies(data, positions) if truth.fixed_k else truth.copies(data)
-        newly = [p for p, fresh in zip(positions, ins.newly_set) if fresh]
+        inserted, removed = truth.copies(data, positions if truth.fixed_k else None)   # before this insert
+        truth.remember([item], [data], (positions,) if truth.fixed_k else None)
+        self._add_rows(s, step.n, step.fp, step.bits_set)
         grown = caps.staged and ins.new_stage
-        self._add_rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set]))
-        truth.remember([item], [data], np.array([positions]) if truth.fixed_k else None)
-        kinds = tuple("new" if fresh else "old" for fresh in ins.newly_set)
-        changed = np.array(sorted(set(positions if caps.counting else newly)), dtype=np.int64)
+        newly = ins.newly_set
+        kinds = tuple("new" if fresh else "old" for fresh in newly)
+        changed = np.array(sorted(set(positions if caps.counting else
+                                      [p for p, fresh in zip(positions, newly) if fresh])), dtype=np.int64)
         # the cells it set hold 1 now (no bit read back); counters and other cells are read
         values = (np.ones(len(changed), dtype=np.uint8) if caps.plain_bits and not caps.counting and not grown
                   else None)
+        nums = self._bench.numbers((int(step.n[0]), int(step.bits_set[0]), int(step.fp[0])))
         self._record("insert", Verdict.INSERTED, item, data, positions, positions, kinds, changed, grown=grown,
-                     result=ins, was_member=inserted > removed, values=values, s=s)
+                     result=ins, was_member=inserted > removed, values=values, s=s, nums=nums)
         return ins
 
     def lookup(self, item: object):
@@ -172,7 +178,7 @@ class Operations:
             s.truth.removed[data] = s.truth.removed.get(data, 0) + 1
         cleared = rem.cleared
         fp = s.measure.after_removal(cleared)
-        self._add_rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set]))
+        self._add_rows(s, np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set]))
         lost = tuple(s.truth.false_negatives(cleared))
         if rem.stuck or not member:
             if not s.truth.distorting:
@@ -267,7 +273,7 @@ class Operations:
 
     def _commit_batch(self, items, datas, pos, rows: tuple, changed, grown: bool) -> int:
         """After the filter and the measurement took a batch: its plot rows, truth, history entry and record."""
-        self._extend_series(*rows)
+        self._extend_series(self._s, *rows)
         self._s.truth.remember(items, datas, pos)
         self._record("insert batch", Verdict.INSERTED, None, b"", (), (), (), changed, grown=grown,
                      count=len(items), label=f"{len(items):,} items, from “{describe(items[0], 24)}”")
@@ -281,11 +287,13 @@ class Operations:
     def _record(self, op: str, verdict, item, data: bytes, positions: tuple, highlight: tuple, kinds: tuple,
                 changed, *, grown: bool = False, result=None, was_member: bool = False, culprits=None,
                 false_negatives: tuple = (), count: int = 1, label: str = "",
-                series_grew: bool = True, copies: tuple = (0, 0), caused_by=None, values=None, s=None) -> None:
+                series_grew: bool = True, copies: tuple = (0, 0), caused_by=None, values=None, s=None,
+                nums=None) -> None:
         """Append the history entry and emit the one record of this operation (``values``: the changed cells'
-        values when the operation knows them, else they are read from the filter)."""
+        values when the operation knows them, else they are read from the filter; ``nums``: the numbers after
+        it, when the operation made them from its own counts)."""
         s = s or self._s
-        nums = self._bench.numbers()       # the counts now; the formulas' numbers when first read
+        nums = nums or self._bench.numbers()    # the counts now; the formulas' numbers when first read
         note = false_negative_note(false_negatives) if false_negatives else ""
         counts = s.counts
         entry = HistoryEntry(index=len(s.history) + 1, op=op, label=label or describe(item, 60), verdict=verdict,
@@ -293,7 +301,7 @@ class Operations:
                              lookups=s.lookups, true_positives=counts[Verdict.TRUE_POSITIVE],
                              true_negatives=counts[Verdict.TRUE_NEGATIVE],
                              false_positives=counts[Verdict.FALSE_POSITIVE],
-                             fill=nums.bits_set / nums.m, fp_measured=nums.fp_measured, item=item, note=note,
+                             fill=nums.fill, fp_measured=nums.fp_measured, item=item, note=note,
                              false_negatives=tuple(false_negatives),
                              false_negative_lookups=counts[Verdict.FALSE_NEGATIVE])
         s.history.append(entry)

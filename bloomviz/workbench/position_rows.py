@@ -49,8 +49,9 @@ class PositionRows:
 
     def extend(self, rows: np.ndarray) -> None:
         rows = np.asarray(rows).reshape(-1, self._k)
-        self.reserve(rows.shape[0])
         need = self._len + rows.shape[0]
+        if need > self._data.shape[0]:
+            self.reserve(rows.shape[0])
         self._data[self._len: need] = rows
         self._len = need
 

@@ -49,7 +49,8 @@ class HistoryEntry:
 class Numbers:
     """The filter's state as the formulas need it: the counts, taken when the record is made, and what the
     formulas make of them, computed when first read (an auto-play chunk's or a lesson's records are mostly never
-    read for their theory or interval) and then kept: read twice, computed once."""
+    read for their theory or interval) and then kept: read twice, computed once. The fill and the measured rate,
+    which every history entry holds, are given with the counts (``Workbench.numbers`` makes every one)."""
     m: int
     k: int
     n: int
@@ -57,6 +58,8 @@ class Numbers:
     fp_count: int
     probes: int
     n_estimated: float     # −(m/k)·ln(1 − X/m)
+    fill: float            # X/m
+    fp_measured: float     # the share of the probes the filter passes: fp_count / probes
     # A filter the standard formulas do not describe (slices, blocks, stages): its own theory at n and the rate
     # its own bits give now (expected_fp); ``single_mk``: it has one m and one k (a scalable filter has not).
     own_theory: bool = False
@@ -107,13 +110,6 @@ class Numbers:
     def fp_high(self) -> float:
         return self._interval[1]
 
-    @property
-    def fill(self) -> float:
-        return self.bits_set / self.m if self.m else 0.0
-
-    @property
-    def fp_measured(self) -> float:
-        return self.fp_count / self.probes if self.probes else 0.0
 
 
 @dataclass(frozen=True)

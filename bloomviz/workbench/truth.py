@@ -121,8 +121,6 @@ class Truth:
         removed = self.removed.get(data, 0)
         if self.keys is not None:
             return self.keys.get(data, 0), removed
-        if not len(self.rows):
-            return 0, removed
         made, deferred = self.rows.rows_made()
         inserted = 0
         if made:
@@ -134,7 +132,9 @@ class Truth:
             for first, rows in made:
                 candidates = np.flatnonzero(rows[:, 0] == pos[0])
                 found.append(candidates[(rows[candidates] == pos).all(axis=1)] + first)
-            inserted = sum(1 for item in self.items.take(np.concatenate(found)) if to_bytes(item) == data)
+            found = np.concatenate(found)
+            if found.size:     # (mostly none: a first insert of the item)
+                inserted = sum(1 for item in self.items.take(found) if to_bytes(item) == data)
         for _, run in deferred:     # a run's rows not made yet: the run knows its items
             index = run.items.index_of(data)
             inserted += index is not None and run.start <= index < run.stop

@@ -179,7 +179,10 @@ class FpTracker(ProbeCounts):
         """(fp count, bits set) after every row of a flip pass, from each row's new bits and each probe bit's
         flip row."""
         n = new_per_row.size
-        new_bits = new_per_row.cumsum() + bits_before
+        # in place: the flip pass's arrays are this batch's own, and each n-sized temporary of a chunk is
+        # fresh memory to fault in (a chunk of the window's auto-play made four more of them here)
+        new_bits = np.cumsum(new_per_row, out=new_per_row)
+        new_bits += bits_before
 
         if cold_paths.use_cold_path(n):
             account_flips = cold_flips.account_flips
@@ -190,7 +193,8 @@ class FpTracker(ProbeCounts):
                              becomes_fp)
         self._entry_slot, self._entry_probe, self._entry_pos = (self._entry_slot[:kept], self._entry_probe[:kept],
                                                                 self._entry_pos[:kept])
-        fp_after = becomes_fp.cumsum() + self._fp
+        fp_after = np.cumsum(becomes_fp, out=becomes_fp)
+        fp_after += self._fp
         self._fp = int(fp_after[-1])
         return fp_after, new_bits
 

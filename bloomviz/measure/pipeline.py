@@ -208,8 +208,11 @@ class StepRecord:
     insertion: object = None     # the filter's Insertion, for a step of one ``add``
 
     def checkpoints(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(n, fp, bits_set) of the checkpoint rows alone."""
+        """(n, fp, bits_set) of the checkpoint rows alone (the record's own arrays when every row is one: a
+        step of ``every=1`` copied its three columns for nothing, fresh memory each chunk)."""
         k = self.kept
+        if k.size == self.n.size:    # (kept: ascending distinct indices into the rows, so all of them)
+            return self.n, self.fp, self.bits_set
         return self.n[k], self.fp[k], self.bits_set[k]
 
 

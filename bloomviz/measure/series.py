@@ -145,7 +145,7 @@ class MeasuredSeries:
             raise ValueError(f"theory must be {STANDARD!r}, {OWN!r} or {NONE!r}, got {theory!r}")
         if (theory == OWN) != (own is not None):
             raise ValueError("the filter's own rates are given exactly when theory is 'own'")
-        n = np.asarray(n, dtype=float)
+        n = np.asarray(n)
         size = n.size
         if size == 0:
             return

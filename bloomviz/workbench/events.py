@@ -12,10 +12,11 @@ from typing import Callable
 class Event:
     """``connect(fn)`` / ``disconnect(fn)`` / ``emit(*args)``: the shape of a Qt signal, without Qt."""
 
-    __slots__ = ("_listeners",)
+    __slots__ = ("_listeners", "_events")
 
-    def __init__(self) -> None:
+    def __init__(self, events: "Events | None" = None) -> None:
         self._listeners: list[Callable] = []
+        self._events = events      # the list it belongs to, whose ``blocked`` silences it
 
     def connect(self, listener: Callable) -> None:
         self._listeners.append(listener)
@@ -24,6 +25,8 @@ class Event:
         self._listeners.remove(listener)
 
     def emit(self, *args) -> None:
+        if self._events is not None and self._events.blocked:
+            return
         for listener in tuple(self._listeners):
             listener(*args)
 
@@ -35,5 +38,8 @@ class Events:
              "frame", "job_finished", "error", "notice")
 
     def __init__(self) -> None:
+        # above 0, no event is emitted (the model works quietly: a session's replay, ``Workbench.quiet``), as
+        # Qt's ``blockSignals``: whoever emits need not ask first
+        self.blocked = 0
         for name in self.NAMES:
-            setattr(self, name, Event())
+            setattr(self, name, Event(self))

@@ -137,11 +137,11 @@ class Job:
 class Jobs:
     """The workbench's one job at a time: starting, stepping, finishing and cancelling it (``Workbench`` holds
     one and forwards its public methods, where their docstrings are). It is handed the workbench, of which it
-    uses the public side (``events``, ``checkpoint()``, ``rollback()``, ``reserve()``, ``insert_batch()``), how
-    to emit an event, and the workbench's ``Undo`` (undo.py), which keeps a bulk insert as one step."""
+    uses the public side (``events``, ``checkpoint()``, ``rollback()``, ``reserve()``, ``insert_batch()``) and
+    the workbench's ``Undo`` (undo.py), which keeps a bulk insert as one step."""
 
-    def __init__(self, bench, *, emit: Callable, undo):
-        self._bench, self._emit, self._undo = bench, emit, undo
+    def __init__(self, bench, *, undo):
+        self._bench, self._undo = bench, undo
         self.job: Job | None = None     # the running job (the workbench's ``busy`` reads it)
 
     def insert_many(self, items: Iterable[object], label: str = "items") -> bool:
@@ -174,14 +174,14 @@ class Jobs:
 
     def _start(self, job: Job, reserve: int) -> bool:
         if self.job is not None:
-            self._emit(self._bench.events.error, "Another bulk insert is running; cancel it first.")
+            self._bench.events.error.emit("Another bulk insert is running; cancel it first.")
             return False
         if job.step is None:   # undo takes a whole bulk insert back, not one chunk
             job.undo_saved = self._undo.keep_job(job.label, job.checkpoint)
         self.job = job
         self._bench.reserve(reserve)
-        self._emit(self._bench.events.busy_changed, True)
-        self._emit(self._bench.events.progress, *job.progress)
+        self._bench.events.busy_changed.emit(True)
+        self._bench.events.progress.emit(*job.progress)
         return True
 
     def step(self) -> bool:
@@ -190,18 +190,18 @@ class Jobs:
             return False
         step = job.advance(self._bench.insert_batch)
         if step.outcome == FRAME:
-            self._emit(events.frame)
+            events.frame.emit()
         elif step.outcome == PAINT:
             pass
         elif step.outcome == MORE:
             # The end is announced on the next step, not in this one: the redraws it triggers then run in a
             # turn of their own instead of adding to this chunk's.
-            self._emit(events.progress, *job.progress)
+            events.progress.emit(*job.progress)
         elif step.outcome == DONE:
             self._finish(cancelled=False)
         else:
             if step.message:
-                self._emit(events.error, step.message)
+                events.error.emit(step.message)
             self._finish(cancelled=True, reason=step.outcome)
         return self.job is not None
 
@@ -213,9 +213,9 @@ class Jobs:
         if rolled_back or job.done == 0:
             self._undo.drop(job.undo_saved)   # nothing of the job is left to undo
         events = self._bench.events
-        self._emit(events.notice, job.summary(cancelled, reason, rolled_back))
-        self._emit(events.busy_changed, False)
-        self._emit(events.job_finished, job.done, job.total, cancelled)
+        events.notice.emit(job.summary(cancelled, reason, rolled_back))
+        events.busy_changed.emit(False)
+        events.job_finished.emit(job.done, job.total, cancelled)
 
     def cancel(self) -> None:
         if self.job is not None:

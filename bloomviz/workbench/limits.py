@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from bloomviz.hashing import schemes as hashing
-from bloomviz.items.encoding import to_bytes
+from bloomviz.items.encoding import MAX_ITEM_BYTES, to_bytes
 from bloomviz.filters.scalable import stage_spec
 from bloomviz.theory import limits
 from bloomviz.theory.rates import optimal_params
@@ -19,7 +19,7 @@ from bloomviz.theory.units import human_bytes
 MIN_M = 8
 MAX_M = limits.WINDOW_MAX_M     # the grid's range (theory/limits.py says why)
 MAX_K = limits.MAX_K
-MAX_ITEM_BYTES = 64 * 1024   # an item is a word, a key, a URL: a 10 MB paste is a mistake, said so
+# (MAX_ITEM_BYTES, 64 KiB, is the encoding's: an item is a word, a key, a URL, and a 10 MB paste a mistake)
 DEFAULT_DESIGN = (200, 0.01)  # n, p: a grid of ~1,900 cells, large enough to see each bit
 # The measurement's probes: each new filter draws and measures them, so their number is what every Apply
 # costs. 10^6 probes froze each new filter for seconds; this keeps that under a few tenths of a second while
@@ -94,17 +94,26 @@ def check_probes(probes: object, most: int = MAX_PROBES) -> int:
     return probes
 
 
-KEPT_PER_INSERT = 16        # an insert's share of the curve's rows, the history and the grid's bookkeeping
+KEPT_PER_INSERT = 24        # an insert's row of the curve (n, rate, bits set) and its share of the grid's bookkeeping
 KEPT_PER_TYPED_ITEM = 80    # a typed item kept as text (besides its bytes)
+KEPT_PER_OPERATION = 200    # an operation's history entry
 
 
-def memory_refusal(kept: int, inserts: int, k: int, typed_bytes: int = 0) -> str | None:
-    """Why ``inserts`` more inserts would take what the window keeps (``kept`` bytes now) past its budget, and
-    what to do instead; None when they fit."""
-    more = inserts * (4 * k + KEPT_PER_INSERT) + typed_bytes
-    if kept + more <= limits.WINDOW_KEPT_BYTES:
-        return None
-    budget = human_bytes(limits.WINDOW_KEPT_BYTES)
+def kept_by(inserts: int, k: int, typed_bytes: int = 0) -> int:
+    """About what one operation of ``inserts`` inserts of k positions adds to what the window keeps (``typed_bytes``:
+    the typed items' bytes and KEPT_PER_TYPED_ITEM each)."""
+    return inserts * (4 * k + KEPT_PER_INSERT) + typed_bytes + KEPT_PER_OPERATION
+
+
+def kept_budget() -> int:
+    """What the window may keep for one filter, in bytes (theory/limits.py)."""
+    return limits.WINDOW_KEPT_BYTES
+
+
+def memory_refusal(kept: int, inserts: int, budget: int) -> str:
+    """Why ``inserts`` more inserts would take what the window keeps (``kept`` bytes now) past its ``budget``,
+    and what to do instead."""
+    budget = human_bytes(budget)
     return (f"the window keeps {human_bytes(kept)} for this filter (every insert's positions, the items, the "
             f"history and the curve), and {inserts:,} more inserts would take it past its budget of {budget}. "
             f"Save the session (File → Save: auto-played runs are kept as numbers), then start a new filter for "

@@ -39,7 +39,7 @@ from bloomviz.measure.series import OWN, STANDARD
 from bloomviz.filters.registry import standard_formulas_apply
 from bloomviz.workbench import jobs, limits
 from bloomviz.workbench.building import build_filter
-from bloomviz.workbench.events import Event, Events
+from bloomviz.workbench.events import Events
 from bloomviz.workbench.measurement import DEFAULT_PROBES, DEFAULT_SEED, PROBE_PREFIX, ProbeSet, has_bits
 from bloomviz.workbench.jobs import Jobs
 from bloomviz.workbench.operations import Operations
@@ -63,15 +63,13 @@ class Workbench:
         self.undo_stack = UndoStack() if undo else UndoStack(depth=0, budget=0)
         self._probe_prefix = probe_prefix
         self.for_grid = grid      # (read by the operations)
-        self._quiet = 0
         self._numbers_of = self._numbers_key = self._numbers = None   # numbers(): the last answer and its counts
         self._probe_count, self._seed = int(probes), int(seed)
         # its parts, each handed what it acts on: the undo steps, the one job, the operations
-        self._undo = Undo(self, self.undo_stack, emit=self._emit, quiet=lambda: self._quiet > 0,
-                          revive=self._revive)
-        self._jobs = Jobs(self, emit=self._emit, undo=self._undo)
-        self._ops = Operations(self, emit=self._emit, keep=self._undo.keep, unkeep=self._undo.unkeep,
-                               add_rows=add_rows, extend_series=extend_series)
+        self._undo = Undo(self, self.undo_stack, revive=self._revive)
+        self._jobs = Jobs(self, undo=self._undo)
+        self._ops = Operations(self, keep=self._undo.keep, unkeep=self._undo.unkeep, add_rows=add_rows,
+                               extend_series=extend_series)
         if first is not None:
             self._install(first, capacity=None, announce=False)
             return
@@ -79,23 +77,19 @@ class Workbench:
         self._install(build_filter("standard", {"m": m, "k": k, "scheme": hashing.DEFAULT_SCHEME}),
                       capacity=limits.DEFAULT_DESIGN[0], announce=False)
 
-    def _emit(self, event: Event, *args) -> None:
-        if not self._quiet:
-            event.emit(*args)
-
     @contextmanager
     def quiet(self):
         """Make operations without telling the listeners (a session's replay); call ``announce()`` after."""
-        self._quiet += 1
+        self.events.blocked += 1
         try:
             yield self
         finally:
-            self._quiet -= 1
+            self.events.blocked -= 1
 
     def announce(self) -> None:
         """Tell the listeners the whole state anew: after ``quiet`` work, or for a view attached late."""
-        self._emit(self.events.about_to_reset)
-        self._emit(self.events.reset, self._s.last)
+        self.events.about_to_reset.emit()
+        self.events.reset.emit(self._s.last)
 
     # --- operations (operations.py) ------------------------------------------------------------------------
     def insert(self, item: object):
@@ -161,7 +155,7 @@ class Workbench:
             if capacity is not None:
                 capacity = int(capacity)
         except (ValueError, TypeError) as exc:
-            self._emit(self.events.error, str(exc))
+            self.events.error.emit(str(exc))
             return False
         self.cancel()
         self._undo.keep_state(("new filter", None))
@@ -173,19 +167,19 @@ class Workbench:
         try:
             m, k = limits.design_params(n, p)
         except ValueError as exc:
-            self._emit(self.events.error, str(exc))
+            self.events.error.emit(str(exc))
             return None
         return (m, k) if self.configure(m, k, scheme, capacity=int(n)) else None
 
     def _install(self, flt, capacity: int | None, announce: bool = True) -> None:
-        self._emit(self.events.about_to_reset)
+        self.events.about_to_reset.emit()
         truth = Truth(flt)
         self._s = State(flt=flt, capacity=capacity, truth=truth,
                         measure=ProbeSet(flt, self._probe_count, self._seed, exclude=truth.items,
                                         prefix=self._probe_prefix))
         if announce:
             self._s.last = StateNote("new filter")
-            self._emit(self.events.reset, self._s.last)
+            self.events.reset.emit(self._s.last)
 
     def set_probe_count(self, probes: int, most: int = limits.MAX_PROBES) -> bool:
         """Measure with a different number of probes (re-measures the current filter from its bits); ``most``:
@@ -193,12 +187,12 @@ class Workbench:
         try:
             limits.check_probes(int(probes) if isinstance(probes, np.integer) else probes, most)
         except ValueError as exc:
-            self._emit(self.events.error, f"Refused: {exc}. Nothing was changed.")
+            self.events.error.emit(f"Refused: {exc}. Nothing was changed.")
             return False
         self._probe_count = int(probes)
         self._s.measure.count = self._probe_count
         self._s.measure.draw(self._s.flt, self._s.truth.items)
-        self._emit(self.events.notice, f"measuring with {probes:,} probes from now on")
+        self.events.notice.emit(f"measuring with {probes:,} probes from now on")
         return True
 
     @property
@@ -228,7 +222,7 @@ class Workbench:
             try:
                 datas = to_bytes_list(items)
             except TypeError as exc:
-                self._emit(self.events.error, f"Refused: {exc}. Nothing was changed.")
+                self.events.error.emit(f"Refused: {exc}. Nothing was changed.")
                 return False
         self.cancel()
         self._undo.keep_state(("open", None))
@@ -241,13 +235,13 @@ class Workbench:
             # The path that led here is unknown: the plot starts with one point, the filter as it is now.
             add_rows(s, np.array([len(flt)]), np.array([s.measure.fp_count]), np.array([flt.bits_set]))
         s.last = StateNote("loaded filter", note, self.numbers())
-        self._emit(self.events.reset, s.last)
+        self.events.reset.emit(s.last)
         return True
 
     def explain_note(self, title: str, text: str) -> None:
         """Show a text of the caller's (a scenario's story, an import's report) in the explain panel."""
         self._s.last = StateNote(str(title), str(text), self.numbers())
-        self._emit(self.events.noted, self._s.last)
+        self.events.noted.emit(self._s.last)
 
     # --- going back ----------------------------------------------------------------------------------------
     def undo(self) -> bool:
@@ -264,10 +258,10 @@ class Workbench:
     def rollback(self, cp: Checkpoint) -> None:
         """Put back the state of ``cp``: filter, truth, measurement, plot rows and history."""
         self.cancel()   # (a job rolled back by its own end has already let go of it)
-        self._emit(self.events.about_to_reset)
+        self.events.about_to_reset.emit()
         self._s = cp.state
         cut_back(self._s, cp)
-        self._emit(self.events.reset, self._s.last)
+        self.events.reset.emit(self._s.last)
 
     def snapshot(self) -> Snapshot:
         """The whole state, to put back with ``restore`` after another filter was shown."""
@@ -280,10 +274,10 @@ class Workbench:
         self._revive(snap)
 
     def _revive(self, snap: Snapshot) -> None:
-        self._emit(self.events.about_to_reset)
+        self.events.about_to_reset.emit()
         self._s = revive(snap)
         self._probe_count, self._seed = snap.probe_count, snap.seed
-        self._emit(self.events.reset, self._s.last)
+        self.events.reset.emit(self._s.last)
 
     # --- reading ---------------------------------------------------------------------------------------------
     @property

@@ -5,7 +5,7 @@ changes (filter, truth, measurement, series, history) and emits one ``Operation`
 ``Operations`` is composed into ``Workbench`` (``model.py``), which forwards its four public methods to it.
 It is handed the workbench, of which it reads the public state (``state``, ``events``, ``busy``,
 ``numbers()``, ``cell_values()``, ``can_remove()``), and the workbench's own bookkeeping as functions: how
-to emit an event, keep or drop an undo step, and add plot rows. It holds no state of its own."""
+to keep or drop an undo step, and add plot rows. It holds no state of its own."""
 
 from __future__ import annotations
 
@@ -35,10 +35,9 @@ def _ints(values) -> tuple[int, ...]:
 class Operations:
     """The operations on ``bench``'s filter; see the module's docstring for what it is handed."""
 
-    def __init__(self, bench, *, emit, keep, unkeep, add_rows, extend_series):
+    def __init__(self, bench, *, keep, unkeep, add_rows, extend_series):
         self._bench = bench
         self.events = bench.events
-        self._emit = emit
         self._keep, self._unkeep = keep, unkeep
         self._add_rows, self._extend_series = add_rows, extend_series
 
@@ -50,20 +49,32 @@ class Operations:
         try:
             return limits.check_item(item)
         except limits.ItemError as exc:
-            self._emit(self.events.error, f"Refused: {exc}. Nothing was changed.")
+            self.events.error.emit(f"Refused: {exc}. Nothing was changed.")
             return None
 
     def _refuse_growth(self, inserts: int, what: str, typed_bytes: int = 0, s=None) -> bool:
         """Refuse (error emitted) inserts a growing filter cannot take, or that would take what the window keeps
-        past its memory budget (``limits.memory_refusal`` says what to do instead)."""
+        past its memory budget (``limits.memory_refusal`` says what to do instead).
+
+        What the window keeps is ``State.kept``, a running count: counted whole (``state.nbytes``: the filter,
+        every insert's positions, the items, the plot rows, the history) when unknown or past half the budget,
+        where a refusal can come, and otherwise the last count plus what each operation allowed since adds
+        (added here, as it is allowed: an insert never walks every part of the state to be told it fits)."""
         s = s or self._s
         flt = s.flt
         sized = flt.capabilities.sized
         refusal = None if sized else limits.growth_refusal(flt, inserts)
         if refusal is None:
-            refusal = limits.memory_refusal(nbytes(s), inserts, flt.k if sized else limits.MAX_K, typed_bytes)
+            more = limits.kept_by(inserts, flt.k if sized else limits.MAX_K, typed_bytes)
+            budget = limits.kept_budget()
+            if s.kept is None or s.kept + more > budget // 2:
+                s.kept = nbytes(s)
+            if s.kept + more > budget:
+                refusal = limits.memory_refusal(s.kept, inserts, budget)
+            else:
+                s.kept += more
         if refusal:
-            self._emit(self.events.error, f"Refused{what}: {refusal}. Nothing was changed.")
+            self.events.error.emit(f"Refused{what}: {refusal}. Nothing was changed.")
         return bool(refusal)
 
     def insert(self, item: object):
@@ -83,7 +94,7 @@ class Operations:
             step = s.measure.pipeline.add(data)
         except ValueError as exc:   # a growing filter that cannot open another stage
             self._unkeep()
-            self._emit(self.events.error, f"Refused: {exc}. Nothing was changed.")
+            self.events.error.emit(f"Refused: {exc}. Nothing was changed.")
             return None
         ins = step.insertion
         positions = tuple(map(int, ins.positions))
@@ -109,8 +120,8 @@ class Operations:
         data = self._check(item)
         if data is None:
             return None
-        self._keep(("lookup", item), copy_filter=False)
         s = self._s
+        self._keep(("lookup", item), s, copy_filter=False)
         look = s.flt.lookup(data)
         positions = _ints(look.positions)
         bits = _ints(look.bits)
@@ -153,26 +164,26 @@ class Operations:
         flt = s.flt
         label = describe(item, 60)
         if not self._bench.can_remove():
-            self._emit(self.events.error, f"Refused: a {flt.variant} filter cannot remove items (its bits are shared by "
+            self.events.error.emit(f"Refused: a {flt.variant} filter cannot remove items (its bits are shared by "
                                    "many items); choose the counting variant to remove. Nothing was changed.")
             return None
         member = s.truth.member(data)
         if not member and data not in flt:
             # A counter at 0: nothing of this item is in the filter, and no confirmation could change that.
-            self._emit(self.events.error, f"Refused: “{label}” is definitely not in the set (one of its counters is 0): "
+            self.events.error.emit(f"Refused: “{label}” is definitely not in the set (one of its counters is 0): "
                                    "there is nothing to remove. Nothing was changed.")
             return None
         if not member and s.truth.known and not force:
-            self._emit(self.events.error, f"Refused: “{label}” was never inserted. Removing it would decrement counters "
+            self.events.error.emit(f"Refused: “{label}” was never inserted. Removing it would decrement counters "
                                    "that belong to other items and could cause false negatives; confirm to force "
                                    "it. Nothing was changed.")
             return None
-        self._keep(("remove", item))
+        self._keep(("remove", item), s)
         try:
             rem = flt.remove(data, force=bool(force) and not member)
         except ValueError as exc:
             self._unkeep()
-            self._emit(self.events.error, f"Refused: {exc}.")
+            self.events.error.emit(f"Refused: {exc}.")
             return None
         if member:
             s.truth.removed[data] = s.truth.removed.get(data, 0) + 1
@@ -219,7 +230,7 @@ class Operations:
         try:
             datas = to_bytes_list(items)
         except TypeError as exc:
-            self._emit(self.events.error, f"Refused: {exc}. Nothing was changed.")
+            self.events.error.emit(f"Refused: {exc}. Nothing was changed.")
             return 0
         lens = np.fromiter(map(len, datas), dtype=np.int64, count=len(datas))
         bad = np.flatnonzero((lens == 0) | (lens > limits.MAX_ITEM_BYTES))
@@ -228,14 +239,14 @@ class Operations:
             try:
                 limits.check_item(datas[i])
             except limits.ItemError as exc:
-                self._emit(self.events.error, f"Refused a batch of {len(items):,} items: item {i + 1:,}: {exc}. "
+                self.events.error.emit(f"Refused a batch of {len(items):,} items: item {i + 1:,}: {exc}. "
                                        "Nothing from this batch was inserted.")
             return 0
         if self._refuse_growth(len(datas), f" a batch of {len(items):,} items",
                                int(lens.sum()) + limits.KEPT_PER_TYPED_ITEM * len(datas)):
             return 0
-        self._keep(("insert batch", f"{len(items):,} items"))
         s = self._s
+        self._keep(("insert batch", f"{len(items):,} items"), s)
         if not s.measure.keys.isdisjoint(datas):
             self._replace_probes(datas)
         flt = s.flt
@@ -248,14 +259,14 @@ class Operations:
             n, fp, bits_set = s.measure.insert(datas, pos)   # the commit: nothing below can refuse
         except ValueError as exc:   # a stage beyond the limits: refused before any insert
             self._unkeep()
-            self._emit(self.events.error, f"Refused a batch of {len(items):,} items: {exc}. Nothing was changed.")
+            self.events.error.emit(f"Refused a batch of {len(items):,} items: {exc}. Nothing was changed.")
             return 0
         return self._commit_batch(items, datas, pos, (n, fp, bits_set), changed, grown=flt.m != m0)
 
     def _insert_run(self, run: GeneratedRun) -> int:
         if not len(run) or self._refuse_growth(len(run), f" a run of {len(run):,} generated items"):
             return 0
-        self._keep(("insert batch", f"{len(run):,} items"))
+        self._keep(("insert batch", f"{len(run):,} items"), self._s)
         pos = generated_positions(self._s.flt, run.items, run.start, run.stop)
         changed = self._changed_cells(pos)
         # the truth keeps the run, not these rows: it makes them again if a scan ever reads them (position_rows)
@@ -282,7 +293,7 @@ class Operations:
     # --- bookkeeping -----------------------------------------------------------------------------------------
     def _replace_probes(self, extra) -> None:
         self._s.measure.redraw_excluding(self._s.truth.items, extra)
-        self._emit(self.events.notice, "That item was one of the measurement's probes; the probes were redrawn.")
+        self.events.notice.emit("That item was one of the measurement's probes; the probes were redrawn.")
 
     def _record(self, op: str, verdict, item, data: bytes, positions: tuple, highlight: tuple, kinds: tuple,
                 changed, *, grown: bool = False, result=None, was_member: bool = False, culprits=None,
@@ -316,4 +327,4 @@ class Operations:
                         culprits=culprits or {}, false_negatives=tuple(false_negatives),
                         truth_known=s.truth.known, inserted=copies[0], removed=copies[1], caused_by=caused_by)
         s.last = rec
-        self._emit(self.events.operated, rec)
+        self.events.operated.emit(rec)

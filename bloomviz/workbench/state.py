@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bloomviz.measure.series import MeasuredSeries
+from bloomviz.workbench.limits import KEPT_PER_OPERATION
 from bloomviz.workbench.measurement import ProbeSet
 from bloomviz.vocabulary import LOOKUP_VERDICTS
 from bloomviz.workbench.records import HistoryEntry
@@ -30,6 +31,9 @@ class State:
     lookups: int = 0
     last: object = None          # the last Operation or StateNote, to explain again after a restore
     last_positions: tuple = ()   # the last single operation's positions (a blocked filter outlines their block)
+    # what the window keeps for it, in bytes: ``nbytes`` when last counted whole plus what each insert allowed
+    # since adds (operations.py); None: to be counted (a new state, or one cut back)
+    kept: int | None = None
 
 
 @dataclass(frozen=True)
@@ -57,8 +61,9 @@ def checkpoint(s: State, copy_filter: bool = True) -> Checkpoint:
     """``copy_filter=False`` for an operation that leaves the filter as it is (a lookup): undo is last in, first
     out, so when it is undone the filter is again the one it saw, and no copy is needed."""
     t, mm = s.truth, s.measure
-    return Checkpoint(state=s, flt=s.flt.copy() if copy_filter else None, capacity=s.capacity, items=len(t.items),
-                      positions=len(t.rows) if t.rows is not None else 0,
+    items = len(t.items)
+    return Checkpoint(state=s, flt=s.flt.copy() if copy_filter else None, capacity=s.capacity, items=items,
+                      positions=items if t.rows is not None else 0,     # (a row per insert)
                       removed=dict(t.removed), forced=len(t.forced), distorting=t.distorting,
                       series=len(s.series), history=len(s.history), counts=dict(s.counts), lookups=s.lookups,
                       probes=mm.probes, probe_keys=mm.keys, seed=mm.seed, last=s.last)
@@ -79,6 +84,7 @@ def cut_back(s: State, cp: Checkpoint) -> None:
         s.measure.probes, s.measure.keys, s.measure.seed = cp.probes, cp.probe_keys, cp.seed
     s.measure.attach(s.flt)
     s.last = cp.last
+    s.kept = None
 
 
 @dataclass(frozen=True)
@@ -100,7 +106,7 @@ class Snapshot:
 
 def nbytes(s: State) -> int:
     """About what a whole state holds in memory: its filter, truth and plot rows."""
-    return int(s.flt.nbytes()) + s.truth.nbytes() + s.series.nbytes + 200 * len(s.history)
+    return int(s.flt.nbytes()) + s.truth.nbytes() + s.series.nbytes + KEPT_PER_OPERATION * len(s.history)
 
 
 def snapshot(s: State, undo_serial: int = 0) -> Snapshot:

@@ -56,10 +56,12 @@ class UndoStack:
             return False
         return True
 
-    def push(self, label: tuple, saved) -> None:
-        cost = cost_of(saved)
-        if not self.affordable(cost):
-            return
+    def push(self, label: tuple, saved, cost: int | None = None) -> None:
+        """``cost``: the bytes ``saved`` holds, from a caller that has asked ``affordable`` already."""
+        if cost is None:
+            cost = cost_of(saved)
+            if not self.affordable(cost):
+                return
         self._steps.append(UndoEntry(label, saved, cost, self._serial))
         self._serial += 1
         self._held += cost
@@ -109,28 +111,27 @@ class UndoStack:
 class Undo:
     """What the workbench keeps before each change, and ``undo`` (``Workbench`` holds one as ``_undo`` beside its
     ``undo_stack``, and forwards ``undo`` and ``undo_what``). It is handed the workbench, of which it uses the
-    public side (``state``, ``busy``, ``events``, ``cancel()``, ``rollback()``), the stack, how to emit an event,
-    whether the workbench is quiet (a replay keeps no step per operation), and how to put a whole kept state
-    back (``revive``: the workbench's own, as it also restores the probe settings)."""
+    public side (``state``, ``busy``, ``events``, ``cancel()``, ``rollback()``), the stack, and how to put a
+    whole kept state back (``revive``: the workbench's own, as it also restores the probe settings). While the
+    workbench is quiet (its events blocked: a replay) no operation keeps a step."""
 
-    def __init__(self, bench, stack: UndoStack, *, emit, quiet, revive):
-        self._bench, self.stack = bench, stack
-        self._emit, self._quiet, self._revive = emit, quiet, revive
+    def __init__(self, bench, stack: UndoStack, *, revive):
+        self._bench, self.stack, self._revive = bench, stack, revive
+        self._events = bench.events
 
-    def _single(self) -> bool:
-        """Whether an operation gets a step of its own: not inside a job (whose step is the whole job) nor
-        while quiet."""
-        return not self._bench.busy and not self._quiet()
-
-    def keep(self, what: tuple, copy_filter: bool = True) -> None:
-        """Before an operation: its state, so that ``undo`` can put it back (``what``: (op, item)). A filter
-        too large for the budget is not copied at all (the undo steps before it are forgotten)."""
-        if self._single() and self.stack.affordable(self._bench.state.flt.nbytes() if copy_filter else 0):
-            self.stack.push(what, checkpoint(self._bench.state, copy_filter))
+    def keep(self, what: tuple, s, copy_filter: bool = True) -> None:
+        """Before an operation on the state ``s``: its state, so that ``undo`` can put it back (``what``: (op,
+        item)). Not inside a job (whose step is the whole job) nor while quiet. A filter too large for the budget
+        is not copied at all (the undo steps before it are forgotten); the copy's cost is the filter's size."""
+        if self._events.blocked or self._bench.busy:
+            return
+        cost = s.flt.nbytes() if copy_filter else 0
+        if self.stack.affordable(cost):
+            self.stack.push(what, checkpoint(s, copy_filter), cost)
 
     def unkeep(self) -> None:
         """The operation was refused after all: its step holds nothing to undo."""
-        if self._single():
+        if not self._events.blocked and not self._bench.busy:
             self.stack.pop()
 
     def keep_state(self, what: tuple) -> None:
@@ -141,7 +142,7 @@ class Undo:
     def keep_job(self, label: str, saved=None):
         """Before a bulk insert: one step for the whole job (``saved``: the job's own checkpoint, if it keeps
         one). Returns what the step holds, or None when none was kept (quiet)."""
-        if self._quiet():
+        if self._events.blocked:
             return None
         saved = saved or checkpoint(self._bench.state)
         self.stack.push(("insert batch", label), saved)
@@ -158,7 +159,7 @@ class Undo:
     def undo(self) -> bool:
         step = self.stack.pop()
         if step is None:
-            self._emit(self._bench.events.notice, "Nothing to undo.")
+            self._bench.events.notice.emit("Nothing to undo.")
             return False
         self._bench.cancel()
         if isinstance(step.saved, Snapshot):

@@ -52,6 +52,25 @@ def to_bytes(item: object) -> bytes:
                     f"got {type(item).__name__}: {item!r:.60}")
 
 
+class ItemError(ValueError):
+    """An item the window refuses (empty, too large, not text)."""
+
+
+def check_item(item: object) -> bytes:
+    """The bytes of one item a person gave (typed, pasted, a lesson's), or ItemError naming what is wrong: not
+    str or bytes, empty, or over ``MAX_ITEM_BYTES``. Lone surrogates are accepted (surrogatepass)."""
+    try:
+        data = item.encode("utf-8", "surrogatepass") if type(item) is str else to_bytes(item)   # (as to_bytes)
+    except TypeError as exc:
+        raise ItemError(str(exc)) from None
+    if not data:
+        raise ItemError("the item is empty: type a word, a number, anything, then insert or look it up")
+    if len(data) > MAX_ITEM_BYTES:
+        raise ItemError(f"the item is {len(data):,} bytes of UTF-8, over the limit of {MAX_ITEM_BYTES:,} bytes "
+                        f"(64 KiB); an item is one word, key or line, not a whole document")
+    return data
+
+
 def to_bytes_list(items: Iterable[object]) -> list[bytes]:
     if isinstance(items, (str, bytes)):
         raise TypeError("expected an iterable of items, got a single "

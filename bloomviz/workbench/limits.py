@@ -10,7 +10,9 @@ import math
 import numpy as np
 
 from bloomviz.hashing import schemes as hashing
-from bloomviz.items.encoding import MAX_ITEM_BYTES, to_bytes
+# the check of one item is the encoding's, beside its size limit (64 KiB: an item is a word, a key, a URL, and a
+# 10 MB paste a mistake, said so); the window's own checks take it from here
+from bloomviz.items.encoding import MAX_ITEM_BYTES, ItemError, check_item  # noqa: F401
 from bloomviz.filters.scalable import stage_spec
 from bloomviz.theory import limits
 from bloomviz.theory.rates import optimal_params
@@ -19,30 +21,11 @@ from bloomviz.theory.units import human_bytes
 MIN_M = 8
 MAX_M = limits.WINDOW_MAX_M     # the grid's range (theory/limits.py says why)
 MAX_K = limits.MAX_K
-# (MAX_ITEM_BYTES, 64 KiB, is the encoding's: an item is a word, a key, a URL, and a 10 MB paste a mistake)
 DEFAULT_DESIGN = (200, 0.01)  # n, p: a grid of ~1,900 cells, large enough to see each bit
 # The measurement's probes: each new filter draws and measures them, so their number is what every Apply
 # costs. 10^6 probes froze each new filter for seconds; this keeps that under a few tenths of a second while
 # the Wilson interval at that count is already far narrower than the plot's line.
 MAX_PROBES = limits.WINDOW_MAX_PROBES
-
-
-class ItemError(ValueError):
-    """An item the window refuses (empty, too large, not text)."""
-
-
-def check_item(item: object) -> bytes:
-    """The item's bytes, or ItemError naming what is wrong. Lone surrogates are accepted (surrogatepass)."""
-    try:
-        data = to_bytes(item)
-    except TypeError as exc:
-        raise ItemError(str(exc)) from None
-    if not data:
-        raise ItemError("the item is empty: type a word, a number, anything, then insert or look it up")
-    if len(data) > MAX_ITEM_BYTES:
-        raise ItemError(f"the item is {len(data):,} bytes of UTF-8, over the limit of {MAX_ITEM_BYTES:,} bytes "
-                        f"(64 KiB); an item is one word, key or line, not a whole document")
-    return data
 
 
 def check_m(m: object) -> int:
@@ -94,20 +77,11 @@ def check_probes(probes: object, most: int = MAX_PROBES) -> int:
     return probes
 
 
+# What an operation adds to what the window keeps (its budget: theory/limits.WINDOW_KEPT_BYTES): 4 bytes a
+# position of each insert, and (operations.py counts them)
 KEPT_PER_INSERT = 24        # an insert's row of the curve (n, rate, bits set) and its share of the grid's bookkeeping
 KEPT_PER_TYPED_ITEM = 80    # a typed item kept as text (besides its bytes)
 KEPT_PER_OPERATION = 200    # an operation's history entry
-
-
-def kept_by(inserts: int, k: int, typed_bytes: int = 0) -> int:
-    """About what one operation of ``inserts`` inserts of k positions adds to what the window keeps (``typed_bytes``:
-    the typed items' bytes and KEPT_PER_TYPED_ITEM each)."""
-    return inserts * (4 * k + KEPT_PER_INSERT) + typed_bytes + KEPT_PER_OPERATION
-
-
-def kept_budget() -> int:
-    """What the window may keep for one filter, in bytes (theory/limits.py)."""
-    return limits.WINDOW_KEPT_BYTES
 
 
 def memory_refusal(kept: int, inserts: int, budget: int) -> str:

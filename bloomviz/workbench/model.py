@@ -44,9 +44,9 @@ from bloomviz.workbench.measurement import DEFAULT_PROBES, DEFAULT_SEED, PROBE_P
 from bloomviz.workbench.jobs import Jobs
 from bloomviz.workbench.operations import Operations
 from bloomviz.workbench.records import Numbers, StateNote
-from bloomviz.workbench.state import Checkpoint, Snapshot, State, checkpoint, cut_back, revive, snapshot
+from bloomviz.workbench.state import State
 from bloomviz.workbench.truth import Truth
-from bloomviz.workbench.undo import Undo, UndoStack
+from bloomviz.workbench.undo import Checkpoint, Snapshot, Undo, UndoStack, checkpoint, cut_back, revive, snapshot
 
 DENSE_ROWS = 1_000_000   # every insert keeps its plot row up to this n
 THIN_EVERY = 100         # past DENSE_ROWS, a batch keeps the rows at multiples of this n (and its last row)

@@ -19,6 +19,7 @@ from bloomviz.filters import bitstore
 from bloomviz.filters.generated_positions import positions as generated_positions
 from bloomviz.items.encoding import describe, to_bytes_list
 from bloomviz.items.generated import GeneratedRun
+from bloomviz.theory import limits as window_limits
 from bloomviz.workbench import limits
 from bloomviz.workbench.measurement import has_bits
 from bloomviz.workbench.state import nbytes
@@ -65,8 +66,9 @@ class Operations:
         sized = flt.capabilities.sized
         refusal = None if sized else limits.growth_refusal(flt, inserts)
         if refusal is None:
-            more = limits.kept_by(inserts, flt.k if sized else limits.MAX_K, typed_bytes)
-            budget = limits.kept_budget()
+            more = (inserts * (4 * (flt.k if sized else limits.MAX_K) + limits.KEPT_PER_INSERT) + typed_bytes
+                    + limits.KEPT_PER_OPERATION)
+            budget = window_limits.WINDOW_KEPT_BYTES
             if s.kept is None or s.kept + more > budget // 2:
                 s.kept = nbytes(s)
             if s.kept + more > budget:

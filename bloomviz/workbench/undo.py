@@ -11,16 +11,106 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bloomviz.workbench.state import Snapshot, checkpoint, nbytes, snapshot
+from bloomviz.workbench.state import State, nbytes
 
 DEPTH = 50
 BUDGET = 96 * 1024 * 1024
 
 
+# --- what is kept: a state's lengths and a copy of its filter, or a whole state kept aside ------------------
+@dataclass(frozen=True)
+class Checkpoint:
+    """The lengths of a ``State`` and a copy of its filter: ``Workbench.rollback`` cuts the state back to them."""
+    state: State
+    flt: object
+    capacity: int | None
+    items: int
+    positions: int
+    removed: dict
+    forced: int
+    distorting: int
+    series: int
+    history: int
+    counts: dict
+    lookups: int
+    probes: list
+    probe_keys: set
+    seed: int
+    last: object
+
+
+def checkpoint(s: State, copy_filter: bool = True) -> Checkpoint:
+    """``copy_filter=False`` for an operation that leaves the filter as it is (a lookup): undo is last in, first
+    out, so when it is undone the filter is again the one it saw, and no copy is needed."""
+    t, mm = s.truth, s.measure
+    items = len(t.items)
+    return Checkpoint(state=s, flt=s.flt.copy() if copy_filter else None, capacity=s.capacity, items=items,
+                      positions=items if t.rows is not None else 0,     # (a row per insert)
+                      removed=dict(t.removed), forced=len(t.forced), distorting=t.distorting,
+                      series=len(s.series), history=len(s.history), counts=dict(s.counts), lookups=s.lookups,
+                      probes=mm.probes, probe_keys=mm.keys, seed=mm.seed, last=s.last)
+
+
+def cut_back(s: State, cp: Checkpoint) -> None:
+    """Put ``s`` back as it was at ``cp`` (the filter becomes a copy of the checkpoint's, when it kept one)."""
+    if cp.flt is not None:
+        s.flt = cp.flt.copy()
+    s.capacity = cp.capacity
+    s.truth.flt = s.flt
+    s.truth.cut(cp.items, cp.positions, cp.removed, cp.forced, cp.distorting)
+    s.series.truncate(cp.series)
+    del s.history[cp.history:]
+    s.counts = dict(cp.counts)
+    s.lookups = cp.lookups
+    if len(cp.probes) == s.measure.count:   # (a probe count changed since is a setting, not undone here)
+        s.measure.probes, s.measure.keys, s.measure.seed = cp.probes, cp.probe_keys, cp.seed
+    s.measure.attach(s.flt)
+    s.last = cp.last
+    s.kept = None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A whole state kept aside while another filter is shown (only the filter is copied: ``reset`` clears a
+    filter in place before showing it again)."""
+    state: State
+    flt: object
+    probes: list
+    probe_keys: set
+    probe_count: int
+    seed: int
+    undo_serial: int = 0   # the undo steps taken before it have lower serial numbers (undo.UndoStack)
+
+    @property
+    def inserts(self) -> int:
+        return len(self.flt)
+
+
+def snapshot(s: State, undo_serial: int = 0) -> Snapshot:
+    mm = s.measure
+    return Snapshot(state=s, flt=s.flt.copy(), probes=mm.probes, probe_keys=mm.keys, probe_count=mm.count,
+                    seed=mm.seed, undo_serial=undo_serial)
+
+
+def revive(snap: Snapshot) -> State:
+    """The snapshot's state, live again, measured on its own probes (its filter object becomes live: restore a
+    snapshot once)."""
+    s = snap.state
+    s.flt = snap.flt
+    s.truth.flt = s.flt
+    mm = s.measure
+    mm.probes, mm.keys, mm.count, mm.seed = snap.probes, snap.probe_keys, snap.probe_count, snap.seed
+    mm.attach(s.flt)
+    return s
+
+
+# --- the steps -------------------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class UndoEntry:
     label: tuple         # what undo would take back: (op, item), e.g. ("insert", "apple"), ("new filter", None)
-    saved: object        # a state.Checkpoint or a state.Snapshot
+    saved: object        # a Checkpoint or a Snapshot
     cost: int            # bytes held
     serial: int          # rises with every step ever pushed (the oldest steps are dropped, so not a position)
 

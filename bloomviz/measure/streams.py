@@ -82,6 +82,9 @@ class DrawnItems(GeneratedItems):
     def values_at(self, indices: np.ndarray) -> np.ndarray:
         return self._values[indices]
 
+    def _value(self, index: int) -> int:
+        return int(self._values[index])
+
     def texts(self, start: int, stop: int) -> list[str]:
         # The lanes of a comparison take the same range in turn, and a lane whose scheme has no numpy path
         # needs it as text: the last range's strings are kept, so they are made once per step, not per lane.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bloomviz.items.generated import GeneratedItems, _fmix64, _unfmix64
+from bloomviz.items.generated import GeneratedItems, GeneratedRun, _fmix64, _unfmix64
 
 
 def test_unfmix64_inverts_fmix64():
@@ -31,3 +31,15 @@ def test_index_of_names_each_item_and_nothing_else():
 def test_membership_in_a_huge_range_costs_no_walk():
     items = GeneratedItems(440_000_000, seed=0)
     assert items[439_999_999] in items and items.index_of(items[12_345_678]) == 12_345_678
+
+
+def test_one_item_is_the_text_the_batch_makes():
+    # one item is made in Python's integers (a batch's label reads its first): the same text as the numpy batch
+    items = GeneratedItems(2 ** 63 - 1, seed=11, prefix="q")
+    at = [0, 1, 2, 12_345, 2 ** 40 + 3, 2 ** 63 - 2] + list(range(2 ** 62 - 5, 2 ** 62 + 5))
+    assert [items[i] for i in at] == [items.texts(i, i + 1)[0] for i in at]
+    wraps = next(g for g in (GeneratedItems(2 ** 63 - 1, seed=s) for s in range(50)) if g.key > 2 ** 63 + 16)
+    edge = 2 ** 64 - wraps.key          # from this index on, index + key passes 2^64 (taken modulo it)
+    assert [wraps[i] for i in range(edge - 3, edge + 3)] == wraps.texts(edge - 3, edge + 3)
+    run = GeneratedRun(items, 2 ** 62 - 7, 2 ** 62 + 9)
+    assert [run[i] for i in range(len(run))] == run.texts() and run[-1] == run.texts()[-1]

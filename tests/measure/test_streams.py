@@ -47,3 +47,8 @@ def test_a_repeated_draw_is_dropped_and_redrawn_as_random_items_does(monkeypatch
     got = DrawnItems(50, seed=4, prefix="i")
     assert list(got) == expected and len(set(expected)) == 50
 
+
+
+def test_one_drawn_item_is_the_text_of_the_batch():
+    items = drawn_items(3000, 5)
+    assert [items[i] for i in (0, 1, 1234, 2999)] == [items.texts(0, 3000)[i] for i in (0, 1, 1234, 2999)]

@@ -64,7 +64,7 @@ from bloomviz.disk.atomic_write import AtomicWriter
 from bloomviz.disk.safe_files import FileTooLargeError, open_regular
 from bloomviz.filters.registry import VARIANTS
 from bloomviz.theory.validate import MAX_K, MAX_M
-from bloomviz.theory.limits import MAX_PROBES
+from bloomviz.theory.limits import MAX_ITEM_BYTES, MAX_PROBES
 
 FORMAT = "bloomviz-session"
 SCHEMA_VERSION = 1
@@ -78,7 +78,6 @@ MAX_FILE_BYTES = 1 << 30          # a session of 10^7 words is ~150 MB; past a G
 MAX_SEED = (1 << 63) - 1
 MAX_CAPACITY = (1 << 63) - 1
 MAX_SCALABLE_CAPACITY = 10_000_000  # bounds the first stage's allocation before any filter is built
-MAX_ITEM_BYTES = 64 * 1024        # the window's limit for one item
 MAX_INT_PARAM = 1 << 32
 
 INSERT, LOOKUP, BATCH, REMOVE, GENERATED = "insert", "lookup", "insert batch", "remove", "insert generated"

@@ -33,9 +33,9 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from bloomviz.disk.safe_files import NotARegularFileError, open_regular
+from bloomviz.theory.limits import MAX_ITEM_BYTES   # a longer "line" is a file that is not one item per line
 
 Item = str | bytes
-MAX_ITEM_BYTES = 64 * 1024   # one item is a word, a key, a URL: a longer "line" is a file that is not one per line
 # `bloomviz --demo N`: the demo's items are made and held in memory at once (about 100 bytes each with their
 # hashes), so N is bounded before anything is allocated; the window checks the same number.
 MAX_DEMO_ITEMS = 2_000_000

@@ -26,3 +26,14 @@ MAX_PROBES = 1_000_000             # a measurement's probes: a session, the lab'
 WINDOW_MAX_PROBES = 100_000        # the window's: each new filter draws and measures them (10^6 froze it seconds)
 LESSON_MAX_PROBES = 200_000        # a lesson's ``measure probes=`` (its budget counts them at every step too)
 SIMULATE_MAX_PROBES = 10_000_000   # ``bloomviz simulate``, which streams them
+
+MAX_ITEM_BYTES = 64 * 1024         # one item is a word, a key, a URL (the window, a session, a line of an items file)
+
+# Text boxes a user pastes into, in characters: Qt's line edit cut a paste silently at its maxLength, or, set
+# past it, took 10 MB whole and laid all of it out at every paint (0.03 s at 64 Ki characters, 0.4 s at 1 MiB,
+# measured offscreen; the cursor blinks twice a second). A paste past a box's limit is refused, said so
+# (gui/widgets/bounded_text.py); a longer list of items is a file (File -> Insert from file streams any length).
+ITEM_BOX_CHARS = 128 * 1024        # the item box: one item, or a pasted list of items one a line
+ITEM_LINE_CHARS = MAX_ITEM_BYTES   # a box that takes one item (slow motion, predict, a scenario, a foreign file)
+PARAGRAPH_CHARS = 1 << 20          # a scenario's paragraph to spell-check
+SET_BOX_CHARS = 32 << 20           # a set operation's items, one a line (10^6 of them, as its sample writes)

@@ -1,5 +1,6 @@
-"""Every limit has one home (``bloomviz.theory.limits``): no module declares MAX_PROBES, MAX_K or the counter-bit
-range again, and a session saved with more probes than the window measures with opens saying so."""
+"""Every limit has one home (``bloomviz.theory.limits``): no module declares MAX_PROBES, MAX_K, the counter-bit
+range, the item size or a text box's size again, and a session saved with more probes than the window measures
+with opens saying so."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ OTHER_MEANING = {"formats/common.py": "MAX_K"}
 
 
 def test_limits_are_declared_only_in_their_home():
-    declared = re.compile(r"^(\w*MAX_PROBES|MAX_K|MAX_M|MAX_N|COUNTER_BITS\w*)\s*=\s*[\d(]", re.M)
+    declared = re.compile(r"^(\w*MAX_PROBES|MAX_K|MAX_M|MAX_N|COUNTER_BITS\w*|MAX_ITEM_BYTES"
+                          r"|\w*(?:BOX|LINE|PARAGRAPH)\w*_CHARS)\s*=\s*[\d(]", re.M)
     found = []
     for path in PACKAGE.rglob("*.py"):
         rel = path.relative_to(PACKAGE).as_posix()

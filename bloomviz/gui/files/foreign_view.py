@@ -31,7 +31,9 @@ from bloomviz.formats.pybloom_live import HASHINGS
 from bloomviz.gui.widgets.flow_layout import FlowLayout, keep_together
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.files.file_dialogs import Dialogs
-from bloomviz.i18n import tr
+from bloomviz.i18n import number, tr
+from bloomviz.gui.widgets.bounded_text import TOO_LONG, BoundedLine
+from bloomviz.theory.limits import ITEM_LINE_CHARS
 from bloomviz.gui.files.foreign_atlas import AtlasPanel
 from bloomviz.workbench.limits import MAX_M
 
@@ -65,6 +67,7 @@ class ForeignView(Messages, QtWidgets.QWidget):
         no_filter = Msg("Not opened: {path} holds no Bloom filter (a Parquet file written without bloom filters "
                         "has none).")
         lookup_refused = Msg("Refused: {problem}.")
+        too_long = TOO_LONG
 
     class Information(Messages.Information):
         opened_one = Msg("{name}: 1 filter ({format}).")
@@ -89,7 +92,8 @@ class ForeignView(Messages, QtWidgets.QWidget):
         self.hashing.addItems(HASHINGS)
         self.hashing.setToolTip(tr("pybloom-live: xxh128 (release 4.0) or md5 (up to 3.1) for small filters; the "
                                    "file does not say which"))
-        self.known = QtWidgets.QLineEdit()
+        self.known = BoundedLine(ITEM_LINE_CHARS)
+        self.known.refused.connect(lambda most: self.show_only(self.Error.too_long, most=number(most)))
         self.known.setPlaceholderText(tr("a known member (picks the hashing that finds it)"))
         self.raw_m = QtWidgets.QLineEdit()
         self.raw_m.setPlaceholderText("m")
@@ -111,8 +115,9 @@ class ForeignView(Messages, QtWidgets.QWidget):
         self.numbers = QtWidgets.QLabel(tr("Open a file written by another library to see its filter."))
         self.numbers.setWordWrap(True)
         self.numbers.setTextFormat(QtGui.Qt.TextFormat.RichText)
-        self.item = QtWidgets.QLineEdit()
+        self.item = BoundedLine(ITEM_LINE_CHARS)
         self.item.setPlaceholderText(tr("an item to look up (text; numbers for a numeric Parquet column)"))
+        self.item.refused.connect(lambda most: self.show_only(self.Error.too_long, most=number(most)))
         self.lookup_button = QtWidgets.QPushButton(tr("Look up"))
         self.verdict = QtWidgets.QLabel()
         self.verdict.setWordWrap(True)

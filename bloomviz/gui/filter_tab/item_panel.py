@@ -25,6 +25,8 @@ from bloomviz.i18n import number, tr
 from bloomviz.gui.plain_text import ask_yes_no
 from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.gui.filter_tab import pasted_lines
+from bloomviz.gui.widgets.bounded_text import BoundedLine
+from bloomviz.theory.limits import ITEM_BOX_CHARS
 from bloomviz.workbench.limits import MAX_ITEM_BYTES
 from bloomviz.vocabulary import Verdict
 
@@ -42,15 +44,14 @@ REMOVE_TIP = ("Remove (Ctrl+R): a counting filter keeps a small counter per posi
               "anything else takes counters from other items (false negatives). Saturated counters stay.")
 REMOVE_OFF_TIP = "Remove works only for a counting filter (choose the variant in the Filter panel)."
 
-# Qt's line edit silently truncates beyond maxLength (32,767 by default): allow far more than the item limit
-# so a huge paste reaches the workbench and is refused with its real size instead of being cut.
-LINE_MAX_CHARS = 16 * 1024 * 1024
 SHOWN_POSITIONS = 16     # positions listed while typing; more (k up to 64) end in "…"
 
 
 class ItemPanel(Messages, QtWidgets.QWidget):
     class Error(Messages.Error):
         refused = Msg("Refused: {problem}")     # the workbench's refusals, and the panel's own
+        too_long = Msg("Not taken: the item box holds at most {most} characters; it kept its text. For a "
+                       "longer list, save it to a text file and use File → Insert from file….")
 
     class Information(Messages.Information):
         lines_kept = Msg("Not inserted: The lines are still in the box; nothing was inserted.")
@@ -60,8 +61,10 @@ class ItemPanel(Messages, QtWidgets.QWidget):
     def __init__(self, workbench: QtWorkbench, parent=None):
         super().__init__(parent)
         self._wb = workbench
-        self.line = QtWidgets.QLineEdit()
-        self.line.setMaxLength(LINE_MAX_CHARS)
+        # one item or a pasted list of them: a paste past the box's limit is refused whole, said so (Qt cut
+        # one silently, or, allowed 16 Mi, laid 10 MB out at every paint)
+        self.line = BoundedLine(ITEM_BOX_CHARS)
+        self.line.refused.connect(lambda most: self._notice(self.Error.too_long, most=number(most)))
         self.line.setPlaceholderText(tr("type an item, Enter inserts it"))
         self.line.setToolTip(tr("An item is any text (a word, an e-mail address, a URL). It becomes bytes (UTF-8) "
                                 "and is hashed to k positions. At most {kib} KiB.").format(kib=MAX_ITEM_BYTES // 1024))

@@ -4,16 +4,14 @@ Pasting a list of 1,000 lines and pressing Enter inserted ONE item "l0\\nl1\\n�
 refused as too large an item without pointing anywhere. Now a paste of several lines asks whether to insert
 each line as an item; yes runs one bulk insert through the workbench's job (progress, Cancel, and Undo takes
 the whole paste back as one step; a line the window refuses ends it with nothing inserted). Blank lines are
-skipped and counted. Over what the box takes at once (``MAX_LINES`` lines or ``MAX_BYTES`` of text) the
-message points to File → Insert from file, which streams a file of any length.
+skipped and counted. Over what the box holds (``ITEM_BOX_CHARS``: a paste past it is refused as it arrives; a
+text set by the program is checked here) the message points to File → Insert from file, which streams a file of
+any length.
 """
 
 from __future__ import annotations
 
-from bloomviz.theory.units import human_bytes
-
-MAX_LINES = 100_000
-MAX_BYTES = 4 << 20
+from bloomviz.theory.limits import ITEM_BOX_CHARS
 
 
 def split(text: str) -> list[str] | None:
@@ -26,10 +24,9 @@ def split(text: str) -> list[str] | None:
 
 def too_many(text: str, lines: list[str]) -> str | None:
     """Why this paste is beyond the item box (pointing to Insert from file), or None."""
-    size = len(text.encode("utf-8", "surrogatepass"))
-    if len(lines) > MAX_LINES or size > MAX_BYTES:
-        return (f"{len(lines):,} lines ({human_bytes(size)}) are more than the item box inserts at once "
-                f"({MAX_LINES:,} lines, {human_bytes(MAX_BYTES)}): save them to a text file and use File → "
+    if len(text) > ITEM_BOX_CHARS:
+        return (f"{len(lines):,} lines ({len(text):,} characters) are more than the item box holds "
+                f"({ITEM_BOX_CHARS:,} characters): save them to a text file and use File → "
                 f"Insert from file…, which reads a file of any length with progress and Cancel")
     return None
 

@@ -22,7 +22,9 @@ from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.gui.access import motion
 from bloomviz.gui.timing import ChunkRunner
-from bloomviz.i18n import tr
+from bloomviz.i18n import number, tr
+from bloomviz.gui.widgets.bounded_text import TOO_LONG, BoundedLine
+from bloomviz.theory.limits import ITEM_LINE_CHARS
 from bloomviz.gui.widgets.predict_vote import PredictPanel, Tally
 from bloomviz.gui.widgets.step_reveal import reveal_steps, scheme_of
 from bloomviz.lessons.predict import VERDICT_CHOICES
@@ -66,6 +68,7 @@ class PredictTool(Messages, QtWidgets.QWidget):
     class Error(Messages.Error):
         replaced = Msg("The filter was replaced: the question was about the old one. Ask again.")
         no_item = Msg("Type an item first.")
+        too_long = TOO_LONG
         refused = Msg("Refused: {problem}.")
         busy = Msg("Wait: another operation is running. Reveal again once it is done.")
         lookup_refused = Msg("The lookup was refused: see the status line.")
@@ -81,8 +84,9 @@ class PredictTool(Messages, QtWidgets.QWidget):
         self._at = 0
         self.running = RunningTally()
         self.last_right: bool | None = None     # the last revealed question's majority (None: none, or a tie)
-        self.line = QtWidgets.QLineEdit()
+        self.line = BoundedLine(ITEM_LINE_CHARS)
         self.line.setPlaceholderText(tr("an item (empty: the one in Insert and look up)"))
+        self.line.refused.connect(lambda most: self.show_only(self.Error.too_long, most=number(most)))
         self.line.setMinimumWidth(120)
         self.ask_button = QtWidgets.QPushButton(tr("Ask"))
         self.ask_button.setToolTip(tr("Light the item's positions one by one, then let the class vote"))

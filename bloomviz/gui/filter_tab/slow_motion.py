@@ -23,7 +23,9 @@ from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.workbench.limits import ItemError, check_item
 from bloomviz.gui.access import motion
 from bloomviz.gui.timing import ChunkRunner
-from bloomviz.i18n import tr
+from bloomviz.i18n import number, tr
+from bloomviz.gui.widgets.bounded_text import TOO_LONG, BoundedLine
+from bloomviz.theory.limits import ITEM_LINE_CHARS
 from bloomviz.gui.widgets.step_reveal import reveal_steps, scheme_of
 
 SPEEDS = (("step with Space", 0), ("one step a second", 1000), ("two steps a second", 500),
@@ -37,6 +39,7 @@ class SlowMotionPanel(Messages, QtWidgets.QWidget):
         busy = Msg("Wait: another operation is running.")
         refused = Msg("Refused: {problem}. Nothing was changed.")
         no_item = Msg("Type an item first.")
+        too_long = TOO_LONG
 
     class Information(Messages.Information):
         cancelled = Msg("Cancelled: nothing was inserted or looked up.")
@@ -50,8 +53,9 @@ class SlowMotionPanel(Messages, QtWidgets.QWidget):
         self._active = False
         self._op = ""
         self._item = ""
-        self.line = QtWidgets.QLineEdit()
+        self.line = BoundedLine(ITEM_LINE_CHARS)
         self.line.setPlaceholderText(tr("an item (empty: the one in Insert and look up)"))
+        self.line.refused.connect(lambda most: self.show_only(self.Error.too_long, most=number(most)))
         self.insert_button = QtWidgets.QPushButton(tr("Insert slowly"))
         self.lookup_button = QtWidgets.QPushButton(tr("Look up slowly"))
         self.next_button = QtWidgets.QPushButton(tr("Next (Space)"))

@@ -18,18 +18,19 @@ from __future__ import annotations
 import html
 from typing import Callable
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.scenarios.base import Judged
 from bloomviz.vocabulary import Verdict
 from bloomviz.scenarios.spelling import SpellChecker
-from bloomviz.workbench.limits import MAX_ITEM_BYTES
 from bloomviz.gui import theme
 from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.plain_text import ask_yes_no
 from bloomviz.gui.widgets.message_bar import MessageBar
-from bloomviz.i18n import tr
+from bloomviz.i18n import number, tr
+from bloomviz.gui.widgets.bounded_text import TOO_LONG, BoundedLine, BoundedPlainText
+from bloomviz.theory.limits import ITEM_LINE_CHARS, PARAGRAPH_CHARS
 
 COLOURS = theme.SCENARIO_COLOURS
 
@@ -46,6 +47,7 @@ class ScenarioPanel(Messages, QtWidgets.QWidget):
     class Error(Messages.Error):
         not_run = Msg("Scenario not run — {problem}")
         lookup_refused = Msg("Refused: see the status bar.")
+        too_long = TOO_LONG
 
     def __init__(self, workbench: QtWorkbench, runner, ask: Callable[[str, str], bool] | None = None,
                  parent=None):
@@ -64,8 +66,8 @@ class ScenarioPanel(Messages, QtWidgets.QWidget):
         self.story.setMinimumHeight(80)
 
         # one line to check (passwords, contacts, keys, URLs)
-        self.line = QtWidgets.QLineEdit()
-        self.line.setMaxLength(MAX_ITEM_BYTES)
+        self.line = BoundedLine(ITEM_LINE_CHARS)
+        self.line.refused.connect(lambda most: self.show_only(self.Error.too_long, most=number(most)))
         self.line.returnPressed.connect(self.check_line)
         self.check_button = QtWidgets.QPushButton(tr("Check"))
         self.check_button.clicked.connect(self.check_line)
@@ -86,7 +88,10 @@ class ScenarioPanel(Messages, QtWidgets.QWidget):
         lb.addLayout(ex_row)
 
         # a paragraph to check (spell checker)
-        self.text = QtWidgets.QPlainTextEdit()
+        self.text = BoundedPlainText(PARAGRAPH_CHARS)
+        self.text.refused.connect(lambda most: self.show_only(self.Error.too_long, most=number(most)))
+        # wrapped at words only: wrapping a long unbroken line anywhere took Qt time quadratic in its length
+        self.text.setWordWrapMode(QtGui.QTextOption.WrapMode.WordWrap)
         self.text.setToolTip(tr("The text to spell-check; edit it freely."))
         self.text.setMaximumHeight(130)
         self.text_button = QtWidgets.QPushButton(tr("Check the paragraph"))

@@ -25,6 +25,8 @@ from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.widgets.side_column import side_column
 from bloomviz.gui.timing import Throttle
 from bloomviz.i18n import number, tr
+from bloomviz.gui.widgets.bounded_text import TOO_LONG, BoundedPlainText
+from bloomviz.theory.limits import SET_BOX_CHARS
 
 TAB_KEY = "setops"
 TAB_TITLE = "Set operations"
@@ -59,6 +61,7 @@ def _params_box(title: str):
 class SetOpsView(Messages, QtWidgets.QWidget):
     class Error(Messages.Error):
         refused = Msg("Refused: {problem}")
+        too_long = TOO_LONG
 
     class Information(Messages.Information):
         sizes = Msg("A: {a} items, B: {b} items (at most {most} each).")
@@ -115,9 +118,11 @@ class SetOpsView(Messages, QtWidgets.QWidget):
         sf.addRow(tr("seed"), self.seed)
         sf.addRow(self.sample_button)
 
-        self.text_a = QtWidgets.QPlainTextEdit()
-        self.text_b = QtWidgets.QPlainTextEdit()
+        self.text_a = BoundedPlainText(SET_BOX_CHARS)
+        self.text_b = BoundedPlainText(SET_BOX_CHARS)
         for name, t in (("A", self.text_a), ("B", self.text_b)):
+            t.refused.connect(lambda most: self.show_only(self.Error.too_long, most=number(most)))
+            t.setLineWrapMode(QtWidgets.QPlainTextEdit.LineWrapMode.NoWrap)   # one item a line, as it is read
             t.setPlaceholderText(tr("items of {name}, one per line").format(name=name))
             t.setToolTip(f"The items of set {name}, one per line (spaces around an item are ignored, "
                          "an item given twice counts once)")

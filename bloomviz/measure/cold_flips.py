@@ -1,7 +1,7 @@
 """The exact tracker's flip pass and its bookkeeping in numpy, for the batches made while the compiled code loads.
 
 ``first_flips`` (numba) sets a batch's bits in insertion order, counts each row's new bits and notes the row
-that turns each probe bit; ``account_flips`` then takes the turned bits off the probes' zero counts. While the
+that turns each probe bit; ``account_turned`` then takes the turned bits off the probes' zero counts. While the
 window's warm-up thread loads that machine code (about a second after the first paint; hashing/cold_paths.py)
 a batch in the window's thread would wait for it: these do the same by sorting instead (a position turns its
 bit at its first occurrence in the batch when the bit was 0 before it), several times slower per item but
@@ -46,21 +46,25 @@ def flip_rows(view: np.ndarray, rows: np.ndarray, m: int, distinct: np.ndarray) 
     return new_per_row, bit_time
 
 
-def account_flips(bit_time, entry_slot, entry_probe, entry_pos, zeros, per_row) -> int:
-    """``first_flips.account_flips``: an entry (probe, bit still 0) whose bit turned takes one zero off its
-    probe and leaves; a probe left with none became a false positive at its latest such row, counted in
-    ``per_row``. The entries that stay move to the front of the three entry arrays, in order; returns how
-    many stay."""
-    times = bit_time[entry_slot]
-    turned = times >= 0
-    probes = entry_probe[turned]
+def account_turned(turned, bit_time, slot_start, entry_probe, live, zeros, latest, touched, per_row) -> int:
+    """``first_flips.account_turned``: a followed bit (``live``) among ``turned`` that turned at row
+    ``bit_time`` takes one zero off each probe on it (its entries, ``slot_start[s]`` to ``slot_start[s + 1]``)
+    and is followed no more; a probe left with none became a false positive at its latest such row, counted
+    in ``per_row``. ``latest`` and ``touched`` are the compiled pass's scratch, unused here. Returns how many
+    probes became false positives."""
+    turned = np.asarray(turned, dtype=np.int64)
+    turned = turned[(bit_time[turned] >= 0) & live[turned]]
+    if not turned.size:
+        return 0
+    live[turned] = False
+    starts, stops = slot_start[turned], slot_start[turned + 1]
+    sizes = stops - starts
+    entries = np.repeat(stops - sizes.cumsum(), sizes) + np.arange(int(sizes.sum()))   # each slot's range
+    probes = entry_probe[entries]
+    times = np.repeat(bit_time[turned], sizes)
     zeros -= np.bincount(probes, minlength=zeros.size).astype(zeros.dtype)
-    latest = np.full(zeros.size, -1, dtype=np.int64)
-    np.maximum.at(latest, probes, times[turned])
-    done = (latest >= 0) & (zeros == 0)
-    np.add.at(per_row, latest[done], 1)
-    stay = ~turned
-    kept = int(np.count_nonzero(stay))
-    for entries in (entry_slot, entry_probe, entry_pos):
-        entries[:kept] = entries[stay]
-    return kept
+    last = np.full(zeros.size, -1, dtype=np.int64)
+    np.maximum.at(last, probes, times)
+    done = (last >= 0) & (zeros == 0)
+    np.add.at(per_row, last[done], 1)
+    return int(np.count_nonzero(done))

@@ -37,9 +37,9 @@ def _bitmap_bits(mixed, b_shift, b_mask):
 
 
 @njit(cache=True, nogil=True)
-def _set_rows(view, rows, new_per_row, noting, probe_map, keys, values, t_shift, t_mask, bit_time):
-    """Set the rows' bits and count each row's new ones. ``noting``: also note the row turning each probe bit,
-    for a filter whose probe map (one bit per filter bit) is small enough to stay in the cache beside it:
+def _set_rows(view, rows, new_per_row, noting, probe_map, keys, values, t_shift, t_mask, bit_time, turned):
+    """Set the rows' bits and count each row's new ones. ``noting``: also note the row turning each probe bit
+    (in ``bit_time``, its slot appended to ``turned``; returns how many were noted), for a filter whose probe map (one bit per filter bit) is small enough to stay in the cache beside it:
     one pass instead of two (a flip of a probe bit is rare, so its branch is predicted). The map's byte is
     fetched ahead like the array's: without it the pass took 52 against 38 ns an item at m = 9,585,059, k = 7
     and 150-170 against 64-81 at m = 6 * 10^7 (a plain setting pass with the row counts: 22 and 35-39)."""
@@ -48,7 +48,7 @@ def _set_rows(view, rows, new_per_row, noting, probe_map, keys, values, t_shift,
     n, k = rows.shape
     flat = rows.ravel()
     last = flat.size - PREFETCH_AHEAD
-    total = 0
+    count = 0
     i = 0
     for r in range(n):
         fresh = 0
@@ -70,16 +70,17 @@ def _set_rows(view, rows, new_per_row, noting, probe_map, keys, values, t_shift,
                 while keys[slot] >= 0:
                     if keys[slot] == p:
                         bit_time[values[slot]] = r
+                        turned[count] = values[slot]
+                        count += 1
                         break
                     slot = (slot + 1) & t_mask
             i += 1
         new_per_row[r] = fresh
-        total += fresh
-    return total
+    return count
 
 
 @njit(cache=True, nogil=True)
-def _first_rows(rows, bitmap, b_shift, b_mask, keys, values, t_shift, t_mask, bit_time):
+def _first_rows(rows, bitmap, b_shift, b_mask, keys, values, t_shift, t_mask, bit_time, turned, count):
     # A pass of its own, after the bits are set: it reads the positions in order and the bitmap, which stays
     # in the cache here, while in the setting pass every random access into a big array evicted it (34.7
     # against 15.6 + ~3 ns a position at m = 2^32). The hashed bitmap takes two bits per probe bit, so few
@@ -97,8 +98,11 @@ def _first_rows(rows, bitmap, b_shift, b_mask, keys, values, t_shift, t_mask, bi
                         at = values[slot]
                         if bit_time[at] < 0:
                             bit_time[at] = r
+                            turned[count] = at
+                            count += 1
                         break
                     slot = (slot + 1) & t_mask
+    return count
 
 
 @njit(cache=True, inline="always")
@@ -228,30 +232,39 @@ def _build(distinct, exact, bitmap, b_shift, b_mask, keys, values, t_shift, t_ma
 
 
 @njit(cache=True, nogil=True)
-def account_flips(bit_time, entry_slot, entry_probe, entry_pos, zeros, per_row):
-    """The tracker's bookkeeping after a flip pass, in one pass over its entries (probe, bit still 0): an entry
-    whose bit turned (``bit_time`` of its slot >= 0) takes one zero off its probe and leaves; a probe left with
-    none became a false positive at its latest such row, counted in ``per_row``. The entries that stay are
-    moved to the front of the three entry arrays, in order; returns how many stay. (Ten numpy passes over the
-    entries and probes did this before, a sixth of the tracker's time a batch.)"""
-    latest = np.full(zeros.size, -1, dtype=np.int64)
-    kept = 0
-    for e in range(entry_slot.size):
-        t = bit_time[entry_slot[e]]
-        probe = entry_probe[e]
-        if t >= 0:
+def account_turned(turned, bit_time, slot_start, entry_probe, live, zeros, latest, touched, per_row):
+    """The tracker's bookkeeping after a flip pass, in the probe bits the pass saw turn (``turned``, slots into
+    ``distinct``) alone: a followed bit (``live``) that turned at row ``bit_time`` takes one zero off each
+    probe on it (its entries, ``slot_start[s]`` to ``slot_start[s + 1]``) and is followed no more; a probe left
+    with no zero became a false positive at its latest such row, counted in ``per_row``. ``latest`` (-1 for
+    every probe) and ``touched`` are scratch, left as found. Returns how many probes became false positives.
+
+    Proportional to the bits that turned, not to the entries: the pass over every entry and probe that did
+    this before cost ~0.15 ms a batch at 10^4 probes, k = 7 (a third of a small auto-play chunk's own cost)
+    and most of it found nothing once the filter had filled."""
+    count = 0
+    for j in range(turned.size):
+        s = turned[j]
+        t = bit_time[s]
+        if t < 0 or not live[s]:
+            continue
+        live[s] = False
+        for e in range(slot_start[s], slot_start[s + 1]):
+            probe = entry_probe[e]
             zeros[probe] -= 1
+            if latest[probe] < 0:
+                touched[count] = probe
+                count += 1
             if t > latest[probe]:
                 latest[probe] = t
-        else:
-            entry_slot[kept] = entry_slot[e]
-            entry_probe[kept] = probe
-            entry_pos[kept] = entry_pos[e]
-            kept += 1
-    for probe in range(zeros.size):
-        if latest[probe] >= 0 and zeros[probe] == 0:
+    became = 0
+    for j in range(count):
+        probe = touched[j]
+        if zeros[probe] == 0:
             per_row[latest[probe]] += 1
-    return kept
+            became += 1
+        latest[probe] = -1
+    return became
 
 
 class ProbeBits:
@@ -280,9 +293,12 @@ class ProbeBits:
         self._keys = np.full(1 << t_bits, -1, dtype=np.int64)
         self._values = np.zeros(1 << t_bits, dtype=np.int32)
         self._fresh = np.empty(0, dtype=np.int64)      # flip_halves' positions whose bit turned
-        # the flip row of each probe bit, the one array every pass answers in (refilled, not made anew: a fresh
-        # one a batch was 8 bytes a probe bit of new memory to fault in, 0.5 MiB a chunk at 10^4 probes, k = 7)
-        self._bit_time = np.empty(self.distinct.size, dtype=np.int64)
+        # the flip row of each probe bit, the one array every pass answers in, and the bits the last pass noted:
+        # a pass puts back -1 where the one before it wrote (a fresh array a batch was 8 bytes a probe bit of
+        # new memory to fault in, 0.5 MiB a chunk at 10^4 probes, k = 7; refilling it whole, a pass over it)
+        self._bit_time = np.full(self.distinct.size, -1, dtype=np.int64)
+        self._turned = np.empty(self.distinct.size, dtype=np.int64)
+        self._noted = 0
         self._candidates = np.arange(self.distinct.size, dtype=np.int64)   # probe bits flip_halves has not seen set
         _build(self.distinct, self._exact, self._bitmap, *self._b, self._keys, self._values, *self._t)
 
@@ -290,19 +306,29 @@ class ProbeBits:
         """Set the bits of ``rows`` (n x k positions, in insertion order) in the little-endian byte array
         ``view`` of m bits. Returns (bits each row turned from 0 to 1, and for each of ``distinct`` the first
         row holding it, or -1): for a bit that was 0 before the batch, the row that turned it; callers read
-        it only for such bits. The second array is this object's own, answered anew by its next pass.
-        Positions outside [0, m) are refused before any write."""
+        it only for such bits. The second array is this object's own, answered anew by its next pass, and
+        ``turned`` names the bits it holds a row for. Positions outside [0, m) are refused before any write."""
         if m != self._m:      # the exact map is read at every position's byte: it must be this filter's size
             raise ValueError(f"these probe bits were mapped for m = {self._m}, not {m}")
         rows = checked_rows(rows, m, view)
         new_per_row = np.empty(rows.shape[0], dtype=np.int64)
-        bit_time = self._bit_time
-        bit_time.fill(-1)
-        _set_rows(view, rows, new_per_row, self._exact, self._bitmap, self._keys, self._values, *self._t,
-                  bit_time)
+        bit_time = self._fresh_times()
+        self._noted = _set_rows(view, rows, new_per_row, self._exact, self._bitmap, self._keys, self._values,
+                                *self._t, bit_time, self._turned)
         if not self._exact:
-            _first_rows(rows, self._bitmap, *self._b, self._keys, self._values, *self._t, bit_time)
+            self._noted = _first_rows(rows, self._bitmap, *self._b, self._keys, self._values, *self._t, bit_time,
+                                      self._turned, self._noted)
         return new_per_row, bit_time
+
+    @property
+    def turned(self) -> np.ndarray:
+        """The slots (indices into ``distinct``) the last pass gave a row in its second array; -1 elsewhere."""
+        return self._turned[:self._noted]
+
+    def _fresh_times(self) -> np.ndarray:
+        self._bit_time[self._turned[:self._noted]] = -1
+        self._noted = 0
+        return self._bit_time
 
     def flip_halves(self, view: np.ndarray, h1: np.ndarray, h2: np.ndarray, m: int, k: int):
         """``flip_rows`` for n items of the murmur3-mix scheme given by their hash halves (h2 forced odd), on a
@@ -314,8 +340,7 @@ class ProbeBits:
         h1 = np.ascontiguousarray(h1, dtype=np.uint64)
         h2 = np.ascontiguousarray(h2, dtype=np.uint64)
         new_per_row = np.empty(h1.size, dtype=np.int64)
-        bit_time = self._bit_time
-        bit_time.fill(-1)
+        bit_time = self._fresh_times()
         if self._fresh.size < h1.size * k + 1:      # kept between batches: a new one would fault its pages in
             self._fresh = np.empty(h1.size * k + 1, dtype=np.int64)
         view = _checked_view(view, m)
@@ -330,4 +355,6 @@ class ProbeBits:
         if count:
             slots = np.sort(turned[:count])                 # distinct is sorted: so are these bits
             _first_fresh(self._fresh, new_per_row, self.distinct[slots], slots, bit_time)
+            self._turned[:count] = slots
+            self._noted = count
         return new_per_row, bit_time

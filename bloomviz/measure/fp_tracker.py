@@ -76,15 +76,20 @@ class FpTracker(ProbeCounts):
         self._entry_pos = self._entry_pos.astype(np.int64, copy=False)    # one type for the compiled pass
         self._entry_probe = self._entry_probe.astype(np.int64, copy=False)
         self._zeros = np.bincount(self._entry_probe, minlength=count).astype(np.int64)
-        # the flip pass's lookup of probe bits; entries only leave until the next rebuild, keeping their slots.
-        # Its map is built by compiled code (numba), so it is built on the first batch: a window that has made
-        # no batch insert yet (its first paint) never loads numba for it.
+        # The probe bits (slots of the flip pass) and each one's entries, start[s] to start[s + 1]: the entries
+        # stay until the next rebuild, and a bit once seen set is no longer followed (``_live``). The pass's map
+        # is built by compiled code (numba), so it is built on the first batch: a window that has made no
+        # batch insert yet (its first paint) never loads numba for it.
         first = np.ones(self._entry_pos.size, dtype=bool)
         first[1:] = self._entry_pos[1:] != self._entry_pos[:-1]
-        self._probe_distinct, self._entry_slot = self._entry_pos[first], np.cumsum(first) - 1
+        self._probe_distinct = self._entry_pos[first]
+        self._slot_start = np.append(np.flatnonzero(first), self._entry_pos.size).astype(np.int64)
+        self._live = np.ones(self._probe_distinct.size, dtype=bool)
+        self._latest = np.full(count, -1, dtype=np.int64)      # the accounting's scratch, one per probe
+        self._touched = np.empty(count, dtype=np.int64)
         self._probe_m = len(flt.bits)
         self._probe_bits = None
-        self._stale = False             # entries whose bit a single insert set (on_insert keeps them)
+        self._stale = False             # bits a single insert set: on_insert counted them, no pass may again
         self._fp = int(np.count_nonzero(self._zeros == 0))
 
     @property
@@ -129,12 +134,12 @@ class FpTracker(ProbeCounts):
         if not standard:
             # a variant inserts its own way (counting) or remaps: the flips are found on a copy of its bits
             view = view.copy()
-        new_per_row, bit_time = self._flip_rows(view, positions, len(flt.bits))
+        flips = self._flip_rows(view, positions, len(flt.bits))
         if standard:
-            filter_rows.count_fresh(flt, int(new_per_row.sum()), n)
+            filter_rows.count_fresh(flt, int(flips[0].sum()), n)
         else:
             filter_rows.insert_rows(flt, positions)
-        return self._account(new_per_row, bit_time, bits_before)
+        return self._account(*flips, bits_before)
 
     # insert_halves takes filters of more bits than this (first_flips: the probe bits in a hashed bitmap)
     HALVES_MIN_M = (1 << 26) + 1
@@ -149,25 +154,28 @@ class FpTracker(ProbeCounts):
         self._drop_stale(flt)
         view = bitstore.byte_view(flt.bits)
         if cold_paths.use_cold_path(h1.size):   # the compiled code is still loading: its rows, in numpy
-            new_per_row, bit_time = self._flip_rows(view, cold_paths.mixed_rows(h1, h2, flt.m, flt.k), flt.m)
+            flips = self._flip_rows(view, cold_paths.mixed_rows(h1, h2, flt.m, flt.k), flt.m)
         else:
-            new_per_row, bit_time = self._flips().flip_halves(view, h1, h2, flt.m, flt.k)
-        filter_rows.count_fresh(flt, int(new_per_row.sum()), h1.size)
-        return self._account(new_per_row, bit_time, bits_before)
+            probe_bits = self._flips()
+            flips = (*probe_bits.flip_halves(view, h1, h2, flt.m, flt.k), probe_bits.turned)
+        filter_rows.count_fresh(flt, int(flips[0].sum()), h1.size)
+        return self._account(*flips, bits_before)
 
     def _drop_stale(self, flt) -> None:
-        # Entries whose bit a single insert set are stale (on_insert accounted for them): they leave first,
-        # so every entry whose bit the batch turns was 0 before it.
-        if self._stale and self._entry_pos.size:
-            live = bitstore.test_bits(flt.bits, self._entry_pos) == 0
-            if not live.all():
-                self._keep_entries(live)
+        # Bits a single insert set are stale (on_insert accounted for them): they are followed no more, so
+        # every followed bit a batch turns was 0 before it.
+        if self._stale:
+            followed = np.flatnonzero(self._live)
+            self._live[followed[bitstore.test_bits(flt.bits, self._probe_distinct[followed]) != 0]] = False
         self._stale = False
 
-    def _flip_rows(self, view: np.ndarray, positions: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
+    def _flip_rows(self, view: np.ndarray, positions: np.ndarray, m: int):
+        """(bits each row turned, each probe bit's flip row, the probe bits holding one)."""
         if cold_paths.use_cold_path(positions.shape[0]):   # not waiting for the compiled code to load
-            return cold_flips.flip_rows(view, positions, m, self._probe_distinct)
-        return self._flips().flip_rows(view, positions, m)
+            new_per_row, bit_time = cold_flips.flip_rows(view, positions, m, self._probe_distinct)
+            return new_per_row, bit_time, np.flatnonzero(bit_time >= 0)
+        probe_bits = self._flips()
+        return (*probe_bits.flip_rows(view, positions, m), probe_bits.turned)
 
     def _flips(self):
         if self._probe_bits is None:
@@ -175,9 +183,9 @@ class FpTracker(ProbeCounts):
             self._probe_bits = ProbeBits(self._probe_distinct, self._probe_m)
         return self._probe_bits
 
-    def _account(self, new_per_row: np.ndarray, bit_time: np.ndarray, bits_before: int):
-        """(fp count, bits set) after every row of a flip pass, from each row's new bits and each probe bit's
-        flip row."""
+    def _account(self, new_per_row: np.ndarray, bit_time: np.ndarray, turned: np.ndarray, bits_before: int):
+        """(fp count, bits set) after every row of a flip pass, from each row's new bits and the flip row of
+        each probe bit that turned."""
         n = new_per_row.size
         # in place: the flip pass's arrays are this batch's own, and each n-sized temporary of a chunk is
         # fresh memory to fault in (a chunk of the window's auto-play made four more of them here)
@@ -185,20 +193,14 @@ class FpTracker(ProbeCounts):
         new_bits += bits_before
 
         if cold_paths.use_cold_path(n):
-            account_flips = cold_flips.account_flips
+            account_turned = cold_flips.account_turned
         else:
-            from bloomviz.measure.first_flips import account_flips
+            from bloomviz.measure.first_flips import account_turned
         becomes_fp = np.zeros(n, dtype=np.int64)
-        kept = account_flips(bit_time, self._entry_slot, self._entry_probe, self._entry_pos, self._zeros,
-                             becomes_fp)
-        self._entry_slot, self._entry_probe, self._entry_pos = (self._entry_slot[:kept], self._entry_probe[:kept],
-                                                                self._entry_pos[:kept])
+        account_turned(turned, bit_time, self._slot_start, self._entry_probe, self._live, self._zeros,
+                       self._latest, self._touched, becomes_fp)
         fp_after = np.cumsum(becomes_fp, out=becomes_fp)
         fp_after += self._fp
         self._fp = int(fp_after[-1])
         return fp_after, new_bits
 
-    def _keep_entries(self, keep: np.ndarray) -> None:
-        self._entry_pos = self._entry_pos[keep]
-        self._entry_probe = self._entry_probe[keep]
-        self._entry_slot = self._entry_slot[keep]

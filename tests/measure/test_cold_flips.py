@@ -35,7 +35,7 @@ def refuse_compiled(monkeypatch):
         raise AssertionError("a compiled flip pass ran while the warm-up was loading it")
     monkeypatch.setattr(first_flips.ProbeBits, "flip_rows", refuse)
     monkeypatch.setattr(first_flips.ProbeBits, "flip_halves", refuse)
-    monkeypatch.setattr(first_flips, "account_flips", refuse)
+    monkeypatch.setattr(first_flips, "account_turned", refuse)
 
 
 def test_only_the_warm_up_thread_takes_the_compiled_paths_while_it_loads(warming):
@@ -115,3 +115,24 @@ def test_a_first_auto_play_before_the_warm_up_ends_gives_the_same_filter(monkeyp
     assert np.array_equal(truth_cold.rows.view(), truth_warm.rows.view())
     probe = warm.items[12_345]
     assert cold.is_member(probe) and cold.lookup(probe).maybe_present
+
+
+@pytest.mark.parametrize("m, halves", [(20_000, False), (FpTracker.HALVES_MIN_M + 5, True)])
+def test_a_tracker_that_starts_cold_and_ends_warm_counts_what_brute_force_counts(warming, m, halves):
+    # the first batches of a first auto-play go through numpy, the rest through the compiled passes, with a
+    # single insert between them: one tracker, the bits it follows handed from one path to the other
+    items, k = GeneratedItems(6_000, seed=8), (5 if m < 10 ** 6 else 30)
+    probes = GeneratedItems(2_000, seed=9, prefix="p").texts(0, 2_000)
+    flt = BloomFilter(m, k)
+    tracker = FpTracker(flt, probes)
+    for a in range(0, 6_000, 1_000):
+        if a == 3_000:
+            warming.clear()                                  # the load is done: compiled from here
+            ins = flt.add("one typed between the batches")
+            tracker.on_insert([p for p, fresh in zip(ins.positions, ins.newly_set) if fresh])
+        if halves:
+            fp, _ = tracker.insert_halves(*generated_halves(flt, items, a, a + 1_000), flt)
+        else:
+            fp, _ = tracker.insert_batch(generated_positions(flt, items, a, a + 1_000), flt)
+        assert fp[-1] == tracker.fp_count == int(np.count_nonzero(flt.contains_many(probes)))
+    assert tracker.fp_count > 0 or m > 10 ** 6

@@ -179,6 +179,7 @@ class Jobs:
         if job.step is None:   # undo takes a whole bulk insert back, not one chunk
             job.undo_saved = self._undo.keep_job(job.label, job.checkpoint)
         self.job = job
+        self._undo.in_job = True
         self._bench.reserve(reserve)
         self._bench.events.busy_changed.emit(True)
         self._bench.events.progress.emit(*job.progress)
@@ -207,6 +208,7 @@ class Jobs:
 
     def _finish(self, cancelled: bool, reason: str = "cancelled") -> None:
         job, self.job = self.job, None
+        self._undo.in_job = False
         rolled_back = cancelled and job.checkpoint is not None
         if rolled_back:
             self._bench.rollback(job.checkpoint)

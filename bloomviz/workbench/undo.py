@@ -201,19 +201,20 @@ class UndoStack:
 class Undo:
     """What the workbench keeps before each change, and ``undo`` (``Workbench`` holds one as ``_undo`` beside its
     ``undo_stack``, and forwards ``undo`` and ``undo_what``). It is handed the workbench, of which it uses the
-    public side (``state``, ``busy``, ``events``, ``cancel()``, ``rollback()``), the stack, and how to put a
-    whole kept state back (``revive``: the workbench's own, as it also restores the probe settings). While the
-    workbench is quiet (its events blocked: a replay) no operation keeps a step."""
+    public side (``state``, ``events``, ``cancel()``, ``rollback()``), the stack, and how to put a whole kept
+    state back (``revive``: the workbench's own, as it also restores the probe settings). While the workbench is
+    quiet (its events blocked: a replay) or a job runs (``in_job``, set by ``Jobs``) no operation keeps a step."""
 
     def __init__(self, bench, stack: UndoStack, *, revive):
         self._bench, self.stack, self._revive = bench, stack, revive
         self._events = bench.events
+        self.in_job = False     # a job runs (Jobs says so as it starts and ends): its step is the whole job
 
     def keep(self, what: tuple, s, copy_filter: bool = True) -> None:
         """Before an operation on the state ``s``: its state, so that ``undo`` can put it back (``what``: (op,
         item)). Not inside a job (whose step is the whole job) nor while quiet. A filter too large for the budget
         is not copied at all (the undo steps before it are forgotten); the copy's cost is the filter's size."""
-        if self._events.blocked or self._bench.busy:
+        if self._events.blocked or self.in_job:
             return
         cost = s.flt.nbytes() if copy_filter else 0
         if self.stack.affordable(cost):
@@ -221,7 +222,7 @@ class Undo:
 
     def unkeep(self) -> None:
         """The operation was refused after all: its step holds nothing to undo."""
-        if not self._events.blocked and not self._bench.busy:
+        if not self._events.blocked and not self.in_job:
             self.stack.pop()
 
     def keep_state(self, what: tuple) -> None:

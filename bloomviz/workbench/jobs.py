@@ -35,10 +35,14 @@ WALL_FLOOR = 0.25        # the wall clock shrinks a chunk to no less than this s
 FRAME_INTERVAL_S = 0.100
 MIN_CHUNK, MAX_CHUNK = 512, 200_000
 
-# What one step did. PAINT: nothing, the turn after a frame, so that the window paints what the frame redrew in a
-# turn of its own (Qt paints at the start of the next turn: with the next chunk, auto-play of 10^7 items had
-# turns of 54 ms of the GUI thread's CPU, a chunk and a paint).
+# What one step did. PAINT: nothing, the turns after a frame, so that the window paints what the frame redrew in
+# turns of their own (Qt paints at the start of the next turn: with the next chunk, auto-play of 10^7 items had
+# turns of 54 ms of the GUI thread's CPU, a chunk and a paint). Two of them: a plot's items tell their scene, the
+# scene tells its view in a queued call, and the view is painted a turn after that; with one, the plot's axes and
+# curves were painted with the next chunk (benchmarks/bench_stalls.py: chunk turns' CPU beside the chunk up to
+# 21-26 ms, against 12 ms with two).
 FRAME, PAINT, MORE, DONE, FAILED, REFUSED = "frame", "paint", "more", "done", "failed", "refused"
+PAINT_TURNS = 2
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,7 @@ class Job:
         self.started = time.perf_counter()
         self.last_frame = self.started
         self.chunks_since_frame = 0
-        self.framed = False         # the last step was a frame: this one leaves the turn to the painting
+        self.paint_turns = 0        # steps left to the painting after a frame
 
     @property
     def progress(self) -> tuple[int, int]:
@@ -79,15 +83,15 @@ class Job:
 
     def advance(self, insert_batch: Callable[[list], int]) -> JobStep:
         """One step: a redraw frame, or one chunk through ``insert_batch`` (or the job's own ``step``)."""
-        if self.framed:
-            self.framed = False
+        if self.paint_turns:
+            self.paint_turns -= 1
             return JobStep(PAINT)
         started = time.perf_counter()
         if self.chunks_since_frame and started - self.last_frame >= FRAME_INTERVAL_S:
             # Every so often a step goes to the window's redraws instead of to a chunk, so that a chunk and a
             # redraw never add up in one turn of the event loop; a chunk comes between two redraws whatever
             # the redraws take.
-            self.last_frame, self.chunks_since_frame, self.framed = started, 0, True
+            self.last_frame, self.chunks_since_frame, self.paint_turns = started, 0, PAINT_TURNS
             return JobStep(FRAME)
         cpu = time.thread_time()
         want = min(self.chunk, self.total - self.done)

@@ -15,10 +15,13 @@ def test_a_busy_wall_clock_neither_shrinks_chunks_nor_starves_them(monkeypatch):
     job = jobs.Job(lambda count: ["x"] * count, total=10_000_000, label="items")
     outcomes = [job.advance(len).outcome for _ in range(40)]
     chunks = outcomes.count(jobs.MORE)
-    assert outcomes.count(jobs.FRAME) <= chunks and chunks >= 13      # frame, paint, chunk, frame, paint, chunk …
+    # frame, paint, paint, chunk, frame, paint, paint, chunk …
+    assert outcomes.count(jobs.FRAME) <= chunks and chunks >= 40 // (jobs.PAINT_TURNS + 2)
     assert all(a != b or a != jobs.FRAME for a, b in zip(outcomes, outcomes[1:]))   # never two frames in a row
-    # the turn after a frame is left to the painting of what it redrew, never to a chunk
-    assert all(b == jobs.PAINT for a, b in zip(outcomes, outcomes[1:]) if a == jobs.FRAME)
+    # the turns after a frame are left to the painting of what it redrew, never to a chunk
+    after = jobs.PAINT_TURNS
+    assert all(outcomes[i + 1:i + 1 + after] == [jobs.PAINT] * after
+               for i, a in enumerate(outcomes[:-after]) if a == jobs.FRAME)
     assert job.chunk > 10 * jobs.MIN_CHUNK and job.done > 40 * jobs.MIN_CHUNK
 
 

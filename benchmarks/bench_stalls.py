@@ -1,0 +1,366 @@
+"""The window's longest event-loop turns during an auto-play of 10^7 items with the plot in view, against the
+same window idle, in one process (issue 23: the auto-play never stalls the event loop over 50 ms).
+
+    python benchmarks/bench_stalls.py [--n 10000000] [--m 95850584] [--k 7] [--rounds 1] [--idle 4]
+
+The main window as ``bloomviz`` opens it (every part installed, 1440 x 900, offscreen), the Filter tab shown, the
+plot dock visible; the warm-up thread finished first (a warm auto-play: the first one is bench_first_paint's).
+Each round measures the window idle (no job, ``--idle`` seconds: what the machine's load alone does to the loop),
+then an auto-play of N random items "as fast as possible" (the Auto-play panel's own path) and the turns after
+it until the truth rows are filled in idle turns and the last redraws are done. Measured in each phase:
+
+- turns: every turn of the GUI thread's event loop, from the dispatcher's ``aboutToBlock`` to its next ``awake``
+  (one glib iteration: the timers, posted events and painting that were due, input included), in wall time and
+  in this thread's CPU (``time.thread_time``). A turn's wall time includes the wait for its first event (no CPU;
+  under 5 ms, the heartbeat's period) and, on a loaded machine, mostly waiting for a core; its CPU is what the
+  window itself takes. Turns are also grouped by what the job did in them (a chunk "more", a redraw "frame", a
+  "paint" turn left to the painting, "none"), with the CPU outside the job's step.
+- gaps: a 5 ms heartbeat timer's ticks; a gap (between two ticks, minus the 5 ms) is how long input would wait.
+- where (``--where``, for diagnosis): a 2 ms interval timer's signal, handled in the GUI thread, notes its Python
+  stack while a turn has run over 15 ms; the longest turns are listed with the innermost bloomviz frames seen
+  most in them (a signal is handled at the next bytecode: time in Qt's C++ shows in the Python frame after it).
+
+Prints each phase's median, 99th percentile and worst turn and gap (wall and CPU), the job's worst against the
+idle baseline, the job's longest turns by wall and by CPU, and ONE JSON line (with the load before and after).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import statistics
+import sys
+import tempfile
+import signal
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6 import QtCore, QtWidgets  # noqa: E402
+
+HEARTBEAT_MS = 5
+SAMPLE_AFTER_S = 0.015
+SAMPLE_EVERY_S = 0.002
+GOAL_MS = 50.0
+SCRATCH = tempfile.mkdtemp(prefix="bloomviz-bench-stalls-")   # settings: never the user's own
+
+
+class TurnClock(QtCore.QObject):
+    """Every turn of the event loop (aboutToBlock -> awake): wall and thread CPU, and stack samples of long ones."""
+
+    def __init__(self, sample: bool = True):
+        super().__init__()
+        self.turns: list[tuple[float, float, float]] = []     # (start, wall s, cpu s)
+        self.samples: dict[float, collections.Counter] = collections.defaultdict(collections.Counter)
+        self.steps: dict[float, list[str]] = collections.defaultdict(list)     # the job's steps in a turn
+        self._start = self._cpu = None
+        self._on = False
+        dispatcher = QtCore.QAbstractEventDispatcher.instance()
+        dispatcher.awake.connect(self._awake)
+        dispatcher.aboutToBlock.connect(self._blocking)
+        if sample:
+            signal.signal(signal.SIGALRM, self._sample)
+            signal.setitimer(signal.ITIMER_REAL, SAMPLE_EVERY_S, SAMPLE_EVERY_S)
+
+    def watch_job_steps(self) -> None:
+        """Note each step of the window's job (a chunk, a frame, a paint turn) in the turn it ran in."""
+        from bloomviz.workbench import jobs
+        advance = jobs.Job.advance
+
+        def noted(job, insert_batch):
+            cpu = time.thread_time()
+            step = advance(job, insert_batch)
+            if self._start is not None:
+                self.steps[self._start].append((step.outcome, time.thread_time() - cpu))
+            return step
+        jobs.Job.advance = noted
+
+    def kinds(self) -> dict[str, list[tuple[float, float, float]]]:
+        """The turns by what the job did in them: "more" (a chunk), "frame", "paint", "more+frame" ..., "none";
+        each turn's (wall, CPU, CPU outside the job's steps)."""
+        out, self.seen = collections.defaultdict(list), collections.defaultdict(collections.Counter)
+        for start, wall, cpu in self.turns:
+            steps = self.steps.get(start, ())
+            kind = "+".join(sorted({kind for kind, _ in steps})) or "none"
+            out[kind].append((wall, cpu, cpu - sum(c for _, c in steps)))
+            self.seen[kind].update(self.samples.get(start, {}))
+        return dict(out)
+
+    def begin(self) -> None:
+        self.turns, self.samples = [], collections.defaultdict(collections.Counter)
+        self.steps = collections.defaultdict(list)
+        self._start = None
+        self._on = True
+
+    def end(self) -> None:
+        self._on = False
+        self._start = None
+
+    def close(self) -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0, 0)
+
+    # Qt's glib dispatcher emits aboutToBlock, then waits and dispatches what is due (timers, posted events,
+    # painting) inside one g_main_context_iteration, then emits awake on the next iteration: a turn's work lies
+    # between aboutToBlock and awake, with the wait for the next event (no CPU; at most the 5 ms heartbeat).
+    def _blocking(self) -> None:
+        if self._on and self._start is None:
+            self._start, self._cpu = time.perf_counter(), time.thread_time()
+
+    def _awake(self) -> None:
+        start = self._start
+        if start is not None:
+            self.turns.append((start, time.perf_counter() - start, time.thread_time() - self._cpu))
+            self._start = None
+
+    def _sample(self, _signum, frame) -> None:
+        # A timer signal, handled in the GUI thread between two bytecodes: the frame is that thread's own. (A
+        # sampling thread reading sys._current_frames() crashed PySide's paintEvent here, and held the lock.)
+        start = self._start
+        if start is not None and frame is not None and time.perf_counter() - start >= SAMPLE_AFTER_S:
+            self.samples[start][where(frame)] += 1
+
+
+def where(frame) -> str:
+    """The innermost frames of the window's code (bloomviz/, up to three) and the innermost frame of all."""
+    inner = f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_code.co_name}"
+    ours = []
+    while frame is not None and len(ours) < 3:
+        path = frame.f_code.co_filename
+        if f"{os.sep}bloomviz{os.sep}" in path:
+            ours.append(f"{path.rsplit(os.sep + 'bloomviz' + os.sep, 1)[1]}:{frame.f_code.co_name}")
+        frame = frame.f_back
+    if not ours:
+        return f"outside bloomviz [in {inner}]"
+    return " < ".join(ours) + ("" if inner in ours[0] else f" [in {inner}]")
+
+
+class Heartbeat:
+    """A 5 ms timer: the gaps between its ticks (wall, minus the 5 ms) and this thread's CPU in each."""
+
+    def __init__(self):
+        self.gaps: list[tuple[float, float]] = []
+        self._last = None
+        self.timer = QtCore.QTimer()
+        self.timer.setTimerType(QtCore.Qt.TimerType.PreciseTimer)
+        self.timer.setInterval(HEARTBEAT_MS)
+        self.timer.timeout.connect(self._beat)
+
+    def _beat(self) -> None:
+        now = (time.perf_counter(), time.thread_time())
+        if self._last is not None:
+            self.gaps.append((max(0.0, now[0] - self._last[0] - HEARTBEAT_MS / 1e3), now[1] - self._last[1]))
+        self._last = now
+
+    def start(self) -> None:
+        self.gaps, self._last = [], None
+        self.timer.start()
+
+    def stop(self) -> None:
+        self.timer.stop()
+
+
+def spread_ms(values: list[float]) -> dict:
+    if not values:
+        return {"median": 0.0, "p99": 0.0, "max": 0.0}
+    ordered = sorted(values)
+    return {"median": round(statistics.median(ordered) * 1e3, 2),
+            "p99": round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1e3, 2),
+            "max": round(ordered[-1] * 1e3, 2)}
+
+
+def summary(turns: list, gaps: list, seconds: float) -> dict:
+    return {"seconds": round(seconds, 2), "turns": len(turns), "ticks": len(gaps),
+            "turn_wall_ms": spread_ms([w for _, w, _ in turns]),
+            "turn_cpu_ms": spread_ms([c for _, _, c in turns]),
+            "gap_wall_ms": spread_ms([w for w, _ in gaps]),
+            "gap_cpu_ms": spread_ms([c for _, c in gaps]),
+            "turns_over_goal_wall": sum(w * 1e3 > GOAL_MS for _, w, _ in turns),
+            "turns_over_goal_cpu": sum(c * 1e3 > GOAL_MS for _, _, c in turns)}
+
+
+def longest(clock: TurnClock, t0: float, by: int, count: int = 8) -> list[dict]:
+    """The ``count`` longest turns by wall (``by`` 1) or CPU (2), with where the GUI thread was seen in them."""
+    out = []
+    for start, wall, cpu in sorted(clock.turns, key=lambda t: -t[by])[:count]:
+        seen = clock.samples.get(start)
+        steps = "+".join(kind for kind, _ in clock.steps.get(start, ())) or "none"
+        out.append({"at_s": round(start - t0, 3), "wall_ms": round(wall * 1e3, 1), "cpu_ms": round(cpu * 1e3, 1),
+                    "steps": steps,
+                    "where": [f"{n}x {w}" for w, n in seen.most_common(3)] if seen else []})
+    return out
+
+
+def run_until(app, done, timeout_s: float) -> None:
+    """Turn the event loop (in its own exec, as the application does) until ``done()``."""
+    loop = QtCore.QEventLoop()
+    poll = QtCore.QTimer()
+    poll.setInterval(20)
+    poll.timeout.connect(lambda: done() and loop.quit())
+    poll.start()
+    QtCore.QTimer.singleShot(int(timeout_s * 1e3), loop.quit)
+    loop.exec()
+    poll.stop()
+
+
+def make_window(app):
+    from bloomviz.gui.main_window import MainWindow
+    from bloomviz.gui.workbench import warmed_up
+    settings = QtCore.QSettings(os.path.join(SCRATCH, "window.ini"), QtCore.QSettings.Format.IniFormat)
+    win = MainWindow(settings=settings)
+    win.install_parts()
+    win.resize(1440, 900)
+    win.show()
+    win.show_tab("filter")
+    run_until(app, warmed_up, 300)
+    run_until(app, lambda: False, 0.5)
+    plot = win.plot
+    if not plot.isVisible() or plot.visibleRegion().isEmpty():
+        raise SystemExit("the plot is not in view: the measurement would leave its redraws out")
+    return win
+
+
+def idle_phase(app, win, clock, beat, seconds: float) -> dict:
+    clock.begin()
+    beat.start()
+    t = time.perf_counter()
+    run_until(app, lambda: False, seconds)
+    out = summary(clock.turns, beat.gaps, time.perf_counter() - t)
+    beat.stop()
+    clock.end()
+    return out
+
+
+def job_phase(app, win, clock, beat, n: int, m: int, k: int, seed: int) -> dict:
+    from bloomviz.gui.filter_tab.autoplay import MAX_RATE
+    wb = win.wb
+    wb.configure(m, k, capacity=n)
+    run_until(app, lambda: False, 0.5)
+    ap = win.autoplay
+    ap.set_source("random", seed)
+    ap.set_rate(MAX_RATE)
+    ap.set_count(n)
+    ended = []
+    wb.jobFinished.connect(lambda *_: ended.append(time.perf_counter()))
+    clock.begin()
+    beat.start()
+    t0 = time.perf_counter()
+    ap.start()
+    run_until(app, lambda: bool(ended), 600)
+    if not ended or len(wb.filter) != n:
+        raise SystemExit(f"the auto-play did not finish: {len(wb.filter):,} of {n:,} items")
+    job_turns = len(clock.turns)
+    job_ticks = len(beat.gaps)
+
+    def settled() -> bool:   # the truth rows made in idle turns, the last redraws done
+        rows = wb.model.state.truth.rows
+        return (rows is None or not rows.deferred_rows) and not win.plot.redraw_pending
+    run_until(app, settled, 120)
+    run_until(app, lambda: False, 0.5)
+    t1 = time.perf_counter()
+    beat.stop()
+    clock.end()
+    turns, gaps = clock.turns, beat.gaps
+    out = summary(turns, gaps, t1 - t0)
+    out["job"] = summary(turns[:job_turns], gaps[:job_ticks], ended[0] - t0)
+    out["after_job"] = summary(turns[job_turns:], gaps[job_ticks:], t1 - ended[0])
+    out["autoplay_s"] = round(ended[0] - t0, 3)
+    out["longest_wall"], out["longest_cpu"] = longest(clock, t0, 1), longest(clock, t0, 2)
+    out["by_step"] = {kind: {"turns": len(v), "wall_ms": spread_ms([w for w, _, _ in v]),
+                             "cpu_ms": spread_ms([c for _, c, _ in v]), "rest_cpu_ms": spread_ms([r for _, _, r in v])}
+                      for kind, v in sorted(clock.kinds().items())}
+    for kind, seen in clock.seen.items():
+        out["by_step"][kind]["where"] = [f"{n}x {w}" for w, n in seen.most_common(6)]
+    return out
+
+
+def show(name: str, s: dict) -> None:
+    tw, tc, gw, gc = s["turn_wall_ms"], s["turn_cpu_ms"], s["gap_wall_ms"], s["gap_cpu_ms"]
+    print(f"  {name:<12} {s['seconds']:6.2f} s {s['turns']:6d} turns | turn wall {tw['median']:6.1f} "
+          f"{tw['p99']:6.1f} {tw['max']:6.1f} | turn CPU {tc['median']:5.1f} {tc['p99']:5.1f} {tc['max']:5.1f} | "
+          f"gap wall {gw['median']:5.1f} {gw['p99']:6.1f} {gw['max']:6.1f} | gap CPU {gc['max']:5.1f}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=10_000_000, help="items auto-played (default 10^7)")
+    parser.add_argument("--m", type=int, default=95_850_584, help="bits (default: the 1%% design for 10^7)")
+    parser.add_argument("--k", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=1, help="idle + auto-play rounds (default 1)")
+    parser.add_argument("--idle", type=float, default=4.0, help="seconds of the idle baseline a round")
+    parser.add_argument("--where", action="store_true",
+                        help="sample where the GUI thread is in long turns (a thread taking the interpreter's lock "
+                             "every 2 ms of such a turn: it lengthens them on a loaded machine; diagnosis only)")
+    parser.add_argument("--paint-turns", type=int, default=None,
+                        help="turns left to the painting after a redraw frame (default: the job's PAINT_TURNS; 1 is "
+                             "the job before 2026-11-28)")
+    args = parser.parse_args()
+    from bloomviz.workbench import jobs
+    if args.paint_turns is not None:
+        jobs.PAINT_TURNS = max(1, args.paint_turns)
+    from bloomviz.workbench.limits import check_k, check_m
+    try:
+        check_m(args.m)
+        check_k(args.k)
+    except ValueError as exc:
+        parser.error(str(exc))
+    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
+    win = make_window(app)
+    clock, beat = TurnClock(sample=args.where), Heartbeat()
+    clock.watch_job_steps()
+    rounds = []
+    load = [os.getloadavg()]
+    for r in range(args.rounds):
+        idle = idle_phase(app, win, clock, beat, args.idle)
+        played = job_phase(app, win, clock, beat, args.n, args.m, args.k, seed=1 + r)
+        rounds.append({"idle": idle, "autoplay": played})
+        load.append(os.getloadavg())
+    clock.close()
+    win.hide()     # (closing asks whether to save the auto-played filter)
+
+    print(f"auto-play of {args.n:,} items, m = {args.m:,}, k = {args.k}, plot in view, {jobs.PAINT_TURNS} paint "
+          f"turn(s) after a frame; {args.rounds} round(s); "
+          f"load {' -> '.join(f'{x[0]:.1f}' for x in load)}")
+    print(f"  {'':<12} {'':>8} {'':>12} | turn wall med p99 max | turn CPU med p99 max | gap wall med p99 max"
+          " | gap CPU max (ms)")
+    for i, rnd in enumerate(rounds):
+        print(f"round {i + 1}: auto-play {rnd['autoplay']['autoplay_s']:.2f} s")
+        show("idle", rnd["idle"])
+        show("job", rnd["autoplay"]["job"])
+        show("after job", rnd["autoplay"]["after_job"])
+        show("job + after", rnd["autoplay"])
+        print("  turns by the job's step in them (turns; wall median p99 max; CPU median p99 max; CPU outside the "
+              "job's step median p99 max, ms):")
+        for kind, v in rnd["autoplay"]["by_step"].items():
+            w, c, r = v["wall_ms"], v["cpu_ms"], v["rest_cpu_ms"]
+            print(f"    {kind:<16} {v['turns']:5d}; {w['median']:6.1f} {w['p99']:6.1f} {w['max']:6.1f}; "
+                  f"{c['median']:5.1f} {c['p99']:5.1f} {c['max']:5.1f}; {r['median']:5.1f} {r['p99']:5.1f} {r['max']:5.1f}")
+            for seen in v.get("where", ()):
+                print(f"      {seen}")
+        for key in ("longest_wall", "longest_cpu"):
+            print(f"  {'longest' if key == 'longest_wall' else 'most CPU'} turns (wall, CPU ms, seconds after the "
+                  "start, where the GUI thread was seen with --where):")
+            for t in rnd["autoplay"][key]:
+                print(f"    {t['wall_ms']:7.1f} {t['cpu_ms']:7.1f}  at {t['at_s']:6.2f} s  {t['steps']:<10} "
+                      f"{'; '.join(t['where']) or '-'}")
+    worst_wall = max(r["autoplay"]["turn_wall_ms"]["max"] for r in rounds)
+    worst_cpu = max(r["autoplay"]["turn_cpu_ms"]["max"] for r in rounds)
+    idle_wall = max(r["idle"]["turn_wall_ms"]["max"] for r in rounds)
+    idle_gap = max(r["idle"]["gap_wall_ms"]["max"] for r in rounds)
+    gap = max(r["autoplay"]["gap_wall_ms"]["max"] for r in rounds)
+    print(f"worst turn of the auto-play: {worst_wall:.1f} ms wall ({'met' if worst_wall <= GOAL_MS else 'NOT met'}"
+          f" <= {GOAL_MS:.0f}), {worst_cpu:.1f} ms of the GUI thread's CPU "
+          f"({'met' if worst_cpu <= GOAL_MS else 'NOT met'}); idle baseline's worst turn {idle_wall:.1f} ms wall")
+    print(f"worst heartbeat gap: auto-play {gap:.1f} ms, idle {idle_gap:.1f} ms")
+    print(json.dumps({"n": args.n, "m": args.m, "k": args.k, "paint_turns": jobs.PAINT_TURNS, "load": load,
+                      "rounds": rounds,
+                      "worst_turn_wall_ms": worst_wall, "worst_turn_cpu_ms": worst_cpu,
+                      "idle_worst_turn_wall_ms": idle_wall, "worst_gap_ms": gap, "idle_worst_gap_ms": idle_gap}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

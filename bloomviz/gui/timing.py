@@ -11,9 +11,11 @@
   signal calling ``start``) keeps the runner going whatever it returns. ``interval_ms`` makes it a metronome
   instead (auto-play at a chosen rate). If ``step`` raises, the runner stops before the exception propagates,
   so a failing step is not retried for ever.
-- ``AfterFirstPaint(watched, callback)`` calls ``callback`` from the event loop once ``watched`` (a window, or
-  the application: any of its widgets) has painted for the first time: work the first screen does not need
-  (the other tabs' parts, the warm-up thread) waits for it instead of delaying it.
+- ``AfterFirstPaint(watched, callback, hidden=None)`` calls ``callback`` from the event loop once ``watched`` (a
+  window, or the application: any of its widgets) has painted for the first time: work the first screen does
+  not need (the other tabs' parts, the warm-up thread) waits for it instead of delaying it. ``hidden``, if
+  given, is called (from the event loop too) each time ``watched`` is hidden before that paint: a window hidden
+  before it painted paints only when shown again, which may be never.
 - ``JobRunner`` drives a steppable job (``step() -> finished``, ``done``, ``total``, ``finished``) on a
   ``ChunkRunner``, as many steps per turn as fit in ``SLICE_MS``, and reports progress, the end, a
   cancellation or a failure (a ``ValueError`` or ``MemoryError`` from the job) as signals.
@@ -30,9 +32,10 @@ SLICE_MS = 30   # a job's steps per turn of the event loop: short enough that ty
 
 
 class AfterFirstPaint(QtCore.QObject):
-    def __init__(self, watched: QtCore.QObject, callback: Callable[[], object]):
+    def __init__(self, watched: QtCore.QObject, callback: Callable[[], object],
+                 hidden: Callable[[], object] | None = None):
         super().__init__(watched)
-        self._watched, self._callback = watched, callback
+        self._watched, self._callback, self._hidden = watched, callback, hidden
         watched.installEventFilter(self)
 
     @property
@@ -44,6 +47,8 @@ class AfterFirstPaint(QtCore.QObject):
             callback, self._callback = self._callback, None
             self._watched.removeEventFilter(self)
             QtCore.QTimer.singleShot(0, callback)    # after this paint, in a turn of its own
+        elif event.type() == QtCore.QEvent.Type.Hide and self._callback is not None and self._hidden is not None:
+            QtCore.QTimer.singleShot(0, self._hidden)
         return False
 
 

@@ -107,6 +107,9 @@ def _load_compiled() -> None:
 
 
 _after_paint: list = []     # the one-shot start of the warm-up the first paint calls, while it waits
+# A window shown but never painted (minimised before it could be): the warm-up is a head start, not worth
+# waiting for ever. A normal start paints within seconds (4.5 s the slowest measured, on a loaded machine).
+WARM_UP_LATEST_MS = 30_000
 
 
 def _watch_first_paint() -> None:
@@ -115,17 +118,27 @@ def _watch_first_paint() -> None:
     holding the interpreter's lock) ran beside that paint and delayed it. The windows are watched, not the
     application: a Python filter on the application sees every event of every object, those being destroyed
     too, and PySide crashed in it (a test making a QtWorkbench in its body, then pytest-qt processing events).
-    No window shown (the model used without one): nothing waits for a paint, the warm-up starts now."""
-    app = QtWidgets.QApplication.instance()
-    shown = [w for w in app.topLevelWidgets() if w.isVisible()] if isinstance(app, QtWidgets.QApplication) else []
+    No window shown (the model used without one), or none left shown (hidden before it painted): nothing waits
+    for a paint, the warm-up starts now; and at the latest ``WARM_UP_LATEST_MS`` after the watch began."""
+    shown = _shown_windows()
     if not shown:
         _start_warm_up()
         return
     once = _Once(_start_warm_up)
     _after_paint[:] = [once]
+
+    def after_hide() -> None:
+        if not _shown_windows():
+            once()
     for w in shown:     # (each watch is owned by its window) a window closed before it painted must not leave
-        AfterFirstPaint(w, once)                               # the warm-up waiting for ever
+        AfterFirstPaint(w, once, hidden=after_hide)           # the warm-up waiting for ever
         w.destroyed.connect(once)
+    QtCore.QTimer.singleShot(WARM_UP_LATEST_MS, once)
+
+
+def _shown_windows() -> list:
+    app = QtWidgets.QApplication.instance()
+    return [w for w in app.topLevelWidgets() if w.isVisible()] if isinstance(app, QtWidgets.QApplication) else []
 
 
 class _Once:

@@ -90,6 +90,41 @@ def test_a_window_closed_before_it_painted_does_not_leave_the_warm_up_waiting(qt
     assert started == [True] and not adapter._after_paint[0].waiting
 
 
+def test_a_window_hidden_before_it_painted_starts_the_warm_up_when_no_window_is_left_shown(qtbot, monkeypatch):
+    started = []
+    monkeypatch.setattr(adapter, "_start_warm_up", lambda: started.append(True))
+    monkeypatch.setattr(adapter, "_after_paint", [])
+    widget = QtWidgets.QLabel("hidden before it painted")
+    qtbot.addWidget(widget)
+    monkeypatch.setattr(QtWidgets.QApplication, "topLevelWidgets", staticmethod(lambda: [widget]))
+    widget.show()
+    adapter._watch_first_paint()
+    assert not started
+    widget.hide()                   # before the event loop turned to paint it: it paints only if shown again
+    qtbot.waitUntil(lambda: bool(started))
+    assert started == [True] and not adapter._after_paint[0].waiting
+
+
+class _NoPaints(QtCore.QObject):
+    def eventFilter(self, obj, event):  # noqa: N802 - Qt's name
+        return event.type() == QtCore.QEvent.Type.Paint
+
+
+def test_a_shown_window_that_never_paints_starts_the_warm_up_after_a_bounded_time(qtbot, monkeypatch):
+    started = []
+    monkeypatch.setattr(adapter, "_start_warm_up", lambda: started.append(True))
+    monkeypatch.setattr(adapter, "_after_paint", [])
+    monkeypatch.setattr(adapter, "WARM_UP_LATEST_MS", 50)
+    widget = QtWidgets.QLabel("shown, never painted (minimised before it could be)")
+    qtbot.addWidget(widget)
+    widget.show()
+    adapter._watch_first_paint()
+    no_paints = _NoPaints(widget)
+    widget.installEventFilter(no_paints)     # installed last, so it sees the paints first and keeps them
+    qtbot.waitUntil(lambda: bool(started))
+    assert started == [True] and widget.isVisible()
+
+
 def test_the_first_screen_shows_before_the_other_tabs_are_installed(qtbot, tmp_path):
     w = new_window(qtbot, tmp_path, probes=100)
     w.install_parts(first_screen=True)

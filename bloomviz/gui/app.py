@@ -187,6 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from PySide6 import QtWidgets
 
     from bloomviz.gui import theme
+    from bloomviz.gui.gui_thread_gc import collect_on_gui_thread
     from bloomviz.gui.main_window import MainWindow
 
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([sys.argv[0] if sys.argv else "bloomviz"])
@@ -216,7 +217,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.show()
     _start(window, args)
     watcher = _FirstPaint(window, app) if os.environ.get("BLOOMVIZ_QUIT_AFTER_PAINT") else None
-    code = app.exec()
+    with collect_on_gui_thread():   # other threads run Python beside Qt (gui_thread_gc.py says why)
+        code = app.exec()
     del watcher
     return int(code)
 

@@ -1,0 +1,37 @@
+"""Python's cyclic garbage collection only on the GUI thread, between two turns of the event loop.
+
+CPython collects in whichever thread allocates past its threshold. The window runs Python on other threads (the
+warm-up compiling numba code, the explorer's curves, a lesson's job), so a cycle holding a Qt object (a
+pyqtgraph item's wrapper, a widget) could be collected there, its C++ destructor running off the GUI thread;
+and on the GUI thread a collection can start inside Qt's own loops (a theme change re-polishes every widget,
+calling Python on the way), deleting a widget Qt is walking. A segfault was seen once in ``theme.apply_theme``
+while the warm-up thread compiled numba code; it was not reproduced (a stress of theme changes against a
+thread allocating cycles, 6 runs of 15 s, did not crash), so this closes the door the traceback points at.
+
+pyqtgraph ships the cure for exactly this (``pyqtgraph.util.garbage_collector.GarbageCollector``: "ensure
+that garbage collection only happens in the GUI thread, as otherwise Qt can crash"): automatic collection
+off, and a timer on the GUI thread collecting each generation whose count passed its threshold. Used around
+the window's event loop only (``gui.app.main``), and undone after it: tests and scripts keep Python's default.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+from typing import Iterator
+
+INTERVAL_S = 1.0     # pyqtgraph's default: cycles wait at most this long, which only memory notices
+
+
+@contextlib.contextmanager
+def collect_on_gui_thread(interval_s: float = INTERVAL_S) -> Iterator[None]:
+    """Within the block, cyclic garbage is collected by a timer of the calling (GUI) thread only."""
+    from pyqtgraph.util.garbage_collector import GarbageCollector
+    was_enabled = gc.isenabled()
+    collector = GarbageCollector(interval=interval_s)
+    try:
+        yield
+    finally:
+        collector.timer.stop()
+        if was_enabled:
+            gc.enable()

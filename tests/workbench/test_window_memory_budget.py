@@ -39,3 +39,35 @@ def test_typed_items_count_with_their_text(wb, monkeypatch):
     assert wb.insert_batch([f"word {i}" for i in range(1000)]) == 1000
     assert wb.insert_batch(["x" * 60_000] * 20) == 0 and "budget" in errors[-1]
     assert wb.insert("one more") is not None
+
+
+def test_an_insert_that_fits_does_not_count_the_whole_state_again(wb, monkeypatch):
+    from bloomviz.workbench import operations, state
+    walks = []
+    monkeypatch.setattr(operations, "nbytes", lambda s: walks.append(1) or state.nbytes(s))
+    for i in range(50):
+        assert wb.insert(f"word {i}") is not None
+    assert wb.insert_batch([f"batch {i}" for i in range(100)]) == 100
+    assert len(walks) == 1          # counted once, for the first insert; each later one added what it keeps
+    assert wb.undo() and wb.insert("after undo") is not None
+    assert len(walks) == 2          # a state cut back is counted again
+
+
+def test_near_the_budget_the_count_is_exact_and_the_refusal_comes_where_it_fits_no_more(wb, monkeypatch):
+    from bloomviz.workbench import limits as window_limits
+    from bloomviz.workbench.state import nbytes
+    errors = []
+    wb.events.error.connect(errors.append)
+    item_bytes = 1000
+    monkeypatch.setattr(limits, "WINDOW_KEPT_BYTES", nbytes(wb.state) + 300 * item_bytes)
+    more = (4 * wb.filter.k + window_limits.KEPT_PER_INSERT + item_bytes + window_limits.KEPT_PER_TYPED_ITEM
+            + window_limits.KEPT_PER_OPERATION)
+    inserted = 0
+    while wb.insert(f"{inserted:0{item_bytes}d}") is not None:
+        inserted += 1
+        assert inserted < 1000
+    kept = nbytes(wb.state)
+    assert wb.state.kept == kept and kept + more > limits.WINDOW_KEPT_BYTES    # what was refused did not fit
+    grown = more - item_bytes       # what the whole count holds of one typed insert (not its text's length)
+    assert kept - grown + more <= limits.WINDOW_KEPT_BYTES          # and the insert before it did fit
+    assert len(wb.filter) == inserted and "past its budget" in errors[-1]

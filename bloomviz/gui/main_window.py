@@ -132,7 +132,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self.partsInstalled.emit()
             return made
         first = range(extensions.FIRST_SCREEN)
-        made = {extensions.STEPS[i][0].__name__: extensions.install_step(self, i) for i in first}
+        made = {extensions.MODULES[i]: extensions.install_step(self, i) for i in first}
         self._parts_left = list(range(extensions.FIRST_SCREEN, len(extensions.STEPS)))
         self._after_paint = AfterFirstPaint(self, self._install_next_part)
         return made
@@ -146,18 +146,26 @@ class MainWindow(QtWidgets.QMainWindow):
             extensions.install_step(self, self._parts_left.pop(0))
 
     def _install_next_part(self) -> None:
-        if self._parts_left:
+        if not self.plot.built:
+            # the Filter tab's plot, which the Start page does not show, first: ready for a first switch to it
+            self.plot.build()
+        elif self._parts_left:
             extensions.install_step(self, self._parts_left.pop(0))
-            QtCore.QTimer.singleShot(0, self, self._install_next_part)   # (dropped if the window is gone)
+        else:
+            window_parts.install(self)
+            self.partsInstalled.emit()
             return
-        window_parts.install(self)
-        self.partsInstalled.emit()
+        QtCore.QTimer.singleShot(0, self, self._install_next_part)   # (dropped if the window is gone)
 
     # --- construction ------------------------------------------------------------------------------------
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if not self._sized:
-            # Dock sizes only take once the window has its size; a restored layout wins over these defaults.
+        self._size_docks_once()
+
+    def _size_docks_once(self) -> None:
+        # Dock sizes only take once the window has its size and the docks show (a window opened on the Start
+        # page sizes them on the first switch to the Filter tab); a restored layout wins over these defaults.
+        if not self._sized and self.isVisible() and self.current_tab() == "filter":
             self._sized = True
             if not self._restored_state:
                 self.default_layout()
@@ -221,6 +229,7 @@ class MainWindow(QtWidgets.QMainWindow):
         if key in self._view_makers:
             self.tab_view(key)
         self.dock_keeper.follow_tab(self.current_tab() == "filter")
+        self._size_docks_once()
 
     def menu(self, title: str) -> QtWidgets.QMenu:
         """The top-level menu named ``title`` ("&File", "Tools" ...), made before Help when missing."""

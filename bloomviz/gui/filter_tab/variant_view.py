@@ -54,7 +54,7 @@ class VariantViews(QtCore.QObject):
         w.plot.set_theory_label(variant_words.theory_label(wb.filter))
         # the standard filter's formulas describe a counting filter too, but not the others (see Workbench._rows)
         for key in ("fp_classic", "fp_approx", "fp_bound"):
-            w.plot.curve(key).setVisible(standard_formulas_apply(wb.filter))
+            w.plot.set_curve_visible(key, standard_formulas_apply(wb.filter))
         self.refresh_bands()
 
     def refresh_bands(self) -> None:

@@ -125,11 +125,17 @@ class DockKeeper:
     def follow_tab(self, on_filter: bool) -> None:
         # The docks belong to the filter's tab: the other views (explorer, compare ...) get the whole window,
         # and coming back puts each dock as it was.
+        # In a window not shown yet (one opened on the Start page chooses it before it shows) no dock is
+        # visible: what counts there is whether it was hidden, or a first switch to the Filter tab showed none
+        # of its panels. A dock added meanwhile (slow motion, predict) stays as its installer left it.
         if not on_filter and self._shown is None:
-            self._shown = {key: dock.isVisible() for key, dock in self._docks.items()}
+            shown = self._window.isVisible()
+            self._shown = {key: dock.isVisible() if shown else not dock.isHidden()
+                           for key, dock in self._docks.items()}
             for dock in self._docks.values():
                 dock.hide()
         elif on_filter and self._shown is not None:
             shown, self._shown = self._shown, None
             for key, dock in self._docks.items():
-                dock.setVisible(shown.get(key, True))
+                if key in shown:
+                    dock.setVisible(shown[key])

@@ -13,7 +13,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.i18n import tr
 from bloomviz.gui.filter_tab.plot.style import (BASE_LABEL_PT, BASE_LEGEND_PT, BASE_TICK_PT, BASE_TITLE_PT, LABELS,
-                                                STYLES, THEMES, positive_number)
+                                                STYLES, THEMES, checked_font_scale)
 
 
 def _rerender_legend(legend: pg.LegendItem) -> None:
@@ -78,10 +78,7 @@ class PlotLooks:
 
     def set_font_scale(self, factor) -> None:
         """Scale the text inside the plots (1.0 = normal; 1.5–2 for a projector)."""
-        factor = positive_number("font scale", factor)
-        if not 0.25 <= factor <= 8:
-            raise ValueError(f"font scale must be between 0.25 and 8, not {factor!r}")
-        self.font_scale = factor
+        self.font_scale = checked_font_scale(factor)
         self.apply_text()
 
     def apply_text(self) -> None:

@@ -75,3 +75,11 @@ def positive_number(name: str, value) -> float:
     if not math.isfinite(value) or value <= 0:
         raise ValueError(f"{name} must be a positive finite number, not {value!r}")
     return value
+
+
+def checked_font_scale(factor) -> float:
+    """A text scale for the plots (1.0 = normal), or a TypeError/ValueError naming the bad value."""
+    factor = positive_number("font scale", factor)
+    if not 0.25 <= factor <= 8:
+        raise ValueError(f"font scale must be between 0.25 and 8, not {factor!r}")
+    return factor

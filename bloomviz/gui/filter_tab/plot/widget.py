@@ -27,11 +27,9 @@ logarithm: those points are left out of the lines, and the band's lower edge run
 
 ``set_font_scale(f)`` scales the text drawn inside the plots (ticks, axis labels, titles, legends) for
 projection; the check boxes and the readout are ordinary Qt widgets and follow the application font.
-The widget owns its state (the series, the toggles, capacity, reference, the theory's name) and composes
-the parts that act on its items, each handed what it acts on: ``PlotItems`` (``items.py``: the plots and
-their items), ``PlotLegend`` (``legend.py``: where the legend goes), ``PlotLooks`` (``looks.py``: theme, text
-sizes), ``CurvePainter`` (``drawing.py``: the curves' data) and ``PlotReadout`` (``readout.py``: the values
-under the mouse). Large series stay fast: past a few thousand rows the curves draw a few rows per pixel
+The widget owns its state (the series, the toggles, capacity, reference, the theory's name); the parts that
+act on its pyqtgraph items (``parts.py`` lists them) are made on its first showing or first need. Large
+series stay fast: past a few thousand rows the curves draw a few rows per pixel
 (``drawing.draw_rows``: each bucket's first row and its lowest and highest measured rate), over the visible range when zoomed.
 """
 
@@ -39,18 +37,19 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
-from bloomviz.gui.filter_tab.plot.drawing import CurvePainter
-from bloomviz.gui.filter_tab.plot.items import PlotControls, PlotItems
-from bloomviz.gui.filter_tab.plot.legend import PlotLegend
-from bloomviz.gui.filter_tab.plot.looks import PlotLooks
-from bloomviz.gui.filter_tab.plot.readout import HoverWatcher, PlotReadout, values_at
-from bloomviz.gui.filter_tab.plot.style import BROKEN_LABEL, ESTIMATE_CURVES, FILL_CURVES, LABELS, positive_number
-from bloomviz.gui.widgets.plot_export import CsvExport, csv_export, export_plot
-from bloomviz.gui.widgets.wilson_band import WilsonBand
+from bloomviz.gui.filter_tab.plot import parts
+from bloomviz.gui.filter_tab.plot.readout import values_at
+from bloomviz.gui.filter_tab.plot.style import BROKEN_LABEL, LABELS, checked_font_scale, positive_number
+
+if TYPE_CHECKING:    # the parts (parts.py) and pyqtgraph are imported when the plot is built
+    import pyqtgraph as pg
+
+    from bloomviz.gui.widgets.plot_export import CsvExport
+    from bloomviz.gui.widgets.wilson_band import WilsonBand
 
 
 class FpPlotWidget(QtWidgets.QWidget):
@@ -71,12 +70,15 @@ class FpPlotWidget(QtWidgets.QWidget):
 
     def __init__(self, parent=None, *, series=None, dark: bool = False, font_scale: float = 1.0):
         super().__init__(parent)
+        self._built = self._building = False
         self._series = None
         self._capacity: float | None = None
         self._reference: tuple[float, str] | None = None
         self._log_y = self._show_fill = self._show_estimate = False
         self._theory_label: str | None = None             # a variant's own name for the exact curve
         self._formula_break: tuple[int, int] | None = None  # (row, k): set_formula_break
+        self._dark, self._font_scale = False, 1.0
+        self._hidden_curves: set[str] = set()     # set_curve_visible(key, False)
         self.redraw_count = 0  # how many times the curves were redrawn (throttling is observable)
 
         self._timer = QtCore.QTimer(self)
@@ -84,41 +86,46 @@ class FpPlotWidget(QtWidgets.QWidget):
         self._timer.setInterval(self.REFRESH_INTERVAL_MS)
         self._timer.timeout.connect(self.refresh_now)
 
-        self._controls = PlotControls(self.set_log_y, self.set_show_fill, self.set_show_estimate)
-        self._graphics = pg.GraphicsLayoutWidget()
-        self._graphics.setMinimumSize(200, 150)   # small: in a short dock at large text the plot shrinks, not the grid
-        # The check boxes' row wraps (its height depends on the width), so the dock's scroll area made the widget
-        # as tall as its preferred height for the width, the plot's 400 px included: in a short dock the plot
-        # scrolled and its y-axis title ran past the part shown. The plot takes what room there is (>= 150 px).
-        self._graphics.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Ignored)
-        self._items = items = PlotItems(self._graphics, FILL_CURVES, ESTIMATE_CURVES)
-        self._legend = PlotLegend(items, self.visible_plots, on_placed=self._placed)
-        self._looks = PlotLooks(items, self._legend, self.visible_plots, title=self.TITLE, x_label=self.X_LABEL)
-        self._painter = CurvePainter(items, self._legend, self)
-        self._readout = PlotReadout(self, items.crosshairs, self.visible_plots)
-        rate_box = items.rate_plot.getViewBox()
-        rate_box.sigXRangeChanged.connect(self._on_rate_x_range)
-        # pyqtgraph's own context menu has a log-y box too: keep it and this widget's state as one.
-        items.rate_plot.ctrl.logYCheck.toggled.connect(self.set_log_y)
-
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.setSpacing(2)
-        layout.addLayout(self._controls.layout)
-        layout.addWidget(self._graphics, 1)
-        layout.addWidget(self._readout.area)
-        self._relayout()
-        self._legend.invalidate()
-
-        self._graphics.scene().sigMouseMoved.connect(self._readout.on_mouse_moved)
-        self._hover_watcher = HoverWatcher(self._graphics, self._readout.on_mouse_left, self._legend.place)
-
         self.set_theme(dark)
         self.set_font_scale(font_scale)
         if series is not None:
             self.set_series(series)
         else:
             self.refresh_now()
+
+    # --- its parts, made once ---------------------------------------------------------------------------------
+    def __getattr__(self, name: str):
+        # only for a part not made yet: a call that draws makes them first, whoever calls it
+        if name in parts.MADE and not self.__dict__.get("_building", True):
+            self.build()
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @property
+    def built(self) -> bool:
+        """Whether the plot's parts are made (they are on its first showing, or by ``build``)."""
+        return self._built
+
+    def build(self) -> None:
+        """Make the plot's parts now (``parts.py``) and draw them as the state set so far says; once."""
+        if self._built:
+            return
+        self._building = True
+        try:
+            parts.build(self)
+        finally:
+            self._building = False
+        self._built = True
+        parts.apply_state(self)
+        self.refresh_now()
+
+    def showEvent(self, event) -> None:
+        if not self._built:
+            self.build()
+        super().showEvent(event)
 
     # --- the data ---------------------------------------------------------------------------------------------
     @property
@@ -146,6 +153,9 @@ class FpPlotWidget(QtWidgets.QWidget):
         """Redraw every visible curve from the series now."""
         self._timer.stop()
         self.redraw_count += 1
+        if not self._built:      # drawn when built; the panels showing "n now" follow all the same
+            self.redrawn.emit(self.drawn_n)
+            return
         started = time.perf_counter()
         self._redraw()
         # A million-row series takes tens of milliseconds to redraw; spacing redraws by a few times that
@@ -160,8 +170,12 @@ class FpPlotWidget(QtWidgets.QWidget):
 
     @property
     def drawn_n(self) -> int:
-        """The n of the latest row drawn (0 with no data): what panels showing "n now" should agree with."""
-        return self._painter.drawn_n
+        """The n of the latest row drawn (0 with no data): what panels showing "n now" should agree with. Before
+        the plot is built, the n it will draw."""
+        if self._built:
+            return self._painter.drawn_n
+        series = self._series
+        return int(series.column("n")[-1]) if series is not None and len(series) else 0
 
     @property
     def redraw_pending(self) -> bool:
@@ -186,7 +200,8 @@ class FpPlotWidget(QtWidgets.QWidget):
     def set_capacity(self, n) -> None:
         """Mark the design capacity n with a vertical line; ``None`` removes the mark."""
         self._capacity = None if n is None else positive_number("capacity", n)
-        self._painter.draw_capacity()
+        if self._built:
+            self._painter.draw_capacity()
 
     @property
     def reference(self) -> tuple[float, str] | None:
@@ -196,21 +211,21 @@ class FpPlotWidget(QtWidgets.QWidget):
         """A horizontal line at rate ``value`` named ``label`` in the legend (a scalable filter's compound bound
         p); ``None`` removes it. Drawn as a two-point curve from n = 0 to the latest n (or the capacity), so
         it follows the log axis like the other curves."""
-        curve = self._items.reference_curve
-        if self._reference is not None:
-            self._legend.remove(curve)
-        if value is None:
-            self._reference = None
-        else:
+        if value is not None:
             value = positive_number("reference rate", value)
-            self._reference = (value, str(label) or f"reference {value:g}")
-            self._legend.add(curve, self._reference[1])
-        self._painter.draw_reference()
+        if self._built and self._reference is not None:
+            self._legend.remove(self._items.reference_curve)
+        self._reference = None if value is None else (value, str(label) or f"reference {value:g}")
+        if self._built:
+            if self._reference is not None:
+                self._legend.add(self._items.reference_curve, self._reference[1])
+            self._painter.draw_reference()
 
     def set_theory_label(self, text: str | None = None) -> None:
         """Rename the exact-theory curve (a variant's own formula); None restores "theory: exact"."""
         self._theory_label = text
-        self._name_theory()
+        if self._built:
+            self._name_theory()
 
     @property
     def formula_break(self) -> tuple[int, int] | None:
@@ -225,8 +240,9 @@ class FpPlotWidget(QtWidgets.QWidget):
         key = None if row is None else (int(row), int(k))
         if key != self._formula_break:
             self._formula_break = key
-            self._name_theory()
-            self._readout.update()
+            if self._built:
+                self._name_theory()
+                self._readout.update()
 
     def _name_theory(self) -> None:
         text = (BROKEN_LABEL if self._formula_break is not None
@@ -245,15 +261,9 @@ class FpPlotWidget(QtWidgets.QWidget):
         if on == self._log_y:
             return
         self._log_y = on
-        self._items.rate_plot.setLogMode(x=False, y=on)
-        self._painter.draw_limit()
-        vb = self._items.rate_plot.getViewBox()
-        vb.enableAutoRange(axis="y")
-        vb.updateAutoRange()  # now, so the band's floor is taken from the new axis, not the old one
-        # The capacity label sits beside its line where the curves are not: high up on a linear axis
-        # (the rate at capacity is small), half-way on a log axis (the rate at capacity is near the top).
-        self.capacity_line.label.setPosition(0.5 if on else 0.93)
-        PlotControls.sync(self._controls.log, on)
+        if self._built:
+            parts.apply_log_y(self)
+            self._controls.sync(self._controls.log, on)
         self.logYChanged.emit(on)
 
     @property
@@ -264,8 +274,9 @@ class FpPlotWidget(QtWidgets.QWidget):
         on = bool(on)
         if on != self._show_fill:
             self._show_fill = on
-            self._after_subplot_toggle()
-            PlotControls.sync(self._controls.fill, on)
+            if self._built:
+                parts.subplots_toggled(self)
+                self._controls.sync(self._controls.fill, on)
             self.showFillChanged.emit(on)
 
     @property
@@ -276,8 +287,9 @@ class FpPlotWidget(QtWidgets.QWidget):
         on = bool(on)
         if on != self._show_estimate:
             self._show_estimate = on
-            self._after_subplot_toggle()
-            PlotControls.sync(self._controls.estimate, on)
+            if self._built:
+                parts.subplots_toggled(self)
+                self._controls.sync(self._controls.estimate, on)
             self.showEstimateChanged.emit(on)
 
     def visible_plots(self) -> list[pg.PlotItem]:
@@ -290,42 +302,44 @@ class FpPlotWidget(QtWidgets.QWidget):
             self._legend.invalidate()   # the plots moved: put the legend beside or under them again
         self._looks.apply_text()
 
-    def _after_subplot_toggle(self) -> None:
-        self._relayout()
-        # A plot just put back in the layout still has its old x range until the rate plot's range next
-        # changes: lay out now and line it up with the rate plot.
-        self._graphics.ci.layout.activate()
-        main = self._items.rate_plot.getViewBox()
-        for plot in self.visible_plots()[1:]:
-            plot.getViewBox().linkedViewChanged(main, pg.ViewBox.XAxis)
-        self._painter.draw_subplots()
-        self._readout.update()
-
     # --- looks ------------------------------------------------------------------------------------------------
     @property
     def dark(self) -> bool:
-        return self._looks.dark
+        return self._dark
 
     def set_theme(self, dark: bool) -> None:
         """Light (``False``) or dark (``True``) colours for the plots."""
-        self._looks.set_theme(dark)
-        self._readout.update()
+        self._dark = bool(dark)
+        if self._built:
+            self._looks.set_theme(self._dark)
+            self._readout.update()
 
     @property
     def font_scale(self) -> float:
-        return self._looks.font_scale
+        return self._font_scale
 
     def set_font_scale(self, factor) -> None:
         """Scale the text inside the plots (1.0 = normal; 1.5–2 for a projector)."""
-        self._looks.set_font_scale(factor)
+        self._font_scale = checked_font_scale(factor)
+        if self._built:
+            self._looks.set_font_scale(self._font_scale)
+
+    def set_curve_visible(self, key: str, on: bool) -> None:
+        """Show or hide curve ``key`` (a variant without the standard filter's formulas hides theirs)."""
+        if key not in LABELS:
+            raise KeyError(f"no curve {key!r}; curves: {', '.join(LABELS)}")
+        self._hidden_curves.discard(key) if on else self._hidden_curves.add(key)
+        if self._built:
+            self.curve(key).setVisible(bool(on))
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        self._readout.fit()
+        if self._built:
+            self._readout.fit()
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
-        if event.type() == QtCore.QEvent.Type.FontChange:
+        if event.type() == QtCore.QEvent.Type.FontChange and self._built:
             self._readout.fit()
 
     # --- readout and legend -----------------------------------------------------------------------------------
@@ -412,10 +426,12 @@ class FpPlotWidget(QtWidgets.QWidget):
         """
         if Path(path).suffix.lower() == ".csv":
             return self.csv_export(path).finish()
+        from bloomviz.gui.widgets.plot_export import export_plot
         return export_plot(self._graphics.ci, path, width=width)
 
     def csv_export(self, path) -> CsvExport:
         """The rate plot's CSV to ``path`` as a ``CsvExport`` to be written in steps (the window's job for a
         long series): the target checked and its temporary opened now. The curves draw a decimated long series;
         every row of it goes into the file, computed a slice of rows at a time (``CurvePainter.full_rows``)."""
+        from bloomviz.gui.widgets.plot_export import csv_export
         return csv_export(self._items.rate_plot, path, full_rows=self._painter.full_rows)

@@ -66,6 +66,10 @@ class TurnClock(QtCore.QObject):
             signal.signal(signal.SIGALRM, self._sample)
             signal.setitimer(signal.ITIMER_REAL, SAMPLE_EVERY_S, SAMPLE_EVERY_S)
 
+    @property
+    def turn_start(self) -> float | None:
+        return self._start
+
     def watch_job_steps(self) -> None:
         """Note each step of the window's job (a chunk, a frame, a paint turn) in the turn it ran in."""
         from bloomviz.workbench import jobs
@@ -122,6 +126,56 @@ class TurnClock(QtCore.QObject):
         start = self._start
         if start is not None and frame is not None and time.perf_counter() - start >= SAMPLE_AFTER_S:
             self.samples[start][where(frame)] += 1
+
+
+# The window's pieces of work that may run in a turn, each timed in this thread's CPU per call (patched on the class
+# before the window is made, so that the signal connections reach the timed method too).
+TIMED = (("bloomviz.gui.window.redraw", "FilterRedraw", ("flush_grid", "_catch_up_step")),
+         ("bloomviz.gui.filter_tab.plot.widget", "FpPlotWidget", ("refresh_now",)),
+         ("bloomviz.workbench.position_rows", "PositionRows", ("make_some",)),
+         ("bloomviz.gui.window.status", "StatusLine", ("update", "_show_progress")),
+         ("bloomviz.gui.filter_tab.autoplay_panel", "AutoPlayPanel", ("_show_progress",)),
+         ("bloomviz.gui.filter_tab.history_panel", "HistoryModel", ("flush",)),
+         ("bloomviz.gui.widgets.fill_gauge", "FillGauge", ("refresh",)),
+         ("bloomviz.gui.filter_tab.explain_panel", "ExplainPanel", ("render_now",)),
+         ("pyqtgraph.widgets.GraphicsView", "GraphicsView", ("paintEvent",)))
+
+
+class CallTimes:
+    def __init__(self, clock):
+        self.cpu: dict[str, list[float]] = collections.defaultdict(list)
+        self.in_turn: dict[float, list[tuple[str, float]]] = collections.defaultdict(list)
+        self.on, self._clock = False, clock
+        for module, cls_name, names in TIMED:
+            try:
+                cls = getattr(__import__(module, fromlist=[cls_name]), cls_name)
+            except (ImportError, AttributeError):
+                continue        # a piece renamed or moved: the rest is still timed
+            for name in names:
+                if hasattr(cls, name):
+                    setattr(cls, name, self._timed(f"{cls_name}.{name}", getattr(cls, name)))
+
+    def _timed(self, key: str, method):
+        def timed(*args, **kwargs):
+            if not self.on:
+                return method(*args, **kwargs)
+            cpu = time.thread_time()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                took = time.thread_time() - cpu
+                self.cpu[key].append(took)
+                if self._clock.turn_start is not None:
+                    self.in_turn[self._clock.turn_start].append((key, took))
+        return timed
+
+    def begin(self) -> None:
+        self.cpu, self.on = collections.defaultdict(list), True
+        self.in_turn = collections.defaultdict(list)
+
+    def end(self) -> dict:
+        self.on = False
+        return {key: {"calls": len(v), **spread_ms(v)} for key, v in sorted(self.cpu.items())}
 
 
 def where(frame) -> str:
@@ -182,14 +236,15 @@ def summary(turns: list, gaps: list, seconds: float) -> dict:
             "turns_over_goal_cpu": sum(c * 1e3 > GOAL_MS for _, _, c in turns)}
 
 
-def longest(clock: TurnClock, t0: float, by: int, count: int = 8) -> list[dict]:
+def longest(clock: TurnClock, calls: CallTimes, t0: float, by: int, count: int = 8) -> list[dict]:
     """The ``count`` longest turns by wall (``by`` 1) or CPU (2), with where the GUI thread was seen in them."""
     out = []
     for start, wall, cpu in sorted(clock.turns, key=lambda t: -t[by])[:count]:
         seen = clock.samples.get(start)
         steps = "+".join(kind for kind, _ in clock.steps.get(start, ())) or "none"
         out.append({"at_s": round(start - t0, 3), "wall_ms": round(wall * 1e3, 1), "cpu_ms": round(cpu * 1e3, 1),
-                    "steps": steps,
+                    "steps": steps, "calls": [f"{key} {took * 1e3:.1f}" for key, took in calls.in_turn.get(start, ())
+                                              if took >= 0.5e-3],
                     "where": [f"{n}x {w}" for w, n in seen.most_common(3)] if seen else []})
     return out
 
@@ -234,7 +289,7 @@ def idle_phase(app, win, clock, beat, seconds: float) -> dict:
     return out
 
 
-def job_phase(app, win, clock, beat, n: int, m: int, k: int, seed: int) -> dict:
+def job_phase(app, win, clock, beat, calls, n: int, m: int, k: int, seed: int) -> dict:
     from bloomviz.gui.filter_tab.autoplay import MAX_RATE
     wb = win.wb
     wb.configure(m, k, capacity=n)
@@ -247,6 +302,7 @@ def job_phase(app, win, clock, beat, n: int, m: int, k: int, seed: int) -> dict:
     wb.jobFinished.connect(lambda *_: ended.append(time.perf_counter()))
     clock.begin()
     beat.start()
+    calls.begin()
     t0 = time.perf_counter()
     ap.start()
     run_until(app, lambda: bool(ended), 600)
@@ -263,12 +319,14 @@ def job_phase(app, win, clock, beat, n: int, m: int, k: int, seed: int) -> dict:
     t1 = time.perf_counter()
     beat.stop()
     clock.end()
+    out_calls = calls.end()
     turns, gaps = clock.turns, beat.gaps
     out = summary(turns, gaps, t1 - t0)
     out["job"] = summary(turns[:job_turns], gaps[:job_ticks], ended[0] - t0)
     out["after_job"] = summary(turns[job_turns:], gaps[job_ticks:], t1 - ended[0])
     out["autoplay_s"] = round(ended[0] - t0, 3)
-    out["longest_wall"], out["longest_cpu"] = longest(clock, t0, 1), longest(clock, t0, 2)
+    out["calls_cpu_ms"] = out_calls
+    out["longest_wall"], out["longest_cpu"] = longest(clock, calls, t0, 1), longest(clock, calls, t0, 2)
     out["by_step"] = {kind: {"turns": len(v), "wall_ms": spread_ms([w for w, _, _ in v]),
                              "cpu_ms": spread_ms([c for _, c, _ in v]), "rest_cpu_ms": spread_ms([r for _, _, r in v])}
                       for kind, v in sorted(clock.kinds().items())}
@@ -308,14 +366,16 @@ def main() -> int:
     except ValueError as exc:
         parser.error(str(exc))
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
+    clock = TurnClock(sample=args.where)
+    calls = CallTimes(clock)
     win = make_window(app)
-    clock, beat = TurnClock(sample=args.where), Heartbeat()
+    beat = Heartbeat()
     clock.watch_job_steps()
     rounds = []
     load = [os.getloadavg()]
     for r in range(args.rounds):
         idle = idle_phase(app, win, clock, beat, args.idle)
-        played = job_phase(app, win, clock, beat, args.n, args.m, args.k, seed=1 + r)
+        played = job_phase(app, win, clock, beat, calls, args.n, args.m, args.k, seed=1 + r)
         rounds.append({"idle": idle, "autoplay": played})
         load.append(os.getloadavg())
     clock.close()
@@ -340,12 +400,15 @@ def main() -> int:
                   f"{c['median']:5.1f} {c['p99']:5.1f} {c['max']:5.1f}; {r['median']:5.1f} {r['p99']:5.1f} {r['max']:5.1f}")
             for seen in v.get("where", ()):
                 print(f"      {seen}")
+        print("  the window's pieces of work, job and after (calls; CPU median p99 max, ms):")
+        for key, v in rnd["autoplay"]["calls_cpu_ms"].items():
+            print(f"    {key:<32} {v['calls']:5d}; {v['median']:5.1f} {v['p99']:5.1f} {v['max']:5.1f}")
         for key in ("longest_wall", "longest_cpu"):
             print(f"  {'longest' if key == 'longest_wall' else 'most CPU'} turns (wall, CPU ms, seconds after the "
                   "start, where the GUI thread was seen with --where):")
             for t in rnd["autoplay"][key]:
                 print(f"    {t['wall_ms']:7.1f} {t['cpu_ms']:7.1f}  at {t['at_s']:6.2f} s  {t['steps']:<10} "
-                      f"{'; '.join(t['where']) or '-'}")
+                      f"{', '.join(t['calls'])}{' | ' if t['where'] else ''}{'; '.join(t['where'])}")
     worst_wall = max(r["autoplay"]["turn_wall_ms"]["max"] for r in rounds)
     worst_cpu = max(r["autoplay"]["turn_cpu_ms"]["max"] for r in rounds)
     idle_wall = max(r["idle"]["turn_wall_ms"]["max"] for r in rounds)

@@ -42,7 +42,7 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.explain import operations as words
 from bloomviz.explain import variants
-from bloomviz.gui.timing import AfterFirstPaint, ChunkRunner
+from bloomviz.gui.timing import TURN_BUDGET_MS, AfterFirstPaint, ChunkRunner
 from bloomviz.hashing import cold_paths
 from bloomviz.workbench.model import Workbench as Model
 
@@ -197,8 +197,10 @@ class QtWorkbench(QtCore.QObject):
         kwargs = {name: value for name, value in (("probes", probes), ("seed", seed)) if value is not None}
         self.model = model if model is not None else Model(**kwargs)
         self._explained: tuple[object, object] = (None, None)   # (record, its Explanation), built once
-        self._runner = ChunkRunner(self.model.step_job, self)   # the model's job, one step a turn of the loop
-        self._filler = ChunkRunner(self._fill_rows, self)       # deferred truth rows, a slice per idle turn
+        # the model's job, one step a turn of the loop; deferred truth rows, a slice per idle turn: each in a turn
+        # of its own when the turn already painted (timing.TURN_BUDGET_MS)
+        self._runner = ChunkRunner(self.model.step_job, self, turn_budget_ms=TURN_BUDGET_MS)
+        self._filler = ChunkRunner(self._fill_rows, self, turn_budget_ms=TURN_BUDGET_MS)
         self._hover_waits = False                               # a hover said "in a moment": tell it when
         ev = self.model.events
         ev.operated.connect(self._on_operated)

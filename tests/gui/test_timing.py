@@ -7,6 +7,7 @@ import time
 import pytest
 from PySide6 import QtCore
 
+from bloomviz.gui import timing
 from bloomviz.gui.timing import ChunkRunner, JobRunner, Throttle
 
 
@@ -108,6 +109,33 @@ def test_chunk_runner_as_a_metronome(qtbot, owner):
     # a metronome, not a busy loop: its steps keep to its interval on average (a late one is followed by one on
     # the beat, and a loaded machine only spaces them more; Qt's coarse timers may fire 5 % early)
     assert ticks[-1] - ticks[0] >= (len(ticks) - 1) * (0.040 * 0.95) - 0.001, ticks
+
+
+def test_turn_cpu_counts_this_turns_work(qtbot):
+    timing.watch_turns()
+    seen = []
+
+    def busy_callback():
+        began = time.thread_time()
+        while time.thread_time() - began < 0.02:      # 20 ms of this thread's CPU, in one turn
+            pass
+        seen.append(timing.turn_cpu())
+    QtCore.QTimer.singleShot(0, busy_callback)
+    qtbot.waitUntil(lambda: bool(seen), timeout=5_000)
+    assert seen[0] >= 0.02
+
+
+@pytest.mark.parametrize("spent, steps_per_check", [(1.0, timing.MAX_SKIPS), (0.0, 1)])
+def test_a_budgeted_chunk_runner_leaves_a_spent_turn_but_is_never_starved(qtbot, owner, monkeypatch, spent,
+                                                                           steps_per_check):
+    checks, steps = [], []
+    monkeypatch.setattr(timing, "turn_cpu", lambda: checks.append(1) or spent)   # every turn: `spent` s so far
+    runner = ChunkRunner(lambda: steps.append(1) or len(steps) < 3, owner, turn_budget_ms=timing.TURN_BUDGET_MS)
+    runner.start()
+    qtbot.waitUntil(lambda: not runner.is_running, timeout=5_000)
+    # over the budget: each step waits MAX_SKIPS turns (one check each), then steps unchecked; under it, each turn
+    # is checked once and steps
+    assert len(steps) == 3 and len(checks) == 3 * steps_per_check
 
 
 class _Job:

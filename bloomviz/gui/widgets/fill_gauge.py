@@ -101,7 +101,9 @@ class FillGauge(QtWidgets.QProgressBar):
         self.setFormat(state["text"])
         self._fit_width()
         self.setToolTip(state["tip"])
-        self.setStyleSheet(f"QProgressBar::chunk {{ background: {state['colour']}; }}" if state["colour"] else "")
+        sheet = f"QProgressBar::chunk {{ background: {state['colour']}; }}" if state["colour"] else ""
+        if sheet != self.styleSheet():    # setting one re-polishes the bar each time, the same sheet too
+            self.setStyleSheet(sheet)
         self.state = state
 
 

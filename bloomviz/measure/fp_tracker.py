@@ -55,26 +55,33 @@ class FpTracker(ProbeCounts):
     # --- state ---------------------------------------------------------------------------------------------
     def rebuild(self, flt) -> None:
         """Recompute every probe's zero count from the filter's bits (after a load, a clear, a removal...)."""
-        pos = np.sort(self._positions, axis=1)
-        distinct = np.ones(pos.shape, dtype=bool)
-        distinct[:, 1:] = pos[:, 1:] != pos[:, :-1]
-        zero = bitstore.test_bits(flt.bits, pos) == 0 if pos.size else np.zeros(pos.shape, bool)
-        keep = distinct & zero
-        probe_ids = np.broadcast_to(np.arange(pos.shape[0])[:, None], pos.shape)[keep]
-        entry_pos = pos[keep]
-        # the inverted index bit -> probes: entries sorted by bit, then by probe. As one sort of bit * P + probe
-        # (a stable argsort of the bits took 22 against 6 ms for 10^4 probes at k = 7, a tenth of a measured
-        # run of 10^6 inserts); the same order either way.
         count = len(self._probes)
-        if entry_pos.size and (len(flt.bits) + 1) * max(count, 1) < 1 << 62:
-            key = entry_pos * np.int64(count) + probe_ids
+        positions = np.asarray(self._positions, dtype=np.int64)
+        # The inverted index bit -> probes, one entry per (bit still 0, probe), sorted by bit, then by probe.
+        # As one sort of bit * P + probe, which also brings a probe's repeated positions together to be dropped
+        # (a stable argsort of the bits took 22 against 6 ms for 10^4 probes at k = 7; sorting each probe's
+        # row first, 10^4 sorts of 7, took as long as this whole sort)
+        if positions.size and (len(flt.bits) + 1) * max(count, 1) < 1 << 62:
+            key = (positions * np.int64(count) + np.arange(positions.shape[0], dtype=np.int64)[:, None]).ravel()
             key.sort()
-            self._entry_pos, self._entry_probe = key // count, key % count
+            if key.size > 1:
+                key = key[np.concatenate(([True], key[1:] != key[:-1]))]
+            entry_pos = key // count
+            entry_probe = key - entry_pos * count
         else:
-            order = np.argsort(entry_pos, kind="stable")
-            self._entry_pos, self._entry_probe = entry_pos[order], probe_ids[order]
-        self._entry_pos = self._entry_pos.astype(np.int64, copy=False)    # one type for the compiled pass
-        self._entry_probe = self._entry_probe.astype(np.int64, copy=False)
+            pos = np.sort(positions, axis=1)
+            distinct = np.ones(pos.shape, dtype=bool)
+            distinct[:, 1:] = pos[:, 1:] != pos[:, :-1]
+            probe_ids = np.broadcast_to(np.arange(pos.shape[0])[:, None], pos.shape)[distinct]
+            order = np.argsort(pos[distinct], kind="stable")
+            entry_pos, entry_probe = pos[distinct][order], probe_ids[order]
+        # (an empty filter's bits are not read: a new filter's pages are not yet in memory, and reading them
+        # faulted each one in before the first batch faulted it again to write, ~1-10 ms a new window filter)
+        if flt.bits_set and entry_pos.size:
+            zero = bitstore.test_bits(flt.bits, entry_pos) == 0
+            entry_pos, entry_probe = entry_pos[zero], entry_probe[zero]
+        self._entry_pos = entry_pos.astype(np.int64, copy=False)    # one type for the compiled pass
+        self._entry_probe = entry_probe.astype(np.int64, copy=False)
         self._zeros = np.bincount(self._entry_probe, minlength=count).astype(np.int64)
         # The probe bits (slots of the flip pass) and each one's entries, start[s] to start[s + 1]: the entries
         # stay until the next rebuild, and a bit once seen set is no longer followed (``_live``). The pass's map

@@ -3,8 +3,8 @@ same window idle, in one process (issue 23: the auto-play never stalls the event
 
     python benchmarks/bench_stalls.py [--n 10000000] [--m 95850584] [--k 7] [--rounds 1] [--idle 4]
 
-The main window as ``bloomviz`` opens it (every part installed, 1440 x 900, offscreen), the Filter tab shown, the
-plot dock visible; the warm-up thread finished first (a warm auto-play: the first one is bench_first_paint's).
+The main window as ``bloomviz`` opens it (every part installed, 1440 x 900, offscreen, cyclic garbage collected on
+a timer of the GUI thread as gui.app.main does), the Filter tab shown, the plot dock visible; the warm-up thread finished first (a warm auto-play: the first one is bench_first_paint's).
 Each round measures the window idle (no job, ``--idle`` seconds: what the machine's load alone does to the loop),
 then an auto-play of N random items "as fast as possible" (the Auto-play panel's own path) and the turns after
 it until the truth rows are filled in idle turns and the last redraws are done. Measured in each phase:
@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
+import gc
 import json
 import os
 import statistics
@@ -159,19 +161,36 @@ class CallTimes:
         def timed(*args, **kwargs):
             if not self.on:
                 return method(*args, **kwargs)
+            name = key if not key.startswith("GraphicsView.") else f"{type(args[0]).__name__}.paintEvent"
             cpu = time.thread_time()
             try:
                 return method(*args, **kwargs)
             finally:
                 took = time.thread_time() - cpu
-                self.cpu[key].append(took)
+                self.cpu[name].append(took)
                 if self._clock.turn_start is not None:
-                    self.in_turn[self._clock.turn_start].append((key, took))
+                    self.in_turn[self._clock.turn_start].append((name, took))
         return timed
+
+    def _gc(self, phase: str, info: dict) -> None:
+        """Cyclic garbage collections, timed as pieces of work too (the application collects on a timer)."""
+        if phase == "start":
+            self._gc_began = time.thread_time()
+        elif self.on and getattr(self, "_gc_began", None) is not None:
+            took, self._gc_began = time.thread_time() - self._gc_began, None
+            key = f"gc generation {info.get('generation')}"
+            if took > 0.01:
+                print(f"  (a collection of generation {info.get('generation')}: {took * 1e3:.1f} ms of CPU, "
+                      f"{info.get('collected')} objects collected; {len(gc.get_objects())} tracked)")
+            self.cpu[key].append(took)
+            if self._clock.turn_start is not None:
+                self.in_turn[self._clock.turn_start].append((key, took))
 
     def begin(self) -> None:
         self.cpu, self.on = collections.defaultdict(list), True
         self.in_turn = collections.defaultdict(list)
+        if self._gc not in gc.callbacks:
+            gc.callbacks.append(self._gc)
 
     def end(self) -> dict:
         self.on = False
@@ -350,8 +369,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=1, help="idle + auto-play rounds (default 1)")
     parser.add_argument("--idle", type=float, default=4.0, help="seconds of the idle baseline a round")
     parser.add_argument("--where", action="store_true",
-                        help="sample where the GUI thread is in long turns (a thread taking the interpreter's lock "
-                             "every 2 ms of such a turn: it lengthens them on a loaded machine; diagnosis only)")
+                        help="sample where the GUI thread is in long turns (a 2 ms timer signal handled in that "
+                             "thread: it adds to the turns it samples; diagnosis only)")
     parser.add_argument("--paint-turns", type=int, default=None,
                         help="turns left to the painting after a redraw frame (default: the job's PAINT_TURNS; 1 is "
                              "the job before 2026-11-28)")
@@ -366,9 +385,39 @@ def main() -> int:
     except ValueError as exc:
         parser.error(str(exc))
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
+    return measure(app, args)
+
+
+def collecting_as_the_application():
+    """Cyclic garbage collected as ``bloomviz`` collects it around its event loop (gui.app.main), where it does."""
+    try:
+        from bloomviz.gui.gui_thread_gc import collect_on_gui_thread
+    except ImportError:
+        return contextlib.nullcontext()
+    return collect_on_gui_thread()
+
+
+def measure(app, args) -> int:
     clock = TurnClock(sample=args.where)
     calls = CallTimes(clock)
     win = make_window(app)
+    with collecting_as_the_application():    # as the application: around its event loop, the window built
+        return measure_window(app, args, win, clock, calls)
+
+
+def full_collections() -> dict:
+    """One collection of each generation now, in this thread's CPU ms (what a collection costs in the window)."""
+    out = {}
+    for generation in (0, 1, 2):
+        cpu = time.thread_time()
+        gc.collect(generation)
+        out[f"generation {generation}"] = round((time.thread_time() - cpu) * 1e3, 1)
+    out["tracked"] = len(gc.get_objects())
+    return out
+
+
+def measure_window(app, args, win, clock, calls) -> int:
+    from bloomviz.workbench import jobs
     beat = Heartbeat()
     clock.watch_job_steps()
     rounds = []
@@ -379,6 +428,7 @@ def main() -> int:
         rounds.append({"idle": idle, "autoplay": played})
         load.append(os.getloadavg())
     clock.close()
+    collections_ms = full_collections()
     win.hide()     # (closing asks whether to save the auto-played filter)
 
     print(f"auto-play of {args.n:,} items, m = {args.m:,}, k = {args.k}, plot in view, {jobs.PAINT_TURNS} paint "
@@ -418,8 +468,9 @@ def main() -> int:
           f" <= {GOAL_MS:.0f}), {worst_cpu:.1f} ms of the GUI thread's CPU "
           f"({'met' if worst_cpu <= GOAL_MS else 'NOT met'}); idle baseline's worst turn {idle_wall:.1f} ms wall")
     print(f"worst heartbeat gap: auto-play {gap:.1f} ms, idle {idle_gap:.1f} ms")
+    print(f"a garbage collection of each generation after the run (ms of CPU): {collections_ms}")
     print(json.dumps({"n": args.n, "m": args.m, "k": args.k, "paint_turns": jobs.PAINT_TURNS, "load": load,
-                      "rounds": rounds,
+                      "rounds": rounds, "collections_ms": collections_ms,
                       "worst_turn_wall_ms": worst_wall, "worst_turn_cpu_ms": worst_cpu,
                       "idle_worst_turn_wall_ms": idle_wall, "worst_gap_ms": gap, "idle_worst_gap_ms": idle_gap}))
     return 0

@@ -41,3 +41,14 @@ def test_cycles_are_collected_by_the_gui_threads_timer_and_not_by_a_busy_thread(
             worker.join()
     assert collected_on == [threading.get_ident()]      # by the timer, on this (the GUI) thread
     assert gc.isenabled()
+
+
+def test_the_objects_alive_when_the_loop_starts_are_not_walked_by_its_collections(qtbot):
+    held = [[i] for i in range(1_000)]           # alive before: the window as built stands for these
+    assert gc.get_freeze_count() == 0
+    with collect_on_gui_thread(interval_s=60):
+        assert gc.get_freeze_count() >= len(held)
+        young = [[i] for i in range(10)]
+        tracked = {id(o) for o in gc.get_objects()}
+        assert id(young[0]) in tracked and id(held[0]) not in tracked    # a full collection walks the new only
+    assert gc.get_freeze_count() == 0 and id(held[0]) in {id(o) for o in gc.get_objects()}

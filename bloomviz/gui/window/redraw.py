@@ -32,8 +32,8 @@ from bloomviz.workbench.measurement import has_bits
 FULL_REDRAW_CELLS = 4096
 # One grid flush during bulk work: well under the 100 ms a stall may take; its scan and its drawing each
 # get a share, sized by their measured costs.
-SCAN_TARGET_S = 0.015
-DRAW_TARGET_S = 0.025
+SCAN_TARGET_S = 0.008
+DRAW_TARGET_S = 0.010
 MIN_SPAN = 1 << 16              # bytes compared per flush at least (524,288 bits), however slow the machine
 # Up to this many bytes (16.8 M bits) the bits are compared whole: the first flush of a job and the last one
 # when it ends (the picture is then complete at once); larger arrays start at this span and finish the last
@@ -47,7 +47,7 @@ FIRST_CHANGED = 1 << 17         # ... at first: ~10-20 ms of drawing here; the m
 DENSE = 1 / 64
 # A part drawn whole aims at less than a flush's scan and drawing together: its cost is all in one pass, and on
 # the loaded 2-core machine a 40 ms aim ran to 126 ms (a fifth of the array still catches up in a flush).
-REWRITE_TARGET_S = 0.025
+REWRITE_TARGET_S = 0.010
 
 
 class FilterRedraw:

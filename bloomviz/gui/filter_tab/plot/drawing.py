@@ -181,7 +181,8 @@ class CurvePainter:
         if self._view.log_y and series is not None and len(series):
             zero = self._column(series, "fp_measured") == 0
         if zero is None or not zero.any():
-            limit.clear()
+            if limit.xData is not None:   # (clearing an empty curve took ~1 ms a redraw, its scatter's)
+                limit.clear()
             limit.setVisible(False)
         else:
             n = self._column(series, "n") if n is None else n
@@ -249,7 +250,8 @@ class CurvePainter:
         """The reference rate as a two-point curve from n = 0 to the latest n (or the capacity)."""
         reference, series, capacity = self._view.reference, self._view.series, self._view.capacity
         if reference is None:
-            self._items.reference_curve.clear()
+            if self._items.reference_curve.xData is not None:
+                self._items.reference_curve.clear()
             return
         n_max = float(series.column("n")[-1]) if series is not None and len(series) else 1.0
         x_end = max(n_max, capacity or 0.0, 1.0)

@@ -12,7 +12,6 @@ from __future__ import annotations
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui import extensions, theme
-from bloomviz.gui.access import window_parts
 from bloomviz.gui.filter_tab.autoplay import AutoPlay
 from bloomviz.gui.filter_tab.autoplay_panel import AutoPlayPanel
 from bloomviz.gui.filter_tab.explain_panel import ExplainPanel
@@ -21,7 +20,7 @@ from bloomviz.gui.filter_tab.item_panel import ItemPanel
 from bloomviz.gui.filter_tab.params_panel import ParamsPanel
 from bloomviz.gui.filter_tab.plot import FpPlotWidget
 from bloomviz.gui.widgets.grid import BitGridWidget, GridLegend
-from bloomviz.gui.window import actions, docks, exports, help_pages, language_menu, preferences, projector, undo
+from bloomviz.gui.window import actions, docks, language_menu, preferences, projector, undo
 from bloomviz.gui.window.demo import run_demo
 from bloomviz.gui.window.redraw import FilterRedraw
 from bloomviz.gui.window.status import StatusLine
@@ -128,6 +127,8 @@ class MainWindow(QtWidgets.QMainWindow):
         before the ~1 s they take (a window opened on the Start page: ``gui.app.main``)."""
         if not first_screen:
             made = extensions.install_all(self)
+            self.plot.build()                # its controls are named and described with the others'
+            from bloomviz.gui.access import window_parts
             window_parts.install(self)   # accessible names, once every control is there
             self.partsInstalled.emit()
             return made
@@ -152,6 +153,7 @@ class MainWindow(QtWidgets.QMainWindow):
         elif self._parts_left:
             extensions.install_step(self, self._parts_left.pop(0))
         else:
+            from bloomviz.gui.access import window_parts   # (the accessible names: not before the first paint)
             window_parts.install(self)
             self.partsInstalled.emit()
             return
@@ -200,6 +202,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _hold_view(self, holder: QtWidgets.QScrollArea, widget: QtWidgets.QWidget) -> None:
         holder.setWidget(widget)
+        from bloomviz.gui.access import window_parts
         window_parts.view_made(widget)
         if theme.is_dark():
             from bloomviz.gui import theme_views
@@ -308,21 +311,27 @@ class MainWindow(QtWidgets.QMainWindow):
         self.wb.cancel()
 
     def export_grid(self) -> None:
+        from bloomviz.gui.window import exports
         exports.export_grid(self)
 
     def export_plot(self) -> None:
+        from bloomviz.gui.window import exports
         exports.export_plot(self)
 
     def save_window_picture(self) -> None:
+        from bloomviz.gui.window import exports
         exports.save_window_picture(self)
 
     def show_primer(self) -> None:
+        from bloomviz.gui.window import help_pages
         help_pages.show_primer(self)
 
     def show_about(self) -> None:
+        from bloomviz.gui.window import help_pages
         help_pages.show_about(self)
 
     def show_settings_place(self) -> None:
+        from bloomviz.gui.window import help_pages
         help_pages.show_settings_place(self, self.settings.fileName())
 
     def demo(self, n: int, lookup: bool = True, singles: int = 5, fit: bool = False) -> None:

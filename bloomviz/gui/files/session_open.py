@@ -16,7 +16,6 @@ from bloomviz.disk.safe_files import check_regular, open_regular
 from bloomviz.theory.limits import WINDOW_MAX_PROBES
 from bloomviz.files import session as sessions
 from bloomviz.files import storage
-from bloomviz.workbench import replay as session_replay
 from bloomviz.gui.files.file_paths import OPEN_FILTER, os_error_text
 from bloomviz.gui.files.filter_files import filter_from_bytes, loaded_note
 from bloomviz.gui.files.open_file import open_failed, refuse_busy, refused_file
@@ -109,6 +108,7 @@ class SessionOpening:
             self.dialogs.error(title, tr("The session {path} cannot be opened:\n{problem}").format(path=path,
                                                                                                     problem=problem))
             return False
+        from bloomviz.workbench import replay as session_replay   # (imported when a session is opened)
         if not session_replay.at_once(s.operations):
             return self._replay_in_steps(path, s, base)
         self._opened(path, s, self.replay(s, base))
@@ -156,7 +156,8 @@ class SessionOpening:
         try:
             with self.wb.quiet():
                 self._replay_prepare(s, base)
-                return session_replay.Stepper(self.wb, s.operations).run_all()
+                from bloomviz.workbench.replay import Stepper
+                return Stepper(self.wb, s.operations).run_all()
         finally:
             self._replay_done()
 
@@ -199,7 +200,8 @@ class SessionOpening:
             wb.restore(before)
             raise
         wb.announce()     # the views show the new, empty filter while the operations go in
-        stepper = session_replay.Stepper(wb, s.operations)
+        from bloomviz.workbench.replay import Stepper
+        stepper = Stepper(wb, s.operations)
         name = os.path.basename(path)
 
         def finished(done: int, total: int, cancelled: bool) -> None:

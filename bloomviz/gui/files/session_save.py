@@ -11,7 +11,6 @@ from bloomviz import __version__
 from bloomviz.files import session as sessions
 from bloomviz.files import storage
 from bloomviz.items.generated import GeneratedRun
-from bloomviz.gui.lesson_tab.session_link import place_of
 from bloomviz.gui.files.file_paths import SESSION_FILTER, save_failure, with_suffix
 from bloomviz.gui.files.filter_files import filter_args
 from bloomviz.gui.files.open_file import refuse_busy
@@ -62,6 +61,7 @@ class SessionSaving:
                 base, ops = head + payload, []
                 warning = ("The filter was loaded without its items and its operations since cannot be told "
                            "apart from it: the session keeps the filter as it is now, without its history.")
+        from bloomviz.gui.lesson_tab.session_link import place_of   # (the lesson tab's, at saving only)
         s = sessions.Session(variant=wb.variant, scheme=flt.scheme, m=args["m"], k=args["k"], params=args["params"],
                              capacity=wb.capacity, probes=len(wb.probes), seed=self.file.initial_seed,
                              operations=ops, base=base, saved_by=f"bloomviz {__version__}",

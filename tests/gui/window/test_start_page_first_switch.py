@@ -5,6 +5,7 @@ Slow motion and Predict docks: the panels' states were taken while the window wa
 
 from PySide6 import QtCore
 
+from bloomviz.gui.access import names
 from window_helpers import new_window, settle
 
 FILTER_PANELS = {"filter", "item", "autoplay", "plot", "explain", "history"}
@@ -36,6 +37,8 @@ def test_the_first_switch_from_the_start_page_shows_the_filter_tab_as_a_window_o
     assert paint.plot_built is False, "the hidden plot was built before the first paint"
     assert started.plot.built, "the plot is built after the paint, before anyone switches to it"
     assert not _docks(started), "the Start page shows none of the filter's panels"
+    unnamed = [w for w in names.unnamed(started) if started.plot.isAncestorOf(w)]
+    assert not unnamed, "the plot built after the paint has its controls named with the others'"
 
     opened = new_window(qtbot, tmp_path / "filter", probes=100)
     opened.install_parts()

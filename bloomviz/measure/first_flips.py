@@ -39,8 +39,8 @@ def _bitmap_bits(mixed, b_shift, b_mask):
 @njit(cache=True, nogil=True)
 def _set_rows(view, rows, new_per_row, noting, probe_map, keys, values, t_shift, t_mask, bit_time, turned):
     """Set the rows' bits and count each row's new ones. ``noting``: also note the row turning each probe bit
-    (in ``bit_time``, its slot appended to ``turned``; returns how many were noted), for a filter whose probe map (one bit per filter bit) is small enough to stay in the cache beside it:
-    one pass instead of two (a flip of a probe bit is rare, so its branch is predicted). The map's byte is
+    (in ``bit_time``, its slot appended to ``turned``; returns how many were noted), for a filter whose
+    probe map (one bit per filter bit) is small enough to stay in the cache beside it: one pass instead of two (a flip of a probe bit is rare, so its branch is predicted). The map's byte is
     fetched ahead like the array's: without it the pass took 52 against 38 ns an item at m = 9,585,059, k = 7
     and 150-170 against 64-81 at m = 6 * 10^7 (a plain setting pass with the row counts: 22 and 35-39)."""
     # Branch-free otherwise: whether a bit was 0 is a coin toss the processor cannot predict, and a

@@ -426,10 +426,15 @@ def add_rows(s: State, n: np.ndarray, fp: np.ndarray, bits_set: np.ndarray) -> N
 
 
 def thin_mask(n: np.ndarray) -> np.ndarray | None:
-    """Which of a batch's rows (its n values, ascending) the series keeps, or None for all of them."""
+    """Which of a batch's rows (its n values, ascending) the series keeps (mask or indices), or None: all."""
     n = np.asarray(n)
     if not len(n) or n[-1] <= DENSE_ROWS:
         return None
+    lo, size = int(n[0]), n.size
+    if int(n[-1]) - lo == size - 1:     # a job's chunk: found from the first n (not a mask over 2 x 10^5 rows)
+        dense = min(size, max(0, DENSE_ROWS - lo + 1))             # the rows with n <= DENSE_ROWS
+        first = dense + (-(lo + dense)) % THIN_EVERY                # the first multiple of THIN_EVERY past them
+        return np.concatenate((np.arange(dense), np.arange(first, size - 1, THIN_EVERY), [size - 1]))
     keep = (n <= DENSE_ROWS) | (n % THIN_EVERY == 0)
     keep[-1] = True
     return keep

@@ -85,3 +85,17 @@ def test_series_thinning_keeps_exact_rows_and_the_last_one(monkeypatch):
 def test_a_job_reserves_only_the_rows_it_keeps():
     assert model_mod.kept_rows(0, 10_000_000) < 1_200_000
     assert model_mod.kept_rows(0, 5_000) >= 5_000
+
+
+def test_a_chunk_of_consecutive_inserts_keeps_the_rows_the_rule_names():
+    # a job's chunk is thinned by arithmetic on its first n; the rule it must follow, row by row
+    from bloomviz.workbench.model import DENSE_ROWS, THIN_EVERY, thin_mask
+    for lo in [DENSE_ROWS - 150, DENSE_ROWS - 1, DENSE_ROWS, DENSE_ROWS + 1, DENSE_ROWS + 37, 7 * 10 ** 7 + 1]:
+        for size in (1, 2, THIN_EVERY - 1, THIN_EVERY, THIN_EVERY + 1, 3_333):
+            n = np.arange(lo, lo + size, dtype=np.int64)
+            rule = (n <= DENSE_ROWS) | (n % THIN_EVERY == 0)
+            rule[-1] = True
+            got = thin_mask(n)
+            assert (got is None) == bool(rule.all() and n[-1] <= DENSE_ROWS)
+            if got is not None:
+                assert np.array_equal(np.flatnonzero(rule), np.asarray(got)), (lo, size)

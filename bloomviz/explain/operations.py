@@ -273,18 +273,20 @@ def hover_text(state, index: int, value: int) -> str:
     flt = state.flt
     if not 0 <= index < flt.m:
         return ""
-    name = variants.cell_name(flt)
-    where = variants.hover_where(flt, index)
+    cell = tr("{cell} {index} = {value}{where}").format(cell=variants.cell_word(flt), index=number(index),
+                                                       value=value, where=variants.hover_where(flt, index))
     items, total = state.truth.items_at_bit(index)
     if not total:
-        return f"{name} {index:,} = {value}{where}; no inserted item maps here"
+        return tr("{cell}; no inserted item maps here").format(cell=cell)
     shown = ", ".join(describe(x, 30) for x in items)
-    more = f", … (+{total - len(items):,} more)" if total > len(items) else ""
-    return f"{name} {index:,} = {value}{where}; set by: {shown}{more}"
+    more = tr(", … (+{count} more)").format(count=number(total - len(items))) if total > len(items) else ""
+    return tr("{cell}; set by: {items}{more}").format(cell=cell, items=shown, more=more)
 
 
 def hover_listing(state, index: int, value: int, waiting: int) -> str:
     """A cell's hover while the inserts' positions are still being made: what is known now, and why not more."""
     flt = state.flt
-    return (f"{variants.cell_name(flt)} {index:,} = {value}{variants.hover_where(flt, index)}; the items that set "
-            f"it are named once the positions of {waiting:,} auto-played inserts are made (a moment)")
+    cell = tr("{cell} {index} = {value}{where}").format(cell=variants.cell_word(flt), index=number(index),
+                                                       value=value, where=variants.hover_where(flt, index))
+    return tr("{cell}; the items that set it are named once the positions of {count} auto-played inserts are "
+              "made (a moment)").format(cell=cell, count=number(waiting))

@@ -15,6 +15,7 @@ from typing import Sequence
 from bloomviz.explain.describers import describer, words_class
 from bloomviz.explain.describers.standard import Band, Row
 from bloomviz.filters.registry import VARIANTS
+from bloomviz.i18n import tr
 
 
 def new_filter_text(flt, capacity: int | None = None) -> str:
@@ -55,9 +56,16 @@ def hover_where(flt, index: int) -> str:
 
 
 def cell_name(flt) -> str:
-    """What one cell of the grid is, in the singular ("bit", "counter")."""
+    """What one cell of the grid is, in the singular ("bit", "counter"), in English: a key, compared by callers
+    (``cell_word`` is the word shown)."""
     unit = words_class(type(flt)).unit
     return unit[:-1] if unit.endswith("s") else unit
+
+
+def cell_word(flt) -> str:
+    """``cell_name`` in the window's language."""
+    name = cell_name(flt)
+    return {"bit": tr("bit"), "counter": tr("counter")}.get(name, name)
 
 
 def insert_note(flt, insertion) -> str:

@@ -47,7 +47,7 @@ class BlockedWords(StandardWords):
         return []
 
     def describe_bit(self, index: int) -> str:
-        return f"block {index // self.flt.block_bits:,}"
+        return tr("block {block}").format(block=number(index // self.flt.block_bits))
 
     def operation_rows(self, op: str, result) -> tuple[Row, ...]:
         b = self.flt.block_bits

@@ -29,8 +29,8 @@ class CountingWords(StandardWords):
     def describe_bit(self, index: int) -> str:
         top = self.flt.max_counter
         if self.flt.counter(index) == top:
-            return f"of at most {top}: saturated, never decremented"
-        return f"of at most {top}"
+            return tr("of at most {top}: saturated, never decremented").format(top=top)
+        return tr("of at most {top}").format(top=top)
 
     def insert_note(self, insertion) -> str:
         top = self.flt.max_counter

@@ -37,7 +37,7 @@ class PartitionedWords(StandardWords):
         return [(i * s, (i + 1) * s, f"slice {i}: {fills[i] * 100:.0f}%") for i in range(self.flt.k)]
 
     def describe_bit(self, index: int) -> str:
-        return f"slice {index // self.flt.slice_bits}"
+        return tr("slice {slice}").format(slice=number(index // self.flt.slice_bits))
 
     def operation_rows(self, op: str, result) -> tuple[Row, ...]:
         s = self.flt.slice_bits

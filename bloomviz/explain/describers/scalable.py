@@ -56,7 +56,7 @@ class ScalableWords(StandardWords):
     def describe_bit(self, index: int) -> str:
         stages = self.flt.stages
         i = stages.of_bit(index)
-        return f"stage {i}, its bit {index - stages.offsets[i]:,}"
+        return tr("stage {stage}, its bit {bit}").format(stage=i, bit=number(index - stages.offsets[i]))
 
     def bound_line(self) -> tuple[float, str] | None:
         flt = self.flt

@@ -11,6 +11,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.explain import variants
 from bloomviz.gui.access.names import plain
+from bloomviz.i18n import number, tr
 from bloomviz.items.encoding import describe
 
 NAMED_ITEMS = 3   # items named per cell; the rest are counted
@@ -21,20 +22,19 @@ def cell_words(wb, index: int) -> str:
     flt = wb.filter
     if not 0 <= index < flt.m:
         return ""
-    name = variants.cell_name(flt)
     value = int(wb.model.cell_values([index])[0])
-    if name == "bit":
-        state = "set" if value else "not set"
+    if variants.cell_name(flt) == "bit":
+        state = tr("set") if value else tr("not set")
     else:
-        state = f"value {value}"
+        state = tr("value {value}").format(value=value)
     items, total = wb.model.state.truth.items_at_bit(index, NAMED_ITEMS)
     if not total:
-        by = "no inserted item maps here"
+        by = tr("no inserted item maps here")
     else:
         shown = ", ".join(describe(x, 30) for x in items)
-        more = f" and {total - len(items):,} more" if total > len(items) else ""
-        by = f"by {shown}{more}"
-    return f"{name} {index}, {state}, {by}"
+        more = tr(" and {count} more").format(count=number(total - len(items))) if total > len(items) else ""
+        by = tr("by {items}{more}").format(items=shown, more=more)
+    return f"{variants.cell_word(flt)} {index}, {state}, {by}"
 
 
 class Speaker(QtCore.QObject):

@@ -21,7 +21,7 @@ from bloomviz.gui.timing import JobRunner
 from bloomviz.gui.widgets.flow_layout import FlowLayout, keep_together
 from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.gui.explorer_tab.plots import CLASSIC, EXACT, MEASURED, CurvePlot, fmt
-from bloomviz.i18n import number, tr
+from bloomviz.i18n import marks, ntr, number, tr
 
 MAX_GUI_M = 4096            # the page is for small filters, where the formulas differ; the CLI takes more
 MAX_GUI_FILTERS = 1_000_000
@@ -35,9 +35,9 @@ class EnsemblePage(Messages, QtWidgets.QWidget):
     class Information(Messages.Information):
         intro = Msg("Average the measured rate over many random filters of the same m, k and n, and see which "
                     "formula it lands on.")
-        measuring = Msg("Measuring {filters} filters…")
+        measuring = Msg("Measuring {filters}…")           # "{count} filters" in the language's plural form
         cancelled = Msg("Cancelled; nothing was averaged.")
-        result = Msg("At n = {n}: mean {mean} (95 %: {low}–{high}) over {filters} filters with {scheme}; exact "
+        result = Msg("At n = {n}: mean {mean} (95 %: {low}–{high}) over {filters} with {scheme}; exact "
                      "{exact} ({from_exact} standard errors away), classic {classic} ({from_classic}). {reading}")
 
     """Controls (m, k, n, filters, probes per filter, scheme), Run/Cancel, a plot and a verdict line."""
@@ -74,8 +74,8 @@ class EnsemblePage(Messages, QtWidgets.QWidget):
         self.runner = JobRunner(self)
 
         form = FlowLayout()     # one row at normal text; at 250 % one row made the Explorer 2,900 px wide
-        for label, widget in (("m", self.m), ("k", self.k), ("n", self.n), ("filters", self.filters),
-                              ("probes each", self.probes), ("scheme", self.scheme)):
+        for label, widget in (("m", self.m), ("k", self.k), ("n", self.n), (tr("filters"), self.filters),
+                              (tr("probes each"), self.probes), (tr("scheme"), self.scheme)):
             form.addWidget(keep_together(QtWidgets.QLabel(label), widget))
         buttons = QtWidgets.QHBoxLayout()
         buttons.addWidget(self.run_button)
@@ -119,7 +119,7 @@ class EnsemblePage(Messages, QtWidgets.QWidget):
         except ValueError as exc:
             self.show_only(self.Error.refused, problem=exc)
             return False
-        self.show_only(self.Information.measuring, filters=number(job.filters))
+        self.show_only(self.Information.measuring, filters=_filters(job.filters))
         self.runner.start(job)
         return True
 
@@ -138,9 +138,10 @@ class EnsemblePage(Messages, QtWidgets.QWidget):
         n = r.n.astype(float)
         self.plot.curve("classic", "Bloom's formula (classic)", n, r.fp_classic,
                         pen=pg.mkPen(CLASSIC, width=2, style=QtCore.Qt.PenStyle.DashDotDotLine))
-        self.plot.curve("exact", "exact E[(X/m)^k]", n, r.fp_exact, pen=pg.mkPen(EXACT, width=2.5,
+        self.plot.curve("exact", tr("exact E[(X/m)^k]"), n, r.fp_exact, pen=pg.mkPen(EXACT, width=2.5,
                                                                                     style=QtCore.Qt.PenStyle.DashLine))
-        self.plot.curve("mean", f"mean of {r.filters:,} filters", n, r.mean, pen=None, symbol="o",
+        self.plot.curve("mean", ntr("mean of {count} filter", "mean of {count} filters", r.filters).format(
+                            count=number(r.filters)), n, r.mean, pen=None, symbol="o",
                         symbol_brush=MEASURED, size=8)
         bars = pg.ErrorBarItem(x=n, y=r.mean, top=r.high - r.mean, bottom=r.mean - r.low, beam=0.2,
                                pen=pg.mkPen(MEASURED, width=1.5))
@@ -152,7 +153,13 @@ class EnsemblePage(Messages, QtWidgets.QWidget):
         reading = (tr("The mean lands on the exact rate.") if abs(from_exact) < 3 else
                    tr("The mean is off the exact rate: this hash scheme's positions are not independent at this m.")
                    if r.mean[-1] > r.fp_exact[-1] else tr("The mean is below the exact rate."))
-        self.show_only(self.Information.result, n=number(int(r.n[-1])), mean=fmt(r.mean[-1]), low=fmt(r.low[-1]),
-                       high=fmt(r.high[-1]), filters=number(r.filters), scheme=r.scheme, exact=fmt(r.fp_exact[-1]),
-                       from_exact=f"{from_exact:+.1f}", classic=fmt(r.fp_classic[-1]),
-                       from_classic=f"{from_classic:+.1f}", reading=reading)
+        self.show_only(self.Information.result, n=number(int(r.n[-1])), mean=marks(fmt(r.mean[-1])),
+                       low=marks(fmt(r.low[-1])), high=marks(fmt(r.high[-1])), filters=_filters(r.filters),
+                       scheme=r.scheme, exact=marks(fmt(r.fp_exact[-1])), from_exact=marks(f"{from_exact:+.1f}"),
+                       classic=marks(fmt(r.fp_classic[-1])), from_classic=marks(f"{from_classic:+.1f}"),
+                       reading=reading)
+
+
+def _filters(count: int) -> str:
+    """"{count} filters" in the language's plural form (Croatian has three: 1 filtar, 2 filtra, 5 filtara)."""
+    return ntr("{count} filter", "{count} filters", count).format(count=number(count))

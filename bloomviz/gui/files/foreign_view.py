@@ -31,7 +31,7 @@ from bloomviz.formats.pybloom_live import HASHINGS
 from bloomviz.gui.widgets.flow_layout import FlowLayout, keep_together
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.files.file_dialogs import Dialogs
-from bloomviz.i18n import number, tr
+from bloomviz.i18n import ntr, number, tr
 from bloomviz.gui.widgets.bounded_text import TOO_LONG, BoundedLine
 from bloomviz.theory.limits import ITEM_LINE_CHARS
 from bloomviz.gui.files.foreign_atlas import AtlasPanel
@@ -70,8 +70,7 @@ class ForeignView(Messages, QtWidgets.QWidget):
         too_long = TOO_LONG
 
     class Information(Messages.Information):
-        opened_one = Msg("{name}: 1 filter ({format}).")
-        opened_many = Msg("{name}: {count} filters ({format}).")
+        opened = Msg("{name}: {filters} ({format}).")       # "{count} filters" in the language's plural form
 
     def __init__(self, dialogs: Dialogs | None = None, parent=None):
         super().__init__(parent)
@@ -254,8 +253,8 @@ class ForeignView(Messages, QtWidgets.QWidget):
             self.which.addItem(flt.label or f"{flt.format} filter")
         self.which.blockSignals(False)
         self._set_enabled(True)
-        self.show_only(self.Information.opened_many if len(found) > 1 else self.Information.opened_one,
-                       name=os.path.basename(path), count=len(found), format=found[0].format)
+        self.show_only(self.Information.opened, name=os.path.basename(path), format=found[0].format,
+                       filters=ntr("{count} filter", "{count} filters", len(found)).format(count=number(len(found))))
         self.atlas.setVisible(len(found) > 1)
         if len(found) > 1:
             summaries = [f.summary() for f in found]

@@ -17,6 +17,7 @@ from typing import Callable
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui.plain_text import plain_label
+from bloomviz.i18n import number, tr
 from bloomviz.gui.widgets.grid import layout as gl
 from bloomviz.gui.widgets.grid.style import HOVER_MAX_WIDTH
 
@@ -46,8 +47,9 @@ class GridHover(QtCore.QObject):
         self._slow_provider = False
 
     def default_text(self, index: int) -> str:
-        word = "counter" if self._grid.max_value > 1 else "bit"
-        return f"{word} {index:,} = {self._grid.value(index)}"
+        word = tr("counter") if self._grid.max_value > 1 else tr("bit")
+        return tr("{cell} {index} = {value}{where}").format(cell=word, index=number(index),
+                                                           value=self._grid.value(index), where="")
 
     def at_view(self, x: float, y: float) -> int:
         g = self._grid

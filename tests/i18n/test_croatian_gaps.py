@@ -1,0 +1,67 @@
+"""Croatian where the window still spoke English or counted wrong: the grid's hover (and its spoken form), a
+count of filters in Croatian's three plural forms (1 filtar, 2-4 filtra, 5+ filtara; 11-14 filtara), and the
+Ensemble page's rates written with a decimal comma."""
+
+from __future__ import annotations
+
+import pytest
+
+from bloomviz import i18n
+from bloomviz.explain import operations as words
+from bloomviz.workbench.model import Workbench
+
+
+@pytest.fixture
+def croatian():
+    i18n.use("hr")
+    yield
+    i18n.use("en")
+
+
+def test_the_grids_hover_is_croatian_with_croatian_numbers(croatian):
+    wb = Workbench(probes=50)
+    assert wb.configure(4096, 3)
+    for item in ("jabuka", "kruška"):
+        wb.insert(item)
+    bit = int(wb.filter.positions("kruška")[0])
+    text = words.hover_text(wb.state, bit, 1)
+    assert text.startswith(f"bit {i18n.number(bit)} = 1; postavili: ") and "kruška" in text
+    assert "set by" not in text
+    empty = next(i for i in range(1000, 4096) if not wb.filter.bits[i])
+    assert words.hover_text(wb.state, empty, 0) == f"bit {empty // 1000}.{empty % 1000:03d} = 0; nijedan umetnuti " \
+                                                   "element ne pada ovamo"
+    assert "automatski umetnutih" in words.hover_listing(wb.state, bit, 1, 70_000)
+
+
+def test_a_counting_filters_hover_names_its_counter_in_croatian(croatian):
+    wb = Workbench(probes=50)
+    assert wb.configure(256, 3, variant="counting")
+    wb.insert("šljiva")
+    bit = int(wb.filter.positions("šljiva")[0])
+    assert words.hover_text(wb.state, bit, 1).startswith(f"brojač {bit} = 1 (od najviše ")
+
+
+@pytest.mark.parametrize("count, said", [(1, "1 filtar"), (2, "2 filtra"), (4, "4 filtra"), (5, "5 filtara"),
+                                         (11, "11 filtara"), (12, "12 filtara"), (21, "21 filtar"),
+                                         (22, "22 filtra"), (112, "112 filtara"), (1001, "1.001 filtar")])
+def test_a_count_of_filters_takes_croatians_plural_form(croatian, count, said):
+    pytest.importorskip("PySide6")
+    from bloomviz.gui.explorer_tab.ensemble import _filters
+    assert _filters(count) == said
+
+
+def test_the_ensemble_result_is_croatian_rates_and_all(qtbot, croatian):
+    from bloomviz.gui.explorer_tab.ensemble import EnsemblePage
+    from bloomviz.measure.ensemble import EnsembleJob
+    page = EnsemblePage()
+    qtbot.addWidget(page)
+    job = EnsembleJob(32, 3, 4, 22, probes=8, seed=0)
+    while not job.step():
+        pass
+    page.show_result(job.result())
+    said = page.message.text()
+    assert "za 22 filtra sa shemom" in said and "filters" not in said
+    mean = said.split("prosjek ", 1)[1].split(" ", 1)[0]
+    assert "," in mean and "." not in mean, said                     # 0,1234: Croatian's decimal comma
+    legend = [label.text for _sample, label in page.plot.plot_item.legend.items]
+    assert any("prosjek 22 filtra" in text for text in legend) and not any("mean of" in t for t in legend)

@@ -122,7 +122,8 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
     variant = "blocked"
     # --- variant facts (see BloomFilter's) ---
     _stored_params = {"block_bits": int}
-    capabilities = Capabilities(parameters=(M, K, BLOCK_BITS), standard_formulas=False)   # theory: blocked_fp
+    capabilities = Capabilities(parameters=(M, K, BLOCK_BITS), standard_formulas=False,
+                                takes_back_inserts=True)   # theory: blocked_fp
 
     def __init__(self, m: int, k: int, block_bits: int = DEFAULT_BLOCK_BITS,
                  scheme: str = hashing.DEFAULT_SCHEME):

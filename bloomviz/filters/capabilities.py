@@ -40,6 +40,10 @@ class Capabilities:
     # the standard filter's classic formula, approximation and bound describe it (a counting filter answers
     # lookups as a standard one; slices, blocks and stages have their own theory)
     standard_formulas: bool = True
+    # ``take_back(insertion)`` undoes its own last insert exactly from what ``add`` returned (the window's undo
+    # of a typed insert, which then keeps no copy of the filter); False: the caller keeps a copy to go back to
+    # (a new variant is safe without saying anything)
+    takes_back_inserts: bool = False
 
     @cached_property     # asked on every insert: worked out once per class's declaration
     def sized(self) -> bool:

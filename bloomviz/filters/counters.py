@@ -133,19 +133,34 @@ class Counters:
         return bits
 
     # --- the rules, each handed the "counter > 0" bits it keeps in step ---------------------------------------
-    def increment(self, positions: tuple[int, ...], bits: bitarray) -> tuple[tuple[bool, ...], int]:
+    def increment(self, positions: tuple[int, ...], bits: bitarray) -> tuple[tuple[bool, ...], int, tuple[bool, ...]]:
         """One increment per position (a position repeated is counted twice, and removed twice), saturating.
-        Returns which of them went from 0 to nonzero, and how many bits that set."""
+        Returns which of them went from 0 to nonzero, how many bits that set, and which were incremented (a
+        saturated counter is not)."""
         c, top = self.values, self.top
-        newly = []
+        newly, raised = [], []
         for p in positions:
             v = int(c[p])
             if v == 0:
                 bits[p] = 1
             newly.append(v == 0)
+            raised.append(v < top)
             if v < top:
                 c[p] = v + 1
-        return tuple(newly), sum(newly)
+        return tuple(newly), sum(newly), tuple(raised)
+
+    def lower(self, positions: tuple[int, ...], raised: tuple[bool, ...], bits: bitarray) -> int:
+        """Take back an ``increment`` (the last change made): one decrement per position it raised. Returns how
+        many bits that cleared (counters back at 0)."""
+        c = self.values
+        cleared = 0
+        for p, up in zip(positions, raised):
+            if up:
+                c[p] -= 1
+                if not c[p]:
+                    bits[p] = 0
+                    cleared += 1
+        return cleared
 
     def zero_at(self, positions: tuple[int, ...]) -> int | None:
         """The first position whose counter is 0 (the item is definitely absent: no removal), or None."""

@@ -50,8 +50,10 @@ MAX_COUNTING_M = 1 << 31  # one byte per counter in memory: 2 GiB
 
 @dataclass(frozen=True)
 class CountingInsertion(Insertion):
-    """An insert: positions, which of them went from 0 to nonzero, and the counter values afterwards."""
+    """An insert: positions, which of them went from 0 to nonzero, and the counter values afterwards;
+    ``raised``: which counters it incremented (not a saturated one), what ``take_back`` decrements."""
     counters: tuple[int, ...] = ()
+    raised: tuple[bool, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,8 @@ class CountingBloomFilter(BloomFilter):
     variant = "counting"
     # --- variant facts (see BloomFilter's) ---
     _stored_params = {"counter_bits": int}
-    capabilities = Capabilities(parameters=(M, K, COUNTER_BITS), removable=True, counting=True)
+    capabilities = Capabilities(parameters=(M, K, COUNTER_BITS), removable=True, counting=True,
+                                takes_back_inserts=True)
 
     @classmethod
     def _payload_size(cls, m: int, params: dict) -> tuple[int, int]:
@@ -153,10 +156,16 @@ class CountingBloomFilter(BloomFilter):
     # --- single items ------------------------------------------------------------------------------------
     def add(self, item: object) -> CountingInsertion:
         pos = self.positions(item)
-        newly, fresh = self._cells.increment(pos, self._bits)
+        newly, fresh, raised = self._cells.increment(pos, self._bits)
         self._bits_set += fresh
         self._count += 1
-        return CountingInsertion(item, pos, newly, counters=self._values_at(pos))
+        return CountingInsertion(item, pos, newly, counters=self._values_at(pos), raised=raised)
+
+    def take_back(self, ins: CountingInsertion) -> None:
+        """Undo ``ins``, the last insert: the counters it raised go down by one (a saturated one it left alone
+        stays); a counter back at 0 clears its bit."""
+        self._bits_set -= self._cells.lower(ins.positions, ins.raised, self._bits)
+        self._count -= 1
 
     def _values_at(self, positions: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(int(self._cells.values[p]) for p in positions)

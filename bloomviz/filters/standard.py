@@ -62,7 +62,7 @@ class BloomFilter(RichDisplay):
 
     variant = "standard"
     # what it can do (capabilities.py): a subclass declares its own
-    capabilities = Capabilities()
+    capabilities = Capabilities(takes_back_inserts=True)
     # --- variant facts: what the variant is, read by views and files instead of comparing its name ---------
     # (a subclass states only what differs; its words are its describer's, in bloomviz.explain.describers)
     # What a .bloom file stores besides m, k and the scheme (bloomviz.files.storage): each parameter's name and
@@ -145,6 +145,17 @@ class BloomFilter(RichDisplay):
             newly.append(fresh)
         self._count += 1
         return Insertion(item, pos, tuple(newly))
+
+    def take_back(self, ins: Insertion) -> None:
+        """Undo ``ins``, the last insert (what ``add`` returned): the bits it turned on go back to 0. Exact only
+        for the last one: a later insert may have needed those bits. (A subclass whose ``add`` does more says
+        ``takes_back_inserts=False`` in its capabilities, or takes back its own.)"""
+        bits = self._bits
+        for p, fresh in zip(ins.positions, ins.newly_set):
+            if fresh:
+                bits[p] = 0
+                self._bits_set -= 1
+        self._count -= 1
 
     def lookup(self, item: object) -> Lookup:
         pos = self.positions(item)

@@ -68,8 +68,7 @@ class Workbench:
         # its parts, each handed what it acts on: the undo steps, the one job, the operations
         self._undo = Undo(self, self.undo_stack, revive=self._revive)
         self._jobs = Jobs(self, undo=self._undo)
-        self._ops = Operations(self, keep=self._undo.keep, unkeep=self._undo.unkeep, add_rows=add_rows,
-                               extend_series=extend_series)
+        self._ops = Operations(self, undo=self._undo, add_rows=add_rows, extend_series=extend_series)
         if first is not None:
             self._install(first, capacity=None, announce=False)
             return
@@ -255,12 +254,13 @@ class Workbench:
         """The current state, to go back to with ``rollback`` (the filter is copied, the rest are lengths)."""
         return checkpoint(self._s)
 
-    def rollback(self, cp: Checkpoint) -> None:
-        """Put back the state of ``cp``: filter, truth, measurement, plot rows and history."""
+    def rollback(self, cp: Checkpoint, insertion=None) -> None:
+        """Put back the state of ``cp``: filter, truth, measurement, plot rows and history (``insertion``: the
+        one insert made since ``cp``, when ``cp`` holds no copy of the filter: the filter takes it back)."""
         self.cancel()   # (a job rolled back by its own end has already let go of it)
         self.events.about_to_reset.emit()
         self._s = cp.state
-        cut_back(self._s, cp)
+        cut_back(self._s, cp, insertion)
         self.events.reset.emit(self._s.last)
 
     def snapshot(self) -> Snapshot:

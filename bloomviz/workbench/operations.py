@@ -4,8 +4,8 @@ changes (filter, truth, measurement, series, history) and emits one ``Operation`
 
 ``Operations`` is composed into ``Workbench`` (``model.py``), which forwards its four public methods to it.
 It is handed the workbench, of which it reads the public state (``state``, ``events``, ``busy``,
-``numbers()``, ``cell_values()``, ``can_remove()``), and the workbench's own bookkeeping as functions: how
-to keep or drop an undo step, and add plot rows. It holds no state of its own."""
+``numbers()``, ``cell_values()``, ``can_remove()``), its undo steps (``undo.Undo``: what to keep before and
+after an operation) and how to add plot rows. It holds no state of its own."""
 
 from __future__ import annotations
 
@@ -36,10 +36,11 @@ def _ints(values) -> tuple[int, ...]:
 class Operations:
     """The operations on ``bench``'s filter; see the module's docstring for what it is handed."""
 
-    def __init__(self, bench, *, keep, unkeep, add_rows, extend_series):
+    def __init__(self, bench, *, undo, add_rows, extend_series):
         self._bench = bench
         self.events = bench.events
-        self._keep, self._unkeep = keep, unkeep
+        self._undo = undo
+        self._keep, self._unkeep = undo.keep, undo.unkeep
         self._add_rows, self._extend_series = add_rows, extend_series
 
     @property
@@ -88,17 +89,18 @@ class Operations:
         s = self._bench.state
         if data is None or self._refuse_growth(1, "", len(data) + limits.KEPT_PER_TYPED_ITEM, s):
             return None
-        self._keep(("insert", item), s)
+        undo = self._undo.before_insert(s)     # its step is kept once it is done (no copy of most filters)
         if data in s.measure.keys:
             self._replace_probes((data,))
         flt = s.flt
         try:
             step = s.measure.pipeline.add(data)
         except ValueError as exc:   # a growing filter that cannot open another stage
-            self._unkeep()
             self.events.error.emit(f"Refused: {exc}. Nothing was changed.")
             return None
         ins = step.insertion
+        if undo is not None:
+            self._undo.kept_insert(("insert", item), undo, ins)
         positions = tuple(map(int, ins.positions))
         truth, caps = s.truth, flt.capabilities      # (the class's declaration: asked once here)
         inserted, removed = truth.copies(data, positions if truth.fixed_k else None)   # before this insert

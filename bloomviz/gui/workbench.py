@@ -13,6 +13,20 @@ needs from the record in its slot (the grid ``changed``/``values`` and ``highlig
 record fanned out into ``historyAppended``, ``bitsChanged`` and ``highlighted`` beside ``operated`` cost each
 insert three more emissions and their slots; they are gone.)
 
+Records are delivered to the views once per turn of the event loop, not inside the operation: the model's event
+arrives synchronously, the record is queued, and one zero-delay timer (started once per batch of pending
+records) emits ``operated`` for each, in order. A typed insert then returns after the model's work alone (the
+views' slots, 58 of its 105 calls and 19 of its 36 files in ``benchmarks/insert_trace.py``, ran inside it)
+and the views draw it one turn later, which no one sees. Order is kept by three rules. Every state signal
+below first delivers what is pending (``flush()``), so a view sees the operations, then the reset, the job's
+end or the refusal, as they happened. A call through this adapter that changes the model (``CHANGES``: an
+operation, a new filter, undo, ``quiet`` ...) delivers what is pending first, so a record is delivered before
+the model next changes, and a slot that reads the model's current state (the undo label, the history's
+length, the filter the verdict is worded against) reads the state its record's call left. While a record is
+delivered, ``busy`` answers as it was when the record was made (a job's last chunk is drawn as a job's chunk,
+though the job has ended by the time its end delivers it). Whoever needs the views current before acting
+(saving, the unsaved-changes question, closing, a test) calls ``flush()``.
+
 Words about a record are built when a view shows them: ``explanation(record)`` (``bloomviz.explain``, kept
 for the last record asked) — the Explain panel asks when it is visible and renders, the item panel for a
 person's insert, lookup or removal; an auto-play chunk with the panel hidden is never explained.
@@ -36,6 +50,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections import deque
 
 import numpy as np
 from PySide6 import QtCore, QtWidgets
@@ -66,6 +81,12 @@ MODEL_API = (
 #: Public members of the model the views do not reach through the adapter: answered by the adapter itself
 #: (removal_needs_force in words, validate_config), its events (turned into signals), and a lesson's knobs.
 NOT_FORWARDED = ("removal_needs_force", "validate_config", "events", "for_grid", "reserve")
+#: The members of ``MODEL_API`` that change the model: the records still pending are delivered before each.
+CHANGES = frozenset((
+    "insert", "lookup", "remove", "insert_batch", "insert_many", "run_job", "run_steps", "step_job",
+    "run_to_end", "cancel", "configure", "design", "reset", "install_filter", "set_probe_count",
+    "set_probe_seed", "explain_note", "announce", "quiet", "undo", "rollback", "restore",
+))
 FILL_ROWS = 1 << 15     # deferred truth rows made per idle turn: 1.5-12 ms (45-360 ns a row, by the load)
 HOVER_ROWS = 1 << 16    # at most this many made for one hover (3-25 ms); more waiting: the hover says so
 _warmed = threading.Event()
@@ -202,18 +223,24 @@ class QtWorkbench(QtCore.QObject):
         self._runner = ChunkRunner(self.model.step_job, self, turn_budget_ms=TURN_BUDGET_MS)
         self._filler = ChunkRunner(self._fill_rows, self, turn_budget_ms=TURN_BUDGET_MS)
         self._hover_waits = False                               # a hover said "in a moment": tell it when
+        self._pending: deque = deque()                          # records made, not yet delivered to the views
+        self._delivery = QtCore.QTimer(self)                    # the one delivery of the pending records
+        self._delivery.setSingleShot(True)
+        self._delivery.setInterval(0)
+        self._delivery.timeout.connect(self.flush)
+        self._delivering = False                                # a record is being delivered: busy as it was
+        self._busy_told = self.model.busy                       # the busy state the views were told last
         ev = self.model.events
         ev.operated.connect(self._on_operated)
-        ev.about_to_reset.connect(self.aboutToReset.emit)
-        ev.reset.connect(lambda _last: self.filterReset.emit())   # the state to show: last_record
-        ev.reset.connect(lambda _last: self._filler.start())     # a restored state may hold rows to make
-        ev.noted.connect(self.noted.emit)
+        ev.about_to_reset.connect(self._relay(self.aboutToReset))
+        ev.reset.connect(self._on_reset)
+        ev.noted.connect(self._relay(self.noted))
         ev.busy_changed.connect(self._on_busy)
-        ev.progress.connect(self.progress.emit)
-        ev.frame.connect(self.jobFrame.emit)
-        ev.job_finished.connect(self.jobFinished.emit)
-        ev.error.connect(self.error.emit)
-        ev.notice.connect(self.notice.emit)
+        ev.progress.connect(self._relay(self.progress))
+        ev.frame.connect(self._relay(self.jobFrame))
+        ev.job_finished.connect(self._relay(self.jobFinished))
+        ev.error.connect(self._relay(self.error))
+        ev.notice.connect(self._relay(self.notice))
         if not _warmed.is_set():
             _warmed.set()
             # in a thread of its own (not a daemon: the interpreter waits for it rather than ending it midway),
@@ -237,13 +264,53 @@ class QtWorkbench(QtCore.QObject):
         return words.verdict_words(record, self.model.filter)
 
     def _on_operated(self, rec) -> None:
-        self.operated.emit(rec)
-        if rec.grown:
-            self.filterGrown.emit()   # a state signal: the filter itself is larger now
+        if not self.signalsBlocked():     # (made while they are blocked, it is never delivered, as before)
+            if not self._pending:
+                self._delivery.start()    # one delivery for every record made before the loop's next turn
+            self._pending.append(rec)
         if rec.op == "insert batch" and not self.model.busy and not self._filler.is_running:
             self._filler.start()      # a run inserted outside a job (auto-play at a set rate) defers rows too
 
+    def flush(self) -> None:
+        """Deliver the pending records now, in the order they were made: ``operated(record)`` for each (and
+        ``filterGrown`` after one whose filter opened a stage). Records a slot's own call makes meanwhile are
+        delivered in the same loop, after those already waiting."""
+        pending = self._pending
+        self._delivery.stop()
+        while pending:
+            rec = pending.popleft()
+            outer, self._delivering = self._delivering, True    # (a slot's call may deliver the next one)
+            try:
+                self.operated.emit(rec)
+            finally:
+                self._delivering = outer
+            if rec.grown:
+                self.filterGrown.emit()   # a state signal: the filter itself is larger now
+
+    def _relay(self, signal):
+        """The slot that passes a model's state event on as ``signal``, after the records made before it."""
+        def relay(*args) -> None:
+            if self._pending:
+                self.flush()
+            signal.emit(*args)
+        return relay
+
+    @property
+    def busy(self) -> bool:
+        """Whether a job runs; while a record is delivered, whether one ran when the record was made."""
+        return self._busy_told if self._delivering else self.model.busy
+
+    def _on_reset(self, _last) -> None:
+        if self._pending:
+            self.flush()
+        self._busy_told = self.model.busy
+        self.filterReset.emit()       # the state to show: last_record
+        self._filler.start()          # a restored state may hold rows to make
+
     def _on_busy(self, busy: bool) -> None:
+        if self._pending:
+            self.flush()
+        self._busy_told = busy
         if busy:
             self._filler.stop()       # a job's turns are the job's: auto-play keeps its speed
             self._runner.start()
@@ -302,6 +369,14 @@ def _forward(name: str):
         return property(lambda self: getattr(self.model, name),
                         doc=getattr(target, "__doc__", None) or f"The model's ``{name}``.")
 
+    if name in CHANGES:
+        @functools.wraps(target)
+        def change(self, *args, **kwargs):
+            if self._pending:       # the views see every record before the model changes again
+                self.flush()
+            return getattr(self.model, name)(*args, **kwargs)
+        return change
+
     @functools.wraps(target)
     def method(self, *args, **kwargs):
         return getattr(self.model, name)(*args, **kwargs)
@@ -309,4 +384,5 @@ def _forward(name: str):
 
 
 for _name in MODEL_API:
-    setattr(QtWorkbench, _name, _forward(_name))
+    if _name not in QtWorkbench.__dict__:     # (``busy`` is the adapter's own: see its docstring)
+        setattr(QtWorkbench, _name, _forward(_name))

@@ -29,7 +29,8 @@ def test_grid_and_model_draws_each_operation_from_its_record(qtbot):
     for text in ("ana", "ivo", "?ana"):
         line.setText(text)
         line.returnPressed.emit()
-    assert verdict.text() == "'ana': true positive" and line.text() == ""
+    qtbot.waitUntil(lambda: verdict.text() == "'ana': true positive")   # drawn in the next turn of the loop
+    assert line.text() == ""
     positions, kinds = grid.highlighted()
     reference = BloomFilter(64, 3)
     reference.add("ana")

@@ -45,6 +45,7 @@ def test_an_operation_is_explained_only_when_a_view_shows_it(qtbot, monkeypatch)
     qtbot.addWidget(panel)
     wb.insert_batch([f"item {i}" for i in range(50)])     # an auto-play chunk, the panel hidden
     wb.lookup("item 3")
+    wb.flush()                                             # both delivered to the hidden panel
     assert built == []
     panel.show()
     qtbot.waitExposed(panel)

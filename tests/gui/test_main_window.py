@@ -38,6 +38,7 @@ def type_item(qtbot, win, text):
 def insert_by_enter(qtbot, win, text):
     type_item(qtbot, win, text)
     qtbot.keyClick(win.item_panel.line, QtCore.Qt.Key.Key_Return)
+    win.wb.flush()      # the views draw it in the next turn of the event loop: that turn, now
 
 
 def grid_cell(win, index):
@@ -65,12 +66,14 @@ def test_lookup_button_and_shortcut_give_the_verdict(window, qtbot):
     insert_by_enter(qtbot, window, "apple")
     type_item(qtbot, window, "apple")
     qtbot.mouseClick(window.item_panel.lookup_button, QtCore.Qt.MouseButton.LeftButton)
+    window.wb.flush()
     assert "Probably in the set" in window.item_panel.verdict_text
     flt = window.wb.filter
     absent = next(x for x in (f"q{i}" for i in range(1000)) if not all(flt.bits[p] for p in flt.positions(x)))
     zero = next(p for p in flt.positions(absent) if not flt.bits[p])
     type_item(qtbot, window, absent)
     qtbot.keyClick(window.item_panel.line, QtCore.Qt.Key.Key_L, QtCore.Qt.KeyboardModifier.ControlModifier)
+    window.wb.flush()
     text = window.item_panel.verdict_text
     assert "definitely not in the set" in text and f"bit {zero:,} is 0" in text
     x, y, kinds = window.grid.highlight_points()
@@ -89,6 +92,7 @@ def test_a_false_positive_is_reported_with_its_culprits(window, qtbot):
                    if all(flt.bits[p] for p in flt.positions(c)))
     type_item(qtbot, window, fp_item)
     qtbot.mouseClick(window.item_panel.lookup_button, QtCore.Qt.MouseButton.LeftButton)
+    window.wb.flush()
     text = window.item_panel.verdict_text
     assert text.startswith("FALSE POSITIVE:")
     assert "never inserted, yet all k = 2 bits are set" in text
@@ -145,6 +149,7 @@ def test_bad_items_through_the_widgets_give_a_message_and_change_nothing(window,
 def test_a_lone_surrogate_is_accepted_and_shown_escaped(window, qtbot):
     # Qt strings cannot hold a lone surrogate, so it arrives as programmatic input (a file, a script)
     window.wb.insert("a\udc80b")
+    window.wb.flush()
     model = window.history_panel.model()
     assert model.index(model.rowCount() - 1, 2).data() == "a\\udc80b"
     assert "a\\udc80b" in window.item_panel.verdict_text

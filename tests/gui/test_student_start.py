@@ -43,6 +43,7 @@ def test_a_student_types_five_words_and_finds_a_false_positive(window):
     assert Verdict.FALSE_POSITIVE in verdicts                    # twenty lookups by hand: "pig" passes
     panel.line.setText(LOOKED_UP[verdicts.index(Verdict.FALSE_POSITIVE)])
     panel.lookup()
+    wb.flush()      # (shown in the next turn of the event loop)
     assert panel.verdict_text.startswith("FALSE POSITIVE")
 
 
@@ -77,7 +78,10 @@ def test_the_hunt_keeps_clear_of_the_stars_closes_on_esc_and_drops_a_stale_messa
     qtbot.waitUntil(lambda: len(starred_points(window.grid)) > 0)
     frame = dialog.frameGeometry()
     assert not any(frame.contains(p) for p in starred_points(window.grid))
+    window.wb.flush()
+    assert "has changed" not in dialog.label.text()      # the hunt's own lookup is not a change
     window.wb.insert("quince")
+    window.wb.flush()           # (the dialog hears of it in the next turn of the event loop)
     assert "has changed since the last search" in dialog.label.text()
     qtbot.keyClick(dialog, QtCore.Qt.Key.Key_Escape)
     assert not dialog.isVisible()

@@ -47,6 +47,7 @@ def test_the_panels_redraw_in_the_new_theme(window, qtbot):
     qtbot.waitExposed(window)
     window.wb.insert("apple")
     window.wb.lookup("apple")
+    window.wb.flush()
     window.explain_panel.render_now()
     light_html = window.explain_panel.toHtml()
     light = theme.VERDICT_COLOURS[False]["true positive"].lower()

@@ -64,6 +64,7 @@ def test_a_new_filter_starts_without_the_old_verdict(win):
     victim = next(f"x{i}" for i in range(10_000) if f"x{i}" in win.wb.filter and not win.wb.is_member(f"x{i}"))
     win.item_panel.line.setText(victim)
     win.item_panel.remove()
+    win.wb.flush()      # (shown in the next turn of the event loop)
     assert win.item_panel.verdict_text.startswith("FORCED")
     win.params_panel.apply()
     assert win.item_panel.verdict_text == ""

@@ -78,6 +78,7 @@ def test_history_model_answers_nothing_for_rows_dropped_before_the_reset_arrives
     model = HistoryModel(wb)
     for word in ("a", "b", "c"):
         wb.insert(word)
+    wb.flush()
     assert model.rowCount() == 3
     stale = model.index(2, 3)
     wb.reset()
@@ -95,6 +96,7 @@ def test_history_model_follows_a_rollback(qtbot):
     cp = wb.checkpoint()
     wb.insert("dropped")
     wb.lookup("dropped")
+    wb.flush()
     assert model.rowCount() == 3
     wb.rollback(cp)
     assert model.rowCount() == 1

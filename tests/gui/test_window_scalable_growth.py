@@ -39,6 +39,7 @@ def test_auto_play_runs_through_new_stages_to_the_end(win, qtbot, rate):
     win.autoplay.set_count(400)
     win.autoplay.start()
     qtbot.waitUntil(lambda: win.autoplay.state == "idle", timeout=30_000)
+    win.wb.flush()      # the last batch, drawn in the next turn of the event loop
     flt = win.wb.filter
     assert len(flt.stages) >= 3 and len(flt) == 400 == win.autoplay.done
     assert not any("cancelled" in m for m in messages), messages
@@ -56,6 +57,7 @@ def test_a_new_stage_is_growth_not_a_reset(win, qtbot):
     win.wb.filterGrown.connect(lambda: grown.append(1))
     for i in range(60):
         win.wb.insert(f"x{i}")
+    win.wb.flush()
     assert len(win.wb.filter.stages) == 2
     assert grown == [1] and resets == []
     assert len(win.wb.history) == 60 and win.grid.m == win.wb.filter.m

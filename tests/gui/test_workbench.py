@@ -167,6 +167,7 @@ def test_insert_batch_matches_the_core_and_the_tracker_matches_brute_force(wb):
 def test_bits_changed_reports_exactly_the_cells_that_changed(wb, qtbot):
     wb.configure(2000, 4)
     wb.insert_batch([f"a{i}" for i in range(200)])
+    wb.flush()                  # (the waitSignal below is this batch's, not the one before)
     before = wb.grid_values().copy()
     with qtbot.waitSignal(wb.operated) as blocker:
         wb.insert_batch([f"b{i}" for i in range(200)])

@@ -111,7 +111,9 @@ class FileActions(QtCore.QObject):
 
     @property
     def modified(self) -> bool:
-        """True when there are operations or inserts that a save would keep and that were not saved."""
+        """True when there are operations or inserts that a save would keep and that were not saved (the
+        operations made in this turn of the event loop included: they are delivered first)."""
+        self.wb.flush()
         return self.file.modified
 
     def discard_changes(self) -> None:

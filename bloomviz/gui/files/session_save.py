@@ -82,6 +82,7 @@ class SessionSaving:
 
     def write_session(self, path: str) -> bool:
         title = "Save the session"
+        self.wb.flush()     # the operations not yet delivered would mark the saved session unsaved after it
         if refuse_busy(self.wb, self.dialogs, title):
             return False
         try:

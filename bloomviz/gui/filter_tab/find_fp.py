@@ -167,7 +167,10 @@ class FalsePositiveHunt(QtCore.QObject):
                   "three times is common).").format(tries=number(self._tries), item=describe(item, 40),
                                                      rate=marks(f"{self._fp:.3g}"), expected=number(expected, 0),
                                                      ratio=number(ratio, 2))
-        self.wb.lookup(item)  # first, so the grid and the explain panel show it when ``finished`` arrives
+        # first, and delivered to the views now, so the grid and the explain panel show it when ``finished``
+        # arrives (and the dialog does not take this lookup, delivered after the search, for a later change)
+        self.wb.lookup(item)
+        self.wb.flush()
         self._finish(FOUND, text, item)
 
     def _finish(self, outcome: str, message: str, item=None) -> bool:

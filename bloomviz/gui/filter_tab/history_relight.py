@@ -12,6 +12,7 @@ from bloomviz.i18n import tr
 def relight(window, row: int) -> bool:
     """Light the positions of History row ``row``; False when the row is gone or has no positions."""
     panel, wb, grid = window.history_panel, window.wb, window.grid
+    wb.flush()      # the grid and the rows read below show every operation made so far, this turn's too
     model = panel.model()
     if not 0 <= row < model.rowCount():
         return False

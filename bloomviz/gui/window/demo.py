@@ -48,5 +48,6 @@ def run_demo(window, n: int, lookup: bool = True, singles: int = 5, fit: bool = 
         probe = rest[int(hits[0])] if hits.size else rest[0]
         window.item_panel.line.setText(probe)
         wb.lookup(probe)
+    wb.flush()      # the views drawn now, not in the next turn of the event loop: the caller shows them
     window.plot.refresh_now()
     window.update_status()

@@ -45,6 +45,7 @@ def test_arrow_keys_walk_the_cells_and_each_is_spoken(window, qtbot):
 def test_a_changed_verdict_is_announced_once(window):
     window.wb.insert("apple")
     window.wb.lookup("apple")
+    window.wb.flush()           # (said as the panel shows it, in the next turn of the event loop)
     said = window.speaker.spoken[-1]
     assert said == window.item_panel.verdict_text and "apple" in said
     assert window.item_panel.verdict.accessibleDescription() == said
@@ -52,6 +53,7 @@ def test_a_changed_verdict_is_announced_once(window):
     window.wb.notice.emit("nothing that changes the verdict")
     assert len(window.speaker.spoken) == count
     window.wb.lookup("never-inserted-zebra")
+    window.wb.flush()
     assert "never-inserted-zebra" in window.speaker.spoken[-1]
 
 

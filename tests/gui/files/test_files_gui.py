@@ -41,6 +41,7 @@ def make_window(qtbot, tmp_path):
 
 def snapshot(w):
     wb = w.wb
+    wb.flush()          # the views as the next turn of the event loop draws them
     return {
         "variant": wb.variant, "grid": wb.grid_values().tobytes(), "n": len(wb.filter),
         "history": [(e.op, e.label, e.verdict, e.positions, e.count, e.n, e.fill, e.fp_measured) for e in wb.history],
@@ -221,6 +222,7 @@ def test_save_and_load_filter_every_variant(make_window, tmp_path, variant, args
     assert b.files.load_filter_dialog()
     assert b.wb.variant == variant and len(b.wb.filter) == 50
     assert np.array_equal(b.wb.grid_values(), a.wb.grid_values())
+    a.wb.flush()        # (a's batch drawn in the next turn of the event loop)
     assert np.array_equal(b.grid.picture, a.grid.picture)
     assert not b.wb.truth_known
     b.wb.lookup("i3")
@@ -276,6 +278,7 @@ def test_discard_closes_and_saved_state_does_not_ask(make_window, qtbot, tmp_pat
     w.show()
     assert w.windowTitle() == "x.bloomviz[*] — bloomviz" and not w.isWindowModified()
     w.wb.lookup("b")
+    w.wb.flush()        # (the title's mark follows in the next turn of the event loop)
     assert w.isWindowModified()
     w.dialogs.unsaved_answer = file_dialogs.DISCARD
     assert w.close() and len(w.dialogs.asked) == 1

@@ -31,6 +31,7 @@ def make(qtbot, tmp_path):
 
 def view(w):
     wb = w.wb
+    wb.flush()          # the views as the next turn of the event loop draws them
     return (wb.grid_values().tobytes(), len(wb.filter), list(wb.items),
             [(e.op, e.label, e.verdict, e.n, e.fp_measured) for e in wb.history], len(wb.series),
             wb.numbers().fp_count, w.history_panel.model().rowCount(), w.windowTitle())

@@ -21,6 +21,7 @@ pytestmark = pytest.mark.window(probes=3_000)
 
 def assert_consistent(win: MainWindow, stream_items: list | None = None) -> None:
     wb = win.wb
+    wb.flush()      # the views as the next turn of the event loop draws them
     flt = wb.filter
     n = len(flt)
     assert len(wb.items) == n and len(wb.series) == n

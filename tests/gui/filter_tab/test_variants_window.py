@@ -136,6 +136,7 @@ def test_scalable_stages_grow_as_specified_and_stay_under_the_bound(wb, qtbot):
     for item in items[1000:1100]:
         wb.insert(item)
     wb.insert_batch(items[1100:])
+    wb.flush()
     flt = wb.filter
     caps = [spec.capacity for spec in flt.stages.specs]
     assert caps == [n0 * s ** i for i in range(len(caps))]
@@ -256,6 +257,7 @@ def test_window_shows_bands_bound_and_heat_map_key(qtbot, tmp_path):
     wb = win.wb
     assert wb.configure(variant="scalable", initial_capacity=30, p=0.05)
     wb.insert_batch(random_items(200, seed=1))
+    wb.flush()          # (drawn in the next turn of the event loop)
     assert win.grid.m == wb.filter.m
     assert len(win.grid.bands()) == len(wb.filter.stages) > 1
     assert win.plot.reference[0] == 0.05

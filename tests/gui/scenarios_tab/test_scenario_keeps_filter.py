@@ -34,6 +34,7 @@ def window(window):
 
 def state(w):
     wb = w.wb
+    wb.flush()          # the views as the next turn of the event loop draws them
     return {"params": (wb.variant, wb.filter.m, wb.filter.k, wb.filter.scheme, wb.capacity),
             "bits": wb.grid_values().tobytes(), "n": len(wb.filter),
             "items": list(wb.items), "history": list(wb.history), "lookups": wb.status()["lookups"],

@@ -111,6 +111,7 @@ def test_a_bulk_job_on_a_large_filter_draws_only_the_changed_bits(window, qtbot,
     assert 0 < grid.display.levels.mean() < 255              # shaded, not blank
 
     wb.insert("one more")
+    wb.flush()          # (drawn in the next turn of the event loop)
     x, y, kinds = grid.highlight_points()
     assert len(kinds) == 7 and len(x) == 7
     index = int(wb.last_record.positions[0])

@@ -34,6 +34,7 @@ def _window(qtbot, tmp_path, size, scale, dark=False):
     qtbot.waitExposed(w)
     w.wb.insert_batch([f"word{i}" for i in range(200)])
     w.wb.lookup("never inserted")
+    w.wb.flush()        # its verdict shown before the text grows, as a person's lookup would be
     if dark:
         w.set_dark(True, remember=False)
     w.set_font_scale(scale)

@@ -42,6 +42,7 @@ def test_the_projector_layout_shows_every_control_whole(window, qtbot, scale, da
     window.wb.insert("apple")
     window.item_panel.line.setText("pundits")     # the typed item's positions take a line too
     window.item_panel.lookup()
+    window.wb.flush()       # its verdict shown before the text grows, as a person's lookup would be
     window.set_font_scale(scale)
     qtbot.keyClick(window, QtCore.Qt.Key.Key_F8)
     assert window.projector_layout.active

@@ -36,6 +36,7 @@ def test_exact_until_a_forced_removal_then_named_and_exact_again_after_undo_and_
     wb.insert_batch(items)
     qtbot.waitUntil(lambda: not wb.busy)
     wb.remove(items[0])            # a member's clean removal: still n fresh inserts, still exact
+    wb.flush()
     plot.refresh_now()
     assert _exact_entry(plot).startswith("theory: exact")
     assert "exact " in plot.readout_text() and "counters give" not in plot.readout_text()
@@ -43,6 +44,7 @@ def test_exact_until_a_forced_removal_then_named_and_exact_again_after_undo_and_
 
     before = len(wb.series)
     assert wb.remove(_stranger(wb), force=True) is not None
+    wb.flush()
     plot.refresh_now()
     assert wb.formula_break() == before            # the row the forced removal added
     assert _exact_entry(plot) == "theory: n inserts, no removals"
@@ -68,6 +70,7 @@ def test_exact_until_a_forced_removal_then_named_and_exact_again_after_undo_and_
     assert "theory: n inserts, no removals_y" in header and "theory: exact" not in header
 
     wb.insert("after")             # later inserts keep the name: the removal still distorts the counters
+    wb.flush()
     plot.refresh_now()
     assert _exact_entry(plot) == "theory: n inserts, no removals" and "counters give" in plot.readout_text()
 
@@ -78,9 +81,11 @@ def test_exact_until_a_forced_removal_then_named_and_exact_again_after_undo_and_
     assert "exact " in plot.readout_text() and "counters give" not in plot.readout_text()
 
     assert wb.remove(_stranger(wb), force=True) is not None
+    wb.flush()
     assert _exact_entry(plot) == "theory: n inserts, no removals"
     wb.reset()                     # Clear
     wb.insert("again")
+    wb.flush()
     plot.refresh_now()
     assert wb.formula_break() is None and _exact_entry(plot).startswith("theory: exact")
     assert "exact " in plot.readout_text()

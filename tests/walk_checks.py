@@ -24,6 +24,9 @@ def check(win, wb, index: int, rng) -> str | None:
     """What is wrong with the window now (None: nothing), while no bulk job runs."""
     if wb.busy:
         return None
+    # the views as the next turn of the event loop draws them: an operation of the last turn (an auto-play tick
+    # at a set rate) reaches them in the turn after it, which the walk's last pump may not have run yet
+    wb.flush()
     flt = wb.filter
     if win.grid.m != flt.m:
         return f"the grid shows {win.grid.m} cells for a filter of {flt.m}"

@@ -29,7 +29,6 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import time  # noqa: E402
 
 from PySide6 import QtCore, QtWidgets  # noqa: E402
 
@@ -95,9 +94,11 @@ def trace_one_insert(win, item: str, entries: dict | None = None, after: dict | 
     counts.update(hashings=0, theories=0)
     sys.setprofile(profile)
     try:
-        deadline = time.perf_counter() + LATER_MS / 1000
-        while time.perf_counter() < deadline:
-            app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
+        # a real event loop for LATER_MS, as the application runs it: it waits when nothing is due (polling with
+        # processEvents() instead ran thousands of empty turns, and the turn watch's hook counted each of them)
+        loop = QtCore.QEventLoop()
+        QtCore.QTimer.singleShot(LATER_MS, loop.quit)
+        loop.exec()
     finally:
         sys.setprofile(None)
     after["deferred"] = list(files)

@@ -89,7 +89,6 @@ def trace_one_insert(win, item: str, entries: dict | None = None, after: dict | 
     if after is None:
         return files
     sync = list(files)
-    app = QtWidgets.QApplication.instance()
     files.clear()
     counts.update(hashings=0, theories=0)
     sys.setprofile(profile)

@@ -41,6 +41,18 @@ def test_a_counting_filters_hover_names_its_counter_in_croatian(croatian):
     assert words.hover_text(wb.state, bit, 1).startswith(f"brojač {bit} = 1 (od najviše ")
 
 
+def test_counts_in_sentences_read_whatever_the_count(croatian):
+    """A count Croatian would decline (32 bita, 21 bit, 3 bita) is written as a label's value instead: "broj
+    bitova m = 32", "bitova 0 → 1: 2 od k = 3" (was "m = 32 bitova", "od njegovih k = 3 bitova")."""
+    wb = Workbench(probes=50)
+    assert wb.configure(32, 3)
+    wb.insert("jabuka")
+    _headline, text = words.verdict_words(wb.last_record, wb.filter)
+    assert "bitova 0 → 1: " in text and text.endswith(" od k = 3.") and "3 bitova" not in text
+    from bloomviz.explain import describers
+    assert describers.describer(wb.filter).size_text() == "broj bitova m = 32"
+
+
 @pytest.mark.parametrize("count, said", [(1, "1 filtar"), (2, "2 filtra"), (4, "4 filtra"), (5, "5 filtara"),
                                          (11, "11 filtara"), (12, "12 filtara"), (21, "21 filtar"),
                                          (22, "22 filtra"), (112, "112 filtara"), (1001, "1.001 filtar")])

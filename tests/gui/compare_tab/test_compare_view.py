@@ -117,4 +117,4 @@ def test_the_sizing_line_writes_numbers_the_languages_way(qtbot):
         text = v.settings.design_label.text()
     finally:
         i18n.use(was)
-    assert "m = 30.000 bitova" in text and "15,0 bitova po elementu" in text and "n = 2.000" in text, text
+    assert "broj bitova m = 30.000" in text and "bitova po elementu: 15,0" in text and "n = 2.000" in text, text

@@ -107,9 +107,8 @@ def exec_box(box):
 
 
 def save_name(*_a, **_k):
-    path = answers["save"] or (targets.path(answer_rng, answer_rng.choice(SUFFIXES))
-                               if answer_rng.random() < 0.9 else "")
-    answers["save"] = None
+    path, answers["save"] = answers["save"] or (targets.path(answer_rng, answer_rng.choice(SUFFIXES))
+                                                if answer_rng.random() < 0.9 else ""), None
     offered.append(path)
     return path, ""
 
@@ -377,10 +376,9 @@ def act_wait():
     return False   # the pump after every action does the work; this one lets bursts run longer
 
 
-ACTIONS_TABLE = [(act_item, 30), (act_params, 8), (act_autoplay, 12), (act_menu, 10), (act_file, 6),
-                 (act_foreign, 5), (act_session, 5), (act_save, 6), (act_lesson, 6),
-                 (act_widget, 20), (act_hover, 6), (act_wait, 6)]
-FUNCS, WEIGHTS = zip(*ACTIONS_TABLE)
+FUNCS, WEIGHTS = zip((act_item, 30), (act_params, 8), (act_autoplay, 12), (act_menu, 10), (act_file, 6),
+                     (act_foreign, 5), (act_session, 5), (act_save, 6), (act_lesson, 6), (act_widget, 20),
+                     (act_hover, 6), (act_wait, 6))
 
 
 def main() -> int:

@@ -162,8 +162,7 @@ class CountingBloomFilter(BloomFilter):
         return CountingInsertion(item, pos, newly, counters=self._values_at(pos), raised=raised)
 
     def take_back(self, ins: CountingInsertion) -> None:
-        """Undo ``ins``, the last insert: the counters it raised go down by one (a saturated one it left alone
-        stays); a counter back at 0 clears its bit."""
+        """Undo ``ins``, the last insert: the counters it raised (not a saturated one) go down by one."""
         self._bits_set -= self._cells.lower(ins.positions, ins.raised, self._bits)
         self._count -= 1
 

@@ -147,13 +147,11 @@ class BloomFilter(RichDisplay):
         return Insertion(item, pos, tuple(newly))
 
     def take_back(self, ins: Insertion) -> None:
-        """Undo ``ins``, the last insert (what ``add`` returned): the bits it turned on go back to 0. Exact only
-        for the last one: a later insert may have needed those bits. (A subclass whose ``add`` does more says
-        ``takes_back_inserts=False`` in its capabilities, or takes back its own.)"""
-        bits = self._bits
+        """Undo ``ins``, the last insert (``add``'s answer; a later one may have needed its bits): the bits it
+        turned on go back to 0."""
         for p, fresh in zip(ins.positions, ins.newly_set):
             if fresh:
-                bits[p] = 0
+                self._bits[p] = 0
                 self._bits_set -= 1
         self._count -= 1
 

@@ -1,6 +1,6 @@
 """First paint and first auto-play of the window, as ratios against peers measured in the same run.
 
-    python benchmarks/bench_first_paint.py [--rounds 5] [--n 1000000] [--autoplay-only]
+    python benchmarks/bench_first_paint.py [--rounds 5] [--n 1000000] [--autoplay-only] [--after 0]
 
 1. first_paint_ratio: a cold `bloomviz` (``gui.app.main([])``, a fresh process each time) to its first paint,
    against a bare Qt window holding one pyqtgraph PlotWidget (the floor of any window on this stack), each timed
@@ -10,7 +10,8 @@
 2. first_autoplay_ratio: in one fresh window, built as ``gui.app.main`` builds it (its compiled code loaded by
    the warm-up thread after the first paint; until 2026-11-28 it was built outside ``before_first_paint``,
    which loaded numba before the paint and left the warm-up less to do), auto-play of N generated items at
-   full speed started right after the first paint (the warm-up thread started) and the filter's design set,
+   full speed started right after the first paint (the warm-up thread started; ``--after S``: S seconds later,
+   as a person who clicks Play would) and the filter's design set,
    against the same auto-play run again in that window
    (warm: every compiled path loaded).
    Goal: <= 1.2. Also in the process's CPU time (first_autoplay_cpu_ratio, the warm-up thread's included): on a
@@ -77,7 +78,11 @@ while not cold_paths.use_cold_path(1):      # (True from the warm-up's start unt
     time.sleep(0.001)
     if time.perf_counter() - waited > 30:
         raise SystemExit("no warm-up started within 30 s of showing the window")
-n = int(sys.argv[1])
+n, after = int(sys.argv[1]), float(sys.argv[2])
+began = time.perf_counter()
+while time.perf_counter() - began < after:    # a person's time to reach the Play button, the event loop running
+    app.processEvents()
+    time.sleep(0.001)
 
 def run():
     done = []
@@ -117,8 +122,8 @@ def first_paint(code: str, env: dict) -> float:
     return float(line.split()[1])
 
 
-def autoplay(n: int, env: dict) -> tuple[float, float, float, float]:
-    out = subprocess.run([sys.executable, "-c", AUTOPLAY, str(n)], env=env, capture_output=True, text=True,
+def autoplay(n: int, env: dict, after: float = 0.0) -> tuple[float, float, float, float]:
+    out = subprocess.run([sys.executable, "-c", AUTOPLAY, str(n), repr(after)], env=env, capture_output=True, text=True,
                          timeout=600)
     line = next((ln for ln in out.stdout.splitlines() if ln.startswith("autoplay")), None)
     if line is None:
@@ -136,6 +141,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--n", type=int, default=1_000_000, help="auto-play items (default 10^6)")
     parser.add_argument("--autoplay-only", action="store_true", help="only part 2, args.rounds rounds of it")
+    parser.add_argument("--after", type=float, default=0.0,
+                        help="start the first auto-play this many seconds after the warm-up started (default 0: "
+                             "at once, as `bloomviz --demo` does; a person clicking Play takes a second or more)")
     args = parser.parse_args()
     env = _env(os.path.join(tempfile.mkdtemp(prefix="bloomviz-bench-"), "settings.ini"))
     first_paint(BARE, env)          # the OS's file cache warm for both, before anything is timed
@@ -151,12 +159,13 @@ def main() -> int:
               f"load {os.getloadavg()[0]:.1f}", flush=True)
     play_ratios, cpu_ratios, firsts, warms = [], [], [], []
     for r in range(args.rounds if args.autoplay_only else max(1, args.rounds // 2)):
-        first, warm, first_cpu, warm_cpu = autoplay(args.n, env)
+        first, warm, first_cpu, warm_cpu = autoplay(args.n, env, args.after)
         firsts.append(first)
         warms.append(warm)
         play_ratios.append(first / warm)
         cpu_ratios.append(first_cpu / warm_cpu)
-        print(f"auto-play {args.n:,} generated items, round {r + 1}: first {first:.2f} s, warm {warm:.2f} s, "
+        print(f"auto-play {args.n:,} generated items, round {r + 1} (first started {args.after:g} s after the "
+              f"warm-up began): first {first:.2f} s, warm {warm:.2f} s, "
               f"ratio {first / warm:.2f}; the process's CPU (the warm-up thread's too) {first_cpu:.2f} s against "
               f"{warm_cpu:.2f} s, ratio {first_cpu / warm_cpu:.2f}; load {os.getloadavg()[0]:.1f}", flush=True)
     if paint_ratios:
@@ -168,7 +177,7 @@ def main() -> int:
     print(json.dumps({**{k: statistics.median(v) if v else None for k, v in paint.items()}, "first_autoplay_ratio": statistics.median(play_ratios),
                       "first_autoplay_cpu_ratio": statistics.median(cpu_ratios),
                       "autoplay_first_s": statistics.median(firsts), "autoplay_warm_s": statistics.median(warms),
-                      "rounds": args.rounds, "load": os.getloadavg()[0]}))
+                      "after_s": args.after, "rounds": args.rounds, "load": os.getloadavg()[0]}))
     return 0
 
 

@@ -77,3 +77,13 @@ def test_the_ensemble_result_is_croatian_rates_and_all(qtbot, croatian):
     assert "," in mean and "." not in mean, said                     # 0,1234: Croatian's decimal comma
     legend = [label.text for _sample, label in page.plot.plot_item.legend.items]
     assert any("prosjek 22 filtra" in text for text in legend) and not any("mean of" in t for t in legend)
+
+
+def test_the_calculators_numbers_are_croatian(croatian):
+    pytest.importorskip("PySide6")
+    from bloomviz.gui.explorer_tab.calc import design_html
+    from bloomviz.theory.calculator import solve
+    html = design_html(solve(n=8, m=32, k=3))
+    assert "0,1557 (15,6 %) — 1 od 6" in html, html        # was "0.1557 (15.6 %) — 1 in 6"
+    assert "bitova po elementu: 2,683" in html and "postavljeno bitova: 53,3%" in html
+    assert "bits per item" not in html and "of bits set" not in html

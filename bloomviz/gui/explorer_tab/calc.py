@@ -26,7 +26,7 @@ from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.plain_text import ask_yes_no
 from bloomviz.gui.widgets.message_bar import MessageBar
-from bloomviz.i18n import number, tr
+from bloomviz.i18n import marks, number, tr
 
 SOLVE_DELAY_MS = 250
 TIPS = {
@@ -45,38 +45,48 @@ def _row(label: str, value: str, tip: str = "") -> str:
 
 
 def _rate(p: float) -> str:
-    return rate_text(p) if p < 1e-4 else f"{rate_text(p)} ({percent_text(p)})"
+    """A rate, with its percentage when readable so, in the language's number marks."""
+    return marks(rate_text(p) if p < 1e-4 else f"{rate_text(p)} ({percent_text(p)})")
+
+
+def _one_in(text: str) -> str:
+    """units.one_in's "1 in 19" (or "never") in the window's language."""
+    if not text.startswith("1 in "):
+        return tr("never") if text == "never" else text
+    return tr("1 in {count}").format(count=marks(text[len("1 in "):]))
 
 
 def design_html(d: Design) -> str:
     nbytes = d.memory_units["B"]
-    memory = human_bytes(nbytes) if nbytes < 1024 else f"{human_bytes(nbytes)} ({nbytes:,.0f} bytes)"
+    memory = marks(human_bytes(nbytes)) if nbytes < 1024 else tr("{size} ({count} bytes)").format(
+        size=marks(human_bytes(nbytes)), count=number(round(nbytes)))
     rows = [
-        _row("n (items)", f"{d.n:,}"),
-        _row("m (bits)", f"{d.m:,}"),
+        _row("n (items)", number(d.n)),
+        _row("m (bits)", number(d.m)),
         _row("memory", memory),
         _row("k used", f"{d.k}"),
         _row("best integer k (lowest exact rate)", f"{d.k_best} — {_rate(d.fp_best)}",
              "every integer k from 1 to 64 compared by the exact rate"),
-        _row("(m/n)·ln 2 (the approximation's optimum)", f"{d.k_real:.3f}",
+        _row("(m/n)·ln 2 (the approximation's optimum)", marks(f"{d.k_real:.3f}"),
              "the real k that minimises (1 − e^(−kn/m))^k; at small m the best integer k can lie below it"),
         _row(tr("rate at k = {k}").format(k=d.k_floor), _rate(d.fp_floor)),
         _row(tr("rate at k = {k}").format(k=d.k_ceil), _rate(d.fp_ceil)),
-        _row("false-positive rate (exact)", f"{_rate(d.fp)} — {html.escape(d.one_in)}",
+        _row("false-positive rate (exact)", f"{_rate(d.fp)} — {html.escape(_one_in(d.one_in))}",
              "E[(X/m)^k] over the number X of bits set: independent, uniform hash positions"),
         _row("Bloom's formula (classic)", _rate(d.fp_classic),
              "(1 − (1 − 1/m)^(kn))^k: treats the bits as independent, so it is below the exact rate"),
         _row("approximation", _rate(d.fp_approx), "(1 − e^(−kn/m))^k"),
         _row("bound", _rate(d.fp_bound), BOUND_TEXT),
-        _row("bits per item", f"{d.bits_per_item:.3f}"),
-        _row("lower bound log2(1/rate)", f"{d.lower_bound_bits:.3f} bits per item",
+        _row("bits per item", marks(f"{d.bits_per_item:.3f}")),
+        _row("lower bound log2(1/rate)",
+             tr("{bits} bits per item").format(bits=marks(f"{d.lower_bound_bits:.3f}")),
              "no structure answering with this false-positive rate can use fewer bits per item"),
         _row("overhead over the lower bound",
-             f"{d.overhead:.3f}× (+{(d.overhead - 1):.1%})" if math.isfinite(d.overhead) else "—"),
-        _row("fill at capacity", f"{d.fill_at_capacity:.1%} of bits set"),
+             marks(f"{d.overhead:.3f}× (+{(d.overhead - 1):.1%})") if math.isfinite(d.overhead) else "—"),
+        _row("fill at capacity", tr("{fill} of bits set").format(fill=marks(f"{d.fill_at_capacity:.1%}"))),
     ]
     if d.p_target is not None:
-        rows.insert(8, _row("target p", f"{d.p_target:g}"))
+        rows.insert(8, _row("target p", marks(f"{d.p_target:g}")))
     notes = "".join(f"<li>{html.escape(n)}</li>" for n in d.notes)
     return (f"<table cellspacing='0' cellpadding='2'>{''.join(rows)}</table>"
             + (f"<ul style='margin-left:-20px'>{notes}</ul>" if notes else ""))
@@ -118,7 +128,7 @@ class CalculatorPanel(Messages, QtWidgets.QWidget):
         self.confirm: Callable[[str], bool] = self._ask
         self.edits: dict[str, QtWidgets.QLineEdit] = {}
         form = QtWidgets.QFormLayout()
-        labels = {"n": "n (items)", "p": "p (FP rate)", "m": "m (bits)", "k": "k (hashes)"}
+        labels = {"n": tr("n (items)"), "p": tr("p (FP rate)"), "m": tr("m (bits)"), "k": tr("k (hashes)")}
         for key in ("n", "p", "m", "k"):
             edit = QtWidgets.QLineEdit()
             edit.setPlaceholderText(tr("empty: solve for it"))

@@ -4,7 +4,8 @@
   ``request()`` leaves a call already pending as it is, so a flood of requests redraws at most once per
   interval (a progress bar, the status line); ``restart()`` pushes the pending call back, so it comes once the
   requests stop for a whole interval (typing in a field). ``cancel()`` drops it: the owner calls that when it
-  has just done the work itself.
+  has just done the work itself. A due call waits for a turn that has not yet spent ``turn_budget_ms`` (below;
+  None: never waits).
 - ``ChunkRunner(step, parent)`` calls ``step()`` from a zero-delay timer, one call per turn of the event loop,
   until ``step`` returns False (or ``stop()``); the window stays responsive between two calls. ``start``,
   ``stop`` and ``is_running``. A ``step`` that ends its work and starts the next (a slot of its "finished"
@@ -83,12 +84,21 @@ class AfterFirstPaint(QtCore.QObject):
 
 
 class Throttle(QtCore.QObject):
-    def __init__(self, interval_ms: int, callback: Callable[[], object], parent: QtCore.QObject | None = None):
+    def __init__(self, interval_ms: int, callback: Callable[[], object], parent: QtCore.QObject | None = None,
+                 turn_budget_ms: float | None = TURN_BUDGET_MS):
         super().__init__(parent)
+        self._callback = callback
+        self._interval = int(interval_ms)
         self._timer = QtCore.QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.setInterval(int(interval_ms))
-        self._timer.timeout.connect(callback)
+        self._timer.setInterval(self._interval)
+        self._timer.timeout.connect(self._fire)
+        # a due call in a turn that already painted or worked waits for the next turn (at most MAX_SKIPS): the
+        # progress bars' first values (a synchronous repaint, 8-19 ms) came in the auto-play's first painted turn
+        self._budget = None if turn_budget_ms is None else turn_budget_ms / 1000
+        self._skipped = 0
+        if self._budget is not None:
+            watch_turns()
 
     @property
     def pending(self) -> bool:
@@ -96,20 +106,30 @@ class Throttle(QtCore.QObject):
 
     @property
     def interval(self) -> int:
-        return self._timer.interval()
+        return self._interval
 
     def set_interval(self, interval_ms: int) -> None:
-        self._timer.setInterval(int(interval_ms))
+        self._interval = int(interval_ms)
+        self._timer.setInterval(self._interval)
 
     def request(self) -> None:
         if not self._timer.isActive():
-            self._timer.start()
+            self._timer.start(self._interval)
 
     def restart(self) -> None:
-        self._timer.start()
+        self._timer.start(self._interval)
 
     def cancel(self) -> None:
         self._timer.stop()
+        self._skipped = 0
+
+    def _fire(self) -> None:
+        if self._budget is not None and self._skipped < MAX_SKIPS and turn_cpu() > self._budget:
+            self._skipped += 1
+            self._timer.start(0)      # the next turn
+            return
+        self._skipped = 0
+        self._callback()
 
 
 class ChunkRunner(QtCore.QObject):

@@ -138,6 +138,18 @@ def test_a_budgeted_chunk_runner_leaves_a_spent_turn_but_is_never_starved(qtbot,
     assert len(steps) == 3 and len(checks) == 3 * steps_per_check
 
 
+@pytest.mark.parametrize("budget, checks_expected", [(timing.TURN_BUDGET_MS, timing.MAX_SKIPS), (None, 0)])
+def test_a_throttled_call_waits_for_a_turn_not_spent_yet(qtbot, owner, monkeypatch, budget, checks_expected):
+    checks, calls = [], []
+    monkeypatch.setattr(timing, "turn_cpu", lambda: checks.append(1) or 1.0)    # every turn: 1 s spent so far
+    throttle = Throttle(5, lambda: calls.append(1), owner, turn_budget_ms=budget)
+    throttle.request()
+    qtbot.waitUntil(lambda: calls == [1], timeout=5_000)
+    # over the budget the call waits MAX_SKIPS turns (one check each), then comes; without one it is not checked
+    assert len(checks) == checks_expected and not throttle.pending
+    assert throttle.interval == 5       # the waiting turns left its interval as it was
+
+
 class _Job:
     def __init__(self, total: int, fail_at: int | None = None):
         self.total, self.done, self.fail_at = total, 0, fail_at

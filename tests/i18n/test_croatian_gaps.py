@@ -87,3 +87,12 @@ def test_the_calculators_numbers_are_croatian(croatian):
     assert "0,1557 (15,6 %) — 1 od 6" in html, html        # was "0.1557 (15.6 %) — 1 in 6"
     assert "bitova po elementu: 2,683" in html and "postavljeno bitova: 53,3%" in html
     assert "bits per item" not in html and "of bits set" not in html
+
+
+def test_the_explorers_scheme_lists_are_croatian(qtbot, croatian):
+    from bloomviz.gui.explorer_tab.ensemble import EnsemblePage
+    from bloomviz.hashing import schemes as hashing
+    page = EnsemblePage()
+    qtbot.addWidget(page)
+    title = hashing.SCHEMES[hashing.DEFAULT_SCHEME].title
+    assert page.scheme.itemText(page.scheme.findData(hashing.DEFAULT_SCHEME)) == i18n.tr(title) != title

@@ -160,7 +160,7 @@ class CalculatorPanel(Messages, QtWidgets.QWidget):
 
         self.scheme_combo = QtWidgets.QComboBox()
         for sid, scheme in hashing.SCHEMES.items():
-            self.scheme_combo.addItem(scheme.title, sid)
+            self.scheme_combo.addItem(tr(scheme.title), sid)
         self.scheme_combo.setCurrentIndex(max(0, self.scheme_combo.findData(hashing.DEFAULT_SCHEME)))
         self.scheme_combo.setToolTip(tr("The hash scheme of the filter made by Use these parameters."))
         self.use_button = QtWidgets.QPushButton(tr("Use these parameters"))

@@ -57,7 +57,7 @@ class EnsemblePage(Messages, QtWidgets.QWidget):
         self.probes = self._spin(1, 1000, 32, "Never-inserted probes looked up in each filter.")
         self.scheme = QtWidgets.QComboBox()
         for sid, scheme in hashing.SCHEMES.items():
-            self.scheme.addItem(scheme.title, sid)
+            self.scheme.addItem(tr(scheme.title), sid)
         self.scheme.setCurrentIndex(self.scheme.findData(hashing.DEFAULT_SCHEME))
         self.scheme.setToolTip(tr("The hash scheme of every filter: try murmur3-km (double hashing) at m = 64."))
         self.run_button = QtWidgets.QPushButton(tr("Run ensemble"))

@@ -13,8 +13,9 @@ Letting Qt cut instead (maxLength = limit + 1, the edit then undone by a validat
 128 Ki limit (Qt's cut path; measured offscreen, against 0.06 s for a paste of the limit's length), and letting
 the whole paste in first keeps an undo record per character (the process grew by 288 MB for a 10 MB paste,
 measured). That pair stays only as
-the net for what comes by another way (an input method): any edit past the limit is undone. Text set by the
-program (``setText``) is Qt's to cut at the limit + 1: the program keeps its own text within the limit.
+the net for what comes by another way (an input method): any edit past the limit is undone. (Qt's maxLength is
+in UTF-16 units, so it is set to twice the limit + 1: the limit is in characters.) Text set by the program
+(``setText``) is Qt's to cut there: the program keeps its own text within the limit.
 ``BoundedPlainText``: a plain-text box that checks a paste or drop against its limit before inserting it.
 The limits are declared in ``bloomviz.theory.limits``.
 """
@@ -50,7 +51,10 @@ class BoundedLine(QtWidgets.QLineEdit):
     def __init__(self, most: int, parent=None):
         super().__init__(parent)
         self.most = most
-        self.setMaxLength(most + 1)
+        # Qt's maxLength counts UTF-16 units, two for a character past U+FFFF (an emoji); the limit counts
+        # characters. At most + 1 units Qt cut a fitting paste of emoji silently (8 into a 10-character box
+        # kept 5); at twice that it never cuts what the limit allows, and the validator undoes the rest.
+        self.setMaxLength(2 * most + 1)
         self.setValidator(_Longest(most, self))
         self.inputRejected.connect(lambda: self.refused.emit(self.most))
 
@@ -110,8 +114,11 @@ class BoundedPlainText(QtWidgets.QPlainTextEdit):
 
     def insertFromMimeData(self, source: QtCore.QMimeData) -> None:
         if source.hasText():
-            kept = self.document().characterCount() - 1 - len(self.textCursor().selectedText())
-            if kept + len(source.text()) > self.most:
+            more = len(source.text()) - len(self.textCursor().selectedText())
+            # the document counts UTF-16 units (an emoji is two), never fewer than the characters: counted
+            # as characters only when that bound is past the limit (toPlainText copies the whole text)
+            if self.document().characterCount() - 1 + more > self.most \
+                    and len(self.toPlainText()) + more > self.most:
                 self.refused.emit(self.most)
                 return
         super().insertFromMimeData(source)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from bloomviz.gui.widgets.bounded_text import BoundedPlainText
+from bloomviz.gui.widgets.bounded_text import BoundedLine, BoundedPlainText
 from bloomviz.i18n import number
 from bloomviz.theory.limits import ITEM_BOX_CHARS, ITEM_LINE_CHARS, PARAGRAPH_CHARS, SET_BOX_CHARS
 
@@ -134,3 +134,28 @@ def test_the_set_boxes_and_a_scenarios_paragraph_are_bounded_and_say_so(window, 
     view.text_a.moveCursor(QtGui.QTextCursor.MoveOperation.End)
     view.text_a.paste()
     assert view.text_a.toPlainText() == kept and number(len(kept) + 3) in view.message.text()
+
+
+def test_characters_outside_the_basic_plane_count_once_and_a_paste_is_never_cut(qtbot, clipboard):
+    # Qt counts an emoji as two UTF-16 units: a paste of 8 that fits a 10-character box was cut to 5 (the box
+    # changed, and the refusal said it kept its text), and 2 letters after 6 emoji were refused as past 10
+    line, box = BoundedLine(10), BoundedPlainText(10)
+    qtbot.addWidget(line)
+    qtbot.addWidget(box)
+    refused = []
+    line.refused.connect(refused.append)
+    box.refused.connect(refused.append)
+    clipboard.setText("\U0001F600" * 8)
+    line.paste()
+    assert line.text() == "\U0001F600" * 8 and refused == []
+    clipboard.setText("\U0001F600" * 3)
+    line.paste()
+    assert line.text() == "\U0001F600" * 8 and refused == [10]     # 11 > 10: refused whole, not cut
+    box.setPlainText("\U0001F600" * 6)
+    box.moveCursor(QtGui.QTextCursor.MoveOperation.End)
+    clipboard.setText("ab")
+    box.paste()
+    assert box.toPlainText() == "\U0001F600" * 6 + "ab" and refused == [10]
+    clipboard.setText("abc")
+    box.paste()
+    assert box.toPlainText() == "\U0001F600" * 6 + "ab" and refused == [10, 10]

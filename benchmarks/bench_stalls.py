@@ -4,7 +4,8 @@ same window idle, in one process (issue 23: the auto-play never stalls the event
     python benchmarks/bench_stalls.py [--n 10000000] [--m 95850584] [--k 7] [--rounds 1] [--idle 4]
 
 The main window as ``bloomviz`` opens it (every part installed, 1440 x 900, offscreen, cyclic garbage collected on
-a timer of the GUI thread as gui.app.main does), the Filter tab shown, the plot dock visible; the warm-up thread finished first (a warm auto-play: the first one is bench_first_paint's).
+a timer of the GUI thread as gui.app.main does), the Filter tab shown, the plot dock visible; the warm-up thread
+finished first (a warm auto-play: the first one is bench_first_paint's).
 Each round measures the window idle (no job, ``--idle`` seconds: what the machine's load alone does to the loop),
 then an auto-play of N random items "as fast as possible" (the Auto-play panel's own path) and the turns after
 it until the truth rows are filled in idle turns and the last redraws are done. Measured in each phase:
@@ -233,7 +234,8 @@ def measure_window(app, args, win, clock, calls) -> int:
     collections_ms = full_collections()
     win.hide()     # (closing asks whether to save the auto-played filter)
 
-    print(f"auto-play of {args.n:,} items, m = {args.m:,}, k = {args.k}, plot in view, {getattr(jobs, 'PAINT_TURNS', 1)} paint "
+    paint_turns = getattr(jobs, "PAINT_TURNS", 1)    # (1 in a tree before it was named)
+    print(f"auto-play of {args.n:,} items, m = {args.m:,}, k = {args.k}, plot in view, {paint_turns} paint "
           f"turn(s) after a frame; {args.rounds} round(s); "
           f"load {' -> '.join(f'{x[0]:.1f}' for x in load)}")
     print(f"  {'':<12} {'':>8} {'':>12} | turn wall med p99 max | turn CPU med p99 max | gap wall med p99 max"
@@ -249,7 +251,8 @@ def measure_window(app, args, win, clock, calls) -> int:
         for kind, v in rnd["autoplay"]["by_step"].items():
             w, c, r = v["wall_ms"], v["cpu_ms"], v["rest_cpu_ms"]
             print(f"    {kind:<16} {v['turns']:5d}; {w['median']:6.1f} {w['p99']:6.1f} {w['max']:6.1f}; "
-                  f"{c['median']:5.1f} {c['p99']:5.1f} {c['max']:5.1f}; {r['median']:5.1f} {r['p99']:5.1f} {r['max']:5.1f}")
+                  f"{c['median']:5.1f} {c['p99']:5.1f} {c['max']:5.1f}; "
+                  f"{r['median']:5.1f} {r['p99']:5.1f} {r['max']:5.1f}")
             for seen in v.get("where", ()):
                 print(f"      {seen}")
         print("  the window's pieces of work, job and after (calls; CPU median p99 max, ms):")
@@ -271,7 +274,7 @@ def measure_window(app, args, win, clock, calls) -> int:
           f"({'met' if worst_cpu <= GOAL_MS else 'NOT met'}); idle baseline's worst turn {idle_wall:.1f} ms wall")
     print(f"worst heartbeat gap: auto-play {gap:.1f} ms, idle {idle_gap:.1f} ms")
     print(f"a garbage collection of each generation after the run (ms of CPU): {collections_ms}")
-    print(json.dumps({"n": args.n, "m": args.m, "k": args.k, "paint_turns": getattr(jobs, "PAINT_TURNS", 1), "load": load,
+    print(json.dumps({"n": args.n, "m": args.m, "k": args.k, "paint_turns": paint_turns, "load": load,
                       "rounds": rounds, "collections_ms": collections_ms,
                       "worst_turn_wall_ms": worst_wall, "worst_turn_cpu_ms": worst_cpu,
                       "idle_worst_turn_wall_ms": idle_wall, "worst_gap_ms": gap, "idle_worst_gap_ms": idle_gap}))

@@ -128,7 +128,7 @@ class CallTimes:
         def timed(*args, **kwargs):
             if not self.on:
                 return method(*args, **kwargs)
-            name = key if not key.startswith("GraphicsView.") else f"{type(args[0]).__name__}.paintEvent"
+            name = key if not key.startswith("GraphicsView.") else f"paint of {_owner(args[0])}"
             cpu = time.thread_time()
             try:
                 return method(*args, **kwargs)
@@ -210,3 +210,11 @@ def spread_ms(values: list[float]) -> dict:
     return {"median": round(statistics.median(ordered) * 1e3, 2),
             "p99": round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1e3, 2),
             "max": round(ordered[-1] * 1e3, 2)}
+
+
+def _owner(view) -> str:
+    """The window's widget a pyqtgraph view belongs to (the grid, the plot ...), by its class."""
+    widget = view.parentWidget()
+    while widget is not None and not type(widget).__module__.startswith("bloomviz"):
+        widget = widget.parentWidget()
+    return type(widget if widget is not None else view).__name__

@@ -26,7 +26,7 @@ from PySide6 import QtWidgets  # noqa: E402
 
 from bloomviz.gui.workbench import QtWorkbench  # noqa: E402
 from bloomviz.items.generated import GeneratedItems, GeneratedRun  # noqa: E402
-from bloomviz.workbench.position_rows import PositionRows  # noqa: E402
+from bloomviz.workbench.truth import PositionRows  # noqa: E402
 
 
 def _timed(call):

@@ -101,7 +101,7 @@ class TurnClock(QtCore.QObject):
 # before the window is made, so that the signal connections reach the timed method too).
 TIMED = (("bloomviz.gui.window.redraw", "FilterRedraw", ("flush_grid", "_catch_up_step")),
          ("bloomviz.gui.filter_tab.plot.widget", "FpPlotWidget", ("refresh_now",)),
-         ("bloomviz.workbench.position_rows", "PositionRows", ("make_some",)),
+         ("bloomviz.workbench.truth", "PositionRows", ("make_some",)),
          ("bloomviz.gui.window.status", "StatusLine", ("update", "_show_progress")),
          ("bloomviz.gui.filter_tab.autoplay_panel", "AutoPlayPanel", ("_show_progress",)),
          ("bloomviz.gui.filter_tab.history_panel", "HistoryModel", ("flush",)),

@@ -275,7 +275,7 @@ def hover_text(state, index: int, value: int) -> str:
         return ""
     cell = tr("{cell} {index} = {value}{where}").format(cell=variants.cell_word(flt), index=number(index),
                                                        value=value, where=variants.hover_where(flt, index))
-    items, total = state.truth.items_at_bit(index)
+    items, total = state.truth.culprits.items_at_bit(index)
     if not total:
         return tr("{cell}; no inserted item maps here").format(cell=cell)
     shown = ", ".join(describe(x, 30) for x in items)

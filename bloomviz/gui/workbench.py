@@ -39,7 +39,7 @@ restored state's last record, its highlight included, is ``last_record``); ``fil
 ``progress(done, total)``, ``jobFrame()``, ``jobFinished(done, total, cancelled)``; ``error(str)`` a refusal,
 ``notice(str)`` information.
 
-Idle turns: an auto-play leaves its truth rows to be made (``workbench/position_rows.py``); once no job runs,
+Idle turns: an auto-play leaves its truth rows to be made (``workbench/truth.py``, ``PositionRows``); once no job runs,
 ``_fill_rows`` makes them one slice (``FILL_ROWS``) a turn of the event loop, so the first hover or culprit
 search after a long auto-play finds them made instead of making them all in its own turn (~1.3 s at 10^7).
 A hover before that makes at most ``HOVER_ROWS`` and says the items come in a moment; ``rowsMade()`` then tells

@@ -145,7 +145,7 @@ def lookup_record(state: LessonState, name: str, item: str) -> dict:
     if look.maybe_present and truth.items.typed_count <= CULPRIT_LIMIT and not state.randoms:
         rec["member"] = op.verdict == Verdict.TRUE_POSITIVE
         # who set each of the item's bits: the other members whose own positions include it (the window's search)
-        found = truth.items_at_bits([int(p) for p in look.positions], CULPRIT_LIMIT)
+        found = truth.culprits.items_at_bits([int(p) for p in look.positions], CULPRIT_LIMIT)
         rec["culprits"] = {str(p): [who for who in names if who != item] for p, (names, _total) in found.items()}
     return rec
 

@@ -20,7 +20,7 @@ from bloomviz.filters import capabilities
 from bloomviz.hashing.seed_schemes import HAND_SET_ID
 from bloomviz.items.encoding import random_items, to_bytes_list
 from bloomviz.measure import pipeline
-from bloomviz.workbench.item_log import ItemLog
+from bloomviz.workbench.truth import ItemLog
 
 DEFAULT_PROBES = 10_000
 DEFAULT_SEED = 0

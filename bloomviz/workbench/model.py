@@ -309,7 +309,7 @@ class Workbench:
         return self._s.truth.member(to_bytes(item))
 
     def items_at_bit(self, index: int, limit: int = 20) -> tuple[list, int]:
-        return self._s.truth.items_at_bit(index, limit)
+        return self._s.truth.culprits.items_at_bit(index, limit)
 
     def max_value(self) -> int:
         return capabilities.max_value(self._s.flt)

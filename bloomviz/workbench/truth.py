@@ -1,40 +1,31 @@
-"""Ground truth: what was really inserted, so that every lookup is classified exactly.
+"""Ground truth: what was really inserted, so that every lookup is classified exactly; one insert writes here.
 
-The positions of every insert are kept (one row of k per insert, 4 bytes a position while m < 2^32), so that
-"was this inserted?" and "which items set bit i" are one vectorised scan, on demand (~10-20 ms at 10^7 inserts).
-A generated run's rows are made when a scan first reads them (``position_rows``); "was this inserted?" asks the
-run itself (its generator reads an item's digits back), so only "which items set bit i" makes them.
-The items themselves are an ``ItemLog``: auto-played generated items are kept as runs (generator, start, stop),
-not as strings, and read back by index when a scan names them. A filter whose k is not fixed (a scalable
-filter: each stage has its own) keeps a set of the items' bytes instead, and the rows of each stage are computed
-when first asked for.
+The truth is what an insert leaves behind besides the filter: its item, in an ``ItemLog``, and its row of k
+positions, in ``PositionRows`` (4 bytes a position while m < 2^32), kept in insertion order; and how to tell a
+member from a false positive (``copies``, ``member``). "Was this inserted?" is one vectorised scan of the rows
+and "which items set bit i" another (``truth.culprits``, culprits.py), on demand (~10-20 ms at 10^7 inserts).
+
+Auto-played generated items are kept as runs (generator, start, stop), in both: as items, not as strings (read
+back by index when a scan names them), and as rows, made when a scan first reads them; "was this inserted?"
+asks the run itself (its generator reads an item's digits back), so only "which items set bit i" makes them.
+A filter whose k is not fixed (a scalable filter: each stage has its own) keeps a count of the items' bytes
+instead, and the rows of each stage are computed when first asked for.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from bisect import bisect_right
+from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from bloomviz.filters import rows as filter_rows
 from bloomviz.filters.generated_positions import positions as generated_positions
 from bloomviz.items.encoding import to_bytes, to_bytes_list
-from bloomviz.measure.verdicts import ForcedRemoval
 from bloomviz.items.generated import GeneratedRun
-from bloomviz.workbench.item_log import ItemLog
-from bloomviz.workbench.position_rows import PositionRows
+from bloomviz.measure.verdicts import ForcedRemoval
+from bloomviz.workbench.culprits import Culprits
 
-CULPRIT_LIMIT = 20
-DEDUPE_LIMIT = 50_000
-SCAN_BLOCK = 1 << 20     # stored positions compared per block (4 MiB of uint32: stays in cache)
-
-
-def sorted_unique(values: np.ndarray) -> np.ndarray:
-    """np.unique for int arrays by sorting: numpy 2.3's hash-based np.unique is ~40x slower on 10^5 positions."""
-    out = np.sort(np.asarray(values, dtype=np.int64))
-    if out.size > 1:
-        out = out[np.concatenate(([True], out[1:] != out[:-1]))]
-    return out
+MAKE_CHUNK = 1 << 16        # deferred rows made per step (a bounded temporary, not one of the whole run)
 
 
 class Truth:
@@ -57,7 +48,7 @@ class Truth:
         # the plot row of the first such removal: the rows before it are still n inserts into a fresh filter
         self.distorted_row: int | None = None
         self.known = True                             # False: a filter loaded without its items
-        self._stage_rows: dict[int, np.ndarray] = {}  # per stage of a growing filter, on demand
+        self.culprits = Culprits(self)                # who set a bit: scans of these rows, when asked
 
     def remember(self, items: Sequence[object], datas: Sequence[bytes] | None, positions) -> None:
         """Note inserts: ``items`` (a list, or a ``GeneratedRun``), their bytes (needed only without fixed k)
@@ -106,7 +97,7 @@ class Truth:
             self.distorting = distorting
             if not distorting:
                 self.distorted_row = None
-        self._stage_rows = {}
+        self.culprits = Culprits(self)
 
     def member(self, data: bytes, positions=None) -> bool:
         """Was ``data`` inserted (and not removed since)?"""
@@ -140,97 +131,248 @@ class Truth:
             inserted += index is not None and run.start <= index < run.stop
         return inserted, removed
 
-    def inserts_at_bits(self, indices: Sequence[int]) -> dict[int, np.ndarray]:
-        """``inserts_at_bit`` for several cells in one pass over the rows: {index: insert indices}."""
-        wanted = list(dict.fromkeys(int(i) for i in indices))
-        if not self.fixed_k:
-            return {i: self.inserts_at_bit(i) for i in wanted}
-        if not len(self.rows):
-            return {i: np.zeros(0, dtype=np.int64) for i in wanted}
-        rows = self.rows.view()
-        k, flat, top = rows.shape[1], rows.reshape(-1), np.iinfo(rows.dtype).max
-        found: dict[int, list] = {i: [] for i in wanted}
-        scan = [i for i in wanted if 0 <= i <= top]
-        # Block by block, each block compared with every index while it is in cache: a false positive's k cells
-        # at 10^7 inserts of k = 7 took 216 ms as k whole scans, 56 ms so (the flat matches divided by k; a
-        # row-wise .any(axis=1) took 160 ms for one cell)
-        hit = np.empty(min(SCAN_BLOCK, flat.size), dtype=bool)
-        for start in range(0, flat.size, SCAN_BLOCK):
-            block = flat[start:start + SCAN_BLOCK]
-            eq = hit[:block.size]
-            for i in scan:
-                np.equal(block, rows.dtype.type(i), out=eq)
-                if eq.any():
-                    found[i].append(np.flatnonzero(eq) + start)
-        out = {}
-        for i, parts in found.items():
-            hits = np.concatenate(parts) // k if parts else np.zeros(0, dtype=np.int64)
-            out[i] = hits if hits.size < 2 else hits[np.concatenate(([True], hits[1:] != hits[:-1]))]
+
+class ItemLog(Sequence):
+    """Every insert into the filter, in order: typed items as given, generated runs as (generator, start, stop).
+
+    A list of ten million auto-played strings cost ~80 bytes an insert and a garbage-collector pause of ~100 ms
+    when it was freed; a run of generated items (``items.generated.GeneratedRun``) is three numbers however long it
+    is. ``ItemLog`` reads as the list of items it stands for (indexing, slicing, iteration, ``==`` with a list):
+    the strings of a run are made only when they are read.
+    """
+
+    def __init__(self) -> None:
+        self._parts: list[list | GeneratedRun] = []   # a list of typed items, or a run; never two lists in a row
+        self._starts: list[int] = []                  # the log index of each part's first item
+        self._len = 0
+
+    def __len__(self) -> int:
+        return self._len
+
+    # --- growing and cutting ---------------------------------------------------------------------------------
+    def extend(self, items: Iterable[object]) -> None:
+        last = self._parts[-1] if self._parts else None
+        if isinstance(items, GeneratedRun):
+            if not len(items):
+                return
+            if isinstance(last, GeneratedRun) and items.follows(last):
+                self._parts[-1] = GeneratedRun(last.items, last.start, items.stop)
+            else:
+                self._starts.append(self._len)
+                self._parts.append(GeneratedRun(items.items, items.start, items.stop))
+            self._len += len(items)
+            return
+        items = list(items)
+        if not items:
+            return
+        if isinstance(last, list):
+            last.extend(items)
+        else:
+            self._starts.append(self._len)
+            self._parts.append(items)
+        self._len += len(items)
+
+    def cut(self, length: int) -> None:
+        """Keep the first ``length`` inserts (a rollback)."""
+        length = max(0, min(int(length), self._len))
+        while self._parts and self._starts[-1] >= length:
+            self._parts.pop()
+            self._starts.pop()
+        if self._parts:
+            keep = length - self._starts[-1]
+            last = self._parts[-1]
+            if isinstance(last, GeneratedRun):
+                self._parts[-1] = GeneratedRun(last.items, last.start, last.start + keep)
+            else:
+                del last[keep:]
+        self._len = length
+
+    # --- reading ---------------------------------------------------------------------------------------------
+    def runs(self) -> list[GeneratedRun]:
+        """The generated runs in the log."""
+        return [p for p in self._parts if isinstance(p, GeneratedRun)]
+
+    def typed(self) -> Iterator[object]:
+        """The items that are not in a generated run, in order."""
+        for part in self._parts:
+            if not isinstance(part, GeneratedRun):
+                yield from part
+
+    @property
+    def typed_count(self) -> int:
+        return sum(len(p) for p in self._parts if not isinstance(p, GeneratedRun))
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self._len)
+            if step != 1:
+                return self.take(np.arange(start, stop, step, dtype=np.int64))
+            out: list = []
+            if stop <= start:
+                return out
+            part = bisect_right(self._starts, start) - 1
+            while part < len(self._parts) and self._starts[part] < stop:
+                first = self._starts[part]
+                out.extend(self._parts[part][max(0, start - first): stop - first])
+                part += 1
+            return out
+        index = int(index)
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError(f"insert {index} of {self._len}")
+        part = bisect_right(self._starts, index) - 1
+        return self._parts[part][index - self._starts[part]]
+
+    def pieces(self, start: int, stop: int) -> list:
+        """Inserts start…stop-1 as they are kept: lists of typed items, and generated runs as runs (no strings)."""
+        out: list = []
+        part = bisect_right(self._starts, start) - 1
+        while 0 <= part < len(self._parts) and self._starts[part] < stop:
+            first, src = self._starts[part], self._parts[part]
+            lo, hi = max(0, start - first), min(len(src), stop - first)
+            if hi > lo:
+                out.append(GeneratedRun(src.items, src.start + lo, src.start + hi) if isinstance(src, GeneratedRun)
+                           else list(src[lo:hi]))
+            part += 1
         return out
 
-    def inserts_at_bit(self, index: int) -> np.ndarray:
-        """Indices (into ``items``) of the inserts whose positions include grid cell ``index``."""
-        flt = self.flt
-        if self.fixed_k:
-            return self.inserts_at_bits([index])[int(index)]
-        if not 0 <= index < flt.m:
-            return np.zeros(0, dtype=np.int64)
-        stages = flt.stages
-        stage = stages.of_bit(index)
-        local = index - stages.offsets[stage]
-        idx = np.flatnonzero((self._rows_of_stage(stage) == local).any(axis=1))
-        return idx + stages.specs[stage].start
+    def take(self, indices: Sequence[int]) -> list:
+        """The items at ``indices`` (log indices, in any order), each run's strings made in one numpy pass."""
+        idx = np.asarray(indices, dtype=np.int64).ravel()
+        if idx.size and (idx.min() < -self._len or idx.max() >= self._len):
+            raise IndexError(f"insert indices must be in [0, {self._len})")
+        idx = np.where(idx < 0, idx + self._len, idx)
+        out: list = [None] * idx.size
+        which = np.searchsorted(np.asarray(self._starts, dtype=np.int64), idx, side="right") - 1
+        for part in np.unique(which).tolist():
+            at = np.flatnonzero(which == part)
+            offsets = idx[at] - self._starts[part]
+            src = self._parts[part]
+            got = src.texts_at(offsets) if isinstance(src, GeneratedRun) else [src[o] for o in offsets.tolist()]
+            for i, item in zip(at.tolist(), got):
+                out[i] = item
+        return out
 
-    def items_at_bit(self, index: int, limit: int = CULPRIT_LIMIT) -> tuple[list, int]:
-        """The distinct inserted items whose positions include ``index`` (the first ``limit``) and their number.
+    def __iter__(self) -> Iterator[object]:
+        for part in self._parts:
+            yield from part
 
-        Past DEDUPE_LIMIT matching inserts (a tiny filter holding a huge stream) the count is of inserts, not of
-        distinct items: telling repeats apart would cost a second per hover.
-        """
-        return self._named(self.inserts_at_bit(index), limit)
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (ItemLog, list, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
 
-    def items_at_bits(self, indices: Sequence[int], limit: int = CULPRIT_LIMIT) -> dict[int, tuple[list, int]]:
-        """``items_at_bit`` for several cells (a false positive's), the rows scanned once: {index: (names, n)}."""
-        return {i: self._named(idx, limit) for i, idx in self.inserts_at_bits(indices).items()}
+    __hash__ = None   # mutable, like the list it stands for
 
-    def _named(self, idx: np.ndarray, limit: int) -> tuple[list, int]:
-        first: dict[bytes, object] = {}   # an item inserted twice is named once
-        for item in self.items.take(idx[:DEDUPE_LIMIT]):
-            data = to_bytes(item)
-            if self.removed and data not in first and not self.member(data):
-                continue   # removed since: it no longer holds this bit
-            first.setdefault(data, item)
-        names = list(first.values())
-        total = len(names) if idx.size <= DEDUPE_LIMIT else int(idx.size)
-        return names[:limit], total
+    def __repr__(self) -> str:
+        return f"ItemLog({self._len} inserts: {self.typed_count} typed, {len(self.runs())} generated runs)"
 
-    def false_negatives(self, cleared) -> list:
-        """Inserted (and not removed) items that test negative now; only items with a position among the
-        counters that just reached 0 can have changed."""
-        if not cleared or self.rows is None or not len(self.rows):
-            return []
-        rows = self.rows.view()
-        hit = np.flatnonzero(np.isin(rows, np.asarray(cleared, dtype=rows.dtype)).any(axis=1))
-        if not hit.size:
-            return []
-        negative = ~filter_rows.test_rows(self.flt, rows[hit].astype(np.int64))
-        out: dict[bytes, object] = {}
-        for item in self.items.take(hit[negative]):
-            data = to_bytes(item)
-            if data not in out and self.member(data):
-                out[data] = item
-        return list(out.values())
 
-    def _rows_of_stage(self, stage: int) -> np.ndarray:
-        """Positions (the stage's own) of the items inserted into one stage, computed once per stage."""
-        flt = self.flt
-        stages = flt.stages
-        spec, st = stages.specs[stage], stages[stage]
-        rows = self._stage_rows.get(stage)
-        have = 0 if rows is None else rows.shape[0]
-        if have < len(st):
-            fresh = st.positions_many(self.items[spec.start + have: spec.start + len(st)])
-            rows = fresh if rows is None else np.concatenate([rows, fresh])
-            self._stage_rows[stage] = rows
-        # An empty stage has no rows yet: an empty table, not None (hovering an empty filter raised).
-        return rows if rows is not None else np.zeros((0, st.k), dtype=np.int64)
+class PositionRows:
+    """A growable (n, k) integer array, some of whose rows may be generated runs' still to be made: the
+    positions of every insert into a filter of fixed k, one row of k per insert, in insertion order.
+
+    A generated run's rows (auto-play's random items) are not written when the run is inserted: they are a function
+    of the run (``filters.generated_positions``), so the rows keep the run in their place (``defer``) and make its
+    positions when a scan first reads them (``view``): the same numbers the insert used, computed once. Auto-play
+    of 10^6 items then neither writes 28 MB of rows nor faults their pages in (about 10 ns an insert of the 140 ns
+    the model's auto-play takes); a person who never asks which items set a bit never pays for them, and the first
+    scan pays ~45 ns per deferred row once (~45 ms at 10^6 inserts, ~0.5 s at 10^7). Membership needs none of it:
+    a deferred run answers ``index_of`` by reading an item's digits back (``rows_made`` gives the rows that exist).
+    The window does not leave that first scan to the first hover: once no job runs it makes them a slice per idle
+    turn of its event loop (``make_some``, driven by gui/workbench.py), so a scan finds them made, or few left.
+    """
+
+    def __init__(self, k: int, dtype, make: Callable[[GeneratedRun], np.ndarray] | None = None):
+        self._k = k
+        self._data = np.empty((1024, k), dtype=dtype)
+        self._len = 0
+        self._make = make                               # a run's rows, as the insert computed them
+        self._deferred: list[tuple[int, GeneratedRun]] = []   # (first row, run), in order, not yet made
+
+    def __len__(self) -> int:
+        return self._len
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes of every row, the deferred ones counted as made (they will be, when read)."""
+        return self._len * self._k * self._data.itemsize
+
+    def reserve(self, extra: int) -> None:
+        need = self._len + extra
+        if need > self._data.shape[0]:
+            grown = np.empty((max(need, 2 * self._data.shape[0]), self._k), dtype=self._data.dtype)
+            grown[: self._len] = self._data[: self._len]
+            self._data = grown
+
+    def extend(self, rows: np.ndarray) -> None:
+        rows = np.asarray(rows).reshape(-1, self._k)
+        need = self._len + rows.shape[0]
+        if need > self._data.shape[0]:
+            self.reserve(rows.shape[0])
+        self._data[self._len: need] = rows
+        self._len = need
+
+    def defer(self, run: GeneratedRun) -> None:
+        """The run's rows come next; they are made when first read."""
+        if self._make is None:
+            raise ValueError("these rows cannot make a run's positions: give them as rows")
+        if not len(run):
+            return
+        self.reserve(len(run))
+        if self._deferred:
+            first, last = self._deferred[-1]
+            if first + len(last) == self._len and run.follows(last):     # one run, chunk after chunk
+                self._deferred[-1] = (first, GeneratedRun(last.items, last.start, run.stop))
+                self._len += len(run)
+                return
+        self._deferred.append((self._len, run))
+        self._len += len(run)
+
+    @property
+    def deferred_rows(self) -> int:
+        """How many rows are still to be made."""
+        return sum(len(run) for _, run in self._deferred)
+
+    def make_some(self, rows: int = MAKE_CHUNK) -> bool:
+        """Make up to ``rows`` deferred rows, the first ones first; True while some are still to be made."""
+        while rows > 0 and self._deferred:
+            first, run = self._deferred[0]
+            take = min(rows, len(run))
+            self._data[first: first + take] = self._make(GeneratedRun(run.items, run.start, run.start + take))
+            if take == len(run):
+                self._deferred.pop(0)
+            else:
+                self._deferred[0] = (first + take, GeneratedRun(run.items, run.start + take, run.stop))
+            rows -= take
+        return bool(self._deferred)
+
+    def view(self) -> np.ndarray:
+        """Every row (the deferred ones made now)."""
+        for first, run in self._deferred:
+            for a in range(0, len(run), MAKE_CHUNK):
+                b = min(len(run), a + MAKE_CHUNK)
+                self._data[first + a: first + b] = self._make(GeneratedRun(run.items, run.start + a, run.start + b))
+        self._deferred = []
+        return self._data[: self._len]
+
+    def rows_made(self) -> tuple[list[tuple[int, np.ndarray]], list[tuple[int, GeneratedRun]]]:
+        """Without making any: the stretches of rows that exist, as (first row, rows), and the deferred runs,
+        as (first row, run)."""
+        made, at = [], 0
+        for first, run in self._deferred:
+            if first > at:
+                made.append((at, self._data[at:first]))
+            at = first + len(run)
+        if self._len > at:
+            made.append((at, self._data[at:self._len]))
+        return made, list(self._deferred)
+
+    def truncate(self, rows: int) -> None:
+        self._len = min(self._len, rows)
+        kept = []
+        for first, run in self._deferred:
+            if first < self._len:
+                kept.append((first, GeneratedRun(run.items, run.start, min(run.stop, run.start + self._len - first))))
+        self._deferred = kept

@@ -15,7 +15,7 @@ from bloomviz.filters.generated_positions import positions as generated_position
 from bloomviz.gui import workbench as adapter
 from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.items.generated import GeneratedItems, GeneratedRun
-from bloomviz.workbench.position_rows import PositionRows
+from bloomviz.workbench.truth import PositionRows
 
 TOTAL = 12_000
 

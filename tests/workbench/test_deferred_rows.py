@@ -1,4 +1,4 @@
-"""A generated run's rows of positions are made when a scan first reads them (workbench/position_rows.py): the
+"""A generated run's rows of positions are made when a scan first reads them (workbench/truth.py, PositionRows): the
 same rows an insert would have stored, membership answered without making them, undo cutting through them."""
 
 import numpy as np

@@ -8,7 +8,7 @@ import pytest
 
 from bloomviz.items.generated import GeneratedItems, GeneratedRun
 from bloomviz.measure.streams import DrawnItems
-from bloomviz.workbench.item_log import ItemLog
+from bloomviz.workbench.truth import ItemLog
 from bloomviz.workbench.model import Workbench
 from bloomviz.vocabulary import Verdict
 
@@ -146,13 +146,13 @@ def test_texts_at_any_indices():
 
 
 def test_cells_scanned_together_in_blocks_name_what_each_scan_names(monkeypatch):
-    from bloomviz.workbench import truth
+    from bloomviz.workbench import culprits
     gen, runs, _ = _pair()
     t = runs.state.truth
     cells = [int(p) for p in runs.filter.positions(gen[7])] + [0, M - 1, -3, M + 5, 17]
-    alone = {c: t.items_at_bit(c, limit=1_000) for c in cells}
-    monkeypatch.setattr(truth, "SCAN_BLOCK", 1_000)        # blocks that split rows
-    assert t.items_at_bits(cells, limit=1_000) == alone
+    alone = {c: t.culprits.items_at_bit(c, limit=1_000) for c in cells}
+    monkeypatch.setattr(culprits, "SCAN_BLOCK", 1_000)        # blocks that split rows
+    assert t.culprits.items_at_bits(cells, limit=1_000) == alone
     assert all(gen[7] in alone[int(p)][0] for p in runs.filter.positions(gen[7]))
     empty = Workbench(probes=10)
-    assert empty.state.truth.items_at_bits([1, 2]) == {1: ([], 0), 2: ([], 0)}
+    assert empty.state.truth.culprits.items_at_bits([1, 2]) == {1: ([], 0), 2: ([], 0)}

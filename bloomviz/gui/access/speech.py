@@ -27,7 +27,7 @@ def cell_words(wb, index: int) -> str:
         state = tr("set") if value else tr("not set")
     else:
         state = tr("value {value}").format(value=value)
-    items, total = wb.model.state.truth.items_at_bit(index, NAMED_ITEMS)
+    items, total = wb.model.items_at_bit(index, NAMED_ITEMS)
     if not total:
         by = tr("no inserted item maps here")
     else:

@@ -6,6 +6,7 @@ positions (truth.py), made when asked: no insert pays for them. A truth holds on
 
 from __future__ import annotations
 
+import weakref
 from typing import Sequence
 
 import numpy as np
@@ -22,8 +23,14 @@ class Culprits:
     """Scans of ``truth`` (a ``truth.Truth``): its fixed-k rows, or per stage of a growing filter."""
 
     def __init__(self, truth):
-        self.truth = truth
+        # weakly, as the truth's rows reach it (truth.py): a cycle kept a replaced filter alive until the cyclic
+        # collector ran, and the window's never collects what existed when its event loop started
+        self._truth = weakref.ref(truth)
         self._stage_rows: dict[int, np.ndarray] = {}  # per stage of a growing filter, on demand
+
+    @property
+    def truth(self):
+        return self._truth()
 
     def inserts_at_bits(self, indices: Sequence[int]) -> dict[int, np.ndarray]:
         """``inserts_at_bit`` for several cells in one pass over the rows: {index: insert indices}."""

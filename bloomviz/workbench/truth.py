@@ -14,6 +14,7 @@ instead, and the rows of each stage are computed when first asked for.
 
 from __future__ import annotations
 
+import weakref
 from bisect import bisect_right
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -35,7 +36,11 @@ class Truth:
         self.flt = flt
         self.fixed_k = bool(flt.capabilities.sized)
         dtype = np.uint32 if flt.m <= 1 << 32 else np.int64
-        self.rows = PositionRows(flt.k, dtype, self._run_rows) if self.fixed_k else None
+        # the rows reach back to this truth weakly: a bound method made a cycle, so a replaced filter was freed
+        # only by the cyclic collector, which the window runs on a timer that never sees what existed before
+        # its event loop started (gui/gui_thread_gc.py): a filter made then stayed for the whole session
+        me = weakref.ref(self)
+        self.rows = PositionRows(flt.k, dtype, lambda run: me()._run_rows(run)) if self.fixed_k else None
         self.items = ItemLog()
         # Without stored positions membership needs the items' bytes, counted: going back (undo, a failed job)
         # takes the later inserts' counts off instead of copying the whole table at every operation.

@@ -30,7 +30,9 @@ def collect_on_gui_thread(interval_s: float = INTERVAL_S) -> Iterator[None]:
     was_enabled = gc.isenabled()
     # The objects alive now (the window as built, the modules, compiled code: ~165,000) are never traversed
     # again: a collection of the oldest generation walked them all, 81 ms of the GUI thread in one turn
-    # (benchmarks/bench_stalls.py), once every ten collections of the middle one here.
+    # (benchmarks/bench_stalls.py), once every ten collections of the middle one here. The price: what was alive
+    # then and later dies in a cycle stays until the loop ends, so the model's states (a filter made by --m before
+    # the loop) are kept free of cycles and go by reference counting (tests/workbench/test_states_freed_without_gc.py).
     gc.freeze()
     collector = GarbageCollector(interval=interval_s)
     try:

@@ -260,10 +260,15 @@ class Undo:
 
     def keep_job(self, label: str, saved=None):
         """Before a bulk insert: one step for the whole job (``saved``: the job's own checkpoint, if it keeps
-        one). Returns what the step holds, or None when none was kept (quiet)."""
+        one). Returns what the step holds, or None when none was kept (quiet, or a filter past the budget)."""
         if self._events.blocked:
             return None
-        saved = saved or checkpoint(self._bench.state)
+        if saved is None:
+            # asked before the copy: a filter past the budget (10^8 counters, 100 MB) was copied whole at every
+            # job's start (auto-play's too) for a step the stack then refused
+            if not self.stack.affordable(self._bench.state.flt.nbytes()):
+                return None
+            saved = checkpoint(self._bench.state)
         self.stack.push(("insert batch", label), saved)
         return saved
 

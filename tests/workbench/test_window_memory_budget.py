@@ -71,3 +71,19 @@ def test_near_the_budget_the_count_is_exact_and_the_refusal_comes_where_it_fits_
     grown = more - item_bytes       # what the whole count holds of one typed insert (not its text's length)
     assert kept - grown + more <= limits.WINDOW_KEPT_BYTES          # and the insert before it did fit
     assert len(wb.filter) == inserted and "past its budget" in errors[-1]
+
+
+def test_a_job_on_a_filter_past_the_undo_budget_makes_no_copy_to_throw_away(wb, monkeypatch):
+    # a counting filter of 10^8 counters (100 MB) is past the undo budget (96 MiB): auto-play and every bulk
+    # insert copied it whole for an undo step the stack then refused
+    wb.insert("kept")
+    wb.undo_stack.budget = wb.filter.nbytes() - 1
+
+    def no_copy(self):
+        raise AssertionError("the filter was copied for an undo step it cannot have")
+
+    monkeypatch.setattr(type(wb.filter), "copy", no_copy)
+    assert wb.insert_many([f"j{i}" for i in range(100)])
+    wb.run_to_end()
+    assert len(wb.filter) == 101 and len(wb.undo_stack) == 0     # nothing before it is undoable either
+    assert not wb.undo()

@@ -64,9 +64,10 @@ def longest(clock: TurnClock, calls: CallTimes, t0: float, by: int, count: int =
     for start, wall, cpu in sorted(clock.turns, key=lambda t: -t[by])[:count]:
         seen = clock.samples.get(start)
         steps = "+".join(kind for kind, _ in clock.steps.get(start, ())) or "none"
+        voluntary, involuntary = clock.switches.get(start, (0, 0))
+        pieces = [f"{key} {took * 1e3:.1f}" for key, took in calls.in_turn.get(start, ()) if took >= 0.5e-3]
         out.append({"at_s": round(start - t0, 3), "wall_ms": round(wall * 1e3, 1), "cpu_ms": round(cpu * 1e3, 1),
-                    "steps": steps, "calls": [f"{key} {took * 1e3:.1f}" for key, took in calls.in_turn.get(start, ())
-                                              if took >= 0.5e-3],
+                    "switches": f"{voluntary}v/{involuntary}i", "steps": steps, "calls": pieces,
                     "where": [f"{n}x {w}" for w, n in seen.most_common(3)] if seen else []})
     return out
 
@@ -260,10 +261,10 @@ def measure_window(app, args, win, clock, calls) -> int:
             print(f"    {key:<32} {v['calls']:5d}; {v['median']:5.1f} {v['p99']:5.1f} {v['max']:5.1f}")
         for key in ("longest_wall", "longest_cpu"):
             print(f"  {'longest' if key == 'longest_wall' else 'most CPU'} turns (wall, CPU ms, seconds after the "
-                  "start, where the GUI thread was seen with --where):")
+                  "start, context switches voluntary/involuntary, the job's steps, pieces of work; --where: stacks):")
             for t in rnd["autoplay"][key]:
-                print(f"    {t['wall_ms']:7.1f} {t['cpu_ms']:7.1f}  at {t['at_s']:6.2f} s  {t['steps']:<10} "
-                      f"{', '.join(t['calls'])}{' | ' if t['where'] else ''}{'; '.join(t['where'])}")
+                print(f"    {t['wall_ms']:7.1f} {t['cpu_ms']:7.1f}  at {t['at_s']:6.2f} s  {t['switches']:>7} "
+                      f"{t['steps']:<10} {', '.join(t['calls'])}{' | ' if t['where'] else ''}{'; '.join(t['where'])}")
     worst_wall = max(r["autoplay"]["turn_wall_ms"]["max"] for r in rounds)
     worst_cpu = max(r["autoplay"]["turn_cpu_ms"]["max"] for r in rounds)
     idle_wall = max(r["idle"]["turn_wall_ms"]["max"] for r in rounds)

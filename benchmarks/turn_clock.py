@@ -7,6 +7,7 @@ from __future__ import annotations
 import collections
 import gc
 import os
+import resource
 import signal
 import statistics
 import time
@@ -26,6 +27,9 @@ class TurnClock(QtCore.QObject):
         self.turns: list[tuple[float, float, float]] = []     # (start, wall s, cpu s)
         self.samples: dict[float, collections.Counter] = collections.defaultdict(collections.Counter)
         self.steps: dict[float, list[str]] = collections.defaultdict(list)     # the job's steps in a turn
+        # a turn's (voluntary, involuntary) context switches of the GUI thread: a long turn of little CPU with
+        # involuntary ones was taken off its core by other processes; with voluntary ones it waited (a lock, I/O)
+        self.switches: dict[float, tuple[int, int]] = {}
         self._start = self._cpu = None
         self._on = False
         dispatcher = QtCore.QAbstractEventDispatcher.instance()
@@ -65,7 +69,7 @@ class TurnClock(QtCore.QObject):
 
     def begin(self) -> None:
         self.turns, self.samples = [], collections.defaultdict(collections.Counter)
-        self.steps = collections.defaultdict(list)
+        self.steps, self.switches = collections.defaultdict(list), {}
         self._start = None
         self._on = True
 
@@ -81,12 +85,13 @@ class TurnClock(QtCore.QObject):
     # between aboutToBlock and awake, with the wait for the next event (no CPU; at most the 5 ms heartbeat).
     def _blocking(self) -> None:
         if self._on and self._start is None:
-            self._start, self._cpu = time.perf_counter(), time.thread_time()
+            self._start, self._cpu, self._usage = time.perf_counter(), time.thread_time(), _thread_usage()
 
     def _awake(self) -> None:
         start = self._start
         if start is not None:
             self.turns.append((start, time.perf_counter() - start, time.thread_time() - self._cpu))
+            self.switches[start] = tuple(b - a for a, b in zip(self._usage, _thread_usage()))
             self._start = None
 
     def _sample(self, _signum, frame) -> None:
@@ -95,6 +100,11 @@ class TurnClock(QtCore.QObject):
         start = self._start
         if start is not None and frame is not None and time.perf_counter() - start >= SAMPLE_AFTER_S:
             self.samples[start][where(frame)] += 1
+
+
+def _thread_usage() -> tuple[int, int]:
+    usage = resource.getrusage(getattr(resource, "RUSAGE_THREAD", resource.RUSAGE_SELF))
+    return usage.ru_nvcsw, usage.ru_nivcsw
 
 
 # The window's pieces of work that may run in a turn, each timed in this thread's CPU per call (patched on the class

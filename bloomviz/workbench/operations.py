@@ -319,7 +319,7 @@ class Operations:
         nums = nums or self._bench.numbers()    # the counts now; the formulas' numbers when first read
         note = false_negative_note(false_negatives) if false_negatives else ""
         counts = s.counts
-        entry = HistoryEntry(index=len(s.history) + 1, op=op, label=label or describe(item, 60), verdict=verdict,
+        entry = HistoryEntry(index=len(s.history) + 1, op=op, summary=label, verdict=verdict,
                              positions=positions if item is not None else (), count=count, n=nums.n,
                              lookups=s.lookups, true_positives=counts[Verdict.TRUE_POSITIVE],
                              true_negatives=counts[Verdict.TRUE_NEGATIVE],

@@ -13,6 +13,7 @@ from functools import cached_property
 
 import numpy as np
 
+from bloomviz.items.encoding import describe
 from bloomviz.measure.verdicts import ForcedRemoval
 from bloomviz.theory.curves import theory_many
 from bloomviz.theory.intervals import Z_95, wilson_arrays
@@ -23,7 +24,6 @@ from bloomviz.vocabulary import Verdict
 class HistoryEntry:
     index: int                    # 1-based operation number since the filter was made
     op: str                       # "insert", "lookup", "remove", "insert batch"
-    label: str                    # the item, printable (lone surrogates escaped), or a batch summary
     verdict: str                  # one of VERDICTS
     positions: tuple[int, ...]    # the item's k positions (empty for a batch)
     count: int                    # items in the operation
@@ -43,6 +43,13 @@ class HistoryEntry:
     false_negatives: tuple = ()
     # Lookups so far that found a member absent (after a forced removal): false negatives.
     false_negative_lookups: int = 0
+    summary: str = ""             # a batch's words for itself ("1,000 items, from …"); "" for a single item
+
+    @cached_property
+    def label(self) -> str:
+        """The item, printable (lone surrogates escaped), or the batch's summary: made when a view first shows
+        it, not for every operation (most entries of a long session are never shown)."""
+        return self.summary or describe(self.item, 60)
 
 
 @dataclass(frozen=True)

@@ -165,6 +165,7 @@ class PredictTool(Messages, QtWidgets.QWidget):
             return False
         flt, grid = window.wb.filter, window.grid
         positions = [int(p) for p in flt.positions(text)]
+        window.wb.flush()     # the grid read as the filter is: an operation of this turn drawn first
         was_set = [grid.value(p) > 0 if 0 <= p < grid.m else False for p in positions]
         self._steps = reveal_steps("lookup", text, data, scheme_of(flt), flt.m, flt.k, positions, was_set,
                                    "<b>Every position is lit.</b> What will the filter say? Vote (keys 1 and 2), "

@@ -156,6 +156,7 @@ class SlowMotionPanel(Messages, QtWidgets.QWidget):
         # an insert sets only some of a lookup's positions in a variant made of parts (a scalable's newest stage)
         positions = [int(p) for p in (positions_added(flt, text) if op == "insert" else flt.positions(text))]
         grid = self._window.grid
+        self._window.wb.flush()     # the grid read as the filter is: an operation of this turn drawn first
         was_set = [grid.value(p) > 0 if 0 <= p < grid.m else False for p in positions]
         last = ("<b>Now the verdict</b> — done through the filter, as any "
                 f"{'insert' if op == 'insert' else 'lookup'}: see the verdict and the explanation.")

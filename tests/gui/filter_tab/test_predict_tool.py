@@ -88,3 +88,13 @@ def test_a_question_is_dropped_when_the_filter_is_replaced(window):
     window.wb.configure(128, 3)
     assert not tool.vote_panel.isVisibleTo(tool) and "Ask again" in tool.message.text()
     assert tool.running.questions == 0 and len(window.wb.history) == 0
+
+
+def test_the_cells_lit_are_the_filters_after_an_insert_of_this_turn(window):
+    # the grid draws an insert in the next turn of the event loop: the question read its cells before that, and
+    # lit the bits the insert had just set as zeros
+    wb, tool = window.wb, window.predict_tool
+    wb.configure(256, 4)
+    wb.insert("alpha")
+    assert tool.ask("alpha")
+    assert all(kind == "one" for step in tool._steps for kind in step.kinds)

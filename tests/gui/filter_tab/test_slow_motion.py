@@ -65,3 +65,16 @@ def test_a_new_filter_stops_slow_motion(window):
     window.wb.configure(128, 3)
     assert not window.slow_motion.running and "replaced" in window.slow_motion.message.text()
     assert len(window.wb.filter) == 0
+
+
+def test_the_steps_tell_the_bits_as_the_filter_holds_them_after_an_insert_of_this_turn(window):
+    # the grid draws an operation's record in the next turn of the event loop; the steps told "0, to be set" for
+    # bits the insert just before (its record not drawn yet) had set
+    wb = window.wb
+    wb.configure(256, 4)
+    wb.insert("delta")
+    panel = window.slow_motion
+    assert panel.start("insert", "delta")
+    told = " ".join(panel.steps)
+    assert "already 1" in told and "0, to be set" not in told
+    panel.cancel()

@@ -6,7 +6,8 @@
    against a bare Qt window holding one pyqtgraph PlotWidget (the floor of any window on this stack), each timed
    from the moment before its process is started. Rounds alternate the two, so a busy machine slows both.
    Goal (issue: fast at every size): <= 2. Opened so, on the Start page, the window installs the other tabs'
-   parts and starts its warm-up thread after this paint (gui.app, gui/timing.AfterFirstPaint).
+   parts and starts its warm-up thread after this paint (gui.app, gui/timing.AfterFirstPaint). Both load
+   bytecode from one private cache written by an untimed first launch of each (as an install has it).
 2. first_autoplay_ratio: in one fresh window, built as ``gui.app.main`` builds it (its compiled code loaded by
    the warm-up thread after the first paint; until 2026-11-28 it was built outside ``before_first_paint``,
    which loaded numba before the paint and left the warm-up less to do), auto-play of N generated items at
@@ -110,6 +111,12 @@ w.file_actions.discard_changes()
 def _env(settings: str) -> dict:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", BLOOMVIZ_SETTINGS=settings, BLOOMVIZ_QUIT_AFTER_PAINT="1")
     env["PYTHONPATH"] = os.pathsep.join([ROOT] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    # Both processes load bytecode, as an installed application does: with PYTHONDONTWRITEBYTECODE set (some
+    # shells and containers set it) bloomviz, run from its source tree, compiled its ~170 modules in every
+    # process (~0.2 s of CPU) while the libraries loaded their installed bytecode. One private cache for both,
+    # written by the untimed first launches, so neither reads bytecode the other did not make the same way.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = os.path.join(os.path.dirname(settings), "pycache")
     return env
 
 

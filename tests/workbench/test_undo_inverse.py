@@ -137,3 +137,15 @@ def test_undo_of_an_insert_after_a_removal_and_a_job_goes_back_in_order():
     for want in reversed(states):
         assert wb.undo()
         assert_same(full_state(wb), want)
+
+
+def test_an_insert_taken_back_from_the_copy_a_later_removal_put_back():
+    # undoing the removal puts back its copy of the filter (a new object); the insert before it is then taken
+    # back from that copy
+    wb = _bench("counting", m=128, k=3, counter_bits=4)
+    wb.insert("kept")
+    before = full_state(wb)
+    wb.insert("gone")
+    wb.remove("gone")
+    assert wb.undo() and wb.undo_what == ("insert", "gone") and wb.undo()
+    assert_same(full_state(wb), before)

@@ -22,6 +22,7 @@ def _save_path(window, title: str, filters: str, default: str) -> str:
 def _export(window, what: str, path: str, write) -> None:
     if not path:
         return
+    window.wb.flush()   # the picture shows every operation made so far (a script's of this turn too)
     try:
         write(path)
         _saved(window, what, path)

@@ -1,12 +1,11 @@
 """The inserted items behind a cell: which inserts set bit i (the hover, a false positive's culprits) and which
 members a removal left testing negative (a counting filter's false negatives). Scans of the truth's rows of
-positions (truth.py), made when asked: no insert pays for them. A truth holds one ``Culprits`` over itself
-(``truth.culprits``), made anew when the truth is cut back (the per-stage rows it made may be gone).
+positions (truth.py), made when asked: no insert pays for them. ``truth.culprits`` makes one over the truth for
+each question; what a scan keeps (a growing filter's rows per stage) is the truth's (``stage_rows``).
 """
 
 from __future__ import annotations
 
-import weakref
 from typing import Sequence
 
 import numpy as np
@@ -23,14 +22,7 @@ class Culprits:
     """Scans of ``truth`` (a ``truth.Truth``): its fixed-k rows, or per stage of a growing filter."""
 
     def __init__(self, truth):
-        # weakly, as the truth's rows reach it (truth.py): a cycle kept a replaced filter alive until the cyclic
-        # collector ran, and the window's never collects what existed when its event loop started
-        self._truth = weakref.ref(truth)
-        self._stage_rows: dict[int, np.ndarray] = {}  # per stage of a growing filter, on demand
-
-    @property
-    def truth(self):
-        return self._truth()
+        self.truth = truth
 
     def inserts_at_bits(self, indices: Sequence[int]) -> dict[int, np.ndarray]:
         """``inserts_at_bit`` for several cells in one pass over the rows: {index: insert indices}."""
@@ -118,11 +110,11 @@ class Culprits:
         flt = self.truth.flt
         stages = flt.stages
         spec, st = stages.specs[stage], stages[stage]
-        rows = self._stage_rows.get(stage)
+        rows = self.truth.stage_rows.get(stage)
         have = 0 if rows is None else rows.shape[0]
         if have < len(st):
             fresh = st.positions_many(self.truth.items[spec.start + have: spec.start + len(st)])
             rows = fresh if rows is None else np.concatenate([rows, fresh])
-            self._stage_rows[stage] = rows
+            self.truth.stage_rows[stage] = rows
         # An empty stage has no rows yet: an empty table, not None (hovering an empty filter raised).
         return rows if rows is not None else np.zeros((0, st.k), dtype=np.int64)

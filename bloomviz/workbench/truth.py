@@ -14,6 +14,7 @@ instead, and the rows of each stage are computed when first asked for.
 
 from __future__ import annotations
 
+import copy
 import weakref
 from bisect import bisect_right
 from typing import Callable, Iterable, Iterator, Sequence
@@ -36,11 +37,10 @@ class Truth:
         self.flt = flt
         self.fixed_k = bool(flt.capabilities.sized)
         dtype = np.uint32 if flt.m <= 1 << 32 else np.int64
-        # the rows reach back to this truth weakly: a bound method made a cycle, so a replaced filter was freed
-        # only by the cyclic collector, which the window runs on a timer that never sees what existed before
-        # its event loop started (gui/gui_thread_gc.py): a filter made then stayed for the whole session
-        me = weakref.ref(self)
-        self.rows = PositionRows(flt.k, dtype, lambda run: me()._run_rows(run)) if self.fixed_k else None
+        # the rows reach back to this truth weakly (_RunRows): a bound method made a cycle, so a replaced filter
+        # was freed only by the cyclic collector, which the window runs on a timer that never sees what existed
+        # before its event loop started (gui/gui_thread_gc.py): a filter made then stayed for the whole session
+        self.rows = PositionRows(flt.k, dtype, _RunRows(self)) if self.fixed_k else None
         self.items = ItemLog()
         # Without stored positions membership needs the items' bytes, counted: going back (undo, a failed job)
         # takes the later inserts' counts off instead of copying the whole table at every operation.
@@ -53,7 +53,7 @@ class Truth:
         # the plot row of the first such removal: the rows before it are still n inserts into a fresh filter
         self.distorted_row: int | None = None
         self.known = True                             # False: a filter loaded without its items
-        self.culprits = Culprits(self)                # who set a bit: scans of these rows, when asked
+        self.stage_rows: dict[int, np.ndarray] = {}   # per stage of a growing filter, made by a scan (culprits)
 
     def remember(self, items: Sequence[object], datas: Sequence[bytes] | None, positions) -> None:
         """Note inserts: ``items`` (a list, or a ``GeneratedRun``), their bytes (needed only without fixed k)
@@ -69,9 +69,11 @@ class Truth:
             elif isinstance(items, GeneratedRun):
                 self.rows.defer(items)
 
-    def _run_rows(self, run: GeneratedRun) -> np.ndarray:
-        """A run's rows of positions, as its insert computed them (filters.generated_positions)."""
-        return generated_positions(self.flt, run.items, run.start, run.stop)
+    @property
+    def culprits(self) -> Culprits:
+        """Who set a bit, who tests negative: scans of these rows, made when asked (culprits.py). Made for each
+        question, not kept: it holds the truth, and a truth that held it would be a cycle (see ``_RunRows``)."""
+        return Culprits(self)
 
     def reserve(self, extra: int) -> None:
         if self.rows is not None:
@@ -102,7 +104,7 @@ class Truth:
             self.distorting = distorting
             if not distorting:
                 self.distorted_row = None
-        self.culprits = Culprits(self)
+        self.stage_rows = {}
 
     def member(self, data: bytes, positions=None) -> bool:
         """Was ``data`` inserted (and not removed since)?"""
@@ -135,6 +137,21 @@ class Truth:
             index = run.items.index_of(data)
             inserted += index is not None and run.start <= index < run.stop
         return inserted, removed
+
+
+class _RunRows:
+    """A run's rows of positions, as its insert computed them (filters.generated_positions), from the filter of
+    the truth it is handed, held weakly (no cycle through the rows). A deep copy of the truth (a lesson keeps
+    one per step) gets one over the copy: a weak reference alone would be copied as it is, to the original."""
+
+    def __init__(self, truth: Truth):
+        self._truth = weakref.ref(truth)
+
+    def __call__(self, run: GeneratedRun) -> np.ndarray:
+        return generated_positions(self._truth().flt, run.items, run.start, run.stop)
+
+    def __deepcopy__(self, memo) -> "_RunRows":
+        return _RunRows(copy.deepcopy(self._truth(), memo))    # (the truth being copied: its copy, from memo)
 
 
 class ItemLog(Sequence):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6 import QtWidgets
 
+from bloomviz.gui.filter_tab.plot.grid_axis import GridAxis
 from bloomviz.gui.filter_tab.plot.style import BAND_BRUSH, LABELS, LIMIT_LABEL
 from bloomviz.gui.widgets.flow_layout import FlowLayout
 from bloomviz.gui.widgets.wilson_band import WilsonBand
@@ -54,7 +55,7 @@ class PlotControls:
 
 
 def new_plot() -> pg.PlotItem:
-    plot = pg.PlotItem(axisItems={"bottom": _CountAxis(orientation="bottom")})
+    plot = pg.PlotItem(axisItems={"bottom": _CountAxis(orientation="bottom"), "left": GridAxis(orientation="left")})
     plot.showGrid(x=True, y=True, alpha=0.18)
     plot.setMenuEnabled(True)
     # Long series: draw a peak-preserving downsample of the visible x range only.
@@ -62,6 +63,7 @@ def new_plot() -> pg.PlotItem:
     plot.setClipToView(True)
     for side in ("left", "bottom"):
         plot.getAxis(side).enableAutoSIPrefix(False)
+        plot.getAxis(side).put_beneath_view()
     plot.getViewBox().setMouseEnabled(x=True, y=True)
     # A title's text set the layout's minimum width (pyqtgraph renews it on every resize): in a narrow
     # panel the plots were pushed past the right edge. The title keeps its height only; the legend module
@@ -184,7 +186,7 @@ class PlotItems:
             self.band.updatePath()
 
 
-class _CountAxis(pg.AxisItem):
+class _CountAxis(GridAxis):
     """The items-inserted axis: 0.5M, 1M, 1.5M (units.axis_counts), not 500000, 1e+06, 1.5e+06, which ran into
     each other at 150 % text."""
 

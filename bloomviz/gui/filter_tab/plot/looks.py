@@ -52,6 +52,9 @@ class PlotLooks:
         items = self._items
         pal = THEMES[self.dark]
         items.graphics.setBackground(pal["background"])
+        for plot in items.plots:
+            for side in ("left", "bottom"):
+                plot.getAxis(side).set_background(pal["background"])   # the grid lines' opaque colour
         for key, (width, dash) in STYLES.items():
             items.curves[key].setPen(pg.mkPen(pal[key], width=width, style=dash))
         edge = pg.mkPen(pal["band_edge"], width=1)

@@ -40,9 +40,9 @@ class Capabilities:
     # the standard filter's classic formula, approximation and bound describe it (a counting filter answers
     # lookups as a standard one; slices, blocks and stages have their own theory)
     standard_formulas: bool = True
-    # ``take_back(insertion)`` undoes its own last insert exactly from what ``add`` returned (the window's undo
-    # of a typed insert, which then keeps no copy of the filter); False: the caller keeps a copy to go back to
-    # (a new variant is safe without saying anything)
+    # ``take_back(flt, insertion)`` below undoes its own last insert exactly from what ``add`` returned (the
+    # window's undo of a typed insert, which then keeps no copy of the filter); False: the caller keeps a copy
+    # to go back to (a new variant is safe without saying anything)
     takes_back_inserts: bool = False
 
     @cached_property     # asked on every insert: worked out once per class's declaration
@@ -55,6 +55,13 @@ def of(flt) -> Capabilities:
     """The declaration of ``flt``'s class (a class works too)."""
     cls = flt if isinstance(flt, type) else type(flt)
     return cls.capabilities
+
+
+def take_back(flt, insertion) -> None:
+    """Undo ``insertion``, ``flt``'s last insert (``add``'s answer), for a class that ``takes_back_inserts``. The
+    class answers it privately (``_take_back``), as it answers persist.py's hooks: the window's undo needs it,
+    a user of the set-like API does not (tests/core/test_public_api.py)."""
+    flt._take_back(insertion)
 
 
 def max_value(flt) -> int:

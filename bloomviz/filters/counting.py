@@ -51,7 +51,7 @@ MAX_COUNTING_M = 1 << 31  # one byte per counter in memory: 2 GiB
 @dataclass(frozen=True)
 class CountingInsertion(Insertion):
     """An insert: positions, which of them went from 0 to nonzero, and the counter values afterwards;
-    ``raised``: which counters it incremented (not a saturated one), what ``take_back`` decrements."""
+    ``raised``: which counters it incremented (not a saturated one), what ``capabilities.take_back`` decrements."""
     counters: tuple[int, ...] = ()
     raised: tuple[bool, ...] = ()
 
@@ -161,7 +161,7 @@ class CountingBloomFilter(BloomFilter):
         self._count += 1
         return CountingInsertion(item, pos, newly, counters=self._values_at(pos), raised=raised)
 
-    def take_back(self, ins: CountingInsertion) -> None:
+    def _take_back(self, ins: CountingInsertion) -> None:
         """Undo ``ins``, the last insert: the counters it raised (not a saturated one) go down by one."""
         self._bits_set -= self._cells.lower(ins.positions, ins.raised, self._bits)
         self._count -= 1

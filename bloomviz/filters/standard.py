@@ -146,7 +146,7 @@ class BloomFilter(RichDisplay):
         self._count += 1
         return Insertion(item, pos, tuple(newly))
 
-    def take_back(self, ins: Insertion) -> None:
+    def _take_back(self, ins: Insertion) -> None:
         """Undo ``ins``, the last insert (``add``'s answer; a later one may have needed its bits): the bits it
         turned on go back to 0."""
         for p, fresh in zip(ins.positions, ins.newly_set):

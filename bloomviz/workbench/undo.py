@@ -4,7 +4,7 @@ Before an insert, a lookup, a removal or a batch the model keeps a ``Checkpoint`
 and, where needed, a copy of the filter); before the filter is replaced or emptied, a ``Snapshot`` (the whole
 state kept aside). Undo puts the newest back. A lookup changes no filter, and a typed insert into a filter whose
 variant takes back its own insert (``capabilities.takes_back_inserts``: the standard, partitioned, blocked and
-counting filters) is undone by its inverse, ``flt.take_back(insertion)``: the bits it turned on cleared, the
+counting filters) is undone by its inverse, ``capabilities.take_back(flt, insertion)``: the bits it turned on cleared, the
 counters it raised lowered. Neither copies the filter, so fifty such steps cost almost nothing at any size (a
 copy per typed insert was 12.5 MB at 10^8 bits, and the budget then kept only the last eight inserts). Other
 steps (a removal, a batch, a scalable filter's insert) hold a copy, so the stack keeps at most ``DEPTH``
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bloomviz.filters import capabilities
 from bloomviz.workbench.state import State, nbytes
 
 DEPTH = 50
@@ -63,7 +64,7 @@ def cut_back(s: State, cp: Checkpoint, insertion=None) -> None:
     if cp.flt is not None:
         s.flt = cp.flt.copy()
     elif insertion is not None:
-        s.flt.take_back(insertion)
+        capabilities.take_back(s.flt, insertion)
     s.capacity = cp.capacity
     s.truth.flt = s.flt
     s.truth.cut(cp.items, cp.positions, cp.removed, cp.forced, cp.distorting)

@@ -100,12 +100,15 @@ def test_a_bulk_job_on_a_large_filter_draws_only_the_changed_bits(window, qtbot,
     with qtbot.waitSignal(wb.jobFinished, timeout=30_000):
         wb.insert_many([f"b{i}" for i in range(150_000)])
     assert not full                                   # never a whole unpacked picture during the job
-    assert parts and all(stop is not None and stop - start <= redraw_mod.MIN_SPAN for start, stop in parts)
-    budget = window.redraw._budget
-    assert budget.span == redraw_mod.MIN_SPAN and budget.limit in (redraw_mod.MIN_CHANGED, redraw_mod.FIRST_CHANGED)
     bits = bitstore.unpack(wb.filter.bits)
     # drawn in parts, a part a turn after the job: slow turns on a loaded machine, so a generous wait
     qtbot.waitUntil(lambda: np.array_equal(np.asarray(grid.picture).reshape(-1)[:m], bits), timeout=20_000)
+    # during the job and after it, only parts: how many fell during the job depends on the machine's speed (a
+    # quick machine finished the job before its first frame), so they are counted once the picture is whole
+    assert not full
+    assert parts and all(stop is not None and stop - start <= redraw_mod.MIN_SPAN for start, stop in parts)
+    budget = window.redraw._budget
+    assert budget.span == redraw_mod.MIN_SPAN and budget.limit in (redraw_mod.MIN_CHANGED, redraw_mod.FIRST_CHANGED)
     np.testing.assert_array_equal(grid.display.levels, fresh_levels(grid))
     np.testing.assert_array_equal(grid.display.base, gl.block_sums(np.asarray(grid.picture), 0, grid.rows, 0, grid.cols,
                                                             drawing.BASE, 1))

@@ -163,9 +163,8 @@ class ItemPanel(Messages, QtWidgets.QWidget):
 
     def insert(self) -> None:
         text = self.line.text()
-        # a pasted list: offered as one item per line (pasted_lines.py); a typed item holds no line break
-        lines = pasted_lines.split(text) if "\n" in text or "\r" in text else None
-        if lines is not None:
+        lines = pasted_lines.split(text)
+        if lines is not None:         # a pasted list: offered as one item per line (pasted_lines.py)
             self._insert_lines(text, lines)
             return
         if self._wb.insert(text) is not None:

@@ -62,6 +62,26 @@ def turn_cpu() -> float:
     return 0.0 if began is None else max(0.0, time.thread_time() - began)
 
 
+class _TurnBudget:
+    """Whether a due call leaves this turn to the next: the turn has already spent ``budget_ms`` of CPU (it
+    painted or worked), at most ``MAX_SKIPS`` turns in a row. Shared by Throttle and ChunkRunner."""
+
+    def __init__(self, budget_ms: float):
+        self._budget = budget_ms / 1000
+        self._skipped = 0
+        watch_turns()
+
+    def defer(self) -> bool:
+        if self._skipped < MAX_SKIPS and turn_cpu() > self._budget:
+            self._skipped += 1
+            return True
+        self._skipped = 0
+        return False
+
+    def reset(self) -> None:
+        self._skipped = 0
+
+
 class AfterFirstPaint(QtCore.QObject):
     def __init__(self, watched: QtCore.QObject, callback: Callable[[], object],
                  hidden: Callable[[], object] | None = None):
@@ -95,10 +115,7 @@ class Throttle(QtCore.QObject):
         self._timer.timeout.connect(self._fire)
         # a due call in a turn that already painted or worked waits for the next turn (at most MAX_SKIPS): the
         # progress bars' first values (a synchronous repaint, 8-19 ms) came in the auto-play's first painted turn
-        self._budget = None if turn_budget_ms is None else turn_budget_ms / 1000
-        self._skipped = 0
-        if self._budget is not None:
-            watch_turns()
+        self._budget = None if turn_budget_ms is None else _TurnBudget(turn_budget_ms)
 
     @property
     def pending(self) -> bool:
@@ -121,14 +138,13 @@ class Throttle(QtCore.QObject):
 
     def cancel(self) -> None:
         self._timer.stop()
-        self._skipped = 0
+        if self._budget is not None:
+            self._budget.reset()
 
     def _fire(self) -> None:
-        if self._budget is not None and self._skipped < MAX_SKIPS and turn_cpu() > self._budget:
-            self._skipped += 1
+        if self._budget is not None and self._budget.defer():
             self._timer.start(0)      # the next turn
             return
-        self._skipped = 0
         self._callback()
 
 
@@ -141,10 +157,7 @@ class ChunkRunner(QtCore.QObject):
         self._timer.setInterval(int(interval_ms))
         self._timer.timeout.connect(self._fire)
         self._starts = 0
-        self._budget = None if turn_budget_ms is None else turn_budget_ms / 1000
-        self._skipped = 0
-        if self._budget is not None:
-            watch_turns()
+        self._budget = None if turn_budget_ms is None else _TurnBudget(turn_budget_ms)
 
     @property
     def is_running(self) -> bool:
@@ -161,10 +174,8 @@ class ChunkRunner(QtCore.QObject):
         self._timer.stop()
 
     def _fire(self) -> None:
-        if self._budget is not None and self._skipped < MAX_SKIPS and turn_cpu() > self._budget:
-            self._skipped += 1      # this turn already painted or worked: the step goes to the next one
-            return
-        self._skipped = 0
+        if self._budget is not None and self._budget.defer():
+            return      # this turn already painted or worked: the step goes to the next one
         starts = self._starts
         try:
             more = self._step()

@@ -222,36 +222,41 @@ class Undo:
         self._events = bench.events
         self.in_job = False     # a job runs (Jobs says so as it starts and ends): its step is the whole job
 
+    @property
+    def _single(self) -> bool:
+        """Whether an operation keeps a step of its own: not while quiet nor inside a job (whose step is the whole
+        job)."""
+        return not self._events.blocked and not self.in_job
+
+    def _affordable_checkpoint(self, s, copy_filter: bool) -> tuple[Checkpoint, int] | None:
+        """A checkpoint of ``s`` and what it costs, when an operation keeps a step and the stack can afford it (a
+        filter too large for the budget is not copied at all: the undo steps before it are forgotten)."""
+        if not self._single:
+            return None
+        cost = s.flt.nbytes() if copy_filter else 0
+        return (checkpoint(s, copy_filter), cost) if self.stack.affordable(cost) else None
+
     def keep(self, what: tuple, s, copy_filter: bool = True) -> None:
         """Before an operation on the state ``s``: its state, so that ``undo`` can put it back (``what``: (op,
-        item)). Not inside a job (whose step is the whole job) nor while quiet. A filter too large for the budget
-        is not copied at all (the undo steps before it are forgotten); the copy's cost is the filter's size."""
-        if self._events.blocked or self.in_job:
-            return
-        cost = s.flt.nbytes() if copy_filter else 0
-        if self.stack.affordable(cost):
-            self.stack.push(what, checkpoint(s, copy_filter), cost)
+        item)); the copy's cost is the filter's size."""
+        kept = self._affordable_checkpoint(s, copy_filter)
+        if kept is not None:
+            self.stack.push(what, *kept)
 
-    def before_insert(self, s) -> Checkpoint | None:
+    def before_insert(self, s) -> tuple[Checkpoint, int] | None:
         """Before a typed insert into the state ``s``: what ``kept_insert`` makes its step of, after the insert
-        (None: no step, while quiet or in a job, or a filter too large for the budget). The filter is copied
-        only when its variant cannot take back its own insert."""
-        if self._events.blocked or self.in_job:
-            return None
-        copy_filter = not s.flt.capabilities.takes_back_inserts
-        return checkpoint(s, copy_filter) if self.stack.affordable(s.flt.nbytes() if copy_filter else 0) else None
+        (None: no step). The filter is copied only when its variant cannot take back its own insert."""
+        return self._affordable_checkpoint(s, not s.flt.capabilities.takes_back_inserts)
 
-    def kept_insert(self, what: tuple, cp: Checkpoint, insertion) -> None:
-        """The insert made after ``before_insert`` gave ``cp`` is done: its step (undone by the filter taking
-        ``insertion`` back, or by the copy ``cp`` holds)."""
-        if cp.flt is None:
-            self.stack.push(what, cp, 0, insertion)
-        else:
-            self.stack.push(what, cp, cp.flt.nbytes())
+    def kept_insert(self, what: tuple, kept: tuple[Checkpoint, int], insertion) -> None:
+        """The insert made after ``before_insert`` gave ``kept`` is done: its step (undone by the filter taking
+        ``insertion`` back, or by the copy the checkpoint holds)."""
+        cp, cost = kept
+        self.stack.push(what, cp, cost, insertion if cp.flt is None else None)
 
     def unkeep(self) -> None:
         """The operation was refused after all: its step holds nothing to undo."""
-        if not self._events.blocked and not self.in_job:
+        if self._single:
             self.stack.pop()
 
     def keep_state(self, what: tuple) -> None:

@@ -71,6 +71,16 @@ def check_item(item: object) -> bytes:
     return data
 
 
+def typed_lines(text: str) -> list[str] | None:
+    """The non-blank lines of a text a person typed or pasted, when it holds more than one line (a list: one
+    item per line); None when it is one item, as typed (``check_item`` then checks it whole). A line is blank
+    when it holds only whitespace. The window's item box asks this before an insert."""
+    if "\n" not in text and "\r" not in text:
+        return None
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines if len(lines) > 1 else None
+
+
 def to_bytes_list(items: Iterable[object]) -> list[bytes]:
     if isinstance(items, (str, bytes)):
         raise TypeError("expected an iterable of items, got a single "

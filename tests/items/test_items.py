@@ -75,6 +75,15 @@ def test_prepare_items_keeps_str_and_encodes_the_rest():
         prepare_items(["a", 3])
 
 
+@pytest.mark.parametrize("text, lines", [
+    ("apple", None), ("", None), ("apple\n", None), ("\n\napple\n  \n", None),     # one item, as typed
+    ("a\nb", ["a", "b"]), ("a\r\nb\r\n", ["a", "b"]), ("a\rb", ["a", "b"]),
+    ("l0\n\n \nl1\n", ["l0", "l1"]), (" a \nb", [" a ", "b"]),        # blank lines skipped; lines kept as typed
+])
+def test_typed_lines_says_whether_a_typed_text_is_one_item_or_a_list(text, lines):
+    assert items.typed_lines(text) == lines
+
+
 def test_describe_escapes_surrogates_and_control_characters_and_truncates():
     assert describe("plain") == "plain"
     assert "\\ud800" in describe("\ud800")

@@ -26,6 +26,7 @@ from bloomviz.gui.plain_text import ask_yes_no
 from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.gui.filter_tab import pasted_lines
 from bloomviz.gui.widgets.bounded_text import BoundedLine
+from bloomviz.items.encoding import typed_lines
 from bloomviz.theory.limits import ITEM_BOX_CHARS
 from bloomviz.workbench.limits import MAX_ITEM_BYTES
 from bloomviz.vocabulary import Verdict
@@ -163,7 +164,7 @@ class ItemPanel(Messages, QtWidgets.QWidget):
 
     def insert(self) -> None:
         text = self.line.text()
-        lines = pasted_lines.split(text)
+        lines = typed_lines(text)
         if lines is not None:         # a pasted list: offered as one item per line (pasted_lines.py)
             self._insert_lines(text, lines)
             return

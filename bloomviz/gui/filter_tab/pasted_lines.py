@@ -6,20 +6,13 @@ each line as an item; yes runs one bulk insert through the workbench's job (prog
 the whole paste back as one step; a line the window refuses ends it with nothing inserted). Blank lines are
 skipped and counted. Over what the box holds (``ITEM_BOX_CHARS``: a paste past it is refused as it arrives; a
 text set by the program is checked here) the message points to File → Insert from file, which streams a file of
-any length.
+any length. Whether a text is a list at all is ``items.encoding.typed_lines`` (a rule about items, not about
+the item box).
 """
 
 from __future__ import annotations
 
 from bloomviz.theory.limits import ITEM_BOX_CHARS
-
-
-def split(text: str) -> list[str] | None:
-    """The non-blank lines of ``text`` when it holds more than one line, else None (one item, as typed)."""
-    if "\n" not in text and "\r" not in text:
-        return None
-    lines = [line for line in text.splitlines() if line.strip()]
-    return lines if len(lines) > 1 else None
 
 
 def too_many(text: str, lines: list[str]) -> str | None:

@@ -73,9 +73,11 @@ def scalable_fp(initial_capacity: int, p: float, n, growth: int = 2, tightening:
     top = float(n_arr.max()) if n_arr.size else 0.0
     i = 0
     while True:
-        spec = stage_spec(initial_capacity, p, growth, tightening, i)
-        if spec.start >= top and i > 0:
+        # the stage's start before its size: a filter in its last possible stage has no next one to size
+        # (stage_spec raises past k = 64 or m = 2^34), and no row reaches that stage's start
+        if i > 0 and initial_capacity * (growth ** i - 1) // (growth - 1) >= top:
             break
+        spec = stage_spec(initial_capacity, p, growth, tightening, i)
         load = np.clip(n_arr - spec.start, 0, spec.capacity)
         if load.size and float(load.min()) == spec.capacity:      # a full stage: one cached value
             miss *= 1.0 - fp_exact_kernel(spec.m, spec.k, spec.capacity)

@@ -68,6 +68,15 @@ class ProbeSet:
         self.seed += 1
         self.draw(self.flt, itertools.chain(could_be_probes(items, self.prefix), extra))
 
+    def kept(self) -> tuple:
+        """The probe set and its measurement as they are, for ``put_back``."""
+        return self.probes, self.keys, self.seed, self.flt, self.pipeline
+
+    def put_back(self, kept: tuple) -> None:
+        """The probe set of ``kept()`` again, with its measurement (valid while the filter is as it was then:
+        an insert refused before it changed anything)."""
+        self.probes, self.keys, self.seed, self.flt, self.pipeline = kept
+
     @property
     def tracker(self):
         """The exact tracker, or None when the probes are tested after each operation."""

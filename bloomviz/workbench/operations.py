@@ -28,6 +28,8 @@ from bloomviz.vocabulary import Verdict
 from bloomviz.workbench.records import HistoryEntry, Operation
 from bloomviz.workbench.culprits import CULPRIT_LIMIT
 
+PROBES_REDRAWN = "That item was one of the measurement's probes; the probes were redrawn."
+
 
 def sorted_unique(values: np.ndarray) -> np.ndarray:
     """np.unique for int arrays by sorting: numpy 2.3's hash-based np.unique is ~40x slower on 10^5 positions."""
@@ -95,17 +97,20 @@ class Operations:
         gives the counts after it (n, false positives, bits set), which the plot row and the record take."""
         data = self._check(item)
         s = self._bench.state
+        kept = s.kept
         if data is None or self._refuse_growth(1, "", len(data) + limits.KEPT_PER_TYPED_ITEM, s):
             return None
         undo = self._undo.before_insert(s)     # its step is kept once it is done (no copy of most filters)
-        if data in s.measure.keys:
-            self._replace_probes((data,))
+        old_probes = self._replace_probes(s, (data,)) if data in s.measure.keys else None
         flt = s.flt
         try:
             step = s.measure.pipeline.add(data)
-        except ValueError as exc:   # a growing filter that cannot open another stage
+        except ValueError as exc:   # a growing filter that cannot open another stage (it changed nothing)
+            self._put_back(s, kept, old_probes)
             self.events.error.emit(f"Refused: {exc}. Nothing was changed.")
             return None
+        if old_probes is not None:
+            self.events.notice.emit(PROBES_REDRAWN)
         ins = step.insertion
         if undo is not None:
             self._undo.kept_insert(("insert", item), undo, ins)
@@ -190,12 +195,12 @@ class Operations:
                                    "that belong to other items and could cause false negatives; confirm to force "
                                    "it. Nothing was changed.")
             return None
-        self._keep(("remove", item), s)
+        saved = self._keep(("remove", item), s)
         try:
             rem = flt.remove(data, force=bool(force) and not member)
         except ValueError as exc:
-            self._unkeep()
-            self.events.error.emit(f"Refused: {exc}.")
+            self._unkeep(saved)
+            self.events.error.emit(f"Refused: {exc}. Nothing was changed.")
             return None
         if member:
             s.truth.removed[data] = s.truth.removed.get(data, 0) + 1
@@ -254,13 +259,13 @@ class Operations:
                 self.events.error.emit(f"Refused a batch of {len(items):,} items: item {i + 1:,}: {exc}. "
                                        "Nothing from this batch was inserted.")
             return 0
+        s = self._s
+        kept = s.kept
         if self._refuse_growth(len(datas), f" a batch of {len(items):,} items",
                                int(lens.sum()) + limits.KEPT_PER_TYPED_ITEM * len(datas)):
             return 0
-        s = self._s
-        self._keep(("insert batch", f"{len(items):,} items"), s)
-        if not s.measure.keys.isdisjoint(datas):
-            self._replace_probes(datas)
+        saved = self._keep(("insert batch", f"{len(items):,} items"), s)
+        old_probes = None if s.measure.keys.isdisjoint(datas) else self._replace_probes(s, datas)
         flt = s.flt
         m0 = flt.m
         pos = changed = None
@@ -270,9 +275,12 @@ class Operations:
         try:
             n, fp, bits_set = s.measure.insert(datas, pos)   # the commit: nothing below can refuse
         except ValueError as exc:   # a stage beyond the limits: refused before any insert
-            self._unkeep()
+            self._unkeep(saved)
+            self._put_back(s, kept, old_probes)
             self.events.error.emit(f"Refused a batch of {len(items):,} items: {exc}. Nothing was changed.")
             return 0
+        if old_probes is not None:
+            self.events.notice.emit(PROBES_REDRAWN)
         return self._commit_batch(items, datas, pos, (n, fp, bits_set), changed, grown=flt.m != m0)
 
     def _insert_run(self, run: GeneratedRun) -> int:
@@ -303,9 +311,22 @@ class Operations:
         return len(items)
 
     # --- bookkeeping -----------------------------------------------------------------------------------------
-    def _replace_probes(self, extra) -> None:
-        self._s.measure.redraw_excluding(self._s.truth.items, extra)
-        self.events.notice.emit("That item was one of the measurement's probes; the probes were redrawn.")
+    @staticmethod
+    def _replace_probes(s, extra) -> tuple:
+        """Draw probes that exclude ``extra`` (items about to be inserted); returns the set replaced, for
+        ``_put_back`` should the insert be refused after all (the notice is the caller's, once it is done)."""
+        old = s.measure.kept()
+        s.measure.redraw_excluding(s.truth.items, extra)
+        return old
+
+    @staticmethod
+    def _put_back(s, kept: int | None, old_probes: tuple | None) -> None:
+        """An insert refused by the filter after the window's checks had let it through: what those checks
+        and the probe redraw changed goes back (the byte count they raised, the probe set they replaced), so
+        that "Nothing was changed" is true."""
+        s.kept = kept
+        if old_probes is not None:
+            s.measure.put_back(old_probes)
 
     def _record(self, op: str, verdict, item, data: bytes, positions: tuple, highlight: tuple, kinds: tuple,
                 changed, *, grown: bool = False, result=None, was_member: bool = False, culprits=None,

@@ -236,12 +236,15 @@ class Undo:
         cost = s.flt.nbytes() if copy_filter else 0
         return (checkpoint(s, copy_filter), cost) if self.stack.affordable(cost) else None
 
-    def keep(self, what: tuple, s, copy_filter: bool = True) -> None:
+    def keep(self, what: tuple, s, copy_filter: bool = True) -> Checkpoint | None:
         """Before an operation on the state ``s``: its state, so that ``undo`` can put it back (``what``: (op,
-        item)); the copy's cost is the filter's size."""
+        item)); the copy's cost is the filter's size. Returns what the step holds (None: no step), for
+        ``unkeep``."""
         kept = self._affordable_checkpoint(s, copy_filter)
         if kept is not None:
             self.stack.push(what, *kept)
+            return kept[0]
+        return None
 
     def before_insert(self, s) -> tuple[Checkpoint, int] | None:
         """Before a typed insert into the state ``s``: what ``kept_insert`` makes its step of, after the insert
@@ -254,10 +257,11 @@ class Undo:
         cp, cost = kept
         self.stack.push(what, cp, cost, insertion if cp.flt is None else None)
 
-    def unkeep(self) -> None:
-        """The operation was refused after all: its step holds nothing to undo."""
-        if self._single:
-            self.stack.pop()
+    def unkeep(self, saved) -> None:
+        """The operation that ``keep`` gave ``saved`` for was refused after all: its step goes, and the older
+        steps its push had pushed out of a full stack come back (a pop left the stack one step short)."""
+        if saved is not None:
+            self.stack.drop(saved)
 
     def keep_state(self, what: tuple) -> None:
         """Before the filter is replaced or emptied: the whole state (also while quiet: undo after Open brings

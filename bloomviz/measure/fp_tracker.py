@@ -46,6 +46,12 @@ class ProbeCounts:
 
 
 class FpTracker(ProbeCounts):
+    """The exact count over one bit array (the module's note); also how a measurement follows such a filter
+    (``pipeline.TRACKING``): ``insert(flt, chunk)`` for a step, ``after_add(flt, insertion)`` for one ``add``."""
+
+    exact = True               # a row after every insert
+    positions_alone = True     # a batch is measured from its rows of positions (items that exist only as numbers)
+
     def __init__(self, flt, probes: Sequence[object]):
         self._probes = list(probes)
         self._k = flt.k
@@ -122,6 +128,18 @@ class FpTracker(ProbeCounts):
             self._zeros[hit] -= 1
             self._fp += int(np.count_nonzero(self._zeros[hit] == 0))
         return self._fp
+
+    def after_add(self, flt, insertion) -> int:
+        """A measurement's one ``flt.add`` that has just happened: its fresh bits accounted for; the new count."""
+        return self.on_insert([p for p, fresh in zip(insertion.positions, insertion.newly_set) if fresh])
+
+    def insert(self, flt, chunk) -> tuple[np.ndarray, np.ndarray]:
+        """A measurement's step (a ``streams.Chunk``) inserted into ``flt``: (fp count, bits set) after every
+        insert. A big filter's generated items go by their hash halves (no n x k array), others by positions."""
+        halves = chunk.halves(flt) if flt.m >= self.HALVES_MIN_M else None
+        if halves is not None:
+            return self.insert_halves(*halves, flt)
+        return self.insert_batch(chunk.positions(flt), flt)
 
     def insert_batch(self, positions: np.ndarray, flt) -> tuple[np.ndarray, np.ndarray]:
         """Insert the rows of ``positions`` into ``flt``; return (fp count, bits set) after every row.

@@ -11,7 +11,8 @@ by chunk. It holds the three policies that used to be repeated in each of them:
   positions never move (``BloomFilter`` and its subclasses) is followed by ``FpTracker``, a filter that grows
   in stages by ``ScalableFpTracker``; both are exact after every insert. Any other filter has every probe
   tested after each step (one row per step, ``exact`` False), as has any filter when the caller asks for the
-  count after each step only (``per_insert=False``: a bit array then tests its probes' positions, hashed once);
+  count after each step only (``per_insert=False``: a bit array then tests its probes' positions, hashed once;
+  stepwise.py). Each tracker takes a step's ``streams.Chunk`` and an ``add``'s ``Insertion`` itself;
 - **checkpoints**: which rows are kept — every E-th insert and the last item of the source (``every``), given
   insert counts (``at``), and optionally the filter as it was before the first insert (``initial``).
 
@@ -32,162 +33,33 @@ from typing import Sequence
 
 import numpy as np
 
-from bloomviz.filters import rows as filter_rows
 from bloomviz.filters.scalable import ScalableBloomFilter
 from bloomviz.filters.standard import BloomFilter
-from bloomviz.items.encoding import to_bytes_list
 from bloomviz.items.generated import GeneratedItems
-from bloomviz.filters.generated_positions import halves as generated_halves
-from bloomviz.filters.generated_positions import positions as generated_positions
 from bloomviz.measure.fp_tracker import FpTracker
-from bloomviz.measure.streams import ITEM_PREFIX, PROBE_PREFIX, PROBE_SEED_OFFSET, item_stream, probe_items
+from bloomviz.measure.stepwise import BitsAfterEachStep, ProbedAfterEachStep
+from bloomviz.measure.streams import (ITEM_PREFIX, PROBE_PREFIX, PROBE_SEED_OFFSET, Chunk, item_stream,
+                                      probe_items)
 from bloomviz.measure.tracking import ScalableFpTracker
 from bloomviz.theory.intervals import Z_95, wilson_interval
 
 __all__ = ["Measurement", "StepRecord", "TRACKING",
            "PROBE_SEED_OFFSET", "ITEM_PREFIX", "PROBE_PREFIX", "item_stream", "probe_items"]   # from streams.py
 
-# --- a chunk of items, as each tracker wants it -------------------------------------------------------------
-class _Chunk:
-    """Items start…stop-1 of a generated source (kept as numbers), or a list of items."""
-
-    def __init__(self, items, start: int = 0, stop: int | None = None, positions: np.ndarray | None = None):
-        self._given = positions       # the items' rows of positions, when the caller hashed them already
-        self._generated = isinstance(items, GeneratedItems)
-        if self._generated:
-            self._source, self._start, self._stop = items, start, stop
-        else:   # None: the rows of positions alone (items that exist only as numbers, e.g. a generated run)
-            self._list = None if items is None else items if isinstance(items, list) else list(items)
-
-    def __len__(self) -> int:
-        if self._generated:
-            return self._stop - self._start
-        return len(self._given) if self._list is None else len(self._list)
-
-    def items(self) -> list:
-        if self._generated:
-            return self._source.texts(self._start, self._stop)
-        if self._list is None:
-            raise ValueError("this batch was given as positions alone")
-        return self._list
-
-    def halves(self, flt) -> tuple[np.ndarray, np.ndarray] | None:
-        """The generated items' (h1, h2) when ``flt`` places them by murmur3-mix in a plain bit array, else None."""
-        if self._given is not None or not self._generated:
-            return None
-        return generated_halves(flt, self._source, self._start, self._stop)
-
-    def positions(self, flt) -> np.ndarray:
-        if self._given is not None:
-            return self._given
-        if self._generated:
-            return generated_positions(flt, self._source, self._start, self._stop)
-        return flt.positions_many(self._list)
-
-
-# --- tracking, one class per kind of filter -----------------------------------------------------------------
-class _OneArray:
-    """One bit array whose positions never move: ``FpTracker``, exact after every insert."""
-
-    exact = True
-    positions_alone = True
-
-    def __init__(self, flt, probes):
-        self.tracker = FpTracker(flt, probes)
-
-    @property
-    def fp_count(self) -> int:
-        return self.tracker.fp_count
-
-    def insert(self, flt, chunk: _Chunk) -> tuple[np.ndarray, np.ndarray]:
-        halves = chunk.halves(flt) if flt.m >= FpTracker.HALVES_MIN_M else None
-        if halves is not None:      # a big filter: positions computed where they are used, no n x k array
-            return self.tracker.insert_halves(*halves, flt)
-        return self.tracker.insert_batch(chunk.positions(flt), flt)
-
-    def after_add(self, flt, ins) -> int:
-        return self.tracker.on_insert([p for p, fresh in zip(ins.positions, ins.newly_set) if fresh])
-
-    def rebuild(self, flt) -> None:
-        self.tracker.rebuild(flt)
-
-
-class _Stages(_OneArray):
-    """A filter that grows in stages: ``ScalableFpTracker``, exact after every insert, stage by stage."""
-
-    positions_alone = False    # a new stage hashes the items again with its own m and k
-
-    def __init__(self, flt, probes):
-        self.tracker = ScalableFpTracker(flt, probes)
-
-    def insert(self, flt, chunk: _Chunk) -> tuple[np.ndarray, np.ndarray]:
-        return self.tracker.insert_items(to_bytes_list(chunk.items()))
-
-    def after_add(self, flt, ins) -> int:
-        return self.tracker.on_insertion(ins)
-
-
-class _AfterEachStep:
-    """A bit array measured only after each step (when no row inside a step is wanted): the chunk's positions
-    set as they are, the probes' positions (hashed once) tested at the end of the step."""
-
-    exact = False
-    tracker = None
-    positions_alone = True
-
-    def __init__(self, flt, probes):
-        self._positions = flt.positions_many(probes) if len(probes) else None
-        self.rebuild(flt)
-
-    def rebuild(self, flt) -> None:
-        hit = filter_rows.test_rows(flt, self._positions) if self._positions is not None else ()
-        self.fp_count = int(np.count_nonzero(hit))
-
-    def insert(self, flt, chunk: _Chunk) -> tuple[np.ndarray, np.ndarray]:
-        filter_rows.insert_rows(flt, chunk.positions(flt))
-        self.rebuild(flt)
-        return np.array([self.fp_count], np.int64), np.array([flt.bits_set], np.int64)
-
-    def after_add(self, flt, ins) -> int:
-        self.rebuild(flt)
-        return self.fp_count
-
-
-class _Probing:
-    """No tracker fits: every probe is tested after each step (one row per step)."""
-
-    exact = False
-    tracker = None
-    positions_alone = False
-
-    def __init__(self, flt, probes):
-        self._probes = list(probes)
-        self.rebuild(flt)
-
-    def rebuild(self, flt) -> None:
-        self.fp_count = int(np.count_nonzero(flt.contains_many(self._probes))) if self._probes else 0
-
-    def insert(self, flt, chunk: _Chunk) -> tuple[np.ndarray, np.ndarray]:
-        flt.update(chunk.items())
-        self.rebuild(flt)
-        return np.array([self.fp_count], np.int64), np.array([flt.bits_set], np.int64)
-
-    def after_add(self, flt, ins) -> int:
-        self.rebuild(flt)
-        return self.fp_count
-
-
+# --- tracking: how each class of filter is followed ---------------------------------------------------------
 # Per class of filter (the most specific first: the first the filter is an instance of decides), how it is
 # measured after every insert and how after each step only; a filter of no class here is probed.
-TRACKING: tuple[tuple[type, type, type], ...] = ((ScalableBloomFilter, _Stages, _Probing),
-                                                 (BloomFilter, _OneArray, _AfterEachStep))
+# Each is built as ``(flt, probes)`` and answers ``fp_count``, ``exact``, ``positions_alone``, ``insert(flt,
+# chunk)``, ``after_add(flt, insertion)`` and ``rebuild(flt)``.
+TRACKING: tuple[tuple[type, type, type], ...] = ((ScalableBloomFilter, ScalableFpTracker, ProbedAfterEachStep),
+                                                 (BloomFilter, FpTracker, BitsAfterEachStep))
 
 
 def _tracking_for(flt, probes, per_insert: bool):
     for cls, every_insert, each_step in TRACKING:
         if isinstance(flt, cls):
             return (every_insert if per_insert else each_step)(flt, probes)
-    return _Probing(flt, probes)
+    return ProbedAfterEachStep(flt, probes)
 
 
 _NONE_KEPT = np.zeros(0, np.int64)
@@ -286,7 +158,7 @@ class Measurement:
     @property
     def tracker(self):
         """The exact tracker (``FpTracker`` or ``ScalableFpTracker``), or None when probes are tested."""
-        return self._tracking.tracker
+        return self._tracking if self._tracking.exact else None
 
     def false_positive_probes(self) -> list:
         """The probes the filter passes now."""
@@ -321,12 +193,12 @@ class Measurement:
             start = self.taken
             stop = min(start + count, len(self.items))
             if isinstance(self.items, GeneratedItems):
-                chunk = _Chunk(self.items, start, stop)
+                chunk = Chunk(self.items, start, stop)
             else:
-                chunk = _Chunk(self.items[start:stop])
+                chunk = Chunk(self.items[start:stop])
             self.taken = stop
         else:
-            chunk = _Chunk(items_or_count, positions=positions)
+            chunk = Chunk(items_or_count, positions=positions)
         size = len(chunk)
         if size == 0:
             empty = np.zeros(0, np.int64)

@@ -12,6 +12,10 @@ PROBE_SEED_OFFSET`` with prefix ``p``: a probe can never equal an item. Two stre
   example are measured on them).
 
 Both are ``GeneratedItems``, so ``filters.generated_positions.positions`` hashes them without making a string.
+
+A measurement's step takes its items as a ``Chunk``: a stretch of such a stream kept as numbers, or a list of
+items, or only their rows of positions, handed to the tracker in the form it wants (items, positions, or a big
+filter's hash halves).
 """
 
 from __future__ import annotations
@@ -20,11 +24,13 @@ from typing import Sequence
 
 import numpy as np
 
+from bloomviz.filters.generated_positions import halves as generated_halves
+from bloomviz.filters.generated_positions import positions as generated_positions
 from bloomviz.items.encoding import random_items
 from bloomviz.items.generated import GeneratedItems
 
 __all__ = ["PROBE_SEED_OFFSET", "ITEM_PREFIX", "PROBE_PREFIX", "item_stream", "probe_items", "DrawnItems",
-           "drawn_items", "drawn_probes"]
+           "drawn_items", "drawn_probes", "Chunk"]
 
 PROBE_SEED_OFFSET = 1_000_003   # probes come from another seeded stream than the items of the same run
 ITEM_PREFIX = "i"
@@ -106,3 +112,41 @@ def drawn_items(count: int, seed: int) -> DrawnItems:
 def drawn_probes(count: int, seed: int) -> list[str]:
     """``random_items(count, seed + PROBE_SEED_OFFSET, prefix="p")``: the probes beside ``drawn_items``."""
     return DrawnItems(count, seed=seed + PROBE_SEED_OFFSET, prefix=PROBE_PREFIX).texts(0, count)
+
+
+class Chunk:
+    """Items start…stop-1 of a generated source (kept as numbers), or a list of items, or (``items`` None) only
+    their rows of ``positions``, when the caller hashed them already."""
+
+    def __init__(self, items, start: int = 0, stop: int | None = None, positions: np.ndarray | None = None):
+        self._given = positions
+        self._generated = isinstance(items, GeneratedItems)
+        if self._generated:
+            self._source, self._start, self._stop = items, start, stop
+        else:
+            self._list = None if items is None else items if isinstance(items, list) else list(items)
+
+    def __len__(self) -> int:
+        if self._generated:
+            return self._stop - self._start
+        return len(self._given) if self._list is None else len(self._list)
+
+    def items(self) -> list:
+        if self._generated:
+            return self._source.texts(self._start, self._stop)
+        if self._list is None:
+            raise ValueError("this batch was given as positions alone")
+        return self._list
+
+    def halves(self, flt) -> tuple[np.ndarray, np.ndarray] | None:
+        """The generated items' (h1, h2) when ``flt`` places them by murmur3-mix in a plain bit array, else None."""
+        if self._given is not None or not self._generated:
+            return None
+        return generated_halves(flt, self._source, self._start, self._stop)
+
+    def positions(self, flt) -> np.ndarray:
+        if self._given is not None:
+            return self._given
+        if self._generated:
+            return generated_positions(flt, self._source, self._start, self._stop)
+        return flt.positions_many(self._list)

@@ -26,7 +26,11 @@ from bloomviz.items.encoding import to_bytes_list
 
 
 class ScalableFpTracker(ProbeCounts):
-    """The false-positive count of a ``ScalableBloomFilter`` over fixed probes, exact after every insert."""
+    """The false-positive count of a ``ScalableBloomFilter`` over fixed probes, exact after every insert; also
+    how a measurement follows such a filter (``pipeline.TRACKING``, as ``FpTracker`` for one bit array)."""
+
+    exact = True
+    positions_alone = False    # a new stage hashes the items again with its own m and k
 
     def __init__(self, flt, probes: Sequence[object]):
         self._probes = list(probes)
@@ -76,6 +80,14 @@ class ScalableFpTracker(ProbeCounts):
             local = [p for p, fresh in zip(insertion.local_positions, insertion.newly_set) if fresh]
             self._tracker.on_insert(local)
         return self.fp_count
+
+    def after_add(self, flt, insertion) -> int:
+        """A measurement's one ``flt.add`` (``on_insertion``)."""
+        return self.on_insertion(insertion)
+
+    def insert(self, flt, chunk) -> tuple[np.ndarray, np.ndarray]:
+        """A measurement's step (a ``streams.Chunk``): its items inserted stage by stage (``insert_items``)."""
+        return self.insert_items(to_bytes_list(chunk.items()))
 
     def insert_items(self, datas: Sequence[bytes]) -> tuple[np.ndarray, np.ndarray]:
         """Insert the items (bytes) into the filter stage by stage; return (fp count, bits set in all stages)

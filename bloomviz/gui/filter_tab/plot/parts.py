@@ -60,6 +60,28 @@ def build(view) -> None:
         layout.activate()
 
 
+def unbuild(view, laid_out: int) -> None:
+    """Take away what a ``build`` that failed part-way made: the layout's items past the first ``laid_out`` (the
+    boxes' row, the graphics view, the readout) and their widgets, and the parts' attributes. The signals
+    connected to the parts go with them (each is a part's own signal, or the graphics view's)."""
+    layout = view.layout()
+    while layout.count() > laid_out:
+        item = layout.takeAt(laid_out)
+        inner = item.layout()
+        widgets = [item.widget()] if inner is None else [inner.itemAt(i).widget() for i in range(inner.count())]
+        for widget in widgets:
+            if widget is not None:
+                widget.hide()
+                widget.setParent(None)
+                widget.deleteLater()
+        if inner is not None:
+            inner.deleteLater()
+    for name in MADE:
+        made = view.__dict__.pop(name, None)
+        if isinstance(made, QtWidgets.QWidget) and made.parent() is None:   # made, not laid out yet
+            made.deleteLater()
+
+
 def apply_state(view) -> None:
     """Draw the state ``view`` was given before its parts were made, as if every setter called so far had
     been called on the built plot (the curves' data follow with its next redraw; ``build`` laid out the fill

@@ -110,16 +110,23 @@ class FpPlotWidget(QtWidgets.QWidget):
         return self._built
 
     def build(self) -> None:
-        """Make the plot's parts now (``parts.py``) and draw them as the state set so far says; once."""
+        """Make the plot's parts now (``parts.py``) and draw them as the state set so far says; once, and whole:
+        a part that raises takes every part made before it away again (``parts.unbuild``), so the next try
+        (the next showing) starts from none instead of adding a second set beside half of one."""
         if self._built:
             return
+        laid_out = self.layout().count()
         self._building = True
         try:
             parts.build(self)
+            self._built = True    # (the state is drawn as on a built plot: its handlers ask)
+            parts.apply_state(self)
+        except BaseException:
+            self._built = False
+            parts.unbuild(self, laid_out)
+            raise
         finally:
             self._building = False
-        self._built = True
-        parts.apply_state(self)
         self.refresh_now()
 
     def showEvent(self, event) -> None:

@@ -27,6 +27,7 @@ from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.gui.filter_tab import pasted_lines
 from bloomviz.gui.widgets.bounded_text import BoundedLine
 from bloomviz.items.encoding import typed_lines
+from bloomviz.gui.widgets.whole_lines import WholeLinesLabel
 from bloomviz.theory.limits import ITEM_BOX_CHARS
 from bloomviz.workbench.limits import MAX_ITEM_BYTES
 from bloomviz.vocabulary import Verdict
@@ -89,8 +90,7 @@ class ItemPanel(Messages, QtWidgets.QWidget):
         # ``confirm(question) -> bool`` may be replaced (tests, scripted use)
         self.confirm: Callable[[str], bool] = self._ask
         self.confirm_lines: Callable[[str], bool] = lambda q: ask_yes_no(self, tr("Insert the pasted lines?"), q)
-        self.verdict = QtWidgets.QLabel()
-        self.verdict.setWordWrap(True)
+        self.verdict = WholeLinesLabel()     # a long verdict scrolls; a line the dock cuts is not half shown
         self.verdict.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.verdict.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.verdict.setMinimumHeight(48)

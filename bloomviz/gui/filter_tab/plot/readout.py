@@ -14,6 +14,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.i18n import marks, number, tr
 from bloomviz.gui.filter_tab.plot.style import FILL_CURVES, RATE_CURVES, THEMES
+from bloomviz.gui.widgets.whole_lines import WholeLinesLabel
 from bloomviz.measure.series import columns_at
 from bloomviz.theory.units import count_text, rate_text
 
@@ -99,7 +100,7 @@ class PlotReadout:
         self._crosshairs = crosshairs
         self._visible_plots = visible_plots
         self.hover_n: float | None = None
-        self.label = QtWidgets.QLabel()
+        self.label = WholeLinesLabel()      # its lines whole, the rest scrolled to
         self.label.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)

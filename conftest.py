@@ -8,6 +8,9 @@ import os
 import sys
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# No native kernel cache (hashing/native_kernels.py) in the user's cache directory: the window's warm-up would
+# read it, or spend seconds writing it, in every test process. Its own tests give it a temporary directory.
+os.environ["BLOOMVIZ_KERNEL_CACHE"] = ""
 
 from hypothesis import HealthCheck, settings  # noqa: E402
 

@@ -17,8 +17,8 @@ them in a worker thread.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from bloomviz.hashing.lazy_jit import njit
 from bloomviz.filters.cold_bits import range_message
 from bloomviz.hashing.intrinsics import prefetch
 

@@ -58,7 +58,7 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz.explain import operations as words
 from bloomviz.explain import variants
 from bloomviz.gui.timing import TURN_BUDGET_MS, AfterFirstPaint, ChunkRunner
-from bloomviz.hashing import cold_paths
+from bloomviz.hashing import cold_paths, native_kernels
 from bloomviz.workbench.model import Workbench as Model
 
 #: The model's members the views reach through the adapter: the door from a view to the model. A new one is
@@ -98,8 +98,24 @@ def _warm_up() -> None:
     call (the bit kernels' JIT cache took 150-250 ms) is then ready before the user's first bulk insert, whose
     first chunk it made the longest turn of an auto-play. Meanwhile the window's own small batches take the
     numpy paths instead of waiting for this load (hashing/cold_paths.py)."""
+    # first the auto-play's kernels from the native cache (~0.1 s, no numba): a batch made meanwhile in another
+    # thread runs them from then on instead of the numpy paths, while numba loads for the rest
+    cached = native_kernels.load()
     with cold_paths.warm_up_thread():
         _load_compiled()
+    if not cached:
+        _write_native_cache()
+
+
+def _write_native_cache() -> None:
+    """For the next launch (hashing/native_build.py): seconds of CPU, once per install and machine."""
+    if native_kernels.cache_dir() is None:
+        return
+    try:
+        from bloomviz.hashing import native_build
+        native_build.write()
+    except Exception:       # a cache only saves time: without one the next launch loads numba as this one did
+        pass
 
 
 def _load_compiled() -> None:

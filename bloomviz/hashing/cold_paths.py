@@ -24,6 +24,8 @@ import threading
 
 import numpy as np
 
+from bloomviz.hashing import native_kernels
+
 COLD_LIMIT = 50_000        # items; larger batches pay numba's load once and then run ~3x faster
 
 _C1 = np.uint64(0xFF51AFD7ED558CCD)
@@ -66,11 +68,12 @@ def warm_up_thread():
         _warming.clear()
 
 
-def use_cold_path(count: int) -> bool:
+def use_cold_path(count: int, *kernels: str) -> bool:
     """True when a batch of ``count`` items should not be the one that loads numba (or wait for its load):
     inside ``before_first_paint`` in this thread before anything imported numba, or in any thread but the
-    warm-up's while it loads the compiled code."""
-    if count > COLD_LIMIT:
+    warm-up's while it loads the compiled code. False when the compiled ``kernels`` the batch needs (names in
+    native_kernels) are loaded from the native cache: they run without numba."""
+    if count > COLD_LIMIT or (kernels and native_kernels.ready(*kernels)):
         return False
     if _warming.is_set() and not getattr(_building, "loader", False):
         return True

@@ -12,8 +12,8 @@ paint.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from bloomviz.hashing.lazy_jit import njit
 from bloomviz.hashing.murmur_kernel import _C1, _C2, _FIVE, _N1, _N2, _finish, _fmix, _rotl
 from bloomviz.items.generated import LENGTH, GeneratedItems
 

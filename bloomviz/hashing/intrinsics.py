@@ -11,9 +11,12 @@ its caller must keep the list alive and unchanged for the call, which holding th
 from __future__ import annotations
 
 from llvmlite import ir
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
+
+from bloomviz.hashing.lazy_jit import intrinsic, numba_value
+
+# numba's modules, imported when a kernel using these is first compiled (lazy_jit)
+types = numba_value("numba.core.types")
+cgutils = numba_value("numba.core.cgutils")
 
 _I64 = ir.IntType(64)
 _BYTE_POINTER = ir.IntType(8).as_pointer()
@@ -114,12 +117,11 @@ def type_address(typingctx, item):
     return types.intp(types.voidptr), codegen
 
 
-_BYTES_DATA = types.Tuple((types.voidptr, types.intp))
-
-
 @intrinsic
 def bytes_data(typingctx, item):
     """(pointer, size) of a bytes object's contents; the caller has checked that it is one."""
+    _BYTES_DATA = types.Tuple((types.voidptr, types.intp))
+
     def codegen(context, builder, signature, args):
         pyapi = context.get_python_api(builder)
         buffer = cgutils.alloca_once(builder, pyapi.cstring)
@@ -129,13 +131,12 @@ def bytes_data(typingctx, item):
     return _BYTES_DATA(types.voidptr), codegen
 
 
-_TEXT_DATA = types.Tuple((types.boolean, types.voidptr, types.intp, types.int32, types.int32))
-
-
 @intrinsic
 def text_data(typingctx, item):
     """(ok, pointer, length in code points, kind: 1, 2 or 4 bytes a code point, 1 if ASCII) of a str; the
     caller has checked that it is one. ok is False if CPython could not ready the string."""
+    _TEXT_DATA = types.Tuple((types.boolean, types.voidptr, types.intp, types.int32, types.int32))
+
     def codegen(context, builder, signature, args):
         pyapi = context.get_python_api(builder)
         ok, data, length, kind, ascii, _ = pyapi.string_as_string_size_and_kind(

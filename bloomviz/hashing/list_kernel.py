@@ -19,8 +19,8 @@ from __future__ import annotations
 import threading
 
 import numpy as np
-from numba import carray, njit
 
+from bloomviz.hashing.lazy_jit import njit, numba_value
 from bloomviz.hashing.intrinsics import (bytes_data, field_address, list_item, list_size, load64, peek_byte,
                                          peek_word, store32, text_data, type_address)
 from bloomviz.hashing.murmur_kernel import _murmur
@@ -29,6 +29,7 @@ from bloomviz.hashing.str_layout import LAYOUT
 # Items per compiled call: the loop holds the GIL (it reads Python objects), so a long list is taken in pieces
 # of a few milliseconds and another thread (the window's) gets its turn between them.
 SLICE = 1 << 16
+carray = numba_value("numba", "carray")     # made real when the loops compile (lazy_jit)
 
 
 @njit(cache=True)

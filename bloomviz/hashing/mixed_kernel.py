@@ -12,8 +12,8 @@ same as ``schemes._mixed_scalar`` (tests/hashing/test_cold_paths.py checks the p
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from bloomviz.hashing.lazy_jit import njit
 from bloomviz.hashing.intrinsics import load64, mulhi, popcount, prefetch
 
 _C1 = np.uint64(0xFF51AFD7ED558CCD)

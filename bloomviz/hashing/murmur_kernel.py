@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Sequence
 
 import numpy as np
-from numba import njit
 
+from bloomviz.hashing.lazy_jit import njit
 from bloomviz.hashing.intrinsics import load64
 
 _C1 = np.uint64(0x87C37B91114253D5)

@@ -17,7 +17,7 @@ from typing import Iterator, Sequence
 import mmh3
 import numpy as np
 
-from bloomviz.hashing import cold_paths
+from bloomviz.hashing import cold_paths, native_kernels
 from bloomviz.hashing.base import MASK64, HashScheme
 from bloomviz.hashing.git_scheme import GIT_SCHEMES
 from bloomviz.hashing.murmur_batches import _murmur_halves_many, _murmur_halves_many_text
@@ -220,7 +220,7 @@ def _mixed_scalar(h1: int, h2: int, m: int, k: int) -> tuple[int, ...]:
 # The batch paths are compiled (mixed_kernel.py, numba, imported when first needed); _mixed_scalar above is
 # the reference they are tested against.
 def _mixed_columns(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> Iterator[np.ndarray]:
-    if cold_paths.use_cold_path(h1.size):
+    if cold_paths.use_cold_path(h1.size, native_kernels.MIX):
         yield from cold_paths.mixed_rows(h1, h2, m, k).T
         return
     from bloomviz.hashing.mixed_kernel import mixed_columns
@@ -228,7 +228,7 @@ def _mixed_columns(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> Iterator[n
 
 
 def _mixed_many(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:
-    if cold_paths.use_cold_path(h1.size):
+    if cold_paths.use_cold_path(h1.size, native_kernels.MIX):
         return cold_paths.mixed_rows(h1, h2, m, k)
     from bloomviz.hashing.mixed_kernel import mixed_rows
     return mixed_rows(h1, h2, m, k)

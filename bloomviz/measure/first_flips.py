@@ -18,8 +18,8 @@ of every position and a sort (41 ns a position at m = 2^32, against ~16 + 5 here
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from bloomviz.hashing.lazy_jit import njit
 from bloomviz.filters.bit_kernels import PREFETCH_AHEAD, checked_rows, prefetch
 from bloomviz.hashing.mixed_kernel import _ahead, _checked_view, _fill_ring, _mode, _new_ring
 
@@ -37,7 +37,7 @@ def _bitmap_bits(mixed, b_shift, b_mask):
 
 
 @njit(cache=True, nogil=True)
-def _set_rows(view, rows, new_per_row, noting, probe_map, keys, values, t_shift, t_mask, bit_time, turned):
+def _set_rows(view, flat, k, new_per_row, noting, probe_map, keys, values, t_shift, t_mask, bit_time, turned):
     """Set the rows' bits and count each row's new ones. ``noting``: also note the row turning each probe bit
     (in ``bit_time``, its slot appended to ``turned``; returns how many were noted), for a filter whose
     probe map (one bit per filter bit) is small enough to stay in the cache beside it: one pass instead of two (a flip of a probe bit is rare, so its branch is predicted). The map's byte is
@@ -45,8 +45,9 @@ def _set_rows(view, rows, new_per_row, noting, probe_map, keys, values, t_shift,
     and 150-170 against 64-81 at m = 6 * 10^7 (a plain setting pass with the row counts: 22 and 35-39)."""
     # Branch-free otherwise: whether a bit was 0 is a coin toss the processor cannot predict, and a
     # mispredicted branch per position cost more than the memory access.
-    n, k = rows.shape
-    flat = rows.ravel()
+    # the rows come flat (n·k positions, k a row): numba's ravel calls a helper of numba's runtime, which the
+    # native cache (hashing/native_kernels.py) cannot link without numba
+    n = new_per_row.size
     last = flat.size - PREFETCH_AHEAD
     count = 0
     i = 0
@@ -313,8 +314,8 @@ class ProbeBits:
         rows = checked_rows(rows, m, view)
         new_per_row = np.empty(rows.shape[0], dtype=np.int64)
         bit_time = self._fresh_times()
-        self._noted = _set_rows(view, rows, new_per_row, self._exact, self._bitmap, self._keys, self._values,
-                                *self._t, bit_time, self._turned)
+        self._noted = _set_rows(view, rows.ravel(), rows.shape[1], new_per_row, self._exact, self._bitmap,
+                                self._keys, self._values, *self._t, bit_time, self._turned)
         if not self._exact:
             self._noted = _first_rows(rows, self._bitmap, *self._b, self._keys, self._values, *self._t, bit_time,
                                       self._turned, self._noted)

@@ -19,7 +19,7 @@ import numpy as np
 from bloomviz.filters import capabilities
 from bloomviz.filters import rows as filter_rows
 from bloomviz.filters import bitstore
-from bloomviz.hashing import cold_paths
+from bloomviz.hashing import cold_paths, native_kernels
 from bloomviz.measure import cold_flips
 from bloomviz.theory.intervals import wilson_interval
 
@@ -196,7 +196,8 @@ class FpTracker(ProbeCounts):
 
     def _flip_rows(self, view: np.ndarray, positions: np.ndarray, m: int):
         """(bits each row turned, each probe bit's flip row, the probe bits holding one)."""
-        if cold_paths.use_cold_path(positions.shape[0]):   # not waiting for the compiled code to load
+        native = native_kernels.FLIPS if m <= (1 << 26) else ()     # first_flips.EXACT_MAX_M: one pass, cached
+        if cold_paths.use_cold_path(positions.shape[0], *native):   # not waiting for the compiled code to load
             new_per_row, bit_time = cold_flips.flip_rows(view, positions, m, self._probe_distinct)
             return new_per_row, bit_time, np.flatnonzero(bit_time >= 0)
         probe_bits = self._flips()
@@ -217,7 +218,7 @@ class FpTracker(ProbeCounts):
         new_bits = np.cumsum(new_per_row, out=new_per_row)
         new_bits += bits_before
 
-        if cold_paths.use_cold_path(n):
+        if cold_paths.use_cold_path(n, native_kernels.ACCOUNT):
             account_turned = cold_flips.account_turned
         else:
             from bloomviz.measure.first_flips import account_turned

@@ -1,0 +1,143 @@
+"""Write the native kernel cache (``native_kernels``): each kernel's machine code behind a C entry, one object.
+
+For each kernel a numba ``cfunc`` takes raw pointers and sizes, views them as arrays (``carray``) and calls the
+``njit`` kernel: the same typed code, compiled the same way. numba's C wrapper around it acquires the GIL and
+reports an exception through numba's runtime (symbols only numba provides), so it is not used: a small entry
+of our own calls numba's function directly and hands back its status (non-zero: the kernel raised). Every other
+function is made internal and dropped unless reached, so the object imports only what the code calls (the
+C library's memset, the Python C API for the kernel reading a list of str). numba's ``numba_extract_unicode``,
+which that kernel calls only for a str that is not compact (none the interpreter makes today), becomes a
+function answering "not readable": the loop then stops and the caller's other path hashes the list.
+
+Takes seconds of CPU (numba's import and a compile per kernel): the window's warm-up thread runs it once, when
+it finds no usable file.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from bloomviz.hashing import native_kernels
+
+_ENTRY_PREFIX = "bloomviz_native_"
+# see the module's docstring; the arrays here are views of the caller's memory (no meminfo): numba's reference
+# count calls test for that and never reach the destructor (an allocating kernel would import NRT's allocator,
+# which no process without numba has: such a file is refused at load)
+_REPLACED = {"numba_extract_unicode": "ret ptr null", "NRT_MemInfo_call_dtor": "ret void"}
+# numba's numba_py_type(o) is Py_TYPE(o): the field after the reference count, in a standard CPython build
+if sys.implementation.name == "cpython" and sys.getsizeof(object()) == 16 and getattr(
+        sys, "_is_gil_enabled", lambda: True)():
+    _REPLACED["numba_py_type"] = ("%type = getelementptr i8, ptr %0, i64 8\n"
+                                  "  %found = load ptr, ptr %type\n  ret ptr %found")
+
+
+def _c_entry(kernel: str):
+    from numba import carray, cfunc, types
+    codes, result, _gil = native_kernels.KERNELS[kernel]
+    module, name = kernel.rsplit(".", 1)
+    dispatcher = getattr(importlib.import_module(module), name).real()
+    scalar = {"u64": types.uint64, "i64": types.int64, "u8": types.uint8, "i32": types.int32, "bool": types.boolean}
+    params, signature, call = [], [], []
+    for i, code in enumerate(codes):
+        if "[" in code:
+            dims = [f"d{i}_{d}" for d in range(code.count(",") + 1)]
+            params += [f"p{i}", *dims]
+            signature += [types.CPointer(scalar[code.split("[")[0]])] + [types.int64] * len(dims)
+            call.append(f"carray(p{i}, ({', '.join(dims)},))")
+        else:
+            params.append(f"a{i}")
+            signature.append(types.int64)
+            call.append(f"a{i} != 0" if code == "bool" else f"a{i}")
+    body = f"kernel({', '.join(call)})"
+    source = f"def entry({', '.join(params)}):\n    " + (
+        f"return {body}\n" if result else f"{body}\n    return 0\n")
+    namespace = {"carray": carray, "kernel": dispatcher}
+    exec(source, namespace)
+    return cfunc(types.int64(*signature), nopython=True)(namespace["entry"])
+
+
+def build() -> tuple[dict[str, str], list[str], bytes]:
+    """(kernel -> entry symbol, symbols the object imports, the object code) for every kernel of KERNELS."""
+    import llvmlite.binding as llvm
+    combined = None
+    symbols = {}
+    machine = None
+    for number, kernel in enumerate(native_kernels.KERNELS):
+        compiled = _c_entry(kernel)
+        library = compiled._library
+        machine = library._codegen._tm          # numba's own target machine: its CPU, features and options
+        module = llvm.parse_assembly(str(library._final_module))
+        inner = compiled.native_name[len("cfunc."):]
+        params = [str(a.type) for a in module.get_function(inner).arguments][2:]
+        args = ", ".join(f"{t} %a{i}" for i, t in enumerate(params))
+        symbol = symbols[kernel] = f"{_ENTRY_PREFIX}{number}"
+        module.link_in(llvm.parse_assembly(f"""
+define i32 @{symbol}(ptr %out, {args}) {{
+  %result = alloca i64, align 8
+  %error = alloca ptr, align 8
+  store i64 0, ptr %result
+  store ptr null, ptr %error
+  %status = call i32 @"{inner}"(ptr %result, ptr %error, {args})
+  %value = load i64, ptr %result
+  store i64 %value, ptr %out
+  ret i32 %status
+}}
+declare i32 @"{inner}"({", ".join(["ptr", "ptr", *params])})
+"""))
+        _internalize(module, keep=symbol)
+        if combined is None:
+            combined = module
+        else:
+            combined.link_in(module)
+    _replace_helpers(combined)
+    passes = llvm.create_new_module_pass_manager()
+    passes.add_global_dead_code_eliminate_pass()
+    passes.run(combined, llvm.create_pass_builder(machine, llvm.create_pipeline_tuning_options(speed_level=3)))
+    combined.verify()
+    imports = sorted({f.name for f in combined.functions if f.is_declaration and not f.name.startswith("llvm.")}
+                     | {g.name for g in combined.global_variables if g.is_declaration})
+    return symbols, imports, machine.emit_object(combined)
+
+
+def _internalize(module, keep: str) -> None:
+    for value in (*module.functions, *module.global_variables):
+        if not value.is_declaration and value.name != keep:
+            value.linkage = "internal"
+
+
+def _replace_helpers(module) -> None:
+    import llvmlite.binding as llvm
+    for name, body in _REPLACED.items():
+        try:
+            declared = module.get_function(name)
+        except NameError:
+            continue
+        kind = str(declared.global_value_type)          # e.g. "ptr (ptr, ptr, ptr, ptr, ptr)"
+        result, _, params = kind.partition(" (")
+        args = ", ".join(f"{t} %{i}" for i, t in enumerate(p for p in params.rstrip(")").split(", ") if p))
+        module.link_in(llvm.parse_assembly(f'define {result} @"{name}"({args}) {{\n  {body}\n}}\n'))
+        module.get_function(name).linkage = "internal"
+
+
+def write(directory: Path | None = None) -> Path | None:
+    """Build and write the cache file (None: no cache directory configured). Atomic: a temporary file renamed."""
+    directory = directory if directory is not None else native_kernels.cache_dir()
+    if directory is None:
+        return None
+    key = native_kernels.cache_key()
+    symbols, imports, code = build()
+    directory.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".kernels-", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(native_kernels.pack(key, symbols, imports, code))
+        target = directory / native_kernels.FILE_NAME
+        os.replace(temporary, target)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+    return target

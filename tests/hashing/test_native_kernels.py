@@ -1,0 +1,161 @@
+"""The native kernel cache: machine code numba wrote, loaded without numba, gives numba's answers bit for bit;
+a file that is absent, stale or damaged is not loaded (the kernels compile with numba as before).
+
+The cache is built once per test session into a temporary directory (never the user's); the checks without
+numba run in a subprocess whose import of numba fails."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import mmh3
+import numpy as np
+import pytest
+
+from bloomviz.hashing import native_build, native_kernels
+from bloomviz.hashing.list_kernel import list_halves
+from bloomviz.hashing.mixed_kernel import mixed_rows
+from bloomviz.hashing.schemes import _mixed_scalar
+from bloomviz.measure.first_flips import ProbeBits, account_turned
+from bloomviz.workbench.model import Workbench
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SIZES = (1_000, 9_585_059, 1 << 32, (1 << 33) + 7)
+TEXTS = [f"item {i}" for i in range(300)] + ["žluťoučký kůň", "日本語" * 40, "😀 x", "\ud800 lone", ""]
+
+
+@pytest.fixture(scope="session")
+def cache(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("kernels")
+    native_build.write(directory)
+    return directory
+
+
+def _halves(n: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(7)
+    return (rng.integers(0, 1 << 63, n, dtype=np.uint64) * np.uint64(3),
+            rng.integers(0, 1 << 63, n, dtype=np.uint64) | np.uint64(1))
+
+
+def _answers() -> dict:
+    """Positions, hashes, flips and a tracked auto-play's numbers, by whatever serves the kernels here."""
+    h1, h2 = _halves(400)
+    out = {"rows": {m: mixed_rows(h1, h2, m, 7).tolist() for m in SIZES}}
+    out["texts"] = [[int(a), int(b)] for a, b in zip(*list_halves(TEXTS, False))]
+    m = 20_011
+    probes = ProbeBits(np.array([3, 17, 400, 999, 5_000, 20_000], dtype=np.int64), m)
+    view = np.zeros((m + 7) // 8, dtype=np.uint8)
+    new_per_row, bit_time = probes.flip_rows(view, mixed_rows(h1, h2, m, 9), m)
+    out["flips"] = [new_per_row.tolist(), bit_time.tolist(), probes.turned.tolist(), view.tolist()]
+    turned = np.array([0, 1, 2], dtype=np.int64)
+    per_row = np.zeros(4, dtype=np.int64)
+    became = account_turned(turned, np.array([2, 0, 3], dtype=np.int64), np.array([0, 2, 3, 4], dtype=np.int64),
+                            np.array([0, 1, 1, 0], dtype=np.int64), np.ones(3, dtype=np.bool_),
+                            np.array([2, 2], dtype=np.int64), np.full(2, -1, dtype=np.int64),
+                            np.zeros(2, dtype=np.int64), per_row)
+    out["account"] = [int(became), per_row.tolist()]
+    model = Workbench(probes=500, seed=3)
+    model.configure(30_011, 7, capacity=5_000)
+    model.insert_batch([f"r{i:07x}" for i in range(5_000)])
+    numbers = model.numbers()
+    out["model"] = [numbers.n, numbers.bits_set, numbers.fp_count]
+    return json.loads(json.dumps(out))
+
+
+WITHOUT_NUMBA = textwrap.dedent("""
+    import json, sys
+    class NoNumba:
+        def find_spec(self, name, path=None, target=None):
+            if name == "numba" or name.startswith("numba."):
+                raise ImportError("numba is blocked in this test")
+    sys.meta_path.insert(0, NoNumba())
+    from bloomviz.hashing import cold_paths, native_kernels
+    cold_paths.warm_up_scheduled()      # as while the window's warm-up loads numba: other batches take numpy paths
+    loaded = native_kernels.load()
+    from tests.hashing.test_native_kernels import _answers
+    answers = _answers() if loaded else None
+    print(json.dumps([loaded, native_kernels.state["status"], "numba" in sys.modules, answers]))
+""")
+
+
+def test_the_cached_kernels_answer_as_numba_does_without_loading_it(cache):
+    env = dict(os.environ, BLOOMVIZ_KERNEL_CACHE=str(cache), PYTHONPATH=ROOT)
+    run = subprocess.run([sys.executable, "-c", WITHOUT_NUMBA], capture_output=True, text=True, timeout=120,
+                         env=env, cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-2000:]
+    loaded, status, numba_loaded, answers = json.loads(run.stdout.strip().splitlines()[-1])
+    assert (loaded, status, numba_loaded) == (True, "loaded", False)
+    assert answers == _answers()        # this process: numba's kernels (nothing loaded from the cache here)
+    # and the scalar references
+    h1, h2 = _halves(400)
+    for m in SIZES:
+        assert answers["rows"][str(m)] == [list(_mixed_scalar(int(a), int(b), m, 7)) for a, b in zip(h1, h2)]
+    policy = [t.encode("utf-8", "surrogatepass") for t in TEXTS]
+    assert answers["texts"] == [list(mmh3.hash64(b, signed=False)) for b in policy]
+
+
+def _load_in_process(directory) -> tuple[bool, str]:
+    """(loaded, why) for the cache in ``directory``; this process serves nothing from it afterwards."""
+    native_kernels.forget()
+    try:
+        return native_kernels.load(directory), native_kernels.state["status"]
+    finally:
+        native_kernels.forget()
+
+
+def _damaged(cache, tmp_path, change) -> str:
+    data = (cache / native_kernels.FILE_NAME).read_bytes()
+    (tmp_path / native_kernels.FILE_NAME).write_bytes(change(data))
+    loaded, why = _load_in_process(tmp_path)
+    assert not loaded
+    return why
+
+
+def _with_header(data: bytes, **fields) -> bytes:
+    header, code = native_kernels.unpack(data, native_kernels.cache_key())
+    header.update(fields)
+    return native_kernels.pack(header["key"], header["symbols"], header["imports"], code)
+
+
+@pytest.mark.parametrize("change, why", [
+    (lambda d: d[:len(d) // 2], "truncated"),
+    (lambda d: d[:-1] + bytes([d[-1] ^ 1]), "damaged"),
+    (lambda d: b"\x7fELF" + d[4:], "not a kernel cache file"),
+    (lambda d: os.urandom(len(d)), "not a kernel cache file"),
+    (lambda d: d[:len(native_kernels.MAGIC) + 8] + b"\xff" + d[len(native_kernels.MAGIC) + 9:], "unreadable header"),
+    (lambda d: _with_header(d, key="0" * 64), "stale"),
+    (lambda d: _with_header(d, imports=["bloomviz_no_such_symbol"]), "bloomviz_no_such_symbol"),
+])
+def test_a_bad_cache_file_is_not_loaded(cache, tmp_path, change, why):
+    assert why in _damaged(cache, tmp_path, change)
+
+
+def test_a_good_file_loads_and_no_file_or_directory_is_no_cache(cache, tmp_path):
+    assert _load_in_process(cache) == (True, "loaded")
+    assert _load_in_process(tmp_path) == (False, "absent")
+    assert _load_in_process(None) == (False, "off")      # (conftest: BLOOMVIZ_KERNEL_CACHE is empty in tests)
+    assert not native_kernels.ready(native_kernels.MIX)
+
+
+def test_arguments_numba_would_type_otherwise_are_not_served(cache):
+    native_kernels.forget()
+    try:
+        assert native_kernels.load(cache)
+        mix = native_kernels.entry(native_kernels.MIX)
+        h1, h2 = _halves(3)
+        out = np.empty((3, 2), dtype=np.int64)
+        assert mix((h1, h2, 1000, 0, out, True))[0]
+        assert out.tolist() == [list(_mixed_scalar(int(a), int(b), 1000, 2)) for a, b in zip(h1, h2)]
+        for bad in ((h1.astype(np.int64), h2, 1000, 0, out, True), (h1, h2, 1000, 0, out[:, :1], True),
+                    (h1, h2, 1000, 0, out.T, True), (h1, h2, 1000, 0, out, 1), (h1, h2, 2**64, 0, out, True),
+                    (h1, h2, True, 0, out, True), (h1, h2, 1000, 0, out)):
+            assert mix(bad) == (False, None)
+        frozen = out.copy()
+        frozen.flags.writeable = False
+        assert mix((h1, h2, 1000, 0, frozen, True)) == (False, None)      # the kernel writes it
+    finally:
+        native_kernels.forget()

@@ -26,11 +26,12 @@ from typing import Callable, Iterable, Sequence
 from bloomviz.items.generated import GeneratedRun
 
 # Qt fires each due timer once per round, a zero-delay step first: two steps can fall between two turns that
-# handle input, so a step aims at a fifth of the 50 ms a stall may take, leaving room for the redraws. At 0.15 us
-# an insert (auto-play of generated runs) that is still ~65,000 inserts a step. (At 20 ms, auto-play of 10^7
-# items had turns of 56-59 ms of this thread's CPU.)
-TARGET_TICK_S = 0.010
-WALL_TICK_S = 0.020      # a chunk's wall time, so that a chunk and a paint turn stay within ~30 ms under load
+# handle input. A step aims at a tenth of the 50 ms a stall may take: on 2 shared cores at load 4-7 the GUI
+# thread gets a third of a core, and a turn of 10 ms of CPU took 30-50 ms of wall time (benchmarks/
+# bench_stalls.py: chunk turns of 9-17 ms of CPU at 10 ms, 56-59 ms at 20 ms). At 0.15 us an insert (auto-play
+# of generated runs) that is still ~30,000 inserts a step, whose fixed cost (~0.4 ms) stays under a tenth.
+TARGET_TICK_S = 0.005
+WALL_TICK_S = 0.010      # a chunk's wall time, so that a chunk and a paint turn stay within ~30 ms under load
 WALL_FLOOR = 0.25        # the wall clock shrinks a chunk to no less than this share of its CPU-sized length
 FRAME_INTERVAL_S = 0.100
 MIN_CHUNK, MAX_CHUNK = 512, 200_000

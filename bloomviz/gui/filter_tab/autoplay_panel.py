@@ -6,6 +6,7 @@ from PySide6 import QtWidgets
 
 from bloomviz.gui.filter_tab.autoplay import MAX_RATE, PAUSED, RATES, RUNNING, SOURCES, AutoPlay
 from bloomviz.gui.timing import Throttle
+from bloomviz.gui.widgets.progress import show_value
 from bloomviz.i18n import number, tr
 
 PROGRESS_INTERVAL_MS = 250  # a progress bar repaints synchronously (~6 ms): four times a second is plenty
@@ -144,4 +145,4 @@ class AutoPlayPanel(QtWidgets.QWidget):
         done, total = self._latest
         self.progress_bar.setRange(0, max(total, 1))
         self.progress_bar.setFormat(tr("{done} of {total}").format(done=number(done), total=number(total)))
-        self.progress_bar.setValue(min(done, total))
+        show_value(self.progress_bar, min(done, total))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui import theme
+from bloomviz.gui.widgets.progress import show_value
 from bloomviz.theory import rates as theory
 from bloomviz.theory.units import percent_text, rate_text
 from bloomviz.i18n import marks, number, tr
@@ -97,7 +98,7 @@ class FillGauge(QtWidgets.QProgressBar):
         flt = wb.filter
         state = gauge_state(len(flt), wb.capacity, flt.bits_set, flt.m, flt.k,
                             standard_formulas_apply(flt), after_removals=wb.formula_break() is not None)
-        self.setValue(state["value"])
+        show_value(self, state["value"])
         self.setFormat(state["text"])
         self._fit_width()
         self.setToolTip(state["tip"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtGui
@@ -19,6 +21,7 @@ class WilsonBand(pg.FillBetweenItem):
     def __init__(self, lower: pg.PlotDataItem, upper: pg.PlotDataItem, brush):
         self._ready = False
         self._has_gaps = False
+        self._held = self._stale = False
         super().__init__(lower, upper, brush=brush)
         # A legend sample reads ``opts``: a filled swatch without a line.
         self.opts = {"pen": None, "fillLevel": 0, "fillBrush": brush, "antialias": False}
@@ -39,8 +42,26 @@ class WilsonBand(pg.FillBetweenItem):
     def has_gaps(self) -> bool:
         return self._has_gaps
 
+    @contextlib.contextmanager
+    def held(self):
+        """Within: the edges' changes build the path once, at the end. A redraw that sets both edges and moves
+        the view's range built it 4-6 times (a polygon of every displayed point of both edges each time)."""
+        if self._held:
+            yield
+            return
+        self._held, self._stale = True, False
+        try:
+            yield
+        finally:
+            self._held = False
+            if self._stale:
+                self.updatePath()
+
     def updatePath(self):
         if not getattr(self, "_ready", False) or self.curves is None:
+            return
+        if self._held:
+            self._stale = True
             return
         lower, upper = (c.curve.getData() for c in self.curves)
         if lower[0] is None or upper[0] is None or not self.curves[0].curve.isVisible():

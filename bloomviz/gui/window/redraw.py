@@ -30,24 +30,25 @@ from bloomviz.gui.window.bit_changes import FlushBudget, PackedChanges, Rewrite
 from bloomviz.workbench.measurement import has_bits
 
 FULL_REDRAW_CELLS = 4096
-# One grid flush during bulk work: well under the 100 ms a stall may take; its scan and its drawing each
-# get a share, sized by their measured costs.
-SCAN_TARGET_S = 0.008
-DRAW_TARGET_S = 0.010
+# One grid flush during bulk work: its scan and its drawing each get a share, sized by their measured costs, so
+# that the flush's turn stays near 8 ms: on 2 shared cores at load 4-7 a turn's wall time is 2-4x its CPU, and
+# the 50 ms a stall may take held one flush of 18 ms only on a quiet machine (benchmarks/bench_stalls.py).
+SCAN_TARGET_S = 0.004
+DRAW_TARGET_S = 0.004
 MIN_SPAN = 1 << 16              # bytes compared per flush at least (524,288 bits), however slow the machine
 # Up to this many bytes (16.8 M bits) the bits are compared whole: the first flush of a job and the last one
 # when it ends (the picture is then complete at once); larger arrays start at this span and finish the last
 # comparison in parts, a turn of the event loop each (the picture completes a fraction of a second later).
 WHOLE_BYTES = 1 << 21
 MIN_CHANGED = 1 << 14           # changed bytes drawn per flush at least
-FIRST_CHANGED = 1 << 17         # ... at first: ~10-20 ms of drawing here; the measured cost takes over
+FIRST_CHANGED = 1 << 15         # ... at first: ~3-5 ms of drawing here; the measured cost takes over
 # A part of the bits in which more than this fraction of the bytes changed is drawn whole from the packed bytes
 # (``set_packed``, ~4 ns a byte) instead of bit by bit (~100 ns a changed bit, 2-4 of them a changed byte): in
 # auto-play at 10^8 bits ~20 % of the bytes change between two flushes, and a flush drew ~1 % of the array.
 DENSE = 1 / 64
 # A part drawn whole aims at less than a flush's scan and drawing together: its cost is all in one pass, and on
-# the loaded 2-core machine a 40 ms aim ran to 126 ms (a fifth of the array still catches up in a flush).
-REWRITE_TARGET_S = 0.010
+# the loaded 2-core machine a 40 ms aim ran to 126 ms.
+REWRITE_TARGET_S = 0.005
 
 
 class FilterRedraw:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui.timing import Throttle
+from bloomviz.gui.widgets.progress import show_value
 from bloomviz.i18n import marks, number, tr
 from bloomviz.theory.units import percent_text
 
@@ -117,4 +118,4 @@ class StatusLine(QtCore.QObject):
         done, total = self._progress_value
         self.busy_bar.setRange(0, max(total, 1))
         self.busy_bar.setFormat(tr("{done} of {total}").format(done=number(done), total=number(total)))
-        self.busy_bar.setValue(done)
+        show_value(self.busy_bar, done)

@@ -4,7 +4,9 @@ sub-plots, the capacity lines and the reference line.
 A long series is drawn decimated (``draw_rows``): past ``DECIMATE_ABOVE`` rows the curves get a few rows per
 horizontal pixel of the plot — in each bucket of consecutive rows its first row and the rows where the measured
 rate is lowest and highest, so every step and spike of the measured curve stays visible — over the visible x
-range when the view is zoomed. The series itself stays whole (the readout and a CSV export read every row), and
+range when the view is zoomed. The theory curves (``SMOOTH_CURVES``: rates that grow with n, no spikes to keep)
+get each bucket's first row alone, a row per pixel: the same line, for a third of the theory computed, set and
+painted in a redraw (auto-play of 10^7 items: redraws of 9-17 ms of the GUI thread, a stall's largest part). The series itself stays whole (the readout and a CSV export read every row), and
 a redraw costs the same at ten million inserts as at ten thousand (it took ~150 ms at 1.1 million rows).
 
 ``CurvePainter`` is handed the plot's items (``items.py``), its legend (``legend.py``) and the plot widget,
@@ -24,15 +26,18 @@ from bloomviz.measure.series import columns_at
 DECIMATE_ABOVE = 8_192   # rows: up to this many every row is drawn
 _COMPUTED_TOGETHER = ("fp_exact", "fp_classic", "fp_approx", "fp_bound", "fill_expected")   # one theory_many
 BUCKETS_PER_PIXEL = 1    # each bucket gives up to three rows (first, lowest, highest)
+OFF_VIEW_LIMIT = 1e6     # pyqtgraph's default dynamicRangeLimit: view heights a point may lie off the view
+SMOOTH_CURVES = frozenset(("fp_exact", "fp_classic", "fp_approx", "fp_bound"))   # drawn from the first rows
 
 
-def draw_rows(n: np.ndarray, measured: np.ndarray, pixels: int,
+def draw_rows(n: np.ndarray, measured: np.ndarray | None, pixels: int,
               x_range: tuple[float, float] | None = None) -> np.ndarray | None:
     """The rows of a series to draw (ascending indices), or None for every row.
 
     ``pixels``: the plot's width; ``x_range``: the visible n range when the view is zoomed (None: all of it).
-    Each bucket of consecutive rows gives its first row and its rows of lowest and highest measured rate; the
-    first and last rows of the range and of the series, and one row on either side of the range, are always in.
+    Each bucket of consecutive rows gives its first row and its rows of lowest and highest measured rate (with
+    ``measured`` None, for a smooth curve: its first row alone); the first and last rows of the range and of
+    the series, and one row on either side of the range, are always in.
     """
     total = len(n)
     buckets = max(64, int(pixels) * BUCKETS_PER_PIXEL)
@@ -48,13 +53,16 @@ def draw_rows(n: np.ndarray, measured: np.ndarray, pixels: int,
     full = (hi - lo) // size
     parts = [np.array([0, lo, max(lo, hi - 1), total - 1], dtype=np.int64)]
     if full:
-        block = measured[lo:lo + full * size].reshape(full, size)
         base = lo + np.arange(full, dtype=np.int64) * size
-        parts += [base, base + np.argmin(block, axis=1), base + np.argmax(block, axis=1)]
+        parts.append(base)
+        if measured is not None:
+            block = measured[lo:lo + full * size].reshape(full, size)
+            parts += [base + np.argmin(block, axis=1), base + np.argmax(block, axis=1)]
     rest = lo + full * size
     if rest < hi:                    # the last, shorter bucket
-        tail = measured[rest:hi]
-        parts.append(np.array([rest, rest + int(np.argmin(tail)), rest + int(np.argmax(tail))], dtype=np.int64))
+        tail = measured[rest:hi] if measured is not None else None
+        parts.append(np.array([rest] if tail is None else [rest, rest + int(np.argmin(tail)),
+                                                           rest + int(np.argmax(tail))], dtype=np.int64))
     return np.unique(np.concatenate(parts))
 
 
@@ -68,10 +76,12 @@ class CurvePainter:
         self.drawn_n = 0
         self._draws = 0
         self._drawn_rows: np.ndarray | None = None
+        self._smooth_rows: np.ndarray | None = None     # the rows the SMOOTH_CURVES are drawn from
         self._drawn_range: tuple | None = None
         self._drawn_of = None
         self._drawn_values: dict = {}
         self._x_framed = False
+        self._reducing = True     # pyqtgraph's downsampling and clipping on (_reduce_in_pyqtgraph)
         self._stale_fill = self._stale_estimate = False
         self._label_widths: dict = {}     # (text, font) -> its width drawn, px
         self._export_rows: tuple = (None, {})   # ((start, stop, series), its columns): the slice being exported
@@ -90,14 +100,18 @@ class CurvePainter:
             self._stale_fill = self._stale_estimate = False
             return
         self._drawn_rows = self._rows_to_draw(series)
+        self._reduce_in_pyqtgraph(self._drawn_rows is None)
         n = self._column(series, "n")
-        for key in RATE_CURVES:
-            curves[key].setData(n, self._column(series, key))
-        self.draw_limit(n)
-        self.draw_reference()
-        # Range now rather than at the next paint: the linked plots below then clip to the final range, and
-        # what the curves display is settled when this returns. Same work either way.
-        self._items.rate_plot.getViewBox().updateAutoRange()
+        with self._items.band.held():     # its path built once, from both edges, in the final range
+            for key in RATE_CURVES:
+                smooth = key in SMOOTH_CURVES
+                x = self._column(series, "n", smooth) if smooth else n
+                curves[key].setData(x, self._column(series, key, smooth))
+            self.draw_limit(n)
+            self.draw_reference()
+            # Range now rather than at the next paint: the linked plots below then clip to the final range, and
+            # what the curves display is settled when this returns. Same work either way.
+            self._items.rate_plot.getViewBox().updateAutoRange()
         # Hidden plots cost nothing per insert: they are drawn when shown.
         self._stale_fill = self._stale_estimate = True
         self.draw_subplots()
@@ -117,26 +131,56 @@ class CurvePainter:
             vb.enableAutoRange(axis="x")
 
     # --- decimation ----------------------------------------------------------------------------------------
+    def _reduce_in_pyqtgraph(self, whole: bool) -> None:
+        """pyqtgraph's own reductions only where they change what is drawn. Its downsampling and clipping to the
+        view for a series drawn whole (rows chosen here are both already); and its limit on how far off the view
+        a point may lie (``dynamicRangeLimit``, which moves points past a million view heights) only while the
+        y axis does not fit the curves: while it does, no point lies off the view to move. Each of them set
+        every curve's data again whenever a redraw moved the view's range (every redraw of an auto-play):
+        twice the work of setting it, in the redraw's turn."""
+        plot = self._items.rate_plot
+        curves = [self._items.curves[key] for key in RATE_CURVES] + [self._items.limit_curve]
+        if whole != self._reducing:
+            self._reducing = whole
+            if whole:
+                plot.updateDownsampling()       # the plot's (and its menu's) settings again
+            else:
+                for curve in curves:
+                    curve.setDownsampling(auto=False)
+                    curve.setClipToView(False)
+        self.limit_range_off_view()
+
+    def limit_range_off_view(self) -> None:
+        """pyqtgraph's limit on points off the view on, unless the y axis fits the curves (auto range)."""
+        limit = None if self._items.rate_plot.getViewBox().autoRangeEnabled()[1] else OFF_VIEW_LIMIT
+        for curve in [self._items.curves[key] for key in RATE_CURVES] + [self._items.limit_curve]:
+            if curve.opts["dynamicRangeLimit"] != limit:
+                curve.setDynamicRangeLimit(limit)
+
     def _rows_to_draw(self, series) -> np.ndarray | None:
         vb = self._items.rate_plot.getViewBox()
         zoomed = not vb.autoRangeEnabled()[0]
         x_range = tuple(vb.viewRange()[0]) if zoomed else None
         self._drawn_range = x_range
-        return draw_rows(series.column("n"), series.column("fp_measured"), max(1, int(vb.width())), x_range)
+        n, pixels = series.column("n"), max(1, int(vb.width()))
+        self._smooth_rows = draw_rows(n, None, pixels, x_range)
+        return draw_rows(n, series.column("fp_measured"), pixels, x_range)
 
-    def _column(self, series, key: str) -> np.ndarray:
-        """A column as drawn: the rows chosen at the last redraw (every row when not decimated). A measured
-        series computes a theory column for those rows alone, the theory's columns together, once a redraw."""
-        rows = self._drawn_rows
+    def _column(self, series, key: str, smooth: bool = False) -> np.ndarray:
+        """A column as drawn: the rows chosen at the last redraw (every row when not decimated; ``smooth``: the
+        rows of the SMOOTH_CURVES). A measured series computes a theory column for those rows alone, the
+        theory's columns together, once a redraw."""
+        rows = self._smooth_rows if smooth else self._drawn_rows
         if rows is not None and rows[-1] >= len(series):
             rows = None
-        drawn = (self._draws, id(series), len(series), rows is None)
+        drawn = (self._draws, id(series), len(series))
         if self._drawn_of != drawn:
             self._drawn_of, self._drawn_values = drawn, {}
-        if key not in self._drawn_values:
+        values = self._drawn_values.setdefault((smooth, rows is None), {})
+        if key not in values:
             names = _COMPUTED_TOGETHER if key in _COMPUTED_TOGETHER else (key,)
-            self._drawn_values.update(columns_at(series, rows, names, points=rows is not None))
-        return self._drawn_values[key]
+            values.update(columns_at(series, rows, names, points=rows is not None))
+        return values[key]
 
     def full_rows(self, item):
         """For a curve drawn from the series: ``(rows, length)``, ``rows(start, stop)`` giving the ``(x, y)`` the

@@ -37,6 +37,9 @@ class GridAxis(pg.AxisItem):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._background = QtGui.QColor("white")
+        # the opaque pen of each translucent one: a redraw of the axis (every frame of an auto-play, the range
+        # growing) asked for ~45 of them, a new QPen and colour mix each (~1 ms of a plot's paint)
+        self._pens: dict[tuple, QtGui.QPen] = {}
 
     def put_beneath_view(self) -> None:
         """Draw the axis before its plot's view (PlotItem puts every axis at z 0.5, over it): an opaque grid
@@ -46,6 +49,7 @@ class GridAxis(pg.AxisItem):
     def set_background(self, color) -> None:
         """The colour behind the plots (the theme's), with which the grid lines' colours are mixed."""
         self._background = pg.mkColor(color)
+        self._pens.clear()
         self.picture = None     # the axis keeps its drawing in a QPicture until told to redraw
         self.update()
 
@@ -62,9 +66,12 @@ class GridAxis(pg.AxisItem):
     def _opaque(self, pen: QtGui.QPen) -> QtGui.QPen:
         if pen.color().alpha() == 255 or pen.brush().style() != QtCore.Qt.BrushStyle.SolidPattern:
             return pen
-        pen = QtGui.QPen(pen)
-        pen.setColor(mixed(pen.color(), self._background))
-        return pen
+        key = (pen.color().rgba(), pen.widthF(), pen.style(), pen.capStyle(), pen.isCosmetic())
+        opaque = self._pens.get(key)
+        if opaque is None:
+            opaque = self._pens[key] = QtGui.QPen(pen)
+            opaque.setColor(mixed(pen.color(), self._background))
+        return opaque
 
     def _unseen(self, color: QtGui.QColor) -> bool:
         bg = self._background

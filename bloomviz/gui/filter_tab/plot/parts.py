@@ -43,6 +43,8 @@ def build(view) -> None:
     view._painter = CurvePainter(items, view._legend, view)
     view._readout = PlotReadout(view, items.crosshairs, view.visible_plots)
     items.rate_plot.getViewBox().sigXRangeChanged.connect(view._on_rate_x_range)
+    # zoomed in y by the user (the y axis no longer fits the curves): pyqtgraph's limit on off-view points on
+    items.rate_plot.getViewBox().sigStateChanged.connect(lambda *_: view._painter.limit_range_off_view())
     # pyqtgraph's own context menu has a log-y box too: keep it and this widget's state as one.
     items.rate_plot.ctrl.logYCheck.toggled.connect(view.set_log_y)
 

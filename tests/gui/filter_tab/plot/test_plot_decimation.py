@@ -76,3 +76,46 @@ def test_zooming_in_and_back_chooses_the_rows_again(widget, qtbot):
     qtbot.waitUntil(lambda: ((rows() >= 100_000) & (rows() <= 101_000)).sum() < 100, timeout=3_000)
     x = rows()
     assert len(x) < 3 * 900 + 8 and x[0] == 0 and x[-1] == 199_999 and np.all(np.diff(x) < 1_000)
+
+
+def test_a_smooth_curve_gets_each_buckets_first_row():
+    n = np.arange(1, 1_000_001, dtype=float)
+    rng = np.random.default_rng(2)
+    measured = rng.random(n.size)
+    every, smooth = draw_rows(n, measured, pixels=700), draw_rows(n, None, pixels=700)
+    assert set(smooth.tolist()) < set(every.tolist())           # the same buckets, their first rows
+    assert len(smooth) <= 700 + 8 and {0, n.size - 1} <= set(smooth.tolist())
+    assert np.all(np.diff(smooth) > 0) and np.diff(smooth).max() <= -(-n.size // 700)   # a row a bucket
+    assert draw_rows(n[:DECIMATE_ABOVE], None, pixels=700) is None
+
+
+def test_theory_curves_are_drawn_from_fewer_rows_than_the_measured_one(widget):
+    series = FakeSeries(60_000)
+    widget.set_series(series)
+    measured_x = widget.curve("fp_measured").getOriginalDataset()[0]
+    exact_x, exact_y = widget.curve("fp_exact").getOriginalDataset()
+    assert len(exact_x) < len(measured_x) and set(exact_x.tolist()) <= set(measured_x.tolist())
+    assert exact_x[0] == measured_x[0] and exact_x[-1] == measured_x[-1]
+    np.testing.assert_array_equal(exact_y, series.column("fp_exact")[np.searchsorted(series.column("n"), exact_x)])
+
+
+def test_pyqtgraph_limits_off_view_points_only_when_the_user_zoomed_y(widget, qtbot):
+    widget.set_series(FakeSeries(60_000))
+    curve, vb = widget.curve("fp_measured"), widget.plot_item.getViewBox()
+    assert curve.opts["dynamicRangeLimit"] is None and not curve.opts["autoDownsample"]   # decimated, y fitted
+    vb.setYRange(0.001, 0.002, padding=0)        # the user's zoom: y no longer fits the curves
+    assert curve.opts["dynamicRangeLimit"] == 1e6
+    vb.enableAutoRange()
+    widget.refresh_now()
+    assert curve.opts["dynamicRangeLimit"] is None
+    widget.set_series(FakeSeries(500))            # drawn whole: pyqtgraph's own downsampling as the plot says
+    assert curve.opts["autoDownsample"] and curve.opts["clipToView"]
+
+
+def test_the_band_is_built_once_a_redraw(widget, monkeypatch):
+    widget.set_series(FakeSeries(60_000))
+    band, built = widget.band, []
+    original = type(band).setPath
+    monkeypatch.setattr(type(band), "setPath", lambda self, path: (built.append(1), original(self, path)))
+    widget.refresh_now()
+    assert len(built) == 1 and not band.path().isEmpty()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6 import QtGui, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 HALL_TEXT = 0.032      # of the picture's height: the numbers, the title, the counter and the cell indices
 NARRATION = 0.03       # of the picture's height: the step's words (its numbers too)
@@ -21,6 +21,7 @@ NARRATION = 0.03       # of the picture's height: the step's words (its numbers 
 PRESENTER_ASPECT = 4.0
 PRESENTER_LABEL_FRACTION = 0.6   # of a cell's height: an index label in presenter mode
 RESULT_TEXT = 0.05     # a theory-only step's result, drawn as the step's picture
+STEP_LIST_CHARS = 24   # the step list's width in average characters of the text size (280 px at 100 %)
 
 
 def hall_px(height: int, share: float = HALL_TEXT) -> int:
@@ -54,6 +55,35 @@ def refit_grid(grid) -> None:
                 padding=0)
 
 
+def short_title(name: str) -> str:
+    """A built-in lesson's name in the lesson menu, from its file name: ``03-the-math`` -> "The math"."""
+    words = name.split("-", 1)[1].replace("-", " ").replace("bloom", "Bloom")     # Bloom: a name
+    return words[:1].upper() + words[1:]
+
+
+class _TextSize(QtCore.QObject):
+    """Sets the view's type again when the window's text size changes: the stage's labels have fonts of their own
+    (presenter mode's type), so the application's new font did not reach them (at 250 % the title and the
+    narration stayed at 100 %)."""
+
+    def __init__(self, view):
+        super().__init__(view)
+        self._view = view
+        view.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QtCore.QEvent.Type.FontChange:
+            self._view.retype(again=True)
+        return False
+
+
+def follow_text_size(view) -> QtCore.QObject:
+    """The normal type now, and again at every change of the window's text size; the view keeps what this
+    returns (the watcher's Python half must live as long as the view)."""
+    apply_type(view, 0)
+    return _TextSize(view)
+
+
 def apply_type(view, height: int) -> None:
     """The Lesson view's type for a picture ``height`` lines high (presenter mode), or the normal type (0)."""
     app_font = QtWidgets.QApplication.font()
@@ -75,6 +105,7 @@ def apply_type(view, height: int) -> None:
     view.message.setFont(title)
     view.counter.setFont(title)
     view.counter.setVisible(bool(height))
+    view.steps.setFixedWidth(max(280, STEP_LIST_CHARS * QtGui.QFontMetrics(app_font).averageCharWidth()))
     grid = type(view.grid)
     if height:      # indices a hall reads, or none: a smaller number is noise from the back row
         view.grid.set_label_size(hall_px(height), PRESENTER_LABEL_FRACTION, hall_px(height))

@@ -38,6 +38,7 @@ from bloomviz.filters.registry import standard_formulas_apply
 from bloomviz.gui.widgets.grid import BitGridWidget, GridLegend
 from bloomviz.gui.files.file_dialogs import Dialogs
 from bloomviz.gui.messages import Messages, Msg
+from bloomviz.gui.widgets.flow_layout import FlowLayout
 from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.gui.widgets.predict_vote import PredictPanel, Tally
 from bloomviz.gui.lesson_tab import images as lesson_images, look, marks, stepping
@@ -72,7 +73,7 @@ class LessonView(Messages, QtWidgets.QWidget):
         self.moving = False     # a Next, Back or jump runs as a job (stepping.py)
         self.choice = QtWidgets.QComboBox()
         for name in lessons.builtin_lessons():
-            self.choice.addItem(name.split("-", 1)[1].replace("-", " ").capitalize(), name)
+            self.choice.addItem(tr(look.short_title(name)), name)
         self.open_button = QtWidgets.QPushButton(tr("Open a lesson file…"))
         self.back_button = QtWidgets.QPushButton(tr("◀ Back"))
         self.next_button = QtWidgets.QPushButton(tr("Next ▶"))
@@ -85,8 +86,8 @@ class LessonView(Messages, QtWidgets.QWidget):
         self.progress = QtWidgets.QLabel()
         self.counter = QtWidgets.QLabel()           # "3 / 6", beside the title in presenter mode
         self.counter.hide()
-        self.steps = QtWidgets.QListWidget()
-        self.steps.setMaximumWidth(280)
+        self.steps = QtWidgets.QListWidget()     # its width follows the text size (look.apply_type)
+        self.steps.setWordWrap(True)
         self.grid = BitGridWidget()
         self.grid.label_values = True           # a counter's value in its cell
         self.legend = GridLegend(self.grid)    # the Filter tab's key: one set of marks for both
@@ -120,9 +121,9 @@ class LessonView(Messages, QtWidgets.QWidget):
         self._presenting, self._scale = False, -1
         self.animation = StepAnimation(self)
 
-        top = QtWidgets.QHBoxLayout()
+        top = FlowLayout()      # at 250 % text one row was wider than the window: the row wraps
         top.addWidget(QtWidgets.QLabel(tr("Lesson")))
-        top.addWidget(self.choice, 1)
+        top.addWidget(self.choice)
         top.addWidget(self.open_button)
         top.addWidget(self.back_button)
         top.addWidget(self.next_button)
@@ -179,7 +180,7 @@ class LessonView(Messages, QtWidgets.QWidget):
         self.grid.view_box.sigResized.connect(lambda *_: QtCore.QTimer.singleShot(0, lambda: look.refit_grid(self.grid)))
         self.predict.revealed.connect(self._redraw)
         self.predict.changed.connect(self._redraw)
-        look.apply_type(self, 0)
+        self._text_size = look.follow_text_size(self)
         self.opening = LessonOpening(self, self.load, self._say_error,
                                      lambda text: self.show_only(self.Information.opening, progress=text))
         if self.choice.count():
@@ -219,7 +220,7 @@ class LessonView(Messages, QtWidgets.QWidget):
             self.steps.addItem(f"{i}. {step.title}")
         self.heading.setText(lesson.title)
         self.clear_messages()
-        self._set_words(marks.step_markdown(lesson.title, lesson.intro, "*Next (or PageDown) starts the first step.*"))
+        self._set_words(marks.step_markdown(lesson.title, lesson.intro, "*" + tr("Next (or PageDown) starts the first step.") + "*"))
         self.grid.reset(1)
         self.grid.hide()          # no filter yet: no empty one-cell grid on the title page
         self.numbers.setText("")
@@ -391,7 +392,7 @@ class LessonView(Messages, QtWidgets.QWidget):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if self._presenting:
-            self._apply_scale()
+            self.retype()
         # a new window size (presenter mode, a projector) re-splits the stage by stretch: the question needs its room
         QtCore.QTimer.singleShot(0, self._fit_stage)
 
@@ -400,13 +401,13 @@ class LessonView(Messages, QtWidgets.QWidget):
         self.steps.setVisible(not on)
         self.top_bar.setVisible(not on)
         self._presenting = on
-        self._scale = -1
-        self._apply_scale()
+        self.retype(again=True)
         self._redraw()          # the grid's shape for the stage: wider in presenter mode
 
-    def _apply_scale(self) -> None:
+    def retype(self, again: bool = False) -> None:
+        """The stage's type for presenter mode's height or the window's text size (``again``: even unchanged)."""
         height = self.window().height() if self._presenting else 0
-        if height and abs(height - self._scale) < 8:
+        if height and not again and abs(height - self._scale) < 8:
             return
         self._scale = height
         look.apply_type(self, height)

@@ -19,6 +19,7 @@ from bloomviz.scenarios.base import Scenario
 from bloomviz.scenarios.stories import SCENARIOS, get_scenario
 from bloomviz.gui.scenarios_tab.panel import ScenarioPanel
 from bloomviz.gui.workbench import QtWorkbench
+from bloomviz.gui.widgets.flow_layout import FlowLayout
 from bloomviz.i18n import tr
 
 SINGLES_LIMIT = 64   # up to this many items go in one by one
@@ -169,6 +170,7 @@ class StartPage(QtWidgets.QScrollArea):
 
         keys = QtWidgets.QLabel()
         keys.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        keys.setWordWrap(True)      # a long key's words wrap in their cell instead of widening the page
         # the window's parts install their actions after this page exists: the keys are read when it is shown
         self._shortcuts = shortcuts if callable(shortcuts) else (lambda: shortcuts)
         self.shortcuts_label = keys
@@ -186,7 +188,7 @@ class StartPage(QtWidgets.QScrollArea):
         words.setWordWrap(True)
         words.setTextFormat(QtCore.Qt.TextFormat.RichText)
         inner.addWidget(words)
-        row = QtWidgets.QHBoxLayout()
+        row = FlowLayout()      # at 250 % the three side by side were wider than the window: the page scrolled
         self.lesson_button = QtWidgets.QPushButton(tr("Open the first lesson"))
         self.present_button = QtWidgets.QPushButton(tr("Present it (F5)"))
         self.find_button = QtWidgets.QPushButton(tr("Find a false positive (Ctrl+Shift+F)"))
@@ -195,7 +197,6 @@ class StartPage(QtWidgets.QScrollArea):
         self.find_button.clicked.connect(self.findRequested.emit)
         for button in (self.lesson_button, self.present_button, self.find_button):
             row.addWidget(button)
-        row.addStretch(1)
         inner.addLayout(row)
         return box
 
@@ -216,6 +217,7 @@ class StartPage(QtWidgets.QScrollArea):
         card.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
         box = QtWidgets.QVBoxLayout(card)
         title = QtWidgets.QLabel(f"<b style='font-size:large'>{html.escape(tr(cls.title))}</b>")
+        title.setWordWrap(True)
         line = QtWidgets.QLabel(html.escape(tr(cls.tagline)))
         line.setWordWrap(True)
         button = QtWidgets.QPushButton(tr("Run “{title}”").format(title=tr(cls.title)))

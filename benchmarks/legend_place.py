@@ -21,7 +21,7 @@ import numpy as np
 from PySide6 import QtWidgets
 
 from bloomviz.gui.filter_tab.plot import FpPlotWidget
-from bloomviz.measure.series import MeasuredSeries
+from bloomviz.measure.pipeline import MeasuredSeries
 
 SCALES = (1.0, 1.5, 2.5)
 SIZES = ((900, 600), (500, 400), (1200, 800), (400, 300), (700, 250), (300, 600), (1600, 300))

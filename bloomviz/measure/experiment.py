@@ -2,7 +2,7 @@
 
 A thin user of the one measurement (pipeline.Measurement): it picks the items and probes of a seeded run, keeps
 a row every E inserts, and holds the rows for the columns a plot draws and ``bloomviz simulate`` writes
-(series.MeasuredSeries: the counts held, the theory computed for the rows read, when they are written).
+(pipeline.MeasuredSeries: the counts held, the theory computed for the rows read, when they are written).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from bloomviz.filters.registry import make_filter
 from bloomviz.hashing import schemes as hashing
 from bloomviz.items.generated import GeneratedItems
 from bloomviz.measure.fp_tracker import FpTracker
-from bloomviz.measure.pipeline import Measurement
-from bloomviz.measure.series import NONE, STANDARD, MeasuredSeries, Series
+from bloomviz.measure.pipeline import MeasuredSeries, Measurement
+from bloomviz.measure.series import NONE, STANDARD, Series
 from bloomviz.measure.streams import item_stream, probe_items
 
 __all__ = ["Simulation", "Cancelled", "STEP", "BIG_STEP"]

@@ -22,6 +22,13 @@ insert of the chunk, and which of those rows are checkpoints. ``add(item)`` does
 record with the filter's ``Insertion`` (for highlighting); ``rebuild()`` re-reads the bits after a removal, a
 clear or a load. ``fp_count`` is the one place the count is read.
 
+**rows**: a curve's rows are a ``MeasuredSeries`` (below), written where the counts are known: a measurement
+given one (``series``, the window's) writes each ``add``'s row and the rows ``add_rows`` is handed, with the
+filter's theory; ``Simulation`` adds its checkpoint rows. A row holds what was measured (n, the rate, the bits
+set: 24 bytes); the other columns (``series.row_columns``) are computed for the rows read: drawn, kept or
+written. Computing them for every insert cost 200-380 ns an insert, about 30 % of a measured run, although a
+plot draws a few rows per pixel.
+
 Generated items (``items.generated.GeneratedItems``, and streams.DrawnItems) are hashed from numpy words, never
 made into strings, when the filter's positions are a function of the item's MurmurHash3 (``filters.generated_positions``).
 """
@@ -29,7 +36,7 @@ made into strings, when the filter's positions are a function of the item's Murm
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 
@@ -37,13 +44,14 @@ from bloomviz.filters.scalable import ScalableBloomFilter
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.generated import GeneratedItems
 from bloomviz.measure.fp_tracker import FpTracker
+from bloomviz.measure.series import COLUMNS, NONE, OWN, STANDARD, row_columns
 from bloomviz.measure.stepwise import BitsAfterEachStep, ProbedAfterEachStep
 from bloomviz.measure.streams import (ITEM_PREFIX, PROBE_PREFIX, PROBE_SEED_OFFSET, Chunk, item_stream,
                                       probe_items)
 from bloomviz.measure.tracking import ScalableFpTracker
 from bloomviz.theory.intervals import Z_95, wilson_interval
 
-__all__ = ["Measurement", "StepRecord", "TRACKING",
+__all__ = ["Measurement", "StepRecord", "MeasuredSeries", "TRACKING",
            "PROBE_SEED_OFFSET", "ITEM_PREFIX", "PROBE_PREFIX", "item_stream", "probe_items"]   # from streams.py
 
 # --- tracking: how each class of filter is followed ---------------------------------------------------------
@@ -62,6 +70,7 @@ def _tracking_for(flt, probes, per_insert: bool):
     return ProbedAfterEachStep(flt, probes)
 
 
+ROWS_PER_BLOCK = 1 << 16     # MeasuredSeries.rows(): computed a block at a time
 _NONE_KEPT = np.zeros(0, np.int64)
 _NONE_KEPT.flags.writeable = False
 
@@ -102,13 +111,16 @@ class Measurement:
     no periodic checkpoints). ``at``: insert counts to keep. ``initial``: keep the row before any insert.
     ``store``: hold the checkpoints in ``checkpoints`` (False when the caller keeps what it needs itself).
     ``per_insert=False``: the count after each step is enough (one row per step; a bit array then skips the
-    tracker's bookkeeping: the explorer's k sweep reads only the last count).
+    tracker's bookkeeping: the explorer's k sweep reads only the last count). ``series``: the curve's rows
+    (a ``MeasuredSeries``, the window's): ``add`` writes its row there, and ``add_rows`` the rows of a step
+    that its caller keeps (the window keeps fewer past a million inserts).
     """
 
     def __init__(self, flt, probes: Sequence[object], items: Sequence[object] | None = None, *,
                  every: int | None = 1, at: Sequence[int] = (), initial: bool = False, store: bool = True,
-                 per_insert: bool = True):
+                 per_insert: bool = True, series: "MeasuredSeries | None" = None):
         self.filter = flt
+        self.series = series
         self.items = items
         self.taken = 0                     # items taken from ``items`` so far
         self.n = len(flt)
@@ -231,10 +243,22 @@ class Measurement:
         fp = self._tracking.after_add(flt, ins)
         self.n += 1
         n, fp, bits = np.array([self.n], np.int64), np.array([fp], np.int64), np.array([flt.bits_set], np.int64)
+        if self.series is not None:
+            self.add_rows(n, fp, bits)
         if self._every is None and not self._at.size:     # no checkpoint can fall here (the window's)
             return StepRecord(n, fp, bits, _NONE_KEPT, True, ins)
         record = self._record(n, fp, bits)
         return StepRecord(n, fp, bits, record.kept, True, ins)
+
+    def add_rows(self, n, fp, bits_set) -> None:
+        """Append rows of counts (n, false positives, bits set) to ``series``. Their theory is computed when a row
+        is read: the standard filter's formulas, or, for a filter whose formulas are not those (slices, blocks,
+        stages), its own exact rate, with the standard rates, which would describe a different filter, nan (not
+        drawn). A counting filter is a standard filter to a lookup (a counter above 0 is a set bit)."""
+        flt = self.filter
+        own = None if flt.capabilities.standard_formulas else flt.theory_fp(np.asarray(n, dtype=float))
+        self.series.add(n, fp, bits_set, m=flt.m, k=flt.k, probes=len(self.probes),
+                        theory=STANDARD if own is None else OWN, own=own)
 
     def rebuild(self) -> int:
         """Re-read the filter's bits (after a removal, a clear, a load); returns the count."""
@@ -276,3 +300,134 @@ class Measurement:
         if self._store and kept.size:
             for column, values in zip(self._kept, (n, fp, bits)):
                 column.append(values[kept])
+
+
+# --- the rows it writes ---------------------------------------------------------------------------------------
+class MeasuredSeries:
+    """One row per measured insert: the measured numbers held, the rest computed for the rows read.
+
+    ``add(n, fp, bits_set, m=, k=, probes=)`` appends rows; ``theory`` says what their rates come from
+    (``STANDARD``, ``OWN`` with ``own`` the filter's exact rate at each row, or ``NONE``). Rows added with the
+    same m, k, probe count and theory share one stretch, so a column is computed per stretch.
+    """
+
+    COLUMNS = COLUMNS
+    _HELD = ("n", "fp_measured", "bits_set", "own")
+
+    def __init__(self, capacity: int = 1024):
+        self._len = 0
+        self._cap = max(int(capacity), 1)
+        self._held = {c: np.empty(self._cap, dtype=float) for c in self._HELD if c != "own"}
+        self._starts: list[int] = []        # the first row of each stretch
+        self._params: list[tuple] = []      # its (m, k, probes, theory)
+
+    def __len__(self) -> int:
+        return self._len
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes of the rows held."""
+        return self._len * 8 * len(self._held)
+
+    def reserve(self, extra: int) -> None:
+        """Room for ``extra`` more rows, made now (one copy) rather than by doublings during a long run."""
+        need = self._len + int(extra)
+        if need > self._cap:
+            self._grow(need)
+
+    def _grow(self, capacity: int) -> None:
+        for c, arr in self._held.items():
+            grown = np.empty(capacity, dtype=float)
+            grown[: self._len] = arr[: self._len]
+            self._held[c] = grown
+        self._cap = capacity
+
+    def add(self, n, fp, bits_set, *, m: int, k: int, probes: int, theory: str = STANDARD, own=None) -> None:
+        if theory not in (STANDARD, OWN, NONE):
+            raise ValueError(f"theory must be {STANDARD!r}, {OWN!r} or {NONE!r}, got {theory!r}")
+        if (theory == OWN) != (own is not None):
+            raise ValueError("the filter's own rates are given exactly when theory is 'own'")
+        n = np.asarray(n)
+        size = n.size
+        if size == 0:
+            return
+        if self._len + size > self._cap:
+            self._grow(max(self._len + size, 2 * self._cap))
+        if own is not None and "own" not in self._held:
+            self._held["own"] = np.full(self._cap, np.nan)
+        at = slice(self._len, self._len + size)
+        held = self._held
+        held["n"][at] = n
+        # the count is not held: the rate times the probes gives it back exactly (row_columns); a fourth column
+        # written for every insert cost about 5 ns an insert of the model's auto-play (its pages faulted in)
+        if probes:
+            np.divide(fp, probes, out=held["fp_measured"][at], casting="unsafe")
+        else:
+            held["fp_measured"][at] = 0.0
+        held["bits_set"][at] = bits_set
+        if own is not None:
+            held["own"][at] = own
+        params = (int(m), int(k), int(probes), theory)
+        if not self._params or self._params[-1] != params:
+            self._starts.append(self._len)
+            self._params.append(params)
+        self._len += size
+
+    # --- reading ------------------------------------------------------------------------------------------
+    def column(self, name: str) -> np.ndarray:
+        """A whole column (a view for the held ones, n and fp_measured; computed for every row otherwise)."""
+        if name in ("n", "fp_measured"):
+            return self._held[name][: self._len]
+        return self.columns_at(None, (name,))[name]
+
+    def columns_at(self, rows, names: Sequence[str] = COLUMNS, points: bool = False) -> dict[str, np.ndarray]:
+        """The columns ``names`` at ``rows`` (indices into the series; None: every row). ``points``: the exact
+        rate computed at these rows' n alone, never through a longer cached curve (a plot's few rows spread over
+        10^7 inserts; theory.exact_rate.fp_exact_points), equal to the curve's within ~1e-13 relative."""
+        for name in names:
+            if name not in COLUMNS:
+                raise KeyError(f"no column {name!r}; columns: {', '.join(COLUMNS)}")
+        rows = np.arange(self._len) if rows is None else np.asarray(rows, dtype=np.int64).reshape(-1)
+        if rows.size and (rows.min() < -self._len or rows.max() >= self._len):
+            raise IndexError(f"row index out of range for a series of {self._len} rows")
+        rows = np.where(rows < 0, rows + self._len, rows)
+        out = {name: np.empty(rows.size) for name in names}
+        if not rows.size:
+            return out
+        stretch = np.searchsorted(np.asarray(self._starts), rows, side="right") - 1
+        for s in np.unique(stretch):
+            pick = rows if len(self._starts) == 1 else rows[stretch == s]
+            values = self._compute(self._params[s], pick, names, points)
+            for name in names:
+                if len(self._starts) == 1:
+                    out[name] = values[name]
+                else:
+                    out[name][stretch == s] = values[name]
+        return out
+
+    def _compute(self, params: tuple, rows: np.ndarray, names: Sequence[str], points: bool) -> dict[str, np.ndarray]:
+        m, k, probes, theory = params
+        held = self._held
+        return row_columns(names, m=m, k=k, probes=probes, n=held["n"][rows], rates=held["fp_measured"][rows],
+                           bits_set=held["bits_set"][rows], theory=theory,
+                           own=held["own"][rows] if theory == OWN else None, points=points)
+
+    def row(self, i: int) -> dict[str, float]:
+        values = self.columns_at([i])
+        return {c: float(values[c][0]) for c in COLUMNS}
+
+    def rows(self, every: int = 1) -> Iterator[dict[str, float]]:
+        for start in range(every - 1, self._len, ROWS_PER_BLOCK * every):
+            idx = np.arange(start, min(self._len, start + ROWS_PER_BLOCK * every), every)
+            values = self.columns_at(idx)
+            for j in range(idx.size):
+                yield {c: float(values[c][j]) for c in COLUMNS}
+
+    def truncate(self, rows: int) -> None:
+        self._len = max(0, min(rows, self._len))
+        while self._starts and self._starts[-1] >= self._len:
+            self._starts.pop()
+            self._params.pop()
+
+    def clear(self) -> None:
+        self.truncate(0)

@@ -6,7 +6,8 @@ Compare tab and the explorer use, which picks the exact tracker for the filter's
 bit array, the stage-wise tracker over a growing filter) or tests every probe after each operation. This
 wrapper adds what only the window needs: the probe set's seed, its bytes (to notice an insert of a probe), and
 redrawing the probes when one becomes a member. ``fp_count`` is the one place the count is read; a single insert
-goes to the ``pipeline`` itself (``pipeline.add``: the filter's ``Insertion`` and the counts after it).
+goes to the ``pipeline`` itself (``pipeline.add``: the filter's ``Insertion`` and the counts after it, its plot
+row written to ``series``, which every measurement of this probe set writes to).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ def has_bits(flt) -> bool:
 class ProbeSet:
     def __init__(self, flt, count: int = DEFAULT_PROBES, seed: int = DEFAULT_SEED,
                  exclude: Iterable[object] = (), prefix: str = PROBE_PREFIX):
+        self.series = pipeline.MeasuredSeries()    # the plot's rows (the state's ``series``)
         self.count = int(count)
         self.seed = int(seed)
         self.prefix = prefix     # a lesson's probes are "probe:" and 16 hex digits (its stated rates are theirs)
@@ -59,8 +61,9 @@ class ProbeSet:
     def attach(self, flt) -> None:
         """Measure the same probes on ``flt`` (a new filter object, or one whose bits went back)."""
         self.flt = flt
-        # the window keeps its own rows (the series), so the pipeline stores none
-        self.pipeline = pipeline.Measurement(flt, self.probes, every=None, store=False)
+        # the window's rows are the series (its checkpoints none): a single insert writes its row, a batch the
+        # rows the model keeps (model.thin_mask)
+        self.pipeline = pipeline.Measurement(flt, self.probes, every=None, store=False, series=self.series)
 
     def redraw_excluding(self, items: Iterable[object], extra: Iterable[bytes]) -> None:
         # A probe that becomes a member is no longer a fair probe: draw a new probe set that excludes the truth

@@ -19,7 +19,7 @@ rows whose n is a multiple of ``THIN_EVERY``, plus its own last row, so the newe
 Each kept row is the exact row (the measured count, the exact rate and the fill at that n), only fewer of them:
 the plot has fewer pixels than rows anyway, and 10^7 inserts keep about 1.1 million rows (~26 MB: a row holds
 its three measured numbers, and the theory and interval are computed for the rows drawn or read,
-``measure.series.MeasuredSeries``) instead of 10^7 (~240 MB). Single operations keep every row. Sessions replay
+``measure.pipeline.MeasuredSeries``) instead of 10^7 (~240 MB). Single operations keep every row. Sessions replay
 operations and the history keeps its own entries, so neither depends on the rows kept.
 """
 
@@ -35,7 +35,6 @@ from bloomviz.filters import capabilities
 from bloomviz.filters import bitstore
 from bloomviz.hashing import schemes as hashing
 from bloomviz.items.encoding import to_bytes, to_bytes_list
-from bloomviz.measure.series import OWN, STANDARD
 from bloomviz.filters.registry import standard_formulas_apply
 from bloomviz.workbench import jobs, limits
 from bloomviz.workbench.building import build_filter
@@ -68,7 +67,7 @@ class Workbench:
         # its parts, each handed what it acts on: the undo steps, the one job, the operations
         self._undo = Undo(self, self.undo_stack, revive=self._revive)
         self._jobs = Jobs(self, undo=self._undo)
-        self._ops = Operations(self, undo=self._undo, add_rows=add_rows, extend_series=extend_series)
+        self._ops = Operations(self, undo=self._undo, extend_series=extend_series)
         if first is not None:
             self._install(first, capacity=None, announce=False)
             return
@@ -173,9 +172,8 @@ class Workbench:
     def _install(self, flt, capacity: int | None, announce: bool = True) -> None:
         self.events.about_to_reset.emit()
         truth = Truth(flt)
-        self._s = State(flt=flt, capacity=capacity, truth=truth,
-                        measure=ProbeSet(flt, self._probe_count, self._seed, exclude=truth.items,
-                                        prefix=self._probe_prefix))
+        measure = ProbeSet(flt, self._probe_count, self._seed, exclude=truth.items, prefix=self._probe_prefix)
+        self._s = State(flt=flt, capacity=capacity, truth=truth, measure=measure, series=measure.series)
         if announce:
             self._s.last = StateNote("new filter")
             self.events.reset.emit(self._s.last)
@@ -232,7 +230,8 @@ class Workbench:
         s.truth.known = items is not None
         if len(flt):
             # The path that led here is unknown: the plot starts with one point, the filter as it is now.
-            add_rows(s, np.array([len(flt)]), np.array([s.measure.fp_count]), np.array([flt.bits_set]))
+            s.measure.pipeline.add_rows(np.array([len(flt)]), np.array([s.measure.fp_count]),
+                                        np.array([flt.bits_set]))
         s.last = StateNote("loaded filter", note, self.numbers())
         self.events.reset.emit(s.last)
         return True
@@ -410,19 +409,7 @@ def extend_series(s: State, n: np.ndarray, fp: np.ndarray, bits_set: np.ndarray)
     keep = thin_mask(n)
     if keep is not None:
         n, fp, bits_set = n[keep], fp[keep], bits_set[keep]
-    add_rows(s, n, fp, bits_set)
-
-def add_rows(s: State, n: np.ndarray, fp: np.ndarray, bits_set: np.ndarray) -> None:
-    """Append rows of counts to the plot's series; their theory is computed when a row is drawn or read."""
-    flt = s.flt
-    own = None
-    if not flt.capabilities.standard_formulas:
-        # Slices, blocks and stages have their own theory: the exact column is theirs, and the standard
-        # filter's formulas, which would describe a different filter, are NaN (not drawn). A counting filter
-        # is a standard filter to a lookup (a counter > 0 is a set bit): its rows are the standard ones.
-        own = flt.theory_fp(np.asarray(n, dtype=float))
-    s.series.add(n, fp, bits_set, m=flt.m, k=flt.k, probes=len(s.measure.probes),
-                       theory=STANDARD if own is None else OWN, own=own)
+    s.measure.pipeline.add_rows(n, fp, bits_set)    # (their theory: the measurement's, the filter's formulas)
 
 
 def thin_mask(n: np.ndarray) -> np.ndarray | None:

@@ -5,7 +5,8 @@ changes (filter, truth, measurement, series, history) and emits one ``Operation`
 ``Operations`` is composed into ``Workbench`` (``model.py``), which forwards its four public methods to it.
 It is handed the workbench, of which it reads the public state (``state``, ``events``, ``busy``,
 ``numbers()``, ``cell_values()``, ``can_remove()``), its undo steps (``undo.Undo``: what to keep before and
-after an operation) and how to add plot rows. It holds no state of its own."""
+after an operation) and how to add a batch's plot rows (the window keeps fewer past a million inserts; a single
+insert's row is written by the measurement, ``Measurement.add``). It holds no state of its own."""
 
 from __future__ import annotations
 
@@ -46,12 +47,12 @@ def _ints(values) -> tuple[int, ...]:
 class Operations:
     """The operations on ``bench``'s filter; see the module's docstring for what it is handed."""
 
-    def __init__(self, bench, *, undo, add_rows, extend_series):
+    def __init__(self, bench, *, undo, extend_series):
         self._bench = bench
         self.events = bench.events
         self._undo = undo
         self._keep, self._unkeep = undo.keep, undo.unkeep
-        self._add_rows, self._extend_series = add_rows, extend_series
+        self._extend_series = extend_series
 
     @property
     def _s(self):
@@ -94,7 +95,8 @@ class Operations:
         """Insert one item; returns the core's Insertion, or None when refused (error emitted).
 
         The item is encoded once (the check) and its bytes handed on; the measurement's step hashes it once and
-        gives the counts after it (n, false positives, bits set), which the plot row and the record take."""
+        gives the counts after it (n, false positives, bits set), writes its plot row with them, and the record
+        takes them."""
         data = self._check(item)
         s = self._bench.state
         kept = s.kept
@@ -118,7 +120,6 @@ class Operations:
         truth, caps = s.truth, flt.capabilities      # (the class's declaration: asked once here)
         inserted, removed = truth.copies(data, positions if truth.fixed_k else None)   # before this insert
         truth.remember([item], [data], (positions,) if truth.fixed_k else None)
-        self._add_rows(s, step.n, step.fp, step.bits_set)
         grown = caps.staged and ins.new_stage
         newly = ins.newly_set
         kinds = tuple("new" if fresh else "old" for fresh in newly)
@@ -206,7 +207,7 @@ class Operations:
             s.truth.removed[data] = s.truth.removed.get(data, 0) + 1
         cleared = rem.cleared
         fp = s.measure.after_removal(cleared)
-        self._add_rows(s, np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set]))
+        s.measure.pipeline.add_rows(np.array([len(flt)]), np.array([fp]), np.array([flt.bits_set]))
         lost = tuple(s.truth.culprits.false_negatives(cleared))
         if rem.stuck or not member:
             if not s.truth.distorting:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bloomviz.measure.series import MeasuredSeries
+from bloomviz.measure.pipeline import MeasuredSeries
 from bloomviz.workbench.limits import KEPT_PER_OPERATION
 from bloomviz.workbench.measurement import ProbeSet
 from bloomviz.vocabulary import LOOKUP_VERDICTS
@@ -22,7 +22,7 @@ class State:
     capacity: int | None
     truth: Truth
     measure: ProbeSet
-    series: MeasuredSeries = field(default_factory=MeasuredSeries)
+    series: MeasuredSeries     # the plot's rows, which the measurement writes (``ProbeSet.series``: the same)
     history: list[HistoryEntry] = field(default_factory=list)
     counts: dict = field(default_factory=lambda: dict.fromkeys(LOOKUP_VERDICTS, 0))
     lookups: int = 0

@@ -8,7 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from bloomviz.measure.series import COLUMNS, NONE, OWN, MeasuredSeries, columns_at, series_rows
+from bloomviz.measure.pipeline import MeasuredSeries
+from bloomviz.measure.series import COLUMNS, NONE, OWN, columns_at, series_rows
 
 
 def _counts(n0: int, size: int, probes: int, m: int, seed: int):

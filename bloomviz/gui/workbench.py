@@ -50,6 +50,8 @@ from __future__ import annotations
 
 import functools
 import threading
+import time
+import weakref
 from collections import deque
 
 import numpy as np
@@ -90,6 +92,7 @@ CHANGES = frozenset((
 FILL_ROWS = 1 << 14     # deferred truth rows made per idle turn: 0.7-6 ms (45-360 ns a row, by the load)
 HOVER_ROWS = 1 << 16    # at most this many made for one hover (3-25 ms); more waiting: the hover says so
 _warmed = threading.Event()
+_models: weakref.WeakSet = weakref.WeakSet()     # the windows' models, whose jobs the warm-up lets run first
 WARM_UP_THREAD = "bloomviz-warm-up"
 
 
@@ -98,18 +101,42 @@ def _warm_up() -> None:
     call (the bit kernels' JIT cache took 150-250 ms) is then ready before the user's first bulk insert, whose
     first chunk it made the longest turn of an auto-play. Meanwhile the window's own small batches take the
     numpy paths instead of waiting for this load (hashing/cold_paths.py)."""
-    # first the auto-play's kernels from the native cache (~0.1 s, no numba): a batch made meanwhile in another
-    # thread runs them from then on instead of the numpy paths, while numba loads for the rest
+    # the auto-play's kernels are served from the native cache if it loaded (QtWorkbench, before the first paint)
     cached = native_kernels.load()
     with cold_paths.warm_up_thread():
-        _load_compiled()
+        if not cached or _quiet_for_numba():
+            _load_compiled()
     if not cached:
         _write_native_cache()
 
 
+# With the auto-play's kernels served from the native cache, numba's load (~0.5 s of CPU, mostly holding the
+# interpreter's lock) waits for a moment when no window's model has run a job for this long: beside an auto-play
+# started at once it made that auto-play 2-3x a warm one (its process's CPU 0.98 against 0.54 s; waiting, 0.38
+# against 0.34). It is then ready before most users' first operation that needs it.
+QUIET_BEFORE_NUMBA_S = 2.0
+
+
+def _quiet_for_numba() -> bool:
+    """Wait until no model has been busy for ``QUIET_BEFORE_NUMBA_S``; False (no load) if the process is ending."""
+    quiet_since = time.monotonic()
+    while threading.main_thread().is_alive():
+        try:
+            busy = any(model.busy for model in list(_models))
+        except RuntimeError:        # a window made meanwhile (the set changed size): busy, to be safe
+            busy = True
+        now = time.monotonic()
+        if busy:
+            quiet_since = now
+        elif now - quiet_since >= QUIET_BEFORE_NUMBA_S:
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def _write_native_cache() -> None:
     """For the next launch (hashing/native_build.py): seconds of CPU, once per install and machine."""
-    if native_kernels.cache_dir() is None:
+    if native_kernels.cache_dir() is None or not threading.main_thread().is_alive():    # (not at exit)
         return
     try:
         from bloomviz.hashing import native_build
@@ -233,6 +260,7 @@ class QtWorkbench(QtCore.QObject):
         super().__init__(parent)
         kwargs = {name: value for name, value in (("probes", probes), ("seed", seed)) if value is not None}
         self.model = model if model is not None else Model(**kwargs)
+        _models.add(self.model)
         self._explained: tuple[object, object] = (None, None)   # (record, its Explanation), built once
         # the model's job, one step a turn of the loop; deferred truth rows, a slice per idle turn: each in a turn
         # of its own when the turn already painted (timing.TURN_BUDGET_MS)
@@ -259,6 +287,9 @@ class QtWorkbench(QtCore.QObject):
         ev.notice.connect(self._relay(self.notice))
         if not _warmed.is_set():
             _warmed.set()
+            # the native kernel cache before the first paint: ~40-60 ms (llvmlite's import, most of it), so that an
+            # auto-play started at once runs compiled code from its first chunk, with no load beside it
+            native_kernels.load()
             # in a thread of its own (not a daemon: the interpreter waits for it rather than ending it midway),
             # started once the application has painted, so the window shows first; the watch begins with the
             # event loop (armed here, it saw the ~14,000 events of the window's construction, ~40 ms)

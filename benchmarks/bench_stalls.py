@@ -49,7 +49,12 @@ SCRATCH = tempfile.mkdtemp(prefix="bloomviz-bench-stalls-")   # settings: never 
 
 
 def summary(turns: list, gaps: list, seconds: float) -> dict:
+    by_wall = max(turns, key=lambda t: t[1], default=(0, 0.0, 0.0))
+    by_cpu = max(turns, key=lambda t: t[2], default=(0, 0.0, 0.0))
     return {"seconds": round(seconds, 2), "turns": len(turns), "ticks": len(gaps),
+            # the longest turn with its CPU, the most CPU a turn took with its wall time (ms)
+            "worst_wall_turn": {"wall_ms": round(by_wall[1] * 1e3, 1), "cpu_ms": round(by_wall[2] * 1e3, 1)},
+            "worst_cpu_turn": {"wall_ms": round(by_cpu[1] * 1e3, 1), "cpu_ms": round(by_cpu[2] * 1e3, 1)},
             "turn_wall_ms": spread_ms([w for _, w, _ in turns]),
             "turn_cpu_ms": spread_ms([c for _, _, c in turns]),
             "gap_wall_ms": spread_ms([w for w, _ in gaps]),
@@ -165,6 +170,33 @@ def show(name: str, s: dict) -> None:
           f"gap wall {gw['median']:5.1f} {gw['p99']:6.1f} {gw['max']:6.1f} | gap CPU {gc['max']:5.1f}")
 
 
+def _spread(values: list[float]) -> str:
+    values = sorted(values)
+    middle = values[len(values) // 2] if len(values) % 2 else 0.5 * sum(values[len(values) // 2 - 1:][:2])
+    return f"{middle:.1f} ({values[0]:.1f}-{values[-1]:.1f})" if len(values) > 1 else f"{values[0]:.1f}"
+
+
+def print_verdicts(rounds: list[dict]) -> None:
+    """Each round's worst turns, the auto-play's beside the idle window's of the same round (the machine's own
+    noise floor: what its load does to a window that does nothing), then their medians and ranges over the rounds."""
+    print("each round's worst turns (ms): auto-play's longest (its CPU) | auto-play's most CPU (its wall) | "
+          "idle window's longest (its CPU) | longest heartbeat gap, auto-play / idle")
+    rows = []
+    for i, rnd in enumerate(rounds):
+        job, idle = rnd["autoplay"], rnd["idle"]
+        row = (job["worst_wall_turn"]["wall_ms"], job["worst_wall_turn"]["cpu_ms"], job["worst_cpu_turn"]["cpu_ms"],
+               job["worst_cpu_turn"]["wall_ms"], idle["worst_wall_turn"]["wall_ms"], idle["worst_wall_turn"]["cpu_ms"],
+               job["gap_wall_ms"]["max"], idle["gap_wall_ms"]["max"])
+        rows.append(row)
+        print(f"  round {i + 1}: {row[0]:6.1f} ({row[1]:4.1f} CPU) | {row[2]:5.1f} CPU ({row[3]:5.1f} wall) | "
+              f"{row[4]:6.1f} ({row[5]:4.1f} CPU) | {row[6]:6.1f} / {row[7]:6.1f}")
+    if len(rows) > 1:
+        cols = list(zip(*rows))
+        print(f"  median (range) over {len(rows)} rounds: longest turn {_spread(cols[0])} wall; most CPU in a turn "
+              f"{_spread(cols[2])}; idle window's longest turn {_spread(cols[4])} wall; longest gap "
+              f"{_spread(cols[6])} (idle {_spread(cols[7])})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=10_000_000, help="items auto-played (default 10^7)")
@@ -265,6 +297,7 @@ def measure_window(app, args, win, clock, calls) -> int:
             for t in rnd["autoplay"][key]:
                 print(f"    {t['wall_ms']:7.1f} {t['cpu_ms']:7.1f}  at {t['at_s']:6.2f} s  {t['switches']:>7} "
                       f"{t['steps']:<10} {', '.join(t['calls'])}{' | ' if t['where'] else ''}{'; '.join(t['where'])}")
+    print_verdicts(rounds)
     worst_wall = max(r["autoplay"]["turn_wall_ms"]["max"] for r in rounds)
     worst_cpu = max(r["autoplay"]["turn_cpu_ms"]["max"] for r in rounds)
     idle_wall = max(r["idle"]["turn_wall_ms"]["max"] for r in rounds)

@@ -89,7 +89,7 @@ CHANGES = frozenset((
     "run_to_end", "cancel", "configure", "design", "reset", "install_filter", "set_probe_count",
     "set_probe_seed", "explain_note", "announce", "quiet", "undo", "rollback", "restore",
 ))
-FILL_ROWS = 1 << 14     # deferred truth rows made per idle turn: 0.7-6 ms (45-360 ns a row, by the load)
+FILL_ROWS = 1 << 13     # deferred truth rows made per idle turn: 0.4-3 ms (45-360 ns a row, by the load)
 HOVER_ROWS = 1 << 16    # at most this many made for one hover (3-25 ms); more waiting: the hover says so
 _warmed = threading.Event()
 _models: weakref.WeakSet = weakref.WeakSet()     # the windows' models, whose jobs the warm-up lets run first

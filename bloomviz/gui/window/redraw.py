@@ -36,10 +36,13 @@ FULL_REDRAW_CELLS = 4096
 SCAN_TARGET_S = 0.004
 DRAW_TARGET_S = 0.004
 MIN_SPAN = 1 << 16              # bytes compared per flush at least (524,288 bits), however slow the machine
-# Up to this many bytes (16.8 M bits) the bits are compared whole: the first flush of a job and the last one
-# when it ends (the picture is then complete at once); larger arrays start at this span and finish the last
-# comparison in parts, a turn of the event loop each (the picture completes a fraction of a second later).
+# Up to this many bytes (16.8 M bits) the bits are compared whole when the work ends (the picture is then
+# complete at once); larger arrays finish that last comparison in parts, a turn of the event loop each (the
+# picture completes a fraction of a second later).
 WHOLE_BYTES = 1 << 21
+# A job's first flush, before any cost is measured, compares at most this many: in an auto-play at 95.85 M bits
+# its 2 MiB were mostly changed and drawn whole, 15 ms of CPU in one turn (benchmarks/bench_stalls.py)
+FIRST_SPAN = 1 << 19
 MIN_CHANGED = 1 << 14           # changed bytes drawn per flush at least
 FIRST_CHANGED = 1 << 15         # ... at first: ~3-5 ms of drawing here; the measured cost takes over
 # A part of the bits in which more than this fraction of the bytes changed is drawn whole from the packed bytes
@@ -113,8 +116,8 @@ class FilterRedraw:
         packed = self._packed()
         self._drawn.reset(packed)
         self._budget = None if packed is None else FlushBudget(
-            packed.size, SCAN_TARGET_S, DRAW_TARGET_S, WHOLE_BYTES, FIRST_CHANGED, MIN_SPAN, MIN_CHANGED,
-            REWRITE_TARGET_S)
+            packed.size, SCAN_TARGET_S, DRAW_TARGET_S, min(WHOLE_BYTES, FIRST_SPAN), FIRST_CHANGED, MIN_SPAN,
+            MIN_CHANGED, REWRITE_TARGET_S)
         self._generation += 1
 
     def _redraw_all(self, partial: bool = False) -> None:

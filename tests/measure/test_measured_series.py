@@ -113,3 +113,28 @@ def test_the_counts_come_back_exactly_from_the_rates_at_any_probe_count():
         want_low, want_high = series_rows(10 ** 9, 3, np.arange(1, fp.size + 1), fp, probes, fp)["fp_low"], \
             series_rows(10 ** 9, 3, np.arange(1, fp.size + 1), fp, probes, fp)["fp_high"]
         assert np.array_equal(low, want_low) and np.array_equal(high, want_high), probes
+
+
+@pytest.mark.parametrize("variant", ["standard", "blocked"])
+def test_a_measurement_writes_its_rows_with_its_filters_theory(variant):
+    from bloomviz.filters.registry import make_filter
+    from bloomviz.measure.pipeline import Measurement
+
+    flt = make_filter(variant, m=4_096, k=4)
+    probes = [f"p{i}" for i in range(300)]
+    series = MeasuredSeries()
+    measurement = Measurement(flt, probes, every=None, store=False, series=series)
+    records = [measurement.add(f"item {i}") for i in range(30)]
+    measurement.add_rows(np.array([40]), np.array([7]), np.array([flt.bits_set]))   # a row its caller keeps
+    assert len(series) == 31
+    n = np.array([int(r.n[0]) for r in records] + [40])
+    fp = np.array([int(r.fp[0]) for r in records] + [7])
+    bits = np.array([int(r.bits_set[0]) for r in records] + [flt.bits_set])
+    want = series_rows(4_096, 4, n, fp, len(probes), bits)
+    for name in ("n", "fp_measured", "fp_low", "fp_high", "fill", "n_estimated"):
+        _assert_same(series.column(name), want[name])
+    if variant == "standard":
+        _assert_same(series.column("fp_exact"), want["fp_exact"])
+    else:      # its own exact rate; the standard filter's formulas would describe another filter
+        _assert_same(series.column("fp_exact"), flt.theory_fp(n.astype(float)))
+        assert np.isnan(series.column("fp_classic")).all()

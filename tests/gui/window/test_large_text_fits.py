@@ -85,3 +85,17 @@ def test_every_built_in_lesson_has_a_croatian_name():
     assert names[0] == "What is a Bloom filter" and len(names) >= 9
     missing = [name for name in names if not (name in entries and entries[name].translated)]
     assert not missing, f"add these to bloomviz/i18n/hr.po: {missing}"
+
+
+@pytest.mark.parametrize("large_window", ["hr"], indirect=True)
+def test_at_150_percent_the_verdicts_headline_is_in_view(large_window, qtbot):
+    """At 150 % on 1280 x 720 the left column's shares left the item panel's verdict below its edge."""
+    window = large_window
+    window.set_font_scale(1.5)
+    window.item_panel.line.setText("jabuka")
+    window.item_panel.lookup()
+    window.wb.flush()
+    verdict = window.item_panel.verdict
+    qtbot.waitUntil(lambda: verdict.isVisible() and verdict.line_bottoms()
+                    and verdict.shown_bottom() >= verdict.line_bottoms()[0], timeout=5000)
+    assert verdict.visibleRegion().boundingRect().height() >= verdict.line_bottoms()[0]

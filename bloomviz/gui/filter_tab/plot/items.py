@@ -16,7 +16,7 @@ from bloomviz.gui.filter_tab.plot.style import BAND_BRUSH, LABELS, LIMIT_LABEL
 from bloomviz.gui.widgets.flow_layout import FlowLayout
 from bloomviz.gui.widgets.wilson_band import WilsonBand
 from bloomviz.theory.units import axis_counts
-from bloomviz.i18n import tr
+from bloomviz.i18n import marks, tr
 
 
 class PlotControls:
@@ -191,4 +191,4 @@ class _CountAxis(GridAxis):
     each other at 150 % text."""
 
     def tickStrings(self, values, scale, spacing):
-        return axis_counts([v * scale for v in values], spacing * scale)
+        return [marks(text) for text in axis_counts([v * scale for v in values], spacing * scale)]   # 1,5M in hr

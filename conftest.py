@@ -29,6 +29,43 @@ settings.register_profile("thorough", max_examples=1000, deadline=None, print_bl
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "bloomviz"))
 
 
+# --- waits that a loaded machine does not fail --------------------------------------------------------------
+# pytest-qt's waits (waitUntil, waitSignal, waitExposed ...) return as soon as their condition holds or their
+# signal comes, so only a wait that is going to fail waits out its timeout. Here a timeout is a guard against a
+# hang, never a speed check (speed is measured in benchmarks/): the 3 s and 5 s that tests named, and pytest-qt's
+# default of 5 s, ran out on a shared two-core CI machine under load (the projector layout's 3 s wait failed a
+# clean-clone run that took 7 min 50 s; the same wait passes in well under a second on a quiet one). So every
+# wait that may raise waits at least WAIT_FLOOR_MS. A wait given raising=False, or no timeout (0 or None), is
+# left as it was: there the timeout is part of what the test asks for.
+WAIT_FLOOR_MS = 30_000
+
+
+def _at_least_the_floor(wait):
+    import functools
+
+    @functools.wraps(wait)
+    def patient(self, *args, timeout=5000, **kwargs):
+        if timeout and kwargs.get("raising") is not False:
+            timeout = max(timeout, WAIT_FLOOR_MS)
+        return wait(self, *args, timeout=timeout, **kwargs)
+    patient.floor_ms = WAIT_FLOOR_MS
+    return patient
+
+
+def _floor_qtbot_waits() -> None:
+    try:
+        from pytestqt.qtbot import QtBot
+    except ImportError:        # run without pytest-qt (-p no:pytestqt): no waits to floor
+        return
+    for name in ("waitUntil", "waitSignal", "waitSignals", "waitExposed", "waitActive", "waitCallback"):
+        wait = getattr(QtBot, name)
+        if not hasattr(wait, "floor_ms"):
+            setattr(QtBot, name, _at_least_the_floor(wait))
+
+
+_floor_qtbot_waits()
+
+
 # --- leaving the test process ------------------------------------------------------------------------------
 # A test process (the one, or each of pytest-xdist's workers under -n auto) runs many tests that build and
 # drop hundreds of Qt windows; at interpreter exit Python and Qt then tear down what is left in an order

@@ -260,10 +260,14 @@ class Murmur3Mix(_MurmurOddStep):
         from bloomviz.hashing.mixed_kernel import test_from_halves
         return test_from_halves(h1, h2, m, k, view)
 
+    def explain(self, data, m, k):
+        # the words in a row of their own (translated where shown), the formula in its value
+        rows = super().explain(data, m, k)
+        return rows[:-1] + [("fmix64", "MurmurHash3's finaliser: the k positions behave as independent")] + rows[-1:]
+
     def _position_rule(self, m, k):
         if m < _LEMIRE_LIMIT:
-            return (f"⌊fmix64((h1 + i·h2) mod 2^64) · {m} / 2^64⌋,  i = 0…{k - 1}  (fmix64: "
-                    "MurmurHash3's finaliser, so the k positions behave as independent)")
+            return f"⌊fmix64((h1 + i·h2) mod 2^64) · {m} / 2^64⌋,  i = 0…{k - 1}"
         return f"fmix64((h1 + i·h2) mod 2^64) mod {m},  i = 0…{k - 1}"
 
 
@@ -357,7 +361,8 @@ class WeakShift(HashScheme):
 
     def explain(self, data, m, k):
         return [("h = MurmurHash3-128 low 64 bits", f"{_murmur_halves(data)[0]}"),
-                ("position i", f"rotate-left(h, 16·i) mod {m}  — repeats every 4 functions")]
+                ("rotate-left(h, 64) = h", "the positions repeat every 4 functions"),
+                ("position i", f"rotate-left(h, 16·i) mod {m}")]
 
 
 SCHEMES: dict[str, HashScheme] = {s.id: s for s in (

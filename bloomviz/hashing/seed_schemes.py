@@ -56,7 +56,8 @@ class KedmiSha256(HashScheme):
 
     def explain(self, data, m, k):
         return [("H(i) = SHA-256(i as ONE byte ‖ item), all 256 bits, big-endian", f"{kedmi_value(data, 0)} (i = 0)"),
-                ("position i", f"H(i) mod {m}  (Kedmi's h_i(s) = int(sha256(bytes([i]) + s).hexdigest(), 16) % m)")]
+                ("Kedmi's h_i(s)", "int(sha256(bytes([i]) + s).hexdigest(), 16) % m"),
+                ("position i", f"H(i) mod {m}")]
 
 
 # --- the seminar's std::hash ---------------------------------------------------------------------------------
@@ -137,7 +138,8 @@ class SeminarCpp(HashScheme):
 
     def explain(self, data, m, k):
         return [("h = std::hash<std::string> (libstdc++ _Hash_bytes, seed 0xc70f6907)", f"{std_hash(data)}"),
-                ("position i", f"(h >> 16·i) mod {m}: the seminar's h, h>>16, h>>32 (shift taken mod 64 past i = 3)")]
+                ("h, h>>16, h>>32", "the seminar's hashes (past i = 3 the shift is taken mod 64)"),
+                ("position i", f"(h >> 16·i) mod {m}")]
 
 
 SEED_SCHEMES: tuple[HashScheme, ...] = (
@@ -195,7 +197,7 @@ class HandSetScheme(HashScheme):
         return np.array([self._row(d, m, k) for d in datas], dtype=np.int64).reshape(len(datas), k)
 
     def explain(self, data, m, k):
-        return [("positions", f"given by hand: {', '.join(map(str, self._row(data, m, k)))}")]
+        return [("positions given by hand", ", ".join(map(str, self._row(data, m, k))))]
 
 
 def hand_set(positions: Mapping[object, Sequence[int]]) -> HandSetScheme:

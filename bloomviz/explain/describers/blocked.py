@@ -73,5 +73,6 @@ class BlockedWords(StandardWords):
         block = h[0] % flt.blocks
         return scheme_of(flt).explain(data, RAW_MODULUS, k + 1) + [
             ("h_i = scheme value i, scrambled (SplitMix64)", ", ".join(map(str, h)) + (", …" if k > 3 else "")),
-            ("block = h_0 mod b", f"{block} of b = {flt.blocks} (bits {block * b}…{block * b + b - 1})"),
+            ("block = h_0 mod b", tr("{block} of b = {blocks} (bits {first}…{last})").format(
+                block=block, blocks=flt.blocks, first=block * b, last=block * b + b - 1)),
             ("position i (i = 1…k)", f"{block}·{b} + (h_i mod {b})")]

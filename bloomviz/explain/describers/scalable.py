@@ -104,10 +104,12 @@ class ScalableWords(StandardWords):
     def hash_rows(self, data: bytes) -> list[Row]:
         """Each stage's size and the item's positions in it (grid coordinates)."""
         flt = self.flt
-        rows = [("stages", f"{len(flt.stages)}; stage i holds {flt.initial_capacity}·{flt.growth}^i items at "
-                           f"error {_first_error(flt):.3g}·{flt.tightening}^i (sum < p = {flt.p})")]
+        rows = [("stages", tr("{count}; stage i holds {capacity}·{growth}^i items at error {error}·{tightening}^i "
+                              "(sum < p = {p})").format(
+            count=len(flt.stages), capacity=flt.initial_capacity, growth=flt.growth, error=marks(f"{_first_error(flt):.3g}"),
+            tightening=marks(f"{flt.tightening}"), p=marks(f"{flt.p}")))]
         for i, (s, spec, off) in enumerate(zip(flt.stages, flt.stages.specs, flt.stages.offsets)):
             pos = ", ".join(str(off + p) for p in s.positions(data))
-            rows.append((f"stage {i}: m={s.m}, k={s.k}, {len(s)}/{spec.capacity} items, bits {off}…{off + s.m - 1}",
-                         pos))
+            rows.append((tr("stage {stage}: m={m}, k={k}, {count}/{capacity} items, bits {first}…{last}").format(
+                stage=i, m=s.m, k=s.k, count=len(s), capacity=spec.capacity, first=off, last=off + s.m - 1), pos))
         return rows

@@ -18,9 +18,18 @@ from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.theory.engines import ENGINES
 from bloomviz.theory.units import rate_text
-from bloomviz.i18n import tr
+from bloomviz.i18n import SEPARATORS, language, marks, number, tr
 
 DEFAULT_N = 1000
+# Each engine's setting in words (its name in the engine's own configuration follows in brackets): the field's
+# placeholder said "fp_chance = 0.01", a keyword and an English decimal point, in Croatian too
+SETTING_WORDS = {
+    "fp_chance": "false-positive chance",
+    "bits_per_key": "bits per key",
+    "fpp": "false-positive probability",
+    "false_positive": "false-positive rate",
+    "error_rate": "error rate",
+}
 
 
 def setting_of(name: str) -> tuple[str, object] | None:
@@ -70,7 +79,9 @@ class EnginePresetRow(Messages, QtWidgets.QWidget):
         found = setting_of(self.engine.currentData())
         self.setting.setEnabled(found is not None)
         self.setting.setText("")
-        self.setting.setPlaceholderText("no setting" if found is None else f"{found[0]} = {found[1]}")
+        self.setting.setPlaceholderText(tr("no setting") if found is None else setting_placeholder(*found))
+        self.setting.setToolTip(tr("The engine's own setting (its default is shown when empty)") + (
+            "" if found is None else f" — {found[0]}"))
 
     def apply(self) -> bool:
         """Build with the engine's rule for the calculator's n and put its m and k in the calculator."""
@@ -82,7 +93,7 @@ class EnginePresetRow(Messages, QtWidgets.QWidget):
             found = setting_of(name)
             if found is not None and self.setting.text().strip():
                 key, default = found
-                raw = self.setting.text().strip()
+                raw = typed_number(self.setting.text().strip())
                 kwargs[key] = (raw.lower() in ("1", "true", "yes")) if isinstance(default, bool) else \
                     type(default)(float(raw)) if isinstance(default, (int, float)) else raw
             built = ENGINES[name](n, **kwargs)
@@ -93,9 +104,22 @@ class EnginePresetRow(Messages, QtWidgets.QWidget):
         self.clear_messages()
         self.built = built
         self.calculator.set_inputs(n=str(n), m=str(built.m), k=str(built.k))
-        layout = "" if built.layout == "flat" else (
-            f" Its {built.layout} layout gives {rate_text(built.rate)} at n (the table below is a flat filter's).")
+        layout = "" if built.layout == "flat" else " " + tr(
+            "Its {layout} layout gives {rate} at n (the table below is a flat filter's).").format(
+            layout=built.layout, rate=marks(rate_text(built.rate)))
         notes = "".join(f"<li>{html.escape(x)}</li>" for x in built.notes)
-        self.notes.setText(f"{html.escape(name)}: m = {built.m:,}, k = {built.k}.{html.escape(layout)}"
+        self.notes.setText(f"{html.escape(name)}: m = {number(built.m)}, k = {built.k}.{html.escape(layout)}"
                            f"<ul style='margin-left:-20px'>{notes}</ul><i>{html.escape(built.source)}</i>")
         return True
+
+
+def setting_placeholder(key: str, default) -> str:
+    """The setting field's placeholder: the setting in the window's language and its default (the engine's own
+    name for it is in the field's tooltip)."""
+    value = marks(f"{default:g}") if isinstance(default, float) else str(default)
+    return tr("{setting}: {value}").format(setting=tr(SETTING_WORDS.get(key, key)), value=value)
+
+
+def typed_number(text: str) -> str:
+    """A setting as typed, with the window's decimal mark read as a point (0,01 in Croatian)."""
+    return text.replace(",", ".") if SEPARATORS.get(language(), (",", "."))[1] == "," else text

@@ -259,11 +259,12 @@ class FpVsKPlot(CurvePlot):
         k_real, k_int = explore.k_optimum(m, n)
         if k_real is None:
             self.plot_item.setYRange(-6, 0)
-            self.note("n = 0: nothing inserted, every k gives a rate of 0 — there is no optimal k")
+            self.note(tr("n = 0: nothing inserted, every k gives a rate of 0 — there is no optimal k"))
             self.set_default_readout(f"m = {number(m)}, n = 0.")
             return
         if k_real <= ks[-1]:
-            self.vline(k_real, f"(m/n)·ln 2 = {k_real:.2f}", at=0.55)   # below the legend, above the dip
+            # low on the line: the legend above it grows with the text (at 150 % it covered the label at 0.55)
+            self.vline(k_real, f"(m/n)·ln 2 = {number(k_real, 2)}", at=0.3)
         best = float(sw["fp_exact"][k_int - 1])
         star = self.curve("best", tr("best integer k = {k}").format(k=k_int), [k_int], [best], pen=None, symbol="star",
                           symbol_brush=theme.EXPLORER_COLOURS["best"], size=20, readout=False)

@@ -108,7 +108,8 @@ def explanation_html(expl: Explanation, dark: bool = False) -> str:
         hashing = tr("2. Hashing: {scheme}").format(scheme=tr(expl.scheme_title))
         parts.append(f"<h4 style='margin:6px 0 2px 0'>{e(hashing)}</h4>")
         if expl.hash_rows:
-            rows = "".join(f"<tr><td style='padding:1px 8px 1px 0'>{e(tr(a))}</td><td><code>{e(b)}</code></td></tr>"
+            # a value is a number, a formula, or words of the scheme's (translated; the rest is left as it is)
+            rows = "".join(f"<tr><td style='padding:1px 8px 1px 0'>{e(tr(a))}</td><td><code>{e(tr(b))}</code></td></tr>"
                            for a, b in expl.hash_rows)
             parts.append(f"<table cellspacing='0'>{rows}</table>")
         pos = ", ".join(f"{number(p)} ({tr(KIND_WORDS.get(kind, kind))})"

@@ -34,7 +34,7 @@ class Explanation:
     kinds: tuple[str, ...] = ()
     culprits: dict = field(default_factory=dict)   # position -> (items, total) for a false positive
     scheme_title: str = ""
-    numbers: object = None
+    numbers: object = None                    # the record's records.Numbers (None: none known)
     count: int = 1
     # What the variant did with this item and its own theory, as (label, value) rows: the counters changed,
     # the stage chosen, the slice or block used. Empty for the standard filter.

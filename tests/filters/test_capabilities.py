@@ -1,9 +1,9 @@
 """Capabilities are declared, not probed (issue 22 item 2).
 
 Every registered filter class answers ``capabilities`` with a ``Capabilities`` whose flags match what the class
-has; and no module outside ``bloomviz/filters/`` asks ``hasattr``/``getattr`` for a member of a filter or of an
-operation's result: it reads the declaration instead (the scan is of the syntax tree, so a docstring does not
-count).
+has; and no module outside ``bloomviz/filters/`` asks ``hasattr``/``getattr`` for a member of a filter, of an
+operation's result or of the window model's ``Numbers`` of it: it reads the declaration instead (the scan is of the
+syntax tree, so a docstring does not count).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from bloomviz.filters.counting import CountingInsertion, CountingLookup, Removal
 from bloomviz.filters.registry import VARIANTS, make_filter
 from bloomviz.filters.scalable import ScalableLookup, StageInsertion
 from bloomviz.filters.standard import Insertion, Lookup
+from bloomviz.workbench.records import Numbers
 
 ROOT = Path(__file__).resolve().parents[2] / "bloomviz"
 # lab/ runs a student's own filter class, which declares nothing: asking it what it has is the point there
@@ -62,6 +63,9 @@ def _member_names() -> frozenset[str]:
                 StageInsertion, ScalableLookup):
         names.update(n for n in dir(cls) if not n.startswith("__"))
         names.update(getattr(cls, "__dataclass_fields__", {}))
+    # what the window's model says of the filter's kind in its numbers: ``own_theory`` (slices, blocks, stages),
+    # ``single_mk`` (not scalable), ``after_removals`` (counting) are capabilities under another name
+    names.update(Numbers.__dataclass_fields__)
     return frozenset(names)
 
 
@@ -86,6 +90,8 @@ def test_the_scan_finds_a_probe():
     names = _member_names()
     assert probes("if hasattr(flt, 'counters'):\n    pass\nx = getattr(look, 'stage_of', None)\n", names) == [
         (1, "hasattr(flt, 'counters')"), (3, "getattr(look, 'stage_of', None)")]
+    assert probes("if getattr(nums, 'own_theory', False):\n    pass\n", names) == [
+        (1, "getattr(nums, 'own_theory', False)")]
     assert probes("x = getattr(exc, 'strerror', None)\ny = getattr(args, 'variant', None)\n", names) == []
 
 

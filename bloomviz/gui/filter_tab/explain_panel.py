@@ -142,14 +142,14 @@ def explanation_html(expl: Explanation, dark: bool = False) -> str:
         parts.append(f"<table cellspacing='0'>{rows}</table>")
         step += 1
     nums = expl.numbers
-    if nums is not None and getattr(nums, "own_theory", False):
+    if nums is not None and nums.own_theory:
         heading = tr("{step}. This filter's own rate, with the current numbers").format(step=step)
         parts.append(f"<h4 style='margin:6px 0 2px 0'>{html.escape(heading, quote=False)}</h4>")
         parts.append(own_rate_html(nums))
         step += 1
-    if nums is not None and getattr(nums, "single_mk", True):
+    if nums is not None and nums.single_mk:
         same = (tr(" (for comparison: a standard filter with the same m and k)")
-                if getattr(nums, "own_theory", False) else "")
+                if nums.own_theory else "")
         heading = tr("{step}. The formulas, with the current numbers{same}").format(step=step, same=same)
         parts.append(f"<h4 style='margin:6px 0 2px 0'>{html.escape(heading, quote=False)}</h4>")
         parts.append(formulas_html(nums))

@@ -14,6 +14,7 @@ from PySide6 import QtWidgets
 
 from bloomviz.gui import theme
 from bloomviz.gui.widgets.grid import BitGridWidget
+from bloomviz.gui.widgets.grid_axis import GridAxis
 
 COLOURS = theme.VIEW_COLOURS
 
@@ -26,6 +27,8 @@ def _theme_plot(widget: pg.PlotWidget, dark: bool) -> None:
         axis = item.getAxis(name)
         axis.setPen(pg.mkPen(colours["foreground"]))
         axis.setTextPen(pg.mkPen(colours["foreground"]))
+        if isinstance(axis, GridAxis):       # its opaque grid lines mixed with the new background
+            axis.set_background(colours["background"])
     title = getattr(item, "titleLabel", None)
     if title is not None and title.text:
         title.setText(title.text, color=colours["foreground"])

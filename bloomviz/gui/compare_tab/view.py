@@ -24,6 +24,7 @@ from bloomviz.gui.compare_tab.lanes import LaneBox, LaneFrame, lane_area
 from bloomviz.gui.compare_tab.settings import LANE_COLOURS, CompareSettings
 from bloomviz.gui import theme
 from bloomviz.gui.messages import Messages, Msg
+from bloomviz.gui.widgets.grid_axis import beneath_the_view, opaque_grid_axes
 from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.gui.widgets.side_column import side_column
 from bloomviz.gui.timing import ChunkRunner
@@ -94,8 +95,9 @@ class CompareView(Messages, QtWidgets.QWidget):
         self.lane_box = LaneBox(self.lanes)      # side by side while the titles fit, else in rows that scroll
         grid_box = lane_area(self.lane_box)
 
-        self.plot = pg.PlotWidget()
+        self.plot = pg.PlotWidget(axisItems=opaque_grid_axes())   # opaque grid lines (widgets/grid_axis.py)
         self.plot.setBackground("w")
+        beneath_the_view(self.plot.getPlotItem(), "w")
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         self.plot.setLabel("bottom", tr("items inserted, n"))
         self.plot.setLabel("left", tr("false-positive rate"))

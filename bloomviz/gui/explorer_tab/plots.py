@@ -24,6 +24,7 @@ from bloomviz.gui import theme
 from bloomviz.studies import explore
 from bloomviz.theory.units import count_text, rate_text
 from bloomviz.gui.files.file_dialogs import message_box
+from bloomviz.gui.widgets.grid_axis import beneath_the_view, opaque_grid_axes
 from bloomviz.gui.widgets.plot_export import EXPORT_FILTER, PlotExportError, export_plot
 from bloomviz.i18n import marks, number, tr
 
@@ -49,8 +50,10 @@ class CurvePlot(QtWidgets.QWidget):
                  legend_offset=(-10, 10)):
         super().__init__(parent)
         self.log_x, self.log_y = log_x, log_y
-        self.plot_widget = pg.PlotWidget(background="w")
+        # opaque grid lines (widgets/grid_axis.py): a paint hands no work to Qt's thread pool
+        self.plot_widget = pg.PlotWidget(background="w", axisItems=opaque_grid_axes())
         self.plot_item = self.plot_widget.getPlotItem()
+        beneath_the_view(self.plot_item, "w")
         self.plot_item.setTitle(tr(title), color=MARK)
         for side in ("left", "bottom"):
             axis = self.plot_item.getAxis(side)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6 import QtWidgets
 
-from bloomviz.gui.filter_tab.plot.grid_axis import GridAxis
+from bloomviz.gui.widgets.grid_axis import GridAxis
 from bloomviz.gui.filter_tab.plot.style import BAND_BRUSH, LABELS, LIMIT_LABEL
 from bloomviz.gui.widgets.flow_layout import FlowLayout
 from bloomviz.gui.widgets.wilson_band import WilsonBand

@@ -1,4 +1,4 @@
-"""The plots' grid (plot/grid_axis.py): opaque lines in the colour the translucent grid showed on the theme's
+"""The plots' grid (widgets/grid_axis.py): opaque lines in the colour the translucent grid showed on the theme's
 background, through every number on the axes in the linear and the log scale, and a paint of the plot that
 hands no work to Qt's thread pool (the translucent lines did, 100-650 times a paint: issue 23's stalls)."""
 
@@ -13,7 +13,7 @@ import pytest
 from PySide6 import QtGui
 
 from bloomviz.gui.filter_tab.plot import FpPlotWidget
-from bloomviz.gui.filter_tab.plot.grid_axis import GridAxis, mixed
+from bloomviz.gui.widgets.grid_axis import GridAxis, mixed
 from bloomviz.gui.filter_tab.plot.style import THEMES
 from test_fp_plot import FakeSeries
 

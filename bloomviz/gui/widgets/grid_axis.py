@@ -76,3 +76,18 @@ class GridAxis(pg.AxisItem):
     def _unseen(self, color: QtGui.QColor) -> bool:
         bg = self._background
         return max(abs(color.red() - bg.red()), abs(color.green() - bg.green()), abs(color.blue() - bg.blue())) <= 2
+
+
+def opaque_grid_axes() -> dict[str, GridAxis]:
+    """The left and bottom axes of a plot with the opaque grid: ``pg.PlotWidget(axisItems=opaque_grid_axes())``,
+    then ``beneath_the_view`` once the plot holds them."""
+    return {"left": GridAxis(orientation="left"), "bottom": GridAxis(orientation="bottom")}
+
+
+def beneath_the_view(plot_item: pg.PlotItem, background) -> None:
+    """The plot's grid axes put beneath its view (the curves over the grid) and mixed with ``background``."""
+    for side in ("left", "bottom"):
+        axis = plot_item.getAxis(side)
+        if isinstance(axis, GridAxis):
+            axis.put_beneath_view()
+            axis.set_background(background)

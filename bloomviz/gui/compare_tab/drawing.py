@@ -22,6 +22,7 @@ from bloomviz.filters.capabilities import grid_values
 from bloomviz.gui import theme
 from bloomviz.gui.widgets.wilson_band import WilsonBand
 from bloomviz.studies import scheme_verdict
+from bloomviz.i18n import marks, number, tr
 
 
 class ComparePictures:
@@ -83,7 +84,7 @@ class ComparePictures:
             if th is None:
                 name = variant_words.theory_name(lane.filter)
                 th = pg.PlotDataItem(pen=pg.mkPen(colour.darker(140), width=2,
-                                                  style=QtCore.Qt.PenStyle.DashLine), name=name)
+                                                  style=QtCore.Qt.PenStyle.DashLine), name=tr(name))
                 seen_theory[key] = th
                 self.plot.addItem(th)
                 owns_theory = True
@@ -148,7 +149,7 @@ class ComparePictures:
                 frame.grid.set_all(values)
             if capabilities.of(lane.filter).staged:
                 offsets = list(lane.filter.stages.offsets) + [lane.filter.m]
-                frame.grid.set_bands([(offsets[i], offsets[i + 1], f"stage {i}")
+                frame.grid.set_bands([(offsets[i], offsets[i + 1], tr("stage {stage}").format(stage=i))
                                       for i in range(len(offsets) - 1)])
 
     def draw_stats(self) -> None:
@@ -158,25 +159,28 @@ class ComparePictures:
         verdicts = self._cmp.verdicts() if done else [None] * len(self._cmp.lanes)
         for lane, frame, v in zip(self._cmp.lanes, self.lanes, verdicts):
             s = lane.summary()
-            ratio = "—" if math.isnan(s.ratio) else ("∞" if math.isinf(s.ratio) else f"{s.ratio:.2f}×")
+            ratio = "—" if math.isnan(s.ratio) else ("∞" if math.isinf(s.ratio) else marks(f"{s.ratio:.2f}×"))
             flag = ""
             if v is not None and v.kind == scheme_verdict.DEPENDENT:
-                flag = (f"<br><b style='color:{theme.outcome_colour(False)}'>{scheme_verdict.times(v.ratio_to_fill)} its "
-                        "fill: positions dependent</b>")
+                flag = (f"<br><b style='color:{theme.outcome_colour(False)}'>" + tr(
+                    "{times} its fill: positions dependent").format(times=scheme_verdict.times(v.ratio_to_fill)) + "</b>")
             elif v is not None and v.kind == scheme_verdict.LUCK:
-                flag = "<br>off the formula by its fill (luck)"
+                flag = "<br>" + tr("off the formula by its fill (luck)")
             elif v is not None and v.kind == scheme_verdict.BELOW:
-                flag = f"<br>{scheme_verdict.times(v.ratio_to_fill)} its fill: below chance"
-            fill = f" · fill explains {v.fill_rate:.3g}" if v is not None else ""
+                flag = "<br>" + tr("{times} its fill: below chance").format(times=scheme_verdict.times(v.ratio_to_fill))
+            fill = tr(" · fill explains {rate}").format(rate=marks(f"{v.fill_rate:.3g}")) if v is not None else ""
             frame.stats.setText(  # short words: four lanes share a narrow tab
-                f"fill {s.bits_set / s.m:.1%}<br>FP <b>{s.measured:.3g}</b> [{s.low:.2g}, {s.high:.2g}]"
-                f"<br><b>{ratio}</b> formula{fill}{flag}")
-            frame.stats.setToolTip(f"after n = {s.n:,} items, {s.fp_count:,} of {s.probes:,} probes (never "
-                                   f"inserted) pass the filter: measured {s.measured:.4g}, formula {s.theory:.4g} "
-                                   "(the average over all filters like it); the interval is the 95% Wilson "
-                                   "interval of the probes. When the run ends the scheme is judged against what "
-                                   "this filter's own bits explain for independent positions ((X/m)^k for a "
-                                   "standard filter), so one filter's luck is not blamed on its scheme.")
+                tr("fill {percent}").format(percent=marks(f"{s.bits_set / s.m:.1%}"))
+                + f"<br>{tr('FP')} <b>{marks(f'{s.measured:.3g}')}</b> "
+                + tr("[{low}, {high}]").format(low=marks(f"{s.low:.2g}"), high=marks(f"{s.high:.2g}"))
+                + f"<br><b>{ratio}</b> {tr('formula')}{fill}{flag}")
+            frame.stats.setToolTip(tr(
+                "after n = {n} items, {fp} of {probes} probes (never inserted) pass the filter: measured {measured}, "
+                "formula {theory} (the average over all filters like it); the interval is the 95% Wilson interval of "
+                "the probes. When the run ends the scheme is judged against what this filter's own bits explain for "
+                "independent positions ((X/m)^k for a standard filter), so one filter's luck is not blamed on its "
+                "scheme.").format(n=number(s.n), fp=number(s.fp_count), probes=number(s.probes),
+                                  measured=marks(f"{s.measured:.4g}"), theory=marks(f"{s.theory:.4g}")))
         self.lane_box.refit()      # the numbers' new lines: each lane as tall as its words
 
     def redraw(self) -> None:

@@ -1,6 +1,6 @@
 """Compare in Croatian: each lane's numbers (fill, measured rate, its interval, the ratio to the formula and what
 the fill explains) and the theory curve's name in the legend were English under hr, and the rates had a decimal
-point; now they read as the rest of the window (popunjeno 50,3%, LP 0,0007 [0,00042; 0,0012])."""
+point; now they read as the rest of the window (popunjenost 50,3%, LP 0,0007 [0,00042; 0,0012])."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def test_a_lanes_numbers_and_the_theory_curve_are_croatian(qtbot):
     finally:
         i18n.use("en")
     for text in stats:
-        assert "popunjeno " in text and "LP <b>" in text and "formule" in text and "popunjenost objašnjava" in text
+        assert "popunjenost " in text and "LP <b>" in text and "formule" in text and "popunjenost objašnjava" in text
         assert "fill" not in text and "formula" not in text
         rate = text.split("LP <b>", 1)[1].split("</b>", 1)[0]
         assert "." not in rate, rate                       # 0,0007: the decimal comma

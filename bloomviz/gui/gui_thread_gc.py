@@ -33,6 +33,9 @@ def collect_on_gui_thread(interval_s: float = INTERVAL_S) -> Iterator[None]:
     # (benchmarks/bench_stalls.py), once every ten collections of the middle one here. The price: what was alive
     # then and later dies in a cycle stays until the loop ends, so the model's states (a filter made by --m before
     # the loop) are kept free of cycles and go by reference counting (tests/workbench/test_states_freed_without_gc.py).
+    # Measured (benchmarks/frozen_garbage.py: unfreeze, then what a collection finds): after every tab shown, a
+    # bulk insert, a file opened, a scenario run and one cancelled, theme changes and undo to the start, the
+    # freeze kept 0 objects, for a window started plain, with --m 10^8, --demo, --scenario, --lesson or --tab.
     gc.freeze()
     collector = GarbageCollector(interval=interval_s)
     try:

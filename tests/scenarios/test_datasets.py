@@ -107,7 +107,8 @@ def test_non_editable_install_finds_the_data_sets(tmp_path):
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, src / name)
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    # no pip of its own (ensurepip took half of this test's time): this interpreter's pip installs into it
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"
     # --system-site-packages would reach the base interpreter, not the venv the tests run in, where numpy, mmh3
     # and the rest are installed; a .pth appends this interpreter's site directories after the venv's own, and
@@ -118,7 +119,8 @@ def test_non_editable_install_finds_the_data_sets(tmp_path):
     borrowed = [p for p in site.getsitepackages() if Path(p).is_dir()]
     Path(venv_site, "borrowed-dependencies.pth").write_text("\n".join(borrowed) + "\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", datasets.ENV_VAR)}
-    result = subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "--no-input", "-q", str(src)],
+    result = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-input",
+                             "-q", str(src)],
                             capture_output=True, text=True, timeout=600, env=env, stdin=subprocess.DEVNULL)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     shutil.rmtree(src)   # the installed copy must not lean on the source tree

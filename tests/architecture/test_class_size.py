@@ -23,7 +23,7 @@ def _read_tree() -> tuple[dict[str, int], dict[str, list[str]]]:
     lines, bases, imported = {}, {}, {}
     for module, path in source_tree.modules().items():
         package = source_tree.package_of(module, path)
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = source_tree.parse(path.read_text(encoding="utf-8"))
         names = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.module or node.level):

@@ -16,6 +16,8 @@ from pathlib import Path
 from bloomviz.gui import theme
 from bloomviz.vocabulary import Verdict
 
+import source_tree
+
 ROOT = Path(__file__).resolve().parents[2] / "bloomviz"
 PALETTES = ("gui/theme.py", "gui/widgets/grid/style.py", "gui/filter_tab/plot/style.py", "palette.py")
 HEX = re.compile(r"(?<!issue )(?<!PR )#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})\b")   # "issue #212" is no colour
@@ -30,7 +32,7 @@ def _ints(nodes) -> bool:
 
 
 def literals(source: str) -> list[tuple[int, str]]:
-    tree = ast.parse(source)
+    tree = source_tree.parse(source)
     docs = {id(node.body[0].value) for node in ast.walk(tree)
             if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
             and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}

@@ -27,7 +27,7 @@ def _graph(modules: dict[str, pathlib.Path]) -> dict[str, set[str]]:
     for name, path in modules.items():
         package = source_tree.package_of(name, path)
         deps = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):   # every level, functions too
+        for node in ast.walk(source_tree.parse(path.read_text(encoding="utf-8"))):   # every level, functions too
             if isinstance(node, ast.Import):
                 deps.update(resolve(a.name) for a in node.names if a.name.startswith("bloomviz"))
             elif isinstance(node, ast.ImportFrom):

@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import source_tree
+
 ROOT = Path(__file__).resolve().parents[2] / "bloomviz"
 
 RANK = {
@@ -41,7 +43,7 @@ def package_of(module: str) -> str:
 
 def imports(path: Path) -> list[tuple[int, str]]:
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(source_tree.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("bloomviz."):
             found.append((node.lineno, node.module))
         elif isinstance(node, ast.ImportFrom) and node.module == "bloomviz":

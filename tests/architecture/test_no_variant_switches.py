@@ -18,6 +18,8 @@ import pytest
 
 from bloomviz.filters.registry import VARIANTS
 
+import source_tree
+
 ROOT = Path(__file__).resolve().parents[2] / "bloomviz"
 NAMES = frozenset(VARIANTS)
 OWN = ("filters/",)   # where a variant may speak of itself by name
@@ -40,7 +42,7 @@ def _holds_name(node: ast.AST) -> bool:
 def switches(source: str) -> list[tuple[int, str]]:
     """(line, what) for every comparison with a variant id and every table keyed by them in ``source``."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(source_tree.parse(source)):
         if isinstance(node, ast.Compare) and any(_holds_name(n) for n in (node.left, *node.comparators)):
             found.append((node.lineno, ast.unparse(node)))
         elif isinstance(node, ast.Dict) and sum(_is_name(key) for key in node.keys if key is not None) >= 2:

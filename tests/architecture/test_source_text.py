@@ -10,6 +10,8 @@ import pathlib
 
 import bloomviz
 
+import source_tree
+
 PACKAGE = pathlib.Path(bloomviz.__file__).parent
 
 
@@ -25,7 +27,7 @@ def _docstring_nodes(tree):
 def test_no_docstring_holds_a_lone_surrogate():
     bad = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        tree = source_tree.parse(path.read_text(encoding="utf-8"), str(path))
         for node in _docstring_nodes(tree):
             try:
                 node.value.encode("utf-8")
@@ -37,7 +39,7 @@ def test_no_docstring_holds_a_lone_surrogate():
 def test_the_check_finds_a_lone_surrogate_in_a_docstring(tmp_path):
     module = tmp_path / "m.py"
     module.write_text('"""a \\ud800 b"""\n', encoding="utf-8")
-    tree = ast.parse(module.read_text(encoding="utf-8"))
+    tree = source_tree.parse(module.read_text(encoding="utf-8"))
     nodes = list(_docstring_nodes(tree))
     assert len(nodes) == 1
     try:

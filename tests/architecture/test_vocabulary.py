@@ -10,6 +10,8 @@ from pathlib import Path
 
 from bloomviz.vocabulary import HIGHLIGHT_KINDS, LOOKUP_VERDICTS, REMOVAL_KINDS, Highlight, Verdict
 
+import source_tree
+
 ROOT = Path(__file__).resolve().parents[2] / "bloomviz"
 WORDS = frozenset(v.value for v in Verdict)
 
@@ -23,7 +25,7 @@ def _is_word(node: ast.AST) -> bool:
 def literal_comparisons(source: str) -> list[tuple[int, str]]:
     """(line, code) of every comparison, and every ``match`` case, with a verdict spelled as a literal."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(source_tree.parse(source)):
         if isinstance(node, ast.Compare) and any(_is_word(n) for n in (node.left, *node.comparators)):
             found.append((node.lineno, ast.unparse(node)))
         elif isinstance(node, ast.MatchValue) and _is_word(node.value):
@@ -56,7 +58,7 @@ def test_the_words_keep_their_saved_spelling():
 def test_one_class_is_named_verdict():
     defined = [f"{path.relative_to(ROOT).as_posix()}:{node.lineno}"
                for path in sorted(ROOT.rglob("*.py"))
-               for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+               for node in ast.walk(source_tree.parse(path.read_text(encoding="utf-8")))
                if isinstance(node, ast.ClassDef) and node.name == "Verdict"]
     assert defined == ["vocabulary.py:14"], defined
 
@@ -79,7 +81,7 @@ def class_names(root: Path = ROOT) -> dict[str, set[str]]:
     """Each class name defined in ``root`` (any depth, nested classes too) -> the files defining it."""
     names: dict[str, set[str]] = {}
     for path in sorted(root.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(source_tree.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ClassDef) and not _extends_its_namesake(node):
                 names.setdefault(node.name, set()).add(path.relative_to(root).as_posix())
     return names

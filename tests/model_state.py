@@ -26,6 +26,10 @@ def observable(wb) -> dict:
     }
 
 
-def differences(before: dict, after: dict) -> list[str]:
-    """The names of the parts that differ (an empty list: nothing changed)."""
-    return [name for name in before if before[name] != after[name]]
+def differences(before: dict, after: dict, fresh_kept: int | None = None) -> list[str]:
+    """The names of the parts that differ (an empty list: nothing changed). ``fresh_kept``: the state's bytes
+    counted whole now. The running byte count may have been brought up to it by a refusal's check, or let go
+    (None: counted whole at the next insert, as after a job rolled back): neither can leave it stale, as a
+    count raised past the truth would."""
+    return [name for name in before if before[name] != after[name]
+            and not (name == "kept" and fresh_kept is not None and after[name] in (None, fresh_kept))]

@@ -71,14 +71,53 @@ def check_item(item: object) -> bytes:
     return data
 
 
+# A text of items, typed, pasted or in a file, holds one item a line, and a line ends at "\n" alone (the "\r" of a
+# CRLF ending goes with it): the endings files of items and today's clipboards use (LF, and Windows' CRLF). Nothing
+# else ends a line. ``str.splitlines`` also broke a paste at a lone "\r", "\v", "\f", "\x1c"-"\x1e", "\x85",
+# U+2028 and U+2029, which a file's reading never did, so one text gave other items by paste than by file; those
+# are characters an item may hold (a JSON key may hold U+2028, a record a form feed), and an item is its exact
+# bytes, so they stay inside it. (A lone "\r" ended lines on Mac OS 9; no system or clipboard writes that now.)
+LINE_END = "\n"
+
+
+def line_item(line: str) -> str:
+    """One line's item: the line (without its "\n") less the "\r" of a CRLF ending; a line is blank when this
+    holds only whitespace."""
+    return line[:-1] if line.endswith("\r") else line
+
+
+def item_lines(text: str, report: LineReport | None = None) -> list[str]:
+    """The items of ``text`` held one a line, by the rule ``read_item_lines`` reads a file by: split at
+    ``LINE_END``, each line's ``line_item``, blank lines skipped (counted in ``report.blank``)."""
+    lines = text.split(LINE_END)
+    if lines[-1] == "":        # the ending of the last line, not a line after it
+        lines.pop()
+    found = [item for item in map(line_item, lines) if item.strip()]
+    if report is not None:
+        report.lines_read, report.items = len(lines), len(found)
+        report.blank = len(lines) - len(found)
+    return found
+
+
 def typed_lines(text: str) -> list[str] | None:
-    """The non-blank lines of a text a person typed or pasted, when it holds more than one line (a list: one
-    item per line); None when it is one item, as typed (``check_item`` then checks it whole). A line is blank
-    when it holds only whitespace. The window's item box asks this before an insert."""
-    if "\n" not in text and "\r" not in text:
-        return None
-    lines = [line for line in text.splitlines() if line.strip()]
-    return lines if len(lines) > 1 else None
+    """The items of a text a person typed or pasted when it holds a line ending (``item_lines``: a list, maybe of
+    one line or none); None when it holds none: one item, as typed (``check_item`` then checks it whole). The
+    window's item box asks this before an insert."""
+    return item_lines(text) if LINE_END in text else None
+
+
+def typed_item(text: str, action: str = "look up") -> str:
+    """The one item a text typed into a box that takes one item stands for: the text as typed, or its one line
+    when it holds a line ending (a line copied with its ending is that line, as a file holding it gives it).
+    Several lines are a list, not an item: ItemError saying so, rather than ``action`` on one string made of
+    all of them (the item box's Insert offers a list as items, one a line)."""
+    lines = typed_lines(text)
+    if lines is None:
+        return text
+    if len(lines) > 1:
+        raise ItemError(f"the box holds {len(lines):,} lines, and {action} takes one item: keep one line (Insert "
+                        f"takes several lines as a list of items, one a line)")
+    return lines[0] if lines else ""
 
 
 def to_bytes_list(items: Iterable[object]) -> list[bytes]:
@@ -274,7 +313,8 @@ def read_item_lines(path: str | os.PathLike, report: LineReport | None = None,
 
     The file is read in binary lines of at most ``max_item_bytes`` (plus room for a BOM and a CRLF), so memory
     stays bounded whatever the file holds: a longer line raises ItemTooLongError naming the line and the limit,
-    before the rest of it is read. A BOM at the start and the CR of CRLF endings are stripped. A line that is
+    before the rest of it is read. A BOM at the start is stripped; lines end as ``item_lines`` says (the rule a
+    pasted list is split by). A line that is
     not valid UTF-8 is skipped and its 1-based number is recorded in ``report.undecodable`` — never dropped
     silently.
     """
@@ -292,14 +332,13 @@ def read_item_lines(path: str | os.PathLike, report: LineReport | None = None,
             report.lines_read = lineno
             if lineno == 1 and raw.startswith(codecs.BOM_UTF8):
                 raw = raw[len(codecs.BOM_UTF8):]
-            raw = raw.rstrip(b"\n")
-            if raw.endswith(b"\r"):
-                raw = raw[:-1]
-            if len(raw) > max_item_bytes:
-                raise ItemTooLongError(f"{p}: line {lineno:,} is {len(raw):,} bytes, over the limit of "
+            raw = raw.removesuffix(LINE_END.encode())
+            crlf = raw.endswith(b"\r")        # line_item takes it away (counted out of the item's size here)
+            if len(raw) - crlf > max_item_bytes:
+                raise ItemTooLongError(f"{p}: line {lineno:,} is {len(raw) - crlf:,} bytes, over the limit of "
                                        f"{max_item_bytes:,} bytes for one item")
             try:
-                text = raw.decode("utf-8")
+                text = line_item(raw.decode("utf-8"))
             except UnicodeDecodeError:
                 report.undecodable.append(lineno)
                 continue

@@ -27,7 +27,7 @@ from bloomviz.hashing import schemes as hashing
 
 from bloomviz.theory import rates as theory
 from bloomviz.filters.standard import BloomFilter
-from bloomviz.items.encoding import random_items, to_bytes
+from bloomviz.items.encoding import item_lines, random_items, to_bytes
 
 DEFAULT_PROBES = 20_000
 MAX_ITEMS = 1_000_000   # per side: the report is computed at once, in well under a second at this size
@@ -38,7 +38,7 @@ def parse_items(text: str) -> list[str]:
     given twice counts once (inserting it again would change nothing)."""
     if not isinstance(text, str):
         raise TypeError(f"items text must be a str, got {type(text).__name__}")
-    return list(dict.fromkeys(line.strip() for line in text.splitlines() if line.strip()))
+    return list(dict.fromkeys(line.strip() for line in item_lines(text) if line.strip()))
 
 
 def distinct(items: Iterable[object]) -> list:

@@ -76,12 +76,41 @@ def test_prepare_items_keeps_str_and_encodes_the_rest():
 
 
 @pytest.mark.parametrize("text, lines", [
-    ("apple", None), ("", None), ("apple\n", None), ("\n\napple\n  \n", None),     # one item, as typed
-    ("a\nb", ["a", "b"]), ("a\r\nb\r\n", ["a", "b"]), ("a\rb", ["a", "b"]),
+    ("apple", None), ("", None), ("a\rb", None), ("a\u2028b\fc", None),    # no line ending: one item, as typed
+    ("apple\n", ["apple"]), ("\n\napple\r\n  \n", ["apple"]), ("\n \n", []),   # a line with its ending
+    ("a\nb", ["a", "b"]), ("a\r\nb\r\n", ["a", "b"]),
     ("l0\n\n \nl1\n", ["l0", "l1"]), (" a \nb", [" a ", "b"]),        # blank lines skipped; lines kept as typed
 ])
 def test_typed_lines_says_whether_a_typed_text_is_one_item_or_a_list(text, lines):
     assert items.typed_lines(text) == lines
+
+
+# the characters str.splitlines breaks at besides "\n": a paste split there, a file never did
+OTHER_BREAKS = "\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+@pytest.mark.parametrize("text", [
+    "a\nb\n", "a\r\nb\r\n", "a\rb\nc", "key\u2028with a separator\nx\fy\n", "\n\n  \nl0\r\n\x85\nl1",
+    "".join(f"{c}w{i}\n" for i, c in enumerate(OTHER_BREAKS)), " spaced \t\n\x0b\n",
+])
+def test_a_text_gives_the_same_items_pasted_as_read_from_a_file(tmp_path, text):
+    path = _write(tmp_path, "pasted.txt", text.encode("utf-8"))
+    by_file, by_paste = LineReport(), LineReport()
+    from_file = [t for t, _ in read_item_lines(path, by_file)]
+    assert items.item_lines(text, by_paste) == items.typed_lines(text) == from_file
+    assert (by_paste.lines_read, by_paste.items, by_paste.blank) == (by_file.lines_read, by_file.items, by_file.blank)
+
+
+def test_only_a_newline_ends_an_item_line():
+    assert items.item_lines("".join(f"x{c}y\n" for c in OTHER_BREAKS)) == [f"x{c}y" for c in OTHER_BREAKS]
+    assert items.item_lines("a\r\r\nb") == ["a\r", "b"]      # only the CR of the CRLF ending goes
+
+
+def test_a_box_that_takes_one_item_takes_one_line_and_refuses_a_list():
+    assert items.typed_item("apple") == "apple" and items.typed_item("apple\r\n") == "apple"
+    assert items.typed_item(" a\u2028b ") == " a\u2028b " and items.typed_item("\n\n") == ""
+    with pytest.raises(items.ItemError, match="the box holds 3 lines, and Remove takes one item"):
+        items.typed_item("a\nb\nc\n", "Remove")
 
 
 def test_describe_escapes_surrogates_and_control_characters_and_truncates():

@@ -26,7 +26,7 @@ from bloomviz.gui.plain_text import ask_yes_no
 from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.gui.filter_tab import pasted_lines
 from bloomviz.gui.widgets.bounded_text import BoundedLine
-from bloomviz.items.encoding import typed_lines
+from bloomviz.items.encoding import ItemError, typed_item, typed_lines
 from bloomviz.gui.widgets.whole_lines import WholeLinesLabel
 from bloomviz.theory.limits import ITEM_BOX_CHARS
 from bloomviz.workbench.limits import MAX_ITEM_BYTES
@@ -142,8 +142,11 @@ class ItemPanel(Messages, QtWidgets.QWidget):
             self.hashes.setText("")
             return
         try:
-            positions = [int(p) for p in positions_added(self._wb.filter, text)]
+            item = typed_item(text)    # what Look up takes: a line with its ending is that line; a list, none
+            positions = [int(p) for p in positions_added(self._wb.filter, item)] if item else []
         except (TypeError, ValueError):
+            positions = []
+        if not positions:
             self.hashes.setText("")
             return
         shown = ", ".join(str(p) for p in positions[:SHOWN_POSITIONS])
@@ -165,10 +168,10 @@ class ItemPanel(Messages, QtWidgets.QWidget):
     def insert(self) -> None:
         text = self.line.text()
         lines = typed_lines(text)
-        if lines is not None:         # a pasted list: offered as one item per line (pasted_lines.py)
+        if lines is not None and len(lines) > 1:   # a pasted list: offered as one item per line (pasted_lines.py)
             self._insert_lines(text, lines)
             return
-        if self._wb.insert(text) is not None:
+        if self._wb.insert(text if lines is None else "".join(lines)) is not None:   # a line with its ending
             self.line.selectAll()
 
     def _insert_lines(self, text: str, lines: list[str]) -> None:
@@ -181,8 +184,18 @@ class ItemPanel(Messages, QtWidgets.QWidget):
             self._notice(self.Information.inserting, count=number(len(lines)))
             self.line.clear()
 
+    def _one_item(self, action: str) -> str | None:
+        """The box's one item (``typed_item``: a line copied with its ending is that line), or None when it holds
+        several lines, said so: Look up and Remove take one item, only Insert takes a list."""
+        try:
+            return typed_item(self.line.text(), action)
+        except ItemError as exc:
+            self._on_error(str(exc))
+            return None
+
     def lookup(self) -> None:
-        if self._wb.lookup(self.line.text()) is not None:
+        text = self._one_item("Look up")
+        if text is not None and self._wb.lookup(text) is not None:
             self.line.selectAll()
 
     def remove(self) -> None:
@@ -190,7 +203,9 @@ class ItemPanel(Messages, QtWidgets.QWidget):
         if not self._wb.can_remove():
             self._on_error(tr(REMOVE_OFF_TIP))
             return
-        text = self.line.text()
+        text = self._one_item("Remove")
+        if text is None:
+            return
         question = self._wb.removal_question(text)
         if question is not None:
             if not self.confirm(question):

@@ -12,6 +12,7 @@ the item box).
 
 from __future__ import annotations
 
+from bloomviz.items.encoding import LineReport, item_lines
 from bloomviz.theory.limits import ITEM_BOX_CHARS
 
 
@@ -25,7 +26,9 @@ def too_many(text: str, lines: list[str]) -> str | None:
 
 
 def question(text: str, lines: list[str]) -> str:
-    blank = len(text.splitlines()) - len(lines)
+    report = LineReport()
+    item_lines(text, report)
+    blank = report.blank
     skipped = f" ({blank:,} blank line{'s' * (blank != 1)} skipped)" if blank else ""
     return (f"The item box holds {len(lines):,} lines{skipped}. Insert each line as an item? "
             f"Undo takes them all back as one step.")

@@ -28,6 +28,7 @@ from bloomviz.theory.limits import ITEM_LINE_CHARS
 from bloomviz.gui.widgets.predict_vote import PredictPanel, Tally
 from bloomviz.gui.widgets.step_reveal import reveal_steps, scheme_of
 from bloomviz.lessons.predict import VERDICT_CHOICES
+from bloomviz.items.encoding import typed_item
 from bloomviz.workbench.limits import ItemError, check_item
 
 STEP_MS = 700          # one position lit every 0.7 s: slow enough to read its line aloud
@@ -159,6 +160,7 @@ class PredictTool(Messages, QtWidgets.QWidget):
             self._tell(self.Error.no_item)
             return False
         try:
+            text = typed_item(text, "Predict")
             data = check_item(text)
         except ItemError as exc:
             self._tell(self.Error.refused, problem=exc)

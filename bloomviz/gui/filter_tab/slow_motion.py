@@ -20,6 +20,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from bloomviz.filters.rows import positions_added
 from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.widgets.message_bar import MessageBar
+from bloomviz.items.encoding import typed_item
 from bloomviz.workbench.limits import ItemError, check_item
 from bloomviz.gui.access import motion
 from bloomviz.gui.timing import ChunkRunner
@@ -136,6 +137,7 @@ class SlowMotionPanel(Messages, QtWidgets.QWidget):
             return False
         text = item if item is not None else (self.line.text() or self._window.item_panel.line.text())
         try:
+            text = typed_item(text, "slow motion")
             data = check_item(text)
         except ItemError as exc:
             self._tell(self.Error.refused, problem=exc)

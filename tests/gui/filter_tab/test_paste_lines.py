@@ -37,3 +37,37 @@ def test_a_paste_beyond_the_box_points_to_insert_from_file(window):
     panel.line.setText("\n".join(f"line {i}" for i in range(200_000)))
     panel.insert()
     assert len(wb.filter) == 0 and "File → Insert from file" in panel.verdict_text
+
+
+def test_a_line_copied_with_its_ending_is_that_line_for_insert_and_look_up(window):
+    panel, wb = window.item_panel, window.wb
+    panel.line.setText("alpha\r\n")
+    panel.insert()
+    assert wb.is_member("alpha") and not wb.is_member("alpha\r\n") and len(wb.filter) == 1
+    panel.line.setText("alpha\n")
+    panel.lookup()
+    assert wb.last_record.op == "lookup" and wb.last_record.item == "alpha"
+
+
+@pytest.mark.parametrize("action", ["lookup", "remove"])
+def test_look_up_and_remove_refuse_several_lines_saying_so_instead_of_one_string_with_newlines(window, action):
+    panel, wb = window.item_panel, window.wb
+    wb.configure(256, 3, variant="counting")
+    wb.insert_batch(["a", "b"])
+    panel.confirm = lambda question: pytest.fail("asked about a removal it should not make")
+    before = (len(wb.history), wb.filter.bits_set, len(wb.filter))
+    panel.line.setText("a\nb\n")
+    getattr(panel, action)()
+    assert (len(wb.history), wb.filter.bits_set, len(wb.filter)) == before
+    word = {"lookup": "Look up", "remove": "Remove"}[action]
+    assert f"the box holds 2 lines, and {word} takes one item" in panel.verdict_text
+    assert panel.line.text() == "a\nb\n"
+
+
+def test_the_positions_shown_are_those_of_the_item_look_up_would_take(window):
+    panel, wb = window.item_panel, window.wb
+    panel.line.setText("alpha\r\n")
+    shown = panel.hashes.toolTip()
+    assert shown == "k = {} positions: {}".format(wb.filter.k, ", ".join(str(p) for p in wb.filter.positions("alpha")))
+    panel.line.setText("alpha\nbeta")
+    assert panel.hashes.text() == ""

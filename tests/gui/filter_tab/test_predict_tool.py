@@ -98,3 +98,9 @@ def test_the_cells_lit_are_the_filters_after_an_insert_of_this_turn(window):
     wb.insert("alpha")
     assert tool.ask("alpha")
     assert all(kind == "one" for step in tool._steps for kind in step.kinds)
+
+
+def test_several_lines_are_refused_saying_so_and_a_line_with_its_ending_is_that_line(window):
+    tool = window.predict_tool
+    assert not tool.ask("alpha\nbeta") and "the box holds 2 lines, and Predict takes one item" in tool.message.text()
+    assert tool.ask("gamma\r\n") and "“gamma”" in tool.vote_panel.question.text()

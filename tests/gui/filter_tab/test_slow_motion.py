@@ -78,3 +78,14 @@ def test_the_steps_tell_the_bits_as_the_filter_holds_them_after_an_insert_of_thi
     told = " ".join(panel.steps)
     assert "already 1" in told and "0, to be set" not in told
     panel.cancel()
+
+
+def test_several_lines_are_refused_saying_so_and_a_line_with_its_ending_is_that_line(window):
+    wb, panel = window.wb, window.slow_motion
+    window.item_panel.line.setText("one\ntwo")
+    assert not panel.start("lookup") and not panel.running
+    assert "the box holds 2 lines, and slow motion takes one item" in panel.message.text()
+    assert panel.start("lookup", "delta\r\n")
+    while panel.running:
+        panel.next()
+    assert wb.last_record.op == "lookup" and wb.last_record.item == "delta"

@@ -40,7 +40,7 @@ class AtlasPanel(QtWidgets.QWidget):
         self._cycle: dict[int, int] = {}
         self.metric_box = QtWidgets.QComboBox()
         for key, label in METRICS:
-            self.metric_box.addItem(label, key)
+            self.metric_box.addItem(tr(label), key)
         self.metric_box.setToolTip(tr("The number the histogram counts filters by"))
         self.plot = pg.PlotWidget()
         self.plot.setMinimumHeight(150)

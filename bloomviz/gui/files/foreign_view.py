@@ -81,7 +81,7 @@ class ForeignView(Messages, QtWidgets.QWidget):
 
         self.open_button = QtWidgets.QPushButton(tr("Open a file…"))
         self.format_combo = QtWidgets.QComboBox()
-        self.format_combo.addItem("detect from the contents", None)
+        self.format_combo.addItem(tr("detect from the contents"), None)
         for name in formats.FORMATS:
             self.format_combo.addItem(name, name)
         self.funnel = QtWidgets.QComboBox()
@@ -103,7 +103,7 @@ class ForeignView(Messages, QtWidgets.QWidget):
             edit.setToolTip(tr("raw bytes only: the file holds no header, so m and k are yours to give"))
         self.more = QtWidgets.QLineEdit()
         self.more.setPlaceholderText(tr("more: KEY=VALUE ..."))
-        self.more.setToolTip("Options a format declares, as on the command line without the dashes: "
+        self.more.setToolTip(tr("Options a format declares, as on the command line without the dashes: ")
                              + "; ".join(f"{opt.flag[2:]} ({fmt}): {opt.help}" for fmt, opt in formats.format_options()))
         self.reread_button = QtWidgets.QPushButton(tr("Read again with these settings"))
         self.which = QtWidgets.QComboBox()
@@ -250,7 +250,7 @@ class ForeignView(Messages, QtWidgets.QWidget):
         self.which.blockSignals(True)
         self.which.clear()
         for flt in found:
-            self.which.addItem(flt.label or f"{flt.format} filter")
+            self.which.addItem(flt.label or tr("{format} filter").format(format=flt.format))
         self.which.blockSignals(False)
         self._set_enabled(True)
         self.show_only(self.Information.opened, name=os.path.basename(path), format=found[0].format,

@@ -24,7 +24,7 @@ from bloomviz.studies.setops import MAX_ITEMS, SetReport, compare_sets, parse_it
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.widgets.side_column import side_column
 from bloomviz.gui.timing import Throttle
-from bloomviz.i18n import number, tr
+from bloomviz.i18n import marks, number, tr
 from bloomviz.gui.widgets.bounded_text import TOO_LONG, BoundedPlainText
 from bloomviz.theory.limits import SET_BOX_CHARS
 
@@ -124,8 +124,8 @@ class SetOpsView(Messages, QtWidgets.QWidget):
             t.refused.connect(lambda most: self.show_only(self.Error.too_long, most=number(most)))
             t.setLineWrapMode(QtWidgets.QPlainTextEdit.LineWrapMode.NoWrap)   # one item a line, as it is read
             t.setPlaceholderText(tr("items of {name}, one per line").format(name=name))
-            t.setToolTip(f"The items of set {name}, one per line (spaces around an item are ignored, "
-                         "an item given twice counts once)")
+            t.setToolTip(tr("The items of set {name}, one per line (spaces around an item are ignored, "
+                            "an item given twice counts once)").format(name=name))
             t.textChanged.connect(self._changed)
         texts = QtWidgets.QVBoxLayout()
         for name, t in (("A", self.text_a), ("B", self.text_b)):
@@ -143,7 +143,7 @@ class SetOpsView(Messages, QtWidgets.QWidget):
         grid_layout = QtWidgets.QGridLayout()
         grid_layout.setSpacing(4)
         for i, (key, title) in enumerate(GRIDS):
-            label = QtWidgets.QLabel(f"<b>{html.escape(title)}</b>")
+            label = QtWidgets.QLabel(f"<b>{html.escape(tr(title))}</b>")
             label.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
             label.setWordWrap(True)     # at 250 % "A | B (OR) — 1,106 bits (54.0%)" was cut to "A | B (OR) — 1"
             grid = BitGridWidget()
@@ -161,8 +161,8 @@ class SetOpsView(Messages, QtWidgets.QWidget):
         self.grid_note.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
 
         self.table = QtWidgets.QTableWidget(5, 4)
-        self.table.setHorizontalHeaderLabels(["true", "estimated", "error", "estimated from"])
-        self.table.setVerticalHeaderLabels(["|A|", "|B|", "|A ∪ B|", "|A ∩ B|", "|A ∩ B| (AND's bits)"])
+        self.table.setHorizontalHeaderLabels([tr("true"), tr("estimated"), tr("error"), tr("estimated from")])
+        self.table.setVerticalHeaderLabels(["|A|", "|B|", "|A ∪ B|", "|A ∩ B|", tr("|A ∩ B| (AND's bits)")])
         self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -263,27 +263,30 @@ class SetOpsView(Messages, QtWidgets.QWidget):
                 values = bitstore.unpack(flt.bits)
                 count = flt.bits_set
             self.grids[key].reset(r.a.m, values)
-            self.grid_titles[key].setText(f"<b>{html.escape(title)}</b> — {count:,} bits ({count / r.a.m:.1%})")
-            self.grid_titles[key].setToolTip(f"{title}: {count:,} of {r.a.m:,} bits set")
+            bits = tr("{count} bits ({percent})").format(count=number(count), percent=marks(f"{count / r.a.m:.1%}"))
+            self.grid_titles[key].setText(f"<b>{html.escape(tr(title))}</b> — {html.escape(bits)}")
+            self.grid_titles[key].setToolTip(tr("{title}: {count} of {m} bits set").format(
+                title=tr(title), count=number(count), m=number(r.a.m)))
         self.grid_note.setText(
-            f"A | B equals the filter of A ∪ B bit for bit: <b>{'yes' if r.union_matches else 'NO'}</b>. "
-            f"A & B has <b>{r.extra_and_bits:,}</b> bits more than the filter of A ∩ B (last grid): bits set in A "
-            "by items only in A and in B by items only in B.")
+            tr("A | B equals the filter of A ∪ B bit for bit: <b>{answer}</b>. A & B has <b>{extra}</b> bits more "
+               "than the filter of A ∩ B (last grid): bits set in A by items only in A and in B by items only in "
+               "B.").format(answer=tr("yes") if r.union_matches else tr("NO"), extra=f"+{number(r.extra_and_bits)}"))
         self._fill_table(r)
         self._fill_and_text(r)
 
     def _fill_table(self, r: SetReport) -> None:
-        rows = [(r.true.a, r.estimated.a, "A's bits"), (r.true.b, r.estimated.b, "B's bits"),
-                (r.true.union, r.estimated.union, "bits of A | B"),
+        rows = [(r.true.a, r.estimated.a, tr("A's bits")), (r.true.b, r.estimated.b, tr("B's bits")),
+                (r.true.union, r.estimated.union, tr("bits of A | B")),
                 (r.true.intersection, r.estimated.intersection, "|A| + |B| − |A ∪ B|"),
-                (r.true.intersection, r.estimated_from_and, "bits of A & B (biased up)")]
+                (r.true.intersection, r.estimated_from_and, tr("bits of A & B (biased up)"))]
         for i, (true, est, source) in enumerate(rows):
             if math.isnan(est) or math.isinf(est):
-                est_text, err = "—", "filter full" if math.isinf(est) else "—"
+                est_text, err = "—", tr("filter full") if math.isinf(est) else "—"
             else:
-                est_text = f"{est:,.1f}"
-                err = f"{(est - true) / true:+.1%}" if true else f"{est - true:+.1f} items"
-            for j, text in enumerate((f"{true:,}", est_text, err, source)):
+                est_text = number(est, 1)
+                err = marks(f"{(est - true) / true:+.1%}") if true else tr("{count} items").format(
+                    count=marks(f"{est - true:+.1f}"))
+            for j, text in enumerate((number(true), est_text, err, source)):
                 item = QtWidgets.QTableWidgetItem(text)
                 if j < 3:
                     item.setTextAlignment(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
@@ -294,18 +297,21 @@ class SetOpsView(Messages, QtWidgets.QWidget):
         rt = rates(r)
 
         def pct(hits: int, trials: int) -> str:
-            return f"{hits:,} of {trials:,} ({hits / trials:.3%})" if trials else "—"
+            return tr("{hits} of {trials} ({percent})").format(
+                hits=number(hits), trials=number(trials), percent=marks(f"{hits / trials:.3%}")) if trials else "—"
 
-        self.and_text.setText(
+        self.and_text.setText(tr(
             "<b>AND against the filter of the true intersection</b><br>"
-            f"bits set: A & B {r.intersection.bits_set:,}, filter of A ∩ B {r.intersection_of_items.bits_set:,} "
-            f"(+{r.extra_and_bits:,})<br>"
-            f"expected FP (X/m)^k: A & B {rt['and_expected']:.3g}, filter of A ∩ B {rt['true_expected']:.3g}<br>"
-            f"random items in neither set accepted: A & B {pct(r.fp_and_outside, r.outside_probes)}, "
-            f"filter of A ∩ B {pct(r.fp_true_outside, r.outside_probes)}<br>"
-            f"items in exactly one set accepted: A & B {pct(r.fp_and_one_sided, r.one_sided)}, "
-            f"filter of A ∩ B {pct(r.fp_true_one_sided, r.one_sided)} — such an item already has all its bits "
-            "in one of the two filters.")
+            "bits set: A & B {and_bits}, filter of A ∩ B {true_bits} ({extra})<br>"
+            "expected FP (X/m)^k: A & B {and_expected}, filter of A ∩ B {true_expected}<br>"
+            "random items in neither set accepted: A & B {and_outside}, filter of A ∩ B {true_outside}<br>"
+            "items in exactly one set accepted: A & B {and_one_sided}, filter of A ∩ B {true_one_sided} — such an "
+            "item already has all its bits in one of the two filters.").format(
+            and_bits=number(r.intersection.bits_set), true_bits=number(r.intersection_of_items.bits_set),
+            extra=f"+{number(r.extra_and_bits)}", and_expected=marks(f"{rt['and_expected']:.3g}"),
+            true_expected=marks(f"{rt['true_expected']:.3g}"), and_outside=pct(r.fp_and_outside, r.outside_probes),
+            true_outside=pct(r.fp_true_outside, r.outside_probes), and_one_sided=pct(r.fp_and_one_sided, r.one_sided),
+            true_one_sided=pct(r.fp_true_one_sided, r.one_sided)))
 
 
 def install(window) -> None:

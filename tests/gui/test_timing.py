@@ -152,6 +152,27 @@ def test_a_throttled_call_waits_for_a_turn_not_spent_yet(qtbot, owner, monkeypat
     assert throttle.interval == 5       # the waiting turns left its interval as it was
 
 
+@pytest.mark.parametrize("claimed", [True, False])
+def test_a_throttled_call_waits_while_a_large_repaint_is_due(qtbot, owner, monkeypatch, claimed):
+    monkeypatch.setattr(timing, "turn_cpu", lambda: 0.0)        # no turn over its budget: only the claim counts
+    monkeypatch.setattr(timing, "paint_claimed", lambda: claimed)
+    calls, starts = [], []
+    throttle = Throttle(1, lambda: calls.append(1), owner)
+    start = throttle._timer.start
+    throttle._timer.start = lambda ms: (starts.append(ms), start(ms))
+    throttle.request()
+    qtbot.waitUntil(lambda: bool(calls), timeout=5_000)
+    # claimed: the call tries again CLAIM_RETRY_MS later, MAX_SKIPS times, then comes; else it comes when due
+    assert starts == [1] + [timing.CLAIM_RETRY_MS] * (timing.MAX_SKIPS if claimed else 0)
+
+
+def test_a_claimed_paint_is_due_for_claim_s(monkeypatch):
+    timing.claim_paint()
+    assert timing.paint_claimed()
+    monkeypatch.setattr(timing, "_claimed_at", [time.perf_counter() - 2 * timing.CLAIM_S])
+    assert not timing.paint_claimed()
+
+
 class _Job:
     def __init__(self, total: int, fail_at: int | None = None):
         self.total, self.done, self.fail_at = total, 0, fail_at

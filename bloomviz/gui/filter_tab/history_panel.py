@@ -12,7 +12,7 @@ from bloomviz.vocabulary import Verdict
 from bloomviz.gui import theme
 from bloomviz.gui.plain_text import tooltip
 from bloomviz.gui.theme import verdict_colour
-from bloomviz.gui.timing import Throttle
+from bloomviz.gui.timing import Throttle, claim_paint
 from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.workbench.records import HistoryEntry
 from bloomviz.i18n import number, tr
@@ -173,6 +173,7 @@ class HistoryModel(QtCore.QAbstractTableModel):
         total = len(self._history)
         if self._resetting or total <= self._rows:
             return
+        claim_paint()       # the table paints again (5-6 ms at 14 columns): other large repaints wait a turn
         self.beginInsertRows(QtCore.QModelIndex(), self._rows, total - 1)
         self._rows = total
         self.endInsertRows()
@@ -214,9 +215,14 @@ class HistoryPanel(QtWidgets.QTableView):
         header.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Interactive)
         self.fit_columns()
         self.setToolTip(tr("Every operation on this filter, newest at the bottom, with the counts after it."))
-        self._follow = Throttle(100, lambda: (self._widen_for_numbers(), self.scrollToBottom()), self)
+        self._follow = Throttle(100, self._to_newest, self)
         # Rows arrive up to hundreds a second during auto-play; scroll to the newest at most ten times a second.
         self.model_.rowsInserted.connect(self._follow.request)
+
+    def _to_newest(self) -> None:
+        claim_paint()       # scrolled, the whole table paints again
+        self._widen_for_numbers()
+        self.scrollToBottom()
 
     def fit_columns(self) -> None:
         """Column widths from the font: numbers as wide as their header or a typical value, text columns

@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 
 from bloomviz.filters.bitstore import byte_view
-from bloomviz.gui.timing import TURN_BUDGET_MS, ChunkRunner
+from bloomviz.gui.timing import TURN_BUDGET_MS, ChunkRunner, claim_paint
 from bloomviz.gui.window.bit_changes import FlushBudget, PackedChanges, Rewrite
 from bloomviz.workbench.measurement import has_bits
 
@@ -186,6 +186,7 @@ class FilterRedraw:
             self._pending_bits.append(positions)
 
     def flush_grid(self) -> None:
+        claim_paint()       # the grid paints again: other large repaints go to the next turn (timing.py)
         pending, self._pending_bits = self._pending_bits, []
         if pending is None or sum(len(p) for p in pending) > FULL_REDRAW_CELLS:
             # Past a few thousand cells one pass over the packed bits (~1 ms at 10^7 bits) is cheaper.

@@ -44,6 +44,7 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz.gui.filter_tab.plot import parts
 from bloomviz.gui.filter_tab.plot.readout import values_at
 from bloomviz.gui.filter_tab.plot.style import BROKEN_LABEL, LABELS, checked_font_scale, positive_number
+from bloomviz.gui.timing import claim_paint
 
 if TYPE_CHECKING:    # the parts (parts.py) and pyqtgraph are imported when the plot is built
     import pyqtgraph as pg
@@ -164,6 +165,7 @@ class FpPlotWidget(QtWidgets.QWidget):
             self.redrawn.emit(self.drawn_n)
             return
         started = time.perf_counter()
+        claim_paint()       # the plot paints again: other large repaints go to the next turn (timing.py)
         self._redraw()
         # A million-row series takes tens of milliseconds to redraw; spacing redraws by a few times that
         # leaves most of the event loop to the work that is producing the rows.

@@ -7,7 +7,6 @@ that reads and sets them; the view places its layouts and asks it for the design
 
 from __future__ import annotations
 
-import math
 
 from PySide6 import QtCore, QtWidgets
 
@@ -20,6 +19,7 @@ from bloomviz.hashing import schemes as hashing
 from bloomviz.studies.compare import (DEFAULT_PROBES, LESSON_P, MAX_CONFIGS, MAX_ITEMS, MAX_PROBES, Config,
                                       lesson_configs, lesson_design)
 from bloomviz.theory import rates as theory
+from bloomviz.theory.units import parse_rate
 from bloomviz.i18n import number, tr
 
 LANE_COLOURS = theme.LANE_COLOURS
@@ -177,12 +177,7 @@ class CompareSettings:
         if self.by_mk.isChecked():
             return self.m_spin.value(), self.k_spin.value(), None
         text = self.design_p.text().strip()
-        try:
-            p = float(text)
-        except ValueError:
-            raise ValueError(f"p must be a number between 0 and 1, got {text!r}") from None
-        if not (0.0 < p < 1.0) or not math.isfinite(p):
-            raise ValueError(f"p must lie strictly between 0 and 1, got {text!r}")
+        p = parse_rate(text, "p", open_high=True)     # 0.01, 1%, 1/100, 1 in 100, as everywhere; in (0, 1)
         k, m = theory.optimal_params(self.design_n.value(), p)
         # The same range as the m spin box: a loose p designs m = 1 or 2, which the m/k sizing never offers.
         if k > 64 or not self.m_spin.minimum() <= m <= MAX_GRID_M:

@@ -17,7 +17,7 @@ from PySide6 import QtWidgets
 from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.theory.engines import ENGINES
-from bloomviz.theory.units import rate_text
+from bloomviz.theory.units import parse_whole, rate_text
 from bloomviz.i18n import SEPARATORS, language, marks, number, tr
 
 DEFAULT_N = 1000
@@ -88,7 +88,7 @@ class EnginePresetRow(Messages, QtWidgets.QWidget):
         name = self.engine.currentData()
         text = self.calculator.edits["n"].text().strip()
         try:
-            n = int(text.replace(",", "").replace("_", "")) if text else DEFAULT_N
+            n = parse_whole(text, "n", low=1) if text else DEFAULT_N     # as the calculator reads its n
             kwargs = {}
             found = setting_of(name)
             if found is not None and self.setting.text().strip():

@@ -25,7 +25,7 @@ from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz import formats
 from bloomviz.filters import bitstore
 from bloomviz.formats import atlas
-from bloomviz.theory.units import count_text, one_in, percent_text, rate_text
+from bloomviz.theory.units import count_text, one_in, parse_whole, percent_text, rate_text
 from bloomviz.formats.guava import FUNNELS
 from bloomviz.formats.pybloom_live import HASHINGS
 from bloomviz.gui.widgets.flow_layout import FlowLayout, keep_together
@@ -195,11 +195,8 @@ class ForeignView(Messages, QtWidgets.QWidget):
         if self.known.text().strip():
             opts["known_member"] = self.known.text().strip()
         for key, edit in (("m", self.raw_m), ("k", self.raw_k)):
-            text = edit.text().strip().replace(",", "").replace("_", "")
-            if text:
-                if not text.isdigit():
-                    raise ValueError(f"{key} must be a whole number, got {edit.text()!r}")
-                opts[key] = int(text)
+            if edit.text().strip():
+                opts[key] = parse_whole(edit.text(), key, low=0)     # the reader checks its own range
         return opts
 
     def more_options(self) -> tuple[dict, list]:

@@ -80,7 +80,7 @@ def test_bad_settings_are_refused_with_a_message(view):
     view.load_lesson()
     view.settings.design_p.setText("2")
     assert not view.start()
-    assert "p must lie strictly between 0 and 1, got '2'" in view.message.text()
+    assert "p must be in (0, 1), got '2'" in view.message.text()
     view.settings.design_p.setText("abc")
     assert not view.start() and "'abc'" in view.message.text()
     assert view.comparison is None

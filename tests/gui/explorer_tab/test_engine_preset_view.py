@@ -67,3 +67,14 @@ def test_every_engine_setting_has_croatian_words():
     keys = {found[0] for name in engines.ENGINES if (found := engine_preset.setting_of(name)) is not None}
     assert keys <= set(engine_preset.SETTING_WORDS), keys - set(engine_preset.SETTING_WORDS)
     assert all(entries[engine_preset.SETTING_WORDS[key]].translated for key in keys)
+
+
+
+@pytest.mark.parametrize("typed", ["1e3", "10^3", "1,000", "1_000"])
+def test_the_preset_reads_n_as_the_calculator_does(calc, typed):
+    rows = calc.presets
+    rows.engine.setCurrentIndex(rows.engine.findData("cassandra"))
+    calc.edits["n"].setText(typed)
+    assert rows.apply() and calc.edits["n"].text() == "1000"
+    calc.edits["n"].setText("1,0")
+    assert not rows.apply() and "n must be a whole number such as 1000, 1,000" in rows.message.text()

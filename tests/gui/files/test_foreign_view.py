@@ -94,3 +94,15 @@ def test_a_session_whose_items_look_like_go_json_keys_is_not_taken_for_one(tmp_p
     session.write_text('{"format": "bloomviz-session", "schema_version": 1, "operations": '
                        '[{"op": "insert batch", "items": ["b", "m", "k"]}]}')
     assert formats.detect(str(session)) is None
+
+
+def test_a_raw_files_m_and_k_are_read_as_every_number_is(view):
+    from bloomviz.theory.units import NumberError
+    view.raw_m.setText("8e3")
+    view.raw_k.setText("1,0")
+    with pytest.raises(NumberError, match="k must be a whole number such as 1000, 1,000"):
+        view.options()
+    view.raw_k.setText("3")
+    assert (view.options()["m"], view.options()["k"]) == (8000, 3)
+    view.raw_m.setText("2^13")
+    assert view.options()["m"] == 8192

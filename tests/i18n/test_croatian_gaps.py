@@ -96,3 +96,11 @@ def test_the_explorers_scheme_lists_are_croatian(qtbot, croatian):
     qtbot.addWidget(page)
     title = hashing.SCHEMES[hashing.DEFAULT_SCHEME].title
     assert page.scheme.itemText(page.scheme.findData(hashing.DEFAULT_SCHEME)) == i18n.tr(title) != title
+
+
+def test_the_parameters_panels_design_is_croatian(croatian):
+    pytest.importorskip("PySide6")
+    from bloomviz.gui.filter_tab.params_panel import design_words
+    words = design_words(200, 0.01, 1918, 7)
+    assert words.startswith("Za n = 200 uz p = 0,01: k = 7, broj bitova m = 1.918 (bitova po elementu: 9,59)")
+    assert "Najmanji m koji točno postiže p" in words and "bits" not in words

@@ -29,7 +29,7 @@ from bloomviz.workbench.limits import MAX_K, MAX_M, MIN_M, design_params
 from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.plain_text import ask_yes_no
 from bloomviz.gui.widgets.message_bar import MessageBar
-from bloomviz.i18n import number, tr
+from bloomviz.i18n import marks, number, tr
 
 
 
@@ -81,13 +81,15 @@ def design_words(n: int, p: float, m: int, k: int) -> str:
     from bloomviz.theory import rates as theory
     from bloomviz.theory.calculator import CalcError, smallest_exact_design
     exact = theory.fp_exact(m, k, n)
-    words = (f"For n = {n:,} at p = {p:g}: k = {k}, m = {m:,} bits ({m / n:.2f} bits per item); "
-             f"exact rate {exact:.4g}" + (" (above p)." if exact > p else "."))
+    words = tr("For n = {n} at p = {p}: k = {k}, m = {m} bits ({per} bits per item); exact rate {exact}").format(
+        n=number(n), p=marks(f"{p:g}"), k=k, m=number(m), per=number(m / n, 2), exact=marks(f"{exact:.4g}")) + (
+        tr(" (above p).") if exact > p else ".")
     if k == MAX_K and theory.optimal_params(n, p)[0] > MAX_K:
-        words += f" The design asks for k = {theory.optimal_params(n, p)[0]}; filters allow {MAX_K}, so k = {MAX_K}."
+        words += " " + tr("The design asks for k = {wanted}; filters allow {most}, so k = {most}.").format(
+            wanted=theory.optimal_params(n, p)[0], most=MAX_K)
     try:
         m_min, k_min = smallest_exact_design(n, p, max_m=MAX_M)
-        words += f" Smallest m meeting p exactly: {m_min:,} bits with k = {k_min}."
+        words += " " + tr("Smallest m meeting p exactly: {m} bits with k = {k}.").format(m=number(m_min), k=k_min)
     except CalcError:
         pass
     return words

@@ -9,6 +9,7 @@ import numpy as np
 from bitarray import bitarray
 
 from bloomviz.filters import cold_bits
+from bloomviz.hashing import native_kernels
 
 # Random access to a big array pays a page-table walk per access with 4 KiB pages (131,072 of them for a
 # 512 MiB filter, far more than the TLB holds); with 2 MiB pages the walks mostly vanish: on a 512 MiB array
@@ -105,21 +106,21 @@ def _kernels():
 def set_bits(bits: bitarray, positions: np.ndarray) -> int:
     """Set the bits at ``positions`` (refused whole, before any write, if one lies outside [0, m)); return
     how many turned from 0 to 1. One compiled pass (bit_kernels), 1.0-1.7x a bare numpy scatter's time."""
-    if cold_bits.use(np.size(positions)):
+    if cold_bits.use(np.size(positions), native_kernels.SET_BITS):
         return cold_bits.set_positions(byte_view(bits), positions, len(bits))
     return _kernels().set_positions(byte_view(bits), positions, len(bits))
 
 
 def all_set(bits: bitarray, rows: np.ndarray) -> np.ndarray:
     """Bool per row of ``rows`` (n x k positions): are all the row's bits set?"""
-    if cold_bits.use(np.size(rows)):
+    if cold_bits.use(np.size(rows), native_kernels.ALL_SET):
         return cold_bits.all_set(byte_view(bits), rows, len(bits))
     return _kernels().all_set(byte_view(bits), rows, len(bits))
 
 
 def and_bits(bits: bitarray, positions: np.ndarray, found: np.ndarray) -> None:
     """AND the bits at ``positions`` into ``found`` (bool, one per position), skipping rows already False."""
-    if cold_bits.use(np.size(positions)):
+    if cold_bits.use(np.size(positions), native_kernels.AND_BITS):
         cold_bits.and_bits(byte_view(bits), positions, len(bits), found)
     else:
         _kernels().and_bits(byte_view(bits), positions, len(bits), found)
@@ -135,7 +136,7 @@ class BitSetter:
         self.fresh = 0
 
     def add(self, positions: np.ndarray) -> None:
-        if cold_bits.use(np.size(positions)):
+        if cold_bits.use(np.size(positions), native_kernels.SET_BITS):
             self.fresh += cold_bits.set_positions(self._view, positions, self._m)
         else:
             self.fresh += _kernels().set_positions(self._view, positions, self._m)

@@ -17,9 +17,10 @@ COLD_POSITIONS = 200_000      # positions per call; beyond, the compiled pass is
 __all__ = ["COLD_POSITIONS", "all_set", "and_bits", "check_range", "range_message", "set_positions", "use"]
 
 
-def use(count: int) -> bool:
-    """Inside the window's ``before_first_paint`` block, before numba is loaded, for a small pass."""
-    return count <= COLD_POSITIONS and use_cold_path(0)
+def use(count: int, kernels: tuple[str, ...] = ()) -> bool:
+    """Inside the window's ``before_first_paint`` block, before numba is loaded, for a small pass (unless the
+    pass's compiled ``kernels`` are served from the native kernel cache)."""
+    return count <= COLD_POSITIONS and use_cold_path(0, *kernels)
 
 
 def range_message(position: int, m: int) -> str:

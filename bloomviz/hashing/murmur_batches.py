@@ -35,8 +35,9 @@ def _murmur_halves_many_text(texts: Sequence[str], reuse: bool = False) -> tuple
     sequences, and lists holding other kinds (bytearray, subclasses), are hashed joined, a piece at a time
     (``_joined_halves``). Same digests every way. ``reuse``: see ``list_kernel.list_halves``.
     """
-    # (a list of str is hashed by a kernel the native cache serves: no numba needed)
-    native = (native_kernels.TEXT_HALVES,) if isinstance(texts, list) and texts and type(texts[0]) is str else ()
+    # (a list of str or bytes is hashed by a kernel the native cache serves: no numba needed)
+    first = type(texts[0]) if isinstance(texts, list) and texts else None
+    native = (native_kernels.TEXT_HALVES,) if first is str else (native_kernels.BYTES_HALVES,) if first is bytes else ()
     if isinstance(texts, list) and texts and not cold_paths.use_cold_path(len(texts), *native):
         # a list of exactly str, or exactly bytes: each item hashed where it lies, its type checked on the way
         from bloomviz.hashing.list_kernel import list_halves

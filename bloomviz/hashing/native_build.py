@@ -50,7 +50,7 @@ def _c_entry(kernel: str):
             call.append(f"carray(p{i}, ({', '.join(dims)},))")
         else:
             params.append(f"a{i}")
-            signature.append(types.int64)
+            signature.append(types.uint64 if code == "u64" else types.int64)
             call.append(f"a{i} != 0" if code == "bool" else f"a{i}")
     body = f"kernel({', '.join(call)})"
     source = f"def entry({', '.join(params)}):\n    " + (
@@ -61,7 +61,9 @@ def _c_entry(kernel: str):
 
 
 def build() -> tuple[dict[str, str], list[str], bytes]:
-    """(kernel -> entry symbol, symbols the object imports, the object code) for every kernel of KERNELS."""
+    """(kernel -> entry symbol, symbols the object imports, the object code) for the kernels of KERNELS that
+    need nothing of numba's runtime (one allocating an array would import NRT's allocator: left out, served by
+    numba as before; tests/hashing/test_native_kernels.py checks every kernel listed makes it)."""
     import llvmlite.binding as llvm
     combined = None
     symbols = {}
@@ -89,18 +91,34 @@ define i32 @{symbol}(ptr %out, {args}) {{
 declare i32 @"{inner}"({", ".join(["ptr", "ptr", *params])})
 """))
         _internalize(module, keep=symbol)
+        _replace_helpers(module)
+        _drop_unused(module, machine)
+        if any(name.startswith(_NUMBA_RUNTIME) for name in _imports(module)):
+            del symbols[kernel]
+            continue
         if combined is None:
             combined = module
         else:
             combined.link_in(module)
-    _replace_helpers(combined)
+    if combined is None:
+        raise RuntimeError("no kernel could be compiled without numba's runtime")
+    combined.verify()
+    return symbols, _imports(combined), machine.emit_object(combined)
+
+
+_NUMBA_RUNTIME = ("numba_", "NRT_")     # provided by numba's extension modules once numba is imported
+
+
+def _drop_unused(module, machine) -> None:
+    import llvmlite.binding as llvm
     passes = llvm.create_new_module_pass_manager()
     passes.add_global_dead_code_eliminate_pass()
-    passes.run(combined, llvm.create_pass_builder(machine, llvm.create_pipeline_tuning_options(speed_level=3)))
-    combined.verify()
-    imports = sorted({f.name for f in combined.functions if f.is_declaration and not f.name.startswith("llvm.")}
-                     | {g.name for g in combined.global_variables if g.is_declaration})
-    return symbols, imports, machine.emit_object(combined)
+    passes.run(module, llvm.create_pass_builder(machine, llvm.create_pipeline_tuning_options(speed_level=3)))
+
+
+def _imports(module) -> list[str]:
+    return sorted({f.name for f in module.functions if f.is_declaration and not f.name.startswith("llvm.")}
+                  | {g.name for g in module.global_variables if g.is_declaration})
 
 
 def _internalize(module, keep: str) -> None:

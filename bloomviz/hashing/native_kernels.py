@@ -32,12 +32,20 @@ import numpy as np
 
 MIX = "bloomviz.hashing.mixed_kernel._mix"
 TEXT_HALVES = "bloomviz.hashing.list_kernel._text_halves"
+BYTES_HALVES = "bloomviz.hashing.list_kernel._bytes_halves"
 ACCOUNT = "bloomviz.measure.first_flips.account_turned"
-# ProbeBits of a filter of at most first_flips.EXACT_MAX_M bits: its table, its setting pass, the range check
-FLIPS = ("bloomviz.measure.first_flips._build", "bloomviz.measure.first_flips._set_rows",
-         "bloomviz.filters.bit_kernels._out_of_range")
+OUT_OF_RANGE = "bloomviz.filters.bit_kernels._out_of_range"
+# ProbeBits of a filter of at most first_flips.EXACT_MAX_M bits: its table, its setting pass, the range check;
+# a larger filter's rows take a second pass
+FLIPS = ("bloomviz.measure.first_flips._build", "bloomviz.measure.first_flips._set_rows", OUT_OF_RANGE)
+FIRST_ROWS = "bloomviz.measure.first_flips._first_rows"
+# bitstore's passes: set, test rows, AND a column
+SET_BITS = (OUT_OF_RANGE, "bloomviz.filters.bit_kernels._set")
+ALL_SET = (OUT_OF_RANGE, "bloomviz.filters.bit_kernels._all_set_rows")
+AND_BITS = (OUT_OF_RANGE, "bloomviz.filters.bit_kernels._and_bits")
 # kernel (module.qualname) -> argument types, as numba types them for the calls bloomviz makes; "X[]" a 1-d
-# and "X[,]" a 2-d C-contiguous array (a trailing "!": the kernel writes it), "i64" an integer, "bool" a bool.
+# and "X[,]" a 2-d C-contiguous array (a trailing "!": the kernel writes it), "i64" an integer, "u64" a numpy
+# uint64, "bool" a bool.
 # Result: "i64" or None. "gil": the kernel reads Python objects and runs holding the interpreter's lock.
 KERNELS: dict[str, tuple[tuple[str, ...], str | None, bool]] = {
     "bloomviz.hashing.mixed_kernel._mix": (("u64[]", "u64[]", "i64", "i64", "i64[,]!", "bool"), None, False),
@@ -51,11 +59,19 @@ KERNELS: dict[str, tuple[tuple[str, ...], str | None, bool]] = {
         ("i64[]", "i64[]", "i64[]", "i64[]", "bool[]!", "i64[]!", "i64[]!", "i64[]!", "i64[]!"), "i64", False),
     "bloomviz.hashing.list_kernel._text_halves": (
         ("i64", "i64", "i64", "i64", "u64[]!", "u64[]!", "u8[]!", "i64[]"), "i64", True),
+    "bloomviz.hashing.list_kernel._bytes_halves": (("i64", "i64", "i64", "i64", "u64[]!", "u64[]!"), "i64", True),
+    "bloomviz.filters.bit_kernels._set": (("u8[]!", "i64[]"), "i64", False),
+    "bloomviz.filters.bit_kernels._all_set_rows": (("u8[]", "i64[,]", "bool[]!"), None, False),
+    "bloomviz.filters.bit_kernels._and_bits": (("u8[]", "i64[]", "bool[]!"), None, False),
+    "bloomviz.measure.first_flips._first_rows": (
+        ("i64[,]", "u8[]", "i64", "i64", "i64[]", "i32[]", "i64", "i64", "i64[]!", "i64[]!", "i64"), "i64", False),
+    "bloomviz.hashing.generated_kernel._halves": (("u64[]", "u64", "u64[]!", "u64[]!"), None, False),
+    "bloomviz.hashing.generated_kernel._counter_halves": (("u64", "u64", "u64[]!", "u64[]!"), None, False),
 }
 # the files whose code ends up in the object (a change to any of them makes the cached file stale)
 SOURCES = ("hashing/intrinsics.py", "hashing/murmur_kernel.py", "hashing/list_kernel.py", "hashing/mixed_kernel.py",
            "hashing/str_layout.py", "hashing/lazy_jit.py", "hashing/native_kernels.py", "hashing/native_build.py",
-           "filters/bit_kernels.py", "measure/first_flips.py")
+           "hashing/generated_kernel.py", "items/generated.py", "filters/bit_kernels.py", "measure/first_flips.py")
 MAGIC = b"bloomviz native kernels 1\n"
 FILE_NAME = "kernels.bin"
 DTYPES = {"u64": np.uint64, "i64": np.int64, "u8": np.uint8, "i32": np.int32, "bool": np.bool_}
@@ -157,7 +173,7 @@ def _load(directory: Path | None) -> str:
     engine.add_object_file(llvm.ObjectFileRef.from_data(code))
     engine.finalize_object()
     entries = {}
-    for kernel, symbol in header["symbols"].items():
+    for kernel, symbol in header["symbols"].items():      # (a kernel numba's runtime would be needed for: left out)
         if kernel in KERNELS:
             address = engine.get_function_address(symbol)
             if not address:
@@ -172,8 +188,10 @@ def _entry(kernel: str, address: int):
     codes, result, gil = KERNELS[kernel]
     argtypes = [ctypes.c_void_p]        # where the result goes
     for code in codes:
-        argtypes += [ctypes.c_void_p] + [ctypes.c_int64] * code.count(",") + [ctypes.c_int64] \
-            if "[" in code else [ctypes.c_int64]
+        if "[" in code:
+            argtypes += [ctypes.c_void_p] + [ctypes.c_int64] * (code.count(",") + 1)
+        else:
+            argtypes.append(ctypes.c_uint64 if code == "u64" else ctypes.c_int64)
     # CFUNCTYPE lets other threads run during the call, as numba's nogil kernels do
     function = (ctypes.PYFUNCTYPE if gil else ctypes.CFUNCTYPE)(ctypes.c_int32, *argtypes)(address)
     convert = _converter(codes)
@@ -214,6 +232,10 @@ def _converter(codes: tuple[str, ...]):
                 flat.append(int(value))
             elif spec == "i64":
                 if type(value) not in (int, np.int64) or not _LOW <= value <= _HIGH:
+                    return None
+                flat.append(int(value))
+            elif spec == "u64":
+                if type(value) is not np.uint64:
                     return None
                 flat.append(int(value))
             else:

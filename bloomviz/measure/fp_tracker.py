@@ -196,7 +196,8 @@ class FpTracker(ProbeCounts):
 
     def _flip_rows(self, view: np.ndarray, positions: np.ndarray, m: int):
         """(bits each row turned, each probe bit's flip row, the probe bits holding one)."""
-        native = native_kernels.FLIPS if m <= (1 << 26) else ()     # first_flips.EXACT_MAX_M: one pass, cached
+        # (first_flips.EXACT_MAX_M: the flips noted in the setting pass; above, in a second one)
+        native = native_kernels.FLIPS if m <= (1 << 26) else (*native_kernels.FLIPS, native_kernels.FIRST_ROWS)
         if cold_paths.use_cold_path(positions.shape[0], *native):   # not waiting for the compiled code to load
             new_per_row, bit_time = cold_flips.flip_rows(view, positions, m, self._probe_distinct)
             return new_per_row, bit_time, np.flatnonzero(bit_time >= 0)

@@ -16,10 +16,15 @@ import mmh3
 import numpy as np
 import pytest
 
+from bitarray import bitarray
+
+from bloomviz.filters import bitstore
 from bloomviz.hashing import native_build, native_kernels
+from bloomviz.hashing.generated_kernel import hash128_generated, hash128_values
 from bloomviz.hashing.list_kernel import list_halves
 from bloomviz.hashing.mixed_kernel import mixed_rows
 from bloomviz.hashing.schemes import _mixed_scalar
+from bloomviz.items.generated import GeneratedItems
 from bloomviz.measure.first_flips import ProbeBits, account_turned
 from bloomviz.workbench.model import Workbench
 
@@ -32,6 +37,9 @@ TEXTS = [f"item {i}" for i in range(300)] + ["žluťoučký kůň", "日本語" 
 def cache(tmp_path_factory):
     directory = tmp_path_factory.mktemp("kernels")
     native_build.write(directory)
+    header, _ = native_kernels.unpack((directory / native_kernels.FILE_NAME).read_bytes(), native_kernels.cache_key())
+    # a kernel that came to need numba's runtime (an array allocated inside it) is left out of the file
+    assert sorted(header["symbols"]) == sorted(native_kernels.KERNELS), "kernels left out of the native cache"
     return directory
 
 
@@ -58,6 +66,21 @@ def _answers() -> dict:
                             np.array([2, 2], dtype=np.int64), np.full(2, -1, dtype=np.int64),
                             np.zeros(2, dtype=np.int64), per_row)
     out["account"] = [int(became), per_row.tolist()]
+    big = (1 << 26) + 9          # past the exact probe map: the flips found in a second pass
+    probes = ProbeBits(np.array([3, 17, 400, big - 1], dtype=np.int64), big)
+    view = np.zeros((big + 7) // 8, dtype=np.uint8)
+    new_per_row, bit_time = probes.flip_rows(view, mixed_rows(h1, h2, big, 9), big)
+    out["big flips"] = [new_per_row.tolist(), bit_time.tolist(), probes.turned.tolist(), int(view.sum())]
+    out["bytes"] = [[int(a), int(b)] for a, b in zip(*list_halves([t.encode() for t in TEXTS[:300]], True))]
+    out["generated"] = [np.concatenate(hash128_generated(GeneratedItems(50, seed=4), 3, 40)).tolist(),
+                        np.concatenate(hash128_values(np.arange(30, dtype=np.uint64) * np.uint64(7919), "x")).tolist()]
+    bits = bitarray(5_003, endian="little")
+    bits.setall(0)
+    rows = mixed_rows(h1[:60], h2[:60], 5_003, 5)
+    fresh = bitstore.set_bits(bits, rows[:40])
+    found = np.ones(rows.shape[0], dtype=np.bool_)
+    bitstore.and_bits(bits, rows[:, 0], found)
+    out["bitstore"] = [fresh, bitstore.all_set(bits, rows).tolist(), found.tolist(), bits.count()]
     model = Workbench(probes=500, seed=3)
     model.configure(30_011, 7, capacity=5_000)
     model.insert_batch([f"r{i:07x}" for i in range(5_000)])

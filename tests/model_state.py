@@ -32,4 +32,4 @@ def differences(before: dict, after: dict, fresh_kept: int | None = None) -> lis
     (None: counted whole at the next insert, as after a job rolled back): neither can leave it stale, as a
     count raised past the truth would."""
     return [name for name in before if before[name] != after[name]
-            and not (name == "kept" and fresh_kept is not None and after[name] in (None, fresh_kept))]
+            and not (name == "kept" and (after[name] is None or after[name] == fresh_kept))]

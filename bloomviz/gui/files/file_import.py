@@ -71,9 +71,12 @@ class FileImport(QtCore.QObject):
     finished = QtCore.Signal(object)
     message = QtCore.Signal(str)      # for the status bar
 
-    def __init__(self, workbench, dialogs: Dialogs | None = None, parent=None):
+    def __init__(self, workbench, dialogs: Dialogs | None = None, parent=None, file=None):
+        """``file``: the window's ``OpenFile``, told when an import is taken back (not "unsaved" for it)."""
         super().__init__(parent)
         self.wb = workbench
+        self.file = file
+        self._file_kept = None
         self.dialogs = dialogs if dialogs is not None else Dialogs()
         self._running: ImportResult | None = None
         self._lines = None
@@ -133,6 +136,7 @@ class FileImport(QtCore.QObject):
 
         self._running = ImportResult(path=path)
         self._lines, self._report = lines_iter, report
+        self._file_kept = self.file.keep() if self.file is not None else None
         self.wb.error.connect(self._on_error)
         self.wb.jobFinished.connect(self._on_finished)
         # A file of ``size`` bytes has at most size + 1 lines: the job's bound; the file's end ends the job.
@@ -167,6 +171,9 @@ class FileImport(QtCore.QObject):
             self._lines.close()
             self._lines = None
         result.cancelled = cancelled
+        if cancelled and self._file_kept is not None:    # (an import is all or nothing: taken back whole)
+            self.file.put_back(self._file_kept)
+        self._file_kept = None
         if not cancelled:
             result.error = ""   # something else refused while the import ran: not the import's failure
         result.inserted = 0 if cancelled else done

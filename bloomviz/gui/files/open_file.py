@@ -48,6 +48,17 @@ class OpenFile:
             self.base = None
         self.set_modified(True)
 
+    def keep(self) -> tuple:
+        """What a change that may be taken back (a cancelled import, scenario or replay) alters here: the loaded
+        filter without its items, the seed a replay starts from, whether something is unsaved."""
+        return self.base, self.initial_seed, self.changed
+
+    def put_back(self, kept: tuple) -> None:
+        """The window's state was put back as it was when ``keep`` gave ``kept``: so is what it says of the file
+        (the put-back's own reset marked the window changed, and a new filter's had forgotten the base)."""
+        self.base, self.initial_seed = kept[0], kept[1]
+        self.set_modified(kept[2])
+
     @property
     def modified(self) -> bool:
         """True when there are operations or inserts that a save would keep and that were not saved."""

@@ -46,7 +46,7 @@ class FileActions(QtCore.QObject):
         self._dialogs = dialogs if dialogs is not None else Dialogs(window)
         self.recent = recent_files.RecentFiles(window.settings, parent=self)
         self.file = OpenFile(window, self.wb)
-        self.importer = FileImport(self.wb, self.dialogs, parent=self)
+        self.importer = FileImport(self.wb, self.dialogs, parent=self, file=self.file)
         self.importer.message.connect(self.file.status)
         parts = (self.wb, window, self.dialogs, self.recent, self.file)
         self.saving = SessionSaving(*parts, self.maybe_discard)

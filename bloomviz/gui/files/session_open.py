@@ -190,7 +190,7 @@ class SessionOpening:
         cancel puts the window back as it was before Open."""
         wb = self.wb
         before = wb.snapshot()
-        kept = (self.file.base, self.file.initial_seed, self.file.changed)
+        kept = self.file.keep()
         self.file.replaying = True
         try:
             with wb.quiet():
@@ -209,8 +209,7 @@ class SessionOpening:
             if cancelled:
                 self.file.replaying = False
                 wb.restore(before)
-                self.file.base, self.file.initial_seed = kept[0], kept[1]
-                self.file.set_modified(kept[2])
+                self.file.put_back(kept)
                 self.file.status(f"Opening {name} cancelled after {done:,} of {total:,} operations; the window is "
                              "as it was before.")
                 return

@@ -286,6 +286,10 @@ class ScenarioController(QtCore.QObject):
         window.partsInstalled.connect(self.start_page.refresh_keys)
         window.add_tab("start", "Start", self.start_page, "What bloomviz is, stories to run, and the keys.")
         self.runner.failed.connect(self._on_failed)
+        # what the File menu says of the window before a scenario: a scenario that fails or is cancelled puts the
+        # filter back, and the window is then as unsaved (or saved) as it was, its loaded base and seed kept
+        self._file_kept = None
+        self.runner.finished.connect(self._forget_file_state)
 
     def _lesson(self, present: bool) -> None:
         if hasattr(self.window, "install_remaining_parts"):
@@ -309,6 +313,8 @@ class ScenarioController(QtCore.QObject):
     def run(self, key: str) -> bool:
         if not self.window.wb.busy and not self._may_replace(key):
             return False
+        files = self.window.file_actions
+        self._file_kept = files.file.keep() if files is not None else None
         self.window.show_tab("filter")
         self.dock.show()
         self.dock.raise_()
@@ -325,7 +331,13 @@ class ScenarioController(QtCore.QObject):
             f"Run the scenario “{title}”? The filter's {n:,} inserted items are discarded.")
 
     def _on_failed(self, key: str, message: str) -> None:
+        if self._file_kept is not None:
+            self.window.file_actions.file.put_back(self._file_kept)
+        self._forget_file_state()
         self.window.statusBar().showMessage(message, 10_000)
+
+    def _forget_file_state(self, *_args) -> None:
+        self._file_kept = None
 
 
 def install(window, ask: Callable[[str, str], bool] | None = None) -> ScenarioController:

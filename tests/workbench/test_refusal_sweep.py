@@ -160,3 +160,37 @@ def test_an_undo_past_the_start_changes_nothing_and_says_so(variant):
     assert not wb.undo()
     assert differences(before, observable(wb)) == []
     assert said == ["Nothing to undo."]
+
+
+@pytest.mark.parametrize("other", list(DESIGNS))
+@pytest.mark.parametrize("variant", list(DESIGNS))
+def test_a_union_or_intersection_of_filters_that_differ_is_refused_and_changes_neither(variant, other):
+    """What the set-operations tab combines: filters that differ in variant, m, k or scheme are refused with a
+    message naming the difference, and neither operand is changed."""
+    from bloomviz.filters import capabilities
+    from bloomviz.workbench.building import build_filter
+
+    def made(name, **change):
+        flt = build_filter(name, {"scheme": "murmur3-km", **DESIGNS[name],
+                                  **(change if "m" in DESIGNS[name] else {})})
+        flt.update([f"{name} {i}" for i in range(30)])
+        return flt
+
+    a = made(variant)
+    for change, word in (({}, None), ({"k": 4}, r"\bk\b"),
+                         ({"scheme": "weak-shift"}, r"scheme"), ({"m": 2048}, r"\bm\b|blocks")):
+        b = made(other, **change)
+        if variant == other and not change or (not change and "m" not in DESIGNS[other]):
+            continue         # the same filter's design: combined (a scalable one refuses every combination)
+        before = [(len(f), capabilities.grid_values(f).tobytes()) for f in (a, b)]
+        for combine in (lambda: a | b, lambda: a & b):
+            # the first difference is named: the variant, else the parameter changed
+            named = (r"(?i)scalable" if "scalable" in (variant, other) else
+                     r"standard|counting|partitioned|blocked" if variant != other else word)
+            try:
+                combine()
+            except (ValueError, TypeError) as exc:
+                assert re.search(named, str(exc)), (change, str(exc))
+            else:
+                raise AssertionError(f"{variant} and {other} with {change} were combined")
+        assert [(len(f), capabilities.grid_values(f).tobytes()) for f in (a, b)] == before

@@ -153,9 +153,20 @@ def write(directory: Path | None = None) -> Path | None:
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(native_kernels.pack(key, symbols, imports, code))
-        target = directory / native_kernels.FILE_NAME
+        target = directory / native_kernels.file_name(key)
         os.replace(temporary, target)
     except BaseException:
         os.unlink(temporary)
         raise
+    _prune(directory)
     return target
+
+
+def _prune(directory: Path) -> None:
+    """Keep the ``KEPT_FILES`` most recently written cache files (a file is rewritten only when its key is new)."""
+    try:
+        files = sorted(directory.glob("kernels-*.bin"), key=lambda path: path.stat().st_mtime, reverse=True)
+        for old in files[native_kernels.KEPT_FILES:]:
+            old.unlink()
+    except OSError:         # another process pruned or wrote meanwhile: the next write prunes again
+        pass

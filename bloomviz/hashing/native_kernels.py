@@ -13,8 +13,8 @@ warm-up writes the file for the next launch. Loaded, ``entry(key)`` serves a ker
 (``lazy_jit.Deferred``) with arguments of the exact types it was compiled for; others go to numba.
 
 The file lives in ``$BLOOMVIZ_KERNEL_CACHE`` if set (an empty value: no such cache), else in the user's
-cache directory (``$XDG_CACHE_HOME`` or ~/.cache, then bloomviz/kernels). Written whole under a temporary name,
-then renamed into place: a reader sees the old file or the new one.
+cache directory (``$XDG_CACHE_HOME`` or ~/.cache, then bloomviz/kernels), named by its key (``KEPT_FILES`` kept).
+Written whole under a temporary name, then renamed into place: a reader sees no file or the whole one.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ SOURCES = ("hashing/intrinsics.py", "hashing/murmur_kernel.py", "hashing/list_ke
            "hashing/str_layout.py", "hashing/lazy_jit.py", "hashing/native_kernels.py", "hashing/native_build.py",
            "hashing/generated_kernel.py", "items/generated.py", "filters/bit_kernels.py", "measure/first_flips.py")
 MAGIC = b"bloomviz native kernels 1\n"
-FILE_NAME = "kernels.bin"
+KEPT_FILES = 8     # the most recently written files kept beside a new one (other versions, other checkouts)
 DTYPES = {"u64": np.uint64, "i64": np.int64, "u8": np.uint8, "i32": np.int32, "bool": np.bool_}
 
 _lock = threading.Lock()
@@ -113,6 +113,12 @@ def cache_key() -> str:
         digest.update(part if isinstance(part, bytes) else str(part).encode())
         digest.update(b"\0")
     return digest.hexdigest()
+
+
+def file_name(key: str) -> str:
+    """One file per key: installs of other versions (or checkouts of other sources) sharing the cache directory
+    keep a file each instead of overwriting one another's at every launch."""
+    return f"kernels-{key[:32]}.bin"
 
 
 def pack(key: str, symbols: dict[str, str], imports: list[str], code: bytes) -> bytes:
@@ -156,13 +162,13 @@ def load(directory: Path | None = None) -> bool:
 def _load(directory: Path | None) -> str:
     if directory is None:
         return "off"
-    path = directory / FILE_NAME
+    key = cache_key()
     try:
-        data = path.read_bytes()
+        data = (directory / file_name(key)).read_bytes()
     except OSError:
         return "absent"
     import llvmlite.binding as llvm
-    header, code = unpack(data, cache_key())
+    header, code = unpack(data, key)
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
     machine = llvm.Target.from_default_triple().create_target_machine(codemodel="jitdefault", jit=True)

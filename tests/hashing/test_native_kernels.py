@@ -37,7 +37,8 @@ TEXTS = [f"item {i}" for i in range(300)] + ["žluťoučký kůň", "日本語" 
 def cache(tmp_path_factory):
     directory = tmp_path_factory.mktemp("kernels")
     native_build.write(directory)
-    header, _ = native_kernels.unpack((directory / native_kernels.FILE_NAME).read_bytes(), native_kernels.cache_key())
+    key = native_kernels.cache_key()
+    header, _ = native_kernels.unpack((directory / native_kernels.file_name(key)).read_bytes(), key)
     # a kernel that came to need numba's runtime (an array allocated inside it) is left out of the file
     assert sorted(header["symbols"]) == sorted(native_kernels.KERNELS), "kernels left out of the native cache"
     return directory
@@ -131,8 +132,9 @@ def _load_in_process(directory) -> tuple[bool, str]:
 
 
 def _damaged(cache, tmp_path, change) -> str:
-    data = (cache / native_kernels.FILE_NAME).read_bytes()
-    (tmp_path / native_kernels.FILE_NAME).write_bytes(change(data))
+    name = native_kernels.file_name(native_kernels.cache_key())
+    data = (cache / name).read_bytes()
+    (tmp_path / name).write_bytes(change(data))
     loaded, why = _load_in_process(tmp_path)
     assert not loaded
     return why
@@ -182,3 +184,22 @@ def test_arguments_numba_would_type_otherwise_are_not_served(cache):
         assert mix((h1, h2, 1000, 0, frozen, True)) == (False, None)      # the kernel writes it
     finally:
         native_kernels.forget()
+
+
+def test_files_of_other_keys_stay_beside_it_up_to_a_few(cache, tmp_path, monkeypatch):
+    name = native_kernels.file_name(native_kernels.cache_key())
+    for i in range(native_kernels.KEPT_FILES + 3):
+        old = tmp_path / f"kernels-{i:032d}.bin"
+        old.write_bytes(b"another version's kernels")
+        os.utime(old, (1_000_000 + i, 1_000_000 + i))
+    monkeypatch.setattr(native_build, "build", lambda: _built(cache / name))     # the session's, not again
+    native_build.write(tmp_path)
+    left = sorted(path.name for path in tmp_path.glob("kernels-*.bin"))
+    kept = native_kernels.KEPT_FILES
+    assert left == sorted([name, *(f"kernels-{i:032d}.bin" for i in range(4, kept + 3))])
+    assert _load_in_process(tmp_path) == (True, "loaded")
+
+
+def _built(path):
+    header, code = native_kernels.unpack(path.read_bytes(), native_kernels.cache_key())
+    return header["symbols"], header["imports"], code

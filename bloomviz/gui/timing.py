@@ -46,8 +46,8 @@ MAX_SKIPS = 2        # ... but never more than this many turns in a row
 
 _turn_began = [None]     # this thread's CPU time when its event loop's current turn began (the main thread's loop)
 _claimed_at = [float("-inf")]    # when work last claimed the window's next paint (perf_counter)
-CLAIM_S = 0.020          # a claimed paint is taken as due this long: Qt's 5 ms, and a loaded machine's delay
-CLAIM_RETRY_MS = 10      # a throttled call in a claimed stretch tries again this much later
+CLAIM_S = 0.030          # a claimed paint is taken as due this long: Qt's 5 ms, and a loaded machine's delay
+CLAIM_RETRY_MS = 15      # a throttled call in a claimed stretch tries again this much later
 
 
 def _turn_begins() -> None:

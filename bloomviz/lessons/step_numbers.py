@@ -13,6 +13,7 @@ from __future__ import annotations
 from bloomviz.lessons.actions import REGISTRY
 from bloomviz.vocabulary import Verdict
 from bloomviz.theory.units import human_bytes, percent_text, rate_text
+from bloomviz.i18n import marks, number, tr
 
 
 
@@ -126,30 +127,31 @@ def filter_line(r: dict, standard_formulas: bool, counters: dict | None = None) 
     (position -> value) are shown for a counting filter's lit positions."""
     if r.get("m") is None:
         return []
-    parts = [f"m = {r['m']:,} bits", f"k = {r['k']}", f"{r['scheme']}", f"n = {r['n']:,}"]
+    parts = [tr("m = {m} bits").format(m=number(r["m"])), f"k = {r['k']}", f"{r['scheme']}", f"n = {number(r['n'])}"]
     if r.get("bits_set") is not None:
-        parts.append(f"bits set {r['bits_set']:,}")
+        parts.append(tr("bits set {count}").format(count=number(r["bits_set"])))
     if r.get("measured_rate") is not None:
-        parts.append(f"measured {rate_text(r['measured_rate'])}")
+        parts.append(tr("measured {rate}").format(rate=marks(rate_text(r["measured_rate"]))))
     if r.get("exact_rate") is not None:
         # Kedmi's toy with garbage bits: the formula for n inserts into zeroed bits is not this filter's rate
         label = "exact for a zeroed start" if starts_from_garbage(r) else \
             "exact for n inserts without removals" if r.get("counters_rate") is not None else "exact"
-        parts.append(f"{label} {rate_text(r['exact_rate'])}")
+        parts.append(f"{tr(label)} {marks(rate_text(r['exact_rate']))}")
     if r.get("counters_rate") is not None and r.get("exact_rate") is not None:
-        parts.append(f"its counters give {rate_text(r['counters_rate'])}")
+        parts.append(tr("its counters give {rate}").format(rate=marks(rate_text(r["counters_rate"]))))
     if r.get("classic_rate") is not None and standard_formulas and not starts_from_garbage(r):
-        parts.append(f"Bloom's formula {rate_text(r['classic_rate'])}")
+        parts.append(tr("Bloom's formula {rate}").format(rate=marks(rate_text(r["classic_rate"]))))
     last = r.get("last") or {}
     if last.get("action"):
         verdict = {"maybe": "probably in the set", "no": "definitely not in the set"}.get(last.get("verdict"))
-        parts.append(f"last: {last['action']} “{last.get('item', '')!s}”" + (f" → {verdict}" if verdict else "")
-                     + verdict_class_text(last))
+        parts.append(tr("last: {action} “{item}”").format(action=tr(last["action"]), item=last.get("item", ""))
+                     + (f" → {tr(verdict)}" if verdict else "") + verdict_class_text(last))
         culprits = last.get("culprits") or {}
         # named only when every bit has a named setter: a bit set by generated items or by the item itself (a
         # counter stuck at its top) has no one to name
         if last.get("verdict") == "maybe" and not last.get("member") and culprits and all(culprits.values()):
-            parts.append("its bits set by: " + "; ".join(f"{p} ← {', '.join(who) or '?'}" for p, who in culprits.items()))
+            parts.append(tr("its bits set by: ") + "; ".join(f"{p} ← {', '.join(who) or '?'}"
+                                                             for p, who in culprits.items()))
     if counters:
-        parts.append("counters: " + ", ".join(f"[{p}] = {v}" for p, v in counters.items()))
+        parts.append(tr("counters: ") + ", ".join(f"[{p}] = {v}" for p, v in counters.items()))
     return parts

@@ -104,3 +104,17 @@ def test_the_parameters_panels_design_is_croatian(croatian):
     words = design_words(200, 0.01, 1918, 7)
     assert words.startswith("Za n = 200 uz p = 0,01: k = 7, broj bitova m = 1.918 (bitova po elementu: 9,59)")
     assert "Najmanji m koji točno postiže p" in words and "bits" not in words
+
+
+def test_the_lessons_line_of_numbers_is_croatian(croatian):
+    """The line under a lesson's grid ("m = 64 bits · k = 3 · … · Bloom's formula 9.83 × 10⁻⁵ · last: insert “k1”")
+    was English in a Croatian window; the command line, which never switches language, keeps it English."""
+    from bloomviz.lessons import step_numbers
+    report = {"m": 64, "k": 3, "scheme": "hand-set", "n": 1, "bits_set": 3, "measured_rate": 0.0125,
+              "exact_rate": 9.96e-5, "classic_rate": 9.83e-5, "last": {"action": "insert", "item": "k1"}}
+    parts = step_numbers.filter_line(report, True)
+    assert parts[0] == "broj bitova m = 64" and "postavljenih bitova 3" in parts and "izmjereno 0,0125" in parts
+    assert parts[-2] == "Bloomova formula 9,83 × 10⁻⁵" and parts[-1] == "posljednje: umetanje „k1”"
+    i18n.use("en")
+    english = step_numbers.filter_line(report, True)
+    assert english[0] == "m = 64 bits" and english[-1] == "last: insert “k1”"

@@ -128,6 +128,8 @@ def fit_stage(view) -> None:
     spacing = max(0, view.stage.widget(view.stage.count() - 1).layout().spacing())
     need = int(words) + 12 + sum(label.heightForWidth(view.width()) + spacing
                                  for label in (view.numbers, view.computed) if label.isVisibleTo(view) and label.text())
+    if view.legend.isVisibleTo(view):   # the grid's key sits above them (left out, the lines ran over its second)
+        need += view.legend.height() + spacing
     lower = min(max(need, total * 3 // 10), total * 6 // 10)
     if top is view.result:      # the result's lines need their height; the words get the rest
         lower = max(total - view.result.heightForWidth(view.width()) - 24, total * 3 // 10)

@@ -141,8 +141,8 @@ class ScenarioPanel(Messages, QtWidgets.QWidget):
     def _on_filter_reset(self) -> None:
         # Another filter replaced the scenario's (new parameters, a load, a reset): its check no longer applies.
         if self.runner.scenario is not None and not self.runner.running and not self._is_scenario_filter():
-            self.title.setText(f"<b>{html.escape(self.runner.scenario.title)}</b> — the filter was replaced; "
-                               "run the scenario again to check against it.")
+            self.title.setText(f"<b>{html.escape(tr(self.runner.scenario.title))}</b> — " + html.escape(
+                tr("the filter was replaced; run the scenario again to check against it.")))
             self._set_interactive(False)
 
     def _is_scenario_filter(self) -> bool:
@@ -153,8 +153,9 @@ class ScenarioPanel(Messages, QtWidgets.QWidget):
 
     def _on_finished(self, key: str) -> None:
         sc = self.runner.scenario
-        self.title.setText(f"<b>{html.escape(sc.title)}</b> — {len(sc.items):,} items in; "
-                           f"m = {self.wb.filter.m:,}, k = {self.wb.filter.k}")
+        self.title.setText(f"<b>{html.escape(tr(sc.title))}</b> — " + html.escape(
+            tr("{count} items in; m = {m}, k = {k}").format(count=number(len(sc.items)), m=number(self.wb.filter.m),
+                                                            k=self.wb.filter.k)))
         self.story.setHtml("".join(f"<p>{html.escape(p)}</p>" for p in self.runner.story))
         spell = isinstance(sc, SpellChecker)
         self._set_interactive(True, spell)
@@ -162,10 +163,10 @@ class ScenarioPanel(Messages, QtWidgets.QWidget):
             self.text.setPlainText(sc.paragraph)
         else:
             self.line.clear()
-            self.line.setPlaceholderText(sc.check_hint)
-            self.check_button.setText(sc.check_label)
+            self.line.setPlaceholderText(tr(sc.check_hint))
+            self.check_button.setText(tr(sc.check_label))
             self.examples.clear()
-            self.examples.addItem("— pick an example —")
+            self.examples.addItem(tr("— pick an example —"))
             for item in sc.examples(self.wb.filter):
                 self.examples.addItem(item)
 

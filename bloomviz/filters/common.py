@@ -15,7 +15,7 @@ import numpy as np
 from bitarray import bitarray
 
 from bloomviz.filters import bitstore
-from bloomviz.theory.limits import COUNTER_BITS
+from bloomviz.theory.limits import BLOCK_BITS, COUNTER_BITS
 from bloomviz.filters.standard import BATCH
 from bloomviz.items.encoding import to_bytes, to_bytes_list
 
@@ -91,8 +91,7 @@ def check_tightening(value: object) -> float:
     return float(value)
 
 
-MIN_BLOCK_BITS = 64
-MAX_BLOCK_BITS = 1 << 16
+MIN_BLOCK_BITS, MAX_BLOCK_BITS = BLOCK_BITS
 
 
 def check_block_bits(value: object) -> int:

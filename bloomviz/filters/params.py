@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bloomviz.theory.limits import COUNTER_BITS as COUNTER_BITS_RANGE, MAX_K
+from bloomviz.theory.limits import BLOCK_BITS as BLOCK_BITS_RANGE, COUNTER_BITS as COUNTER_BITS_RANGE, MAX_K
 
 REQUIRED = object()  # marks a parameter without a default
 
@@ -55,7 +55,7 @@ class Param:
 M = Param("m", "int")
 K = Param("k", "int", low=1, high=MAX_K)
 COUNTER_BITS = Param("counter_bits", "int", default=4, low=COUNTER_BITS_RANGE[0], high=COUNTER_BITS_RANGE[1])
-BLOCK_BITS = Param("block_bits", "int", default=512, low=64, high=1 << 16,
+BLOCK_BITS = Param("block_bits", "int", default=512, low=BLOCK_BITS_RANGE[0], high=BLOCK_BITS_RANGE[1],
                    form=False)   # the window keeps one 512-bit cache line, the block its texts and lessons describe
 INITIAL_CAPACITY = Param("initial_capacity", "int", low=1, lesson_key="capacity", suggestion=100)
 RATE_BOUND = Param("p", "rate", low=0.0, high=1.0, suggestion=0.01)

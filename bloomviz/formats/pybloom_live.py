@@ -29,6 +29,7 @@ import struct
 
 from bloomviz.formats.common import (ForeignFilter, ForeignLookup, Source, bits_from_words, check_k, check_m,
                                      bits_at)
+from bloomviz.theory.limits import MAX_M
 
 NAME = "pybloom-live"
 TITLE = "pybloom-live BloomFilter/ScalableBloomFilter.tofile"
@@ -83,7 +84,7 @@ def _read_filter(src: Source, offset: int, length: int | None, what: str):
     if not 0 < error_rate < 1:
         raise src.fail(f"{what}: error_rate {error_rate!r} is not between 0 and 1")
     check_k(NAME, k, src.path)
-    if b < 1 or k * b > 1 << 34:
+    if b < 1 or k * b > MAX_M:
         raise src.fail(f"{what}: {k} slices of {b:,} bits is outside 1..2**34 bits")
     m = check_m(NAME, k * b, src.path)
     nbytes = (m + 7) // 8

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bloomviz.theory.limits import LESSON_GROWING_MAX_M
+
 ACTION_SECONDS = 2.0          # one action (one Next in the window runs a step's actions on its thread)
 LESSON_SECONDS = 3.5          # every step of a lesson: the dry run before a class sees step one
 FILTER_BYTES = 64 << 20       # a lesson's filter in memory (bits, counters, stages): m = 2^28 plain bits fits
@@ -25,7 +27,7 @@ FILTER_BYTES = 64 << 20       # a lesson's filter in memory (bits, counters, sta
 KEPT_BYTES = 384 << 20
 KEPT_PER_ITEM = 112           # a generated item's string, its place in the item list and its measured row
 KEPT_PER_POSITION = 4         # and each of its k positions
-GROWING_MAX_M = 100_000_000   # a growing (scalable) filter's bits over all its stages, as in the window
+GROWING_MAX_M = LESSON_GROWING_MAX_M   # a growing (scalable) filter's bits over all its stages, as in the window
 MAX_STEP_TEXT = 20_000        # characters of narration in one step: pages, where a projector shows a paragraph
 MAX_WORD = 1_000              # characters without a space (a word, an item, a URL): one longer hangs the layout
 MAX_ACTION_LINE = 20_000      # characters in one action line (the tokenizer reads them one by one)

@@ -16,9 +16,9 @@ from typing import Callable
 
 from bloomviz.lessons import budget as B
 from bloomviz.theory import units
+from bloomviz.theory.limits import LESSON_MAX_M  # noqa: F401 (the lessons' filter size)
 from bloomviz.theory.limits import LESSON_MAX_PROBES as MAX_PROBES  # noqa: F401 (the lessons' probe limit)
 
-LESSON_MAX_M = 1 << 28          # a lesson filter is built in memory by a file someone sent: at most 32 MiB
 THEORY_MAX_M = 1 << 48          # ``rates`` computes formulas only, so Brainflayer's 2^32 bits are fine
 MAX_RANDOM = 2_000_000          # items one insert-random adds
 MAX_ENSEMBLE_WORK = 4_000_000   # filters x inserts of one ensemble

@@ -13,6 +13,7 @@ from bloomviz.hashing import schemes as hashing
 
 from bloomviz.theory import rates as theory
 from bloomviz.items.encoding import to_bytes
+from bloomviz.theory.limits import MAX_K
 from bloomviz.scenarios.datasets import read_lines
 from bloomviz.theory.units import human_bytes, percent_text
 from bloomviz.vocabulary import Verdict
@@ -156,7 +157,7 @@ class Scenario:
 
 def _designed(n: int, p: float) -> ScenarioDesign:
     k, m = theory.optimal_params(n, p)
-    return ScenarioDesign(m=m, k=min(k, 64), capacity=n, p=p)
+    return ScenarioDesign(m=m, k=min(k, MAX_K), capacity=n, p=p)
 
 
 def _find_false_positives(candidates: Iterable[str], flt, truth: set[bytes], limit: int) -> list[str]:

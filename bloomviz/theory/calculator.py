@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from bloomviz.theory import rates as theory
 from bloomviz.theory.units import human_bytes, one_in
 from bloomviz.theory.validate import check_k, check_m, check_n, check_p
+from bloomviz.theory.limits import MAX_K, MAX_M
 
 LN2 = math.log(2)
 
@@ -84,7 +85,7 @@ class CalcError(ValueError):
 
 
 def _clamp_k(k: float) -> int:
-    return int(min(64, max(1, k)))
+    return int(min(MAX_K, max(1, k)))
 
 
 def _describe(n: int, m: int, k: int, p_target: float | None, notes: list[str], k_best: int | None = None) -> Design:
@@ -159,10 +160,10 @@ def solve(n: int | None = None, p: float | None = None, m: int | None = None,
     if given >= {"n", "p"}:
         if k is None:
             k, m = theory.optimal_params(n, p)
-            if k > 64:
-                raise CalcError(f"p = {p:g} needs k = {k} > 64 hash functions; choose a larger p")
+            if k > MAX_K:
+                raise CalcError(f"p = {p:g} needs k = {k} > {MAX_K} hash functions; choose a larger p")
             notes.append(f"k = ceil(log2(1/p)) = {k}; m = ceil(−n·ln p / (ln 2)²) = {m:,}")
-            if m <= 2 ** 34 and theory.fp_exact(m, k, n) > p:
+            if m <= MAX_M and theory.fp_exact(m, k, n) > p:
                 # The textbook m assumes the real optimum k; with k rounded up (and the exact formula) it
                 # lands a little above p. The smallest m that meets p is a few bits more.
                 textbook, rate = m, theory.fp_exact(m, k, n)
@@ -172,14 +173,14 @@ def solve(n: int | None = None, p: float | None = None, m: int | None = None,
         else:
             m = _smallest_m(n, k, p)
             notes.append(f"m = {m:,}: the smallest m with rate ≤ p at k = {k}")
-        if m > 2 ** 34:
+        if m > MAX_M:
             raise CalcError(f"the design needs m = {m:,} bits, above the 2**34 limit")
         return _describe(n, m, k, p, notes)
     if given >= {"m", "p"}:
         if k is None:
             k = math.ceil(-math.log2(p))
-            if k > 64:
-                raise CalcError(f"p = {p:g} needs k = {k} > 64 hash functions; choose a larger p")
+            if k > MAX_K:
+                raise CalcError(f"p = {p:g} needs k = {k} > {MAX_K} hash functions; choose a larger p")
             notes.append(f"k = ceil(log2(1/p)) = {k}")
         n = _largest_n(m, k, p)
         notes.append(f"n = {n:,}: the most items for which the rate stays ≤ p")
@@ -188,7 +189,7 @@ def solve(n: int | None = None, p: float | None = None, m: int | None = None,
     raise CalcError(f"not enough to solve from {', '.join(sorted(given)) or 'nothing'}: give at least {missing}")
 
 
-def smallest_exact_design(n: int, p: float, max_m: int = 2 ** 34) -> tuple[int, int]:
+def smallest_exact_design(n: int, p: float, max_m: int = MAX_M) -> tuple[int, int]:
     """(m_min, k_min): the fewest bits with which some k meets p in exact terms after n items, and that k.
 
     The textbook design is sized for the classic formula at the real optimum k; rounded to an integer k and
@@ -210,18 +211,17 @@ def smallest_exact_design(n: int, p: float, max_m: int = 2 ** 34) -> tuple[int, 
     return m_min, theory.optimal_k_int(m_min, n)
 
 
-def textbook_design(n: int, p: float, max_m: int = 2 ** 34) -> tuple[int, int, list[str]]:
+def textbook_design(n: int, p: float, max_m: int = MAX_M) -> tuple[int, int, list[str]]:
     """(m, k, notes): the textbook design for n items at rate p, within what a filter can hold.
 
     The one place a design's k is capped: p below about 5e-20 asks for k > 64 and filters take at most 64, so
     k = 64 is used and a note says so (the command line prints it, the window shows it beside the design); a
     silent cap would leave the user believing the design they asked for. An m above ``max_m`` (2**34 for
     filters, less in the window) is refused with a ValueError saying why."""
-    from bloomviz.theory.validate import MAX_K
     k, m = theory.optimal_params(n, p)
     if m > max_m:
         raise ValueError(f"n = {n:,} items at p = {p:g} need m = {m:,} bits ({human_bytes(math.ceil(m / 8))}), "
-                         f"more than the {'2**34' if max_m == 2 ** 34 else f'{max_m:,}'} bits a filter can have "
+                         f"more than the {'2**34' if max_m == MAX_M else f'{max_m:,}'} bits a filter can have "
                          "here; lower n or raise p")
     notes = []
     if k > MAX_K:

@@ -17,6 +17,9 @@ COUNTER_BITS = (1, 8)    # a counting filter's counter width, low and high (one 
 # every insert's positions (k x 4 bytes) and items needs about 1-2 GB at that size, so no further.
 WINDOW_MAX_M = 100_000_000
 SIMULATE_MAX_N = 50_000_000        # ``bloomviz simulate``: items read from a file are held in memory
+LESSON_MAX_M = 1 << 28             # a lesson's filter is built in memory from a file someone sent: at most 32 MiB
+LESSON_GROWING_MAX_M = WINDOW_MAX_M   # a lesson's growing (scalable) filter, its bits over all its stages
+BLOCK_BITS = (64, 1 << 16)         # a blocked filter's block, low and high (powers of two): a cache line and up
 
 # What the window keeps for one filter (its inserts' positions, typed items, history and curve) before it asks
 # for a new filter: five auto-plays of 10^6 at m = 10^7 grew the window by 330 MB with no limit in sight

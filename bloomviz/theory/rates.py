@@ -45,6 +45,7 @@ import numpy as np
 from bloomviz.theory import exact_rate
 from bloomviz.theory.intervals import wilson_interval  # re-exported: theory.wilson_interval is public API
 from bloomviz.theory.validate import MAX_M, MAX_N, check_count, check_k, check_m, check_n, check_p, check_real
+from bloomviz.theory.limits import MAX_K
 
 LN2 = math.log(2.0)
 MAX_CURVE_N = 50_000_000
@@ -173,7 +174,7 @@ def optimal_k(m: int, n: int) -> float:
 
 
 def optimal_k_int(m: int, n: int) -> int:
-    """The integer k in [1, 64] with the lowest fp_exact(m, k, n); on a tie, the smaller k.
+    """The integer k in [1, MAX_K] (64) with the lowest fp_exact(m, k, n); on a tie, the smaller k.
 
     The search starts at the classic optimum ln 2 / (-n ln(1 - 1/m)) and walks down and up while the exact rate
     falls: the exact rate is unimodal in k, and its optimum is at or below the classic one rounded up (both
@@ -186,11 +187,11 @@ def optimal_k_int(m: int, n: int) -> int:
     if m == 1:
         return 1  # the one bit is set by the first item: every k gives rate 1
     k_real = LN2 / (-n * math.log1p(-1.0 / m))
-    start = min(64, max(1, round(k_real)))
+    start = min(MAX_K, max(1, round(k_real)))
     best_k, best = start, _log_fp_exact(m, start, n)
     for step in (-1, 1):
         k = best_k + step
-        while 1 <= k <= 64:
+        while 1 <= k <= MAX_K:
             value = _log_fp_exact(m, k, n)
             if value < best or (value == best and k < best_k):
                 best_k, best = k, value

@@ -21,6 +21,7 @@ from bloomviz.studies.compare import (DEFAULT_PROBES, LESSON_P, MAX_CONFIGS, MAX
 from bloomviz.theory import rates as theory
 from bloomviz.theory.units import parse_rate
 from bloomviz.i18n import number, tr
+from bloomviz.theory.limits import MAX_K
 
 LANE_COLOURS = theme.LANE_COLOURS
 OFF = "(off)"
@@ -103,7 +104,7 @@ class CompareSettings:
         self.design_p = QtWidgets.QLineEdit()
         self.design_p.setToolTip(tr("target false-positive rate, 0 < p < 1 (e.g. 0.001)"))
         self.m_spin = _spin(8, MAX_GRID_M)
-        self.k_spin = _spin(1, 64, separator=False)
+        self.k_spin = _spin(1, MAX_K, separator=False)
         self.k_spin.setToolTip(tr("hash functions per item; weak-shift repeats its positions past k = 4"))
         self.items_spin = _spin(1, MAX_ITEMS)
         self.items_spin.setToolTip(tr("seeded random items inserted into every configuration, in the same order"))
@@ -180,9 +181,9 @@ class CompareSettings:
         p = parse_rate(text, "p", open_high=True)     # 0.01, 1%, 1/100, 1 in 100, as everywhere; in (0, 1)
         k, m = theory.optimal_params(self.design_n.value(), p)
         # The same range as the m spin box: a loose p designs m = 1 or 2, which the m/k sizing never offers.
-        if k > 64 or not self.m_spin.minimum() <= m <= MAX_GRID_M:
+        if k > MAX_K or not self.m_spin.minimum() <= m <= MAX_GRID_M:
             raise ValueError(f"the design for n = {self.design_n.value():,} at p = {text} needs k = {k}, "
-                             f"m = {m:,}; this view takes k ≤ 64 and {self.m_spin.minimum()} ≤ m ≤ "
+                             f"m = {m:,}; this view takes k ≤ {MAX_K} and {self.m_spin.minimum()} ≤ m ≤ "
                              f"{MAX_GRID_M:,}")
         return m, k, p
 

@@ -22,6 +22,7 @@ from bloomviz.gui.widgets.flow_layout import FlowLayout, keep_together
 from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.gui.explorer_tab.plots import CLASSIC, EXACT, MEASURED, CurvePlot, fmt
 from bloomviz.i18n import marks, ntr, number, tr
+from bloomviz.theory.limits import MAX_K
 
 MAX_GUI_M = 4096            # the page is for small filters, where the formulas differ; the CLI takes more
 MAX_GUI_FILTERS = 1_000_000
@@ -49,7 +50,7 @@ class EnsemblePage(Messages, QtWidgets.QWidget):
         self.plot = CurvePlot("Mean rate over many filters", "items inserted n", "false-positive rate")
         self.m = self._spin(1, MAX_GUI_M, 32, "Bits of every filter (up to 4,096 here: bloomviz simulate "
                                               "--filters takes more).")
-        self.k = self._spin(1, 64, 4, "Hash positions per item.")
+        self.k = self._spin(1, MAX_K, 4, "Hash positions per item.")
         self.n = self._spin(1, 10_000, 5, "Items inserted into every filter; one point per n.")
         self.filters = self._spin(10, MAX_GUI_FILTERS, 100_000, "How many independent random filters to "
                                                               "average: 10^5 tells the formulas apart at m = 32.")

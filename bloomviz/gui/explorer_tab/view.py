@@ -20,6 +20,7 @@ from bloomviz.gui.explorer_tab.ensemble import EnsemblePage
 from bloomviz.gui.explorer_tab.measure import MeasurePanel
 from bloomviz.gui.explorer_tab.plots import BitsPerItemPlot, FpVsKPlot, FpVsNPlot
 from bloomviz.i18n import tr
+from bloomviz.theory.limits import MAX_K
 
 TAB_KEY = "explorer"
 TAB_TITLE = "Parameter explorer"
@@ -43,7 +44,7 @@ class ExplorerWidget(QtWidgets.QWidget):
         self.k_from = QtWidgets.QSpinBox()
         self.k_to = QtWidgets.QSpinBox()
         for box in (self.k_from, self.k_to):
-            box.setRange(1, 64)
+            box.setRange(1, MAX_K)
             box.setToolTip(tr("The k values to measure (both ends included)."))
         self.k_from.setValue(1)
         self.k_to.setValue(12)
@@ -150,7 +151,7 @@ class ExplorerWidget(QtWidgets.QWidget):
             self._key = key
             k_real = explore.k_optimum(d.m, d.n)[0]
             top = FpVsKPlot.k_span(d.m, d.n, d.k)[-1]
-            self.k_to.setValue(min(top, 64))
+            self.k_to.setValue(min(top, MAX_K))
             self.k_from.setValue(1 if k_real is None else 1)
             self.ensemble.set_design(d.m, d.k, d.n)
         self.curves.start(d.m, d.k, d.n)        # computed on a worker thread, drawn when ready

@@ -26,7 +26,7 @@ from bloomviz.gui.widgets.side_column import side_column
 from bloomviz.gui.timing import Throttle
 from bloomviz.i18n import marks, number, tr
 from bloomviz.gui.widgets.bounded_text import TOO_LONG, BoundedPlainText
-from bloomviz.theory.limits import SET_BOX_CHARS
+from bloomviz.theory.limits import MAX_K, SET_BOX_CHARS
 
 TAB_KEY = "setops"
 TAB_TITLE = "Set operations"
@@ -43,7 +43,7 @@ def _params_box(title: str):
     m.setRange(8, 10_000_000)
     m.setGroupSeparatorShown(True)
     k = QtWidgets.QSpinBox()
-    k.setRange(1, 64)
+    k.setRange(1, MAX_K)
     scheme = QtWidgets.QComboBox()
     for sid in hashing.SCHEMES:
         scheme.addItem(sid, sid)

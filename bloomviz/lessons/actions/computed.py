@@ -8,6 +8,7 @@ from bloomviz.lessons import costs
 from bloomviz.lessons.spec import MAX_ENSEMBLE_WORK, MAX_RANDOM, THEORY_MAX_M, ActionSpec, fraction, whole
 from bloomviz.lessons.state import need_filter
 from bloomviz.theory import rates as theory
+from bloomviz.theory.limits import MAX_K, MAX_M
 
 
 def check_ensemble(args: list, o: dict) -> tuple[list, dict]:
@@ -56,7 +57,7 @@ def check_rates(args: list, o: dict) -> tuple[list, dict]:
     if ("m" in o) == ("mib" in o) or "k" not in o or "n" not in o:
         raise ValueError("needs m= (or mib=), k= and n=")
     m = whole(o["m"], "m", 1, THEORY_MAX_M) if "m" in o else whole(o["mib"], "mib", 1, THEORY_MAX_M >> 23) << 23
-    return [], {"m": m, "k": whole(o["k"], "k", 1, 64),
+    return [], {"m": m, "k": whole(o["k"], "k", 1, MAX_K),
                 "n": tuple(whole(v, "n", 0, 10 ** 15) for v in o["n"].split(","))}
 
 
@@ -66,7 +67,7 @@ def run_rates(state, action, window: list) -> None:
     for n in o["n"]:
         out[f"rates.{n}.classic"] = theory.fp_classic(m, k, n)
         out[f"rates.{n}.approx"] = theory.fp_approx(m, k, n)
-        if m <= 1 << 34:
+        if m <= MAX_M:     # the exact rate is defined for what a filter can be
             out[f"rates.{n}.exact"] = theory.fp_exact(m, k, n)
     state.put(out)
 

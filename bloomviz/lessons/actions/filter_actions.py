@@ -9,6 +9,7 @@ from bloomviz.items.encoding import random_items
 from bloomviz.lessons import budget as B, costs
 from bloomviz.lessons.spec import LESSON_MAX_M, MAX_PROBES, MAX_RANDOM, ActionSpec, fraction, whole, yes
 from bloomviz.lessons.state import lookup_record, need_filter
+from bloomviz.theory.limits import MAX_K
 
 # The lesson's own filter options: m and k (or n and p for the textbook design), the scheme and the variant.
 # Every other option is a parameter some variant declares, by its lesson key (a scalable's capacity=), typed
@@ -54,7 +55,7 @@ def check_filter(args: list, o: dict) -> tuple[list, dict]:
         if key in o:
             out[key] = whole(o[key], key, 1, LESSON_MAX_M)
     if "k" in o:
-        out["k"] = whole(o["k"], "k", 1, 64)
+        out["k"] = whole(o["k"], "k", 1, MAX_K)
     if "p" in o:
         out["p"] = fraction(o["p"], "p", 0.0, 0.5)
     for key, param in VARIANT_OPTIONS.items():

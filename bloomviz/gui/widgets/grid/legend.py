@@ -16,6 +16,7 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz.gui.widgets.grid.style import HIGHLIGHT_STYLE
 from bloomviz.vocabulary import REMOVAL_KINDS
 from bloomviz.gui.widgets.grid.widget import BitGridWidget
+from bloomviz.gui.widgets.whole_lines import WholeLinesLabel
 from bloomviz.i18n import number, tr
 
 SYMBOL_GLYPHS = {"s": "■", "o": "●", "d": "◆", "t1": "▲", "t": "▼", "star": "★", "+": "+", "x": "✕"}
@@ -47,9 +48,11 @@ class GridLegend(QtWidgets.QScrollArea):
         super().__init__(parent)
         self._grid = grid
         self._bands_text = ""
-        self.label = QtWidgets.QLabel()
+        # its first line at the top and no line shown cut: a key taller than its area (a height fitted at another
+        # width) showed a blank line, then half of its second (presenter mode at 150 %)
+        self.label = WholeLinesLabel()
         self.label.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        self.label.setWordWrap(True)
+        self.label.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft)
         self.label.setContentsMargins(6, 2, 6, 2)
         self.setWidget(self.label)
         self.setWidgetResizable(True)

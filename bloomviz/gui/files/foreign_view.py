@@ -33,6 +33,7 @@ from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.files.file_dialogs import Dialogs
 from bloomviz.i18n import ntr, number, tr
 from bloomviz.gui.widgets.bounded_text import TOO_LONG, BoundedLine
+from bloomviz.items.encoding import ItemError, typed_item
 from bloomviz.theory.limits import ITEM_LINE_CHARS
 from bloomviz.gui.files.foreign_atlas import AtlasPanel
 from bloomviz.workbench.limits import MAX_M
@@ -296,6 +297,11 @@ class ForeignView(Messages, QtWidgets.QWidget):
     def lookup(self) -> bool:
         flt, text = self.current, self.item.text()
         if flt is None or not text:
+            return False
+        try:
+            text = typed_item(text, "Look up")    # a line with its ending is that line; several lines are refused
+        except ItemError as exc:
+            self._refuse(str(exc))
             return False
         if len(self.filters) > 1:
             return self._lookup_many(text)

@@ -106,3 +106,14 @@ def test_a_raw_files_m_and_k_are_read_as_every_number_is(view):
     assert (view.options()["m"], view.options()["k"]) == (8000, 3)
     view.raw_m.setText("2^13")
     assert view.options()["m"] == 8192
+
+
+def test_a_lookup_takes_one_line_and_refuses_several_saying_so(view):
+    expected = json.loads((DATA / "guava-mitz64-utf8.json").read_text())
+    assert view.open_path(str(GUAVA))
+    member = expected["items"][0]
+    view.item.setText(member + "\r\n")
+    assert view.lookup() and "probably in the set" in view.verdict.text()
+    view.item.setText(f"{member}\n{expected['items'][1]}")
+    assert not view.lookup() and view.verdict.text() == ""
+    assert "the box holds 2 lines, and Look up takes one item" in view.message.text()

@@ -131,3 +131,21 @@ def test_every_scenarios_own_words_have_croatian_entries():
     assert len(words) >= 11
     missing = sorted(w for w in words if not (w in entries and entries[w].translated))
     assert not missing, f"add these to bloomviz/i18n/hr.po: {missing}"
+
+
+def test_slow_motions_steps_are_croatian(croatian):
+    """Slow motion (and a lesson's slow= and Predict) told an insert hash by hash in English under hr."""
+    pytest.importorskip("PySide6")
+    from bloomviz.gui.widgets.step_reveal import reveal_steps, verdict_line
+    from bloomviz.hashing.schemes import SCHEMES
+    scheme = SCHEMES["murmur3-mix"]
+    positions = scheme.positions(b"jabuka", 1000, 3)
+    line = verdict_line("insert", positions, [False, False, True])
+    steps = reveal_steps("insert", "jabuka", b"jabuka", scheme, 1000, 3, positions, [False, False, True], line)
+    texts = [step.text for step in steps]
+    assert texts[0].startswith("<b>Umetanje „jabuka”</b> — kao bajtovi (UTF-8)") and "(bajtova: 6)" in texts[0]
+    assert "završni korak MurmurHash3" in texts[1] and "finaliser" not in texts[1]
+    assert texts[2].startswith("pozicija 0 od 3: ") and texts[4].endswith("je već 1")
+    assert texts[-1] == "<b>Umetnut</b> — 2 bita prešla su iz 0 u 1."
+    i18n.use("en")
+    assert verdict_line("insert", positions, [False, False, True]) == "<b>Inserted</b> — 2 bits turned from 0 to 1."

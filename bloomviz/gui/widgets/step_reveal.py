@@ -17,6 +17,7 @@ from bloomviz.filters.rows import scheme_of as filter_scheme
 from bloomviz.vocabulary import Verdict
 from bloomviz.hashing import schemes as hashing
 from bloomviz.hashing.steps import STEPS, position_steps
+from bloomviz.i18n import ntr, number, tr
 
 
 @dataclass(frozen=True)
@@ -37,15 +38,16 @@ def verdict_line(op: str, positions, was_set, verdict: str = "") -> str:
     if op == "lookup":
         zeros = [p for p, one in zip(positions, was_set) if not one]
         if zeros and verdict == Verdict.FALSE_NEGATIVE:
-            return (f"<b>Verdict: definitely not in the set</b> — bit {zeros[0]:,} is 0, yet the item is in the "
-                    "set: a FALSE NEGATIVE (a forced removal took the count it had set).")
+            return tr("<b>Verdict: definitely not in the set</b> — bit {bit} is 0, yet the item is in the set: a "
+                      "FALSE NEGATIVE (a forced removal took the count it had set).").format(bit=number(zeros[0]))
         if zeros:
-            return (f"<b>Verdict: definitely not in the set</b> — bit {zeros[0]:,} is 0, and an inserted item "
-                    f"would have set it.")
-        return (f"<b>Verdict: probably in the set</b> — all {len(positions)} bits are 1 (set by this item, or by "
-                f"others: a false positive is possible).")
+            return tr("<b>Verdict: definitely not in the set</b> — bit {bit} is 0, and an inserted item would have "
+                      "set it.").format(bit=number(zeros[0]))
+        return tr("<b>Verdict: probably in the set</b> — all {k} bits are 1 (set by this item, or by others: a "
+                  "false positive is possible).").format(k=len(positions))
     new = len({p for p, one in zip(positions, was_set) if not one})
-    return f"<b>Inserted</b> — {new} bit{'s' * (new != 1)} turned from 0 to 1."
+    return ntr("<b>Inserted</b> — {count} bit turned from 0 to 1.", "<b>Inserted</b> — {count} bits turned from 0 to 1.",
+               new).format(count=new)
 
 
 def reveal_steps(op: str, text: str, data: bytes, scheme, m: int, k: int, positions, was_set,
@@ -62,26 +64,29 @@ def reveal_steps(op: str, text: str, data: bytes, scheme, m: int, k: int, positi
     else:
         lines = position_steps(scheme.id, data, m, len(positions), positions=positions)
     hexed = data[:24].hex(" ") + (" …" if len(data) > 24 else "")
-    steps = [RevealStep(f"<b>{html.escape(op.capitalize())} “{html.escape(text)}”</b> — as bytes (UTF-8): "
-                        f"<code>{hexed}</code> ({len(data):,} bytes)")]
+    heading = tr(f"{op.capitalize()} “{{label}}”").format(label=text)      # as the Explain panel heads it
+    steps = [RevealStep(f"<b>{html.escape(heading)}</b> — " + tr("as bytes (UTF-8): <code>{hex}</code> ({count} "
+                                                                  "bytes)").format(hex=hexed, count=number(len(data))))]
     # the scheme's values; their last line (the positions) comes one by one below, unless it is all there is
     # (hand-set positions: nothing is hashed)
     explained = scheme.explain(data, m, k)
-    values_text = "; ".join(f"{html.escape(name)} = {html.escape(str(value))}"
+    values_text = "; ".join(f"{html.escape(tr(name))} = {html.escape(tr(str(value)))}"
                             for name, value in explained[:-1] or explained)
-    steps.append(RevealStep(f"<b>{html.escape(scheme.title)}</b>: {values_text or 'the scheme hashes the bytes'}"))
+    steps.append(RevealStep(f"<b>{html.escape(tr(scheme.title))}</b>: "
+                            f"{values_text or html.escape(tr('the scheme hashes the bytes'))}"))
     kinds = []
     for i, line in enumerate(lines[:len(positions)]):
         if op == "lookup":
             kinds.append("one" if was_set[i] else "zero")
-            state = "1" if was_set[i] else "0 — the item is definitely not in the set" if conclude else "0"
+            state = "1" if was_set[i] else tr("0 — the item is definitely not in the set") if conclude else "0"
         else:
             # a position met twice in one item is set by its first hash
             first = positions.index(positions[i]) == i
             kinds.append("old" if was_set[i] or not first else "new")
-            state = "already 1" if was_set[i] else "0, to be set" if first else "set by hash " \
-                f"{positions.index(positions[i])} already"
-        steps.append(RevealStep(f"position {i} of {len(positions)}: {html.escape(line)}<br>bit {positions[i]:,} "
-                                f"is {state}", tuple(positions[:i + 1]), tuple(kinds)))
+            state = tr("already 1") if was_set[i] else tr("0, to be set") if first else tr(
+                "set by hash {hash} already").format(hash=positions.index(positions[i]))
+        steps.append(RevealStep(tr("position {i} of {k}: {line}<br>bit {bit} is {state}").format(
+            i=i, k=len(positions), line=html.escape(line), bit=number(positions[i]), state=state),
+            tuple(positions[:i + 1]), tuple(kinds)))
     steps.append(RevealStep(last, tuple(positions), tuple(kinds)))
     return steps

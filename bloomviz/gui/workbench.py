@@ -101,7 +101,7 @@ def _warm_up() -> None:
     call (the bit kernels' JIT cache took 150-250 ms) is then ready before the user's first bulk insert, whose
     first chunk it made the longest turn of an auto-play. Meanwhile the window's own small batches take the
     numpy paths instead of waiting for this load (hashing/cold_paths.py)."""
-    # the auto-play's kernels are served from the native cache if it loaded (QtWorkbench, before the first paint)
+    # the auto-play's kernels are served from the native cache if it loaded (_start_warm_up)
     cached = native_kernels.load()
     with cold_paths.warm_up_thread():
         if not cached or _quiet_for_numba():
@@ -229,6 +229,12 @@ def warmed_up() -> bool:
 
 
 def _start_warm_up() -> None:
+    # The native kernel cache first, in this thread, right after the first paint (33 ms of CPU, 80-100 ms wall
+    # at load 6, llvmlite's import most of it): an auto-play started at once runs compiled code from its first
+    # chunk, with no load beside it. Loaded before the paint, the paint waited for it; in a thread of its own
+    # beside the window's construction, an auto-play started at once ran numpy paths until it was done (2.34x a
+    # warm one at load 10).
+    native_kernels.load()
     cold_paths.warm_up_scheduled()
     try:
         threading.Thread(target=_warm_up, name=WARM_UP_THREAD).start()
@@ -287,9 +293,6 @@ class QtWorkbench(QtCore.QObject):
         ev.notice.connect(self._relay(self.notice))
         if not _warmed.is_set():
             _warmed.set()
-            # the native kernel cache before the first paint: ~40-60 ms (llvmlite's import, most of it), so that an
-            # auto-play started at once runs compiled code from its first chunk, with no load beside it
-            native_kernels.load()
             # in a thread of its own (not a daemon: the interpreter waits for it rather than ending it midway),
             # started once the application has painted, so the window shows first; the watch begins with the
             # event loop (armed here, it saw the ~14,000 events of the window's construction, ~40 ms)

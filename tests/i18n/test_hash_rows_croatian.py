@@ -69,3 +69,24 @@ def test_the_explain_panel_shows_the_default_schemes_words_in_croatian():
     finally:
         i18n.use("en")
     assert "završni korak MurmurHash3" in shown and "finaliser" not in shown
+
+
+def test_the_variants_bands_and_their_key_are_croatian():
+    """A scalable filter's grid said "stage 0: 20/20 items, fill 53%" and its key "outlined: the stages, …" in a
+    Croatian window; the partitioned and blocked filters' bands likewise."""
+    from bloomviz.explain import describers
+    said = {}
+    for variant, options in VARIANTS.items():
+        wb = Workbench(probes=20)
+        assert wb.configure(variant=variant, **options)
+        for i in range(30):
+            wb.insert(f"w{i}")
+        i18n.use("hr")
+        try:
+            words = describers.describer(wb.filter)
+            said[variant] = [words.bands_text] + [label for _a, _b, label in words.grid_bands([5])]
+        finally:
+            i18n.use("en")
+    assert said["scalable"][0].startswith("obrubljene: faze") and said["scalable"][1].startswith("faza 0: elemenata ")
+    assert said["partitioned"][1] == said["partitioned"][1].replace("slice", "") and "odsječak 0: " in said["partitioned"][1]
+    assert said["blocked"][0].startswith("obrubljeni: blokovi od 512 bita") and said["blocked"][1].startswith("blok ")

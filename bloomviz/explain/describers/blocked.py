@@ -27,7 +27,7 @@ class BlockedWords(StandardWords):
 
     @property
     def bands_text(self) -> str:
-        return f"outlined: {self.flt.block_bits}-bit blocks; an item's k bits all lie in one"
+        return tr("outlined: {bits}-bit blocks; an item's k bits all lie in one").format(bits=self.flt.block_bits)
 
     def kind_phrase(self) -> str:
         return f"blocked filter ({self.flt.blocks:,} blocks of {self.flt.block_bits} bits)"
@@ -39,11 +39,13 @@ class BlockedWords(StandardWords):
         b, blocks = self.flt.block_bits, self.flt.blocks
         if blocks <= BANDS_SHOWN:
             counts = self.flt.block_counts()
-            return [(i * b, (i + 1) * b, f"block {i}: {counts[i] / b * 100:.0f}%") for i in range(blocks)]
+            return [(i * b, (i + 1) * b, tr("block {block}: {percent}%").format(block=i, percent=f"{counts[i] / b * 100:.0f}"))
+                    for i in range(blocks)]
         if len(recent):
             block = int(recent[0]) // b
             if block < blocks:
-                return [(block * b, (block + 1) * b, f"block {block:,} of {blocks:,}")]
+                return [(block * b, (block + 1) * b, tr("block {block} of {blocks}").format(
+                    block=number(block), blocks=number(blocks)))]
         return []
 
     def describe_bit(self, index: int) -> str:

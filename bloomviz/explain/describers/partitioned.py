@@ -23,7 +23,7 @@ class PartitionedWords(StandardWords):
 
     @property
     def bands_text(self) -> str:
-        return "outlined: the k slices; hash i sets one bit in slice i"
+        return tr("outlined: the k slices; hash i sets one bit in slice i")
 
     def kind_phrase(self) -> str:
         return f"partitioned filter ({self.flt.k} slices)"
@@ -34,7 +34,8 @@ class PartitionedWords(StandardWords):
     def grid_bands(self, recent: Sequence[int] = ()) -> list[Band]:
         s = self.flt.slice_bits
         fills = self.flt.slice_fills()
-        return [(i * s, (i + 1) * s, f"slice {i}: {fills[i] * 100:.0f}%") for i in range(self.flt.k)]
+        return [(i * s, (i + 1) * s, tr("slice {slice}: {percent}%").format(slice=i, percent=f"{fills[i] * 100:.0f}"))
+                for i in range(self.flt.k)]
 
     def describe_bit(self, index: int) -> str:
         return tr("slice {slice}").format(slice=number(index // self.flt.slice_bits))

@@ -26,7 +26,7 @@ class ScalableWords(StandardWords):
 
     @property
     def bands_text(self) -> str:
-        return "outlined: the stages, oldest first (inserts go to the newest)"
+        return tr("outlined: the stages, oldest first (inserts go to the newest)")
 
     def kind_phrase(self) -> str:
         return "scalable filter"
@@ -50,7 +50,9 @@ class ScalableWords(StandardWords):
     def grid_bands(self, recent: Sequence[int] = ()) -> list[Band]:
         flt = self.flt
         return [(off, off + st.m,
-                 f"stage {i}: {len(st):,}/{spec.capacity:,} items, fill {st.bits_set / st.m * 100:.0f}%")
+                 tr("stage {stage}: {count}/{capacity} items, fill {percent}%").format(
+                     stage=i, count=number(len(st)), capacity=number(spec.capacity),
+                     percent=f"{st.bits_set / st.m * 100:.0f}"))
                 for i, (st, spec, off) in enumerate(zip(flt.stages, flt.stages.specs, flt.stages.offsets))]
 
     def describe_bit(self, index: int) -> str:

@@ -22,6 +22,7 @@ import traitlets
 
 from bloomviz.explain.operations import hover_text
 from bloomviz.notebook.view_state import view_state
+from bloomviz.theory.units import whole_number
 from bloomviz.workbench.model import Workbench
 
 HERE = Path(__file__).parent
@@ -124,10 +125,11 @@ class BloomWidget(anywidget.AnyWidget):
 
 
 def _whole(value):
-    """A number typed in the browser's field: whole numbers as int, anything else as it is (the model's check
-    refuses it with a message naming it)."""
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
+    """A number typed in the browser's field, read as every typed number is (``units.whole_number``: 1000, 1,000,
+    1_000, 1e3, 10^6) as int; anything else as it is (the model's check refuses it with a message naming it)."""
+    if isinstance(value, str):
+        number = whole_number(value)
+        return value if number is None else number
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value

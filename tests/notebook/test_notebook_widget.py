@@ -100,6 +100,12 @@ def test_a_refusal_changes_nothing_and_says_why(widget, content, words):
     assert widget.error == ""   # the next accepted operation clears it
 
 
+@pytest.mark.parametrize("m", ["1,000", "1e3", "1_000", "10^3"])
+def test_the_browsers_numbers_are_read_as_everywhere(widget, m):
+    message(widget, op="configure", m=m, k="3")
+    assert (widget.m, widget.k, widget.error) == (1000, 3, "")
+
+
 def test_configure_and_reset_from_the_browser(widget):
     message(widget, op="insert", item="ana")
     message(widget, op="configure", m="100", k="2")

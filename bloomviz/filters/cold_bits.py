@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bloomviz.hashing.cold_paths import use_cold_path
+from bloomviz.hashing.cold_paths import note_cold_batch, use_cold_path
 
 COLD_POSITIONS = 200_000      # positions per call; beyond, the compiled pass is worth its load
 
@@ -20,7 +20,10 @@ __all__ = ["COLD_POSITIONS", "all_set", "and_bits", "check_range", "range_messag
 def use(count: int, kernels: tuple[str, ...] = ()) -> bool:
     """Inside the window's ``before_first_paint`` block, before numba is loaded, for a small pass (unless the
     pass's compiled ``kernels`` are served from the native kernel cache)."""
-    return count <= COLD_POSITIONS and use_cold_path(0, *kernels)
+    cold = count <= COLD_POSITIONS and use_cold_path(0, *kernels)
+    if cold:
+        note_cold_batch()       # (every caller takes the numpy path when told so)
+    return cold
 
 
 def range_message(position: int, m: int) -> str:

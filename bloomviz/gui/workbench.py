@@ -125,6 +125,8 @@ def _quiet_for_numba() -> bool:
             busy = any(model.busy for model in list(_models))
         except RuntimeError:        # a window made meanwhile (the set changed size): busy, to be safe
             busy = True
+        if cold_paths.compiled_wanted():        # a batch ran a numpy path: numba's own code is needed now
+            return True
         now = time.monotonic()
         if busy:
             quiet_since = now

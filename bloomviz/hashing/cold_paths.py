@@ -37,6 +37,7 @@ _LOW32 = np.uint64(0xFFFFFFFF)
 
 _building = threading.local()     # per thread: the warm-up thread never takes these paths
 _warming = threading.Event()      # set from the warm-up's scheduling until its thread has loaded everything
+_wanted = threading.Event()       # a batch took a numpy path meanwhile: numba's code is wanted now
 
 
 @contextlib.contextmanager
@@ -80,8 +81,23 @@ def use_cold_path(count: int, *kernels: str) -> bool:
     return getattr(_building, "depth", 0) > 0 and "numba" not in sys.modules
 
 
+def note_cold_batch() -> None:
+    """Called by the numpy paths: a batch (of another thread than the warm-up's, after the first paint) ran here
+    because its compiled code is not loaded. With the native kernel cache serving the auto-play's kernels, the
+    warm-up waits for a quiet moment to load numba; a batch that needs numba's own code ends that wait (an
+    auto-play into a filter of more than 2^26 bits, whose passes the cache does not hold)."""
+    if _warming.is_set() and not getattr(_building, "loader", False) and not getattr(_building, "depth", 0):
+        _wanted.set()
+
+
+def compiled_wanted() -> bool:
+    """Whether a batch took a numpy path since the warm-up was scheduled (``note_cold_batch``)."""
+    return _wanted.is_set()
+
+
 def mixed_rows(h1: np.ndarray, h2: np.ndarray, m: int, k: int) -> np.ndarray:
     """murmur3-mix's n x k positions in numpy: fmix64(h1 + i·h2) reduced as mixed_kernel reduces it."""
+    note_cold_batch()
     h1 = np.asarray(h1, dtype=np.uint64)
     h2 = np.asarray(h2, dtype=np.uint64)
     out = np.empty((h1.size, k), dtype=np.int64)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from bloomviz.filters.cold_bits import check_range
+from bloomviz.hashing.cold_paths import note_cold_batch
 
 
 def _bits(view: np.ndarray, positions: np.ndarray) -> np.ndarray:
@@ -42,6 +43,7 @@ def flip_rows(view: np.ndarray, rows: np.ndarray, m: int, distinct: np.ndarray) 
     """``first_flips.ProbeBits(distinct, m).flip_rows(view, rows, m)``: set the bits of ``rows`` (n x k, in
     insertion order) in ``view``; (bits each row turned from 0 to 1, and for each of ``distinct`` the row that
     turned it, or -1 when the batch did not turn it). Positions outside [0, m) are refused before any write."""
+    note_cold_batch()
     rows = np.ascontiguousarray(rows, dtype=np.int64)
     n, k = rows.shape
     flat = rows.ravel()

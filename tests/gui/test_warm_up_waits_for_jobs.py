@@ -7,7 +7,10 @@ from __future__ import annotations
 import threading
 import weakref
 
+import numpy as np
+
 from bloomviz.gui import workbench as gw
+from bloomviz.hashing import cold_paths
 
 
 class _Model:
@@ -33,3 +36,18 @@ def test_with_no_job_running_it_goes_ahead(monkeypatch):
     monkeypatch.setattr(gw, "_models", weakref.WeakSet())
     monkeypatch.setattr(gw, "QUIET_BEFORE_NUMBA_S", 0.05)
     assert gw._quiet_for_numba()
+
+
+def test_a_batch_that_needed_numbas_own_code_ends_the_wait(monkeypatch):
+    """A job whose batches the cache does not serve (they ran numpy paths meanwhile) wants numba now."""
+    model = _Model()
+    monkeypatch.setattr(gw, "_models", weakref.WeakSet([model]))
+    monkeypatch.setattr(gw, "QUIET_BEFORE_NUMBA_S", 3_600)
+    monkeypatch.setattr(cold_paths, "_wanted", threading.Event())
+    monkeypatch.setattr(cold_paths, "_warming", threading.Event())
+    cold_paths.note_cold_batch()                 # before the warm-up was scheduled: not counted
+    assert not cold_paths.compiled_wanted()
+    cold_paths._warming.set()
+    cold_paths.mixed_rows(np.array([1], dtype=np.uint64), np.array([3], dtype=np.uint64), 1_000, 3)
+    assert cold_paths.compiled_wanted()
+    assert gw._quiet_for_numba()                 # at once, though a job runs and the quiet time is an hour

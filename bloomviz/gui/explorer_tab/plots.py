@@ -26,6 +26,7 @@ from bloomviz.theory.units import count_text, rate_text
 from bloomviz.gui.files.file_dialogs import message_box
 from bloomviz.gui.widgets.grid_axis import beneath_the_view, opaque_grid_axes
 from bloomviz.gui.widgets.plot_export import EXPORT_FILTER, PlotExportError, export_plot
+from bloomviz.gui.widgets.whole_lines import WholeLinesLabel
 from bloomviz.i18n import marks, number, tr
 
 # Okabe–Ito colours, as in the live plot.
@@ -66,10 +67,9 @@ class CurvePlot(QtWidgets.QWidget):
         self.plot_item.setLogMode(x=log_x, y=log_y)
         self.legend = self.plot_item.addLegend(offset=legend_offset, brush=pg.mkBrush(*theme.EXPLORER_COLOURS["legend_fill"]),
                                                labelTextColor=MARK)
-        self.readout = QtWidgets.QLabel(" ")
-        self.readout.setWordWrap(True)
+        self.readout = WholeLinesLabel(" ")
         self.readout.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        self.readout.setMinimumHeight(self.readout.fontMetrics().height() * 2 + 4)
+        self._size_readout()
         self.export_button = QtWidgets.QPushButton(tr("Export…"))
         self.export_button.setToolTip(tr("Save this plot as a PNG or SVG picture, or its curves' data as CSV."))
         self.export_button.clicked.connect(self._export_dialog)
@@ -84,6 +84,20 @@ class CurvePlot(QtWidgets.QWidget):
         self._markers: list = []
         self._default_readout = " "
         self.plot_widget.scene().sigMouseMoved.connect(self._on_mouse_moved)
+
+    # at most this many lines of the readout, the rest in its tooltip: at 250 % text on 1280 x 720 it wrapped to
+    # five lines beside Export and left the plot ~60 px
+    READOUT_LINES = 3
+
+    def _size_readout(self) -> None:
+        lines = self.readout.fontMetrics().lineSpacing()
+        self.readout.setMinimumHeight(2 * lines + 4)
+        self.readout.setMaximumHeight(self.READOUT_LINES * lines + 4)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().changeEvent(event)
+        if event.type() == QtCore.QEvent.Type.FontChange:
+            self._size_readout()
 
     # --- drawing ---------------------------------------------------------------------------------------
     def curve(self, key: str, label: str, x, y, pen=None, symbol=None, symbol_brush=None, size=7,

@@ -2,9 +2,9 @@
 
 A long text (the item panel's verdict, the live plot's readout) sits in a scroll area so that large text never
 squeezes it; but the area's edge fell wherever the dock ended, and at 150-250 % text a class read the top half
-of a line ("“pundits” is probably in the" over the bottom of its letters). ``WholeLinesLabel`` paints only the
-lines whose whole height is in view: below the last of them it shows its background, the scroll bar says there
-is more, and the tooltip holds the whole text while part of it is out of view.
+of a line ("“pundits” is probably in the" over the bottom of its letters). ``WholeLinesLabel`` shows only the
+lines whose whole height is in view (a mask ends it below the last of them), the scroll bar says there is more,
+and the tooltip holds the whole text while part of it is out of view.
 
 The lines are found by laying the label's text out as Qt's label does (a ``QTextDocument`` in the label's font,
 at its contents' width, no document margin), so a headline in bold or a line of another height counts right.
@@ -74,17 +74,18 @@ class WholeLinesLabel(QtWidgets.QLabel):
         return self.shown_bottom() < self.height()
 
     def paintEvent(self, event: QtGui.QPaintEvent) -> None:  # noqa: N802 - Qt's name
-        super().paintEvent(event)
         cut = self.shown_bottom()
-        if cut < self.height():
-            painter = QtGui.QPainter(self)
-            painter.fillRect(0, cut, self.width(), self.height() - cut, self.palette().color(self.backgroundRole()))
-            painter.end()
-        shown = (cut, self._plain)
+        shown = (cut, self.width(), self._plain)
         if shown != self._shown:
-            # Qt repaints only what newly came into view (a scroll moves the pixels already drawn): a band
-            # painted over for the last view would stay blank where a whole line now fits
+            # A mask, not a band painted over: what lies behind the label (a white plot page, the theme's
+            # window) shows below its last whole line. Qt repaints only what newly came into view (a scroll
+            # moves the pixels already drawn), so the mask follows the view at every paint.
             self._shown = shown
+            if cut < self.height():
+                self.setMask(QtGui.QRegion(0, 0, self.width(), max(1, cut)))
+            else:
+                self.clearMask()
             hidden = self._plain if cut < self.height() else ""
             super().setToolTip("\n\n".join(tip for tip in (self._own_tip, hidden) if tip))
             self.update()
+        super().paintEvent(event)

@@ -12,9 +12,12 @@ TEXT = ("<b>Probably in the set</b><br>“pundits” is probably in the set: all
 
 
 def _ink_rows(label: QtWidgets.QLabel) -> list[int]:
-    """The rows of the label's picture (as the window shows it) with any dark pixel: where text was drawn."""
-    image = label.grab().toImage()
-    return [y for y in range(image.height())
+    """The rows of the label, in its own coordinates, where the window shows a dark pixel (its parent drawn with
+    it, as on screen: the label's mask applies)."""
+    parent = label.parentWidget() or label
+    image = parent.grab().toImage()
+    top = label.mapTo(parent, QtCore.QPoint(0, 0)).y()
+    return [y - top for y in range(image.height())
             if any(image.pixelColor(x, y).lightness() < 128 for x in range(0, image.width(), 2))]
 
 

@@ -103,6 +103,9 @@ def _warm_up() -> None:
     numpy paths instead of waiting for this load (hashing/cold_paths.py)."""
     # the auto-play's kernels are served from the native cache if it loaded (_start_warm_up)
     cached = native_kernels.load()
+    # numpy.ma: np.unique imports it on its first call (the plot's first rows in an auto-play: 11-41 ms); the
+    # first paint was kept free of it, this thread takes it now
+    import numpy.ma  # noqa: F401
     with cold_paths.warm_up_thread():
         if not cached or _quiet_for_numba():
             _load_compiled()

@@ -147,11 +147,13 @@ def write(directory: Path | None = None) -> Path | None:
     if directory is None:
         return None
     key = native_kernels.cache_key()
-    symbols, imports, code = build()
+    # the file made before the build: a directory that cannot take it (read-only, not a directory) costs no
+    # build, which would otherwise be seconds of CPU at every launch, each one failing here
     directory.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=directory, prefix=".kernels-", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as out:
+            symbols, imports, code = build()
             out.write(native_kernels.pack(key, symbols, imports, code))
         target = directory / native_kernels.file_name(key)
         os.replace(temporary, target)

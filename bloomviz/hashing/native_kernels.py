@@ -30,6 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
+from bloomviz.disk import safe_files
+
 MIX = "bloomviz.hashing.mixed_kernel._mix"
 TEXT_HALVES = "bloomviz.hashing.list_kernel._text_halves"
 BYTES_HALVES = "bloomviz.hashing.list_kernel._bytes_halves"
@@ -74,6 +76,7 @@ SOURCES = ("hashing/intrinsics.py", "hashing/murmur_kernel.py", "hashing/list_ke
            "hashing/generated_kernel.py", "items/generated.py", "filters/bit_kernels.py", "measure/first_flips.py")
 MAGIC = b"bloomviz native kernels 1\n"
 KEPT_FILES = 8     # the most recently written files kept beside a new one (other versions, other checkouts)
+MAX_FILE_BYTES = 1 << 24      # the file is ~50 KB: anything far larger is not one of ours, and is not read
 DTYPES = {"u64": np.uint64, "i64": np.int64, "u8": np.uint8, "i32": np.int32, "bool": np.bool_}
 
 _lock = threading.Lock()
@@ -164,8 +167,10 @@ def _load(directory: Path | None) -> str:
         return "off"
     key = cache_key()
     try:
-        data = (directory / file_name(key)).read_bytes()
-    except OSError:
+        # (a FIFO or a device put in its place would block the GUI thread, or fill memory: refused by kind)
+        with safe_files.open_regular(directory / file_name(key), limit=MAX_FILE_BYTES) as file:
+            data = file.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
         return "absent"
     import llvmlite.binding as llvm
     header, code = unpack(data, key)

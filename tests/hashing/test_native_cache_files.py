@@ -1,0 +1,54 @@
+"""The native kernel cache's file in places that cannot hold one: nothing blocks, nothing large is read, and a
+directory that cannot take the file costs no build (hashing/native_kernels.py, native_build.py)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from guards import no_hang
+
+from bloomviz.hashing import native_build, native_kernels
+
+
+def _load(directory) -> tuple[bool, str]:
+    native_kernels.forget()
+    try:
+        return native_kernels.load(directory), native_kernels.state["status"]
+    finally:
+        native_kernels.forget()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_in_the_files_place_is_refused_without_waiting(tmp_path):
+    os.mkfifo(tmp_path / native_kernels.file_name(native_kernels.cache_key()))
+    with no_hang(20, "loading the native kernel cache"):
+        loaded, why = _load(tmp_path)
+    assert not loaded and "FIFO" in why
+
+
+def test_a_file_far_larger_than_the_cache_is_not_read(tmp_path):
+    with open(tmp_path / native_kernels.file_name(native_kernels.cache_key()), "wb") as big:
+        big.truncate(native_kernels.MAX_FILE_BYTES + 1)     # sparse: no disk spent
+    loaded, why = _load(tmp_path)
+    assert not loaded and "limit" in why
+
+
+def test_a_directory_that_cannot_take_the_file_costs_no_build(tmp_path, monkeypatch):
+    built = []
+    monkeypatch.setattr(native_build, "build", lambda: built.append(1) or ({}, [], b""))
+    (tmp_path / "a file").write_bytes(b"")
+    with pytest.raises(OSError):
+        native_build.write(tmp_path / "a file" / "kernels")
+    assert built == []
+    assert list(tmp_path.iterdir()) == [tmp_path / "a file"]
+
+
+def test_a_failed_build_leaves_no_temporary_file(tmp_path, monkeypatch):
+    def fails():
+        raise RuntimeError("no kernel could be compiled")
+    monkeypatch.setattr(native_build, "build", fails)
+    with pytest.raises(RuntimeError):
+        native_build.write(tmp_path)
+    assert list(tmp_path.iterdir()) == []

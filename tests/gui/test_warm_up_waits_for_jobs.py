@@ -8,6 +8,7 @@ import threading
 import weakref
 
 import numpy as np
+import pytest
 
 from bloomviz.gui import workbench as gw
 from bloomviz.hashing import cold_paths
@@ -15,6 +16,13 @@ from bloomviz.hashing import cold_paths
 
 class _Model:
     busy = True
+
+
+@pytest.fixture(autouse=True)
+def _no_cold_batch_yet(monkeypatch):
+    """A window test run earlier in this process may have run a numpy path while its warm-up loaded numba,
+    which marks numba wanted for the rest of the process (cold_paths.note_cold_batch)."""
+    monkeypatch.setattr(cold_paths, "_wanted", threading.Event())
 
 
 def test_numba_waits_until_no_model_has_been_busy_for_a_moment(monkeypatch):
@@ -43,7 +51,6 @@ def test_a_batch_that_needed_numbas_own_code_ends_the_wait(monkeypatch):
     model = _Model()
     monkeypatch.setattr(gw, "_models", weakref.WeakSet([model]))
     monkeypatch.setattr(gw, "QUIET_BEFORE_NUMBA_S", 3_600)
-    monkeypatch.setattr(cold_paths, "_wanted", threading.Event())
     monkeypatch.setattr(cold_paths, "_warming", threading.Event())
     cold_paths.note_cold_batch()                 # before the warm-up was scheduled: not counted
     assert not cold_paths.compiled_wanted()

@@ -109,7 +109,9 @@ def _warm_up() -> None:
     with cold_paths.warm_up_thread():
         if not cached or _quiet_for_numba():
             _load_compiled()
-    if not cached:
+    # the cache's build (~3 s of CPU, numba compiling) waits for a quiet moment too: on a first launch it ran
+    # beside an auto-play started at once and made it 5.5x a warm one
+    if not cached and _quiet_for_numba(wanted_ends=False):
         _write_native_cache()
 
 
@@ -120,15 +122,16 @@ def _warm_up() -> None:
 QUIET_BEFORE_NUMBA_S = 2.0
 
 
-def _quiet_for_numba() -> bool:
-    """Wait until no model has been busy for ``QUIET_BEFORE_NUMBA_S``; False (no load) if the process is ending."""
+def _quiet_for_numba(wanted_ends: bool = True) -> bool:
+    """Wait until no model has been busy for ``QUIET_BEFORE_NUMBA_S`` (or, ``wanted_ends``, a batch wanted
+    numba's code: ``cold_paths.compiled_wanted``); False (nothing to load) if the process is ending."""
     quiet_since = time.monotonic()
     while threading.main_thread().is_alive():
         try:
             busy = any(model.busy for model in list(_models))
         except RuntimeError:        # a window made meanwhile (the set changed size): busy, to be safe
             busy = True
-        if cold_paths.compiled_wanted():        # a batch ran a numpy path: numba's own code is needed now
+        if wanted_ends and cold_paths.compiled_wanted():   # a batch ran a numpy path: numba's code is needed now
             return True
         now = time.monotonic()
         if busy:

@@ -58,3 +58,20 @@ def test_a_batch_that_needed_numbas_own_code_ends_the_wait(monkeypatch):
     cold_paths.mixed_rows(np.array([1], dtype=np.uint64), np.array([3], dtype=np.uint64), 1_000, 3)
     assert cold_paths.compiled_wanted()
     assert gw._quiet_for_numba()                 # at once, though a job runs and the quiet time is an hour
+
+
+def test_the_caches_build_waits_for_quiet_even_when_numba_was_wanted(monkeypatch):
+    model = _Model()
+    monkeypatch.setattr(gw, "_models", weakref.WeakSet([model]))
+    monkeypatch.setattr(gw, "QUIET_BEFORE_NUMBA_S", 0.1)
+    wanted = threading.Event()
+    wanted.set()
+    monkeypatch.setattr(cold_paths, "_wanted", wanted)
+    answer, done = [], threading.Event()
+    waiter = threading.Thread(target=lambda: (answer.append(gw._quiet_for_numba(wanted_ends=False)), done.set()))
+    waiter.start()
+    assert not done.wait(0.5), "built beside a running job"
+    model.busy = False
+    assert done.wait(30)
+    waiter.join()
+    assert answer == [True]

@@ -89,4 +89,4 @@ def test_the_variants_bands_and_their_key_are_croatian():
             i18n.use("en")
     assert said["scalable"][0].startswith("obrubljene: faze") and said["scalable"][1].startswith("faza 0: elemenata ")
     assert said["partitioned"][1] == said["partitioned"][1].replace("slice", "") and "odsječak 0: " in said["partitioned"][1]
-    assert said["blocked"][0].startswith("obrubljeni: blokovi od 512 bita") and said["blocked"][1].startswith("blok ")
+    assert said["blocked"][0].startswith("obrubljeni: blokovi (bitova u bloku: 512)") and said["blocked"][1].startswith("blok ")

@@ -31,7 +31,10 @@ from bloomviz.items.generated import GeneratedRun
 # bench_stalls.py: chunk turns of 9-17 ms of CPU at 10 ms, 56-59 ms at 20 ms). At 0.15 us an insert (auto-play
 # of generated runs) that is still ~30,000 inserts a step, whose fixed cost (~0.4 ms) stays under a tenth.
 TARGET_TICK_S = 0.005
-WALL_TICK_S = 0.010      # a chunk's wall time, so that a chunk and a paint turn stay within ~30 ms under load
+# A chunk's wall time, so that a chunk stays within ~20 ms under load. At 10 ms the wall clock could shrink a
+# chunk at load 9-10 to a quarter of its CPU-sized length (1.25 ms of CPU, a third of it the chunk's fixed cost):
+# auto-plays of 10^7 took 10-22 s there against 6-13 s with 20 ms, and the worst turns were paints, not chunks.
+WALL_TICK_S = 0.020
 WALL_FLOOR = 0.25        # the wall clock shrinks a chunk to no less than this share of its CPU-sized length
 FRAME_INTERVAL_S = 0.100
 MIN_CHUNK, MAX_CHUNK = 512, 200_000

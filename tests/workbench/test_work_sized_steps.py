@@ -58,9 +58,12 @@ def _chunks_on(monkeypatch, wait: float) -> jobs.Job:
 
 
 def test_chunks_keep_to_a_wall_budget_on_a_loaded_machine(monkeypatch):
-    by_cpu = jobs.TARGET_TICK_S / 1e-6                      # the chunk an idle machine runs: 10 ms of CPU
+    by_cpu = jobs.TARGET_TICK_S / 1e-6                      # the chunk an idle machine runs: TARGET_TICK_S of CPU
     assert abs(_chunks_on(monkeypatch, wait=1.0).chunk - by_cpu) <= 1
-    # three times the wall clock per CPU second: a chunk takes WALL_TICK_S of the wall clock, not 30 ms
-    assert abs(_chunks_on(monkeypatch, wait=3.0).chunk - jobs.WALL_TICK_S / 3e-6) <= 1
-    # a machine ten times over: no shorter than the floor (the steps' own overhead would eat the work)
-    assert abs(_chunks_on(monkeypatch, wait=10.0).chunk - jobs.WALL_FLOOR * by_cpu) <= 1
+    # a wall clock per CPU second past WALL_TICK_S / TARGET_TICK_S: a chunk takes WALL_TICK_S of the wall clock
+    loaded = 1.5 * jobs.WALL_TICK_S / jobs.TARGET_TICK_S
+    assert abs(_chunks_on(monkeypatch, wait=loaded).chunk - jobs.WALL_TICK_S / (loaded * 1e-6)) <= 1
+    # a machine so far over that the wall clock would go below the floor: the floor (the steps' own overhead
+    # would eat the work)
+    over = 2 * jobs.WALL_TICK_S / (jobs.WALL_FLOOR * jobs.TARGET_TICK_S)
+    assert abs(_chunks_on(monkeypatch, wait=over).chunk - jobs.WALL_FLOOR * by_cpu) <= 1

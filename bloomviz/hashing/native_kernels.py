@@ -124,9 +124,17 @@ def file_name(key: str) -> str:
     return f"kernels-{key[:32]}.bin"
 
 
+def _digest(symbols, imports, code: bytes) -> str:
+    # the header's symbols and imports too: a digit changed in a symbol's name sends a kernel's arguments to
+    # another kernel's code, and an import lost from the list escapes the check that keeps the linker from
+    # aborting the process
+    listed = json.dumps([symbols, imports], sort_keys=True).encode()
+    return hashlib.sha256(listed + b"\0" + code).hexdigest()
+
+
 def pack(key: str, symbols: dict[str, str], imports: list[str], code: bytes) -> bytes:
     header = json.dumps({"key": key, "symbols": symbols, "imports": imports, "size": len(code),
-                         "sha256": hashlib.sha256(code).hexdigest()}).encode()
+                         "sha256": _digest(symbols, imports, code)}).encode()
     return MAGIC + struct.pack("<Q", len(header)) + header + code
 
 
@@ -145,8 +153,10 @@ def unpack(data: bytes, key: str) -> tuple[dict, bytes]:
     if not isinstance(header, dict) or header.get("key") != key:
         raise ValueError("stale: written for other sources, versions or CPU")
     code = data[at + size:]
-    if len(code) != header.get("size") or hashlib.sha256(code).hexdigest() != header.get("sha256"):
+    if len(code) != header.get("size"):
         raise ValueError("truncated or damaged object code")
+    if _digest(header.get("symbols"), header.get("imports"), code) != header.get("sha256"):
+        raise ValueError("damaged object code or list of symbols")
     return header, code
 
 

@@ -52,3 +52,21 @@ def test_a_failed_build_leaves_no_temporary_file(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError):
         native_build.write(tmp_path)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("before, after", [(b"bloomviz_native_1", b"bloomviz_native_2"), (b'"memset", ', b"")])
+def test_a_header_changed_after_writing_is_refused(before, after):
+    """A symbol's number changed would call one kernel with another's arguments; an import dropped from the
+    list would get past the check that keeps the JIT linker from aborting the process."""
+    key = native_kernels.cache_key()
+    symbols = {"bloomviz.hashing.mixed_kernel._mix": "bloomviz_native_1",
+               "bloomviz.filters.bit_kernels._set": "bloomviz_native_2"}
+    data = native_kernels.pack(key, symbols, ["PyList_GetItem", "memset", "memmove"], b"object code")
+    assert native_kernels.unpack(data, key)[1] == b"object code"
+    at = data.index(before)
+    changed = data[:at] + after + data[at + len(before):]
+    size = len(native_kernels.MAGIC)
+    header_size = int.from_bytes(changed[size:size + 8], "little") + len(after) - len(before)
+    changed = changed[:size] + header_size.to_bytes(8, "little") + changed[size + 8:]
+    with pytest.raises(ValueError, match="damaged"):
+        native_kernels.unpack(changed, key)

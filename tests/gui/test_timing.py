@@ -166,10 +166,30 @@ def test_a_throttled_call_waits_while_a_large_repaint_is_due(qtbot, owner, monke
     assert starts == [1] + [timing.CLAIM_RETRY_MS] * (timing.MAX_SKIPS if claimed else 0)
 
 
+class _Clock:
+    """The time module, its perf_counter reading ``now[0]`` (the other clocks, read by the turn budget, real)."""
+
+    def __init__(self, now: list[float]):
+        self._now = now
+
+    def perf_counter(self) -> float:
+        return self._now[0]
+
+    def __getattr__(self, name):
+        return getattr(time, name)
+
+
 def test_a_claimed_paint_is_due_for_claim_s(monkeypatch):
+    # on the module's own clock, set by the test: read from the real one, a test thread the loaded machine left
+    # waiting for more than CLAIM_S (30 ms) between the claim and the question saw the claim over
+    now = [1_000.0]
+    monkeypatch.setattr(timing, "time", _Clock(now))
+    monkeypatch.setattr(timing, "_claimed_at", [float("-inf")])
+    assert not timing.paint_claimed()
     timing.claim_paint()
+    now[0] += 0.9 * timing.CLAIM_S
     assert timing.paint_claimed()
-    monkeypatch.setattr(timing, "_claimed_at", [time.perf_counter() - 2 * timing.CLAIM_S])
+    now[0] += 0.2 * timing.CLAIM_S
     assert not timing.paint_claimed()
 
 

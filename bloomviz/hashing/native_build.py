@@ -19,6 +19,7 @@ import importlib
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from bloomviz.hashing import native_kernels
@@ -172,3 +173,14 @@ def _prune(directory: Path) -> None:
             old.unlink()
     except OSError:         # another process pruned or wrote meanwhile: the next write prunes again
         pass
+    # a write cut short (the process killed during its build) leaves its temporary file; one this old is no
+    # other process's write in progress (a build takes seconds)
+    for left in directory.glob(".kernels-*.tmp"):
+        try:
+            if time.time() - left.stat().st_mtime > ABANDONED_AFTER_S:
+                left.unlink()
+        except OSError:
+            pass
+
+
+ABANDONED_AFTER_S = 3600

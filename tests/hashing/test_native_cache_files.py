@@ -70,3 +70,14 @@ def test_a_header_changed_after_writing_is_refused(before, after):
     changed = changed[:size] + header_size.to_bytes(8, "little") + changed[size + 8:]
     with pytest.raises(ValueError, match="damaged"):
         native_kernels.unpack(changed, key)
+
+
+def test_a_write_cut_short_long_ago_leaves_no_temporary_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(native_build, "build", lambda: ({}, [], b"object code"))
+    abandoned, running = tmp_path / ".kernels-abandoned.tmp", tmp_path / ".kernels-running.tmp"
+    abandoned.write_bytes(b"")
+    running.write_bytes(b"")
+    long_ago = abandoned.stat().st_mtime - 2 * native_build.ABANDONED_AFTER_S
+    os.utime(abandoned, (long_ago, long_ago))
+    written = native_build.write(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([written.name, running.name])

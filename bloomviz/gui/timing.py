@@ -85,13 +85,14 @@ class _TurnBudget:
     """Whether a due call leaves this turn to the next: the turn has already spent ``budget_ms`` of CPU (it
     painted or worked), at most ``MAX_SKIPS`` turns in a row. Shared by Throttle and ChunkRunner."""
 
-    def __init__(self, budget_ms: float):
+    def __init__(self, budget_ms: float, wait_for_paints: bool = True):
         self._budget = budget_ms / 1000
         self._skipped = 0
+        self._paints = wait_for_paints      # also leave a turn while a large repaint is due (claim_paint)
         watch_turns()
 
     def defer(self) -> bool:
-        if self._skipped < MAX_SKIPS and (turn_cpu() > self._budget or paint_claimed()):
+        if self._skipped < MAX_SKIPS and (turn_cpu() > self._budget or (self._paints and paint_claimed())):
             self._skipped += 1
             return True
         self._skipped = 0
@@ -170,14 +171,14 @@ class Throttle(QtCore.QObject):
 
 class ChunkRunner(QtCore.QObject):
     def __init__(self, step: Callable[[], bool], parent: QtCore.QObject | None = None, interval_ms: int = 0,
-                 turn_budget_ms: float | None = None):
+                 turn_budget_ms: float | None = None, wait_for_paints: bool = True):
         super().__init__(parent)
         self._step = step
         self._timer = QtCore.QTimer(self)
         self._timer.setInterval(int(interval_ms))
         self._timer.timeout.connect(self._fire)
         self._starts = 0
-        self._budget = None if turn_budget_ms is None else _TurnBudget(turn_budget_ms)
+        self._budget = None if turn_budget_ms is None else _TurnBudget(turn_budget_ms, wait_for_paints)
 
     @property
     def is_running(self) -> bool:

@@ -278,7 +278,8 @@ class QtWorkbench(QtCore.QObject):
         self._explained: tuple[object, object] = (None, None)   # (record, its Explanation), built once
         # the model's job, one step a turn of the loop; deferred truth rows, a slice per idle turn: each in a turn
         # of its own when the turn already painted (timing.TURN_BUDGET_MS)
-        self._runner = ChunkRunner(self.model.step_job, self, turn_budget_ms=TURN_BUDGET_MS)
+        # (a chunk paints nothing: the job does not wait out another view's large repaint, timing.claim_paint)
+        self._runner = ChunkRunner(self.model.step_job, self, turn_budget_ms=TURN_BUDGET_MS, wait_for_paints=False)
         self._filler = ChunkRunner(self._fill_rows, self, turn_budget_ms=TURN_BUDGET_MS)
         self._hover_waits = False                               # a hover said "in a moment": tell it when
         self._pending: deque = deque()                          # records made, not yet delivered to the views

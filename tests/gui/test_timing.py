@@ -166,6 +166,22 @@ def test_a_throttled_call_waits_while_a_large_repaint_is_due(qtbot, owner, monke
     assert starts == [1] + [timing.CLAIM_RETRY_MS] * (timing.MAX_SKIPS if claimed else 0)
 
 
+@pytest.mark.parametrize("wait_for_paints", [True, False])
+def test_a_budgeted_step_leaves_a_claimed_turn_unless_it_paints_nothing(qtbot, owner, monkeypatch, wait_for_paints):
+    monkeypatch.setattr(timing, "turn_cpu", lambda: 0.0)
+    monkeypatch.setattr(timing, "paint_claimed", lambda: True)
+    checks, steps = [], []
+    runner = ChunkRunner(lambda: steps.append(1) or len(steps) < 3, owner, turn_budget_ms=timing.TURN_BUDGET_MS,
+                         wait_for_paints=wait_for_paints)
+    fire = runner._fire
+    runner._timer.timeout.disconnect()
+    runner._timer.timeout.connect(lambda: (checks.append(1), fire()))
+    runner.start()
+    qtbot.waitUntil(lambda: not runner.is_running, timeout=5_000)
+    # waiting for paints: each step leaves MAX_SKIPS claimed turns first; a job's chunk steps at once
+    assert len(steps) == 3 and len(checks) == 3 * (timing.MAX_SKIPS + 1 if wait_for_paints else 1)
+
+
 class _Clock:
     """The time module, its perf_counter reading ``now[0]`` (the other clocks, read by the turn budget, real)."""
 

@@ -37,7 +37,16 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "bloomviz"))
 # clean-clone run that took 7 min 50 s; the same wait passes in well under a second on a quiet one). So every
 # wait that may raise waits at least WAIT_FLOOR_MS. A wait given raising=False, or no timeout (0 or None), is
 # left as it was: there the timeout is part of what the test asks for.
+# Once a test in this process has failed, the waits keep their own timeouts again: if something broke every
+# window (say, windows stop being shown), ~300 waits of 30 s would keep a run that is already red going for hours.
 WAIT_FLOOR_MS = 30_000
+_a_test_failed = False
+
+
+def pytest_runtest_logreport(report):
+    global _a_test_failed
+    if report.failed:
+        _a_test_failed = True
 
 
 def _at_least_the_floor(wait):
@@ -45,7 +54,7 @@ def _at_least_the_floor(wait):
 
     @functools.wraps(wait)
     def patient(self, *args, timeout=5000, **kwargs):
-        if timeout and kwargs.get("raising") is not False:
+        if timeout and kwargs.get("raising") is not False and not _a_test_failed:
             timeout = max(timeout, WAIT_FLOOR_MS)
         return wait(self, *args, timeout=timeout, **kwargs)
     patient.floor_ms = WAIT_FLOOR_MS

@@ -143,11 +143,14 @@ def _replace_helpers(module) -> None:
 
 
 def write(directory: Path | None = None) -> Path | None:
-    """Build and write the cache file (None: no cache directory configured). Atomic: a temporary file renamed."""
+    """Build and write the cache file (None: no cache directory configured, or the kernels' sources changed on
+    disk since this process imported them). Atomic: a temporary file renamed."""
     directory = directory if directory is not None else native_kernels.cache_dir()
     if directory is None:
         return None
     key = native_kernels.cache_key()
+    if native_kernels.key_on_disk() != key:     # sources edited since this process imported them: its code is
+        return None                             # not theirs; the next launch compiles and writes the new one
     # the file made before the build: a directory that cannot take it (read-only, not a directory) costs no
     # build, which would otherwise be seconds of CPU at every launch, each one failing here
     directory.mkdir(parents=True, exist_ok=True)

@@ -80,6 +80,7 @@ MAX_FILE_BYTES = 1 << 24      # the file is ~50 KB: anything far larger is not o
 DTYPES = {"u64": np.uint64, "i64": np.int64, "u8": np.uint8, "i32": np.int32, "bool": np.bool_}
 
 _lock = threading.Lock()
+_key_lock = threading.Lock()
 _entries: dict[str, object] = {}
 _engine: list = []        # the JIT linker holding the loaded code: kept for the life of the process
 state = {"status": "not loaded"}      # why not, once tried: read by tests and the benchmark
@@ -103,7 +104,22 @@ def _numba_version() -> bytes:
     return b"no numba"
 
 
+_process_key: list[str] = []      # the key when this process first asked: the sources it had imported
+
+
 def cache_key() -> str:
+    """This process's key: computed once, when first asked (the window's load at start-up, just after the
+    kernels' modules were imported), and kept. The code a process compiles is the code it imported; a key read
+    again from sources edited since (a pull into an editable install) would label old machine code as new, and
+    the next launch would load it (``native_build.write`` writes nothing when the two differ)."""
+    with _key_lock:
+        if not _process_key:
+            _process_key.append(key_on_disk())
+        return _process_key[0]
+
+
+def key_on_disk() -> str:
+    """The key of the sources as they are on disk now (and of this host, versions and settings)."""
     import llvmlite
     import llvmlite.binding as llvm
     digest = hashlib.sha256()
@@ -179,6 +195,7 @@ def _load(directory: Path | None) -> str:
     try:
         # (a FIFO or a device put in its place would block the GUI thread, or fill memory: refused by kind)
         with safe_files.open_regular(directory / file_name(key), limit=MAX_FILE_BYTES) as file:
+            _refuse_foreign(os.fstat(file.fileno()))
             data = file.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         return "absent"
@@ -203,6 +220,17 @@ def _load(directory: Path | None) -> str:
     _engine.append(engine)
     _entries.update(entries)
     return "loaded"
+
+
+def _refuse_foreign(stat: os.stat_result) -> None:
+    """The file's bytes run as machine code in this process: only a file this user (or root) owns and no one
+    else may write is taken (as ssh takes its keys); ours are made 0600 by the temporary file they start as."""
+    if not hasattr(os, "getuid"):        # (no owners to compare on this system)
+        return
+    if stat.st_uid not in (os.getuid(), 0):
+        raise PermissionError(f"owned by user {stat.st_uid}, not this user")
+    if stat.st_mode & 0o022:
+        raise PermissionError(f"writable by others (mode {stat.st_mode & 0o777:o})")
 
 
 def _entry(kernel: str, address: int):

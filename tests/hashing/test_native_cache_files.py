@@ -81,3 +81,30 @@ def test_a_write_cut_short_long_ago_leaves_no_temporary_file(tmp_path, monkeypat
     os.utime(abandoned, (long_ago, long_ago))
     written = native_build.write(tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([written.name, running.name])
+
+
+def test_sources_edited_after_this_process_imported_them_are_not_written_under_their_key(tmp_path, monkeypatch):
+    """The code a process compiles is what it imported: written under the key of sources edited since (a pull
+    into an editable install), the next launch would load the old machine code as the new."""
+    built = []
+    monkeypatch.setattr(native_build, "build", lambda: built.append(1) or ({}, [], b"object code"))
+    native_kernels.cache_key()                           # this process's key, as at its start-up
+    monkeypatch.setattr(native_kernels, "key_on_disk", lambda: "sources edited since")
+    assert native_build.write(tmp_path) is None
+    assert built == [] and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="no file owners on this system")
+def test_a_file_others_may_write_or_own_is_not_run(tmp_path):
+    """The file's bytes run as machine code: one that another user owns, or anyone else may write, is refused."""
+    path = tmp_path / native_kernels.file_name(native_kernels.cache_key())
+    path.write_bytes(b"not even a cache file")
+    path.chmod(0o666)
+    loaded, why = _load(tmp_path)
+    assert not loaded and "writable by others" in why
+    stranger = os.stat_result((0o100600, 0, 0, 1, os.getuid() + 1, 0, 0, 0, 0, 0))     # another user's, 0600
+    with pytest.raises(PermissionError, match="owned by user"):
+        native_kernels._refuse_foreign(stranger)
+    path.chmod(0o600)
+    loaded, why = _load(tmp_path)
+    assert not loaded and "writable" not in why and "owned" not in why     # refused for what it holds instead

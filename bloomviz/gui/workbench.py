@@ -50,15 +50,13 @@ from __future__ import annotations
 
 import functools
 import threading
-import time
-import weakref
 from collections import deque
 
-import numpy as np
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz.explain import operations as words
 from bloomviz.explain import variants
+from bloomviz.gui import warm_up
 from bloomviz.gui.timing import TURN_BUDGET_MS, AfterFirstPaint, ChunkRunner
 from bloomviz.hashing import cold_paths, native_kernels
 from bloomviz.workbench.model import Workbench as Model
@@ -92,90 +90,7 @@ CHANGES = frozenset((
 FILL_ROWS = 1 << 13     # deferred truth rows made per idle turn: 0.4-3 ms (45-360 ns a row, by the load)
 HOVER_ROWS = 1 << 16    # at most this many made for one hover (3-25 ms); more waiting: the hover says so
 _warmed = threading.Event()
-_models: weakref.WeakSet = weakref.WeakSet()     # the windows' models, whose jobs the warm-up lets run first
 WARM_UP_THREAD = "bloomviz-warm-up"
-
-
-def _warm_up() -> None:
-    """A tiny filter through the model's insert paths, once per process: code compiled or loaded on its first
-    call (the bit kernels' JIT cache took 150-250 ms) is then ready before the user's first bulk insert, whose
-    first chunk it made the longest turn of an auto-play. Meanwhile the window's own small batches take the
-    numpy paths instead of waiting for this load (hashing/cold_paths.py)."""
-    # the auto-play's kernels are served from the native cache if it loaded (_start_warm_up)
-    cached = native_kernels.load()
-    # numpy.ma: np.unique imports it on its first call (the plot's first rows in an auto-play: 11-41 ms); the
-    # first paint was kept free of it, this thread takes it now
-    import numpy.ma  # noqa: F401
-    with cold_paths.warm_up_thread():
-        if not cached or _quiet_for_numba():
-            _load_compiled()
-    # the cache's build (~3 s of CPU, numba compiling) waits for a quiet moment too: on a first launch it ran
-    # beside an auto-play started at once and made it 5.5x a warm one
-    if not cached and _quiet_for_numba(wanted_ends=False):
-        _write_native_cache()
-
-
-# With the auto-play's kernels served from the native cache, numba's load (~0.5 s of CPU, mostly holding the
-# interpreter's lock) waits for a moment when no window's model has run a job for this long: beside an auto-play
-# started at once it made that auto-play 2-3x a warm one (its process's CPU 0.98 against 0.54 s; waiting, 0.38
-# against 0.34). It is then ready before most users' first operation that needs it.
-QUIET_BEFORE_NUMBA_S = 2.0
-
-
-def _quiet_for_numba(wanted_ends: bool = True) -> bool:
-    """Wait until no model has been busy for ``QUIET_BEFORE_NUMBA_S`` (or, ``wanted_ends``, a batch wanted
-    numba's code: ``cold_paths.compiled_wanted``); False (nothing to load) if the process is ending."""
-    quiet_since = time.monotonic()
-    while threading.main_thread().is_alive():
-        try:
-            busy = any(model.busy for model in list(_models))
-        except RuntimeError:        # a window made meanwhile (the set changed size): busy, to be safe
-            busy = True
-        if wanted_ends and cold_paths.compiled_wanted():   # a batch ran a numpy path: numba's code is needed now
-            return True
-        now = time.monotonic()
-        if busy:
-            quiet_since = now
-        elif now - quiet_since >= QUIET_BEFORE_NUMBA_S:
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def _write_native_cache() -> None:
-    """For the next launch (hashing/native_build.py): seconds of CPU, once per install and machine."""
-    if native_kernels.cache_dir() is None or not threading.main_thread().is_alive():    # (not at exit)
-        return
-    try:
-        from bloomviz.hashing import native_build
-        native_build.write()
-    except Exception:       # a cache only saves time: without one the next launch loads numba as this one did
-        pass
-
-
-def _load_compiled() -> None:
-    # Loading the compiled modules first makes the batches below take the compiled paths (before numba is
-    # loaded, small batches take numpy ones: hashing/cold_paths.py), so their machine code is ready too.
-    from bloomviz.filters import bit_kernels  # noqa: F401
-    from bloomviz.hashing import mixed_kernel, murmur_kernel  # noqa: F401
-    from bloomviz.items.generated import GeneratedItems, GeneratedRun
-    from bloomviz.measure import first_flips
-    model = Model(probes=64)
-    if model.configure(4_096, 3, capacity=100):
-        model.insert_batch(GeneratedRun(GeneratedItems(100, seed=0), 0, 100))
-        model.insert("warm-up")
-        model.lookup("warm-up")
-    # A filter past the exact probe map's size (the 1 % design for 10^7 items) finds its flips in a second
-    # pass: loaded here too, or the first chunk of such an auto-play loaded it inside a turn of the loop.
-    big = first_flips.EXACT_MAX_M + 8
-    probe_bits = first_flips.ProbeBits(np.array([1, 5], dtype=np.int64), big)
-    view = np.zeros((big + 7) // 8, dtype=np.uint8)
-    probe_bits.flip_rows(view, np.array([[1, 2]], dtype=np.int64), big)
-    # generated items into such a filter go in by their hash halves (FpTracker.insert_halves): its passes too
-    probe_bits.flip_halves(view, np.array([7], dtype=np.uint64), np.array([3], dtype=np.uint64), big, 2)
-    from bloomviz.hashing.generated_kernel import hash128_generated, hash128_values   # which hash those halves
-    hash128_generated(GeneratedItems(1, seed=0), 0, 1)
-    hash128_values(np.zeros(1, dtype=np.uint64), "i")
 
 
 _after_paint: list = []     # the one-shot start of the warm-up the first paint calls, while it waits
@@ -245,7 +160,7 @@ def _start_warm_up() -> None:
     native_kernels.load()
     cold_paths.warm_up_scheduled()
     try:
-        threading.Thread(target=_warm_up, name=WARM_UP_THREAD).start()
+        threading.Thread(target=warm_up.run, name=WARM_UP_THREAD).start()
     except RuntimeError:        # no thread to be had: no warm-up either, so nothing waits for one
         with cold_paths.warm_up_thread():
             pass
@@ -274,7 +189,7 @@ class QtWorkbench(QtCore.QObject):
         super().__init__(parent)
         kwargs = {name: value for name, value in (("probes", probes), ("seed", seed)) if value is not None}
         self.model = model if model is not None else Model(**kwargs)
-        _models.add(self.model)
+        warm_up.models.add(self.model)
         self._explained: tuple[object, object] = (None, None)   # (record, its Explanation), built once
         # the model's job, one step a turn of the loop; deferred truth rows, a slice per idle turn: each in a turn
         # of its own when the turn already painted (timing.TURN_BUDGET_MS)

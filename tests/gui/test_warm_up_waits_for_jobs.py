@@ -10,7 +10,7 @@ import weakref
 import numpy as np
 import pytest
 
-from bloomviz.gui import workbench as gw
+from bloomviz.gui import warm_up
 from bloomviz.hashing import cold_paths
 
 
@@ -28,10 +28,10 @@ def _no_cold_batch_yet(monkeypatch):
 def test_numba_waits_until_no_model_has_been_busy_for_a_moment(monkeypatch):
     model = _Model()
     models = weakref.WeakSet([model])
-    monkeypatch.setattr(gw, "_models", models)
-    monkeypatch.setattr(gw, "QUIET_BEFORE_NUMBA_S", 0.1)
+    monkeypatch.setattr(warm_up, "models", models)
+    monkeypatch.setattr(warm_up, "QUIET_BEFORE_NUMBA_S", 0.1)
     answer, done = [], threading.Event()
-    waiter = threading.Thread(target=lambda: (answer.append(gw._quiet_for_numba()), done.set()))
+    waiter = threading.Thread(target=lambda: (answer.append(warm_up.quiet_for_numba()), done.set()))
     waiter.start()
     assert not done.wait(0.5), "went ahead while a job was running"
     model.busy = False
@@ -41,34 +41,34 @@ def test_numba_waits_until_no_model_has_been_busy_for_a_moment(monkeypatch):
 
 
 def test_with_no_job_running_it_goes_ahead(monkeypatch):
-    monkeypatch.setattr(gw, "_models", weakref.WeakSet())
-    monkeypatch.setattr(gw, "QUIET_BEFORE_NUMBA_S", 0.05)
-    assert gw._quiet_for_numba()
+    monkeypatch.setattr(warm_up, "models", weakref.WeakSet())
+    monkeypatch.setattr(warm_up, "QUIET_BEFORE_NUMBA_S", 0.05)
+    assert warm_up.quiet_for_numba()
 
 
 def test_a_batch_that_needed_numbas_own_code_ends_the_wait(monkeypatch):
     """A job whose batches the cache does not serve (they ran numpy paths meanwhile) wants numba now."""
     model = _Model()
-    monkeypatch.setattr(gw, "_models", weakref.WeakSet([model]))
-    monkeypatch.setattr(gw, "QUIET_BEFORE_NUMBA_S", 3_600)
+    monkeypatch.setattr(warm_up, "models", weakref.WeakSet([model]))
+    monkeypatch.setattr(warm_up, "QUIET_BEFORE_NUMBA_S", 3_600)
     monkeypatch.setattr(cold_paths, "_warming", threading.Event())
     cold_paths.note_cold_batch()                 # before the warm-up was scheduled: not counted
     assert not cold_paths.compiled_wanted()
     cold_paths._warming.set()
     cold_paths.mixed_rows(np.array([1], dtype=np.uint64), np.array([3], dtype=np.uint64), 1_000, 3)
     assert cold_paths.compiled_wanted()
-    assert gw._quiet_for_numba()                 # at once, though a job runs and the quiet time is an hour
+    assert warm_up.quiet_for_numba()                 # at once, though a job runs and the quiet time is an hour
 
 
 def test_the_caches_build_waits_for_quiet_even_when_numba_was_wanted(monkeypatch):
     model = _Model()
-    monkeypatch.setattr(gw, "_models", weakref.WeakSet([model]))
-    monkeypatch.setattr(gw, "QUIET_BEFORE_NUMBA_S", 0.1)
+    monkeypatch.setattr(warm_up, "models", weakref.WeakSet([model]))
+    monkeypatch.setattr(warm_up, "QUIET_BEFORE_NUMBA_S", 0.1)
     wanted = threading.Event()
     wanted.set()
     monkeypatch.setattr(cold_paths, "_wanted", wanted)
     answer, done = [], threading.Event()
-    waiter = threading.Thread(target=lambda: (answer.append(gw._quiet_for_numba(wanted_ends=False)), done.set()))
+    waiter = threading.Thread(target=lambda: (answer.append(warm_up.quiet_for_numba(wanted_ends=False)), done.set()))
     waiter.start()
     assert not done.wait(0.5), "built beside a running job"
     model.busy = False

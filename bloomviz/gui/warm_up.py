@@ -1,0 +1,119 @@
+"""The window's warm-up thread: numba's compiled code loaded (or numba's cache of it, and the native kernel
+cache written) after the first paint, so that a user's first bulk operation does not pay for it inside a turn
+of the event loop (gui/workbench.py starts it; hashing/cold_paths.py says what runs meanwhile)."""
+
+from __future__ import annotations
+
+import threading
+import time
+import weakref
+
+import numpy as np
+
+from bloomviz.hashing import cold_paths, native_kernels
+from bloomviz.workbench.model import Workbench as Model
+
+models: weakref.WeakSet = weakref.WeakSet()     # the windows' models, whose jobs the warm-up lets run first
+
+
+def run() -> None:
+    """A tiny filter through the model's insert paths, once per process: code compiled or loaded on its first
+    call (the bit kernels' JIT cache took 150-250 ms) is then ready before the user's first bulk insert, whose
+    first chunk it made the longest turn of an auto-play. Meanwhile the window's own small batches take the
+    numpy paths instead of waiting for this load (hashing/cold_paths.py)."""
+    # the auto-play's kernels are served from the native cache if it loaded (_start_warm_up)
+    cached = native_kernels.load()
+    # numpy.ma: np.unique imports it on its first call (the plot's first rows in an auto-play: 11-41 ms); the
+    # first paint was kept free of it, this thread takes it now
+    import numpy.ma  # noqa: F401
+    with cold_paths.warm_up_thread():
+        if not cached or quiet_for_numba():
+            _load_compiled(_pause_for_jobs if cached else _no_pause)
+    # the cache's build (~3 s of CPU, numba compiling) waits for a quiet moment too: on a first launch it ran
+    # beside an auto-play started at once and made it 5.5x a warm one
+    if not cached and quiet_for_numba(wanted_ends=False):
+        _write_native_cache()
+
+
+# With the auto-play's kernels served from the native cache, numba's load (~0.5 s of CPU, mostly holding the
+# interpreter's lock) waits for a moment when no window's model has run a job for this long: beside an auto-play
+# started at once it made that auto-play 2-3x a warm one (its process's CPU 0.98 against 0.54 s; waiting, 0.38
+# against 0.34). It is then ready before most users' first operation that needs it.
+QUIET_BEFORE_NUMBA_S = 2.0
+
+
+def quiet_for_numba(wanted_ends: bool = True) -> bool:
+    """Wait until no model has been busy for ``QUIET_BEFORE_NUMBA_S`` (or, ``wanted_ends``, a batch wanted
+    numba's code: ``cold_paths.compiled_wanted``); False (nothing to load) if the process is ending."""
+    quiet_since = time.monotonic()
+    while threading.main_thread().is_alive():
+        busy = _busy()
+        if wanted_ends and cold_paths.compiled_wanted():   # a batch ran a numpy path: numba's code is needed now
+            return True
+        now = time.monotonic()
+        if busy:
+            quiet_since = now
+        elif now - quiet_since >= QUIET_BEFORE_NUMBA_S:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _busy() -> bool:
+    try:
+        return any(model.busy for model in list(models))
+    except RuntimeError:        # a window made meanwhile (the set changed size): busy, to be safe
+        return True
+
+
+def _pause_for_jobs() -> None:
+    """Between the steps of numba's load (no step holds a lock another thread waits for): a job started during
+    the load runs on its own until it ends, unless one of its batches needs numba's code. A person pressing Play
+    just as the load began (2 s after the window's last job, or its paint) met the whole load (~0.6 s of CPU,
+    the auto-play 1.50x a warm one started 2.5 s after the paint); now at most the step under way."""
+    while threading.main_thread().is_alive() and not cold_paths.compiled_wanted() and _busy():
+        time.sleep(0.05)
+
+
+def _no_pause() -> None:
+    pass
+
+
+def _write_native_cache() -> None:
+    """For the next launch (hashing/native_build.py): seconds of CPU, once per install and machine."""
+    if native_kernels.cache_dir() is None or not threading.main_thread().is_alive():    # (not at exit)
+        return
+    try:
+        from bloomviz.hashing import native_build
+        native_build.write()
+    except Exception:       # a cache only saves time: without one the next launch loads numba as this one did
+        pass
+
+
+def _load_compiled(pause=_no_pause) -> None:
+    # In steps, ``pause()`` between them. (The kernel modules import without numba: hashing/lazy_jit.py; in the
+    # warm-up thread the batches below take the compiled paths, so numba's machine code for them is loaded.)
+    from bloomviz.items.generated import GeneratedItems, GeneratedRun
+    from bloomviz.measure import first_flips
+    pause()
+    import numba  # noqa: F401  (its import alone: ~0.25 s of CPU)
+    pause()
+    model = Model(probes=64)
+    if model.configure(4_096, 3, capacity=100):
+        model.insert_batch(GeneratedRun(GeneratedItems(100, seed=0), 0, 100))
+        model.insert("warm-up")
+        model.lookup("warm-up")
+    pause()
+    # A filter past the exact probe map's size (the 1 % design for 10^7 items) finds its flips in a second
+    # pass: loaded here too, or the first chunk of such an auto-play loaded it inside a turn of the loop.
+    big = first_flips.EXACT_MAX_M + 8
+    probe_bits = first_flips.ProbeBits(np.array([1, 5], dtype=np.int64), big)
+    view = np.zeros((big + 7) // 8, dtype=np.uint8)
+    probe_bits.flip_rows(view, np.array([[1, 2]], dtype=np.int64), big)
+    pause()
+    # generated items into such a filter go in by their hash halves (FpTracker.insert_halves): its passes too
+    probe_bits.flip_halves(view, np.array([7], dtype=np.uint64), np.array([3], dtype=np.uint64), big, 2)
+    pause()
+    from bloomviz.hashing.generated_kernel import hash128_generated, hash128_values   # which hash those halves
+    hash128_generated(GeneratedItems(1, seed=0), 0, 1)
+    hash128_values(np.zeros(1, dtype=np.uint64), "i")

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import bloomviz
+import source_tree
 from bloomviz.theory import limits
 
 PACKAGE = Path(bloomviz.__file__).parent
@@ -51,7 +52,7 @@ def written_out(source: str) -> list[tuple[int, str]]:
     """(line, what) where ``source`` writes a home limit as a number: MAX_M's value anywhere, and MAX_K's as a k
     range (``f(…, 1, 64, …)``), beside a k in a comparison, or in a min/max with a k."""
     found = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(source_tree.parse(source)):     # (read only: the trees are shared)
         if isinstance(node, (ast.BinOp, ast.Constant)) and _constant(node) == limits.MAX_M:
             found.add((node.lineno, f"MAX_M: {ast.unparse(node)}"))
         elif isinstance(node, ast.Compare):

@@ -36,7 +36,7 @@ def _strips_separators(node: ast.AST) -> bool:
 
 def own_readers(source: str) -> list[tuple[int, str]]:
     found = set()
-    tree = ast.parse(source)
+    tree = source_tree.parse(source)     # (read only: the trees are shared between the scans)
     for node in ast.walk(tree):
         if _strips_separators(node):
             found.add((node.lineno, ast.unparse(node)))

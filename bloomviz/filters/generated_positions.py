@@ -29,11 +29,22 @@ def hash128(items: GeneratedItems, start: int, stop: int) -> tuple[np.ndarray, n
 
 def positions(flt, items: GeneratedItems, start: int, stop: int) -> np.ndarray:
     """``flt.positions_many(items[start:stop])``, the same n x k array, from the numpy hash when it can."""
-    hasher = _DOUBLE_HASHERS.get(getattr(flt, "scheme", None))
-    if hasher is None or type(flt).positions_many is not BloomFilter.positions_many:
+    if _hasher(flt) is None:
         return flt.positions_many(items.texts(start, stop))
     h1, h2 = hash128(items, start, stop)
-    return hasher(h1, h2 | _U64(1), flt.m, flt.k)
+    return positions_of_halves(flt, h1, h2 | _U64(1))
+
+
+def _hasher(flt):
+    hasher = _DOUBLE_HASHERS.get(getattr(flt, "scheme", None))
+    return None if type(flt).positions_many is not BloomFilter.positions_many else hasher
+
+
+def positions_of_halves(flt, h1: np.ndarray, h2: np.ndarray) -> np.ndarray | None:
+    """``flt.positions_many`` of the items whose MurmurHash3-128 halves are (h1, h2 forced odd), when the
+    filter's positions are a function of them; None otherwise."""
+    hasher = _hasher(flt)
+    return None if hasher is None else hasher(h1, h2, flt.m, flt.k)
 
 
 def takes_halves(flt) -> bool:

@@ -172,13 +172,15 @@ def random_items(count: int, seed: int = 0, exclude: Iterable[object] = (), pref
     """``count`` distinct pseudo-random strings, reproducible from ``seed``, none of them in ``exclude``.
 
     16 hex digits (64 random bits) each, so collisions are rare; they are still checked and redrawn, which is
-    what makes the guarantee hold rather than merely be likely.
+    what makes the guarantee hold rather than merely be likely. ``exclude`` may instead be an object that answers
+    ``among(candidates)`` (the candidates that are excluded) and ``bool`` (whether any are), as ``_Members`` does
+    (measure/given_items.py: a list of items checked by their hashes).
     """
     if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 0:
         raise ValueError(f"count must be a non-negative integer, got {count!r}")
     count = int(count)
     rng = np.random.default_rng(seed)
-    members = _Members(exclude)
+    members = exclude if hasattr(exclude, "among") else _Members(exclude)
     out: list[str] = []
     seen: set[str] = set()
     while len(out) < count:

@@ -16,6 +16,7 @@ from bloomviz.filters.registry import make_filter
 from bloomviz.hashing import schemes as hashing
 from bloomviz.items.generated import GeneratedItems
 from bloomviz.measure.fp_tracker import FpTracker
+from bloomviz.measure.given_items import GivenItems
 from bloomviz.measure.pipeline import MeasuredSeries, Measurement
 from bloomviz.measure.series import NONE, STANDARD, Series
 from bloomviz.measure.streams import item_stream, probe_items
@@ -48,14 +49,18 @@ class Simulation:
         if flt is None:
             flt = make_filter(variant or "standard", m=m, k=k, scheme=scheme, **params)
         self.filter = flt
+        self._given = None
         if items is None:
             if n is None:
                 raise ValueError("give n (how many random items) or items")
             self.items = item_stream(n, seed)
             probe_list = probe_items(probes, seed)
         else:
-            self.items = list(items)
-            probe_list = probe_items(probes, seed, exclude=self.items)
+            # hashed once (a list of str or bytes): the probes are checked against the hashes, and the steps
+            # take their positions from them (given_items.py)
+            self._given = GivenItems(list(items))
+            self.items = self._given.items
+            probe_list = probe_items(probes, seed, exclude=self._given.exclusion())
         self.measurement = Measurement(flt, probe_list, self.items, store=False)
         self.series = MeasuredSeries(capacity=min(len(self.items), 1 << 16) + 1)
 
@@ -82,13 +87,22 @@ class Simulation:
         while measurement.remaining:
             if cancel is not None and cancel():
                 raise Cancelled(f"cancelled after {measurement.taken} of {total} items")
-            n, fp, bits = measurement.step(chunk).checkpoints()
+            n, fp, bits = self._step(chunk).checkpoints()
             # the kept rows' counts; their theory and intervals are computed when they are read (written)
             self.series.add(n, fp, bits, m=flt.m, k=flt.k, probes=measurement.probe_count,
                             theory=STANDARD if flt.capabilities.sized else NONE)
             if progress is not None:
                 progress(measurement.taken, total)
         return self.series
+
+    def _step(self, chunk: int):
+        measurement = self.measurement
+        if self._given is not None and measurement.takes_positions:
+            start = measurement.taken
+            rows = self._given.positions(self.filter, start, min(start + chunk, len(self.items)))
+            if rows is not None:
+                return measurement.step(chunk, positions=rows)
+        return measurement.step(chunk)
 
     def step_size(self) -> int:
         """Items a step of ``run``: ``STEP``, or ``BIG_STEP`` for generated items into a plain filter of more

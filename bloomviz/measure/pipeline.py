@@ -197,14 +197,19 @@ class Measurement:
     def step(self, items_or_count, positions: np.ndarray | None = None) -> StepRecord:
         """Insert the next ``count`` items of the source, or the items given; the record of every insert.
         ``positions``: the given items' rows of positions (``filter.positions_many``), when the caller needs
-        them too (the window keeps them as its truth): the items are then not hashed again."""
+        them too (the window keeps them as its truth), or of the source's next items, when the caller
+        hashed them: the items are then not hashed again."""
         if isinstance(items_or_count, (int, np.integer)) and not isinstance(items_or_count, bool):
             if self.items is None:
                 raise ValueError("this measurement has no item source: give the items to insert")
             count = _whole_number(items_or_count, "the item count", 0)
             start = self.taken
             stop = min(start + count, len(self.items))
-            if isinstance(self.items, GeneratedItems):
+            if positions is not None:
+                if len(positions) != stop - start:
+                    raise ValueError(f"{len(positions)} rows of positions for {stop - start} items")
+                chunk = Chunk(None, positions=positions)
+            elif isinstance(self.items, GeneratedItems):
                 chunk = Chunk(self.items, start, stop)
             else:
                 chunk = Chunk(self.items[start:stop])

@@ -1,0 +1,74 @@
+"""A simulation's given items hashed once: the probes checked against the hashes, the rows made from them."""
+
+import numpy as np
+import pytest
+
+from bloomviz.filters.registry import make_filter
+from bloomviz.items.encoding import random_items, to_bytes
+from bloomviz.measure.experiment import Simulation
+from bloomviz.measure.given_items import GivenItems, HashedMembers, murmur_halves
+from bloomviz.measure.pipeline import Measurement
+
+
+def _with_a_set_of_all(count, seed, exclude, prefix):
+    """random_items as it was: every excluded item's bytes in a set, each candidate looked up in it."""
+    rng = np.random.default_rng(seed)
+    banned = {to_bytes(x) for x in exclude}
+    out, seen = [], set()
+    while len(out) < count:
+        text = rng.bytes(8 * (count - len(out))).hex()
+        for s in (prefix + text[i:i + 16] for i in range(0, len(text), 16)):
+            if s not in seen and s.encode("utf-8", "surrogatepass") not in banned:
+                seen.add(s)
+                out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("prefix", ["p", "é-", "\ud800"])
+@pytest.mark.parametrize("kind", ["str", "bytes", "bytearray"])
+def test_the_hashed_exclusion_draws_what_a_set_of_all_the_items_draws(prefix, kind):
+    first = random_items(500, seed=4, prefix=prefix)
+    texts = random_items(3000, seed=8, prefix=prefix) + first[::7] + [first[3]] * 2 + ["\ud800x", "žir"]
+    items = {"str": texts, "bytes": [to_bytes(t) for t in texts],
+             "bytearray": [bytearray(to_bytes(t)) for t in texts]}[kind]
+    given = GivenItems(items)
+    assert isinstance(given.exclusion(), HashedMembers)      # hashed, not the general path
+    got = random_items(500, seed=4, prefix=prefix, exclude=given.exclusion())
+    assert got == _with_a_set_of_all(500, 4, items, prefix)
+    assert not set(got) & set(first[::7]) and len(set(got)) == 500
+
+
+def test_a_list_the_hashing_refuses_takes_the_general_paths():
+    for items in (["a", b"b"], [b"a", "b"], [1, 2], []):
+        assert murmur_halves(items) is None and GivenItems(items).exclusion() is items
+
+
+@pytest.mark.parametrize("variant, scheme", [("standard", "murmur3-mix"), ("standard", "murmur3-km"),
+                                             ("standard", "murmur-fnv"), ("counting", "murmur3-mix"),
+                                             ("blocked", "murmur3-mix")])
+def test_a_simulation_given_items_counts_what_the_items_own_hashing_counts(variant, scheme):
+    items = random_items(3000, seed=2, prefix="w") + ["čaj", "\ud800", "čaj"] + random_items(40, seed=3 + 1_000_003,
+                                                                                             prefix="p")
+    sim = Simulation(m=9000, k=4, items=items, probes=700, seed=3, variant=variant, scheme=scheme)
+    series = sim.run(every=5, chunk=333)
+    # the same run through the filter's own hashing of each step's items
+    flt = make_filter(variant, m=9000, k=4, scheme=scheme)
+    plain = Measurement(flt, sim.measurement.probes, list(items), every=5)
+    while plain.remaining:
+        plain.step(333)
+    kept = plain.checkpoints
+    assert not set(sim.measurement.probes) & set(items)
+    np.testing.assert_array_equal(series.column("n"), kept["n"])
+    np.testing.assert_array_equal(series.column("fp_measured"), kept["fp"] / 700)
+    np.testing.assert_array_equal(np.rint(series.column("fill") * flt.m), kept["bits_set"])
+    assert np.array_equal(sim.filter.bits, flt.bits) and len(sim.filter) == len(items)
+
+
+def test_a_step_given_rows_of_positions_for_the_source_checks_their_count():
+    flt = make_filter("standard", m=500, k=3)
+    measurement = Measurement(flt, ["p1", "p2"], ["a", "b", "c"])
+    with pytest.raises(ValueError, match="2 rows of positions for 3 items"):
+        measurement.step(3, positions=flt.positions_many(["a", "b"]))
+    assert measurement.taken == 0 and len(flt) == 0
+    record = measurement.step(5, positions=flt.positions_many(["a", "b", "c"]))
+    assert list(record.n) == [1, 2, 3] and "b" in flt and measurement.remaining == 0

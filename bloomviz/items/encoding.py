@@ -186,14 +186,14 @@ def random_items(count: int, seed: int = 0, exclude: Iterable[object] = (), pref
     while len(out) < count:
         need = count - len(out)
         raw = rng.bytes(8 * need)
-        if not seen and not members and "\n" not in prefix:
+        if "\n" not in prefix:
             fresh, distinct = _hex_items(raw, need, prefix)
-            if distinct:
-                return fresh  # the usual case: no collision at all, nothing to redraw
         else:
             text = raw.hex()
-            fresh = [prefix + text[i:i + 16] for i in range(0, 16 * need, 16)]
+            fresh, distinct = [prefix + text[i:i + 16] for i in range(0, 16 * need, 16)], False
         banned = members.among(fresh)
+        if distinct and not seen and not banned:
+            return fresh  # the usual case: no collision, none excluded, nothing to redraw
         for s in fresh:
             if s in seen or s in banned:
                 continue

@@ -57,12 +57,16 @@ class HashedMembers:
         h1 = self._h1
         maybe = [np.flatnonzero(table[h1[s:s + _CHUNK] & mask]) + s for s in range(0, h1.size, _CHUNK)]
         maybe = np.concatenate(maybe)
-        maybe = maybe[np.isin(h1[maybe], c_h1)]
+        ordered = np.sort(c_h1)     # (np.isin hashed the candidates again: ~1 ms a draw)
+        at = np.minimum(np.searchsorted(ordered, h1[maybe]), ordered.size - 1)
+        maybe = maybe[ordered[at] == h1[maybe]]
         if not maybe.size:
             return set()
+        wanted = set(h1[maybe].tolist())    # an item whose h1 is a candidate's (normally none): compared exactly
         by_hash: dict[int, list[str]] = {}
         for c, h in zip(candidates, c_h1.tolist()):
-            by_hash.setdefault(h, []).append(c)
+            if h in wanted:
+                by_hash.setdefault(h, []).append(c)
         found = set()
         for i, h in zip(maybe.tolist(), h1[maybe].tolist()):
             item = self._items[i]

@@ -49,6 +49,7 @@ the grid to ask again.
 from __future__ import annotations
 
 import functools
+import gc
 import threading
 from collections import deque
 
@@ -125,7 +126,18 @@ def _watch_first_paint() -> None:
 
 def _shown_windows() -> list:
     app = QtWidgets.QApplication.instance()
-    return [w for w in app.topLevelWidgets() if w.isVisible()] if isinstance(app, QtWidgets.QApplication) else []
+    if not isinstance(app, QtWidgets.QApplication):
+        return []
+    # No collection between Qt's list and the questions to it: a cycle collected there (a wrapper made for the
+    # list allocates) can delete a window the list still points at. A test process (where the window's own rule,
+    # gui_thread_gc, is not in force) crashed once in this line with a segmentation fault.
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        return [w for w in app.topLevelWidgets() if w.isVisible()]
+    finally:
+        if was:
+            gc.enable()
 
 
 class _Once:

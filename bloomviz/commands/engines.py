@@ -14,6 +14,7 @@ import inspect as pyinspect
 import json
 
 from bloomviz.commands.common import add_command, CliParser, fail, n_arg, one_in, rate
+from bloomviz.theory.units import real_number
 
 NAME = "engines"
 
@@ -47,10 +48,10 @@ def _settings(build, pairs: list[str]) -> dict:
         elif isinstance(default, int) or (default is None and key == "capacity"):
             out[key] = n_arg(text)
         elif isinstance(default, float):
-            try:
-                out[key] = float(text)
-            except ValueError:
-                raise ValueError(f"--set {key}: expected a number, got {text!r}") from None
+            value = real_number(text)         # (the one decimal reader: inf, nan or 0,01 are no settings)
+            if value is None:
+                raise ValueError(f"--set {key}: expected a number, got {text!r}")
+            out[key] = value
         else:
             out[key] = text.strip()
     return out

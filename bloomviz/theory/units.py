@@ -33,7 +33,7 @@ import math
 import re
 
 __all__ = ["rate_text", "percent_text", "one_in", "count_text", "human_bytes", "bits_text", "power_of_ten",
-           "whole_number", "parse_whole", "parse_rate", "parse_bits", "real_number", "NumberError"]
+           "whole_number", "parse_whole", "parse_rate", "parse_bits", "real_number", "parse_setting", "NumberError"]
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -194,6 +194,16 @@ def parse_whole(text: str, what: str = "the number", low: int | None = None, hig
 def real_number(text: str) -> float | None:
     """A finite decimal number as written (1.5, -2e-3, .5), or None: the reading under the rate parser."""
     return _real(text) if isinstance(text, str) else None
+
+
+def parse_setting(text: str, what: str) -> float:
+    """An engine's decimal setting (a rate such as Cassandra's 0.01, RocksDB's 9.9 bits per key) written as a
+    finite decimal number (``real_number``'s forms), or NumberError naming ``what``: the CLI's ``--set`` and the
+    explorer's engine preset read it here (the preset first turns its window's decimal comma into a point)."""
+    value = real_number(text)
+    if value is None:
+        raise NumberError(f"{what} must be a number such as 0.01 or 9.9, got {shown(text)}")
+    return value
 
 
 def _real(text: str) -> float | None:

@@ -12,7 +12,7 @@ import pytest
 
 from bloomviz import formats
 from bloomviz.cli import main
-from bloomviz.theory import engines, rates
+from bloomviz.theory import engines, rates, units
 from world_fixtures import fixture
 
 DATA = Path(__file__).parents[1] / "data" / "foreign"
@@ -90,3 +90,14 @@ def test_cli(capsys):
     assert "error_rate, capacity, noround" in capsys.readouterr().err
     assert main(["engines", "--json", "--n", "100", "--engine", "redis"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["m"] == 1024
+
+
+@pytest.mark.parametrize("typed", ["inf", "nan", "0,01", "1e400", ""])
+def test_an_engine_setting_is_read_by_the_one_decimal_reader(capsys, typed):
+    """float() took 'inf' and 'nan' as settings; the CLI and the explorer's preset now read them alike."""
+    assert main(["engines", "--n", "1000", "--engine", "cassandra", "--set", f"fp_chance={typed}"]) == 2
+    assert "expected a number" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="fp_chance must be a number"):
+        units.parse_setting(typed, "fp_chance")
+    assert main(["engines", "--n", "1000", "--engine", "cassandra", "--set", "fp_chance=1e-3"]) == 0
+    assert units.parse_setting("1e-3", "fp_chance") == 0.001

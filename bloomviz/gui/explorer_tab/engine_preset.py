@@ -17,7 +17,7 @@ from PySide6 import QtWidgets
 from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.theory.engines import ENGINES
-from bloomviz.theory.units import parse_whole, rate_text
+from bloomviz.theory.units import parse_setting, parse_whole, rate_text
 from bloomviz.i18n import SEPARATORS, language, marks, number, tr
 
 DEFAULT_N = 1000
@@ -95,7 +95,7 @@ class EnginePresetRow(Messages, QtWidgets.QWidget):
                 key, default = found
                 raw = typed_number(self.setting.text().strip())
                 kwargs[key] = (raw.lower() in ("1", "true", "yes")) if isinstance(default, bool) else \
-                    type(default)(float(raw)) if isinstance(default, (int, float)) else raw
+                    type(default)(parse_setting(raw, key)) if isinstance(default, (int, float)) else raw
             built = ENGINES[name](n, **kwargs)
         except (ValueError, TypeError) as exc:
             self.notes.clear()      # the last engine's notes would read as this one's

@@ -78,3 +78,11 @@ def test_the_preset_reads_n_as_the_calculator_does(calc, typed):
     assert rows.apply() and calc.edits["n"].text() == "1000"
     calc.edits["n"].setText("1,0")
     assert not rows.apply() and "n must be a whole number such as 1000, 1,000" in rows.message.text()
+
+
+def test_a_setting_that_is_no_number_is_refused_by_name(calc):
+    calc.edits["n"].setText("1000")
+    calc.presets.engine.setCurrentIndex(calc.presets.engine.findData("cassandra"))
+    calc.presets.setting.setText("inf")             # float() took it
+    assert not calc.presets.apply()
+    assert "fp_chance must be a number" in calc.presets.message.text() and calc.edits["m"].text() == ""

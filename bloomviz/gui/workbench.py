@@ -128,13 +128,17 @@ def _shown_windows() -> list:
     app = QtWidgets.QApplication.instance()
     if not isinstance(app, QtWidgets.QApplication):
         return []
-    # No collection between Qt's list and the questions to it: a cycle collected there (a wrapper made for the
-    # list allocates) can delete a window the list still points at. A test process (where the window's own rule,
-    # gui_thread_gc, is not in force) crashed once in this line with a segmentation fault.
+    # Qt's windows first (plain QWindow wrappers), and a widget asked for only behind one that is shown:
+    # topLevelWidgets() made a Python wrapper for every window ever built and not yet deleted, closed ones too
+    # (in a test process, hundreds, some of a Python class whose Python side may be gone), and a clean-clone
+    # test run crashed once in it (a segmentation fault in this function, no other Python thread alive).
+    # And no collection meanwhile: a cycle collected between the list and the questions to it (the wrappers
+    # allocate) could delete a window the list still points at.
     was = gc.isenabled()
     gc.disable()
     try:
-        return [w for w in app.topLevelWidgets() if w.isVisible()]
+        shown = (QtWidgets.QWidget.find(window.winId()) for window in app.topLevelWindows() if window.isVisible())
+        return [widget for widget in shown if widget is not None and widget.isWindow() and widget.isVisible()]
     finally:
         if was:
             gc.enable()

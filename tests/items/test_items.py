@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,6 +11,7 @@ from hypothesis import strategies as st
 from bloomviz.items import encoding as items
 from bloomviz.items.encoding import (ItemFileError, LineReport, check_item_file, describe, encode_texts, prepare_items,
                                  random_items, read_item_lines, to_bytes, to_bytes_list)
+from reference_draws import random_items_with_a_set_of_all
 
 SPECIAL = ["", "\x00", "a\x00b", "😀", "\ud800", "x\udfffy", "héllo", "\n", " "]
 
@@ -150,33 +150,19 @@ def test_random_items_avoid_the_excluded_and_still_give_count():
     assert [x for x in first if x not in set(first[::3])] == got[:len(first) - len(first[::3])]
 
 
-def _random_items_with_a_set_of_all(count, seed, exclude, prefix):
-    """random_items as it was: every excluded item's bytes in a set, each candidate looked up in it."""
-    rng = np.random.default_rng(seed)
-    banned = {to_bytes(x) for x in exclude}
-    out, seen = [], set()
-    while len(out) < count:
-        text = rng.bytes(8 * (count - len(out))).hex()
-        for s in (prefix + text[i:i + 16] for i in range(0, len(text), 16)):
-            if s not in seen and s.encode("utf-8", "surrogatepass") not in banned:
-                seen.add(s)
-                out.append(s)
-    return out
-
-
 @pytest.mark.parametrize("prefix", ["q", "é-", "\ud800"])
 def test_random_items_exclude_matches_items_by_their_bytes(prefix):
     first = random_items(600, seed=4, prefix=prefix)
     # the same candidates given as str, bytes, a bytearray and a memoryview, among items that match none
     exclude = [first[1], to_bytes(first[7]), bytearray(to_bytes(first[20])), memoryview(to_bytes(first[33])),
                "x", b"y", first[0].upper() + "!"]
-    want = _random_items_with_a_set_of_all(600, 4, exclude, prefix)
+    want = random_items_with_a_set_of_all(600, 4, exclude, prefix)
     assert random_items(600, seed=4, prefix=prefix, exclude=exclude) == want
     assert random_items(600, seed=4, prefix=prefix, exclude=iter(exclude)) == want    # a one-shot iterable
     assert not {first[1], first[7], first[20], first[33]} & set(want) and len(want) == 600
     plain = [x for x in exclude if isinstance(x, (str, bytes))]
     assert random_items(600, seed=4, prefix=prefix, exclude=set(plain)) == \
-        _random_items_with_a_set_of_all(600, 4, plain, prefix)
+        random_items_with_a_set_of_all(600, 4, plain, prefix)
 
 
 def test_random_items_refuse_an_excluded_item_of_another_type():

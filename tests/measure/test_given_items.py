@@ -8,20 +8,7 @@ from bloomviz.items.encoding import random_items, to_bytes
 from bloomviz.measure.experiment import Simulation
 from bloomviz.measure.given_items import GivenItems, HashedMembers, murmur_halves
 from bloomviz.measure.pipeline import Measurement
-
-
-def _with_a_set_of_all(count, seed, exclude, prefix):
-    """random_items as it was: every excluded item's bytes in a set, each candidate looked up in it."""
-    rng = np.random.default_rng(seed)
-    banned = {to_bytes(x) for x in exclude}
-    out, seen = [], set()
-    while len(out) < count:
-        text = rng.bytes(8 * (count - len(out))).hex()
-        for s in (prefix + text[i:i + 16] for i in range(0, len(text), 16)):
-            if s not in seen and s.encode("utf-8", "surrogatepass") not in banned:
-                seen.add(s)
-                out.append(s)
-    return out
+from reference_draws import random_items_with_a_set_of_all
 
 
 @pytest.mark.parametrize("prefix", ["p", "é-", "\ud800"])
@@ -34,7 +21,7 @@ def test_the_hashed_exclusion_draws_what_a_set_of_all_the_items_draws(prefix, ki
     given = GivenItems(items)
     assert isinstance(given.exclusion(), HashedMembers)      # hashed, not the general path
     got = random_items(500, seed=4, prefix=prefix, exclude=given.exclusion())
-    assert got == _with_a_set_of_all(500, 4, items, prefix)
+    assert got == random_items_with_a_set_of_all(500, 4, items, prefix)
     assert not set(got) & set(first[::7]) and len(set(got)) == 500
 
 

@@ -25,19 +25,24 @@ def _no_cold_batch_yet(monkeypatch):
     monkeypatch.setattr(cold_paths, "_wanted", threading.Event())
 
 
+def _waits_while_busy(model, wait, why: str) -> None:
+    """``wait()`` in a thread does not return while ``model`` is busy, and returns True once it is not."""
+    answer, done = [], threading.Event()
+    waiter = threading.Thread(target=lambda: (answer.append(wait()), done.set()))
+    waiter.start()
+    assert not done.wait(0.5), why
+    model.busy = False
+    assert done.wait(30)
+    waiter.join()
+    assert answer == [True]
+
+
 def test_numba_waits_until_no_model_has_been_busy_for_a_moment(monkeypatch):
     model = _Model()
     models = weakref.WeakSet([model])
     monkeypatch.setattr(warm_up, "models", models)
     monkeypatch.setattr(warm_up, "QUIET_BEFORE_NUMBA_S", 0.1)
-    answer, done = [], threading.Event()
-    waiter = threading.Thread(target=lambda: (answer.append(warm_up.quiet_for_numba()), done.set()))
-    waiter.start()
-    assert not done.wait(0.5), "went ahead while a job was running"
-    model.busy = False
-    assert done.wait(30)
-    waiter.join()
-    assert answer == [True]
+    _waits_while_busy(model, warm_up.quiet_for_numba, "went ahead while a job was running")
 
 
 def test_with_no_job_running_it_goes_ahead(monkeypatch):
@@ -67,11 +72,4 @@ def test_the_caches_build_waits_for_quiet_even_when_numba_was_wanted(monkeypatch
     wanted = threading.Event()
     wanted.set()
     monkeypatch.setattr(cold_paths, "_wanted", wanted)
-    answer, done = [], threading.Event()
-    waiter = threading.Thread(target=lambda: (answer.append(warm_up.quiet_for_numba(wanted_ends=False)), done.set()))
-    waiter.start()
-    assert not done.wait(0.5), "built beside a running job"
-    model.busy = False
-    assert done.wait(30)
-    waiter.join()
-    assert answer == [True]
+    _waits_while_busy(model, lambda: warm_up.quiet_for_numba(wanted_ends=False), "built beside a running job")

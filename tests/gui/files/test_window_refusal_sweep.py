@@ -71,20 +71,18 @@ def _cancelled_scenario(window, folder):
     window.cancel_work()
 
 
+def _load_filter(name: str):
+    return lambda w, f: w.file_actions.load_filter_path(str(f / name), ask=False)
+
+
 # (name, the refused operation, what a message must say)
 REFUSALS = [
-    ("a filter file of another kind", lambda w, f: w.file_actions.load_filter_path(str(f / "bad-magic.bloom"),
-                                                                                   ask=False), r"magic"),
-    ("a filter file cut short", lambda w, f: w.file_actions.load_filter_path(str(f / "cut.bloom"), ask=False),
-     r"cut\.bloom.*(length|short|bytes|truncated)"),
-    ("a filter file with a flipped bit", lambda w, f: w.file_actions.load_filter_path(str(f / "flipped.bloom"),
-                                                                                      ask=False), r"CRC"),
-    ("an empty filter file", lambda w, f: w.file_actions.load_filter_path(str(f / "empty.bloom"), ask=False),
-     r"empty\.bloom"),
-    ("a filter file that is not there", lambda w, f: w.file_actions.load_filter_path(str(f / "gone.bloom"),
-                                                                                     ask=False), r"gone\.bloom"),
-    ("a folder as a filter file", lambda w, f: w.file_actions.load_filter_path(str(f / "a folder"), ask=False),
-     r"a folder"),
+    ("a filter file of another kind", _load_filter("bad-magic.bloom"), r"magic"),
+    ("a filter file cut short", _load_filter("cut.bloom"), r"cut\.bloom.*(length|short|bytes|truncated)"),
+    ("a filter file with a flipped bit", _load_filter("flipped.bloom"), r"CRC"),
+    ("an empty filter file", _load_filter("empty.bloom"), r"empty\.bloom"),
+    ("a filter file that is not there", _load_filter("gone.bloom"), r"gone\.bloom"),
+    ("a folder as a filter file", _load_filter("a folder"), r"a folder"),
     ("a session file that is not one", lambda w, f: w.file_actions.open_path(str(f / "garbage.bloomviz"),
                                                                              ask=False), r"garbage\.bloomviz"),
     ("items from a binary file", lambda w, f: w.file_actions.importer.start(f / "binary.txt"), r"binary"),

@@ -103,9 +103,3 @@ def numba_value(module: str, name: str | None = None) -> Deferred:
         found = importlib.import_module(module)
         return found if name is None else getattr(found, name)
     return Deferred(make)
-
-
-def load_numba(*modules: str) -> None:
-    """Make every stand-in of these (imported) modules real: numba imported, each kernel's dispatcher built."""
-    for module in modules:
-        real_globals(module)

@@ -13,61 +13,82 @@ from __future__ import annotations
 from bloomviz.lessons.actions import REGISTRY
 from bloomviz.vocabulary import Verdict
 from bloomviz.theory.units import human_bytes, percent_text, rate_text
-from bloomviz.i18n import marks, number, tr
+from bloomviz.i18n import marks, ntr, number, tr
 
+
+
+def _rate(x: float) -> str:
+    return marks(rate_text(x))
+
+
+def _percent(x: float) -> str:
+    return marks(percent_text(x))
 
 
 def _design(n: dict) -> str:
-    return (f"Design for n = {n['design.n']:,} at p = {percent_text(n['design.p'])}: k = {n['design.k']}, "
-            f"m = {n['design.m']:,} bits, {n['design.bits_per_item']:.2f} bits per item (the lower bound "
-            f"log₂(1/p) is {n['design.lower_bound_bits_per_item']:.2f}; the best k, (m/n) ln 2, is "
-            f"{n['design.optimal_k']:.2f}); exact rate {rate_text(n['design.exact'])}, Bloom's formula "
-            f"{rate_text(n['design.classic'])}")
+    return tr("Design for n = {n} at p = {p}: k = {k}, m = {m} bits, {per} bits per item (the lower bound "
+              "log₂(1/p) is {bound}; the best k, (m/n) ln 2, is {best}); exact rate {exact}, Bloom's formula "
+              "{classic}").format(n=number(n["design.n"]), p=_percent(n["design.p"]), k=n["design.k"],
+                                  m=number(n["design.m"]), per=number(n["design.bits_per_item"], 2),
+                                  bound=number(n["design.lower_bound_bits_per_item"], 2),
+                                  best=number(n["design.optimal_k"], 2), exact=_rate(n["design.exact"]),
+                                  classic=_rate(n["design.classic"]))
 
 
 def _rates(n: dict) -> list[str]:
     counts = sorted({int(key.split(".")[1]) for key in n if key.count(".") == 2 and key.startswith("rates.")},
                     reverse=True)
     size = n["rates.m"]
-    head = f"Formulas for m = {size:,} bits ({human_bytes(size / 8)}), k = {n['rates.k']}"
+    head = tr("Formulas for m = {m} bits ({size}), k = {k}").format(m=number(size), size=marks(human_bytes(size / 8)),
+                                                                  k=n["rates.k"])
 
     def rates(count: int) -> str:
         exact = n.get(f"rates.{count}.exact")
-        return (f"n = {count:,}: Bloom's formula {rate_text(n[f'rates.{count}.classic'])}"
-                + (f", exact {rate_text(exact)}" if exact is not None else ""))
+        return (tr("n = {n}: Bloom's formula {rate}").format(n=number(count), rate=_rate(n[f"rates.{count}.classic"]))
+                + (tr(", exact {rate}").format(rate=_rate(exact)) if exact is not None else ""))
     if len(counts) == 1:
         return [f"{head}, {rates(counts[0])}"]
     return [f"{head}:", *(rates(count) for count in counts)]
 
 
 def _ensemble(n: dict, report: dict) -> str:
-    return (f"{n['ensemble.filters']:,} random filters of m = {report['m']:,}, k = {report['k']} ({report['scheme']}), "
-            f"n = {n['ensemble.n']:,} each: mean measured rate {rate_text(n['ensemble.mean'])} (95 % interval "
-            f"{rate_text(n['ensemble.low'])}–{rate_text(n['ensemble.high'])}); exact {rate_text(n['ensemble.exact'])}, "
-            f"Bloom's formula {rate_text(n['ensemble.classic'])}")
+    filters = n["ensemble.filters"]
+    return ntr("{filters} random filter of m = {m}, k = {k} ({scheme}), n = {n} each: mean measured rate {mean} "
+               "(95 % interval {low}–{high}); exact {exact}, Bloom's formula {classic}",
+               "{filters} random filters of m = {m}, k = {k} ({scheme}), n = {n} each: mean measured rate {mean} "
+               "(95 % interval {low}–{high}); exact {exact}, Bloom's formula {classic}", filters).format(
+        filters=number(filters), m=number(report["m"]), k=report["k"], scheme=report["scheme"],
+        n=number(n["ensemble.n"]), mean=_rate(n["ensemble.mean"]), low=_rate(n["ensemble.low"]),
+        high=_rate(n["ensemble.high"]), exact=_rate(n["ensemble.exact"]), classic=_rate(n["ensemble.classic"]))
 
 
 def _kedmi(n: dict) -> str:
-    start = ("all bits 0 at the start" if not n["kedmi.initial_bits_set"] else
-             f"{n['kedmi.initial_bits_set']:,} bits ({percent_text(n['kedmi.initial_density'])}) set before any key")
-    return (f"Kedmi's toy, {start}: his test found {n['kedmi.false_positives']:,} of {n['kedmi.probes']:,} random "
-            f"strings ({rate_text(n['kedmi.measured_rate'])}); expected from the bits set "
-            f"{rate_text(n['kedmi.expected_rate'])}; a zeroed array gives {rate_text(n['kedmi.exact_rate_zeroed'])}")
+    start = (tr("all bits 0 at the start") if not n["kedmi.initial_bits_set"] else
+             tr("{bits} bits ({percent}) set before any key").format(bits=number(n["kedmi.initial_bits_set"]),
+                                                                     percent=_percent(n["kedmi.initial_density"])))
+    return tr("Kedmi's toy, {start}: his test found {found} of {probes} random strings ({measured}); expected from "
+              "the bits set {expected}; a zeroed array gives {zeroed}").format(
+        start=start, found=number(n["kedmi.false_positives"]), probes=number(n["kedmi.probes"]),
+        measured=_rate(n["kedmi.measured_rate"]), expected=_rate(n["kedmi.expected_rate"]),
+        zeroed=_rate(n["kedmi.exact_rate_zeroed"]))
 
 
 def _git(n: dict) -> str:
-    return (f"git's filters for {n['git.commits']:,} commits (median {n['git.median_bits']:g} bits): "
-            f"{n['git.false_positives']:,} false positives in {n['git.lookups']:,} lookups of paths a commit did not "
-            f"change, {rate_text(n['git.measured'])} measured; the fill predicts {rate_text(n['git.predicted'])} "
-            f"(fill^k), {rate_text(n['git.distinct'])} counting only distinct positions "
-            f"({percent_text(n['git.coinciding'])} of the lookups had coinciding positions); textbook "
-            f"{rate_text(n['git.textbook'])}; false negatives {n['git.false_negatives']:,}")
+    return tr("git's filters for {commits} commits (median {median} bits): {found} false positives in {lookups} "
+              "lookups of paths a commit did not change, {measured} measured; the fill predicts {predicted} "
+              "(fill^k), {distinct} counting only distinct positions ({coinciding} of the lookups had coinciding "
+              "positions); textbook {textbook}; false negatives {missed}").format(
+        commits=number(n["git.commits"]), median=number(n["git.median_bits"]), found=number(n["git.false_positives"]),
+        lookups=number(n["git.lookups"]), measured=_rate(n["git.measured"]), predicted=_rate(n["git.predicted"]),
+        distinct=_rate(n["git.distinct"]), coinciding=_percent(n["git.coinciding"]),
+        textbook=_rate(n["git.textbook"]), missed=number(n["git.false_negatives"]))
 
 
 def _eth(n: dict) -> str:
-    return (f"An Ethereum mainnet block of 2024: {n['eth.bits_set']:,} of {n['eth.m']:,} bits set "
-            f"({percent_text(n['eth.fill'])}), about {n['eth.estimated_n']:,.0f} entries estimated from them; a "
-            f"never-logged address or topic passes with chance (fill)^{n['eth.k']} = {rate_text(n['eth.expected_fp'])}")
+    return tr("An Ethereum mainnet block of 2024: {bits} of {m} bits set ({fill}), about {entries} entries "
+              "estimated from them; a never-logged address or topic passes with chance (fill)^{k} = {rate}").format(
+        bits=number(n["eth.bits_set"]), m=number(n["eth.m"]), fill=_percent(n["eth.fill"]),
+        entries=number(n["eth.estimated_n"], 0), k=n["eth.k"], rate=_rate(n["eth.expected_fp"]))
 
 
 def computed_lines(report: dict) -> list[str]:
@@ -109,16 +130,18 @@ def verdict_class_text(last: dict) -> str:
         return ""
     if kind == Verdict.FALSE_NEGATIVE:
         cause = last.get("caused_by")
-        by = f", cleared by the forced removal of “{cause['item']}”" if cause else ""
+        by = tr(", cleared by the forced removal of “{item}”").format(item=cause["item"]) if cause else ""
         zeros = last.get("zeros", ())
-        cells = f"counter{'s' if len(zeros) > 1 else ''} {', '.join(str(p) for p in zeros)}"
-        return f" (a FALSE NEGATIVE: it is in the set; {cells} at 0{by})"
+        return ntr(" (a FALSE NEGATIVE: it is in the set; counter {cells} at 0{by})",
+                   " (a FALSE NEGATIVE: it is in the set; counters {cells} at 0{by})", len(zeros)).format(
+            cells=", ".join(str(p) for p in zeros), by=by)
     if kind == Verdict.FALSE_POSITIVE and last.get("inserted"):
-        stuck = ", ".join(str(p) for p in last.get("stuck", ()))
-        held = f"; counters {stuck} stuck at their top" if stuck else ""
-        return (f" (a false positive: inserted {last['inserted']}×, removed {last['removed']}×, "
-                f"not in the set{held})")
-    return f" ({kind})"
+        stuck = last.get("stuck", ())
+        held = ntr("; counter {cells} stuck at its top", "; counters {cells} stuck at their top", len(stuck)).format(
+            cells=", ".join(str(p) for p in stuck)) if stuck else ""
+        return tr(" (a false positive: inserted {inserted}×, removed {removed}×, not in the set{held})").format(
+            inserted=last["inserted"], removed=last["removed"], held=held)
+    return f" ({tr(f'{kind}')})"
 
 
 def filter_line(r: dict, standard_formulas: bool, counters: dict | None = None) -> list[str]:

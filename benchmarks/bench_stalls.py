@@ -17,6 +17,9 @@ it until the truth rows are filled in idle turns and the last redraws are done. 
   window itself takes. Turns are also grouped by what the job did in them (a chunk "more", a redraw "frame", a
   "paint" turn left to the painting, "none"), with the CPU outside the job's step.
 - gaps: a 5 ms heartbeat timer's ticks; a gap (between two ticks, minus the 5 ms) is how long input would wait.
+- events (``--events``, for diagnosis): every event the GUI thread delivers timed in its CPU, as a tree per turn
+  (a window's paint holds each widget's paint; a timer's tick the slot it ran), ``event_tree.py``; the longest
+  turns are listed with their costliest events, and the events that took the most CPU over the whole run.
 - where (``--where``, for diagnosis): a 2 ms interval timer's signal, handled in the GUI thread, notes its Python
   stack while a turn has run over 15 ms; the longest turns are listed with the innermost bloomviz frames seen
   most in them (a signal is handled at the next bytecode: time in Qt's C++ shows in the Python frame after it).
@@ -42,7 +45,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6 import QtCore, QtWidgets  # noqa: E402
 
-from turn_clock import CallTimes, Heartbeat, TurnClock, spread_ms  # noqa: E402  (beside this script)
+from event_tree import EventTree, timed_application  # noqa: E402  (beside this script)
+from turn_clock import CallTimes, Heartbeat, TurnClock, spread_ms  # noqa: E402
 
 GOAL_MS = 50.0
 SCRATCH = tempfile.mkdtemp(prefix="bloomviz-bench-stalls-")   # settings: never the user's own
@@ -63,8 +67,10 @@ def summary(turns: list, gaps: list, seconds: float) -> dict:
             "turns_over_goal_cpu": sum(c * 1e3 > GOAL_MS for _, _, c in turns)}
 
 
-def longest(clock: TurnClock, calls: CallTimes, t0: float, by: int, count: int = 8) -> list[dict]:
-    """The ``count`` longest turns by wall (``by`` 1) or CPU (2), with where the GUI thread was seen in them."""
+def longest(clock: TurnClock, calls: CallTimes, t0: float, by: int, count: int = 8,
+            events: EventTree | None = None) -> list[dict]:
+    """The ``count`` longest turns by wall (``by`` 1) or CPU (2), with where the GUI thread was seen in them and,
+    with ``events``, the costliest events delivered in them."""
     out = []
     for start, wall, cpu in sorted(clock.turns, key=lambda t: -t[by])[:count]:
         seen = clock.samples.get(start)
@@ -73,7 +79,8 @@ def longest(clock: TurnClock, calls: CallTimes, t0: float, by: int, count: int =
         pieces = [f"{key} {took * 1e3:.1f}" for key, took in calls.in_turn.get(start, ()) if took >= 0.5e-3]
         out.append({"at_s": round(start - t0, 3), "wall_ms": round(wall * 1e3, 1), "cpu_ms": round(cpu * 1e3, 1),
                     "switches": f"{voluntary}v/{involuntary}i", "steps": steps, "calls": pieces,
-                    "where": [f"{n}x {w}" for w, n in seen.most_common(3)] if seen else []})
+                    "where": [f"{n}x {w}" for w, n in seen.most_common(3)] if seen else [],
+                    "events": events.turn_text(start) if events is not None else []})
     return out
 
 
@@ -117,7 +124,8 @@ def idle_phase(app, win, clock, beat, seconds: float) -> dict:
     return out
 
 
-def job_phase(app, win, clock, beat, calls, n: int, m: int, k: int, seed: int) -> dict:
+def job_phase(app, win, clock, beat, calls, n: int, m: int, k: int, seed: int, events: EventTree | None = None,
+              top: int = 8) -> dict:
     from bloomviz.gui.filter_tab.autoplay import MAX_RATE
     wb = win.wb
     wb.configure(m, k, capacity=n)
@@ -131,6 +139,8 @@ def job_phase(app, win, clock, beat, calls, n: int, m: int, k: int, seed: int) -
     clock.begin()
     beat.start()
     calls.begin()
+    if events is not None:
+        events.begin()
     t0 = time.perf_counter()
     ap.start()
     run_until(app, lambda: bool(ended), 600)
@@ -150,11 +160,16 @@ def job_phase(app, win, clock, beat, calls, n: int, m: int, k: int, seed: int) -
     out_calls = calls.end()
     turns, gaps = clock.turns, beat.gaps
     out = summary(turns, gaps, t1 - t0)
+    if events is not None:
+        events.end()
+        out["events_cpu"] = [{"event": label, "deliveries": count, "own_ms": round(total * 1e3, 1),
+                              "max_own_ms": round(worst * 1e3, 1)} for label, count, total, worst in events.totals()]
     out["job"] = summary(turns[:job_turns], gaps[:job_ticks], ended[0] - t0)
     out["after_job"] = summary(turns[job_turns:], gaps[job_ticks:], t1 - ended[0])
     out["autoplay_s"] = round(ended[0] - t0, 3)
     out["calls_cpu_ms"] = out_calls
-    out["longest_wall"], out["longest_cpu"] = longest(clock, calls, t0, 1), longest(clock, calls, t0, 2)
+    out["longest_wall"] = longest(clock, calls, t0, 1, top, events)
+    out["longest_cpu"] = longest(clock, calls, t0, 2, top, events)
     out["by_step"] = {kind: {"turns": len(v), "wall_ms": spread_ms([w for w, _, _ in v]),
                              "cpu_ms": spread_ms([c for _, c, _ in v]), "rest_cpu_ms": spread_ms([r for _, _, r in v])}
                       for kind, v in sorted(clock.kinds().items())}
@@ -207,6 +222,10 @@ def main() -> int:
     parser.add_argument("--where", action="store_true",
                         help="sample where the GUI thread is in long turns (a 2 ms timer signal handled in that "
                              "thread: it adds to the turns it samples; diagnosis only)")
+    parser.add_argument("--events", action="store_true",
+                        help="time every event the GUI thread delivers, as a tree per turn (event_tree.py), and "
+                             "list what ran in the longest turns (diagnosis only: a Python call per event)")
+    parser.add_argument("--top", type=int, default=8, help="longest turns listed, by wall and by CPU (default 8)")
     parser.add_argument("--paint-turns", type=int, default=None,
                         help="turns left to the painting after a redraw frame (default: the job's PAINT_TURNS; 1 is "
                              "the job before 2026-11-28)")
@@ -220,8 +239,10 @@ def main() -> int:
         check_k(args.k)
     except ValueError as exc:
         parser.error(str(exc))
-    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
-    return measure(app, args)
+    holder: list = []
+    app = QtWidgets.QApplication.instance() or (timed_application(holder) if args.events
+                                                 else QtWidgets.QApplication([]))
+    return measure(app, args, holder)
 
 
 def collecting_as_the_application():
@@ -233,12 +254,14 @@ def collecting_as_the_application():
     return collect_on_gui_thread()
 
 
-def measure(app, args) -> int:
+def measure(app, args, holder: list) -> int:
     clock = TurnClock(sample=args.where)
     calls = CallTimes(clock)
+    if args.events:
+        holder.append(EventTree(clock))
     win = make_window(app)
     with collecting_as_the_application():    # as the application: around its event loop, the window built
-        return measure_window(app, args, win, clock, calls)
+        return measure_window(app, args, win, clock, calls, holder[0] if holder else None)
 
 
 def full_collections() -> dict:
@@ -252,7 +275,7 @@ def full_collections() -> dict:
     return out
 
 
-def measure_window(app, args, win, clock, calls) -> int:
+def measure_window(app, args, win, clock, calls, events: EventTree | None) -> int:
     from bloomviz.workbench import jobs
     beat = Heartbeat()
     clock.watch_job_steps()
@@ -260,7 +283,7 @@ def measure_window(app, args, win, clock, calls) -> int:
     load = [os.getloadavg()]
     for r in range(args.rounds):
         idle = idle_phase(app, win, clock, beat, args.idle)
-        played = job_phase(app, win, clock, beat, calls, args.n, args.m, args.k, seed=1 + r)
+        played = job_phase(app, win, clock, beat, calls, args.n, args.m, args.k, 1 + r, events, args.top)
         rounds.append({"idle": idle, "autoplay": played})
         load.append(os.getloadavg())
     clock.close()
@@ -297,6 +320,12 @@ def measure_window(app, args, win, clock, calls) -> int:
             for t in rnd["autoplay"][key]:
                 print(f"    {t['wall_ms']:7.1f} {t['cpu_ms']:7.1f}  at {t['at_s']:6.2f} s  {t['switches']:>7} "
                       f"{t['steps']:<10} {', '.join(t['calls'])}{' | ' if t['where'] else ''}{'; '.join(t['where'])}")
+                for text in t["events"]:
+                    print(f"        {text}")
+        if "events_cpu" in rnd["autoplay"]:
+            print("  events by their own CPU over the job and after (deliveries; total, worst one, ms):")
+            for e in rnd["autoplay"]["events_cpu"]:
+                print(f"    {e['event']:<60} {e['deliveries']:6d}; {e['own_ms']:7.1f} {e['max_own_ms']:6.1f}")
     print_verdicts(rounds)
     worst_wall = max(r["autoplay"]["turn_wall_ms"]["max"] for r in rounds)
     worst_cpu = max(r["autoplay"]["turn_cpu_ms"]["max"] for r in rounds)

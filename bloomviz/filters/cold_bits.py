@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from bloomviz.hashing.cold_paths import note_cold_batch, use_cold_path
+from bloomviz.unique_ints import sorted_unique
 
 COLD_POSITIONS = 200_000      # positions per call; beyond, the compiled pass is worth its load
 
@@ -45,7 +46,7 @@ def _bits(view: np.ndarray, flat: np.ndarray) -> np.ndarray:
 def set_positions(view: np.ndarray, positions: np.ndarray, m: int) -> int:
     flat = np.ascontiguousarray(positions, dtype=np.int64).ravel()
     check_range(flat, m, view)
-    distinct = np.unique(flat)
+    distinct = sorted_unique(flat)
     fresh = int(np.count_nonzero(_bits(view, distinct) == 0))
     np.bitwise_or.at(view, distinct >> 3, np.left_shift(np.uint8(1), (distinct & 7).astype(np.uint8)))
     return fresh

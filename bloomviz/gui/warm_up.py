@@ -23,9 +23,6 @@ def run() -> None:
     numpy paths instead of waiting for this load (hashing/cold_paths.py)."""
     # the auto-play's kernels are served from the native cache if it loaded (_start_warm_up)
     cached = native_kernels.load()
-    # numpy.ma: np.unique imports it on its first call (the plot's first rows in an auto-play: 11-41 ms); the
-    # first paint was kept free of it, this thread takes it now
-    import numpy.ma  # noqa: F401
     with cold_paths.warm_up_thread():
         if not cached or quiet_for_numba():
             _load_compiled(_pause_for_jobs if cached else _no_pause)
@@ -97,6 +94,10 @@ def _load_compiled(pause=_no_pause) -> None:
     from bloomviz.measure import first_flips
     pause()
     import numba  # noqa: F401  (its import alone: ~0.25 s of CPU)
+    pause()
+    # numpy.ma: np.unique imports it on its first call (~31 ms of CPU). The auto-play's paths avoid np.unique
+    # (unique_ints); taken here, at the start, it ran beside an auto-play started at once, holding the lock
+    import numpy.ma  # noqa: F401
     pause()
     model = Model(probes=64)
     if model.configure(4_096, 3, capacity=100):

@@ -50,6 +50,7 @@ from bloomviz.measure.streams import (ITEM_PREFIX, PROBE_PREFIX, PROBE_SEED_OFFS
                                       probe_items)
 from bloomviz.measure.tracking import ScalableFpTracker
 from bloomviz.theory.intervals import Z_95, wilson_interval
+from bloomviz.unique_ints import sorted_unique
 
 __all__ = ["Measurement", "StepRecord", "MeasuredSeries", "TRACKING",
            "PROBE_SEED_OFFSET", "ITEM_PREFIX", "PROBE_PREFIX", "item_stream", "probe_items"]   # from streams.py
@@ -288,7 +289,7 @@ class Measurement:
             if len(parts) == 1:
                 kept = parts[0]
             else:
-                kept = np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
+                kept = sorted_unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
         else:
             keep = np.zeros(size, dtype=bool)
             if self._every is not None:
@@ -400,7 +401,7 @@ class MeasuredSeries:
         if not rows.size:
             return out
         stretch = np.searchsorted(np.asarray(self._starts), rows, side="right") - 1
-        for s in np.unique(stretch):
+        for s in sorted_unique(stretch):
             pick = rows if len(self._starts) == 1 else rows[stretch == s]
             values = self._compute(self._params[s], pick, names, points)
             for name in names:

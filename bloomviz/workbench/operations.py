@@ -25,19 +25,12 @@ from bloomviz.workbench import limits
 from bloomviz.workbench.measurement import has_bits
 from bloomviz.workbench.state import nbytes
 from bloomviz.measure.verdicts import ForcedRemoval, classify, removal_that_cleared
+from bloomviz.unique_ints import sorted_unique
 from bloomviz.vocabulary import Verdict
 from bloomviz.workbench.records import HistoryEntry, Operation
 from bloomviz.workbench.culprits import CULPRIT_LIMIT
 
 PROBES_REDRAWN = "That item was one of the measurement's probes; the probes were redrawn."
-
-
-def sorted_unique(values: np.ndarray) -> np.ndarray:
-    """np.unique for int arrays by sorting: numpy 2.3's hash-based np.unique is ~40x slower on 10^5 positions."""
-    out = np.sort(np.asarray(values, dtype=np.int64))
-    if out.size > 1:
-        out = out[np.concatenate(([True], out[1:] != out[:-1]))]
-    return out
 
 
 def _ints(values) -> tuple[int, ...]:

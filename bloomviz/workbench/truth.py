@@ -25,6 +25,7 @@ from bloomviz.filters.generated_positions import positions as generated_position
 from bloomviz.items.encoding import to_bytes, to_bytes_list
 from bloomviz.items.generated import GeneratedRun
 from bloomviz.measure.verdicts import ForcedRemoval
+from bloomviz.unique_ints import sorted_unique
 from bloomviz.workbench.culprits import Culprits
 
 MAKE_CHUNK = 1 << 16        # deferred rows made per step (a bounded temporary, not one of the whole run)
@@ -267,7 +268,7 @@ class ItemLog(Sequence):
         idx = np.where(idx < 0, idx + self._len, idx)
         out: list = [None] * idx.size
         which = np.searchsorted(np.asarray(self._starts, dtype=np.int64), idx, side="right") - 1
-        for part in np.unique(which).tolist():
+        for part in sorted_unique(which).tolist():
             at = np.flatnonzero(which == part)
             offsets = idx[at] - self._starts[part]
             src = self._parts[part]

@@ -22,6 +22,7 @@ from PySide6 import QtWidgets
 from bloomviz.gui.filter_tab.plot.style import FILL_CURVES, RATE_CURVES
 from bloomviz.i18n import number, tr
 from bloomviz.measure.series import columns_at
+from bloomviz.unique_ints import sorted_unique
 
 DECIMATE_ABOVE = 8_192   # rows: up to this many every row is drawn
 _COMPUTED_TOGETHER = ("fp_exact", "fp_classic", "fp_approx", "fp_bound", "fill_expected")   # one theory_many
@@ -48,7 +49,7 @@ def draw_rows(n: np.ndarray, measured: np.ndarray | None, pixels: int,
         lo = max(0, int(np.searchsorted(n, x_range[0], side="left")) - 1)
         hi = min(total, int(np.searchsorted(n, x_range[1], side="right")) + 1)
     if hi - lo <= 3 * buckets:       # zoomed in to a few rows a pixel: every one of them
-        return np.unique(np.concatenate([[0, total - 1], np.arange(lo, hi, dtype=np.int64)]))
+        return sorted_unique(np.concatenate([[0, total - 1], np.arange(lo, hi, dtype=np.int64)]))
     size = -(-(hi - lo) // buckets)
     full = (hi - lo) // size
     parts = [np.array([0, lo, max(lo, hi - 1), total - 1], dtype=np.int64)]
@@ -63,7 +64,7 @@ def draw_rows(n: np.ndarray, measured: np.ndarray | None, pixels: int,
         tail = measured[rest:hi] if measured is not None else None
         parts.append(np.array([rest] if tail is None else [rest, rest + int(np.argmin(tail)),
                                                            rest + int(np.argmax(tail))], dtype=np.int64))
-    return np.unique(np.concatenate(parts))
+    return sorted_unique(np.concatenate(parts))
 
 
 class CurvePainter:

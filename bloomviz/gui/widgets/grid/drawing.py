@@ -24,6 +24,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from bloomviz.gui.widgets.grid import layout as gl
+from bloomviz.unique_ints import sorted_unique
 
 
 class GridImage(pg.ImageItem):
@@ -263,7 +264,7 @@ class GridPicture:
             sums = self.sums.reshape(-1)
             if blocks.size <= 4096:
                 np.add.at(sums, blocks, delta)
-                touched = np.unique(blocks)
+                touched = sorted_unique(blocks)
             else:   # one pass over the blocks beats a scattered add of this many
                 added = np.bincount(blocks, weights=delta, minlength=sums.size).astype(np.int32)
                 sums += added

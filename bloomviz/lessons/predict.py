@@ -244,20 +244,26 @@ def run(state, action, window: list) -> None:
 
 
 def answer_text(kind: str, items: tuple, value, probes: int | None = None) -> str:
-    """The answer in words, for the reveal and the command line."""
+    """The answer in words, for the reveal (in the window's language) and the command line (English)."""
+    from bloomviz.i18n import marks, ntr, number, tr
     from bloomviz.theory.units import one_in, percent_text
     if kind == "verdict":
-        return f"the lookup of “{items[0]}” says " + ("probably in the set" if value == "maybe"
-                                                       else "definitely not in the set")
+        return tr("the lookup of “{item}” says {verdict}").format(item=items[0], verdict=tr(
+            "probably in the set" if value == "maybe" else "definitely not in the set"))
     if kind == "bits-set":
-        return f"{value:,} bit{'s' * (value != 1)} set" + (f" after inserting {', '.join(items)}" if items else "")
+        return ntr("{count} bit set", "{count} bits set", value).format(count=number(value)) + (
+            tr(" after inserting {items}").format(items=", ".join(items)) if items else "")
     if kind == "new-bits":
-        return f"inserting “{items[0]}” turns {value} bit{'s' * (value != 1)} from 0 to 1"
+        return ntr("inserting “{item}” turns {count} bit from 0 to 1", "inserting “{item}” turns {count} bits from 0 "
+                   "to 1", value).format(item=items[0], count=number(value))
     if kind == "measured-rate":
-        over = f" of {probes:,} strangers" if probes else ""
-        return f"the filter calls {percent_text(value)}{over} present"
-    return f"the exact rate is {percent_text(value)} ({one_in(value)})" if math.isfinite(value) else \
-        "the exact rate is undefined"
+        over = tr(" of {count} strangers").format(count=number(probes)) if probes else ""
+        return tr("the filter calls {percent}{over} present").format(percent=marks(percent_text(value)), over=over)
+    if not math.isfinite(value):
+        return tr("the exact rate is undefined")
+    chance = one_in(value)
+    chance = tr("1 in {count}").format(count=marks(chance[len("1 in "):])) if chance.startswith("1 in ") else tr(chance)
+    return tr("the exact rate is {percent} ({chance})").format(percent=marks(percent_text(value)), chance=chance)
 
 
 def hidden_until_reveal(kind: str, items: tuple) -> set[str]:

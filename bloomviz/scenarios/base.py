@@ -17,6 +17,7 @@ from bloomviz.theory.limits import MAX_K
 from bloomviz.scenarios.datasets import read_lines
 from bloomviz.theory.units import human_bytes, percent_text
 from bloomviz.vocabulary import Verdict
+from bloomviz.i18n import marks, number, tr
 
 
 
@@ -80,11 +81,12 @@ def judge(items: Iterable[str], flt, truth: set[bytes]) -> list[Judged]:
 
 
 def pct(x: float) -> str:
-    return percent_text(x)
+    """A rate as a percentage, with the window's decimal mark (the stories are the window's words)."""
+    return marks(percent_text(x))
 
 
 def kib(nbytes: float) -> str:
-    return human_bytes(nbytes)
+    return marks(human_bytes(nbytes))
 
 
 def list_bytes(items: Iterable[str]) -> int:
@@ -94,7 +96,8 @@ def list_bytes(items: Iterable[str]) -> int:
 
 def rate_text(r: Rate) -> str:
     low, high = r.interval
-    return f"{r.hits:,} of {r.trials:,} = {pct(r.rate)} (95% interval {pct(low)} – {pct(high)})"
+    return tr("{hits} of {trials} = {rate} (95% interval {low} – {high})").format(
+        hits=number(r.hits), trials=number(r.trials), rate=pct(r.rate), low=pct(low), high=pct(high))
 
 
 def expected_fp(flt) -> float:
@@ -135,7 +138,8 @@ class Scenario:
         return _designed(len(self.items), self.P)
 
     def story(self, flt) -> list[str]:
-        """Paragraphs of plain text with the numbers of ``flt`` (the filter after loading) plugged in."""
+        """Paragraphs of plain text with the numbers of ``flt`` (the filter after loading) plugged in, in the
+        window's language (``tr``, numbers by ``i18n.number`` and the helpers here)."""
         raise NotImplementedError
 
     def check(self, item: str, flt) -> Judged:
@@ -144,7 +148,7 @@ class Scenario:
     def verdict_text(self, v: Judged) -> str:
         words = {Verdict.TRUE_NEGATIVE: self.says_absent, Verdict.TRUE_POSITIVE: self.says_present}.get(v.kind,
                                                                                      self.says_false_positive)
-        return words.format(item=v.item, **self.verdict_fields(v))
+        return tr(words).format(item=v.item, **self.verdict_fields(v))
 
     def verdict_fields(self, v: Judged) -> dict[str, object]:
         """Fields beyond {item} that this scenario's verdict words name."""

@@ -6,6 +6,7 @@ import random
 from functools import cached_property
 from typing import Sequence
 
+from bloomviz.i18n import number, tr
 from bloomviz.scenarios import datasets
 
 from bloomviz.scenarios.base import (Scenario, _find_false_positives, expected_fp, kib, list_bytes, measure, pct,
@@ -41,16 +42,16 @@ class UrlBlocklist(Scenario):
         raw = list_bytes(self.items)
         r = measure(flt, self.browsing)
         return [
-            "URL blocklist. Google Chrome once kept a Bloom filter of malicious URLs in the browser: every "
-            "page is first looked up locally, and only when the filter says “probably in the set” does the "
-            "browser ask the server for the exact answer (and warn, if the server confirms).",
-            f"Here {n:,} synthesised malicious URLs (hosts under the reserved .test domain; none is a real "
-            f"site) went into m = {m:,} bits ({kib(m / 8)}; the list is {kib(raw)}), k = {k}, designed for "
-            f"p = {pct(self.P)}.",
-            f"Browsing {r.trials:,} ordinary pages: {rate_text(r)} made the browser ask the server for "
-            f"nothing (theory {pct(expected_fp(flt))}). Every other page loaded without a request, and no "
-            "listed URL is ever missed.",
-            "Next: visit a URL in the Scenario panel.",
+            tr("URL blocklist. Google Chrome once kept a Bloom filter of malicious URLs in the browser: every page "
+               "is first looked up locally, and only when the filter says “probably in the set” does the browser "
+               "ask the server for the exact answer (and warn, if the server confirms)."),
+            tr("Here {n} synthesised malicious URLs (hosts under the reserved .test domain; none is a real site) went "
+               "into m = {m} bits ({size}; the list is {raw}), k = {k}, designed for p = {p}.").format(
+                n=number(n), m=number(m), size=kib(m / 8), raw=kib(raw), k=k, p=pct(self.P)),
+            tr("Browsing {trials} ordinary pages: {rate} made the browser ask the server for nothing (theory "
+               "{theory}). Every other page loaded without a request, and no listed URL is ever missed.").format(
+                trials=number(r.trials), rate=rate_text(r), theory=pct(expected_fp(flt))),
+            tr("Next: visit a URL in the Scenario panel."),
         ]
 
     says_absent = "Not on the blocklist (certain): the page loads, no request to the server."

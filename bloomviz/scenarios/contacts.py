@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Sequence
 
+from bloomviz.i18n import tr
 from bloomviz.scenarios import datasets
 
 from bloomviz.scenarios.base import (Judged, Scenario, ScenarioDesign, _find_false_positives, expected_fp, measure, pct)
@@ -41,19 +42,22 @@ class EmailContacts(Scenario):
         shared = self.collisions(flt, self.items)
         r = measure(flt, self.new_addresses)
         busiest = max(shared.items(), key=lambda kv: len(kv[1])) if shared else None
-        busy = (f" Bit {busiest[0]} is shared by {len(busiest[1])}: {', '.join(busiest[1])}." if busiest else "")
+        busy = (" " + tr("Bit {bit} is shared by {count}: {items}.").format(
+            bit=busiest[0], count=len(busiest[1]), items=", ".join(busiest[1])) if busiest else "")
         return [
-            f"E-mail contacts. A mail client keeps the user's address book ({n} addresses) in a filter of "
-            f"m = {m} bits with k = {k} hash functions, small enough to see every bit. Before sending, it "
-            "looks the recipient up: “definitely not in the set” means a new address, so it asks "
-            "“Save contact?”; “probably in the set” means it is already known, so it asks nothing.",
-            f"{flt.bits_set} of the {m} bits are set ({pct(flt.bits_set / m)}); {len(shared)} bits were set by "
-            f"two or more addresses (collisions).{busy} Hover a cell to see who set it.",
-            f"At this fill a new address passes with probability (X/m)^k = {pct((flt.bits_set / m) ** k)} (the "
-            f"exact rate expected for {len(flt)} addresses is {pct(expected_fp(flt))}). Of {r.trials} new "
-            f"addresses, {r.hits} passed: for those the client would wrongly skip the “Save contact?” "
-            "question — a false positive.",
-            "Next: type a recipient in the Scenario panel and press “Send to this address”.",
+            tr("E-mail contacts. A mail client keeps the user's address book ({n} addresses) in a filter of m = {m} "
+               "bits with k = {k} hash functions, small enough to see every bit. Before sending, it looks the "
+               "recipient up: “definitely not in the set” means a new address, so it asks “Save contact?”; "
+               "“probably in the set” means it is already known, so it asks nothing.").format(n=n, m=m, k=k),
+            tr("{set} of the {m} bits are set ({fill}); {shared} bits were set by two or more addresses "
+               "(collisions).{busy} Hover a cell to see who set it.").format(
+                set=flt.bits_set, m=m, fill=pct(flt.bits_set / m), shared=len(shared), busy=busy),
+            tr("At this fill a new address passes with probability (X/m)^k = {chance} (the exact rate expected for "
+               "{n} addresses is {exact}). Of {trials} new addresses, {hits} passed: for those the client would "
+               "wrongly skip the “Save contact?” question — a false positive.").format(
+                chance=pct((flt.bits_set / m) ** k), n=len(flt), exact=pct(expected_fp(flt)), trials=r.trials,
+                hits=r.hits),
+            tr("Next: type a recipient in the Scenario panel and press “Send to this address”."),
         ]
 
     says_absent = "{item} is new (definitely not in the address book): save contact?"

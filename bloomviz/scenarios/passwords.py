@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from bloomviz.i18n import number, tr
 from bloomviz.items.encoding import to_bytes
 from bloomviz.scenarios.base import (Scenario, _find_false_positives, expected_fp, kib, list_bytes, measure, pct,
                                      rate_text)
@@ -33,15 +34,16 @@ class BannedPasswords(Scenario):
         r = measure(flt, [p for p in self.random_passwords(self.RANDOM_TRIALS) if to_bytes(p) not in self.truth])
         top = ", ".join(self.items[:5])
         return [
-            f"Banned passwords. The {n:,} most common passwords of a leaked-password corpus (the list "
-            f"starts {top}, …) went into a filter of m = {m:,} bits ({kib(m / 8)}; the list itself is "
-            f"{kib(raw)}), k = {k}, designed for p = {pct(self.P)}.",
-            "When someone sets a password, the site looks it up. “Definitely not in the set”: accepted. "
-            "“Probably in the set”: refused, try another. A false positive refuses a good password; at 1% "
-            "that costs one user in a hundred a second try, and no banned password ever gets through.",
-            f"Measured: of {r.trials:,} random 12-character passwords, {rate_text(r)} were refused "
-            f"(theory {pct(expected_fp(flt))}).",
-            "Next: type a new password in the Scenario panel and try it.",
+            tr("Banned passwords. The {n} most common passwords of a leaked-password corpus (the list starts {top}, "
+               "…) went into a filter of m = {m} bits ({size}; the list itself is {raw}), k = {k}, designed for "
+               "p = {p}.").format(n=number(n), top=top, m=number(m), size=kib(m / 8), raw=kib(raw), k=k,
+                                  p=pct(self.P)),
+            tr("When someone sets a password, the site looks it up. “Definitely not in the set”: accepted. "
+               "“Probably in the set”: refused, try another. A false positive refuses a good password; at 1% "
+               "that costs one user in a hundred a second try, and no banned password ever gets through."),
+            tr("Measured: of {trials} random 12-character passwords, {rate} were refused (theory {theory}).").format(
+                trials=number(r.trials), rate=rate_text(r), theory=pct(expected_fp(flt))),
+            tr("Next: type a new password in the Scenario panel and try it."),
         ]
 
     says_absent = "Accepted: not on the list of banned passwords (certain)."

@@ -10,6 +10,7 @@ from typing import Sequence
 
 from bloomviz.scenarios import datasets
 
+from bloomviz.i18n import number, tr
 from bloomviz.items.encoding import to_bytes
 
 from bloomviz.scenarios.base import (Rate, Scenario, ScenarioDesign, _designed, _find_false_positives, expected_fp,
@@ -70,18 +71,20 @@ class SpellChecker(Scenario):
         raw = list_bytes(self.items)
         r = self.misspelling_rate(flt)
         return [
-            f"Spell checker. Every word of an English dictionary ({n:,} words, {kib(raw)} as a plain list) "
-            f"went into a filter of m = {m:,} bits ({kib(m / 8)}), k = {k}, designed for p = {pct(self.P)}: "
-            f"{m / n:.1f} bits a word instead of {raw * 8 / n:.0f}. That saving is why the first spell "
-            "checkers of the 1970s used Bloom filters, when memory was dear.",
-            "Checking a text is one lookup a word. A word whose bits are not all set is certainly not in the "
-            "dictionary: the checker flags it. A misspelling whose bits all happen to be set by other words is "
-            "accepted — a false positive: the typo goes unnoticed. A real word is never flagged (no false "
-            "negatives).",
-            f"Measured: {r.trials:,} typos made by changing one letter of a dictionary word; "
-            f"{rate_text(r)} were accepted, against {pct(expected_fp(flt))} from theory.",
-            "Next: “Check the paragraph” in the Scenario panel looks up every word of a paragraph with "
-            "misspellings; the accepted ones are listed as false positives, with the words that set their bits.",
+            tr("Spell checker. Every word of an English dictionary ({n} words, {raw} as a plain list) went into a "
+               "filter of m = {m} bits ({size}), k = {k}, designed for p = {p}: {per} bits a word instead of {plain}. "
+               "That saving is why the first spell checkers of the 1970s used Bloom filters, when memory was "
+               "dear.").format(n=number(n), raw=kib(raw), m=number(m), size=kib(m / 8), k=k, p=pct(self.P),
+                               per=number(m / n, 1), plain=number(raw * 8 / n, 0)),
+            tr("Checking a text is one lookup a word. A word whose bits are not all set is certainly not in the "
+               "dictionary: the checker flags it. A misspelling whose bits all happen to be set by other words is "
+               "accepted — a false positive: the typo goes unnoticed. A real word is never flagged (no false "
+               "negatives)."),
+            tr("Measured: {trials} typos made by changing one letter of a dictionary word; {rate} were accepted, "
+               "against {theory} from theory.").format(trials=number(r.trials), rate=rate_text(r),
+                                                       theory=pct(expected_fp(flt))),
+            tr("Next: “Check the paragraph” in the Scenario panel looks up every word of a paragraph with "
+               "misspellings; the accepted ones are listed as false positives, with the words that set their bits."),
         ]
 
     says_absent = "“{item}”: not in the dictionary — flagged as a misspelling"

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from bloomviz.i18n import number, tr
 from bloomviz.scenarios.base import (Scenario, Judged, _find_false_positives, expected_fp, kib, list_bytes,
                                      measure, pct, rate_text)
 
@@ -61,23 +62,25 @@ class WeakSshKeys(Scenario):
         filter_bytes = math.ceil(m / 8)
         r = measure(flt, fresh_key_fingerprints(self.PROBES))
         return [
-            "Weak SSH keys. From 2006 to 2008 Debian's OpenSSL seeded its random generator with little more "
-            "than the process ID, so for each key type and size only 32,768 keys could ever be made "
-            "(CVE-2008-0166). A server can refuse those keys; a client can check its own key against the "
-            "list without sending it anywhere.",
-            f"Here the {n:,} keys are synthesised, one per process ID 0–32,767: each is the SHA-256 "
-            "fingerprint of a fixed seed, the key type and the PID. They are not the real weak keys; they "
-            "have the same number and shape, which is all a filter sees.",
-            f"The filter: p = {pct(self.P)} gives k = {k} and m = {m:,} bits = {filter_bytes:,} bytes "
-            f"({kib(filter_bytes)}). The fingerprints take {fp_bytes:,} bytes as raw 32-byte digests "
-            f"({fp_text:,} as text): the filter saves {fp_bytes - filter_bytes:,} bytes, "
-            f"{fp_bytes / filter_bytes:.1f}× smaller. Against the full public keys "
-            f"({PUBLIC_KEY_LIST_BYTES:,} bytes for 32,768 DSA-1024 keys) it is "
-            f"{PUBLIC_KEY_LIST_BYTES / filter_bytes:.0f}× smaller.",
-            f"Measured on {r.trials:,} fingerprints of fresh, well-made keys: {rate_text(r)} pass "
-            f"(theory {pct(expected_fp(flt))}). A key that passes needs a second, exact check with the "
-            "server; a key that fails is certainly safe, with no request at all.",
-            "Next: check a key in the Scenario panel (a weak one, a fresh one, or paste your own).",
+            tr("Weak SSH keys. From 2006 to 2008 Debian's OpenSSL seeded its random generator with little more "
+               "than the process ID, so for each key type and size only 32,768 keys could ever be made "
+               "(CVE-2008-0166). A server can refuse those keys; a client can check its own key against the "
+               "list without sending it anywhere."),
+            tr("Here the {n} keys are synthesised, one per process ID 0–32,767: each is the SHA-256 fingerprint of a "
+               "fixed seed, the key type and the PID. They are not the real weak keys; they have the same number "
+               "and shape, which is all a filter sees.").format(n=number(n)),
+            tr("The filter: p = {p} gives k = {k} and m = {m} bits = {bytes} bytes ({size}). The fingerprints take "
+               "{raw} bytes as raw 32-byte digests ({text} as text): the filter saves {saved} bytes, {times}× "
+               "smaller. Against the full public keys ({keys} bytes for 32,768 DSA-1024 keys) it is {keys_times}× "
+               "smaller.").format(
+                p=pct(self.P), k=k, m=number(m), bytes=number(filter_bytes), size=kib(filter_bytes),
+                raw=number(fp_bytes), text=number(fp_text), saved=number(fp_bytes - filter_bytes),
+                times=number(fp_bytes / filter_bytes, 1), keys=number(PUBLIC_KEY_LIST_BYTES),
+                keys_times=number(PUBLIC_KEY_LIST_BYTES / filter_bytes, 0)),
+            tr("Measured on {trials} fingerprints of fresh, well-made keys: {rate} pass (theory {theory}). A key "
+               "that passes needs a second, exact check with the server; a key that fails is certainly safe, with "
+               "no request at all.").format(trials=number(r.trials), rate=rate_text(r), theory=pct(expected_fp(flt))),
+            tr("Next: check a key in the Scenario panel (a weak one, a fresh one, or paste your own)."),
         ]
 
     says_absent = "Safe: this key is certainly not one of the weak keys. No request to the server needed."
@@ -87,7 +90,7 @@ class WeakSshKeys(Scenario):
 
     def verdict_fields(self, v: Judged) -> dict[str, object]:
         pid = next((i for i, f in enumerate(self.items) if f == v.item), None)
-        return {"who": f" (the key of PID {pid})" if pid is not None else ""}
+        return {"who": " " + tr("(the key of PID {pid})").format(pid=pid) if pid is not None else ""}
 
     def examples(self, flt) -> list[str]:
         fps = _find_false_positives(fresh_key_fingerprints(5_000, seed=77), flt, self.truth, 1)

@@ -121,14 +121,15 @@ def test_the_lessons_line_of_numbers_is_croatian(croatian):
 
 
 def test_every_scenarios_own_words_have_croatian_entries():
-    """A scenario's title, check button and hint are class attributes the Scenario panel translates when shown
-    (the scan of tr() calls cannot see them)."""
+    """A scenario's title, check button, hint and verdict words are class attributes the Scenario panel translates
+    when shown (the scan of tr() calls cannot see them)."""
     from bloomviz.i18n import catalogue
     from bloomviz.scenarios.stories import SCENARIOS
     po = i18n.HERE / "hr.po"
     entries = {e.msgid: e for e in catalogue.parse_po(po.read_text(encoding="utf-8"), po.name)}
-    words = {w for cls in SCENARIOS.values() for w in (cls.title, cls.check_label, cls.check_hint) if w}
-    assert len(words) >= 11
+    words = {w for cls in SCENARIOS.values() for w in (cls.title, cls.check_label, cls.check_hint, cls.says_absent,
+                                                       cls.says_present, cls.says_false_positive) if w}
+    assert len(words) >= 26
     missing = sorted(w for w in words if not (w in entries and entries[w].translated))
     assert not missing, f"add these to bloomviz/i18n/hr.po: {missing}"
 

@@ -22,7 +22,7 @@ from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz.gui.access import motion
 from bloomviz.gui.timing import ChunkRunner
-from bloomviz.i18n import number, tr
+from bloomviz.i18n import marks, ntr, number, tr
 from bloomviz.gui.widgets.bounded_text import TOO_LONG, BoundedLine
 from bloomviz.theory.limits import ITEM_LINE_CHARS
 from bloomviz.gui.widgets.predict_vote import PredictPanel, Tally
@@ -58,11 +58,13 @@ class RunningTally:
 
     def text(self) -> str:
         if not self.questions:
-            return "No question revealed yet."
-        share = f" ({self.right_votes / self.votes:.0%})" if self.votes else ""
-        return (f"{self.questions:,} question{'s' * (self.questions != 1)}: {self.right_votes:,} of "
-                f"{self.votes:,} votes right{share}; the majority was right {self.majority_right:,} time"
-                f"{'s' * (self.majority_right != 1)}, wrong {self.majority_wrong:,}.")
+            return tr("No question revealed yet.")
+        share = f" ({marks(f'{self.right_votes / self.votes:.0%}')})" if self.votes else ""
+        return (ntr("{count} question", "{count} questions", self.questions).format(count=number(self.questions))
+                + ": " + tr("{right} of {votes} votes right{share}; the majority was right {won}, wrong {lost}.").format(
+                    right=number(self.right_votes), votes=number(self.votes), share=share,
+                    won=ntr("{count} time", "{count} times", self.majority_right).format(
+                        count=number(self.majority_right)), lost=number(self.majority_wrong)))
 
 
 class PredictTool(Messages, QtWidgets.QWidget):
@@ -170,12 +172,12 @@ class PredictTool(Messages, QtWidgets.QWidget):
         window.wb.flush()     # the grid read as the filter is: an operation of this turn drawn first
         was_set = [grid.value(p) > 0 if 0 <= p < grid.m else False for p in positions]
         self._steps = reveal_steps("lookup", text, data, scheme_of(flt), flt.m, flt.k, positions, was_set,
-                                   "<b>Every position is lit.</b> What will the filter say? Vote (keys 1 and 2), "
-                                   "then Reveal.", conclude=False)
+                                   tr("<b>Every position is lit.</b> What will the filter say? Vote (keys 1 and 2), "
+                                      "then Reveal."), conclude=False)
         self._item, self._at = text, 0
         self.verdict.clear()
-        record = {"question": f"Will a lookup of “{text}” say it is in the set?",
-                  "choices": [label for _, label in VERDICT_CHOICES], "right": None, "answer_text": ""}
+        record = {"question": tr("Will a lookup of “{item}” say it is in the set?").format(item=text),
+                  "choices": [tr(label) for _, label in VERDICT_CHOICES], "right": None, "answer_text": ""}
         self.vote_panel.show_question(record, Tally([0] * len(VERDICT_CHOICES)))
         self.vote_panel.show()
         self.next_button.setEnabled(True)
@@ -213,8 +215,8 @@ class PredictTool(Messages, QtWidgets.QWidget):
             self._tell(self.Error.lookup_refused)
             return False
         record["right"] = 1 if look.maybe_present else 0
-        record["answer_text"] = ("probably in the set: all its bits are 1" if look.maybe_present else
-                                 "definitely not in the set: one of its bits is 0")
+        record["answer_text"] = tr("probably in the set: all its bits are 1" if look.maybe_present else
+                                   "definitely not in the set: one of its bits is 0")
         return True
 
     def _on_revealed(self) -> None:
@@ -224,9 +226,10 @@ class PredictTool(Messages, QtWidgets.QWidget):
             self.verdict.setText(tr("No majority (no votes, or a tie)."))
         else:
             colour = theme.outcome_colour(won)
-            said = VERDICT_CHOICES[tally.votes.index(max(tally.votes))][1].lower()
-            self.verdict.setText(f"<span style='color:{colour}; font-weight:bold'>{'✓ Right' if won else '✗ Wrong'}"
-                                 f"</span>: the class's majority said “{html.escape(said)}”.")
+            said = tr(VERDICT_CHOICES[tally.votes.index(max(tally.votes))][1]).lower()
+            self.verdict.setText(f"<span style='color:{colour}; font-weight:bold'>"
+                                 f"{html.escape(tr('✓ Right') if won else tr('✗ Wrong'))}</span>: " + html.escape(
+                                     tr("the class's majority said “{said}”.").format(said=said)))
         self.summary.setText(self.running.text())
         self.next_button.setEnabled(False)
 

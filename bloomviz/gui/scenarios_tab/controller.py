@@ -20,7 +20,7 @@ from bloomviz.scenarios.stories import SCENARIOS, get_scenario
 from bloomviz.gui.scenarios_tab.panel import ScenarioPanel
 from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.gui.widgets.flow_layout import FlowLayout
-from bloomviz.i18n import tr
+from bloomviz.i18n import number, tr
 
 SINGLES_LIMIT = 64   # up to this many items go in one by one
 SYNC_LIMIT = 5_000     # up to this many items go in at once; more run as a chunked job with progress and cancel
@@ -84,20 +84,20 @@ class ScenarioRunner(QtCore.QObject):
             return False
         before = self.wb.snapshot()
         if not self.wb.configure(design.m, design.k, design.scheme, capacity=design.capacity):
-            self.failed.emit(key, "The scenario's parameters were refused (see the status bar).")
+            self.failed.emit(key, tr("The scenario's parameters were refused (see the status bar)."))
             return False
         self.scenario, self.story = scenario, []
         self.started.emit(key)
         if len(items) <= SINGLES_LIMIT:
             # A handful (the address book): one insert each, so the history lists every one.
             if sum(self.wb.insert(item) is not None for item in items) != len(items):
-                self._put_back(key, before, "The scenario's items were refused (see the status bar)")
+                self._put_back(key, before, tr("The scenario's items were refused (see the status bar)"))
                 return False
             self._tell(key)
             return True
         if len(items) <= SYNC_LIMIT:
             if self.wb.insert_batch(items) != len(items):
-                self._put_back(key, before, "The scenario's items were refused (see the status bar)")
+                self._put_back(key, before, tr("The scenario's items were refused (see the status bar)"))
                 return False
             self._tell(key)
             return True
@@ -111,14 +111,14 @@ class ScenarioRunner(QtCore.QObject):
         self._pending, self._before = key, before
         if not self.wb.run_job(source, len(items), f"items of “{scenario.title}”", atomic=True):
             self._pending = self._before = None
-            self._put_back(key, before, "Another bulk insert is running; cancel it first (Esc)")
+            self._put_back(key, before, tr("Another bulk insert is running; cancel it first (Esc)"))
             return False
         return True
 
     def _put_back(self, key: str, before, why: str) -> None:
         self.wb.restore(before)
-        self.failed.emit(key, f"{why}; the filter was put back as it was before the scenario started "
-                              f"({before.inserts:,} inserted items).")
+        self.failed.emit(key, tr("{why}; the filter was put back as it was before the scenario started ({count} "
+                                 "inserted items).").format(why=why, count=number(before.inserts)))
 
     def _on_job_finished(self, done: int, total: int, cancelled: bool) -> None:
         key, self._pending = self._pending, None
@@ -126,14 +126,15 @@ class ScenarioRunner(QtCore.QObject):
         if key is None:
             return
         if cancelled:
-            self._put_back(key, before, f"Cancelled after {done:,} of {total:,} items")
+            self._put_back(key, before, tr("Cancelled after {done} of {total} items").format(done=number(done),
+                                                                                           total=number(total)))
             return
         self._tell(key)
 
     def _tell(self, key: str) -> None:
         scenario = self._cache[key]
         self.story = scenario.story(self.wb.filter)
-        self.wb.explain_note(f"Scenario: {scenario.title}", "\n\n".join(self.story))
+        self.wb.explain_note(tr("Scenario: {title}").format(title=tr(scenario.title)), "\n\n".join(self.story))
         self.finished.emit(key)
 
 
@@ -325,10 +326,11 @@ class ScenarioController(QtCore.QObject):
         title = SCENARIOS[key].title if key in SCENARIOS else key
         files = self.window.file_actions
         if files is not None:
-            return files.maybe_discard(f"run the scenario “{title}”")
+            return files.maybe_discard(tr("run the scenario “{title}”").format(title=tr(title)))
         n = len(self.window.wb.filter)
         return not n or self.window.params_panel.confirm(
-            f"Run the scenario “{title}”? The filter's {n:,} inserted items are discarded.")
+            tr("Run the scenario “{title}”? The filter's {count} inserted items are discarded.").format(
+                title=tr(title), count=number(n)))
 
     def _on_failed(self, key: str, message: str) -> None:
         if self._file_kept is not None:

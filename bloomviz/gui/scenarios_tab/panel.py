@@ -130,7 +130,8 @@ class ScenarioPanel(Messages, QtWidgets.QWidget):
     def _on_started(self, key: str) -> None:
         sc = self.runner.scenario
         self.clear_messages()
-        self.title.setText(f"<b>{html.escape(sc.title)}</b> — loading {len(sc.items):,} items…")
+        self.title.setText(f"<b>{html.escape(tr(sc.title))}</b> — " + html.escape(
+            tr("loading {count} items…").format(count=number(len(sc.items)))))
         self.story.setPlainText("")
         self.result.clear()
         self._set_interactive(False)
@@ -197,15 +198,16 @@ class ScenarioPanel(Messages, QtWidgets.QWidget):
             return None
         self.Error.lookup_refused.clear()
         text = sc.verdict_text(v)
-        parts = [f"<p style='color:{COLOURS[v.kind]}'><b>{html.escape(v.kind.upper())}</b> — "
+        parts = [f"<p style='color:{COLOURS[v.kind]}'><b>{html.escape(tr(f'{v.kind}').upper())}</b> — "
                  f"{html.escape(text)}</p>"]
         if sc.key == "contacts" and v.kind == Verdict.TRUE_NEGATIVE:
-            if self.ask("Save contact?", f"{item} is not in your address book. Save it as a contact?"):
+            if self.ask(tr("Save contact?"), tr("{item} is not in your address book. Save it as a contact?").format(
+                    item=item)):
                 self.wb.insert(item)
-                parts.append(f"<p>Saved: {html.escape(item)} is now in the address book (its {self.wb.filter.k} "
-                             "bits are set).</p>")
+                parts.append("<p>" + html.escape(tr("Saved: {item} is now in the address book (its {k} bits are "
+                                                    "set).").format(item=item, k=self.wb.filter.k)) + "</p>")
             else:
-                parts.append("<p>Not saved.</p>")
+                parts.append(f"<p>{html.escape(tr('Not saved.'))}</p>")
         self.result.setHtml("".join(parts))
         self.last_verdicts = [v]
         self.checked.emit(self.last_verdicts)
@@ -249,12 +251,18 @@ class ScenarioPanel(Messages, QtWidgets.QWidget):
                          for m in re.finditer(r"[A-Za-z]+|[^A-Za-z]+", text))
         flagged = [v.item for v in verdicts if v.kind == Verdict.TRUE_NEGATIVE]
         fps = [v.item for v in verdicts if v.false_positive]
-        summary = (f"<p><b>{len(verdicts)}</b> distinct words checked: "
-                   f"<span style='color:{COLOURS[Verdict.TRUE_NEGATIVE]}'><b>{len(flagged)} flagged</b></span> "
-                   f"(not in the dictionary: {html.escape(', '.join(flagged)) or 'none'}); "
-                   f"<span style='color:{COLOURS[Verdict.FALSE_POSITIVE]}'><b>{len(fps)} accepted although not words"
-                   f"</b></span> — false positives: {html.escape(', '.join(fps)) or 'none'}.</p>")
-        note = ("<p><small>Underlined: flagged as misspelt. Red: a misspelling the filter accepts (a false "
-                "positive); the explain panel shows which dictionary words set its bits.</small></p>"
-                if fps else "")
+        def coloured(kind: Verdict, text: str) -> str:
+            return f"<span style='color:{COLOURS[kind]}'><b>{html.escape(text)}</b></span>"
+
+        summary = "<p>" + tr("{checked} distinct words checked: {flagged} (not in the dictionary: {words}); {accepted} "
+                             "— false positives: {false_positives}.").format(
+            checked=f"<b>{number(len(verdicts))}</b>",
+            flagged=coloured(Verdict.TRUE_NEGATIVE, tr("{count} flagged").format(count=number(len(flagged)))),
+            words=html.escape(", ".join(flagged)) or tr("none"),
+            accepted=coloured(Verdict.FALSE_POSITIVE, tr("{count} accepted although not words").format(
+                count=number(len(fps)))),
+            false_positives=html.escape(", ".join(fps)) or tr("none")) + "</p>"
+        note = ("<p><small>" + tr("Underlined: flagged as misspelt. Red: a misspelling the filter accepts (a false "
+                                  "positive); the explain panel shows which dictionary words set its bits.")
+                + "</small></p>" if fps else "")
         return summary + f"<p>{marked}</p>" + note

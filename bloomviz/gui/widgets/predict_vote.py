@@ -17,7 +17,7 @@ from typing import Callable
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from bloomviz.gui import theme
-from bloomviz.i18n import tr
+from bloomviz.i18n import marks, ntr, number, tr
 
 
 
@@ -173,11 +173,12 @@ class PredictPanel(QtWidgets.QFrame):
                              self.palette().color(QtGui.QPalette.ColorRole.Mid) if tally.revealed else
                              self.palette().color(QtGui.QPalette.ColorRole.Highlight))
             bar.setPalette(palette)
-        self.total.setText(f"{total:,} vote{'s' * (total != 1)}")
+        self.total.setText(ntr("{count} vote", "{count} votes", total).format(count=number(total)))
         self.reveal_button.setEnabled(not tally.revealed)
         if tally.revealed:
-            self.answer.setText(f"<b>Answer:</b> {html.escape(record['answer_text'])} — choice "
-                                f"{record['right'] + 1} is right" + self._share_right())
+            self.answer.setText(f"<b>{html.escape(tr('Answer:'))}</b> " + html.escape(tr(
+                "{answer} — choice {choice} is right").format(answer=record["answer_text"], choice=record["right"] + 1))
+                + self._share_right())
             self.answer.show()
         else:
             self.answer.clear()
@@ -188,7 +189,8 @@ class PredictPanel(QtWidgets.QFrame):
         if not total:
             return "."
         right = self.tally.votes[self.record["right"]]
-        return f"; {right:,} of {total:,} votes ({right / total:.0%}) chose it."
+        return html.escape(tr("; {right} of {total} votes ({share}) chose it.").format(
+            right=number(right), total=number(total), share=marks(f"{right / total:.0%}")))
 
     def height_needed(self, width: int) -> int:
         """The height the panel needs at ``width`` with its answer shown (so Reveal does not squeeze it)."""

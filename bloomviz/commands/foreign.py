@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import textwrap
 
 from bloomviz.commands.common import human_bytes, non_negative_int, one_in, positive_int, rate
 
 BLOOMVIZ = "bloomviz"
+WRAP = 116
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -140,6 +142,7 @@ def filter_name(flt, index: int) -> str:
 
 def describe(args, fmt: str) -> dict:
     from bloomviz.formats import FORMATS, atlas
+    from bloomviz.formats.why import why
     chosen, total = open_indexed(args, fmt)
     summaries = [{**f.summary(), "index": i, "layout_text": layout_text(f.m, f.k, f.layout)} for i, f in chosen]
     file_bytes = atlas.path_bytes(args.file, summaries)
@@ -147,6 +150,7 @@ def describe(args, fmt: str) -> dict:
            "format_title": FORMATS[fmt].TITLE, "filters_read": total, "filters": summaries}
     if len(chosen) > 1:
         out["atlas"] = atlas.summarise(summaries, file_bytes)
+    out["why"] = why(fmt, [f for _, f in chosen])
     return out
 
 
@@ -196,6 +200,7 @@ def _value(v) -> str:
 
 def render_text(r: dict) -> str:
     from bloomviz.commands.atlas_text import DETAIL_LIMIT, render_atlas
+    from bloomviz.theory.units import too_full_text
 
     def line(label: str, value: str) -> str:
         return f"  {label:<22}{value}" if len(label) < 22 else f"  {label} {value}"
@@ -208,13 +213,13 @@ def render_text(r: dict) -> str:
         out += render_atlas(r["atlas"], r["filters"])
     if len(r["filters"]) > DETAIL_LIMIT:
         out.append(f"  (each filter's details: --filter N, or --json for all {len(r['filters']):,})")
-        return "\n".join(out)
+        return "\n".join(out + why_text(r.get("why", [])))
     for s in r["filters"]:
         if len(r["filters"]) > 1 or s["label"]:
             out.append(f"  [{s['label'] or 'filter ' + str(s['index'])}]")
         est = f"{s['estimated_n']:,.1f}" if s["estimated_n"] is not None else (
             "not estimable (a Ribbon filter's bits are about half ones at any load)" if s["layout"] == "ribbon"
-            else "∞ (every bit is set)")
+            else too_full_text(s["bits_set"], s["m"]))
         out += [line("m (bits)", f"{s['m']:,} ({human_bytes(s['m'] / 8)})"), line("k (hash positions)", str(s["k"]) if s["layout"] != "ribbon" else "none (a Ribbon filter)"),
                 line("layout", s["layout_text"])]
         for key, value in s["fields"].items():
@@ -232,7 +237,17 @@ def render_text(r: dict) -> str:
             out.append(line("design FP", f"{rate(s['design_fp'])}  ({one_in(s['design_fp'])}; what it was sized for)"))
         out.append(line("membership", ("reproduced: " if s["membership"] else "not reproducible: ") + s["hashing"]))
         out += [line("note", note) for note in s["notes"]]
-    return "\n".join(out)
+    return "\n".join(out + why_text(r.get("why", [])))
+
+
+def why_text(reasons: list[str]) -> list[str]:
+    """The system's reasons its rate can be above the configured one (``formats.why``), one wrapped item each."""
+    if not reasons:
+        return []
+    out = ["  why the rate can be higher than configured (this system's own rules, with this file's numbers):"]
+    for reason in reasons:
+        out += textwrap.wrap(reason, WRAP, initial_indent="  - ", subsequent_indent="    ")
+    return out
 
 
 def check_filters(args, fmt: str) -> tuple[list, int]:

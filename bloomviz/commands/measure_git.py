@@ -52,7 +52,15 @@ def _times(a: float | None, b: float | None) -> str:
 def explanation(r: dict) -> list[str]:
     """Why measured and predicted differ, in the words the app uses for its own schemes."""
     q, key, bits = r["queries"], r["keys_alone"], r["filter_bits"]
-    lines = []
+    lines = ["No rate to configure: git gives every commit's filter 10 bits per key (a changed path or one of its "
+             "leading directories), rounded up to whole bytes, and k = 7, fixed in bloom.c; at exactly 10 bits per "
+             "key that is a textbook 0.819 % for one key."]
+    large = r.get("large_filters", {})
+    if large.get("commits"):
+        lines.append(f"More than 512 paths and leading directories: {large['commits']:,} commit(s) changed that "
+                     f"many, and git stores one byte of eight 1s for each, which answers “maybe” to every path: "
+                     f"{large['false_positives']:,} of the {q['false_positives']:,} false positives measured as "
+                     f"git log asks came from them.")
     if key["measured"] is not None and key["predicted_from_fill"]:
         lines.append(f"Small filters: git gives a commit 10 bits per changed path, rounded up to whole bytes, so the "
                      f"median filter here has {bits['median']:g} bits. Theory's rates assume k positions that "

@@ -13,6 +13,7 @@ import math
 
 from bloomviz.filters import notebook
 from bloomviz.filters.scalable import ScalableBloomFilter
+from bloomviz.theory.units import too_full_text
 from bloomviz.filters.standard import BloomFilter
 
 
@@ -24,7 +25,7 @@ def numbers(flt) -> list[tuple[str, str]]:
     what, label = (flt.variant, "") if own else (flt.format, flt.label)
     rows = [("filter", f"{what}{' — ' + label if label else ''}"), ("m (bits)", f"{flt.m:,}"), ("k", str(flt.k)),
             ("bits set", f"{flt.bits_set:,} (fill {flt.bits_set / flt.m * 100:.2f}%)"),
-            ("estimated n", "∞ (every bit is set)" if not math.isfinite(est) else f"{est:,.1f}"),
+            ("estimated n", too_full_text(flt.bits_set, flt.m) if not math.isfinite(est) else f"{est:,.1f}"),
             ("expected FP now", f"{fp:.4g}" + (f" (1 in {1 / fp:,.0f})" if fp > 0 else ""))]
     if own:
         rows.append(("inserts", f"{len(flt):,}"))

@@ -107,10 +107,13 @@ def bin_of(value: float, edges: np.ndarray, metric: str) -> int:
 
 def path_bytes(path, summaries: list[dict]) -> int | None:
     """The bytes the filters are set against: the file's size; for a directory (a repository, a database),
-    the sizes of the files the filters came from when the reader recorded them in ``fields["file"]``."""
+    the sizes of the files the filters came from when the reader recorded them in ``fields["file"]`` (or
+    ``fields["table"]``)."""
     if not os.path.isdir(path):
         return os.path.getsize(path)
-    files = {s["fields"]["file"] for s in summaries if isinstance(s.get("fields", {}).get("file"), str)}
+    # git records the file a filter came from as "file"; LevelDB and RocksDB name each filter's "table"
+    files = {name for s in summaries for name in [s.get("fields", {}).get("file", s.get("fields", {}).get("table"))]
+             if isinstance(name, str)}
     total = 0
     for name in files:
         full = name if os.path.isabs(name) else os.path.join(path, name)

@@ -16,8 +16,8 @@ File (every number big-endian)::
 A filter holds every path the commit changed against its first parent and every leading directory of those
 paths (``dir/sub/file`` adds ``dir/sub`` and ``dir``), sized ceil(n·b / 8) bytes for n such paths (the manual
 says 64-bit words; ``bloom.c`` counts bytes). Bit p is bit (p mod 8) of byte (p div 8): bloomviz's own order.
-Two one-byte filters are special: 0x00 for a commit that changed nothing, 0xFF for one that changed more than
-512 paths (every lookup answers "maybe"). A commit whose filter was not computed has an empty one (BIDX equal
+Two one-byte filters are special: 0x00 for a commit that changed nothing, 0xFF for one whose changed paths and
+their leading directories number more than 512 (``bloom.c`` counts its map of both; every lookup answers "maybe"). A commit whose filter was not computed has an empty one (BIDX equal
 to its neighbour's): git consults the tree instead; it gets no filter here.
 
 A lookup asks what ``git log -- PATH`` asks (``revision.c``): one trailing "/" dropped, then PATH and each of its
@@ -266,7 +266,8 @@ def _kind(raw: bytes, bits_per_entry: int) -> str:
     if len(raw) == 1 and raw == b"\0":
         return "no change"
     if len(raw) == 1 and raw == b"\xff" and bits_per_entry > 8:
-        return f"too many changes (more than {MAX_CHANGES} paths): answers maybe to every path"
+        return (f"too many changes (more than {MAX_CHANGES} paths and leading directories): answers maybe to every "
+                f"path")
     return "changed paths"
 
 
@@ -287,13 +288,17 @@ def _filters_of(layer: Layer, settings: tuple[int, int, int], shown: str) -> tup
         bits = bitarray(endian="little")
         bits.frombytes(raw)
         oid = layer.oids[i * h:(i + 1) * h].hex()
-        # git sized it for n paths with ceil(n·b/8) = its bytes: n is at most 8·bytes/b
+        # git sized it for n paths with ceil(n·b/8) = its bytes: n is at most 8·bytes/b; the all-ones byte
+        # stands for more than MAX_CHANGES paths and directories, not for the 0 its one byte would fit
+        kind = _kind(raw, bpe)
+        large = kind.startswith("too many")
+        sized = {"paths_more_than": MAX_CHANGES} if large else {"paths_at_most": (8 * len(raw)) // bpe}
         out.append(ForeignFilter(
             format=NAME, m=8 * len(raw), k=k, bits=bits, layout=flat, hashing=hashing,
             positions=PathLookup(bits, k, version), label=oid,
-            fields={"commit": oid, "file": shown, "kind": _kind(raw, bpe), "filter_bytes": len(raw),
-                    "hash_version": version, "bits_per_entry": bpe, "paths_at_most": (8 * len(raw)) // bpe},
-            design_n=float(max(1, (8 * len(raw)) // bpe))))
+            fields={"commit": oid, "file": shown, "kind": kind, "filter_bytes": len(raw),
+                    "hash_version": version, "bits_per_entry": bpe, **sized},
+            design_n=float(MAX_CHANGES if large else max(1, (8 * len(raw)) // bpe))))
     return out, skipped
 
 

@@ -145,6 +145,7 @@ class _Tally:
         self.p = dict.fromkeys(("query_fill", "query_textbook", "key_fill", "key_distinct", "key_textbook"), 0.0)
         self.sizes: list[int] = []
         self.commits = self.roots = self.no_truth = 0
+        self.large = {"commits": 0, "false_positives": 0}     # the all-ones filters (over 512 keys)
 
     def add(self, f, members, member_hashes, index, h0, h1, key_matrix, sentinel):
         c, p = self.c, self.p
@@ -170,6 +171,9 @@ class _Tally:
         c["maybe"] += int(hit.sum())
         c["definitely_not"] += int((~hit).sum())
         c["false_positive"] += int((hit & ~changed).sum())
+        if str(f.fields.get("kind", "")).startswith("too many"):
+            self.large["commits"] += 1
+            self.large["false_positives"] += int((hit & ~changed).sum())
         c["member_queries"] += int(changed.sum())
         c["false_negatives"] += int((changed & ~hit).sum())
         c["nonmember_queries"] += int((~changed).sum())
@@ -209,4 +213,5 @@ class _Tally:
                            "textbook": p["key_textbook"] / nk if nk else None,
                            "coinciding_positions": c["coinciding"] / nk if nk else None},
             "filter_bits": {"min": int(sizes.min()), "median": float(np.median(sizes)), "max": int(sizes.max())},
+            "large_filters": dict(self.large),
         }

@@ -27,6 +27,8 @@ mod 2**32) >> 27`` is set: exactly one bit per word, k = 8.
 
 from __future__ import annotations
 
+import math
+
 import struct
 
 import xxhash
@@ -189,10 +191,23 @@ def read(path, column: str | None = None, row_group: int | None = None, **_optio
     return out
 
 
+# Arrow's default fpp, the largest of the writers' defaults (parquet-java's is 0.01): the most values a filter of
+# m bits can have been sized for unless its writer was given a larger fpp
+DEFAULT_FPP = 0.05
+
+
+def ndv_sized_for(m: int, fpp: float) -> tuple[float, float]:
+    """The ndv values a writer turns into m bits at fpp (Arrow's and parquet-java's OptimalNumOfBits: bits =
+    −8·ndv / ln(1 − fpp^(1/8)), rounded up to a power of two, so m/2 < bits ≤ m)."""
+    per = -math.log1p(-fpp ** (1 / 8)) / 8
+    return m / 2 * per, m * per
+
+
 def _filter(raw: bytes, name: str, group: int, ptype: int, type_length, offset: int, header_bytes: int,
             rows, created_by: str) -> ForeignFilter:
     m = len(raw) * 8
     blocks = m // 256
+    sized = ndv_sized_for(m, DEFAULT_FPP)[1]
     bits = bits_from_words(raw, 4, "little", m)
 
     def lookup(item: object) -> ForeignLookup:
@@ -210,5 +225,8 @@ def _filter(raw: bytes, name: str, group: int, ptype: int, type_length, offset: 
         layout={"kind": "blocks", "block_bits": 256, "word_bits": 32},
         hashing="XXH64 (seed 0) of the PLAIN encoding; block = ((h >> 32) * blocks) >> 32; one bit per word",
         positions=lookup if ptype != 3 and ptype != 0 else None, fields=fields,
-        notes=[] if rows is None else [f"{rows:,} rows in the row group (an upper bound on distinct values)"])
+        notes=([] if rows is None else [f"{rows:,} rows in the row group (an upper bound on distinct values)"])
+        + [f"sized for at most {sized:,.0f} distinct values at fpp {DEFAULT_FPP:g} (Arrow's default; parquet-java's "
+           f"0.01 sizes it for fewer); the ndv and fpp its writer was given are not stored"],
+        design_n=sized)
 

@@ -116,6 +116,14 @@ def axis_counts(values, spacing: float) -> list[str]:
     return out
 
 
+def too_full_text(bits_set: int, m: int) -> str:
+    """Why an estimated number of entries is infinite: every bit is set, or (a blocked, sliced or linked
+    layout, estimated part by part) some word, slice or link is, which no count of entries fits."""
+    if bits_set >= m:
+        return "∞ (every bit is set)"
+    return "∞ (too full to estimate: some word, slice or link has every bit set)"
+
+
 def human_bytes(nbytes: float) -> str:
     """Binary units (KiB = 1024 B), two decimals; whole bytes (rounded up) below 1 KiB."""
     for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):

@@ -25,6 +25,7 @@ from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz import formats
 from bloomviz.filters import bitstore
 from bloomviz.formats import atlas
+from bloomviz.formats.why import why
 from bloomviz.theory.units import count_text, one_in, parse_whole, percent_text, rate_text
 from bloomviz.formats.guava import FUNNELS
 from bloomviz.formats.pybloom_live import HASHINGS
@@ -78,6 +79,7 @@ class ForeignView(Messages, QtWidgets.QWidget):
         self.dialogs = dialogs if dialogs is not None else Dialogs(self)
         self.path: str | None = None
         self.filters: list = []
+        self.reasons: list[str] = []
         self.current = None
 
         self.open_button = QtWidgets.QPushButton(tr("Open a file…"))
@@ -121,6 +123,10 @@ class ForeignView(Messages, QtWidgets.QWidget):
         self.lookup_button = QtWidgets.QPushButton(tr("Look up"))
         self.verdict = QtWidgets.QLabel()
         self.verdict.setWordWrap(True)
+        # below the lookup, so a long list of reasons never pushes the item field out of sight
+        self.why_label = QtWidgets.QLabel()
+        self.why_label.setWordWrap(True)
+        self.why_label.setTextFormat(QtGui.Qt.TextFormat.RichText)
         self.message = MessageBar()
         self.bind_messages(self.message)
 
@@ -143,6 +149,7 @@ class ForeignView(Messages, QtWidgets.QWidget):
         row.addWidget(self.lookup_button)
         side.addLayout(row)
         side.addWidget(self.verdict)
+        side.addWidget(self.why_label)
         side.addStretch(1)
         side_box = QtWidgets.QWidget()
         side_box.setLayout(side)
@@ -245,6 +252,7 @@ class ForeignView(Messages, QtWidgets.QWidget):
             self.show_only(self.Error.no_filter, path=path)
             return False
         self.path, self.filters = path, found
+        self.reasons = why(found[0].format, found)
         self.which.blockSignals(True)
         self.which.clear()
         for flt in found:
@@ -272,6 +280,15 @@ class ForeignView(Messages, QtWidgets.QWidget):
         else:
             self.grid.reset(1)
         self.numbers.setText(self.numbers_html(flt))
+        self.why_label.setText(self.why_html())
+
+    def why_html(self) -> str:
+        """The system's reasons its rate can be above the configured one (``formats.why``): its own rules, with
+        the numbers of the file shown."""
+        if not self.reasons:
+            return ""
+        items = "".join(f"<li>{html.escape(reason)}</li>" for reason in self.reasons)
+        return f"<p><b>{html.escape(tr('Why the rate can be higher than configured'))}</b></p><ul>{items}</ul>"
 
     @staticmethod
     def numbers_html(flt) -> str:
@@ -281,7 +298,8 @@ class ForeignView(Messages, QtWidgets.QWidget):
                 ("k (positions per item)", str(s["k"])), ("layout", s["layout"]),
                 ("bits set", f"{s['bits_set']:,} ({percent_text(s['fill'])})"),
                 ("estimated items inserted", count_text(s["estimated_n"]) if s["estimated_n"] is not None
-                 else "∞ (every bit set)"),
+                 else tr("∞ (every bit set)") if s["bits_set"] >= s["m"]
+                 else tr("∞ (too full to estimate: some word, slice or link has every bit set)")),
                 ("rate at this fill", f"{rate_text(s['expected_fp'])} ({one_in(s['expected_fp'])})"),
                 ("hashing", s["hashing"] + ("" if s["membership"] else " — lookups cannot be reproduced"))]
         rows += [(str(key), str(value)) for key, value in s["fields"].items() if key not in ("column", "row_group")]

@@ -20,6 +20,7 @@ from typing import Callable
 
 import numpy as np
 
+from bloomviz.i18n import number, tr
 from bloomviz.theory import rates
 
 LN2 = math.log(2)
@@ -105,8 +106,8 @@ def cassandra(n: int, fp_chance: float = 0.01) -> Built:
         while PROBS[b][k - 1] <= fp_chance:
             k -= 1
     m = 64 * math.ceil((n * b + 20) / 64)
-    notes = [f"{b} bits per key from the table, k = {k}; 1.0 means no filter at all; LeveledCompactionStrategy "
-             "tables default to 0.1, others to 0.01"]
+    notes = [tr("{bits} bits per key from the table, k = {k}; 1.0 means no filter at all; LeveledCompactionStrategy "
+                "tables default to 0.1, others to 0.01").format(bits=b, k=k)]
     return _flat("cassandra", n, m, k, settings, notes, source)
 
 
@@ -122,8 +123,8 @@ def rocksdb(n: int, bits_per_key: float = 10.0, legacy: bool = False) -> Built:
         lines += lines % 2 == 0    # odd, so more hash bits decide the line
         m = 512 * lines
         return Built("rocksdb", n, m, k, "lines-512", _line_rate(n, m, k), settings,
-                     [f"whole bits per key {whole}, k = int(0.69 × that), an odd number of 512-bit lines; line and "
-                      "probes come from one 32-bit hash, which lifts the real rate above this"],
+                     [tr("whole bits per key {bits}, k = int(0.69 × that), an odd number of 512-bit lines; line and "
+                         "probes come from one 32-bit hash, which lifts the real rate above this").format(bits=whole)],
                      "RocksDB LegacyBloomBitsBuilder (format_version < 5)")
     steps = ((2080, 1), (3580, 2), (5100, 3), (6640, 4), (8300, 5), (10070, 6), (11720, 7), (14001, 8),
              (16050, 9), (18300, 10), (22001, 11), (25501, 12))
@@ -133,8 +134,8 @@ def rocksdb(n: int, bits_per_key: float = 10.0, legacy: bool = False) -> Built:
     nbytes = (n * millibits + 7999) // 8000
     m = 8 * ((nbytes + 63) // 64 * 64)
     return Built("rocksdb", n, m, k, "lines-512", _line_rate(n, m, k) if m else 1.0, settings,
-                 [f"{millibits} millibits per key → k = {k} (FastLocalBloom's table); bytes rounded up to whole "
-                  "64-byte cache lines; optimize_filters_for_memory off"],
+                 [tr("{millibits} millibits per key → k = {k} (FastLocalBloom's table); bytes rounded up to whole "
+                     "64-byte cache lines; optimize_filters_for_memory off").format(millibits=millibits, k=k)],
                  "RocksDB FastLocalBloomBitsBuilder::CalculateSpace, FastLocalBloomImpl::ChooseNumProbes")
 
 
@@ -146,14 +147,14 @@ def parquet(n: int, fpp: float = 0.05, writer: str = "arrow", max_bytes: int = 1
     bits = -8.0 * n / math.log(1 - fpp ** (1 / 8))
     bits = min(max(int(bits), 256), max_bytes * 8)
     m = min(1 << (bits - 1).bit_length(), max_bytes * 8)
-    notes = ["m = -8 ndv / ln(1 - fpp^(1/8)), at least 32 bytes, rounded up to a power of two: the rate lands "
-             "up to 2x below the target, never above (unless capped)"]
+    notes = [tr("m = -8 ndv / ln(1 - fpp^(1/8)), at least 32 bytes, rounded up to a power of two: the rate lands "
+                "up to 2x below the target, never above (unless capped)")]
     if writer == "arrow":
-        notes.append("Arrow C++ 26 (pyarrow): fpp 0.05, ndv unset = the largest row group's rows; it may then fold "
-                     "the filter smaller while its estimate stays under fpp")
+        notes.append(tr("Arrow C++ 26 (pyarrow): fpp 0.05, ndv unset = the largest row group's rows; it may then "
+                        "fold the filter smaller while its estimate stays under fpp"))
     else:
-        notes.append("parquet-java: parquet.bloom.filter.fpp 0.01 by default, at most parquet.bloom.filter.max.bytes "
-                     "(1 MiB)")
+        notes.append(tr("parquet-java: parquet.bloom.filter.fpp 0.01 by default, at most "
+                        "parquet.bloom.filter.max.bytes (1 MiB)"))
     return Built("parquet", n, m, 8, "blocks-256", _sbbf_rate(n, m), {"fpp": fpp, "writer": writer}, notes,
                  "Arrow parquet/bloom_filter.h OptimalNumOfBits; parquet-java BlockSplitBloomFilter.optimalNumOfBits")
 
@@ -175,11 +176,11 @@ def clickhouse(n: int, false_positive: float = 0.025, rows: int = 8192) -> Built
     capped = best is None
     b, k = best or (19, min_index[19])
     m = 64 * math.ceil(math.ceil(b * rows / 8) / 8)
-    notes = [f"{b} bits per row × {rows:,} rows per granule, k = {k} (the summary-cache table); the filter is "
-             "sized for rows, not distinct values"]
+    notes = [tr("{bits} bits per row × {rows} rows per granule, k = {k} (the summary-cache table); the filter is "
+                "sized for rows, not distinct values").format(bits=b, rows=number(rows), k=k)]
     if capped:
-        notes.append(f"below {PROBS[19][13]:g} the table has no row: ClickHouse falls back to 19 bits per row and "
-                     "k = 13, whatever rate was asked")
+        notes.append(tr("below {rate} the table has no row: ClickHouse falls back to 19 bits per row and k = 13, "
+                        "whatever rate was asked").format(rate=number(PROBS[19][13])))
     return _flat("clickhouse", n, m, k, {"false_positive": false_positive, "rows": rows}, notes,
                  "ClickHouse BloomFilterHash::calculationBestPractices, MergeTreeIndexGranuleBloomFilter")
 
@@ -197,27 +198,29 @@ def redis(n: int, error_rate: float = 0.01, capacity: int | None = None, noround
         entries = capacity + int((bits - capacity * bpe) / bpe)
     m = 64 * math.ceil(bits / 64)
     k = math.ceil(0.693147180559945 * bpe)
-    notes = [f"bits per entry {bpe:.3f}, k = ceil(ln2 × that) = {k}"]
+    notes = [tr("bits per entry {bits}, k = ceil(ln2 × that) = {k}").format(bits=number(bpe, 3), k=k)]
     if not noround:
-        notes.append(f"bits rounded up to 2^{(bits - 1).bit_length()}: the link's capacity grows to {entries:,} "
-                     "entries instead of its rate falling (BF.RESERVE ... NOROUND keeps the bits asked)")
+        notes.append(tr("bits rounded up to 2^{power}: the link's capacity grows to {entries} entries instead of its "
+                        "rate falling (BF.RESERVE ... NOROUND keeps the bits asked)").format(
+            power=(bits - 1).bit_length(), entries=number(entries)))
     return _flat("redis", n, m, k, {"error_rate": error_rate, "capacity": capacity, "noround": noround}, notes,
                  "RedisBloom deps/bloom/bloom.c bloom_init_size")
 
 
 def git(n: int) -> Built:
     if n > 512:
-        return Built("git", n, 8, 1, "flat", 1.0, {}, ["more than 512 changed paths: git writes the 1-byte "
-                     "'too many changes' filter of all ones, which answers maybe to everything"],
+        return Built("git", n, 8, 1, "flat", 1.0, {}, [tr("more than 512 changed paths: git writes the 1-byte "
+                     "'too many changes' filter of all ones, which answers maybe to everything")],
                      "git bloom.c get_or_compute_bloom_filter")
     m = 8 * max(1, math.ceil(n * 10 / 8))
-    return _flat("git", n, m, 7, {}, ["10 bits per changed path (directories count too), k = 7, whole bytes; "
-                                      "0 paths writes one zero byte"], "git bloom.c (bits_per_entry 10, num_hashes 7)")
+    return _flat("git", n, m, 7, {}, [tr("10 bits per changed path (directories count too), k = 7, whole bytes; "
+                                         "0 paths writes one zero byte")], "git bloom.c (bits_per_entry 10, num_hashes 7)")
 
 
 def ethereum(n: int) -> Built:
-    return _flat("ethereum", n, 2048, 3, {}, ["every block's and receipt's logsBloom is 2,048 bits with 3 bits per "
-                                              "address or topic, whatever n is"], "Ethereum Yellow Paper, M3:2048")
+    return _flat("ethereum", n, 2048, 3, {}, [tr("every block's and receipt's logsBloom is {m} bits with 3 bits per "
+                                                 "address or topic, whatever n is").format(m=number(2048))],
+                 "Ethereum Yellow Paper, M3:2048")
 
 
 def spark(n: int, fpp: float = 0.03) -> Built:
@@ -225,8 +228,8 @@ def spark(n: int, fpp: float = 0.03) -> Built:
         raise ValueError(f"fpp must be in (0, 1), got {fpp}")
     bits = int(-n * math.log(fpp) / LN2SQ)
     k = max(1, round(bits / n * LN2))
-    return _flat("spark", n, 64 * math.ceil(bits / 64), k, {"fpp": fpp}, ["optimalNumOfBits, whole 64-bit words; "
-                 "k from the unrounded bits"], "Spark BloomFilter.create(expectedNumItems, fpp)")
+    return _flat("spark", n, 64 * math.ceil(bits / 64), k, {"fpp": fpp}, [tr("optimalNumOfBits, whole 64-bit words; "
+                 "k from the unrounded bits")], "Spark BloomFilter.create(expectedNumItems, fpp)")
 
 
 def orc(n: int, fpp: float = 0.05) -> Built:
@@ -235,7 +238,8 @@ def orc(n: int, fpp: float = 0.05) -> Built:
     nb = int(-n * math.log(fpp) / LN2SQ)
     m = nb + (64 - nb % 64)    # the writer adds a whole word when nb is already a multiple of 64
     k = max(1, round(m / n * LN2))
-    return _flat("orc", n, m, k, {"fpp": fpp}, ["n is the row index stride (10,000 rows by default) per filter"],
+    return _flat("orc", n, m, k, {"fpp": fpp}, [tr("n is the row index stride ({rows} rows by default) per "
+                                                   "filter").format(rows=number(10_000))],
                  "ORC BloomFilter.cc BloomFilterImpl(expectedEntries, fpp)")
 
 
@@ -244,8 +248,9 @@ def hudi(n: int, fpp: float = 1e-9) -> Built:
         raise ValueError(f"fpp must be in (0, 1), got {fpp}")
     m = math.ceil(n * (-math.log(fpp) / LN2SQ))
     k = math.ceil(LN2 * m / n)
-    return _flat("hudi", n, m, k, {"fpp": fpp}, ["hoodie.index.bloom.num_entries 60,000 and fpp 1e-9 by default; "
-                                                 "a DYNAMIC_V0 filter adds a row of this size per num_entries"],
+    return _flat("hudi", n, m, k, {"fpp": fpp}, [tr("hoodie.index.bloom.num_entries {entries} and fpp 1e-9 by "
+                                                    "default; a DYNAMIC_V0 filter adds a row of this size per "
+                                                    "num_entries").format(entries=number(60_000))],
                  "Hudi BloomFilterUtils.getBitSize, getNumHashes")
 
 

@@ -133,3 +133,21 @@ def test_a_predictions_revealed_answer_is_croatian(kind, items, value, probes):
     from bloomviz.lessons.predict import answer_text
     croatian, english = in_both(lambda: answer_text(kind, items, value, probes))
     assert croatian != english and not english_words(croatian) and not english_marks(croatian, english), croatian
+
+
+@pytest.mark.parametrize("engine, n, settings", [
+    ("cassandra", 1000, {}), ("rocksdb", 1000, {}), ("rocksdb", 1000, {"legacy": True}), ("parquet", 1000, {}),
+    ("parquet", 1000, {"writer": "parquet-java"}), ("clickhouse", 1000, {}), ("clickhouse", 1000, {"false_positive": 1e-6}),
+    ("redis", 1000, {}), ("git", 3, {}), ("git", 600, {}), ("ethereum", 400, {}), ("spark", 1000, {}), ("orc", 1000, {}),
+    ("hudi", 1000, {})])
+def test_an_engines_notes_are_croatian(engine, n, settings):
+    from bloomviz.theory.engines import ENGINES
+    croatian, english = in_both(lambda: ENGINES[engine](n, **settings).notes)
+    assert len(croatian) == len(english) >= 1
+    for hr, en in zip(croatian, english):
+        # an engine's own setting names and values (parquet.bloom.filter.fpp 0.01, 'too many changes') stay as
+        # its configuration writes them; the words around them are Croatian
+        assert hr != en and not english_words(re.sub(r"'[^']*'|\b\w+(?:\.\w+)+\b", "", hr)), hr
+    counted = {"clickhouse": "8.192", "redis": "1.", "ethereum": "2.048", "orc": "10.000", "hudi": "60.000"}
+    if engine in counted and not settings:
+        assert counted[engine] in " ".join(croatian), croatian       # a computed count with Croatian marks

@@ -4,8 +4,8 @@ same window idle, in one process (issue 23: the auto-play never stalls the event
     python benchmarks/bench_stalls.py [--n 10000000] [--m 95850584] [--k 7] [--rounds 1] [--idle 4]
 
 The main window as ``bloomviz`` opens it (every part installed, 1440 x 900, offscreen, cyclic garbage collected on
-a timer of the GUI thread as gui.app.main does), the Filter tab shown, the plot dock visible; the warm-up thread
-finished first (a warm auto-play: the first one is bench_first_paint's).
+a timer of the GUI thread and Qt's fills kept on the GUI thread as gui.app.main does), the Filter tab shown, the
+plot dock visible; the warm-up thread finished first (a warm auto-play: the first one is bench_first_paint's).
 Each round measures the window idle (no job, ``--idle`` seconds: what the machine's load alone does to the loop),
 then an auto-play of N random items "as fast as possible" (the Auto-play panel's own path) and the turns after
 it until the truth rows are filled in idle turns and the last redraws are done. Measured in each phase:
@@ -225,6 +225,9 @@ def main() -> int:
     parser.add_argument("--events", action="store_true",
                         help="time every event the GUI thread delivers, as a tree per turn (event_tree.py), and "
                              "list what ran in the longest turns (diagnosis only: a Python call per event)")
+    parser.add_argument("--qt-fill-pool", action="store_true",
+                        help="leave Qt's raster fills to its thread pool (as before 2026-11-28; gui.app."
+                             "paint_on_gui_thread), for a comparison in the same machine state")
     parser.add_argument("--top", type=int, default=8, help="longest turns listed, by wall and by CPU (default 8)")
     parser.add_argument("--paint-turns", type=int, default=None,
                         help="turns left to the painting after a redraw frame (default: the job's PAINT_TURNS; 1 is "
@@ -239,6 +242,9 @@ def main() -> int:
         check_k(args.k)
     except ValueError as exc:
         parser.error(str(exc))
+    if not args.qt_fill_pool:
+        from bloomviz.gui.app import paint_on_gui_thread
+        paint_on_gui_thread()       # as ``bloomviz`` paints (gui.app.main), before the application is made
     holder: list = []
     app = QtWidgets.QApplication.instance() or (timed_application(holder) if args.events
                                                  else QtWidgets.QApplication([]))
@@ -291,8 +297,9 @@ def measure_window(app, args, win, clock, calls, events: EventTree | None) -> in
     win.hide()     # (closing asks whether to save the auto-played filter)
 
     paint_turns = getattr(jobs, "PAINT_TURNS", 1)    # (1 in a tree before it was named)
+    fills = "in Qt's thread pool" if args.qt_fill_pool else "on the GUI thread"
     print(f"auto-play of {args.n:,} items, m = {args.m:,}, k = {args.k}, plot in view, {paint_turns} paint "
-          f"turn(s) after a frame; {args.rounds} round(s); "
+          f"turn(s) after a frame; fills {fills}; {args.rounds} round(s); "
           f"load {' -> '.join(f'{x[0]:.1f}' for x in load)}")
     print(f"  {'':<12} {'':>8} {'':>12} | turn wall med p99 max | turn CPU med p99 max | gap wall med p99 max"
           " | gap CPU max (ms)")
@@ -338,6 +345,7 @@ def measure_window(app, args, win, clock, calls, events: EventTree | None) -> in
     print(f"worst heartbeat gap: auto-play {gap:.1f} ms, idle {idle_gap:.1f} ms")
     print(f"a garbage collection of each generation after the run (ms of CPU): {collections_ms}")
     print(json.dumps({"n": args.n, "m": args.m, "k": args.k, "paint_turns": paint_turns, "load": load,
+                      "qt_fill_pool": args.qt_fill_pool,
                       "rounds": rounds, "collections_ms": collections_ms,
                       "worst_turn_wall_ms": worst_wall, "worst_turn_cpu_ms": worst_cpu,
                       "idle_worst_turn_wall_ms": idle_wall, "worst_gap_ms": gap, "idle_worst_gap_ms": idle_gap}))

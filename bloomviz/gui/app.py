@@ -19,6 +19,7 @@ Environment: ``BLOOMVIZ_SETTINGS=FILE`` keeps preferences in that INI file inste
 (tests and screenshots use it so they neither read nor change a person's preferences);
 ``BLOOMVIZ_QUIT_AFTER_PAINT=1`` closes the window right after it is first painted and prints
 ``first-paint <seconds>`` (seconds since ``BLOOMVIZ_T0``, a ``time.time()`` value, when that is set).
+``QT_NO_GUI_THREADPOOL`` is set to 1 unless it is set already (``paint_on_gui_thread``).
 
 A bad option prints one line on stderr naming it and returns 2.
 """
@@ -166,6 +167,19 @@ class _FirstPaint:
         window.installEventFilter(self.filter)
 
 
+def paint_on_gui_thread() -> None:
+    """Keep Qt's raster painting on the GUI thread (before the QApplication; a value already set is kept).
+
+    Qt's raster engine hands every fill of 96 or more spans (a translucent band, a scroll bar's or a progress
+    bar's gradient, a large smooth-scaled image) to a thread pool of its own and waits for it. On 2 shared cores
+    under load each hand-off waits for a core: turns of the auto-play at 10^7 items took 230-330 ms of wall time
+    for ~8 ms of the GUI thread's CPU (benchmarks/bench_stalls.py), a repaint of the window handed off 5-20 times,
+    the history table's scroll bar alone ~8 times. ``QT_NO_GUI_THREADPOOL`` (read by Qt when the pool is first
+    asked for) makes no pool: the fills run where they are asked, the window's repaint took 2.5 ms of CPU and no
+    hand-off against 3-4 ms and 5-20."""
+    os.environ.setdefault("QT_NO_GUI_THREADPOOL", "1")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -184,6 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               "`bloomviz --screenshot FILE` draws the window offscreen", file=sys.stderr)
         return 1
 
+    paint_on_gui_thread()
     from PySide6 import QtWidgets
 
     from bloomviz.gui import theme

@@ -204,6 +204,20 @@ class FpTracker(ProbeCounts):
         probe_bits = self._flips()
         return (*probe_bits.flip_rows(view, positions, m), probe_bits.turned)
 
+    @property
+    def prepared(self) -> bool:
+        """Whether the flip passes' probe-bit map is built (by ``prepare`` or by a batch since the last rebuild)."""
+        return self._probe_bits is not None
+
+    def prepare(self) -> None:
+        """Build the probe bits' map for the flip passes now (``first_flips.ProbeBits``: 5-15 ms of CPU at 10^4
+        probes) instead of inside the next batch, when a batch would take the compiled passes: a job does it in
+        a step of its own, so that its first chunk's turn is not that much longer than the others."""
+        native = native_kernels.FLIPS if self._probe_m <= (1 << 26) else (*native_kernels.FLIPS,
+                                                                           native_kernels.FIRST_ROWS)
+        if not cold_paths.use_cold_path(1, *native):
+            self._flips()
+
     def _flips(self):
         if self._probe_bits is None:
             from bloomviz.measure.first_flips import ProbeBits     # compiled (numba): imported when first needed

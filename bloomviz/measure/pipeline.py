@@ -59,7 +59,7 @@ __all__ = ["Measurement", "StepRecord", "MeasuredSeries", "TRACKING",
 # Per class of filter (the most specific first: the first the filter is an instance of decides), how it is
 # measured after every insert and how after each step only; a filter of no class here is probed.
 # Each is built as ``(flt, probes)`` and answers ``fp_count``, ``exact``, ``positions_alone``, ``insert(flt,
-# chunk)``, ``after_add(flt, insertion)`` and ``rebuild(flt)``.
+# chunk)``, ``after_add(flt, insertion)``, ``rebuild(flt)`` and ``prepare()``.
 TRACKING: tuple[tuple[type, type, type], ...] = ((ScalableBloomFilter, ScalableFpTracker, ProbedAfterEachStep),
                                                  (BloomFilter, FpTracker, BitsAfterEachStep))
 
@@ -265,6 +265,11 @@ class Measurement:
         own = None if flt.capabilities.standard_formulas else flt.theory_fp(np.asarray(n, dtype=float))
         self.series.add(n, fp, bits_set, m=flt.m, k=flt.k, probes=len(self.probes),
                         theory=STANDARD if own is None else OWN, own=own)
+
+    def prepare(self) -> None:
+        """Build what measuring the next batch needs (the exact tracker's probe-bit map) now rather than in it:
+        a long job's first step (workbench.jobs)."""
+        self._tracking.prepare()
 
     def rebuild(self) -> int:
         """Re-read the filter's bits (after a removal, a clear, a load); returns the count."""

@@ -5,7 +5,7 @@ How a measurement follows a filter when no exact tracker fits it (a filter of no
 after each step only (``per_insert=False``: a bit array then sets the chunk's positions as they are and tests
 its probes' positions, hashed once, ``BitsAfterEachStep``; the explorer's k sweep reads only the last count).
 Each answers what the exact trackers answer (``fp_count``, ``insert(flt, chunk)``, ``after_add``,
-``rebuild``), so the measurement never asks which it holds.
+``rebuild``, ``prepare``), so the measurement never asks which it holds.
 """
 
 from __future__ import annotations
@@ -30,6 +30,9 @@ class BitsAfterEachStep:
         hit = filter_rows.test_rows(flt, self._positions) if self._positions is not None else ()
         self.fp_count = int(np.count_nonzero(hit))
 
+    def prepare(self) -> None:
+        """Nothing to build ahead of a batch (``FpTracker.prepare``)."""
+
     def insert(self, flt, chunk) -> tuple[np.ndarray, np.ndarray]:
         filter_rows.insert_rows(flt, chunk.positions(flt))
         self.rebuild(flt)
@@ -52,6 +55,9 @@ class ProbedAfterEachStep:
 
     def rebuild(self, flt) -> None:
         self.fp_count = int(np.count_nonzero(flt.contains_many(self._probes))) if self._probes else 0
+
+    def prepare(self) -> None:
+        """Nothing to build ahead of a batch (``FpTracker.prepare``)."""
 
     def insert(self, flt, chunk) -> tuple[np.ndarray, np.ndarray]:
         flt.update(chunk.items())

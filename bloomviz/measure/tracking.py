@@ -48,6 +48,10 @@ class ScalableFpTracker(ProbeCounts):
         self._frozen = frozen
         self._start_newest()
 
+    def prepare(self) -> None:
+        """What the next batch's measurement needs, built now (``FpTracker.prepare``): the newest stage's."""
+        self._tracker.prepare()
+
     def _start_newest(self) -> None:
         self._open = np.flatnonzero(~self._frozen)    # probes the newest stage's tracker follows
         stage = self._flt.stages[-1]

@@ -145,12 +145,13 @@ class Job:
 class Jobs:
     """The workbench's one job at a time: starting, stepping, finishing and cancelling it (``Workbench`` holds
     one and forwards its public methods, where their docstrings are). It is handed the workbench, of which it
-    uses the public side (``events``, ``checkpoint()``, ``rollback()``, ``reserve()``, ``insert_batch()``) and
-    the workbench's ``Undo`` (undo.py), which keeps a bulk insert as one step."""
+    uses the public side (``events``, ``checkpoint()``, ``rollback()``, ``reserve()``, ``prepare_measurement()``,
+    ``insert_batch()``) and the workbench's ``Undo`` (undo.py), which keeps a bulk insert as one step."""
 
     def __init__(self, bench, *, undo):
         self._bench, self._undo = bench, undo
         self.job: Job | None = None     # the running job (the workbench's ``busy`` reads it)
+        self._prepared = True           # False from a job's start until its first step prepared the measurement
 
     def insert_many(self, items: Iterable[object], label: str = "items") -> bool:
         items = items if isinstance(items, list) else list(items)
@@ -187,6 +188,7 @@ class Jobs:
         if job.step is None:   # undo takes a whole bulk insert back, not one chunk
             job.undo_saved = self._undo.keep_job(job.label, job.checkpoint)
         self.job = job
+        self._prepared = False
         self._undo.in_job = True
         self._bench.reserve(reserve)
         self._bench.events.busy_changed.emit(True)
@@ -197,6 +199,12 @@ class Jobs:
         job, events = self.job, self._bench.events
         if job is None:
             return False
+        if not self._prepared:
+            # The measurement's probe-bit map, built in a step of its own: inside the first chunk it made that
+            # chunk's turn 11-15 ms of the GUI thread's CPU at 10^4 probes (benchmarks/bench_stalls.py)
+            self._prepared = True
+            self._bench.prepare_measurement()
+            return True
         step = job.advance(self._bench.insert_batch)
         if step.outcome == FRAME:
             events.frame.emit()

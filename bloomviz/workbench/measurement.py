@@ -65,6 +65,10 @@ class ProbeSet:
         # rows the model keeps (model.thin_mask)
         self.pipeline = pipeline.Measurement(flt, self.probes, every=None, store=False, series=self.series)
 
+    def prepare(self) -> None:
+        """Build what measuring the next batch needs now (``Measurement.prepare``)."""
+        self.pipeline.prepare()
+
     def redraw_excluding(self, items: Iterable[object], extra: Iterable[bytes]) -> None:
         # A probe that becomes a member is no longer a fair probe: draw a new probe set that excludes the truth
         # and the items about to be inserted, and measure it against the current bits.

@@ -393,6 +393,11 @@ class Workbench:
         return self.can_remove() and s.truth.known and not s.truth.member(data) and data in s.flt
 
     # --- bookkeeping ---------------------------------------------------------------------------------------
+    def prepare_measurement(self) -> None:
+        """Build what measuring the next batch needs (the exact tracker's probe-bit map) now, in a step of its
+        own: a long job's first step (jobs.py)."""
+        self._s.measure.prepare()
+
     def reserve(self, extra: int) -> None:
         """Make room for ``extra`` inserts up front (a job, a lesson's generated items)."""
         # Growing arrays double when full, and one doubling of a million-row series copies ~32 MB in one chunk:

@@ -107,3 +107,25 @@ def test_open_a_saved_filter_at_start(tmp_path):
     result = run(["-m", "bloomviz", "--screenshot", str(out), "--open", str(tmp_path / "f.bloom")], tmp_path)
     assert result.returncode == 0, result.stderr
     assert png_stats(out)[2] > 20
+
+
+
+def test_main_keeps_qts_fills_on_the_gui_thread(tmp_path, monkeypatch):
+    # Qt reads QT_NO_GUI_THREADPOOL when its raster engine first asks for its fill pool: main sets it before the
+    # application is made
+    code = ("import os, sys; from bloomviz.gui.app import main; code = main([]); "
+            "print('pool-setting', repr(os.environ.get('QT_NO_GUI_THREADPOOL'))); sys.exit(code)")
+    monkeypatch.delenv("QT_NO_GUI_THREADPOOL", raising=False)
+    result = run(["-c", code], tmp_path, {"BLOOMVIZ_QUIT_AFTER_PAINT": "1"})
+    assert result.returncode == 0, result.stderr
+    assert "pool-setting '1'" in result.stdout, result.stdout
+
+
+def test_a_thread_pool_setting_already_made_is_kept(monkeypatch):
+    from bloomviz.gui.app import paint_on_gui_thread
+    monkeypatch.setenv("QT_NO_GUI_THREADPOOL", "")
+    paint_on_gui_thread()
+    assert os.environ["QT_NO_GUI_THREADPOOL"] == ""
+    monkeypatch.delenv("QT_NO_GUI_THREADPOOL")
+    paint_on_gui_thread()
+    assert os.environ["QT_NO_GUI_THREADPOOL"] == "1"

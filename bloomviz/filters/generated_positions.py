@@ -47,6 +47,11 @@ def positions_of_halves(flt, h1: np.ndarray, h2: np.ndarray) -> np.ndarray | Non
     return None if hasher is None else hasher(h1, h2, flt.m, flt.k)
 
 
+def has_positions_of_halves(flt) -> bool:
+    """Whether ``positions_of_halves`` gives ``flt``'s positions (it gives None otherwise)."""
+    return _hasher(flt) is not None
+
+
 def takes_halves(flt) -> bool:
     """Whether ``flt`` is a plain bit array placing items by murmur3-mix: ``halves`` gives their (h1, h2)."""
     caps = capabilities.of(flt)

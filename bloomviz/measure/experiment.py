@@ -36,7 +36,9 @@ class Simulation:
 
     Items are generated (streams.item_stream: seeded, prefix ``i``, distinct by construction, made and hashed
     in numpy chunk by chunk, never all held) unless given; probes are generated with prefix ``p``, so they can
-    never equal a generated item. Given items are held as a list and excluded from the probes explicitly.
+    never equal a generated item. Given items are excluded from the probes explicitly; a list is hashed and
+    held as given (given_items.GivenItems: copied only when the run reads the items themselves); either way a
+    change to it after the Simulation is made changes nothing of its run.
     Any filter can be measured (``flt``, or ``variant`` and its parameters): a scalable filter stage by stage.
     ``run(every=E)`` keeps a row every E inserts and the last one (24 bytes a row), so the memory of a run
     does not grow with n beyond its rows. A filter whose m and k are not its parameters (``sized`` False: a
@@ -57,11 +59,14 @@ class Simulation:
             probe_list = probe_items(probes, seed)
         else:
             # hashed once (a list of str or bytes): the probes are checked against the hashes, and the steps
-            # take their positions from them (given_items.py)
-            self._given = GivenItems(list(items))
-            self.items = self._given.items
+            # take their positions from them (given_items.py); the list is copied only for a run that reads it
+            self._given = GivenItems(items)
             probe_list = probe_items(probes, seed, exclude=self._given.exclusion())
-        self.measurement = Measurement(flt, probe_list, self.items, store=False)
+        self.measurement = Measurement(flt, probe_list, self.items if items is None else self._given, store=False)
+        if self._given is not None:
+            if not (self.measurement.takes_positions and self._given.serves(flt)):
+                self._given.hold_copy()
+            self.items = self._given.items
         self.series = MeasuredSeries(capacity=min(len(self.items), 1 << 16) + 1)
 
     @property
@@ -80,7 +85,7 @@ class Simulation:
         measurement = self.measurement
         measurement.every = every
         flt = self.filter
-        total = len(self.items)
+        total = len(measurement.items)
         # every row it will keep, made room for at once: doubling copied the rows kept so far (4 copies and
         # 0.5 s of a 10^6-row run on a machine whose memory was busy with other work)
         self.series.reserve(-(-measurement.remaining // every) + 1)
@@ -99,7 +104,11 @@ class Simulation:
         measurement = self.measurement
         if self._given is not None and measurement.takes_positions:
             start = measurement.taken
-            rows = self._given.positions(self.filter, start, min(start + chunk, len(self.items)))
+            stop = min(start + chunk, len(measurement.items))
+            halves = self._given.halves_for(self.filter, start, stop)
+            if halves is not None:      # the positions computed in the pass that sets them (no n x k array)
+                return measurement.step(chunk, halves=halves)
+            rows = self._given.positions(self.filter, start, stop)
             if rows is not None:
                 return measurement.step(chunk, positions=rows)
         return measurement.step(chunk)
@@ -116,6 +125,6 @@ class Simulation:
         return STEP
 
     def __iter__(self) -> Iterator[dict[str, float]]:
-        if len(self.series) < len(self.items):
+        if len(self.series) < len(self.measurement.items):
             self.run()
         return self.series.rows()

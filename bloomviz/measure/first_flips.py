@@ -22,6 +22,7 @@ import numpy as np
 from bloomviz.hashing.lazy_jit import njit
 from bloomviz.filters.bit_kernels import PREFETCH_AHEAD, checked_rows, prefetch
 from bloomviz.hashing.mixed_kernel import _ahead, _checked_view, _fill_ring, _mode, _new_ring
+from bloomviz.measure.fresh_rows import MAP_MAX_BITS, fresh_rows, map_bits, table_size
 
 # An odd 64-bit multiplier (splitmix64's golden ratio), as a signed int64: slot = (bit * C) >> shift, masked.
 _MULTIPLIER = np.int64(0x9E3779B97F4A7C15 - (1 << 64))
@@ -301,6 +302,8 @@ class ProbeBits:
         self._turned = np.empty(self.distinct.size, dtype=np.int64)
         self._noted = 0
         self._candidates = np.arange(self.distinct.size, dtype=np.int64)   # probe bits flip_halves has not seen set
+        # fresh_rows' scratch (flip_halves of a filter of at most EXACT_MAX_M bits), made when first needed
+        self._small = self._slot_keys = self._slot_values = np.zeros(0, dtype=np.int64)
         _build(self.distinct, self._exact, self._bitmap, *self._b, self._keys, self._values, *self._t)
 
     def flip_rows(self, view: np.ndarray, rows: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
@@ -332,12 +335,12 @@ class ProbeBits:
         return self._bit_time
 
     def flip_halves(self, view: np.ndarray, h1: np.ndarray, h2: np.ndarray, m: int, k: int):
-        """``flip_rows`` for n items of the murmur3-mix scheme given by their hash halves (h2 forced odd), on a
-        filter larger than the exact probe map: the same answers, the positions computed in each pass (every
-        one lies in [0, m)) instead of held as an n x k array."""
-        if m != self._m or self._exact:
-            raise ValueError(f"these probe bits were mapped for m = {self._m} (hashed bitmap: m > {EXACT_MAX_M}),"
-                             f" not {m}")
+        """``flip_rows`` for n items of the murmur3-mix scheme given by their hash halves (h2 forced odd): the
+        same answers, the positions computed in each pass (every one lies in [0, m)) instead of held as an
+        n x k array. The probe map of a filter of at most EXACT_MAX_M bits is not read: in this pass it cost
+        as much as the filter's own bits (a second random access a position; fresh_rows.py)."""
+        if m != self._m:
+            raise ValueError(f"these probe bits were mapped for m = {self._m}, not {m}")
         h1 = np.ascontiguousarray(h1, dtype=np.uint64)
         h2 = np.ascontiguousarray(h2, dtype=np.uint64)
         new_per_row = np.empty(h1.size, dtype=np.int64)
@@ -355,7 +358,16 @@ class ProbeBits:
         self._candidates = self._candidates[:kept]
         if count:
             slots = np.sort(turned[:count])                 # distinct is sorted: so are these bits
-            _first_fresh(self._fresh, new_per_row, self.distinct[slots], slots, bit_time)
+            if self._exact:     # many turn a batch in so small a filter (~2,000 of 2^16 items at 9.6 x 10^6 bits)
+                if not self._small.size:
+                    self._small = np.zeros(1 << (MAP_MAX_BITS - 3), dtype=np.uint8)
+                if self._slot_keys.size < table_size(count):
+                    self._slot_keys = np.full(table_size(count), -1, dtype=np.int64)
+                    self._slot_values = np.empty(self._slot_keys.size, dtype=np.int64)
+                fresh_rows(self._fresh, new_per_row, self.distinct[slots], slots, bit_time, self._small,
+                           map_bits(count), self._slot_keys, self._slot_values)
+            else:
+                _first_fresh(self._fresh, new_per_row, self.distinct[slots], slots, bit_time)
             self._turned[:count] = slots
             self._noted = count
         return new_per_row, bit_time

@@ -135,8 +135,11 @@ class FpTracker(ProbeCounts):
 
     def insert(self, flt, chunk) -> tuple[np.ndarray, np.ndarray]:
         """A measurement's step (a ``streams.Chunk``) inserted into ``flt``: (fp count, bits set) after every
-        insert. A big filter's generated items go by their hash halves (no n x k array), others by positions."""
-        halves = chunk.halves(flt) if flt.m >= self.HALVES_MIN_M else None
+        insert. Items given by their hash halves go by them, and so do a big filter's generated items (no
+        n x k array); others by positions."""
+        halves = chunk.given_halves
+        if halves is None and flt.m >= self.HALVES_MIN_M:
+            halves = chunk.halves(flt)
         if halves is not None:
             return self.insert_halves(*halves, flt)
         return self.insert_batch(chunk.positions(flt), flt)
@@ -166,13 +169,15 @@ class FpTracker(ProbeCounts):
             filter_rows.insert_rows(flt, positions)
         return self._account(*flips, bits_before)
 
-    # insert_halves takes filters of more bits than this (first_flips: the probe bits in a hashed bitmap)
+    # generated items go by their halves into filters of more bits than this (first_flips: the probe bits in a
+    # hashed bitmap); a smaller filter's generated items by rows (the window's auto-play: its kernels are those
+    # the native kernel cache holds)
     HALVES_MIN_M = (1 << 26) + 1
 
     def insert_halves(self, h1: np.ndarray, h2: np.ndarray, flt) -> tuple[np.ndarray, np.ndarray]:
-        """``insert_batch`` for a plain filter of the murmur3-mix scheme of at least ``HALVES_MIN_M`` bits,
-        given its items' hash halves (h2 forced odd): the positions are computed in the passes that use them
-        (first_flips.flip_halves), never held as an n x k array. The same numbers."""
+        """``insert_batch`` for a plain filter of the murmur3-mix scheme, given its items' hash halves (h2
+        forced odd): the positions are computed in the passes that use them (first_flips.flip_halves), never
+        held as an n x k array. The same numbers."""
         bits_before = flt.bits_set
         if h1.size == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)

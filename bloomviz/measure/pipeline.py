@@ -195,18 +195,24 @@ class Measurement:
         return {"n": n, "fp": fp, "bits_set": bits}
 
     # --- inserting ----------------------------------------------------------------------------------------
-    def step(self, items_or_count, positions: np.ndarray | None = None) -> StepRecord:
+    def step(self, items_or_count, positions: np.ndarray | None = None,
+             halves: tuple[np.ndarray, np.ndarray] | None = None) -> StepRecord:
         """Insert the next ``count`` items of the source, or the items given; the record of every insert.
         ``positions``: the given items' rows of positions (``filter.positions_many``), when the caller needs
         them too (the window keeps them as its truth), or of the source's next items, when the caller
-        hashed them: the items are then not hashed again."""
+        hashed them: the items are then not hashed again. ``halves``: the source's next items' (h1, h2 forced
+        odd), for a filter that ``generated_positions.takes_halves``."""
         if isinstance(items_or_count, (int, np.integer)) and not isinstance(items_or_count, bool):
             if self.items is None:
                 raise ValueError("this measurement has no item source: give the items to insert")
             count = _whole_number(items_or_count, "the item count", 0)
             start = self.taken
             stop = min(start + count, len(self.items))
-            if positions is not None:
+            if halves is not None:
+                if len(halves[0]) != stop - start or len(halves[1]) != stop - start:
+                    raise ValueError(f"{len(halves[0])} and {len(halves[1])} hash halves for {stop - start} items")
+                chunk = Chunk(None, halves=halves)
+            elif positions is not None:
                 if len(positions) != stop - start:
                     raise ValueError(f"{len(positions)} rows of positions for {stop - start} items")
                 chunk = Chunk(None, positions=positions)

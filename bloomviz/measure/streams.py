@@ -26,6 +26,7 @@ import numpy as np
 
 from bloomviz.filters.generated_positions import halves as generated_halves
 from bloomviz.filters.generated_positions import positions as generated_positions
+from bloomviz.filters.generated_positions import positions_of_halves
 from bloomviz.items.encoding import random_items
 from bloomviz.items.generated import GeneratedItems
 
@@ -116,10 +117,13 @@ def drawn_probes(count: int, seed: int) -> list[str]:
 
 class Chunk:
     """Items start…stop-1 of a generated source (kept as numbers), or a list of items, or (``items`` None) only
-    their rows of ``positions``, when the caller hashed them already."""
+    their rows of ``positions``, or their murmur3-mix ``halves`` (h1, h2 forced odd) for a filter that places
+    them so, when the caller hashed them already."""
 
-    def __init__(self, items, start: int = 0, stop: int | None = None, positions: np.ndarray | None = None):
+    def __init__(self, items, start: int = 0, stop: int | None = None, positions: np.ndarray | None = None,
+                 halves: tuple[np.ndarray, np.ndarray] | None = None):
         self._given = positions
+        self.given_halves = halves
         self._generated = isinstance(items, GeneratedItems)
         if self._generated:
             self._source, self._start, self._stop = items, start, stop
@@ -129,17 +133,21 @@ class Chunk:
     def __len__(self) -> int:
         if self._generated:
             return self._stop - self._start
+        if self.given_halves is not None:
+            return len(self.given_halves[0])
         return len(self._given) if self._list is None else len(self._list)
 
     def items(self) -> list:
         if self._generated:
             return self._source.texts(self._start, self._stop)
         if self._list is None:
-            raise ValueError("this batch was given as positions alone")
+            raise ValueError("this batch was given as positions or hashes alone")
         return self._list
 
     def halves(self, flt) -> tuple[np.ndarray, np.ndarray] | None:
-        """The generated items' (h1, h2) when ``flt`` places them by murmur3-mix in a plain bit array, else None."""
+        """The items' (h1, h2) when ``flt`` places them by murmur3-mix in a plain bit array, else None."""
+        if self.given_halves is not None:
+            return self.given_halves
         if self._given is not None or not self._generated:
             return None
         return generated_halves(flt, self._source, self._start, self._stop)
@@ -147,6 +155,8 @@ class Chunk:
     def positions(self, flt) -> np.ndarray:
         if self._given is not None:
             return self._given
+        if self.given_halves is not None:
+            return positions_of_halves(flt, *self.given_halves)
         if self._generated:
             return generated_positions(flt, self._source, self._start, self._stop)
         return flt.positions_many(self._list)

@@ -7,6 +7,7 @@ from bloomviz.filters.registry import make_filter
 from bloomviz.items.encoding import random_items, to_bytes
 from bloomviz.measure.experiment import Simulation
 from bloomviz.measure.given_items import GivenItems, HashedMembers, murmur_halves
+from bloomviz.measure.fp_tracker import FpTracker
 from bloomviz.measure.pipeline import Measurement
 from reference_draws import random_items_with_a_set_of_all
 
@@ -59,3 +60,51 @@ def test_a_step_given_rows_of_positions_for_the_source_checks_their_count():
     assert measurement.taken == 0 and len(flt) == 0
     record = measurement.step(5, positions=flt.positions_many(["a", "b", "c"]))
     assert list(record.n) == [1, 2, 3] and "b" in flt and measurement.remaining == 0
+
+
+@pytest.mark.parametrize("m, k", [(1, 1), (64, 7), (9000, 1), (9000, 4), (1 << 26, 3), ((1 << 26) + 9, 5)])
+def test_a_simulation_given_str_items_takes_their_halves_and_counts_what_rows_count(m, k, monkeypatch):
+    probes = random_items(600, seed=5 + 1_000_003, prefix="p")      # what the draw would give first
+    items = random_items(2500, seed=1, prefix="w")
+    items[10::30] = [items[4]] * len(items[10::30])          # repeated items
+    items[13::90] = probes[: len(items[13::90])]             # items equal to candidates of the probe draw
+    taken = []
+    halves_pass = FpTracker.insert_halves
+    monkeypatch.setattr(FpTracker, "insert_halves", lambda self, *a: taken.append(1) or halves_pass(self, *a))
+    sim = Simulation(m=m, k=k, items=items, probes=600, seed=5)
+    series = sim.run(every=3, chunk=700)
+    assert len(taken) == 4                 # every step by the items' halves (the fused pass)
+    flt = make_filter("standard", m=m, k=k)
+    plain = Measurement(flt, sim.measurement.probes, list(items), every=3)
+    while plain.remaining:
+        plain.step(700)
+    kept = plain.checkpoints
+    assert not set(sim.measurement.probes) & set(items) and len(sim.measurement.probes) == 600
+    np.testing.assert_array_equal(series.column("n"), kept["n"])
+    np.testing.assert_array_equal(series.column("fp_measured"), kept["fp"] / 600)
+    np.testing.assert_array_equal(np.rint(series.column("fill") * m), kept["bits_set"])
+    assert sim.filter.bits == flt.bits and sim.measurement.fp_count == plain.fp_count
+
+
+@pytest.mark.parametrize("scheme", ["murmur3-mix", "murmur-fnv"])
+def test_a_given_list_changed_after_the_simulation_is_made_changes_nothing_of_its_run(scheme):
+    items = random_items(3000, seed=6, prefix="w")
+    untouched = Simulation(m=20_000, k=5, items=list(items), probes=400, seed=2, scheme=scheme).run(every=7)
+    changed = list(items)
+    sim = Simulation(m=20_000, k=5, items=changed, probes=400, seed=2, scheme=scheme)
+    changed[:100] = ["x"] * 100
+    del changed[1000:]
+    changed.append("y")
+    series = sim.run(every=7)
+    assert len(sim.filter) == 3000
+    for column in ("n", "fp_measured", "fill"):
+        np.testing.assert_array_equal(series.column(column), untouched.column(column))
+
+
+def test_items_repeating_a_candidate_more_often_than_there_are_candidates_are_all_found():
+    candidates = random_items(5, seed=3, prefix="p")
+    items = random_items(200, seed=9, prefix="w") + [candidates[1]] * 40 + [candidates[4]] * 3
+    members = GivenItems(items).exclusion()
+    assert isinstance(members, HashedMembers)
+    assert members.among(candidates) == {candidates[1], candidates[4]}
+    assert members.among(candidates[:1] + candidates[2:4]) == set()

@@ -19,7 +19,7 @@ def observable(wb) -> dict:
                   s.truth.known),
         "series": [np.asarray(series.column(name)).tobytes() for name in ("n", "fp_measured", "fill")],
         "probes": (list(wb.probes), wb.probe_seed, s.measure.fp_count),
-        "history": [(e.op, e.verdict, e.n, e.summary) for e in wb.history],
+        "history": [(e.op, e.verdict, e.n, e.count, e.first) for e in wb.history],
         "undo": (len(wb.undo_stack), wb.undo_what, [step.label for step in wb.undo_stack._steps]),
         "kept": s.kept,
         "last": s.last,

@@ -208,7 +208,9 @@ def undo_text(what: tuple | None) -> str:
     if op in ("insert", "lookup", "remove"):
         return tr(f"Undo {op} “{{item}}”").format(item=describe(item, 30))
     if op == "insert batch":
-        return tr("Undo insert of {what}").format(what=item) if item else tr("Undo the batch insert")
+        if isinstance(item, int):          # a batch: its count
+            return ntr("Undo insert of {count} item", "Undo insert of {count} items", item).format(count=number(item))
+        return tr("Undo insert of {what}").format(what=tr(item)) if item else tr("Undo the batch insert")
     known = {"new filter": "Undo: back to the previous filter", "clear": "Undo clear",
              "open": "Undo open: back to the previous filter"}
     return tr(known[op]) if op in known else tr("Undo {op}").format(op=op)

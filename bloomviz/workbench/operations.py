@@ -258,7 +258,7 @@ class Operations:
         if self._refuse_growth(len(datas), f" a batch of {len(items):,} items",
                                int(lens.sum()) + limits.KEPT_PER_TYPED_ITEM * len(datas)):
             return 0
-        saved = self._keep(("insert batch", f"{len(items):,} items"), s)
+        saved = self._keep(("insert batch", len(items)), s)
         old_probes = None if s.measure.keys.isdisjoint(datas) else self._replace_probes(s, datas)
         flt = s.flt
         m0 = flt.m
@@ -280,7 +280,7 @@ class Operations:
     def _insert_run(self, run: GeneratedRun) -> int:
         if not len(run) or self._refuse_growth(len(run), f" a run of {len(run):,} generated items"):
             return 0
-        self._keep(("insert batch", f"{len(run):,} items"), self._s)
+        self._keep(("insert batch", len(run)), self._s)
         pos = generated_positions(self._s.flt, run.items, run.start, run.stop)
         changed = self._changed_cells(pos)
         # the truth keeps the run, not these rows: it makes them again if a scan ever reads them (truth.PositionRows)
@@ -301,7 +301,7 @@ class Operations:
         self._extend_series(self._s, *rows)
         self._s.truth.remember(items, datas, pos)
         self._record("insert batch", Verdict.INSERTED, None, b"", (), (), (), changed, grown=grown,
-                     count=len(items), label=f"{len(items):,} items, from “{describe(items[0], 24)}”")
+                     count=len(items), first=describe(items[0], 24))
         return len(items)
 
     # --- bookkeeping -----------------------------------------------------------------------------------------
@@ -324,7 +324,7 @@ class Operations:
 
     def _record(self, op: str, verdict, item, data: bytes, positions: tuple, highlight: tuple, kinds: tuple,
                 changed, *, grown: bool = False, result=None, was_member: bool = False, culprits=None,
-                false_negatives: tuple = (), count: int = 1, label: str = "",
+                false_negatives: tuple = (), count: int = 1, first: str = "",
                 series_grew: bool = True, copies: tuple = (0, 0), caused_by=None, values=None, s=None,
                 nums=None) -> None:
         """Append the history entry and emit the one record of this operation (``values``: the changed cells'
@@ -334,7 +334,7 @@ class Operations:
         nums = nums or self._bench.numbers()    # the counts now; the formulas' numbers when first read
         note = false_negative_note(false_negatives) if false_negatives else ""
         counts = s.counts
-        entry = HistoryEntry(index=len(s.history) + 1, op=op, summary=label, verdict=verdict,
+        entry = HistoryEntry(index=len(s.history) + 1, op=op, first=first, verdict=verdict,
                              positions=positions if item is not None else (), count=count, n=nums.n,
                              lookups=s.lookups, true_positives=counts[Verdict.TRUE_POSITIVE],
                              true_negatives=counts[Verdict.TRUE_NEGATIVE],

@@ -13,6 +13,7 @@ from functools import cached_property
 
 import numpy as np
 
+from bloomviz.i18n import ntr, number
 from bloomviz.items.encoding import describe
 from bloomviz.measure.verdicts import ForcedRemoval
 from bloomviz.theory.curves import theory_many
@@ -43,13 +44,17 @@ class HistoryEntry:
     false_negatives: tuple = ()
     # Lookups so far that found a member absent (after a forced removal): false negatives.
     false_negative_lookups: int = 0
-    summary: str = ""             # a batch's words for itself ("1,000 items, from …"); "" for a single item
+    first: str = ""               # a batch's first item, printable; "" for a single item
 
     @cached_property
     def label(self) -> str:
-        """The item, printable (lone surrogates escaped), or the batch's summary: made when a view first shows
-        it, not for every operation (most entries of a long session are never shown)."""
-        return self.summary or describe(self.item, 60)
+        """The item, printable (lone surrogates escaped), or the batch in words ("1,000 items, from “…”", in the
+        window's language): made when a view first shows it, not for every operation (most entries of a long
+        session are never shown)."""
+        if self.op != "insert batch":
+            return describe(self.item, 60)
+        return ntr("{count} item, from “{first}”", "{count} items, from “{first}”", self.count).format(
+            count=number(self.count), first=self.first)
 
 
 @dataclass(frozen=True)

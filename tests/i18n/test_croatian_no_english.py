@@ -6,6 +6,7 @@ English: a fallback shows up as a shared run of English words, or as a number wr
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -103,6 +104,9 @@ def built():
     out = {}
     for key, cls in SCENARIOS.items():
         scenario = cls()
+        for name, fewer in (("RANDOM_TRIALS", 2_000), ("PROBES", 5_000), ("MISSPELLINGS", 300), ("BROWSE", 1_000)):
+            if hasattr(scenario, name):      # fewer strangers measured: the words around the numbers are the test
+                setattr(scenario, name, fewer)
         design = scenario.design()
         flt = make_filter("standard", m=design.m, k=design.k, scheme=design.scheme)
         flt.update(scenario.items)
@@ -151,3 +155,48 @@ def test_an_engines_notes_are_croatian(engine, n, settings):
     counted = {"clickhouse": "8.192", "redis": "1.", "ethereum": "2.048", "orc": "10.000", "hudi": "60.000"}
     if engine in counted and not settings:
         assert counted[engine] in " ".join(croatian), croatian       # a computed count with Croatian marks
+
+
+@pytest.mark.parametrize("variant, options", [
+    ("standard", {"m": 1000, "k": 3}), ("counting", {"m": 64, "k": 3, "counter_bits": 2}),
+    ("partitioned", {"m": 999, "k": 3}), ("blocked", {"m": 4096, "k": 3}),
+    ("scalable", {"initial_capacity": 10, "p": 0.01})])
+def test_a_variants_sentences_and_rows_are_croatian(variant, options):
+    """The new filter's sentence, an insert's note (a counter saturating, a stage opening), the rows explaining an
+    insert and a lookup, the variant's own theory and the plot's bound line, as the Explain panel shows them."""
+    from bloomviz.explain import variants
+    from bloomviz.filters.registry import make_filter
+
+    def said() -> list[str]:
+        flt = make_filter(variant, **options)
+        texts = [variants.new_filter_text(flt, 100)]
+        for i in range(40):
+            insertion = flt.add(f"x{i}")
+            texts.append(variants.insert_note(flt, insertion))
+        texts += [f"{a}: {b}" for a, b in variants.operation_rows(flt, "insert", insertion)]
+        texts += [f"{a}: {b}" for a, b in variants.theory_rows(flt)]
+        texts.append((variants.bound_line(flt) or (0, ""))[1])
+        return [t for t in texts if t]
+
+    croatian, english = in_both(said)
+    assert len(croatian) == len(english) >= 1
+    for hr, en in zip(croatian, english):
+        assert hr != en and not english_words(hr), hr
+        assert not english_marks(hr, en), hr
+    if variant in ("counting", "scalable"):
+        assert len(croatian) >= 3        # a note was made: counters saturated, stages opened
+
+
+@pytest.mark.parametrize("count, said", [(1, "1 element, počevši od „jabuka0”"), (3, "3 elementa, počevši od „jabuka0”"),
+                                         (1000, "1.000 elemenata, počevši od „jabuka0”")])
+def test_the_historys_batch_row_and_its_undo_are_croatian(count, said):
+    """A batch's History row ("1,000 items, from “…”") and the Undo entry it leaves, declined for its count."""
+    from bloomviz.explain.operations import undo_text
+    from bloomviz.workbench.model import Workbench
+    wb = Workbench(probes=50)
+    assert wb.configure(20_000, 3)
+    assert wb.insert_batch([f"jabuka{i}" for i in range(count)]) == count
+    entry = wb.history[-1]
+    croatian, english = in_both(lambda: (dataclasses.replace(entry).label, undo_text(wb.undo_what)))
+    assert croatian[0] == said and english[0] == f"{count:,} item{'s' * (count != 1)}, from “jabuka0”"
+    assert croatian[1].startswith("Poništi umetanje ") and "items" not in croatian[1] and "Undo" in english[1]

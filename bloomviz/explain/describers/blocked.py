@@ -10,7 +10,7 @@ from bloomviz.filters.rows import scheme_of
 from bloomviz.explain.describers.standard import Band, Row, StandardWords
 from bloomviz.filters.common import RAW_MODULUS, hash_values
 from bloomviz.theory.exact_rate import fp_exact_at
-from bloomviz.i18n import number, tr
+from bloomviz.i18n import marks, number, tr
 
 BANDS_SHOWN = 16   # up to this many blocks the grid outlines them all; past it, the last operation's only
 
@@ -30,7 +30,8 @@ class BlockedWords(StandardWords):
         return tr("outlined: {bits}-bit blocks; an item's k bits all lie in one").format(bits=self.flt.block_bits)
 
     def kind_phrase(self) -> str:
-        return f"blocked filter ({self.flt.blocks:,} blocks of {self.flt.block_bits} bits)"
+        return tr("blocked filter ({blocks} blocks of {bits} bits)").format(blocks=number(self.flt.blocks),
+                                                                            bits=self.flt.block_bits)
 
     def size_text(self) -> str:
         return tr("m = {m} bits in {blocks} blocks").format(m=number(self.flt.m), blocks=number(self.flt.blocks))
@@ -54,19 +55,21 @@ class BlockedWords(StandardWords):
     def operation_rows(self, op: str, result) -> tuple[Row, ...]:
         b = self.flt.block_bits
         block = int(result.positions[0]) // b
-        return (("block chosen (h_0 mod b)", f"block {block:,} of {self.flt.blocks:,}: bits "
-                                             f"{block * b:,}…{block * b + b - 1:,}"),
-                ("offsets inside the block (h_i mod B)", ", ".join(f"{p - block * b}" for p in result.positions)))
+        return ((tr("block chosen (h_0 mod b)"), tr("block {block} of {blocks}: bits {first}…{last}").format(
+                    block=number(block), blocks=number(self.flt.blocks), first=number(block * b),
+                    last=number(block * b + b - 1))),
+                (tr("offsets inside the block (h_i mod B)"), ", ".join(f"{p - block * b}" for p in result.positions)))
 
     def theory_rows(self) -> tuple[Row, ...]:
         flt = self.flt
         m, k, b, n = flt.m, flt.k, flt.block_bits, len(flt)
         standard = float(fp_exact_at(m, k, np.array([n], dtype=float))[0])
-        return (("blocks", f"b = m/B = {m:,}/{b} = {flt.blocks:,} blocks of B = {b} bits (one cache line "
-                           "at 512)"),
-                ("load of a block", f"Binomial(n, B/m): mean n·B/m = {n * b / m:.2f} items"),
-                ("theory", f"Σ_i P(load i)·f(B, k, i) = {flt.theory_fp(n):.4g}"),
-                ("standard filter, same m and k", f"{standard:.4g}"))
+        return ((tr("blocks"), tr("b = m/B = {m}/{b} = {blocks} blocks of B = {b} bits (one cache line at "
+                                  "512)").format(m=number(m), b=b, blocks=number(flt.blocks))),
+                (tr("load of a block"), tr("Binomial(n, B/m): mean n·B/m = {mean} items").format(
+                    mean=number(n * b / m, 2))),
+                (tr("theory"), tr("Σ_i P(load i)·f(B, k, i) = {rate}").format(rate=marks(f"{flt.theory_fp(n):.4g}"))),
+                (tr("standard filter, same m and k"), marks(f"{standard:.4g}")))
 
     def hash_rows(self, data: bytes) -> list[Row]:
         flt = self.flt

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from bloomviz.explain.describers.standard import Row, StandardWords
-from bloomviz.i18n import number, tr
+from bloomviz.i18n import marks, ntr, number, tr
 
 
 class CountingWords(StandardWords):
@@ -18,7 +18,7 @@ class CountingWords(StandardWords):
     theory_label = "theory: exact (a counter > 0 is a set bit)"
 
     def kind_phrase(self) -> str:
-        return f"counting filter ({self.flt.counter_bits}-bit counters)"
+        return tr("counting filter ({bits}-bit counters)").format(bits=self.flt.counter_bits)
 
     def size_text(self) -> str:
         return tr("{m} counters of {bits} bits").format(m=number(self.flt.m), bits=self.flt.counter_bits)
@@ -37,16 +37,16 @@ class CountingWords(StandardWords):
         stuck = sorted({p for p, c in zip(insertion.positions, insertion.counters) if c == top})
         if not stuck:
             return ""
-        many = len(stuck) > 1
-        return (f" Counter{'s' if many else ''} {', '.join(f'{p:,}' for p in stuck)} "
-                f"{'are' if many else 'is'} saturated at {top}: never counted further, never decremented.")
+        return ntr(" Counter {cells} is saturated at {top}: never counted further, never decremented.",
+                   " Counters {cells} are saturated at {top}: never counted further, never decremented.",
+                   len(stuck)).format(cells=", ".join(number(p) for p in stuck), top=top)
 
     def operation_rows(self, op: str, result) -> tuple[Row, ...]:
         c, top = self.flt.counter_bits, self.flt.max_counter
-        return (("counters at the k positions" + (" (after +1)" if op == "insert" else ""),
-                 ", ".join(f"{p:,}: {v}" for p, v in zip(result.positions, result.counters))),
-                ("saturation", f"c = {c} bits per counter: at most 2^{c} − 1 = {top}; "
-                               f"{self.flt.saturated_count:,} counters are saturated now"))
+        return ((tr("counters at the k positions") + (tr(" (after +1)") if op == "insert" else ""),
+                 ", ".join(f"{number(p)}: {v}" for p, v in zip(result.positions, result.counters))),
+                (tr("saturation"), tr("c = {c} bits per counter: at most 2^{c} − 1 = {top}; {count} counters are "
+                                      "saturated now").format(c=c, top=top, count=number(self.flt.saturated_count))))
 
     def theory_rows(self) -> tuple[Row, ...]:
         flt = self.flt
@@ -54,8 +54,9 @@ class CountingWords(StandardWords):
         # A counter sticks at its top value 2^c − 1 (15 for 4 bits): that, not 2^c, is the value whose
         # probability matters here, so Fan et al.'s bound P(count ≥ j) ≤ (e·k·n/(j·m))^j is taken at it.
         stuck = min(1.0, (math.e * k * n / (j * m)) ** j) if n else 0.0
-        return (("theory, exact (a counter above 0 is a set bit)",
-                 f"E[(X/m)^k] = {flt.theory_fp(n):.4g}"),
-                (f"P(a given counter reaches 2^c − 1 = {j} and sticks)",
-                 f"≤ (e·k·n / (j·m))^j = (e·{k}·{n:,} / ({j}·{m:,}))^{j} = {stuck:.3g}"),
-                ("counters now", f"highest {flt.highest_counter}, saturated {flt.saturated_count:,}"))
+        return ((tr("theory, exact (a counter above 0 is a set bit)"),
+                 f"E[(X/m)^k] = {marks(f'{flt.theory_fp(n):.4g}')}"),
+                (tr("P(a given counter reaches 2^c − 1 = {j} and sticks)").format(j=j),
+                 f"≤ (e·k·n / (j·m))^j = (e·{k}·{number(n)} / ({j}·{number(m)}))^{j} = {marks(f'{stuck:.3g}')}"),
+                (tr("counters now"), tr("highest {highest}, saturated {saturated}").format(
+                    highest=flt.highest_counter, saturated=number(flt.saturated_count))))

@@ -10,7 +10,7 @@ from bloomviz.filters.rows import scheme_of
 from bloomviz.explain.describers.standard import Band, Row, StandardWords
 from bloomviz.filters.common import RAW_MODULUS, hash_values
 from bloomviz.theory.exact_rate import fp_exact_at
-from bloomviz.i18n import number, tr
+from bloomviz.i18n import marks, number, tr
 
 
 class PartitionedWords(StandardWords):
@@ -26,7 +26,7 @@ class PartitionedWords(StandardWords):
         return tr("outlined: the k slices; hash i sets one bit in slice i")
 
     def kind_phrase(self) -> str:
-        return f"partitioned filter ({self.flt.k} slices)"
+        return tr("partitioned filter ({k} slices)").format(k=self.flt.k)
 
     def size_text(self) -> str:
         return tr("m = {m} bits in {k} slices").format(m=number(self.flt.m), k=self.flt.k)
@@ -42,17 +42,19 @@ class PartitionedWords(StandardWords):
 
     def operation_rows(self, op: str, result) -> tuple[Row, ...]:
         s = self.flt.slice_bits
-        return ((f"slice i = [i·{s:,}, (i+1)·{s:,}): one position each",
-                 ", ".join(f"slice {p // s}: {p:,}" for p in result.positions)),)
+        return ((tr("slice i = [i·{s}, (i+1)·{s}): one position each").format(s=number(s)),
+                 ", ".join(tr("slice {slice}: {position}").format(slice=p // s, position=number(p))
+                           for p in result.positions)),)
 
     def theory_rows(self) -> tuple[Row, ...]:
         flt = self.flt
         m, k, n = flt.m, flt.k, len(flt)
         standard = float(fp_exact_at(m, k, np.array([n], dtype=float))[0])
-        return (("slices", f"k = {k} slices of s = m/k = {m:,}/{k} = {flt.slice_bits:,} bits"),
-                ("theory", f"(1 − (1 − k/m)^n)^k = (1 − (1 − {k}/{m:,})^{n:,})^{k} = "
-                           f"{flt.theory_fp(n):.4g}"),
-                ("standard filter, same m and k", f"{standard:.4g}"))
+        return ((tr("slices"), tr("k = {k} slices of s = m/k = {m}/{k} = {s} bits").format(
+                    k=k, m=number(m), s=number(flt.slice_bits))),
+                (tr("theory"), f"(1 − (1 − k/m)^n)^k = (1 − (1 − {k}/{number(m)})^{number(n)})^{k} = "
+                               f"{marks(f'{flt.theory_fp(n):.4g}')}"),
+                (tr("standard filter, same m and k"), marks(f"{standard:.4g}")))
 
     def hash_rows(self, data: bytes) -> list[Row]:
         flt = self.flt

@@ -29,14 +29,16 @@ class ScalableWords(StandardWords):
         return tr("outlined: the stages, oldest first (inserts go to the newest)")
 
     def kind_phrase(self) -> str:
-        return "scalable filter"
+        return tr("scalable filter")
 
     def describe_new(self, capacity: int | None = None) -> str:
         # its capacity is its own initial capacity: a design's n would say nothing more
         flt = self.flt
-        return (f"A new empty scalable filter: stage 0 of m = {flt.m:,} bits, k = {flt.k}, holding "
-                f"{flt.initial_capacity:,} items; the rate stays under p = {flt.p:g} as stages are added "
-                f"(growth {flt.growth}, tightening {flt.tightening:g}); scheme {scheme_of(flt).title}.")
+        return tr("A new empty scalable filter: stage 0 of m = {m} bits, k = {k}, holding {capacity} items; the rate "
+                  "stays under p = {p} as stages are added (growth {growth}, tightening {tightening}); scheme "
+                  "{scheme}.").format(m=number(flt.m), k=flt.k, capacity=number(flt.initial_capacity),
+                                      p=marks(f"{flt.p:g}"), growth=marks(f"{flt.growth}"),
+                                      tightening=marks(f"{flt.tightening:g}"), scheme=tr(scheme_of(flt).title))
 
     def size_text(self) -> str:
         return tr("m = {m} bits in {stages} stages").format(m=number(self.flt.m), stages=len(self.flt.stages))
@@ -62,29 +64,31 @@ class ScalableWords(StandardWords):
 
     def bound_line(self) -> tuple[float, str] | None:
         flt = self.flt
-        return flt.p, f"bound p₀/(1 − r) = {_first_error(flt):.3g}/(1 − {flt.tightening:g}) = {flt.p:g}"
+        return flt.p, tr("bound p₀/(1 − r) = {first}/(1 − {tightening}) = {p}").format(
+            first=marks(f"{_first_error(flt):.3g}"), tightening=marks(f"{flt.tightening:g}"), p=marks(f"{flt.p:g}"))
 
     def insert_note(self, insertion) -> str:
         if not insertion.new_stage:
             return ""
         st = self.flt.stages[insertion.stage]
-        return (f" Stage {insertion.stage - 1} was full, so this insert opened stage {insertion.stage} "
-                f"(m = {st.m:,} bits, k = {st.k}): the grid grew.")
+        return tr(" Stage {full} was full, so this insert opened stage {stage} (m = {m} bits, k = {k}): the grid "
+                  "grew.").format(full=insertion.stage - 1, stage=insertion.stage, m=number(st.m), k=st.k)
 
     def operation_rows(self, op: str, result) -> tuple[Row, ...]:
         flt = self.flt
         if op == "insert":
             st, spec = flt.stages[result.stage], flt.stages.specs[result.stage]
-            return (("stage chosen", f"stage {result.stage}, the newest (inserts always go there): "
-                                     f"{len(st):,} of {spec.capacity:,} items, bits "
-                                     f"{result.offset:,}…{result.offset + st.m - 1:,}"),
-                    ("grid position = stage start + position in the stage",
-                     ", ".join(f"{result.offset:,} + {p:,}" for p in result.local_positions)))
+            return ((tr("stage chosen"), tr("stage {stage}, the newest (inserts always go there): {count} of "
+                                            "{capacity} items, bits {first}…{last}").format(
+                        stage=result.stage, count=number(len(st)), capacity=number(spec.capacity),
+                        first=number(result.offset), last=number(result.offset + st.m - 1))),
+                    (tr("grid position = stage start + position in the stage"),
+                     ", ".join(f"{number(result.offset)} + {number(p)}" for p in result.local_positions)))
         rows = []
         for i, look in enumerate(result.stages):
-            verdict = "all bits set" if look.maybe_present else \
-                f"bit {result.offsets[i] + look.zero_positions[0]:,} is 0"
-            rows.append((f"stage {i} (k = {len(look.positions)})", verdict))
+            verdict = tr("all bits set") if look.maybe_present else \
+                tr("bit {bit} is 0").format(bit=number(result.offsets[i] + look.zero_positions[0]))
+            rows.append((tr("stage {stage} (k = {k})").format(stage=i, k=len(look.positions)), verdict))
         return tuple(rows)
 
     def theory_rows(self) -> tuple[Row, ...]:
@@ -92,15 +96,20 @@ class ScalableWords(StandardWords):
         stages = flt.stages
         specs, p0 = stages.specs, _first_error(flt)
         n = len(flt)
-        rows = [("stages", f"{len(specs)}; stage i holds n₀·s^i = {flt.initial_capacity:,}·{flt.growth}^i "
-                           f"items at error p₀·r^i = {p0:.3g}·{flt.tightening:g}^i"),
-                ("compound bound", f"Σ p_i = p₀/(1 − r) = {p0:.3g}/(1 − {flt.tightening:g}) "
-                                   f"= {flt.p:g}"),
-                ("theory now", f"1 − Π_i (1 − FP_i) = {flt.theory_fp(n):.4g}")]
+        t, p0_text = marks(f"{flt.tightening:g}"), marks(f"{p0:.3g}")
+        rows = [(tr("stages"), tr("{count}; stage i holds n₀·s^i = {capacity}·{growth}^i items at error p₀·r^i = "
+                                  "{error}·{tightening}^i").format(count=len(specs),
+                                                                   capacity=number(flt.initial_capacity),
+                                                                   growth=marks(f"{flt.growth}"), error=p0_text,
+                                                                   tightening=t)),
+                (tr("compound bound"), f"Σ p_i = p₀/(1 − r) = {p0_text}/(1 − {t}) = {marks(f'{flt.p:g}')}"),
+                (tr("theory now"), f"1 − Π_i (1 − FP_i) = {marks(f'{flt.theory_fp(n):.4g}')}")]
         first = max(0, len(specs) - 6)   # the newest six stages: older ones are full and change no more
         for i, (st, spec) in enumerate(list(zip(stages, specs))[-6:], start=first):
-            rows.append((f"stage {i}", f"m = {st.m:,}, k = {st.k}, {len(st):,}/{spec.capacity:,} items, "
-                                       f"fill {st.bits_set / st.m * 100:.1f}%, error ≤ {spec.error:.3g}"))
+            rows.append((tr("stage {stage}").format(stage=i), tr(
+                "m = {m}, k = {k}, {count}/{capacity} items, fill {fill}%, error ≤ {error}").format(
+                m=number(st.m), k=st.k, count=number(len(st)), capacity=number(spec.capacity),
+                fill=number(st.bits_set / st.m * 100, 1), error=marks(f"{spec.error:.3g}"))))
         return tuple(rows)
 
     def hash_rows(self, data: bytes) -> list[Row]:

@@ -34,14 +34,15 @@ class StandardWords:
 
     def kind_phrase(self) -> str:
         """The filter's kind inside a sentence: "A new empty <kind>: …"."""
-        return "filter"
+        return tr("filter")
 
     def describe_new(self, capacity: int | None = None) -> str:
         """The sentence that announces a new, empty filter (``capacity``: the n it was designed for)."""
         flt = self.flt
-        cap = f", designed for n = {capacity:,}" if capacity else ""
-        return (f"A new empty {self.kind_phrase()}: m = {flt.m:,} {self.unit}, k = {flt.k} hash functions, "
-                f"scheme {scheme_of(flt).title}{cap}.")
+        cap = tr(", designed for n = {capacity}").format(capacity=number(capacity)) if capacity else ""
+        size = (tr("m = {m} counters") if self.unit == "counters" else tr("m = {m} bits")).format(m=number(flt.m))
+        return tr("A new empty {kind}: {size}, k = {k} hash functions, scheme {scheme}{capacity}.").format(
+            kind=self.kind_phrase(), size=size, k=flt.k, scheme=tr(scheme_of(flt).title), capacity=cap)
 
     def size_text(self) -> str:
         """What its m is made of, for a one-line summary."""

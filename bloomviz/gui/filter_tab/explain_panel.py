@@ -136,7 +136,7 @@ def explanation_html(expl: Explanation, dark: bool = False) -> str:
                 parts.append(f"<p style='margin:3px 0'>{body}</p>")
         step = 1
     if expl.variant_rows:
-        parts.append(f"<h4 style='margin:6px 0 2px 0'>{step}. {e(expl.variant_title or 'The variant')}</h4>")
+        parts.append(f"<h4 style='margin:6px 0 2px 0'>{step}. {e(tr(expl.variant_title or 'The variant'))}</h4>")
         rows = "".join(f"<tr><td style='padding:1px 8px 1px 0'>{e(a)}</td><td>{e(b)}</td></tr>"
                        for a, b in expl.variant_rows)
         parts.append(f"<table cellspacing='0'>{rows}</table>")

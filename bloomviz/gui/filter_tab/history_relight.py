@@ -6,7 +6,7 @@ bits say now. A batch has no positions of its own: its row only says so. Nothing
 """
 
 from __future__ import annotations
-from bloomviz.i18n import tr
+from bloomviz.i18n import ntr, number, tr
 
 
 def relight(window, row: int) -> bool:
@@ -18,17 +18,22 @@ def relight(window, row: int) -> bool:
         return False
     entry = model.entry(row)
     if not entry.positions:
-        wb.explain_note(f"#{entry.index}: {entry.op}", f"{entry.label}: a batch of {entry.count:,} items has no "
-                                                       "positions of its own to light.")
+        wb.explain_note(f"#{entry.index}: {tr(entry.op)}", ntr(
+            "{label}: a batch of {count} item has no positions of its own to light.",
+            "{label}: a batch of {count} items has no positions of its own to light.", entry.count).format(
+            label=entry.label, count=number(entry.count)))
         return False
     if grid.m != wb.filter.m or max(entry.positions) >= grid.m:
         return False
     values = [grid.value(p) for p in entry.positions]
     grid.highlight(list(entry.positions), ["one" if v else "zero" for v in values])
-    now = "all set" if all(values) else f"{sum(1 for v in values if not v)} of them 0 now"
-    wb.explain_note(f"#{entry.index}: {entry.op} “{entry.label}”",
-                    f"Verdict then: {entry.verdict}. Its positions {', '.join(f'{p:,}' for p in entry.positions)} "
-                    f"are lit on the grid as they are now: {now}. (n was {entry.n:,} after it.)")
+    zeros = sum(1 for v in values if not v)
+    now = tr("all set") if not zeros else tr("{count} of them 0 now").format(count=number(zeros))
+    wb.explain_note(tr("#{index}: {op} “{label}”").format(index=entry.index, op=tr(entry.op), label=entry.label),
+                    tr("Verdict then: {verdict}. Its positions {positions} are lit on the grid as they are now: "
+                       "{now}. (n was {n} after it.)").format(
+                        verdict=tr(entry.verdict), positions=", ".join(number(p) for p in entry.positions), now=now,
+                        n=number(entry.n)))
     return True
 
 

@@ -22,6 +22,7 @@ from PySide6 import QtCore
 from bloomviz.explain import variants as variant_words
 from bloomviz.filters.registry import standard_formulas_apply
 from bloomviz.gui.timing import Throttle
+from bloomviz.i18n import tr
 
 BAND_DELAY_MS = 200
 
@@ -51,7 +52,8 @@ class VariantViews(QtCore.QObject):
             w.plot.set_reference(None)
         else:
             w.plot.set_reference(*bound)
-        w.plot.set_theory_label(variant_words.theory_label(wb.filter))
+        label = variant_words.theory_label(wb.filter)
+        w.plot.set_theory_label(tr(label) if label else None)
         # the standard filter's formulas describe a counting filter too, but not the others (see Workbench._rows)
         for key in ("fp_classic", "fp_approx", "fp_bound"):
             w.plot.set_curve_visible(key, standard_formulas_apply(wb.filter))

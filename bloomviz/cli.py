@@ -56,7 +56,8 @@ _WINDOW_HELP = {
     "--m": "bits of the window's starting filter", "--k": "hash positions of the window's starting filter",
     "--scheme": "hash scheme of the window's starting filter", "--dark": "start the window in the dark theme",
     "--tab": "start on this view: " + ", ".join(TAB_NAMES[:-1]) + " or " + TAB_NAMES[-1],
-    "--open": "open a session (.bloomviz) or a saved filter (.bloom)",
+    "--open": "open a session (.bloomviz), a saved filter (.bloom), or another system's filter file or folder (a "
+              "git repository, a LevelDB or RocksDB database)",
     "--scenario": "run a scenario: spell, passwords, contacts, ssh or urls",
     "--lesson": "open a lesson (a file, or a built-in's number: 1-8; `bloomviz lesson --list` names them)",
     "--step": "with --lesson: start at this step", "--present": "with --lesson: start in presenter mode (F5)",
@@ -113,12 +114,23 @@ def check_window_values(parser: CliParser, args) -> None:
                          f"{MAX_DEMO_ITEMS:,} demo items")
     if args.window_open is not None:
         from bloomviz.disk.safe_files import check_regular
+        if os.path.isdir(args.window_open) and _foreign_directory(args.window_open):
+            return      # a git repository or a LevelDB/RocksDB database: the Other libraries' filter tab reads it
         try:
             check_regular(args.window_open, "a session (.bloomviz) or a filter (.bloom)")
         except FileNotFoundError:
             parser.error(f"argument --open: no such file: {args.window_open}")
         except (OSError, TypeError) as exc:
             parser.error(f"argument --open: {args.window_open}: {getattr(exc, 'strerror', None) or exc}")
+
+
+def _foreign_directory(path: str) -> bool:
+    """A directory one of the formats reads as a whole (a git repository, a LevelDB or RocksDB database)."""
+    from bloomviz import formats
+    try:
+        return formats.detect(path) is not None
+    except (OSError, ValueError):
+        return False
 
 
 def start_window(argv: list[str]) -> int:

@@ -84,6 +84,9 @@ def chosen_format(args) -> str | None:
         try:
             storage.read_header(args.file)
         except ValueError as exc:
+            hint = formats.suspect(args.file)
+            if hint is not None:   # a damaged file of a known format: its reader's words, not the whole list
+                raise ValueError(f"{args.file}: not a file bloomviz can read: {hint}") from None
             raise ValueError(f"{exc}; nor any other file bloomviz recognises. "
                              f"{formats.unsupported_text('--format raw (with --m and --k if known)')}") from None
         except OSError:

@@ -38,7 +38,7 @@ BLOOMVIZ_MAGIC = b"BLOOMVZ\x00"
 SNIFF_BYTES = 4096
 
 __all__ = ["FORMATS", "ForeignFilter", "ForeignFormatError", "ForeignLookup", "Option", "detect", "format_options",
-           "open_filters", "route", "unsupported_text"]
+           "open_filters", "route", "suspect", "unsupported_text"]
 
 
 def format_options() -> list[tuple[str, Option]]:
@@ -73,6 +73,38 @@ def detect(path) -> str | None:
                 continue
             return name
     return candidates[0] if candidates else None
+
+
+# A damaged file fails its format's full signature (a truncated Parquet file has no PAR1 at its end, a cut table
+# no magic in its footer) but may still carry part of it; its own reader then says what is wrong, which helps
+# more than a list of every format. Tried in this order; the first reader that refuses the file is reported.
+LOOKS_LIKE = (("parquet", "starts with PAR1", lambda head, name: head.startswith(b"PAR1")),
+              ("git", "starts with CGPH", lambda head, name: head.startswith(b"CGPH")),
+              ("git", "is named like a commit-graph",
+               lambda head, name: name == "commit-graph" or (name.startswith("graph-") and name.endswith(".graph"))),
+              ("cassandra", "is named like a Cassandra filter", lambda head, name: name.endswith("-Filter.db")),
+              ("leveldb", "is named like a LevelDB table", lambda head, name: name.endswith(".ldb")),
+              ("rocksdb", "is named like a RocksDB table", lambda head, name: name.endswith(".sst")))
+
+
+def suspect(path) -> str | None:
+    """For a file no format recognises: "it <hint>, but as <format>: <that reader's refusal>" when part of a
+    format's signature or its usual name points at one, else None."""
+    try:
+        with Source(path, "detect") as src:
+            head = src.head(8)
+    except (OSError, ValueError):
+        return None
+    name = os.path.basename(os.fsdecode(path))
+    for fmt, hint, test in LOOKS_LIKE:
+        if test(head, name):
+            try:
+                FORMATS[fmt].read(path)
+            except (ForeignFormatError, ValueError) as exc:
+                return f"it {hint}, but as {FORMATS[fmt].TITLE}: {getattr(exc, 'reason', exc)}"
+            except OSError:
+                continue
+    return None
 
 
 def unsupported_text(raw_hint: str) -> str:

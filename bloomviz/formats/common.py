@@ -44,8 +44,12 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, in words ("a FIFO (named pipe)", "a directory" ...)."""
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+_kind = file_kind
 
 
 class Source:

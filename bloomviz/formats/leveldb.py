@@ -52,7 +52,12 @@ def sniff_dir(path) -> bool:
     """A LevelDB database: a CURRENT file and a table whose footer carries LevelDB's magic."""
     if not os.path.isfile(os.path.join(path, "CURRENT")):
         return False
-    for table in sstable.table_files(path, SUFFIXES)[:1]:
+    try:
+        tables = sstable.table_files(path, SUFFIXES, NAME)
+    except ForeignFormatError:
+        # a table name that is not a regular file: reading says which; RocksDB, not LevelDB, writes OPTIONS-*
+        return not any(n.startswith("OPTIONS-") for n in os.listdir(path))
+    for table in tables[:1]:
         with Source(table, NAME) as src:
             return sniff(b"", src.tail(8), src.size)
     return False
@@ -81,7 +86,7 @@ def probe_positions(key: bytes, k: int, m: int) -> tuple[int, ...]:
 def read(path, **_options) -> list[ForeignFilter]:
     """Every non-empty filter of a table, or of every table of a database directory, in file order."""
     if os.path.isdir(path):
-        tables = sstable.table_files(path, SUFFIXES)
+        tables = sstable.table_files(path, SUFFIXES, NAME)
         if not tables:
             raise ForeignFormatError(NAME, "is a directory with no LevelDB table files (.ldb, .sst)", path)
         if len(tables) > MAX_TABLES:

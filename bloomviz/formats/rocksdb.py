@@ -70,7 +70,11 @@ def sniff_dir(path) -> bool:
     """A RocksDB database: a CURRENT file and a table whose footer carries RocksDB's magic."""
     if not os.path.isfile(os.path.join(path, "CURRENT")):
         return False
-    for table in sstable.table_files(path, (".sst",))[:1]:
+    try:
+        tables = sstable.table_files(path, (".sst",), NAME)
+    except ForeignFormatError:
+        return True           # a table name that is not a regular file: reading says which
+    for table in tables[:1]:
         with Source(table, NAME) as src:
             return sniff(b"", src.tail(8), src.size)
     return False
@@ -177,7 +181,7 @@ class _SstTable:
 def read(path, **_options) -> list[ForeignFilter]:
     """Every filter of a table (one, or one per partition), or of every table of a database directory."""
     if os.path.isdir(path):
-        tables = sstable.table_files(path, (".sst",))
+        tables = sstable.table_files(path, (".sst",), NAME)
         if not tables:
             raise ForeignFormatError(NAME, "is a directory with no RocksDB table files (.sst)", path)
         if len(tables) > MAX_TABLES:

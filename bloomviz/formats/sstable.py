@@ -16,11 +16,12 @@ others' length prefixes are read and capped before anything is decompressed.
 
 from __future__ import annotations
 
+import stat
 import struct
 import zlib
 
 
-from bloomviz.formats.common import Source
+from bloomviz.formats.common import ForeignFormatError, Source, file_kind
 
 TRAILER = 5
 MAX_BLOCK = 64 << 20             # a full filter of ~50 million keys; data and index blocks are KiBs
@@ -207,9 +208,17 @@ def handle_value(src: Source, value: bytes, what: str) -> tuple[int, int]:
     return off, size
 
 
-def table_files(path, suffixes: tuple[str, ...]) -> list[str]:
-    """The table files of a database directory, in name order (their names are file numbers)."""
+def table_files(path, suffixes: tuple[str, ...], fmt: str) -> list[str]:
+    """The table files of a database directory, in name order (their names are file numbers). A table name
+    that is not a regular file (a FIFO, a device, a directory) is refused by name: skipped without a word,
+    the filters shown would silently miss a table's."""
     import os
 
     names = sorted(n for n in os.listdir(path) if n.endswith(suffixes))
-    return [os.path.join(path, n) for n in names if os.path.isfile(os.path.join(path, n))]
+    for n in names:
+        full = os.path.join(path, n)
+        mode = os.stat(full).st_mode
+        if not stat.S_ISREG(mode):
+            raise ForeignFormatError(fmt, f"{n} in the directory is {file_kind(mode)}, not a regular table file",
+                                     path)
+    return [os.path.join(path, n) for n in names]

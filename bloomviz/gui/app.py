@@ -115,8 +115,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     elif args.step is not None or args.present:
         raise _ArgError(f"{'--step' if args.step is not None else '--present'} goes with --lesson "
                         f"(or: bloomviz lesson 1 --present)")
-    if args.open is not None:
-        # Refused by its kind before the window opens it: a FIFO would block the window for ever.
+    if args.open is not None and not (os.path.isdir(args.open) and _foreign_directory(args.open)):
+        # Refused by its kind before the window opens it: a FIFO would block the window for ever. A directory
+        # passes only when a format reads it whole (a git repository, a LevelDB or RocksDB database).
         from bloomviz.disk.safe_files import check_regular
         try:
             check_regular(args.open, "a session (.bloomviz) or a filter (.bloom)")
@@ -125,6 +126,14 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         except OSError as exc:
             raise _ArgError(f"--open: {args.open}: {exc.strerror or exc}") from None
     return args
+
+
+def _foreign_directory(path: str) -> bool:
+    from bloomviz import formats
+    try:
+        return formats.detect(path) is not None
+    except (OSError, ValueError):
+        return False
 
 
 def _settings(screenshot: bool):

@@ -52,6 +52,9 @@ class Dialogs:
         path, _ = QtWidgets.QFileDialog.getOpenFileName(self.parent, tr(title), directory, filters)
         return path
 
+    def open_directory(self, title: str, directory: str = "") -> str:
+        return QtWidgets.QFileDialog.getExistingDirectory(self.parent, tr(title), directory)
+
     def save_path(self, title: str, filters: str, default: str = "") -> str:
         path, _ = QtWidgets.QFileDialog.getSaveFileName(self.parent, tr(title), default, filters)
         return path

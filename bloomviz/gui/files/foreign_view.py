@@ -83,6 +83,9 @@ class ForeignView(Messages, QtWidgets.QWidget):
         self.current = None
 
         self.open_button = QtWidgets.QPushButton(tr("Open a file…"))
+        self.folder_button = QtWidgets.QPushButton(tr("Open a folder…"))
+        self.folder_button.setToolTip(tr("A git repository (its commit-graph's filters) or a LevelDB or RocksDB "
+                                         "database (every table's filters)"))
         self.format_combo = QtWidgets.QComboBox()
         self.format_combo.addItem(tr("detect from the contents"), None)
         for name in formats.FORMATS:
@@ -139,6 +142,7 @@ class ForeignView(Messages, QtWidgets.QWidget):
             options.addWidget(widget)
         top = FlowLayout()
         top.addWidget(self.open_button)
+        top.addWidget(self.folder_button)
         top.addWidget(self.reread_button)
         self.which.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Fixed)
         top.addWidget(keep_together(QtWidgets.QLabel(tr("filter")), self.which))
@@ -171,6 +175,7 @@ class ForeignView(Messages, QtWidgets.QWidget):
         layout.addWidget(split, 1)
 
         self.open_button.clicked.connect(self.open_dialog)
+        self.folder_button.clicked.connect(self.open_folder_dialog)
         self.reread_button.clicked.connect(lambda: self.path and self.open_path(self.path))
         self.which.currentIndexChanged.connect(self.show_filter)
         self.atlas.filterChosen.connect(self.which.setCurrentIndex)
@@ -196,6 +201,11 @@ class ForeignView(Messages, QtWidgets.QWidget):
     def open_dialog(self) -> bool:
         directory = os.path.dirname(self.path) if self.path else ""
         path = self.dialogs.open_path("Open another library's Bloom filter", FILE_FILTER, directory)
+        return self.open_path(path) if path else False
+
+    def open_folder_dialog(self) -> bool:
+        directory = os.path.dirname(self.path) if self.path else ""
+        path = self.dialogs.open_directory("Open a git repository or a LevelDB or RocksDB database", directory)
         return self.open_path(path) if path else False
 
     def options(self) -> dict:

@@ -47,6 +47,12 @@ class SessionOpening:
             return False
         if hasattr(self.window, "install_remaining_parts"):
             self.window.install_remaining_parts()    # the foreign view and the lesson tab a file may need
+        if os.path.isdir(path) and self.window.foreign is not None:
+            foreign = self._foreign_format(path)      # a git repository, a LevelDB or RocksDB database
+            if foreign is not None:
+                opened = self.window.foreign.open_path(path, foreign)
+                self.window.show_tab("foreign")
+                return opened
         try:
             # A FIFO would block the window forever and /dev/zero would be read to the session limit: anything
             # but a regular file is refused by its kind before a byte is read.
@@ -65,6 +71,10 @@ class SessionOpening:
             return opened
         if not self._may_be_session(path):   # a session is JSON: say what bloomviz reads instead
             from bloomviz import formats
+            hint = formats.suspect(path)
+            if hint is not None:   # a damaged file of a known format: what its own reader found wrong
+                self.dialogs.error("Open", tr("{path} cannot be read: {hint}.").format(path=path, hint=hint))
+                return False
             try:
                 sessions.load(path)
                 why = ""

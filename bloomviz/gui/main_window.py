@@ -20,7 +20,7 @@ from bloomviz.gui.filter_tab.item_panel import ItemPanel
 from bloomviz.gui.filter_tab.params_panel import ParamsPanel
 from bloomviz.gui.filter_tab.plot import FpPlotWidget
 from bloomviz.gui.widgets.grid import BitGridWidget, GridLegend
-from bloomviz.gui.window import actions, docks, language_menu, preferences, projector, undo
+from bloomviz.gui.window import actions, docks, language_menu, left_column, preferences, projector, undo
 from bloomviz.gui.window.demo import run_demo
 from bloomviz.gui.window.redraw import FilterRedraw
 from bloomviz.gui.window.status import StatusLine
@@ -97,6 +97,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._view_makers: dict = {}   # key -> a callable making a tab's view on its first showing
         self.setCentralWidget(self.tabs)
         self.docks = docks.place_panels(self)
+        self.left_column = left_column.Refit(self)   # the left column fitted to its panels' needs
         self._sized = False
 
         self.status_line = StatusLine(self, self.wb)
@@ -175,6 +176,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def default_layout(self) -> None:
         docks.default_layout(self, self.docks)
+        self.left_column.schedule()     # then each panel of the left column what it needs at this text size
 
     def add_tab(self, key: str, title: str, widget, tip: str = "") -> int:
         """A view of its own beside the filter's grid (explorer, compare, set operations).
@@ -368,6 +370,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.show_tab("filter")
         self.dock_keeper.reset()
         self.settings.remove("window/state")
+        self.left_column.schedule()
 
     # --- life cycle ----------------------------------------------------------------------------------------
     def closeEvent(self, event) -> None:

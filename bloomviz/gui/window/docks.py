@@ -80,26 +80,6 @@ def fit_text_size(window: QtWidgets.QMainWindow, docks: dict, scale: float) -> N
         window.splitDockWidget(plot, explain, QtCore.Qt.Orientation.Vertical)
     if scale >= LARGE_TEXT:
         QtCore.QTimer.singleShot(0, lambda: widen_left_column(window, docks))
-    if scale > 1:
-        QtCore.QTimer.singleShot(0, lambda: show_verdict(window, docks))
-
-
-VERDICT_LINES = 2      # the verdict's headline and its first line of words
-
-
-def show_verdict(window: QtWidgets.QMainWindow, docks: dict) -> None:
-    """At large text the item panel tall enough for its verdict's first lines, from its neighbours in the left
-    column (at 150 % on 1280 x 720 the three panels' shares left the verdict below the item panel's edge: only
-    its scroll bar said it was there)."""
-    item = docks["item"]
-    if not item.isVisible() or item.isFloating() or window.dockWidgetArea(item) != _AREA.LeftDockWidgetArea:
-        return
-    panel = dock_panel(item)
-    verdict = panel.verdict
-    need = (verdict.y() + VERDICT_LINES * verdict.fontMetrics().lineSpacing() + panel.layout().contentsMargins().bottom()
-            + item.height() - item.widget().viewport().height() + 2)   # the dock's title and the area's frame
-    if item.height() < need:
-        window.resizeDocks([item], [need], QtCore.Qt.Orientation.Vertical)
 
 
 def dock_panel(dock: QtWidgets.QDockWidget) -> QtWidgets.QWidget:
@@ -138,6 +118,8 @@ class DockKeeper:
         """The panels as a new window has them (the caller shows the Filter tab first)."""
         for dock in self._docks.values():
             dock.setFloating(False)
+        # the history back in its corner (a short window's left column takes it: left_column.py)
+        self._window.setCorner(QtCore.Qt.Corner.BottomLeftCorner, _AREA.BottomDockWidgetArea)
         self._window.restoreState(self._default_state)
         for key, dock in self._docks.items():
             dock.setVisible(key in self.default_docks)   # panels added later (slow motion) start hidden

@@ -42,6 +42,7 @@ def set_font_scale(window, scale: float) -> float:
         window.history_panel.fit_columns()
     window.plot.set_font_scale(scale)
     docks.fit_text_size(window, window.docks, scale)
+    window.left_column.schedule()
     window.settings.setValue("view/font_scale", scale)
     window.statusBar().showMessage(tr("Text size {percent}%").format(percent=f"{scale * 100:.0f}"), 3_000)
     return scale

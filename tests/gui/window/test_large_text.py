@@ -11,6 +11,7 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui import theme
 from bloomviz.gui.compare_tab.view import CompareView
+from bloomviz.gui.window.docks import dock_panel
 from window_helpers import FakeDialogs, new_window
 
 
@@ -64,6 +65,10 @@ def test_the_words_that_matter_are_whole_at_250_percent_on_1440_by_900(large, qt
     """One window through its three crowded views (a window each would triple the test's time)."""
     w = large
     panels = [w.params_panel, w.item_panel, w.autoplay_panel, w.plot]
+    # at this size the parameters are a tab beside auto-play (gui/window/left_column.py): each is measured in front
+    for dock in (w.docks["filter"], w.docks["autoplay"]):
+        dock.raise_()
+        qtbot.waitUntil(lambda: _fits_sideways(dock_panel(dock)), timeout=3000)
     qtbot.waitUntil(lambda: all(_fits_sideways(panel) for panel in panels), timeout=3000)
     verdict = w.item_panel.verdict
     assert verdict.heightForWidth(verdict.width()) <= verdict.height() + 1     # the verdict's words, all lines

@@ -10,7 +10,7 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui import theme
 from bloomviz.gui.extensions import install_all
-from window_helpers import FakeDialogs, new_window
+from window_helpers import FakeDialogs, new_window, settle
 
 SIZE = (1280, 720)
 
@@ -74,6 +74,7 @@ def test_the_projector_layout_shows_every_control_whole(window, qtbot, scale, da
 
 
 def test_f8_again_brings_the_layout_back(window, qtbot):
+    settle(qtbot, window, *window.docks.values())      # the left column fitted to its panels (left_column.py)
     before = {key: (dock.isVisible(), dock.geometry()) for key, dock in window.docks.items()}
     qtbot.keyClick(window, QtCore.Qt.Key.Key_F8)
     assert not window.docks["filter"].isVisible()
@@ -85,6 +86,7 @@ def test_f8_again_brings_the_layout_back(window, qtbot):
 
 def test_ctrl_0_puts_the_100_percent_layout_back_exactly(window, qtbot):
     qtbot.waitUntil(lambda: window.docks["item"].width() > 0)
+    settle(qtbot, window, *window.docks.values())      # the left column fitted to its panels (left_column.py)
     before = {key: dock.geometry() for key, dock in window.docks.items() if dock.isVisible()}
     window.set_font_scale(2.5)
     assert {key: dock.geometry() for key, dock in window.docks.items() if dock.isVisible()} != before

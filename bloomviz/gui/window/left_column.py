@@ -5,8 +5,9 @@ At 100 % in a 1280 x 720 window (and so on a 1920 x 1080 screen at 150 % scaling
 the column above the history had ~470 px for panels that need ~700 px with their titles: each got its share, each
 scrolled, and auto-play's Play and Step were below its dock's edge. So, in this order, until the column fits:
 
-1. auto-play gets its whole panel, the item box its buttons and its verdict's first lines, the parameters the
-   rest, as long as the rest shows them through their Apply button (n and p, to design a filter, may scroll);
+1. auto-play gets its panel through Play and Step, the item box its buttons and its verdict's first lines, the
+   parameters the rest, as long as it shows them through their Apply button (n and p, to design, may scroll);
+   then the parameters and auto-play get the rest of their panels;
 2. else the column takes the window's full height: the history gives up the bottom-left corner and lies under
    the grid (it scrolls sideways there; its thirteen columns did before too);
 3. else the parameters become a tab beside auto-play (set the filter, then switch to Auto-play): a class

@@ -102,7 +102,9 @@ def _label(record: dict) -> tuple[str, dict]:
         fields["kind"] = "block header"
         if "hash" in record:
             fields["hash"] = str(record["hash"])
-        label = f"block {fields.get('block', '?')}"
+        # a header saved without its number (a trimmed response) is still named by its hash, not by "?"
+        label = (f"block {fields['block']}" if "block" in fields else
+                 f"block {fields['hash'][:18]}…" if "hash" in fields else "block (number and hash not in the file)")
     return label, fields
 
 

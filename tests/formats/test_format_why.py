@@ -153,6 +153,8 @@ def test_ethereum_reasons_on_the_shipped_mainnet_block():
     import bloomviz
     path = Path(bloomviz.__file__).parent / "data" / "ethereum-block-2024-06-03.json"
     reasons = _why(path)
+    (flt,) = formats.open_filters(path)
+    assert flt.label == "block 0xb5f712d1c6eab970…"       # the file has no block number: named by its hash
     assert "2,048 bits and k = 3" in reasons[0] and "1 % at 166 keys" in reasons[0]
     assert "906 of 2,048 bits set" in reasons[1] and "8.66 %" in reasons[1]
 

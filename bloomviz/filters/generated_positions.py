@@ -1,8 +1,9 @@
-"""A filter's positions for a range of generated items, hashed in numpy: no str, no bytes object per item.
+"""A filter's positions for a range of generated items, hashed from their values: no str, no bytes object per item.
 
 ``positions(flt, items, start, stop)`` is ``flt.positions_many(items[start:stop])``, the same n x k array.
 For the schemes whose positions are a function of the item's one MurmurHash3-128 (h1, h2) it hashes the
-items' little-endian words with ``murmur_np`` (equal to mmh3 bit for bit) and applies the scheme's own batch
+items from their values (generated_kernel, compiled; or, while the window cannot run compiled code, their
+little-endian words with ``murmur_np``: both equal to mmh3 bit for bit) and applies the scheme's own batch
 arithmetic; other schemes, and filters that remap positions, hash the texts. It lives with the filters
 because it must know which filter classes keep the standard positions (items rank below hashing and filters
 in the house's layering, so the generator itself cannot call them).
@@ -14,6 +15,7 @@ import numpy as np
 
 from bloomviz.filters import capabilities
 from bloomviz.filters.standard import BloomFilter
+from bloomviz.hashing import cold_paths, native_kernels
 from bloomviz.hashing import schemes as hashing
 from bloomviz.hashing.murmur_np import hash128_words
 from bloomviz.items.generated import LENGTH, GeneratedItems
@@ -23,15 +25,24 @@ _DOUBLE_HASHERS = {"murmur3-mix": hashing._mixed_many, "murmur3-km": hashing._do
 
 
 def hash128(items: GeneratedItems, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
-    """MurmurHash3_x64_128 (h1, h2) of items start…stop-1, as mmh3 gives it for their UTF-8 text."""
+    """MurmurHash3_x64_128 (h1, h2) of items start…stop-1, as mmh3 gives it for their UTF-8 text, in numpy."""
     return hash128_words(items.words(start, stop), LENGTH)
+
+
+def _hashed(items: GeneratedItems, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+    """``hash128``'s values, compiled (generated_kernel: 8 against 27-53 ns an item) unless the window is building
+    itself, or loading its compiled code without the native kernel cache (cold_paths): then ``hash128``."""
+    if cold_paths.use_cold_path(max(0, stop - start), *native_kernels.GENERATED_HALVES):
+        return hash128(items, start, stop)
+    from bloomviz.hashing.generated_kernel import hash128_generated      # compiled: imported when first needed
+    return hash128_generated(items, start, stop)
 
 
 def positions(flt, items: GeneratedItems, start: int, stop: int) -> np.ndarray:
     """``flt.positions_many(items[start:stop])``, the same n x k array, from the numpy hash when it can."""
     if _hasher(flt) is None:
         return flt.positions_many(items.texts(start, stop))
-    h1, h2 = hash128(items, start, stop)
+    h1, h2 = _hashed(items, start, stop)
     return positions_of_halves(flt, h1, h2 | _U64(1))
 
 
@@ -64,8 +75,5 @@ def halves(flt, items: GeneratedItems, start: int, stop: int) -> tuple[np.ndarra
     (the exact tracker then computes the positions in the pass that sets them); None otherwise."""
     if not takes_halves(flt):
         return None
-    # compiled (numba, imported here: a window builds no such filter before its first paint), as the passes
-    # that take the halves are: 8 against 27-53 ns an item for the numpy words and hash
-    from bloomviz.hashing.generated_kernel import hash128_generated
-    h1, h2 = hash128_generated(items, start, stop)
+    h1, h2 = _hashed(items, start, stop)
     return h1, h2 | _U64(1)

@@ -84,8 +84,9 @@ def use_cold_path(count: int, *kernels: str) -> bool:
 def note_cold_batch() -> None:
     """Called by the numpy paths: a batch (of another thread than the warm-up's, after the first paint) ran here
     because its compiled code is not loaded. With the native kernel cache serving the auto-play's kernels, the
-    warm-up waits for a quiet moment to load numba; a batch that needs numba's own code ends that wait (an
-    auto-play into a filter of more than 2^26 bits, whose passes the cache does not hold)."""
+    warm-up waits for a quiet moment to load numba; a batch that needs numba's own code ends that wait (one whose
+    kernels the cache does not hold: a sequence other than a list hashed joined, a crc32c scheme, a variant's own
+    passes)."""
     if _warming.is_set() and not getattr(_building, "loader", False) and not getattr(_building, "depth", 0):
         _wanted.set()
 

@@ -113,6 +113,15 @@ def _new_ring(ahead, k):
     return np.empty((slots, k), dtype=np.uint64)
 
 
+def ring_for(ahead: int, k: int) -> np.ndarray:
+    """``_new_ring``'s array, made by the caller: an array made inside a kernel needs numba's runtime, which a
+    kernel served by the native kernel cache (native_kernels.py, loaded without numba) cannot call."""
+    slots = 1
+    while slots <= ahead:
+        slots *= 2
+    return np.empty((slots, k), dtype=np.uint64)
+
+
 @njit(cache=True, inline="always")
 def _fill_ring(h1, h2, j, mode, mm, mask, k, view, ring, slot):
     z = h1[j]
@@ -131,8 +140,9 @@ def _or_bit(view, p):
 
 
 @njit(cache=True, nogil=True)
-def _mix_set(h1, h2, m, mode, k, view, ahead, count):
-    # count: return how many bits turned from 0 to 1 (else 0: the caller counts the array before and after)
+def _mix_set(h1, h2, m, mode, k, view, ahead, count, ring):
+    # count: return how many bits turned from 0 to 1 (else 0: the caller counts the array before and after);
+    # ring: ring_for(ahead, k)
     fresh = 0
     mm = np.uint64(m)
     mask = np.uint64(m - 1)
@@ -148,7 +158,6 @@ def _mix_set(h1, h2, m, mode, k, view, ahead, count):
                     _or_bit(view, _position(z, mode, mm, mask))
                 z += step
         return fresh
-    ring = _new_ring(ahead, k)
     last = ring.shape[0] - 1
     for j in range(-ahead, n):
         if j + ahead < n:
@@ -176,7 +185,7 @@ def _count_bits(view):
 
 
 @njit(cache=True, nogil=True)
-def _mix_test(h1, h2, m, mode, k, view, out, ahead):
+def _mix_test(h1, h2, m, mode, k, view, out, ahead, ring):
     mm = np.uint64(m)
     mask = np.uint64(m - 1)
     n = h1.size
@@ -192,7 +201,6 @@ def _mix_test(h1, h2, m, mode, k, view, out, ahead):
                 z += step
             out[j] = found
         return
-    ring = _new_ring(ahead, k)
     last = ring.shape[0] - 1
     for j in range(-ahead, n):
         if j + ahead < n:
@@ -224,10 +232,12 @@ def set_from_halves(h1: np.ndarray, h2: np.ndarray, m: int, k: int, view: np.nda
     return how many turned from 0 to 1. The same bits as ``mixed_rows`` then setting each row's positions."""
     h1, h2 = np.ascontiguousarray(h1, dtype=np.uint64), np.ascontiguousarray(h2, dtype=np.uint64)
     view = _checked_view(view, m)
+    ahead = _ahead(m, k)
+    ring = ring_for(ahead, k)
     if not _count_after(view, m, h1.size * k):
-        return int(_mix_set(h1, h2, m, _mode(m), k, view, _ahead(m, k), True))
+        return int(_mix_set(h1, h2, m, _mode(m), k, view, ahead, True, ring))
     before = _count_bits(view)
-    _mix_set(h1, h2, m, _mode(m), k, view, _ahead(m, k), False)
+    _mix_set(h1, h2, m, _mode(m), k, view, ahead, False, ring)
     return int(_count_bits(view) - before)
 
 
@@ -242,6 +252,7 @@ def _count_after(view: np.ndarray, m: int, positions: int) -> bool:
 def test_from_halves(h1: np.ndarray, h2: np.ndarray, m: int, k: int, view: np.ndarray) -> np.ndarray:
     """Bool per item: are all its k bits set? Stops at an item's first 0 bit."""
     out = np.empty(h1.size, dtype=np.bool_)
+    ahead = _ahead(m, k)
     _mix_test(np.ascontiguousarray(h1, dtype=np.uint64), np.ascontiguousarray(h2, dtype=np.uint64), m, _mode(m),
-              k, _checked_view(view, m), out, _ahead(m, k))
+              k, _checked_view(view, m), out, ahead, ring_for(ahead, k))
     return out

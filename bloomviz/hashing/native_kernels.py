@@ -41,6 +41,16 @@ OUT_OF_RANGE = "bloomviz.filters.bit_kernels._out_of_range"
 # a larger filter's rows take a second pass
 FLIPS = ("bloomviz.measure.first_flips._build", "bloomviz.measure.first_flips._set_rows", OUT_OF_RANGE)
 FIRST_ROWS = "bloomviz.measure.first_flips._first_rows"
+# ProbeBits.flip_halves (a filter of murmur3-mix given its items' hash halves): the table, the setting pass,
+# the probe bits that turned, the rows that turned them (fresh_rows at most EXACT_MAX_M bits, _first_fresh_in past)
+FLIP_HALVES = ("bloomviz.measure.first_flips._build", "bloomviz.measure.first_flips._set_halves_at",
+               "bloomviz.measure.first_flips._turned_split", "bloomviz.measure.first_flips._first_fresh_in",
+               "bloomviz.measure.fresh_rows.fresh_rows")
+# mixed_kernel's set_from_halves / test_from_halves (Brainflayer's bulk insert, lookups by halves)
+SET_HALVES = ("bloomviz.hashing.mixed_kernel._mix_set", "bloomviz.hashing.mixed_kernel._count_bits")
+TEST_HALVES = ("bloomviz.hashing.mixed_kernel._mix_test",)
+# generated items' hash halves from their values (generated_kernel: DrawnItems, then plain GeneratedItems)
+GENERATED_HALVES = ("bloomviz.hashing.generated_kernel._halves", "bloomviz.hashing.generated_kernel._counter_halves")
 # bitstore's passes: set, test rows, AND a column
 SET_BITS = (OUT_OF_RANGE, "bloomviz.filters.bit_kernels._set")
 ALL_SET = (OUT_OF_RANGE, "bloomviz.filters.bit_kernels._all_set_rows")
@@ -69,11 +79,24 @@ KERNELS: dict[str, tuple[tuple[str, ...], str | None, bool]] = {
         ("i64[,]", "u8[]", "i64", "i64", "i64[]", "i32[]", "i64", "i64", "i64[]!", "i64[]!", "i64"), "i64", False),
     "bloomviz.hashing.generated_kernel._halves": (("u64[]", "u64", "u64[]!", "u64[]!"), None, False),
     "bloomviz.hashing.generated_kernel._counter_halves": (("u64", "u64", "u64[]!", "u64[]!"), None, False),
+    "bloomviz.hashing.mixed_kernel._mix_set": (
+        ("u64[]", "u64[]", "i64", "i64", "i64", "u8[]!", "i64", "bool", "u64[,]!"), "i64", False),
+    "bloomviz.hashing.mixed_kernel._count_bits": (("u8[]",), "i64", False),
+    "bloomviz.hashing.mixed_kernel._mix_test": (
+        ("u64[]", "u64[]", "i64", "i64", "i64", "u8[]", "bool[]!", "i64", "u64[,]!"), None, False),
+    "bloomviz.measure.first_flips._set_halves_at": (
+        ("u8[]!", "u64[]", "u64[]", "i64", "i64", "i64", "i64", "i64[]!", "i64[]!", "u64[,]!"), "i64", False),
+    "bloomviz.measure.first_flips._turned_split": (("u8[]", "i64[]", "i64[]!", "i64[]!"), "i64", False),
+    "bloomviz.measure.first_flips._first_fresh_in": (
+        ("i64[]", "i64[]", "i64[]", "i64[]", "i64[]!", "u8[]!"), None, False),
+    "bloomviz.measure.fresh_rows.fresh_rows": (
+        ("i64[]", "i64[]", "i64[]", "i64[]", "i64[]!", "u8[]!", "i64", "i64[]!", "i64[]!"), "i64", False),
 }
 # the files whose code ends up in the object (a change to any of them makes the cached file stale)
 SOURCES = ("hashing/intrinsics.py", "hashing/murmur_kernel.py", "hashing/list_kernel.py", "hashing/mixed_kernel.py",
            "hashing/str_layout.py", "hashing/lazy_jit.py", "hashing/native_kernels.py", "hashing/native_build.py",
-           "hashing/generated_kernel.py", "items/generated.py", "filters/bit_kernels.py", "measure/first_flips.py")
+           "hashing/generated_kernel.py", "items/generated.py", "filters/bit_kernels.py", "measure/first_flips.py",
+           "measure/fresh_rows.py")
 MAGIC = b"bloomviz native kernels 1\n"
 KEPT_FILES = 8     # the most recently written files kept beside a new one (other versions, other checkouts)
 MAX_FILE_BYTES = 1 << 24      # the file is ~50 KB: anything far larger is not one of ours, and is not read

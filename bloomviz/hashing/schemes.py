@@ -248,14 +248,14 @@ class Murmur3Mix(_MurmurOddStep):
     def set_from_halves(self, h1, h2, m, k, view) -> int | None:
         """Set the bits of a batch given by ``text_halves`` in a plain filter's bytes, positions computed in
         the same compiled loop; None (nothing done) while the window builds itself (cold_paths)."""
-        if cold_paths.use_cold_path(0):     # the same answer for every chunk of a batch
+        if cold_paths.use_cold_path(0, *native_kernels.SET_HALVES):     # the same answer for every chunk
             return None
         from bloomviz.hashing.mixed_kernel import set_from_halves
         return set_from_halves(h1, h2, m, k, view)
 
     def test_from_halves(self, h1, h2, m, k, view):
         """Bool per item of a batch given by ``text_halves``: all its bits set? None while the window builds."""
-        if cold_paths.use_cold_path(0):     # the same answer for every chunk of a batch
+        if cold_paths.use_cold_path(0, *native_kernels.TEST_HALVES):    # the same answer for every chunk
             return None
         from bloomviz.hashing.mixed_kernel import test_from_halves
         return test_from_halves(h1, h2, m, k, view)

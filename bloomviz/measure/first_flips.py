@@ -21,7 +21,7 @@ import numpy as np
 
 from bloomviz.hashing.lazy_jit import njit
 from bloomviz.filters.bit_kernels import PREFETCH_AHEAD, checked_rows, prefetch
-from bloomviz.hashing.mixed_kernel import _ahead, _checked_view, _fill_ring, _mode, _new_ring
+from bloomviz.hashing.mixed_kernel import _ahead, _checked_view, _fill_ring, _mode, ring_for
 from bloomviz.measure.fresh_rows import MAP_MAX_BITS, fresh_rows, map_bits, table_size
 
 # An odd 64-bit multiplier (splitmix64's golden ratio), as a signed int64: slot = (bit * C) >> shift, masked.
@@ -108,11 +108,10 @@ def _first_rows(rows, bitmap, b_shift, b_mask, keys, values, t_shift, t_mask, bi
 
 
 @njit(cache=True, inline="always")
-def _set_halves_in(view, h1, h2, m, mode, k, ahead, new_per_row, fresh):
+def _set_halves_in(view, h1, h2, m, mode, k, ahead, new_per_row, fresh, ring):
     mm = np.uint64(m)
     mask = np.uint64(m - 1)
     n = h1.size
-    ring = _new_ring(ahead, k)
     last = ring.shape[0] - 1
     total = 0
     for j in range(-ahead, n):
@@ -134,8 +133,13 @@ def _set_halves_in(view, h1, h2, m, mode, k, ahead, new_per_row, fresh):
     return total
 
 
-@njit(cache=True, nogil=True)
 def _set_halves(view, h1, h2, m, mode, k, ahead, new_per_row, fresh):
+    """``_set_halves_at`` with its ring of positions (made here: see mixed_kernel.ring_for)."""
+    return _set_halves_at(view, h1, h2, m, mode, k, ahead, new_per_row, fresh, ring_for(ahead, k))
+
+
+@njit(cache=True, nogil=True)
+def _set_halves_at(view, h1, h2, m, mode, k, ahead, new_per_row, fresh, ring):
     """``_set_rows`` for items given by their murmur3-mix halves: each position computed ``ahead`` items early
     and its cache line asked for (mixed_kernel's ring); no n x k array is written, range-checked and read.
     The positions whose bit turns are written in order to ``fresh`` (branch-free: the slot is overwritten
@@ -150,18 +154,25 @@ def _set_halves(view, h1, h2, m, mode, k, ahead, new_per_row, fresh):
     One copy of the loop per way of scaling a position (``mode``, a constant in each): with ``mode`` read in
     the loop the pass took 205 against 192 ns an item at m = 2^32, k = 20 (a plain numpy scatter: 150)."""
     if mode == 1:
-        return _set_halves_in(view, h1, h2, m, 1, k, ahead, new_per_row, fresh)
+        return _set_halves_in(view, h1, h2, m, 1, k, ahead, new_per_row, fresh, ring)
     if mode == 0:
-        return _set_halves_in(view, h1, h2, m, 0, k, ahead, new_per_row, fresh)
-    return _set_halves_in(view, h1, h2, m, 2, k, ahead, new_per_row, fresh)
+        return _set_halves_in(view, h1, h2, m, 0, k, ahead, new_per_row, fresh, ring)
+    return _set_halves_in(view, h1, h2, m, 2, k, ahead, new_per_row, fresh, ring)
+
+
+def _turned(view, distinct, candidates, turned) -> tuple[int, int]:
+    """Split ``candidates`` (indices into ``distinct``, probe bits not yet seen set) in place: those whose bit
+    is set now go to ``turned``; returns (how many stay candidates, how many turned)."""
+    kept = int(_turned_split(view, distinct, candidates, turned))
+    return kept, candidates.size - kept
 
 
 @njit(cache=True, nogil=True)
-def _turned(view, distinct, candidates, turned):
-    """Split ``candidates`` (indices into ``distinct``, probe bits not yet seen set) in place: those whose bit
-    is set now go to ``turned``; returns (how many stay candidates, how many turned). Each candidate's byte
-    is a cache miss of its own (up to 2 x 10^5 of them a batch at m = 2^32): its line is asked for
-    PREFETCH_AHEAD candidates early, so that many are in flight at once."""
+def _turned_split(view, distinct, candidates, turned):
+    """``_turned``, returning how many stay candidates (one number: a kernel of the native kernel cache returns
+    at most one; every other candidate went to ``turned``). Each candidate's byte is a cache miss of its own
+    (up to 2 x 10^5 of them a batch at m = 2^32): its line is asked for PREFETCH_AHEAD candidates early, so
+    that many are in flight at once."""
     kept = 0
     count = 0
     last = candidates.size - PREFETCH_AHEAD
@@ -176,28 +187,34 @@ def _turned(view, distinct, candidates, turned):
         else:
             candidates[kept] = c
             kept += 1
-    return kept, count
+    return kept
 
 
 _SMALL_MAP_BITS = 16        # the turned probe bits' map: 8 KiB, in the first-level cache
 _BLOCK = 64                 # positions checked before one branch on whether any of them hit
 
 
+def _first_fresh(fresh, new_per_row, turned_bits, turned_slots, bit_time) -> None:
+    """``_first_fresh_in``, its arrays made here (an array made inside a kernel needs numba's runtime, which
+    the native kernel cache's kernels cannot call)."""
+    _first_fresh_in(fresh, np.cumsum(new_per_row), turned_bits, turned_slots, bit_time,
+                    np.zeros(1 << (_SMALL_MAP_BITS - 3), dtype=np.uint8))
+
+
 @njit(cache=True, nogil=True)
-def _first_fresh(fresh, new_per_row, turned_bits, turned_slots, bit_time):
+def _first_fresh_in(fresh, ends, turned_bits, turned_slots, bit_time, small):
     """The row at which each of ``turned_bits`` (sorted, with their slots in ``distinct``) turned: the
     positions ``_set_halves`` found turning (row r's are the next new_per_row[r]) are checked in blocks of
     ``_BLOCK`` against a small map of those few bits (a position's low bits: positions are uniform), a block
     with a hit read again, each hit confirmed by a binary search and its row found by another in the rows'
     running ends. A branch a block, not a position, and no loop a row (whose exit mispredicted at every row):
     at m = 2^32, k = 20, the filter a fifth full, 26 ns an item a row at a time, 18.5 in one plain loop;
-    on rows of 15 new bits each, 18.7 ns a row in the plain loop, 16.5 in blocks."""
-    small = np.zeros(1 << (_SMALL_MAP_BITS - 3), dtype=np.uint8)
+    on rows of 15 new bits each, 18.7 ns a row in the plain loop, 16.5 in blocks. ``ends``: the running sum of
+    each row's new bits; ``small``: 2^_SMALL_MAP_BITS bits, all 0."""
     low = (1 << _SMALL_MAP_BITS) - 1
     for b in turned_bits:
         h = b & low
         small[h >> 3] |= np.uint8(1 << (h & 7))
-    ends = np.cumsum(new_per_row)
     total = ends[-1] if ends.size else 0
     for start in range(0, total, _BLOCK):
         stop = min(start + _BLOCK, total)

@@ -183,7 +183,7 @@ class FpTracker(ProbeCounts):
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         self._drop_stale(flt)
         view = bitstore.byte_view(flt.bits)
-        if cold_paths.use_cold_path(h1.size):   # the compiled code is still loading: its rows, in numpy
+        if cold_paths.use_cold_path(h1.size, *native_kernels.FLIP_HALVES):   # not loaded yet: rows, in numpy
             flips = self._flip_rows(view, cold_paths.mixed_rows(h1, h2, flt.m, flt.k), flt.m)
         else:
             probe_bits = self._flips()

@@ -22,9 +22,10 @@ from bloomviz.filters import bitstore
 from bloomviz.hashing import native_build, native_kernels
 from bloomviz.hashing.generated_kernel import hash128_generated, hash128_values
 from bloomviz.hashing.list_kernel import list_halves
+from bloomviz.hashing import mixed_kernel
 from bloomviz.hashing.mixed_kernel import mixed_rows
 from bloomviz.hashing.schemes import _mixed_scalar
-from bloomviz.items.generated import GeneratedItems
+from bloomviz.items.generated import GeneratedItems, GeneratedRun
 from bloomviz.measure.first_flips import ProbeBits, account_turned
 from bloomviz.workbench.model import Workbench
 
@@ -87,14 +88,42 @@ def _answers() -> dict:
     model.insert_batch([f"r{i:07x}" for i in range(5_000)])
     numbers = model.numbers()
     out["model"] = [numbers.n, numbers.bits_set, numbers.fp_count]
+    out.update(_halves_answers(h1, h2, big))
     return json.loads(json.dumps(out))
+
+
+def _halves_answers(h1, h2, big: int) -> dict:
+    """Bits set and tested in the loop that computes the positions, and the exact tracker given hash halves."""
+    out = {}
+    others = _halves(600)[0][400:] + np.uint64(1)
+    for m in (5_003, 9_585_059):        # a loop over a filter in the caches; the ring of positions ahead
+        view = np.zeros((m + 7) // 8, dtype=np.uint8)
+        fresh = mixed_kernel.set_from_halves(h1, h2, m, 7, view)      # (5_003: the bits counted before and after)
+        found = mixed_kernel.test_from_halves(np.concatenate([h1[:50], others]), np.concatenate([h2[:50], h2[:200]]), m, 7,
+                                 view)
+        out[f"set {m}"] = [fresh, np.flatnonzero(view).tolist(), found.tolist()]
+    for m in (20_011, big):         # the turned bits' rows found by fresh_rows, then past the exact map
+        probes = ProbeBits(np.array([3, 17, 400, 5_000, m - 1], dtype=np.int64), m)
+        view = np.zeros((m + 7) // 8, dtype=np.uint8)
+        for part in (slice(0, 150), slice(150, 400)):      # the second batch: fewer candidates
+            new_per_row, bit_time = probes.flip_halves(view, h1[part], h2[part], m, 9)
+            out[f"halves flips {m} {part.start}"] = [new_per_row.tolist(), bit_time.tolist(), probes.turned.tolist()]
+    for m in (30_011, big):           # generated items by rows, and by their halves past the exact probe map
+        model = Workbench(probes=300, seed=5)
+        model.configure(m, 7, capacity=4_000)
+        model.insert_batch(GeneratedRun(GeneratedItems(4_000, seed=2), 0, 4_000))
+        numbers = model.numbers()
+        out[f"generated model {m}"] = [numbers.n, numbers.bits_set, numbers.fp_count]
+    return out
 
 
 WITHOUT_NUMBA = textwrap.dedent("""
     import json, sys
     class NoNumba:
+        asked = []
         def find_spec(self, name, path=None, target=None):
             if name == "numba" or name.startswith("numba."):
+                self.asked.append(name)     # (a path that caught the ImportError would hide a kernel not served)
                 raise ImportError("numba is blocked in this test")
     sys.meta_path.insert(0, NoNumba())
     from bloomviz.hashing import cold_paths, native_kernels
@@ -102,7 +131,7 @@ WITHOUT_NUMBA = textwrap.dedent("""
     loaded = native_kernels.load()
     from tests.hashing.test_native_kernels import _answers
     answers = _answers() if loaded else None
-    print(json.dumps([loaded, native_kernels.state["status"], "numba" in sys.modules, answers]))
+    print(json.dumps([loaded, native_kernels.state["status"], NoNumba.asked or "numba" in sys.modules, answers]))
 """)
 
 

@@ -108,3 +108,23 @@ def test_a_file_others_may_write_or_own_is_not_run(tmp_path):
     path.chmod(0o600)
     loaded, why = _load(tmp_path)
     assert not loaded and "writable" not in why and "owned" not in why     # refused for what it holds instead
+
+
+def test_every_module_whose_code_goes_into_the_file_is_in_its_key():
+    """A kernel's module, and every bloomviz module of compiled helpers it imports, is hashed into the key: an
+    edit to any of them makes the file stale instead of running the old machine code."""
+    import ast
+    from pathlib import Path
+    package = Path(native_kernels.__file__).resolve().parent.parent
+    wanted, todo = set(), [kernel.rsplit(".", 1)[0] for kernel in native_kernels.KERNELS]
+    while todo:
+        name = todo.pop().removeprefix("bloomviz.").replace(".", "/") + ".py"
+        if name in wanted:
+            continue
+        wanted.add(name)
+        for node in ast.walk(ast.parse((package / name).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bloomviz."):
+                source = (package / (node.module.removeprefix("bloomviz.").replace(".", "/") + ".py"))
+                if source.exists() and "lazy_jit import" in source.read_text(encoding="utf-8"):
+                    todo.append(node.module)        # a module of kernels: its helpers may be inlined
+    assert wanted <= set(native_kernels.SOURCES), sorted(wanted - set(native_kernels.SOURCES))

@@ -342,6 +342,11 @@ class ProbeBits:
         return new_per_row, bit_time
 
     @property
+    def exact(self) -> bool:
+        """Whether the probe map is one bit per filter bit (a filter of at most EXACT_MAX_M bits)."""
+        return self._exact
+
+    @property
     def turned(self) -> np.ndarray:
         """The slots (indices into ``distinct``) the last pass gave a row in its second array; -1 elsewhere."""
         return self._turned[:self._noted]
@@ -354,14 +359,20 @@ class ProbeBits:
     def flip_halves(self, view: np.ndarray, h1: np.ndarray, h2: np.ndarray, m: int, k: int):
         """``flip_rows`` for n items of the murmur3-mix scheme given by their hash halves (h2 forced odd): the
         same answers, the positions computed in each pass (every one lies in [0, m)) instead of held as an
-        n x k array. The probe map of a filter of at most EXACT_MAX_M bits is not read: in this pass it cost
-        as much as the filter's own bits (a second random access a position; fresh_rows.py)."""
+        n x k array."""
+        new_per_row, slots = self.set_halves(view, h1, h2, m, k)
+        return new_per_row, self.rows_of(slots, new_per_row)
+
+    def set_halves(self, view: np.ndarray, h1: np.ndarray, h2: np.ndarray, m: int, k: int):
+        """The setting pass of ``flip_halves``: (bits each item turned, the slots of the probe bits the batch
+        turned, sorted). ``rows_of`` then finds the rows that turned those of them a caller needs. The probe
+        map of a filter of at most EXACT_MAX_M bits is not read: in this pass it cost as much as the filter's
+        own bits (a second random access a position; fresh_rows.py)."""
         if m != self._m:
             raise ValueError(f"these probe bits were mapped for m = {self._m}, not {m}")
         h1 = np.ascontiguousarray(h1, dtype=np.uint64)
         h2 = np.ascontiguousarray(h2, dtype=np.uint64)
         new_per_row = np.empty(h1.size, dtype=np.int64)
-        bit_time = self._fresh_times()
         if self._fresh.size < h1.size * k + 1:      # kept between batches: a new one would fault its pages in
             self._fresh = np.empty(h1.size * k + 1, dtype=np.int64)
         view = _checked_view(view, m)
@@ -373,9 +384,15 @@ class ProbeBits:
         turned = np.empty(self._candidates.size, dtype=np.int64)
         kept, count = _turned(view, self.distinct, self._candidates, turned)
         self._candidates = self._candidates[:kept]
+        return new_per_row, np.sort(turned[:count])          # distinct is sorted: so are these bits
+
+    def rows_of(self, slots: np.ndarray, new_per_row: np.ndarray) -> np.ndarray:
+        """After ``set_halves``: the row that turned each of ``slots`` (sorted, of the bits it turned), in
+        ``flip_rows``'s second array (-1 elsewhere; ``turned`` names them)."""
+        bit_time = self._fresh_times()
+        count = slots.size
         if count:
-            slots = np.sort(turned[:count])                 # distinct is sorted: so are these bits
-            if self._exact:     # many turn a batch in so small a filter (~2,000 of 2^16 items at 9.6 x 10^6 bits)
+            if self._exact:     # many turn a batch in so small a filter (~3,000 of 2^16 items at 9.6 x 10^6 bits)
                 if not self._small.size:
                     self._small = np.zeros(1 << (MAP_MAX_BITS - 3), dtype=np.uint8)
                 if self._slot_keys.size < table_size(count):
@@ -387,4 +404,4 @@ class ProbeBits:
                 _first_fresh(self._fresh, new_per_row, self.distinct[slots], slots, bit_time)
             self._turned[:count] = slots
             self._noted = count
-        return new_per_row, bit_time
+        return bit_time

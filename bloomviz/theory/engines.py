@@ -209,7 +209,8 @@ def redis(n: int, error_rate: float = 0.01, capacity: int | None = None, noround
 
 def git(n: int) -> Built:
     if n > 512:
-        return Built("git", n, 8, 1, "flat", 1.0, {}, [tr("more than 512 changed paths: git writes the 1-byte "
+        # k stays git's 7: the byte of eight 1s answers "maybe" whatever positions a path gets
+        return Built("git", n, 8, 7, "flat", 1.0, {}, [tr("more than 512 changed paths: git writes the 1-byte "
                      "'too many changes' filter of all ones, which answers maybe to everything")],
                      "git bloom.c get_or_compute_bloom_filter")
     m = 8 * max(1, math.ceil(n * 10 / 8))

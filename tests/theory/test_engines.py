@@ -76,7 +76,7 @@ def test_clickhouse_table_and_its_cap():
 
 def test_git_and_ethereum():
     assert (engines.git(20).m, engines.git(20).k) == (200, 7)
-    assert engines.git(513).rate == 1.0
+    assert engines.git(513).rate == 1.0 and (engines.git(513).m, engines.git(513).k) == (8, 7)
     assert (engines.ethereum(10).m, engines.ethereum(10).k) == (2048, 3)
 
 

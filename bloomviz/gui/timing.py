@@ -22,12 +22,14 @@
   in a row, so a step is never starved): Qt's glib loop dispatches the posted events, the painting among them,
   before the timers of the same turn, so a chunk or an idle slice that followed a paint added to it (auto-play
   of 10^7 items: turns of a chunk and a paint, 20-25 ms of CPU).
-- ``claim_paint()``: work that makes a large part of the window paint again (the plot, the grid, the history
-  table: 5-9 ms each at 10^7 items) says so; the window's next paint, which Qt makes at least 5 ms after it is
-  asked (``QPlatformWindow::requestUpdate``), holds it. For ``CLAIM_S`` after a claim a budgeted step leaves
-  its turn to the next one and a throttled call waits ``CLAIM_RETRY_MS`` (at most ``MAX_SKIPS`` times in a
-  row), so that two large repaints do not fall in one paint: a plot redraw and a history flush a turn apart
-  painted together for 13-15 ms of CPU at 10^7 items.
+- ``claim_paint(widget)``: work that makes a large part of the window paint again (the plot, the grid, the
+  history table: 5-9 ms each at 10^7 items) says so; the window's next paint, which Qt makes at least 5 ms after
+  it is asked (``QPlatformWindow::requestUpdate``), holds it. The claim holds until ``widget`` (the part that
+  paints again) has painted, at most ``CLAIM_MAX_S`` (a hidden part never paints); without a widget, for
+  ``CLAIM_S``. Meanwhile a budgeted step or a throttled call tries again ``CLAIM_RETRY_MS`` later (for at most
+  ``CLAIM_WAIT_S`` in a row), so that two large repaints do not fall in one
+  paint: a plot redraw and a history flush a turn apart painted together for 13-15 ms of CPU at 10^7 items, and
+  22-25 ms on a loaded machine, when the claim was a fixed 30 ms that two skips outlasted.
 - ``JobRunner`` drives a steppable job (``step() -> finished``, ``done``, ``total``, ``finished``) on a
   ``ChunkRunner``, as many steps per turn as fit in ``SLICE_MS``, and reports progress, the end, a
   cancellation or a failure (a ``ValueError`` or ``MemoryError`` from the job) as signals.
@@ -45,9 +47,11 @@ TURN_BUDGET_MS = 5   # a budgeted step is left to the next turn once its turn ha
 MAX_SKIPS = 2        # ... but never more than this many turns in a row
 
 _turn_began = [None]     # this thread's CPU time when its event loop's current turn began (the main thread's loop)
-_claimed_at = [float("-inf")]    # when work last claimed the window's next paint (perf_counter)
+_claimed_at = [float("-inf")]    # when work last claimed the window's next paint without a widget (perf_counter)
 CLAIM_S = 0.030          # a claimed paint is taken as due this long: Qt's 5 ms, and a loaded machine's delay
+CLAIM_MAX_S = 0.150      # a claim on a widget ends when it paints, or after this long (hidden, it never paints)
 CLAIM_RETRY_MS = 15      # a throttled call in a claimed stretch tries again this much later
+CLAIM_WAIT_S = 0.090     # ... for at most this long in a row: claims that keep coming cannot starve it
 
 
 def _turn_begins() -> None:
@@ -71,35 +75,90 @@ def turn_cpu() -> float:
     return 0.0 if began is None else max(0.0, time.thread_time() - began)
 
 
-def claim_paint() -> None:
-    """Note that work makes a large part of the window paint again (see the module docstring)."""
-    _claimed_at[0] = time.perf_counter()
+class _PaintWatch(QtCore.QObject):
+    """The widgets claimed to paint again (``claim_paint``): each until its next Paint event."""
+
+    def __init__(self):
+        super().__init__()
+        self.pending: dict[int, tuple[QtCore.QObject, float]] = {}
+
+    def claim(self, widget: QtCore.QObject) -> None:
+        key = id(widget)
+        if key not in self.pending:
+            widget.installEventFilter(self)
+            widget.destroyed.connect(lambda *_: self.pending.pop(key, None))
+        self.pending[key] = (widget, time.perf_counter())
+
+    def claimed(self) -> bool:
+        now = time.perf_counter()
+        for key, (widget, at) in list(self.pending.items()):
+            if now - at < CLAIM_MAX_S:
+                return True
+            self._release(key)
+        return False
+
+    def _release(self, key: int) -> None:
+        widget, _ = self.pending.pop(key)
+        try:
+            widget.removeEventFilter(self)
+        except RuntimeError:     # (already deleted on Qt's side)
+            pass
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QtCore.QEvent.Type.Paint and id(obj) in self.pending:
+            self._release(id(obj))
+        return False
+
+
+_watch: list[_PaintWatch] = []
+
+
+def claim_paint(widget: QtCore.QObject | None = None) -> None:
+    """Note that work makes a large part of the window paint again: ``widget``, the part that paints (see the
+    module docstring)."""
+    if widget is None:
+        _claimed_at[0] = time.perf_counter()
+        return
+    if not _watch:
+        _watch.append(_PaintWatch())
+    _watch[0].claim(widget)
 
 
 def paint_claimed() -> bool:
-    """Whether a large repaint was claimed less than ``CLAIM_S`` ago (``claim_paint``)."""
-    return time.perf_counter() - _claimed_at[0] < CLAIM_S
+    """Whether a large repaint claimed by ``claim_paint`` is still due."""
+    return time.perf_counter() - _claimed_at[0] < CLAIM_S or (bool(_watch) and _watch[0].claimed())
+
+
+NEXT_TURN, LATER = "next turn", "later"     # _TurnBudget.defer: where a deferred call goes
 
 
 class _TurnBudget:
-    """Whether a due call leaves this turn to the next: the turn has already spent ``budget_ms`` of CPU (it
-    painted or worked), at most ``MAX_SKIPS`` turns in a row. Shared by Throttle and ChunkRunner."""
+    """Whether a due call waits: ``LATER`` (``CLAIM_RETRY_MS``) while a large repaint is due (``claim_paint``),
+    for at most ``CLAIM_WAIT_S`` in a row; ``NEXT_TURN`` when this turn has already spent ``budget_ms`` of CPU
+    (it painted or worked), at most ``MAX_SKIPS`` turns in a row; None: now. Shared by Throttle and ChunkRunner."""
 
     def __init__(self, budget_ms: float, wait_for_paints: bool = True):
         self._budget = budget_ms / 1000
         self._skipped = 0
-        self._paints = wait_for_paints      # also leave a turn while a large repaint is due (claim_paint)
+        self._waiting_since: float | None = None
+        self._paints = wait_for_paints      # also wait while a large repaint is due (claim_paint)
         watch_turns()
 
-    def defer(self) -> bool:
-        if self._skipped < MAX_SKIPS and (turn_cpu() > self._budget or (self._paints and paint_claimed())):
+    def defer(self) -> str | None:
+        if self._paints and paint_claimed():
+            now = time.perf_counter()
+            if self._waiting_since is None:
+                self._waiting_since = now
+            if now - self._waiting_since < CLAIM_WAIT_S:
+                return LATER
+        if self._skipped < MAX_SKIPS and turn_cpu() > self._budget:
             self._skipped += 1
-            return True
-        self._skipped = 0
-        return False
+            return NEXT_TURN
+        self.reset()
+        return None
 
     def reset(self) -> None:
-        self._skipped = 0
+        self._skipped, self._waiting_since = 0, None
 
 
 class AfterFirstPaint(QtCore.QObject):
@@ -162,9 +221,10 @@ class Throttle(QtCore.QObject):
             self._budget.reset()
 
     def _fire(self) -> None:
-        if self._budget is not None and self._budget.defer():
+        wait = self._budget.defer() if self._budget is not None else None
+        if wait is not None:
             # the next turn, or a moment later while a large repaint is due
-            self._timer.start(CLAIM_RETRY_MS if paint_claimed() else 0)
+            self._timer.start(CLAIM_RETRY_MS if wait == LATER else 0)
             return
         self._callback()
 
@@ -175,7 +235,8 @@ class ChunkRunner(QtCore.QObject):
         super().__init__(parent)
         self._step = step
         self._timer = QtCore.QTimer(self)
-        self._timer.setInterval(int(interval_ms))
+        self._interval = int(interval_ms)
+        self._timer.setInterval(self._interval)
         self._timer.timeout.connect(self._fire)
         self._starts = 0
         self._budget = None if turn_budget_ms is None else _TurnBudget(turn_budget_ms, wait_for_paints)
@@ -187,7 +248,8 @@ class ChunkRunner(QtCore.QObject):
     def start(self, interval_ms: int | None = None) -> None:
         """Start (or restart) calling ``step``; ``interval_ms`` replaces the delay between two calls."""
         if interval_ms is not None:
-            self._timer.setInterval(int(interval_ms))
+            self._interval = int(interval_ms)
+        self._timer.setInterval(self._interval)
         self._starts += 1
         self._timer.start()
 
@@ -195,8 +257,15 @@ class ChunkRunner(QtCore.QObject):
         self._timer.stop()
 
     def _fire(self) -> None:
-        if self._budget is not None and self._budget.defer():
-            return      # this turn already painted or worked: the step goes to the next one
+        wait = self._budget.defer() if self._budget is not None else None
+        if wait is not None:
+            # this turn already painted or worked: the step goes to the next one; while a large repaint is due,
+            # a moment later (not a spin of empty turns)
+            if wait == LATER and self._timer.interval() < CLAIM_RETRY_MS:
+                self._timer.setInterval(CLAIM_RETRY_MS)
+            return
+        if self._timer.interval() != self._interval:
+            self._timer.setInterval(self._interval)
         starts = self._starts
         try:
             more = self._step()

@@ -152,34 +152,84 @@ def test_a_throttled_call_waits_for_a_turn_not_spent_yet(qtbot, owner, monkeypat
     assert throttle.interval == 5       # the waiting turns left its interval as it was
 
 
+class _Ticks:
+    """The time module, its perf_counter advanced ``step`` seconds by each ``tick()`` (the other clocks real)."""
+
+    def __init__(self, step: float):
+        self.now, self.step = 1_000.0, step
+
+    def tick(self) -> None:
+        self.now += self.step
+
+    def perf_counter(self) -> float:
+        return self.now
+
+    def __getattr__(self, name):
+        return getattr(time, name)
+
+
+# each retry CLAIM_RETRY_MS + 1 ms later on the module's clock: the waits while claimed, up to CLAIM_WAIT_S
+_RETRY_S = (timing.CLAIM_RETRY_MS + 1) / 1000
+_WAITS = sum(1 for i in range(100) if i * _RETRY_S < timing.CLAIM_WAIT_S)
+
+
 @pytest.mark.parametrize("claimed", [True, False])
 def test_a_throttled_call_waits_while_a_large_repaint_is_due(qtbot, owner, monkeypatch, claimed):
     monkeypatch.setattr(timing, "turn_cpu", lambda: 0.0)        # no turn over its budget: only the claim counts
     monkeypatch.setattr(timing, "paint_claimed", lambda: claimed)
+    clock = _Ticks(_RETRY_S)
+    monkeypatch.setattr(timing, "time", clock)
     calls, starts = [], []
     throttle = Throttle(1, lambda: calls.append(1), owner)
     start = throttle._timer.start
-    throttle._timer.start = lambda ms: (starts.append(ms), start(ms))
+    throttle._timer.start = lambda ms: (starts.append(ms), clock.tick(), start(ms))
     throttle.request()
     qtbot.waitUntil(lambda: bool(calls), timeout=5_000)
-    # claimed: the call tries again CLAIM_RETRY_MS later, MAX_SKIPS times, then comes; else it comes when due
-    assert starts == [1] + [timing.CLAIM_RETRY_MS] * (timing.MAX_SKIPS if claimed else 0)
+    # claimed: the call tries again CLAIM_RETRY_MS later until CLAIM_WAIT_S has passed, then comes; else when due
+    assert starts == [1] + [timing.CLAIM_RETRY_MS] * (_WAITS if claimed else 0)
+    assert not claimed or _WAITS > timing.MAX_SKIPS
 
 
 @pytest.mark.parametrize("wait_for_paints", [True, False])
 def test_a_budgeted_step_leaves_a_claimed_turn_unless_it_paints_nothing(qtbot, owner, monkeypatch, wait_for_paints):
     monkeypatch.setattr(timing, "turn_cpu", lambda: 0.0)
     monkeypatch.setattr(timing, "paint_claimed", lambda: True)
-    checks, steps = [], []
+    clock = _Ticks(_RETRY_S)
+    monkeypatch.setattr(timing, "time", clock)
+    checks, steps, intervals = [], [], []
     runner = ChunkRunner(lambda: steps.append(1) or len(steps) < 3, owner, turn_budget_ms=timing.TURN_BUDGET_MS,
                          wait_for_paints=wait_for_paints)
     fire = runner._fire
     runner._timer.timeout.disconnect()
-    runner._timer.timeout.connect(lambda: (checks.append(1), fire()))
+    runner._timer.timeout.connect(lambda: (checks.append(1), intervals.append(runner._timer.interval()),
+                                           clock.tick(), fire()))
     runner.start()
     qtbot.waitUntil(lambda: not runner.is_running, timeout=5_000)
-    # waiting for paints: each step leaves MAX_SKIPS claimed turns first; a job's chunk steps at once
-    assert len(steps) == 3 and len(checks) == 3 * (timing.MAX_SKIPS + 1 if wait_for_paints else 1)
+    # waiting for paints: each step waits out CLAIM_WAIT_S, a try every CLAIM_RETRY_MS (not a spin of empty
+    # turns); a job's chunk steps at once
+    assert len(steps) == 3 and len(checks) == 3 * (_WAITS + 1 if wait_for_paints else 1)
+    assert set(intervals[1:]) == ({0, timing.CLAIM_RETRY_MS} if wait_for_paints else {0})
+
+
+def test_a_claim_on_a_widget_holds_until_it_paints(qtbot, monkeypatch):
+    from PySide6 import QtWidgets
+    monkeypatch.setattr(timing, "_claimed_at", [float("-inf")])
+    widget = QtWidgets.QWidget()
+    qtbot.addWidget(widget)
+    widget.resize(60, 40)
+    widget.show()
+    qtbot.waitExposed(widget)
+    clock = _Ticks(0.0)
+    monkeypatch.setattr(timing, "time", clock)
+    timing.claim_paint(widget)
+    clock.now += 0.9 * timing.CLAIM_MAX_S     # longer than a claim without a widget lasts
+    assert timing.paint_claimed()
+    widget.update()
+    qtbot.waitUntil(lambda: not timing.paint_claimed(), timeout=5_000)     # painted: the claim is over
+    timing.claim_paint(widget)      # claimed again, never painted (hidden): over after CLAIM_MAX_S
+    widget.hide()
+    clock.now += 1.1 * timing.CLAIM_MAX_S
+    assert not timing.paint_claimed()
 
 
 class _Clock:

@@ -165,7 +165,7 @@ class FpPlotWidget(QtWidgets.QWidget):
             self.redrawn.emit(self.drawn_n)
             return
         started = time.perf_counter()
-        claim_paint()       # the plot paints again: other large repaints go to the next turn (timing.py)
+        claim_paint(self._graphics.viewport())   # the plot paints again: other large repaints wait for it (timing.py)
         self._redraw()
         # A million-row series takes tens of milliseconds to redraw; spacing redraws by a few times that
         # leaves most of the event loop to the work that is producing the rows.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
-from bloomviz.gui import axis_numbers, extensions, theme
+from bloomviz.gui import axis_labels, axis_numbers, extensions, theme
 from bloomviz.gui.filter_tab.autoplay import AutoPlay
 from bloomviz.gui.filter_tab.autoplay_panel import AutoPlayPanel
 from bloomviz.gui.filter_tab.explain_panel import ExplainPanel
@@ -64,6 +64,7 @@ class MainWindow(QtWidgets.QMainWindow):
         i18n.use(i18n.choose(str(self.settings.value(i18n.SETTING, "") or "")))   # before any word is shown
         language_menu.use_qt_locale(i18n.language(), self)
         axis_numbers.install()       # the plots' ticks with the language's decimal mark
+        axis_labels.install()        # and no two of their labels one over the other
         self.setWindowTitle(i18n.tr("bloomviz — Bloom filters made visible"))
         self.wb = workbench if workbench is not None else QtWorkbench(self)
         self._font_scale = theme.DEFAULT_FONT_SCALE

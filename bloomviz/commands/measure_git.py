@@ -72,7 +72,9 @@ def explanation(r: dict) -> list[str]:
         lines.append(f"Coinciding positions: a key with d distinct positions passes a filter of fill f with "
                      f"chance f^d, not f^k. Counted that way the fill predicts "
                      f"{_pct(key['predicted_from_distinct_positions'])} against the measured "
-                     f"{_pct(key['measured'])} (f^k predicts {_pct(key['predicted_from_fill'])}).")
+                     f"{_pct(key['measured'])} (f^k predicts {_pct(key['predicted_from_fill'])}); for git's "
+                     f"queries {_pct(q.get('predicted_from_distinct_positions'))} against the measured "
+                     f"{_pct(q['measured'])} (f^k: {_pct(q['predicted_from_fill'])}).")
     if q["false_negatives"] == 0 and key["member_keys_missed"] == 0:
         lines.append("No false negatives: every path a commit changed, and every leading directory, answered "
                      "\"probably present\".")
@@ -99,6 +101,8 @@ def render(repo: str, r: dict) -> str:
             f"  false positives measured      {q['false_positives']:>12,}   {_pct(q['measured'])}",
             f"  predicted from each fill                    {_pct(q['predicted_from_fill'])}   "
             f"(fill^k per key not in the filter)",
+            f"  counting distinct positions                 {_pct(q.get('predicted_from_distinct_positions'))}   "
+            f"(fill^d, d = the distinct bits its keys test)",
             f"  textbook (1 − e^(−kn/m))^k                  {_pct(q['textbook'])}   (n = the commit's paths and "
             f"directories)",
             f"  measured / predicted from fill              {_times(q['measured'], q['predicted_from_fill'])}",

@@ -137,12 +137,26 @@ def measure(repo, paths: list[bytes] | None = None, sample: int = 2000, seed: in
     return r.result(len(filters), len(queries), len(keys), queries)
 
 
+def _query_distinct(pos: np.ndarray, is_member: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Per query (a row of key indices), how many distinct bits its keys not in the filter test: a path and its
+    directories whose positions coincide, within a key or across keys, test fewer bits than k per key."""
+    if rows.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    marked = np.where(is_member[:-1, None], -1, pos)
+    padded = np.vstack([marked, np.full((1, pos.shape[1]), -1, dtype=pos.dtype)])   # the sentinel: a member
+    flat = np.sort(padded[rows].reshape(len(rows), -1), axis=1)
+    fresh = np.ones_like(flat, dtype=bool)
+    fresh[:, 1:] = flat[:, 1:] != flat[:, :-1]
+    return ((flat >= 0) & fresh).sum(axis=1)
+
+
 class _Tally:
     def __init__(self):
         self.c = dict.fromkeys(("maybe", "definitely_not", "false_positive", "member_queries", "false_negatives",
                                 "nonmember_queries", "member_keys", "member_keys_missed", "nonmember_keys",
                                 "key_fp", "coinciding"), 0)
-        self.p = dict.fromkeys(("query_fill", "query_textbook", "key_fill", "key_distinct", "key_textbook"), 0.0)
+        self.p = dict.fromkeys(("query_fill", "query_textbook", "query_distinct", "key_fill", "key_distinct",
+                                "key_textbook"), 0.0)
         self.sizes: list[int] = []
         self.commits = self.roots = self.no_truth = 0
         self.large = {"commits": 0, "false_positives": 0}     # the all-ones filters (over 512 keys)
@@ -181,6 +195,7 @@ class _Tally:
         free = (~is_member[key_matrix]).sum(axis=1)[~changed]       # the keys not in the filter, per query
         p["query_fill"] += float((fill ** (k * free)).sum())
         p["query_textbook"] += float((textbook ** free).sum())
+        p["query_distinct"] += float((fill ** _query_distinct(pos, is_member, key_matrix[~changed])).sum())
         alone = ~is_member[:-1]
         n_alone = int(alone.sum())
         distinct = 1 + (np.diff(np.sort(pos[alone], axis=1), axis=1) != 0).sum(axis=1)
@@ -204,6 +219,7 @@ class _Tally:
                         "nonmembers": nq, "false_positives": c["false_positive"],
                         "measured": c["false_positive"] / nq if nq else None,
                         "predicted_from_fill": p["query_fill"] / nq if nq else None,
+                        "predicted_from_distinct_positions": p["query_distinct"] / nq if nq else None,
                         "textbook": p["query_textbook"] / nq if nq else None},
             "keys_alone": {"member_keys": c["member_keys"], "member_keys_missed": c["member_keys_missed"],
                            "nonmembers": nk, "false_positives": c["key_fp"],

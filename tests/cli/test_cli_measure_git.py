@@ -108,3 +108,13 @@ def test_progress_is_reported_from_the_first_commit_to_the_last(repo):
     calls = []
     result = git_measure.measure(repo, progress=lambda done, total: calls.append((done, total)))
     assert calls[0] == (0, result["filters"]) and calls[-1] == (result["filters"], result["filters"])
+
+
+def test_git_logs_false_positives_follow_the_distinct_bits_its_keys_test(tmp_path, capsys):
+    # positions that coincide (within a key, across a path and its directories) in filters of tens of bits:
+    # git's own "maybe"s follow fill^d over the distinct bits tested, not fill^k per key
+    repo, _ = make_repo(tmp_path, _history(36, seed=5))
+    write_graph(repo)
+    q = run_json(capsys, str(repo))["queries"]
+    assert q["predicted_from_fill"] < q["predicted_from_distinct_positions"] <= 1
+    assert abs(q["measured"] - q["predicted_from_distinct_positions"]) < abs(q["measured"] - q["predicted_from_fill"])

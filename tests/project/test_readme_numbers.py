@@ -117,7 +117,7 @@ def test_engine_rules_stated_in_prose():
     _holds(f"below {floor * 1e4:.2f} × 10⁻⁴ it falls back to 19 bits per row")
     assert engines.clickhouse(1000, floor / 2).k == 13 and "19 bits per row" in engines.clickhouse(1000, floor / 2).notes[0]
     git = engines.git(2)
-    assert (git.m, git.k) == (24, 7) and engines.git(513).k == 1
+    assert (git.m, git.k) == (24, 7) and (engines.git(513).m, engines.git(513).k) == (8, 7)   # the all-ones byte
     _holds("git (10 bits per path, k = 7, at most 512 paths), Ethereum (2,048 bits, k = 3)")
     assert (engines.ethereum(1).m, engines.ethereum(1).k) == (2048, 3)
     assert engines.rocksdb(1000, 10, legacy=True).k == int(10 * 0.69) == 6

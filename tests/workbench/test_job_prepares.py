@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from bloomviz.filters.standard import BloomFilter
+from bloomviz.hashing import cold_paths
 from bloomviz.measure.fp_tracker import FpTracker
 from bloomviz.workbench.model import Workbench
 
@@ -14,7 +15,10 @@ M, K = 50_000, 4
 ITEMS = [f"item-{i}" for i in range(6_000)]
 
 
-def test_the_first_step_prepares_the_measurement_and_inserts_nothing():
+def test_the_first_step_prepares_the_measurement_and_inserts_nothing(monkeypatch):
+    # the compiled passes in use, as in a warm window (while the warm-up loads them, a batch takes the cold
+    # path, which needs no map, and neither the step nor the chunks build it)
+    monkeypatch.setattr(cold_paths, "use_cold_path", lambda *_: False)
     wb = Workbench(probes=1_000)
     assert wb.configure(M, K)
     assert not wb.tracker.prepared
@@ -39,7 +43,8 @@ def test_a_prepared_job_measures_what_an_unprepared_batch_measures():
         assert jobbed.series.column(column)[-1] == batched.series.column(column)[-1]
 
 
-def test_a_tracker_prepared_ahead_counts_as_one_that_was_not():
+def test_a_tracker_prepared_ahead_counts_as_one_that_was_not(monkeypatch):
+    monkeypatch.setattr(cold_paths, "use_cold_path", lambda *_: False)
     probes = [f"probe-{i}" for i in range(2_000)]
     rows = np.random.default_rng(5).integers(0, M, (3_000, K))
     counts = []

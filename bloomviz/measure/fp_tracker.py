@@ -200,21 +200,20 @@ class FpTracker(ProbeCounts):
         """``_account`` after ``set_halves``: the turned bits taken off the probes' zero counts first, and the
         rows found only for the bits that turned of the probes left with none (a few a batch; finding a row
         for each of the ~3,000 probe bits a batch of 2^16 items turned at 9.6 x 10^6 bits cost ~10 ns an item)."""
-        from bloomviz.measure.completions import complete, completion_rows
+        from bloomviz.measure.completions import complete, completion_rows, running_counts
         start, slots = self._by_probe()
         wanted = np.empty(turned.size, dtype=np.int64)
         done, count = complete(turned, self._slot_start, self._entry_probe, self._live, self._zeros, start, slots,
                                self._mark, self._completed, wanted)
-        becomes_fp = np.zeros(new_per_row.size, dtype=np.int64)
+        rows = np.empty(done, dtype=np.int64)
         if done:
             bit_time = probe_bits.rows_of(np.sort(wanted[:count]), new_per_row)
-            completion_rows(self._completed[:done], start, slots, bit_time, becomes_fp)
-        new_bits = np.cumsum(new_per_row, out=new_per_row)
-        new_bits += bits_before
-        fp_after = np.cumsum(becomes_fp, out=becomes_fp)
-        fp_after += self._fp
+            completion_rows(self._completed[:done], start, slots, bit_time, rows)
+            rows.sort()
+        fp_after = np.empty(new_per_row.size, dtype=np.int64)
+        running_counts(new_per_row, bits_before, rows, self._fp, fp_after)    # new_per_row: now the bits set
         self._fp = int(fp_after[-1])
-        return fp_after, new_bits
+        return fp_after, new_per_row
 
     def _by_probe(self) -> tuple[np.ndarray, np.ndarray]:
         """Each probe's slots (the probe bits it follows): probe p's are ``slots[start[p]:start[p + 1]]``."""

@@ -27,6 +27,7 @@ from bloomviz.gui.widgets.step_reveal import reveal_steps, scheme_of, verdict_li
 from bloomviz.lessons.actions import REGISTRY
 from bloomviz.lessons.state import lookup_verdict
 from bloomviz.items.encoding import random_items, to_bytes
+from bloomviz.i18n import marks, number, tr
 
 TICK_MS = 40              # an autoplay's frame: 25 redraws a second
 DEFAULT_SECONDS = 2.0     # an autoplay without speed= lasts about this long
@@ -116,8 +117,8 @@ class StepAnimation(QtCore.QObject):
                 done += chunk
                 owed -= chunk
                 view.draw_filter(flt)
-            view.show_motion(f"Auto-play: {done:,} of {count:,} items inserted at {speed:,.4g} a second · "
-                             f"Next shows the end")
+            view.show_motion(tr("Auto-play: {done} of {count} items inserted at {speed} a second · Next shows the "
+                                "end").format(done=number(done), count=number(count), speed=marks(f"{speed:,.4g}")))
             yield TICK_MS
 
     def _tick(self) -> bool:

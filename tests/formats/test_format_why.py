@@ -1,6 +1,7 @@
 """"Why is the rate higher than configured?" on files the real software wrote: each system's reasons name its
 own rule with the file's numbers, and where the software answers lookups its answers back the reasons
-(git's trace2 counts, RocksDB's ``key_may_exist``); LevelDB's and pyarrow's settings are the ones the test gave."""
+(RocksDB's ``key_may_exist``); LevelDB's and pyarrow's settings are the ones the test gave. git's: the sibling
+test_format_why_git.py."""
 
 from __future__ import annotations
 
@@ -14,46 +15,11 @@ import pytest
 from bloomviz import formats
 from bloomviz.cli import main
 from bloomviz.formats.why import why
-from git_repos import make_repo, needs_git, trace2_bloom, write_graph
 from world_fixtures import fixture
 
 
 def _why(path) -> list[str]:
     return why(formats.detect(path), formats.open_filters(path))
-
-
-@needs_git
-def test_git_names_its_fixed_settings_and_the_512_key_limit_that_git_itself_applies(tmp_path):
-    # 500 files in 20 directories: 520 keys (paths and leading directories), over git's 512 though the commit
-    # changed fewer than 512 paths; git writes the all-ones byte and answers "maybe" to any path
-    big = {f"d{d}/f{j}": "x" for d in range(20) for j in range(25)}
-    repo, commits = make_repo(tmp_path, [{"a": "1"}, big, {"b": "2"}])
-    write_graph(repo)
-    flt = formats.open_filters(repo, commit=commits[1])[0]
-    assert (flt.m, flt.bits_set) == (8, 8)
-    assert "more than 512 paths and leading directories" in flt.fields["kind"]
-    assert flt.fields["paths_more_than"] == 512 and "paths_at_most" not in flt.fields
-    assert trace2_bloom(repo, "nowhere/else", tmp_path)["false_positive"] == 1    # git's own "maybe" there
-    reasons = _why(repo)
-    assert "10 bits per key" in reasons[0] and "k = 7" in reasons[0] and "0.819 %" in reasons[0]
-    large = next(r for r in reasons if "more than 512 paths" in r)
-    assert large.startswith("1 of 3 commits") and "100 %" in large
-
-
-@needs_git
-def test_measure_git_counts_the_false_positives_of_the_all_ones_filters(tmp_path, capsys):
-    big = {f"big/f{j}": "x" for j in range(600)}
-    repo, _ = make_repo(tmp_path, [{"a": "1"}, {"src/x.c": "1"}, big, {"src/y.c": "2"}])
-    write_graph(repo)
-    paths = ("a", "src/x.c", "src/y.c")
-    assert main(["measure-git", str(repo), "--json", *[arg for p in paths for arg in ("--path", p)]]) == 0
-    r = json.loads(capsys.readouterr().out)
-    total = sum(trace2_bloom(repo, p, tmp_path)["false_positive"] for p in paths)
-    assert r["git_counts"]["false_positive"] == total >= 3
-    # the big commit answers maybe to each of the three paths it did not change: 3 of git's own false positives
-    assert r["large_filters"] == {"commits": 1, "false_positives": 3}
-    assert any(line.startswith("More than 512 paths") and f"3 of the {total} false positives" in line
-               for line in r["why"])
 
 
 def _rocks_table(rd, path, keys, legacy: bool):

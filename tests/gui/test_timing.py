@@ -313,3 +313,20 @@ def test_job_runner_next_job_started_from_finished_runs(qtbot, owner):
     runner.start(jobs[0])
     qtbot.waitUntil(lambda: len(done) == 2, timeout=5_000)
     assert jobs[1].finished
+
+
+def test_after_paint_waits_for_the_widgets_paint_or_for_claim_max_s(qtbot):
+    from PySide6 import QtWidgets
+    widget = QtWidgets.QWidget()
+    qtbot.addWidget(widget)
+    widget.resize(60, 40)
+    widget.show()
+    qtbot.waitExposed(widget)
+    calls = []
+    timing.after_paint(widget, lambda: calls.append("painted"))
+    assert calls == []
+    widget.update()
+    qtbot.waitUntil(lambda: calls == ["painted"], timeout=5_000)
+    widget.hide()        # hidden, it never paints: the call comes all the same
+    timing.after_paint(widget, lambda: calls.append("hidden"))
+    qtbot.waitUntil(lambda: calls == ["painted", "hidden"], timeout=5_000)

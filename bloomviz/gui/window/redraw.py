@@ -41,8 +41,9 @@ MIN_SPAN = 1 << 16              # bytes compared per flush at least (524,288 bit
 # picture completes a fraction of a second later).
 WHOLE_BYTES = 1 << 21
 # A job's first flush, before any cost is measured, compares at most this many: in an auto-play at 95.85 M bits
-# its 2 MiB were mostly changed and drawn whole, 15 ms of CPU in one turn (benchmarks/bench_stalls.py)
-FIRST_SPAN = 1 << 19
+# its 2 MiB were mostly changed and drawn whole, 15 ms of CPU in one turn, and 512 KiB still 10-15 ms on a loaded
+# machine (benchmarks/bench_stalls.py)
+FIRST_SPAN = 1 << 18
 MIN_CHANGED = 1 << 14           # changed bytes drawn per flush at least
 FIRST_CHANGED = 1 << 15         # ... at first: ~3-5 ms of drawing here; the measured cost takes over
 # A part of the bits in which more than this fraction of the bytes changed is drawn whole from the packed bytes
@@ -244,7 +245,7 @@ class FilterRedraw:
             self.flush_grid()
         elif self._plot_stale:
             self._plot_stale = False
-            self._plot.refresh_now()
+            self._plot.refresh_now(words_after_paint=True)
         elif self._grid_pending():
             self.flush_grid()
 

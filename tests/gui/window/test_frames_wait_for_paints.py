@@ -13,7 +13,7 @@ class _Plot:
     def __init__(self):
         self.redraws = 0
 
-    def refresh_now(self) -> None:
+    def refresh_now(self, **_how) -> None:
         self.redraws += 1
 
     def refresh(self) -> None:

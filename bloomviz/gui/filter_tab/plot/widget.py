@@ -44,7 +44,7 @@ from PySide6 import QtCore, QtWidgets
 from bloomviz.gui.filter_tab.plot import parts
 from bloomviz.gui.filter_tab.plot.readout import values_at
 from bloomviz.gui.filter_tab.plot.style import BROKEN_LABEL, LABELS, checked_font_scale, positive_number
-from bloomviz.gui.timing import claim_paint
+from bloomviz.gui.timing import after_paint, claim_paint
 
 if TYPE_CHECKING:    # the parts (parts.py) and pyqtgraph are imported when the plot is built
     import pyqtgraph as pg
@@ -157,25 +157,29 @@ class FpPlotWidget(QtWidgets.QWidget):
         """The current throttle period: REFRESH_INTERVAL_MS, longer while redraws are expensive."""
         return self._timer.interval()
 
-    def refresh_now(self) -> None:
-        """Redraw every visible curve from the series now."""
+    def refresh_now(self, *, words_after_paint: bool = False) -> None:
+        """Redraw every visible curve from the series now; the readout and ``redrawn`` at once, or with
+        ``words_after_paint`` (bulk work) in a turn after the curves' paint, so their labels paint apart."""
         self._timer.stop()
         self.redraw_count += 1
         if not self._built:      # drawn when built; the panels showing "n now" follow all the same
             self.redrawn.emit(self.drawn_n)
             return
-        started = time.perf_counter()
-        claim_paint(self._graphics.viewport())   # the plot paints again: other large repaints wait for it (timing.py)
-        self._redraw()
+        started, viewport = time.perf_counter(), self._graphics.viewport()
+        claim_paint(viewport)   # the plot paints again: other large repaints wait for it (timing.py)
+        self._painter.draw()
         # A million-row series takes tens of milliseconds to redraw; spacing redraws by a few times that
         # leaves most of the event loop to the work that is producing the rows.
         cost_ms = 1000.0 * (time.perf_counter() - started)
         self._timer.setInterval(int(min(self.MAX_REFRESH_INTERVAL_MS, max(self.REFRESH_INTERVAL_MS, 4 * cost_ms))))
-        self.redrawn.emit(self.drawn_n)
+        if words_after_paint:
+            after_paint(viewport, self._say_drawn)
+        else:
+            self._say_drawn()
 
-    def _redraw(self) -> None:
-        self._painter.draw()
+    def _say_drawn(self) -> None:       # the readout and the panels showing "n now", for the last curves drawn
         self._readout.update()
+        self.redrawn.emit(self.drawn_n)
 
     @property
     def drawn_n(self) -> int:

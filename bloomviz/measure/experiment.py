@@ -11,6 +11,7 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
+from bloomviz.filters.generated_positions import halves as generated_halves
 from bloomviz.filters.generated_positions import takes_halves
 from bloomviz.filters.registry import make_filter
 from bloomviz.hashing import schemes as hashing
@@ -102,15 +103,22 @@ class Simulation:
 
     def _step(self, chunk: int):
         measurement = self.measurement
-        if self._given is not None and measurement.takes_positions:
-            start = measurement.taken
-            stop = min(start + chunk, len(measurement.items))
+        if not measurement.takes_positions:
+            return measurement.step(chunk)
+        start = measurement.taken
+        stop = min(start + chunk, len(measurement.items))
+        # by their hash halves into a plain murmur3-mix filter of any size: the positions computed in the pass
+        # that sets them (no n x k array; fp_tracker.insert_halves). The window's auto-play takes them so only
+        # above 2^26 bits (FpTracker.HALVES_MIN_M): below, its passes are those the native kernel cache holds.
+        if self._given is None:
+            halves = generated_halves(self.filter, self.items, start, stop)
+        else:
             halves = self._given.halves_for(self.filter, start, stop)
-            if halves is not None:      # the positions computed in the pass that sets them (no n x k array)
-                return measurement.step(chunk, halves=halves)
-            rows = self._given.positions(self.filter, start, stop)
-            if rows is not None:
-                return measurement.step(chunk, positions=rows)
+        if halves is not None:
+            return measurement.step(chunk, halves=halves)
+        rows = None if self._given is None else self._given.positions(self.filter, start, stop)
+        if rows is not None:
+            return measurement.step(chunk, positions=rows)
         return measurement.step(chunk)
 
     def step_size(self) -> int:

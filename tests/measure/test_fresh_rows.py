@@ -11,7 +11,10 @@ from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.encoding import random_items
 from bloomviz.measure import first_flips
 from bloomviz.measure.fp_tracker import FpTracker
+from bloomviz.measure.experiment import Simulation
 from bloomviz.measure.given_items import murmur_halves
+from bloomviz.measure.pipeline import Measurement
+from bloomviz.measure.streams import item_stream
 from bloomviz.measure.fresh_rows import MAP_MAX_BITS, fresh_rows, map_bits, table_size
 
 
@@ -87,3 +90,24 @@ def test_fresh_rows_with_no_turned_bits_touches_nothing():
     assert fresh_rows(np.arange(5, dtype=np.int64), np.array([2, 3]), empty, empty, bit_time, bitmap, 16, keys,
                       keys.copy()) == 0
     assert (bit_time == -1).all() and not bitmap.any()
+
+
+@pytest.mark.parametrize("m, k", [(64, 7), (9_000, 1), (40_000, 5)])
+def test_a_simulation_of_generated_items_goes_by_halves_and_counts_what_rows_count(m, k, monkeypatch):
+    taken = []
+    halves_pass = FpTracker.insert_halves
+    monkeypatch.setattr(FpTracker, "insert_halves", lambda self, *a: taken.append(1) or halves_pass(self, *a))
+    sim = Simulation(m=m, k=k, n=5_000, probes=800, seed=4)
+    series = sim.run(every=3, chunk=1_500)
+    assert len(taken) == 4
+    # the same items and probes stepped by the measurement itself: rows of positions below 2^26 bits
+    flt = BloomFilter(m, k)
+    plain = Measurement(flt, sim.measurement.probes, item_stream(5_000, 4), every=3)
+    while plain.remaining:
+        plain.step(1_500)
+    assert len(taken) == 4
+    kept = plain.checkpoints
+    np.testing.assert_array_equal(series.column("n"), kept["n"])
+    np.testing.assert_array_equal(series.column("fp_measured"), kept["fp"] / 800)
+    np.testing.assert_array_equal(np.rint(series.column("fill") * m), kept["bits_set"])
+    assert sim.filter.bits == flt.bits and kept["fp"][-1] > 0

@@ -26,6 +26,8 @@ from bloomviz.gui import theme
 from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.widgets.grid_axis import beneath_the_view, opaque_grid_axes
 from bloomviz.gui.widgets.message_bar import MessageBar
+from bloomviz.gui.widgets.plot_room import keep_readable
+from bloomviz.gui.widgets.shrink import hold_wrapped_height
 from bloomviz.gui.widgets.side_column import side_column
 from bloomviz.gui.timing import ChunkRunner
 from bloomviz.studies import scheme_verdict
@@ -96,6 +98,7 @@ class CompareView(Messages, QtWidgets.QWidget):
         grid_box = lane_area(self.lane_box)
 
         self.plot = pg.PlotWidget(axisItems=opaque_grid_axes())   # opaque grid lines (widgets/grid_axis.py)
+        keep_readable(self.plot)     # lines of text high at any text size: the lanes above give way, then scroll
         self.plot.setBackground("w")
         beneath_the_view(self.plot.getPlotItem(), "w")
         self.plot.showGrid(x=True, y=True, alpha=0.25)
@@ -113,6 +116,7 @@ class CompareView(Messages, QtWidgets.QWidget):
         self.plot_note = QtWidgets.QLabel(tr("solid: measured, shaded: its 95% Wilson interval (log y: from the "
                                              "first false positive on), dashed: theory"))
         self.plot_note.setWordWrap(True)
+        hold_wrapped_height(self.plot_note)     # its lines never drawn over the plot (at 250 % text)
         plot_box = QtWidgets.QWidget()
         pl = QtWidgets.QVBoxLayout(plot_box)
         pl.setContentsMargins(0, 0, 0, 0)

@@ -16,6 +16,7 @@ from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.timing import JobRunner
 from bloomviz.gui.widgets.flow_layout import FlowLayout, keep_together
 from bloomviz.gui.widgets.message_bar import MessageBar
+from bloomviz.gui.widgets.shrink import hold_wrapped_height
 from bloomviz.studies.explore import MAX_MEASURE_PROBES
 from bloomviz.i18n import number, tr
 
@@ -83,6 +84,7 @@ class MeasurePanel(Messages, QtWidgets.QWidget):
         layout.addLayout(row)
         layout.addWidget(self.bar)
         layout.addWidget(self.message)
+        hold_wrapped_height(self)     # its wrapped rows never drawn over the plot above (at 250 % text)
 
         self.measure_button.clicked.connect(self.measure)
         self.reseed_button.clicked.connect(self.measure_new_seed)

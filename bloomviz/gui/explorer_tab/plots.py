@@ -24,6 +24,8 @@ from bloomviz.gui import theme
 from bloomviz.studies import explore
 from bloomviz.theory.units import count_text, rate_text
 from bloomviz.gui.files.file_dialogs import message_box
+from bloomviz.gui.widgets.plot_room import keep_readable
+from bloomviz.gui.widgets.shrink import hold_wrapped_height
 from bloomviz.gui.widgets.grid_axis import beneath_the_view, opaque_grid_axes
 from bloomviz.gui.widgets.plot_export import EXPORT_FILTER, PlotExportError, export_plot
 from bloomviz.gui.widgets.whole_lines import WholeLinesLabel
@@ -53,6 +55,7 @@ class CurvePlot(QtWidgets.QWidget):
         self.log_x, self.log_y = log_x, log_y
         # opaque grid lines (widgets/grid_axis.py): a paint hands no work to Qt's thread pool
         self.plot_widget = pg.PlotWidget(background="w", axisItems=opaque_grid_axes())
+        keep_readable(self.plot_widget)     # lines of text high at any text size: the controls below scroll
         self.plot_item = self.plot_widget.getPlotItem()
         beneath_the_view(self.plot_item, "w")
         self.plot_item.setTitle(tr(title), color=MARK)
@@ -70,6 +73,7 @@ class CurvePlot(QtWidgets.QWidget):
         self.readout = WholeLinesLabel(" ")
         self.readout.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self._size_readout()
+        hold_wrapped_height(self.readout)     # its lines (up to READOUT_LINES) never drawn over the plot
         self.export_button = QtWidgets.QPushButton(tr("Export…"))
         self.export_button.setToolTip(tr("Save this plot as a PNG or SVG picture, or its curves' data as CSV."))
         self.export_button.clicked.connect(self._export_dialog)

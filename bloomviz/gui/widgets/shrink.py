@@ -89,3 +89,26 @@ def let_forms_wrap(root: QtWidgets.QWidget) -> int:
         form.setRowWrapPolicy(QtWidgets.QFormLayout.RowWrapPolicy.WrapLongRows)
         _remeasure(form.parentWidget())
     return len(forms)
+
+
+class _WrappedHeight(QtCore.QObject):
+    def __init__(self, widget: QtWidgets.QWidget):
+        super().__init__(widget)
+        self._widget = widget
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        if obj is self._widget and event.type() == QtCore.QEvent.Type.Resize:
+            widget = self._widget
+            need = min(widget.heightForWidth(widget.width()), widget.maximumHeight())   # (its own cap kept)
+            if need > 0 and need != widget.minimumHeight():
+                widget.setMinimumHeight(need)
+        return False
+
+
+def hold_wrapped_height(widget: QtWidgets.QWidget) -> QtCore.QObject:
+    """``widget`` (a wrapping label, a panel whose rows wrap) asks at least the height its wrapped lines take at
+    its width. A layout reads such a widget's least height at its widest (one line), then gives it the lines it
+    wraps to at its width anyway, taking them from its neighbours below their least: at 250 % text the
+    Explorer's measure controls and Compare's note were drawn over the plot above them."""
+    return _WrappedHeight(widget)

@@ -4,6 +4,7 @@ of the event loop (gui/workbench.py starts it; hashing/cold_paths.py says what r
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 import weakref
@@ -64,12 +65,53 @@ def _busy() -> bool:
 
 
 def _pause_for_jobs() -> None:
-    """Between the steps of numba's load (no step holds a lock another thread waits for): a job started during
-    the load runs on its own until it ends, unless one of its batches needs numba's code. A person pressing Play
-    just as the load began (2 s after the window's last job, or its paint) met the whole load (~0.6 s of CPU,
-    the auto-play 1.50x a warm one started 2.5 s after the paint); now at most the step under way."""
-    while threading.main_thread().is_alive() and not cold_paths.compiled_wanted() and _busy():
-        time.sleep(0.05)
+    """Between the steps of numba's load: a job started during the load runs on its own until it ends, unless
+    one of its batches needs numba's code. A person pressing Play just as the load began (2 s after the
+    window's last job, or its paint) met the whole load (~0.6 s of CPU, the auto-play 1.50x a warm one started
+    2.5 s after the paint); now at most the step under way. Inside numba's import (``_import_numba``) a step
+    holds the import lock: a GUI thread that starts an import meanwhile ends the pause (within ``POLL_S``)."""
+    while threading.main_thread().is_alive() and not cold_paths.compiled_wanted() and _busy() \
+            and not _main_thread_importing():
+        time.sleep(POLL_S)
+
+
+POLL_S = 0.01
+
+
+def _main_thread_importing() -> bool:
+    """Whether the GUI thread is inside the import system (it may be waiting for the lock a paused step of
+    numba's import holds: a module imported for the first time, crc32c's kernel needing numba now)."""
+    frame = sys._current_frames().get(threading.main_thread().ident)
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+class _PausingFinder:
+    """First on ``sys.meta_path`` during the warm-up's ``import numba``; finds nothing, but pauses the warm-up
+    thread before each of numba's modules (~130 of them) is imported."""
+
+    def __init__(self, pause):
+        self._pause = pause
+        self._thread = threading.get_ident()
+
+    def find_spec(self, name, path=None, target=None):
+        if threading.get_ident() == self._thread and name.partition(".")[0] == "numba":
+            self._pause()
+        return None
+
+
+def _import_numba(pause) -> None:
+    """``import numba`` (~0.25 s of CPU, most of it holding the interpreter's lock) a module at a time,
+    ``pause()`` before each: a job started meanwhile runs beside one module's import, not all of them."""
+    finder = _PausingFinder(pause)
+    sys.meta_path.insert(0, finder)
+    try:
+        import numba  # noqa: F401
+    finally:
+        sys.meta_path.remove(finder)
 
 
 def _no_pause() -> None:
@@ -93,7 +135,7 @@ def _load_compiled(pause=_no_pause) -> None:
     from bloomviz.items.generated import GeneratedItems, GeneratedRun
     from bloomviz.measure import first_flips
     pause()
-    import numba  # noqa: F401  (its import alone: ~0.25 s of CPU)
+    _import_numba(pause)        # (its import alone: ~0.25 s of CPU)
     pause()
     # numpy.ma: np.unique imports it on its first call (~31 ms of CPU). The auto-play's paths avoid np.unique
     # (unique_ints); taken here, at the start, it ran beside an auto-play started at once, holding the lock

@@ -4,6 +4,11 @@ auto-play started at once, that load made the auto-play 2-3x a warm one."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+import textwrap
 import threading
 import weakref
 
@@ -73,3 +78,33 @@ def test_the_caches_build_waits_for_quiet_even_when_numba_was_wanted(monkeypatch
     wanted.set()
     monkeypatch.setattr(cold_paths, "_wanted", wanted)
     _waits_while_busy(model, lambda: warm_up.quiet_for_numba(wanted_ends=False), "built beside a running job")
+
+
+IMPORT_IN_STEPS = textwrap.dedent("""
+    import json, sys, threading, time, weakref
+    from bloomviz.gui import warm_up
+
+    class Model:
+        busy = True
+
+    model = Model()
+    warm_up.models = weakref.WeakSet([model])
+    done = threading.Event()
+    loader = threading.Thread(target=lambda: (warm_up._import_numba(warm_up._pause_for_jobs), done.set()))
+    loader.start()
+    finished_while_busy = done.wait(0.5)
+    import colorsys     # a first import on the GUI thread while the load is paused holding the import lock
+    model.busy = False
+    print(json.dumps([finished_while_busy, "colorsys" in sys.modules, done.wait(60), "numba.core" in sys.modules]))
+""")
+
+
+def test_numbas_import_waits_between_its_modules_while_a_job_runs_and_never_blocks_an_import():
+    """The warm-up's ``import numba`` pauses before each of numba's modules while a model is busy (a job started
+    during the import runs beside one module's import, not ~0.25 s of CPU); a first import on the GUI thread
+    meanwhile, which waits for the lock the paused step holds, ends the pause instead of hanging."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    run = subprocess.run([sys.executable, "-c", IMPORT_IN_STEPS], capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ, PYTHONPATH=root), cwd=root)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert json.loads(run.stdout.strip().splitlines()[-1]) == [False, True, True, True]

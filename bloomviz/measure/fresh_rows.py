@@ -9,11 +9,11 @@ probe bits that turned are then known (``_turned``: those of the probe bits stil
 hold them at a fill of ~1/256 so it stays in the second-level cache: the branch on it is almost never taken.
 An entry whose bit is marked is looked up in a hashed table of the turned bits (open addressing, load <= 1/4)
 and, when it is one, its row is found by walking the rows' counts forward (the entries come in order). For a
-filter of 9.6 x 10^6 bits, k = 7, steps of 2^16 items from empty (~3,000 turned probe bits a step among
-~4.5 x 10^5 fresh positions) this took ~6 ns an item, against ~40 for ``first_flips``'s ``_first_fresh``,
-whose 2^16-bit map (made for the few bits that turn a step in a filter of 2^32 bits) was ~5 % full, so most
-of its blocks were read twice, and each hit paid two binary searches, a mispredicted branch a step (a binary
-search among the turned bits alone, the table's place, cost ~90 ns a hit).
+filter of 9.6 x 10^6 bits, k = 7, a step of 2^16 items into the empty filter (~3,200 turned probe bits among
+~4.5 x 10^5 fresh positions) took ~11 ns an item, against ~40 for ``first_flips``'s ``_first_fresh``, whose
+2^16-bit map (made for the few bits that turn a step in a filter of 2^32 bits) was ~5 % full, so most of its
+blocks were read twice, and each hit paid two binary searches, a mispredicted branch a step. The scan alone is
+~4 ns of it: the exact tracker asks only for the bits of the probes a step completed (completions.py), a few.
 """
 
 from __future__ import annotations

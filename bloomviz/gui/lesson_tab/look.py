@@ -126,13 +126,16 @@ def fit_stage(view) -> None:
         words = max(words, view.predict.height_needed(view.predict.width() if view.predict.width() > 50
                                                       else width))
     spacing = max(0, view.stage.widget(view.stage.count() - 1).layout().spacing())
-    need = int(words) + 12 + sum(label.heightForWidth(view.width()) + spacing
+    # the labels wrap at the stage's width, not the view's (the step list takes the rest): measured at the view's,
+    # a long line of numbers (git's, in Croatian at 150 %) was given a line too few and shown cut in half
+    lines = view.stage.width() if view.stage.width() > 50 else view.width()
+    need = int(words) + 12 + sum(label.heightForWidth(lines) + spacing
                                  for label in (view.numbers, view.computed) if label.isVisibleTo(view) and label.text())
     if view.legend.isVisibleTo(view):   # the grid's key sits above them (left out, the lines ran over its second)
         need += view.legend.height() + spacing
     lower = min(max(need, total * 3 // 10), total * 6 // 10)
     if top is view.result:      # the result's lines need their height; the words get the rest
-        lower = max(total - view.result.heightForWidth(view.width()) - 24, total * 3 // 10)
+        lower = max(total - view.result.heightForWidth(lines) - 24, total * 3 // 10)
     if abs(view.stage.sizes()[-1] - lower) > 4:
         view.stage.setSizes([total - lower, 0, lower] if top is view.grid else [0, total - lower, lower])
         if top is view.grid:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import os
+import re
 
 from PySide6 import QtGui, QtWidgets
 
@@ -60,6 +61,19 @@ def _bands(layout: dict, m: int, positions=()) -> list[tuple[int, int, str]]:
             return [(i * size, (i + 1) * size, f"block {i}") for i in range(count)]
         return sorted({(p // size * size, p // size * size + size, f"block {p // size:,}") for p in positions})
     return []
+
+
+def _breakable(text: str) -> str:
+    """``text`` with a zero-width space after each '.', ',', '(' and '_' of a word over 20 characters (every 16
+    characters of one without them): a Java class name or a hex key cannot wrap otherwise, and one such value widened the numbers' table past its label,
+    which cut the table's right edge and the label's last lines off."""
+    def split(word: str) -> str:
+        if len(word) <= 20:
+            return word
+        if re.search(r"[.,(_]", word):
+            return re.sub(r"([.,(_])", "\\1\u200b", word)
+        return "\u200b".join(word[i:i + 16] for i in range(0, len(word), 16))     # hex: a commit id, a key
+    return " ".join(split(word) for word in text.split(" "))
 
 
 class ForeignView(Messages, QtWidgets.QWidget):
@@ -158,6 +172,14 @@ class ForeignView(Messages, QtWidgets.QWidget):
         side_box = QtWidgets.QWidget()
         side_box.setLayout(side)
         side_box.setMinimumWidth(360)
+        # the column scrolls as a whole: squeezed into the window's height, the numbers' label (rich text that
+        # wraps) lost its last rows, and the reasons below the lookup made it worse
+        side_scroll = QtWidgets.QScrollArea()
+        side_scroll.setWidgetResizable(True)
+        side_scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        side_scroll.setHorizontalScrollBarPolicy(QtGui.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        side_scroll.setWidget(side_box)
+        side_scroll.setMinimumWidth(side_box.minimumWidth() + side_scroll.verticalScrollBar().sizeHint().width())
         left = QtWidgets.QSplitter(QtGui.Qt.Orientation.Vertical)
         left.addWidget(self.atlas)
         left.addWidget(self.grid)
@@ -165,7 +187,7 @@ class ForeignView(Messages, QtWidgets.QWidget):
         left.setSizes([230, 470])
         split = QtWidgets.QSplitter()
         split.addWidget(left)
-        split.addWidget(side_box)
+        split.addWidget(side_scroll)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         layout = QtWidgets.QVBoxLayout(self)
@@ -313,7 +335,8 @@ class ForeignView(Messages, QtWidgets.QWidget):
                 ("rate at this fill", f"{rate_text(s['expected_fp'])} ({one_in(s['expected_fp'])})"),
                 ("hashing", s["hashing"] + ("" if s["membership"] else " — lookups cannot be reproduced"))]
         rows += [(str(key), str(value)) for key, value in s["fields"].items() if key not in ("column", "row_group")]
-        table = "".join(f"<tr><td>{html.escape(a)}</td><td><b>{html.escape(b)}</b></td></tr>" for a, b in rows)
+        table = "".join(f"<tr><td>{html.escape(a)}</td><td><b>{_breakable(html.escape(b))}</b></td></tr>"
+                        for a, b in rows)
         notes = "".join(f"<li>{html.escape(str(n))}</li>" for n in s["notes"])
         return (f"<table cellspacing='0' cellpadding='2'>{table}</table>{grid_note}"
                 + (f"<ul>{notes}</ul>" if notes else "")

@@ -74,3 +74,21 @@ def test_a_damaged_file_of_a_known_format_is_refused_in_its_own_words(qtbot, tmp
     assert not files.open_path(str(cut), ask=False)
     assert len(dialogs.errors) == 1
     assert "named like a Cassandra filter" in dialogs.errors[0] and "word count 1,073,741,824" in dialogs.errors[0]
+
+
+def test_the_numbers_are_never_cut_by_the_reasons_or_a_long_class_name(qtbot):
+    from world_fixtures import fixture
+    view = ForeignView()
+    qtbot.addWidget(view)
+    view.resize(1100, 560)
+    view.show()
+    assert view.open_path(str(fixture("cassandra-3.11-iot", "md-2-big-Filter.db")))
+    assert view.why_label.text() and "\u200b" in view.numbers.text()    # the Java class names may wrap
+    label = view.numbers
+    qtbot.waitUntil(lambda: label.width() > 0 and label.height() >= label.heightForWidth(label.width()))
+    from PySide6 import QtGui
+    doc = QtGui.QTextDocument()
+    doc.setDefaultFont(label.font())
+    doc.setHtml(label.text())
+    doc.setTextWidth(label.width())
+    assert doc.idealWidth() <= label.width() + 1         # the table wraps inside the label, not past its edge

@@ -23,11 +23,11 @@ _AHEAD = 16      # turned slots whose data is asked for ahead
 
 
 @njit(cache=True, nogil=True)
-def by_probe(slot_start, entry_probe, probe_start, out):
-    """Each probe's slots (probe bits), probe p's at ``out[probe_start[p]:probe_start[p + 1]]``, from the
-    entries sorted by slot (slot s's are ``slot_start[s]`` to ``slot_start[s + 1]``). ``probe_start``: the
-    running counts of each probe's entries, from 0. A counting sort: one pass."""
-    fill = probe_start[:-1].copy()
+def by_probe(slot_start, entry_probe, fill, out):
+    """Each probe's slots (probe bits), probe p's at ``out[start[p]:start[p + 1]]``, from the entries sorted by
+    slot (slot s's are ``slot_start[s]`` to ``slot_start[s + 1]``). ``fill``: ``start[:-1]`` (the running
+    counts of each probe's entries, from 0), a copy this advances. A counting sort: one pass. (Arrays are made
+    by the caller: one made inside a kernel needs numba's runtime, which the native kernel cache cannot call.)"""
     for s in range(slot_start.size - 1):
         for e in range(slot_start[s], slot_start[s + 1]):
             p = entry_probe[e]
@@ -36,10 +36,12 @@ def by_probe(slot_start, entry_probe, probe_start, out):
 
 
 @njit(cache=True, nogil=True)
-def complete(turned, slot_start, entry_probe, live, zeros, probe_start, probe_slots, mark, completed, wanted):
+def complete(turned, slot_start, entry_probe, live, zeros, probe_start, probe_slots, mark, completed, wanted,
+             counts):
     """Take each followed (``live``) slot of ``turned`` off the zero counts of the probes on it, and follow it
-    no more. Returns (how many probes were left with no zero, how many of their slots turned here): those
-    probes in ``completed``, those slots in ``wanted`` (each once). ``mark``: a zero byte per slot, left so."""
+    no more. ``counts`` gets (how many probes were left with no zero, how many of their slots turned here):
+    those probes in ``completed``, those slots in ``wanted`` (each once). ``mark``: a zero byte per slot, left
+    so. (Two numbers out through an array: a kernel of the native kernel cache returns at most one.)"""
     done = 0
     last = turned.size - _AHEAD
     for j in range(turned.size):
@@ -70,7 +72,8 @@ def complete(turned, slot_start, entry_probe, live, zeros, probe_start, probe_sl
                 count += 1
     for s in turned:
         mark[s] = 0
-    return done, count
+    counts[0] = done
+    counts[1] = count
 
 
 @njit(cache=True, nogil=True)

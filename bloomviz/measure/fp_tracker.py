@@ -203,8 +203,10 @@ class FpTracker(ProbeCounts):
         from bloomviz.measure.completions import complete, completion_rows, running_counts
         start, slots = self._by_probe()
         wanted = np.empty(turned.size, dtype=np.int64)
-        done, count = complete(turned, self._slot_start, self._entry_probe, self._live, self._zeros, start, slots,
-                               self._mark, self._completed, wanted)
+        counts = np.zeros(2, dtype=np.int64)
+        complete(turned, self._slot_start, self._entry_probe, self._live, self._zeros, start, slots, self._mark,
+                 self._completed, wanted, counts)
+        done, count = int(counts[0]), int(counts[1])
         rows = np.empty(done, dtype=np.int64)
         if done:
             bit_time = probe_bits.rows_of(np.sort(wanted[:count]), new_per_row)
@@ -222,7 +224,7 @@ class FpTracker(ProbeCounts):
             start = np.zeros(len(self._probes) + 1, dtype=np.int64)
             np.cumsum(np.bincount(self._entry_probe, minlength=len(self._probes)), out=start[1:])
             slots = np.empty(self._entry_probe.size, dtype=np.int64)
-            by_probe(self._slot_start, self._entry_probe, start, slots)
+            by_probe(self._slot_start, self._entry_probe, start[:-1].copy(), slots)
             self._probe_slots = (start, slots)
             self._mark = np.zeros(self._probe_distinct.size, dtype=np.uint8)     # complete()'s scratch
             self._completed = np.empty(len(self._probes), dtype=np.int64)

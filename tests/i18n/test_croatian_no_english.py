@@ -200,3 +200,14 @@ def test_the_historys_batch_row_and_its_undo_are_croatian(count, said):
     croatian, english = in_both(lambda: (dataclasses.replace(entry).label, undo_text(wb.undo_what)))
     assert croatian[0] == said and english[0] == f"{count:,} item{'s' * (count != 1)}, from “jabuka0”"
     assert croatian[1].startswith("Poništi umetanje ") and "items" not in croatian[1] and "Undo" in english[1]
+
+
+def test_every_variants_title_and_theory_name_has_a_croatian_entry():
+    """A variant's title (the Explain panel's heading, Compare's tooltip) and its theory curve's name on the rate
+    plot are class attributes translated where shown: the scan of tr() calls cannot see them."""
+    from bloomviz.explain.describers import DESCRIBERS
+    from bloomviz.i18n import catalogue
+    po = i18n.HERE / "hr.po"
+    translated = {e.msgid for e in catalogue.parse_po(po.read_text(encoding="utf-8"), po.name) if e.translated}
+    words = {w for cls in DESCRIBERS.values() for w in (cls.title, cls.theory_label, cls.theory_name) if w}
+    assert len(words) >= 12 and not words - translated, f"add to bloomviz/i18n/hr.po: {sorted(words - translated)}"

@@ -53,11 +53,11 @@ class ConfigRow(QtWidgets.QWidget):
             self.variant.addItem(OFF, None)
         for vid in VARIANTS:
             self.variant.addItem(vid, vid)
-            self.variant.setItemData(self.variant.count() - 1, variant_title(vid), QtCore.Qt.ItemDataRole.ToolTipRole)
+            self.variant.setItemData(self.variant.count() - 1, tr(variant_title(vid)), QtCore.Qt.ItemDataRole.ToolTipRole)
         self.scheme = QtWidgets.QComboBox()
         for sid, s in hashing.SCHEMES.items():
             self.scheme.addItem(sid, sid)
-            self.scheme.setItemData(self.scheme.count() - 1, f"{s.title}: {s.summary}",
+            self.scheme.setItemData(self.scheme.count() - 1, f"{tr(s.title)}: {tr(s.summary)}",
                                     QtCore.Qt.ItemDataRole.ToolTipRole)
         self.variant.setToolTip(tr("Filter variant of configuration {n}").format(n=index + 1))
         self.scheme.setToolTip(tr("Hash scheme of configuration {n}").format(n=index + 1))

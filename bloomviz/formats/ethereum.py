@@ -116,6 +116,7 @@ def _filter(bits, label: str, fields: dict, members: list[str]) -> ForeignFilter
     notes = ["Keccak-256 of the entry's bytes; bits (pair & 2047) of the first three byte pairs"]
     if members:
         fields["log_entries"] = len(members)
+        fields["distinct_log_entries"] = len({m.lower() for m in members})
         notes.append(f"the record lists {len(members)} log addresses and topics (with repeats): its members")
     return ForeignFilter(format=NAME, m=M, k=K, bits=bits, layout={"kind": "flat"}, positions=lookup,
                          hashing="Keccak-256, three 11-bit positions (Yellow Paper M3:2048)", label=label,

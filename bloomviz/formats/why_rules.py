@@ -114,9 +114,13 @@ def ethereum(filters: list[ForeignFilter]) -> list[str]:
     if len(filters) == 1:
         f = filters[0]
         keys = f"about {est[0]:.0f} keys (estimated from the fill)" if finite else "too many keys to estimate"
-        lines.append(f"This bloom: {f.bits_set:,} of {m:,} bits set, {keys}, so an address or topic never logged "
-                     f"here passes {pct(f.expected_fp)} of the time: a log query (eth_getLogs) reads about that share "
-                     f"of such blocks for nothing.")
+        exact = f.fields.get("distinct_log_entries")
+        if isinstance(exact, int):     # a receipt lists its logs: the keys are known, not estimated
+            keys = (f"{exact:,} distinct addresses and topics in its logs (the textbook rate for that many: "
+                    f"{pct(flat_rate(m / exact, k))})")
+        lines.append(f"This bloom: {f.bits_set:,} of {m:,} bits set, {keys}, so the chance that an address or "
+                     f"topic never logged here passes is {pct(f.expected_fp)} (from the fill): a log query "
+                     f"(eth_getLogs) reads about that share of such blocks for nothing.")
     else:
         over = sum(1 for f in filters if f.expected_fp > 0.01)
         lines.append(f"These {len(filters):,} blooms: median {statistics.median(f.bits_set for f in filters):,.0f} "

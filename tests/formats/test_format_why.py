@@ -139,3 +139,15 @@ def test_inspect_prints_the_reasons_and_json_holds_them(capsys):
     assert "why the rate can be higher than configured" in out and "BloomCalculations" in out
     assert main(["inspect", "--json", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)["why"] == _why(path)
+
+
+def test_ethereum_reasons_for_a_mainnet_receipt_count_its_logs_keys(tmp_path):
+    from test_format_ethereum import RECEIPTS      # two mainnet receipts (ethers.js's test data)
+    receipt = max(RECEIPTS, key=lambda r: len(r["logs"]))
+    keys = {v.lower() for log in receipt["logs"] for v in [log["address"], *log["topics"]]}
+    path = tmp_path / "receipt.json"
+    path.write_text(json.dumps({"jsonrpc": "2.0", "id": 1, "result": receipt}))
+    line = _why(path)[1]
+    from bloomviz.formats.why_rules import pct
+    textbook = (1 - math.exp(-3 * len(keys) / 2048)) ** 3
+    assert f"{len(keys):,} distinct addresses and topics in its logs" in line and pct(textbook) in line

@@ -196,7 +196,7 @@ def parquet(filters: list[ForeignFilter]) -> list[str]:
         ranges = " or ".join(f"ndv {lo:,.0f}..{hi:,.0f} at fpp {p:g} ({who})"
                              for (who, p), (lo, hi) in ((d, ndv_sized_for(f.m, d[1])) for d in PARQUET_DEFAULTS))
         held = (f"about {est:,.0f} distinct values went in (estimated from the fill" if math.isfinite(est) else
-                "too many distinct values to estimate went in (a whole word is set")
+                "too many distinct values to estimate went in (a whole block is set")
         held += f"; the row group has {rows:,} rows)" if isinstance(rows, int) else ")"
         hi = ndv_sized_for(f.m, PARQUET_DEFAULTS[0][1])[1]
         verdict = (f": more than it was sized for at either rate, so it passes {pct(f.expected_fp)} (from the "

@@ -118,10 +118,10 @@ def axis_counts(values, spacing: float) -> list[str]:
 
 def too_full_text(bits_set: int, m: int) -> str:
     """Why an estimated number of entries is infinite: every bit is set, or (a blocked, sliced or linked
-    layout, estimated part by part) some word, slice or link is, which no count of entries fits."""
+    layout, estimated part by part) some block, slice or link is, which no count of entries fits."""
     if bits_set >= m:
         return "∞ (every bit is set)"
-    return "∞ (too full to estimate: some word, slice or link has every bit set)"
+    return "∞ (too full to estimate: some block, slice or link has every bit set)"
 
 
 def human_bytes(nbytes: float) -> str:

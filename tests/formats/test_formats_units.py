@@ -82,10 +82,10 @@ def _blocks_filter(m: int, fill_every: int) -> ForeignFilter:
                          layout={"kind": "blocks", "block_bits": 256, "word_bits": 32})
 
 
-def test_block_estimates_follow_each_words_occupancy():
-    f = _blocks_filter(1 << 12, 4)   # 8 of 32 bits in every word
-    per_word = -32 * math.log1p(-8 / 32)
-    assert f.estimated_count == pytest.approx(per_word * (f.m // 256))
+def test_block_estimates_follow_each_blocks_occupancy():
+    f = _blocks_filter(1 << 12, 4)   # 8 of 32 bits in every word: 64 of a block's 256
+    per_block = math.log1p(-64 / 256) / math.log1p(-1 / 32)      # inserts that leave 64 bits set, expected
+    assert f.estimated_count == pytest.approx(per_block * (f.m // 256))
     assert f.expected_fp == pytest.approx((8 / 32) ** 8)
 
 

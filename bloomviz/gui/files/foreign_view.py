@@ -331,7 +331,7 @@ class ForeignView(Messages, QtWidgets.QWidget):
                 ("bits set", f"{s['bits_set']:,} ({percent_text(s['fill'])})"),
                 ("estimated items inserted", count_text(s["estimated_n"]) if s["estimated_n"] is not None
                  else tr("∞ (every bit set)") if s["bits_set"] >= s["m"]
-                 else tr("∞ (too full to estimate: some word, slice or link has every bit set)")),
+                 else tr("∞ (too full to estimate: some block, slice or link has every bit set)")),
                 ("rate at this fill", f"{rate_text(s['expected_fp'])} ({one_in(s['expected_fp'])})"),
                 ("hashing", s["hashing"] + ("" if s["membership"] else " — lookups cannot be reproduced"))]
         rows += [(str(key), str(value)) for key, value in s["fields"].items() if key not in ("column", "row_group")]

@@ -30,9 +30,11 @@ def hash128(items: GeneratedItems, start: int, stop: int) -> tuple[np.ndarray, n
 
 
 def _hashed(items: GeneratedItems, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
-    """``hash128``'s values, compiled (generated_kernel: 8 against 27-53 ns an item) unless the window is building
-    itself, or loading its compiled code without the native kernel cache (cold_paths): then ``hash128``."""
-    if cold_paths.use_cold_path(max(0, stop - start), *native_kernels.GENERATED_HALVES):
+    """``hash128``'s values, compiled (generated_kernel: 8 against 27-53 ns an item) when the native kernel
+    cache serves it or the window is neither building itself nor loading numba (cold_paths); ``hash128``
+    otherwise, whatever the batch's size (a first launch, with no cache, loads numba beside the first batches:
+    those large enough for the compiled positions would also have waited for this kernel's load)."""
+    if not native_kernels.ready(*native_kernels.GENERATED_HALVES) and cold_paths.use_cold_path(0):
         return hash128(items, start, stop)
     from bloomviz.hashing.generated_kernel import hash128_generated      # compiled: imported when first needed
     return hash128_generated(items, start, stop)

@@ -88,3 +88,28 @@ def test_big_steps_give_the_rows_and_bits_of_small_ones(k):
     if k == 1:                                  # 0.45 % of the bits set: ~13 of the probes pass
         assert rows_big.row(len(rows_big) - 1)["fp_measured"] > 0
 
+
+
+def test_the_window_loading_numba_without_the_cache_hashes_generated_items_in_numpy(monkeypatch):
+    """While the warm-up loads numba and no native kernel cache serves the compiled hash, a batch of any size
+    takes the numpy words (it would wait for numba's load); otherwise the compiled hash, with the same values."""
+    import threading
+
+    from bloomviz.filters import generated_positions
+    from bloomviz.hashing import cold_paths, generated_kernel, native_kernels
+    compiled = []
+    monkeypatch.setattr(generated_kernel, "hash128_generated", lambda *args: compiled.append(args) or "compiled")
+    monkeypatch.setattr(native_kernels, "ready", lambda *kernels: False)
+    warming = threading.Event()
+    monkeypatch.setattr(cold_paths, "_warming", warming)
+    items = GeneratedItems(cold_paths.COLD_LIMIT + 10, seed=6)
+    warming.set()
+    h1, h2 = generated_positions._hashed(items, 0, len(items))      # past the small-batch limit too
+    assert not compiled
+    expected = hash128_generated(items, 0, len(items))      # (this module's name: the real compiled hash)
+    assert np.array_equal(h1, expected[0]) and np.array_equal(h2, expected[1])
+    warming.clear()
+    assert generated_positions._hashed(items, 5, 9) == "compiled" and compiled == [(items, 5, 9)]
+    monkeypatch.setattr(native_kernels, "ready", lambda *kernels: True)
+    warming.set()       # served by the cache: compiled while numba loads
+    assert generated_positions._hashed(items, 0, 3) == "compiled"

@@ -158,11 +158,12 @@ def cassandra(filters: list[ForeignFilter]) -> list[str]:
         if partitions is not None:
             text += f"; Index.db holds {partitions:,}"
             if partitions > hi:
-                text += (f", more than it was sized for, so its rate from the fill, {pct(f.expected_fp)}, can pass "
-                         f"the chance")
+                text += (f", more than it was sized for (Cassandra sizes for an estimate of the keys), so its rate "
+                         f"from the fill, {pct(f.expected_fp)}, can pass the chance")
             elif partitions < lo:
-                text += (". It was sized for more than it holds (a compaction adds up its inputs' estimates, which "
-                         "overlap), which lowers the rate")
+                text += (". It was sized for more than it holds (a compaction sizes for its inputs' merged "
+                         "HyperLogLog estimate, before merging drops shadowed or expired partitions), which lowers "
+                         "the rate")
         lines.append(text + ".")
     lines.append("The chance is per SSTable: a read consults the filter of every SSTable that may hold the "
                  "partition, so false-positive reads per read grow with the SSTable count (nodetool tablestats: "

@@ -14,8 +14,10 @@ from bloomviz.gui.access import scheme
 from bloomviz.gui.filter_tab.autoplay import RATES
 from bloomviz.gui.window.actions import set_checked_quietly
 from bloomviz.gui.window_limits import font_scale
-from bloomviz.gui.window import docks
+from bloomviz.gui.window import docks, left_column
 from bloomviz.i18n import tr
+
+TABBED_KEY = "window/parameters_tabbed_to_fit"
 
 
 def set_dark(window, dark: bool, remember: bool = True) -> None:
@@ -58,6 +60,10 @@ def restore(window) -> bool:
     restored = False
     if isinstance(state, (QtCore.QByteArray, bytes)) and state:
         restored = bool(window.restoreState(state))
+    if restored and str(s.value(TABBED_KEY, "false")).lower() == "true":
+        # the parameters' tab beside auto-play was the left column's fit, not the user's: without this mark the
+        # fit took the restored tab for a layout the user made and never gave the parameters their dock back
+        window.docks["filter"].setProperty(left_column.TABBED, True)
     dark = scheme.wanted_dark(s)     # the user's pick, else the system's light or dark
     if dark:
         window.set_dark(True, remember=False)
@@ -79,4 +85,5 @@ def restore(window) -> bool:
 def save(window) -> None:
     window.settings.setValue("window/geometry", window.saveGeometry())
     window.settings.setValue("window/state", window.saveState())
+    window.settings.setValue(TABBED_KEY, bool(window.docks["filter"].property(left_column.TABBED)))
     window.settings.sync()

@@ -24,6 +24,7 @@ from bloomviz.gui import theme
 from bloomviz.studies import explore
 from bloomviz.theory.units import count_text, rate_text
 from bloomviz.gui.files.file_dialogs import message_box
+from bloomviz.gui.widgets.legend_place import LegendPlacer
 from bloomviz.gui.widgets.plot_room import keep_readable
 from bloomviz.gui.widgets.shrink import hold_wrapped_height
 from bloomviz.gui.widgets.grid_axis import beneath_the_view, opaque_grid_axes
@@ -70,6 +71,9 @@ class CurvePlot(QtWidgets.QWidget):
         self.plot_item.setLogMode(x=log_x, y=log_y)
         self.legend = self.plot_item.addLegend(offset=legend_offset, brush=pg.mkBrush(*theme.EXPLORER_COLOURS["legend_fill"]),
                                                labelTextColor=MARK)
+        # over the fewest points of the curves drawn, its own place first (a narrow plot at large text)
+        corner = (1, 0) if legend_offset[0] < 0 else (0, 0)
+        self.legend_place = LegendPlacer(self.plot_item, self.legend, (corner, corner, legend_offset))
         self.readout = WholeLinesLabel(" ")
         self.readout.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self._size_readout()
@@ -120,6 +124,7 @@ class CurvePlot(QtWidgets.QWidget):
                                symbolPen=None if symbol_brush is not None else pen, symbolSize=size,
                                connect=connect, name=label if legend else None)
         self.plot_item.addItem(item)
+        self.legend_place.schedule()
         if readout:
             self._curves[key] = (label, x, y, item)
         return item
@@ -262,7 +267,7 @@ class FpVsKPlot(CurvePlot):
         super().__init__("False-positive rate against k (m and n fixed)", "k (hash functions)",
                          "false-positive rate", log_y=True, parent=parent)
         # The curve is a U: the middle of its top is where the legend hides nothing.
-        self.legend.anchor(itemPos=(0.5, 0), parentPos=(0.5, 0), offset=(0, 8))
+        self.legend_place.set_own(((0.5, 0), (0.5, 0), (0, 8)))
 
     @staticmethod
     def k_span(m: int, n: int, k: int) -> list[int]:

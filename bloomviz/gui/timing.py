@@ -41,6 +41,7 @@ import time
 from typing import Callable
 
 from PySide6 import QtCore
+from shiboken6 import isValid
 
 SLICE_MS = 30   # a job's steps per turn of the event loop: short enough that typing and painting stay fluid
 TURN_BUDGET_MS = 5   # a budgeted step is left to the next turn once its turn has spent this much CPU
@@ -76,71 +77,80 @@ def turn_cpu() -> float:
 
 
 class _PaintWatch(QtCore.QObject):
-    """The widgets claimed to paint again (``claim_paint``): each until its next Paint event."""
+    """The widgets that paint again (``claim_paint``, each claim until its next Paint event) and the calls due
+    after a widget's paint (``after_paint``). One event filter on each widget ever named, installed once (Qt
+    drops it with the widget); a widget gone is forgotten."""
 
     def __init__(self):
         super().__init__()
-        self.pending: dict[int, tuple[QtCore.QObject, float]] = {}
+        self._widgets: dict[int, QtCore.QObject] = {}
+        self.pending: dict[int, float] = {}             # claims: widget key -> when (perf_counter)
+        self._after: dict[int, list[list]] = {}         # widget key -> calls due after its paint, each [callback]
+
+    def _watched(self, widget: QtCore.QObject) -> int:
+        key = id(widget)
+        if self._widgets.get(key) is not widget:
+            for gone in [k for k, w in self._widgets.items() if not isValid(w)]:
+                self._forget(gone)
+            self._widgets[key] = widget
+            widget.installEventFilter(self)
+        return key
+
+    def _forget(self, key: int) -> None:
+        self._widgets.pop(key, None)
+        self.pending.pop(key, None)
+        self._after.pop(key, None)
 
     def claim(self, widget: QtCore.QObject) -> None:
-        key = id(widget)
-        if key not in self.pending:
-            widget.installEventFilter(self)
-            widget.destroyed.connect(lambda *_: self.pending.pop(key, None))
-        self.pending[key] = (widget, time.perf_counter())
+        self.pending[self._watched(widget)] = time.perf_counter()
 
     def claimed(self) -> bool:
         now = time.perf_counter()
-        for key, (widget, at) in list(self.pending.items()):
-            if now - at < CLAIM_MAX_S:
+        for key, at in list(self.pending.items()):
+            widget = self._widgets.get(key)
+            if now - at < CLAIM_MAX_S and widget is not None and isValid(widget):
                 return True
-            self._release(key)
+            self.pending.pop(key, None)
         return False
 
-    def _release(self, key: int) -> None:
-        widget, _ = self.pending.pop(key)
-        try:
-            widget.removeEventFilter(self)
-        except RuntimeError:     # (already deleted on Qt's side)
-            pass
+    def call_after(self, widget: QtCore.QObject, callback: Callable[[], object]) -> None:
+        entry = [callback]
+        self._after.setdefault(self._watched(widget), []).append(entry)
+        # a hidden widget never paints: the call comes after CLAIM_MAX_S all the same (none once it is gone)
+        QtCore.QTimer.singleShot(int(CLAIM_MAX_S * 1000), widget, lambda: self._run([entry]))
+
+    @staticmethod
+    def _run(entries: list[list]) -> None:
+        for entry in entries:
+            callback = entry.pop() if entry else None
+            if callback is not None:
+                callback()
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QtCore.QEvent.Type.Paint and id(obj) in self.pending:
-            self._release(id(obj))
+        if event.type() == QtCore.QEvent.Type.Paint:
+            key = id(obj)
+            self.pending.pop(key, None)
+            entries = self._after.pop(key, None)
+            if entries:     # in a turn of their own, after this paint
+                QtCore.QTimer.singleShot(0, obj, lambda: self._run(entries))
         return False
 
 
 _watch: list[_PaintWatch] = []
 
 
-class _AfterPaint(QtCore.QObject):
-    """``after_paint``: the callback, in a turn of its own after ``widget``'s next Paint event (or after
-    ``CLAIM_MAX_S``: a hidden widget never paints)."""
-
-    def __init__(self, widget: QtCore.QObject, callback: Callable[[], object]):
-        super().__init__(widget)
-        self._widget, self._callback = widget, callback
-        widget.installEventFilter(self)
-        QtCore.QTimer.singleShot(int(CLAIM_MAX_S * 1000), self, self._fire)
-
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QtCore.QEvent.Type.Paint and self._callback is not None:
-            QtCore.QTimer.singleShot(0, self, self._fire)
-        return False
-
-    def _fire(self) -> None:
-        callback, self._callback = self._callback, None
-        if callback is not None:
-            self._widget.removeEventFilter(self)
-            self.deleteLater()
-            callback()
+def _paint_watch() -> _PaintWatch:
+    if not _watch:
+        _watch.append(_PaintWatch())
+    return _watch[0]
 
 
 def after_paint(widget: QtCore.QObject, callback: Callable[[], object]) -> None:
     """Call ``callback`` from the event loop once ``widget`` has painted: what the callback makes paint again then
     paints in a window paint of its own, not with ``widget`` (the plot's readout, the status line and the fill
-    gauge with the plot: ~2 ms more in its paint's turn, ~1.5 ms in its redraw's)."""
-    _AfterPaint(widget, callback)
+    gauge with the plot: ~2 ms more in its paint's turn, ~1.5 ms in its redraw's). A hidden widget never paints:
+    the call comes after ``CLAIM_MAX_S`` all the same; none once the widget is gone."""
+    _paint_watch().call_after(widget, callback)
 
 
 def claim_paint(widget: QtCore.QObject | None = None) -> None:
@@ -148,10 +158,8 @@ def claim_paint(widget: QtCore.QObject | None = None) -> None:
     module docstring)."""
     if widget is None:
         _claimed_at[0] = time.perf_counter()
-        return
-    if not _watch:
-        _watch.append(_PaintWatch())
-    _watch[0].claim(widget)
+    else:
+        _paint_watch().claim(widget)
 
 
 def paint_claimed() -> bool:

@@ -25,7 +25,9 @@ def test_the_readout_follows_the_curves_paint_and_ends_on_their_n(qtbot, window)
     qtbot.waitUntil(lambda: bool(seen) and seen[-1] == 37, timeout=3_000)
     seen.clear()
     window.wb.insert_batch([f"more{i}" for i in range(20)])
+    window.wb.flush()       # its record delivered now: the plot's throttled redraw is asked for, then made here
     plot.refresh_now(words_after_paint=True)
     assert plot.drawn_n == 57 and seen == [] and _n(plot.readout_text()) == 37     # the curves first
-    qtbot.waitUntil(lambda: seen == [57], timeout=5_000)
+    qtbot.waitUntil(lambda: bool(seen), timeout=5_000)
+    assert seen == [57]
     assert _n(plot.readout_text()) == _n(window.status_label.text()) == 57

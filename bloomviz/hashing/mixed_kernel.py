@@ -104,18 +104,10 @@ def _bit(view, p):
     return (view[p >> np.uint64(3)] >> np.uint8(p & np.uint64(7))) & np.uint8(1)
 
 
-@njit(cache=True, inline="always")
-def _new_ring(ahead, k):
-    """Room for the positions of ``ahead`` items and the current one, a power of two of rows."""
-    slots = 1
-    while slots <= ahead:
-        slots *= 2
-    return np.empty((slots, k), dtype=np.uint64)
-
-
 def ring_for(ahead: int, k: int) -> np.ndarray:
-    """``_new_ring``'s array, made by the caller: an array made inside a kernel needs numba's runtime, which a
-    kernel served by the native kernel cache (native_kernels.py, loaded without numba) cannot call."""
+    """Room for the positions of ``ahead`` items and the current one, a power of two of rows: made by the caller
+    of a kernel, since an array made inside one needs numba's runtime, which a kernel served by the native kernel
+    cache (native_kernels.py, loaded without numba) cannot call."""
     slots = 1
     while slots <= ahead:
         slots *= 2

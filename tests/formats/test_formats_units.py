@@ -117,3 +117,14 @@ def test_an_item_written_0x_is_the_bytes_its_hex_spells_for_every_format_that_ke
             read("0xzz")
     assert cassandra.key_bytes("0x0102") == leveldb.item_bytes("0x0102") == b"\x01\x02"
     assert spark.item_hashes("0x0102", 0) == spark.item_hashes(b"\x01\x02", 0)
+
+
+def test_one_full_word_leaves_a_block_estimate_finite():
+    """Only a whole block set makes the estimate infinite: a Parquet block's one full 32-bit word is a likely
+    sight in a well-filled filter (word by word, it made the whole filter's estimate infinite)."""
+    f = _blocks_filter(1 << 12, 4)
+    f.bits[:32] = 1                  # the first block's first word full: 32 + 7 x 8 = 88 of its 256 bits
+    others = math.log1p(-64 / 256) / math.log1p(-1 / 32) * (f.m // 256 - 1)
+    assert f.estimated_count == pytest.approx(others + math.log1p(-88 / 256) / math.log1p(-1 / 32))
+    f.bits[:256] = 1
+    assert f.estimated_count == math.inf

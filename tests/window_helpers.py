@@ -33,6 +33,9 @@ class FakeDialogs:
     def open_path(self, title, filters, directory=""):
         return self.open_paths.pop(0) if self.open_paths else ""
 
+    def open_directory(self, title, directory=""):
+        return self.open_paths.pop(0) if self.open_paths else ""
+
     def save_path(self, title, filters, default=""):
         return self.save_paths.pop(0) if self.save_paths else ""
 

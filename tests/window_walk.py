@@ -122,8 +122,14 @@ for name in ("question", "warning", "information", "critical"):
     setattr(Box, name, staticmethod(answer_box))
 Box.about = staticmethod(lambda *a, **k: None)
 Box.exec = exec_box
+def open_folder(*_a, **_k):
+    # the Other libraries' filter tab's "Open a folder…": a plain folder, a FIFO, a missing one, or cancelled
+    return answer_rng.choice([str(tmp), FIFO, str(tmp / "missing-folder"), ""])
+
+
 QtWidgets.QFileDialog.getOpenFileName = staticmethod(open_name)
 QtWidgets.QFileDialog.getSaveFileName = staticmethod(save_name)
+QtWidgets.QFileDialog.getExistingDirectory = staticmethod(open_folder)
 
 
 def get_int(parent, title, label, value=0, low=-2 ** 31, high=2 ** 31 - 1, step=1, *rest):

@@ -26,6 +26,7 @@ from bloomviz.gui import theme
 from bloomviz.gui.messages import Messages, Msg
 from bloomviz.gui.widgets.grid_axis import beneath_the_view, opaque_grid_axes
 from bloomviz.gui.widgets.message_bar import MessageBar
+from bloomviz.gui.widgets.legend_place import LegendPlacer
 from bloomviz.gui.widgets.plot_room import keep_readable
 from bloomviz.gui.widgets.shrink import hold_wrapped_height
 from bloomviz.gui.widgets.side_column import side_column
@@ -110,9 +111,14 @@ class CompareView(Messages, QtWidgets.QWidget):
         self.legend = self.plot.addLegend(offset=(8, 8), labelTextSize="9pt", labelTextColor=theme.COMPARE_LEGEND["text"],
                                           brush=pg.mkBrush(*theme.COMPARE_LEGEND["fill"]),
                                           pen=pg.mkPen(theme.COMPARE_LEGEND["edge"]))
+        # where it hides the least of the curves once a run has drawn them (not while they grow: no legend jumping)
+        self.legend_place = LegendPlacer(self.plot.getPlotItem(), self.legend, ((0, 0), (0, 0), (8, 8)),
+                                         follow_range=False)
+        self.finished.connect(lambda _cancelled: self.legend_place.schedule())
         self.log_check = QtWidgets.QCheckBox(tr("log y"))
         self.log_check.setChecked(True)
         self.log_check.toggled.connect(lambda on: self.pictures.set_log(on))
+        self.log_check.toggled.connect(lambda _on: self.legend_place.schedule())
         self.plot_note = QtWidgets.QLabel(tr("solid: measured, shaded: its 95% Wilson interval (log y: from the "
                                              "first false positive on), dashed: theory"))
         self.plot_note.setWordWrap(True)

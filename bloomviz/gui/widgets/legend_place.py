@@ -75,9 +75,10 @@ def best_place(points: np.ndarray, view_size, legend_size, places) -> tuple:
 
 class LegendPlacer(QtCore.QObject):
     """Keeps ``legend`` of ``plot_item`` where it hides the least of the curves; ``own`` is the plot's first
-    choice. ``place()`` chooses now; a change of the view's range or size chooses again in a later turn."""
+    choice. ``place()`` chooses now; a change of the view's size (and of its range, with ``follow_range``) chooses
+    again in a later turn."""
 
-    def __init__(self, plot_item: pg.PlotItem, legend: pg.LegendItem, own: tuple):
+    def __init__(self, plot_item: pg.PlotItem, legend: pg.LegendItem, own: tuple, follow_range: bool = True):
         super().__init__()
         self._plot, self._legend = plot_item, legend
         self.places = (own,) + tuple(p for p in PLACES if p != own)
@@ -87,7 +88,8 @@ class LegendPlacer(QtCore.QObject):
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.place)
         view = plot_item.getViewBox()
-        view.sigRangeChanged.connect(self._timer.start)
+        if follow_range:     # (a plot whose range grows while a run draws asks with ``schedule`` when it ends)
+            view.sigRangeChanged.connect(self._timer.start)
         view.sigResized.connect(self._timer.start)
 
     def schedule(self) -> None:

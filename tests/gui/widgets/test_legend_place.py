@@ -71,3 +71,21 @@ def test_a_line_far_beyond_the_view_is_measured_by_the_part_in_view(qtbot):
     qtbot.waitUntil(lambda: not box.childGroup.transform().isIdentity())
     points = legend_place.curve_points(widget.getPlotItem())
     assert 0 < len(points) <= 4 * (box.width() + box.height()) / legend_place.STEP_PX
+
+
+def _hidden(plot_item, legend, places) -> dict:
+    box = plot_item.getViewBox().boundingRect().size()
+    points = legend_place.curve_points(plot_item)
+    return {place: legend_place.covered(points, legend_place.legend_rect(box, legend.boundingRect().size(), place))
+            for place in places}
+
+
+@pytest.mark.window(probes=100, parts=True, size=(1280, 720), font_scale=2.5)
+def test_compares_legend_moves_off_the_curves_when_a_run_ends(window, qtbot):
+    window.show_tab("compare")
+    view = window.tab_view("compare")
+    qtbot.waitUntil(lambda: view.comparison is not None and not view.running, timeout=60_000)
+    placer = view.legend_place
+    settle(qtbot, window, view, state=lambda: placer.current)
+    hidden = _hidden(view.plot.getPlotItem(), view.legend, placer.places)
+    assert hidden[placer.current] == min(hidden.values()), hidden

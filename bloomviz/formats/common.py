@@ -49,9 +49,6 @@ def file_kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
-_kind = file_kind
-
-
 class Source:
     """A regular file opened for bounded, positioned reads. Use as a context manager."""
 
@@ -59,13 +56,13 @@ class Source:
         self.path, self.format = path, fmt
         st = os.stat(path)  # OSError (missing, no permission) passes through unchanged
         if not stat.S_ISREG(st.st_mode):
-            raise ForeignFormatError(fmt, f"is {_kind(st.st_mode)}, not a regular file", path)
+            raise ForeignFormatError(fmt, f"is {file_kind(st.st_mode)}, not a regular file", path)
         # O_NONBLOCK: if a FIFO was swapped in after the stat, opening it must not wait for a writer
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
-                raise ForeignFormatError(fmt, f"is {_kind(st.st_mode)}, not a regular file", path)
+                raise ForeignFormatError(fmt, f"is {file_kind(st.st_mode)}, not a regular file", path)
         except BaseException:
             os.close(fd)
             raise

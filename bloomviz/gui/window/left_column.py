@@ -165,8 +165,9 @@ def _needs_met(window, needs: dict[str, int], tabbed: bool) -> bool:
 
 
 class Refit(QtCore.QObject):
-    """Runs ``fit`` once in a later turn of the event loop after the window's size or text size changed, when
-    the panels know their new sizes (and after the column's widening at large text, queued before)."""
+    """Runs ``fit`` once in a later turn of the event loop after the window's size, the text size or the
+    parameters' fields changed, when the panels know their new sizes (and after the column's widening at large
+    text, queued before)."""
 
     def __init__(self, window):
         super().__init__(window)
@@ -176,12 +177,16 @@ class Refit(QtCore.QObject):
         self._timer.setInterval(0)
         self._timer.timeout.connect(lambda: fit(window))
         window.installEventFilter(self)
+        # another variant's fields (a scalable filter's growth, a counting filter's counter bits) move Apply down
+        self._params = window.params_panel
+        self._params.installEventFilter(self)
 
     def schedule(self) -> None:
         self._timer.start()
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
-        if obj is self._window and event.type() == QtCore.QEvent.Type.Resize:
+        if (obj is self._window and event.type() == QtCore.QEvent.Type.Resize
+                or obj is self._params and event.type() == QtCore.QEvent.Type.LayoutRequest):
             self._timer.start()
         return False
 

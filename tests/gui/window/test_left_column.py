@@ -84,3 +84,16 @@ def test_a_floated_dock_is_left_where_the_user_put_it(window, qtbot):
     assert autoplay.isFloating() and autoplay.geometry() == where
     assert window.corner(QtCore.Qt.Corner.BottomLeftCorner) == corner
     assert window.docks["filter"] not in window.tabifiedDockWidgets(autoplay)
+
+
+@pytest.mark.parametrize("window", [dict(size=(1280, 720)), dict(size=(1440, 900))], indirect=True)
+def test_every_variants_fields_keep_apply_and_play_in_view(window, qtbot):
+    """A variant with more fields (scalable: growth and tightening) moved Apply below the parameters' edge."""
+    fitted(window, qtbot, 1.0)
+    combo = window.params_panel.variant_combo
+    for index in range(combo.count()):
+        combo.setCurrentIndex(index)
+        settle(qtbot, window, *window.docks.values())
+        shown = {"Apply": window.params_panel.apply_button, **primary(window)}
+        hidden = [name for name, widget in shown.items() if not in_view(widget)]
+        assert not hidden, f"{combo.itemText(index)}: {hidden} out of view"

@@ -225,10 +225,18 @@ class ScalableBloomFilter(RichDisplay):
         return specs
 
     def _open(self, specs: list[StageSpec]) -> None:
-        for spec in specs:
+        # every new stage's bits are allocated before any is added: a MemoryError on the second of two left the
+        # first added, or, allocated after its offset and spec were appended, a filter whose lists disagreed
+        stages = [BloomFilter(spec.m, spec.k, scheme=self._scheme.id) for spec in specs]
+        for spec, stage in zip(specs, stages):
             self._offsets.append(self.m)
             self._specs.append(spec)
-            self._stages.append(BloomFilter(spec.m, spec.k, scheme=self._scheme.id))
+            self._stages.append(stage)
+
+    def _close(self, opened: int) -> None:
+        """Drop the ``opened`` newest stages again (an insert that opened them failed)."""
+        if opened:
+            del self._offsets[-opened:], self._specs[-opened:], self._stages[-opened:]
 
     # --- single items ------------------------------------------------------------------------------------
     def add(self, item: object) -> StageInsertion:
@@ -236,7 +244,11 @@ class ScalableBloomFilter(RichDisplay):
         opened = self._plan(1)
         self._open(opened)
         i = len(self._stages) - 1
-        ins = self._stages[i].add(data)
+        try:
+            ins = self._stages[i].add(data)
+        except BaseException:
+            self._close(len(opened))
+            raise
         self._count += 1
         off = self._offsets[i]
         return StageInsertion(item, tuple(off + p for p in ins.positions), ins.newly_set, stage=i, offset=off,

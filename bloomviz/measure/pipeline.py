@@ -250,8 +250,12 @@ class Measurement:
 
     def add(self, item) -> StepRecord:
         """Insert one item with ``filter.add``; the record holds its ``Insertion`` as well."""
+        return self.added(self.filter.add(item))
+
+    def added(self, ins) -> StepRecord:
+        """The counts after ``ins``, the filter's ``add`` that has just happened (``add`` does both; the window's
+        model calls the two itself, so that it holds the insertion to take back should the counting fail)."""
         flt = self.filter
-        ins = flt.add(item)
         fp = self._tracking.after_add(flt, ins)
         self.n += 1
         n, fp, bits = np.array([self.n], np.int64), np.array([fp], np.int64), np.array([flt.bits_set], np.int64)

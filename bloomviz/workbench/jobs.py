@@ -23,7 +23,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
+from bloomviz.i18n import tr
 from bloomviz.items.generated import GeneratedRun
+from bloomviz.workbench.failures import ChunkFailed, failure_message, interrupted
 
 # Qt fires each due timer once per round, a zero-delay step first: two steps can fall between two turns that
 # handle input. A step aims at a tenth of the 50 ms a stall may take: on 2 shared cores at load 4-7 the GUI
@@ -53,6 +55,10 @@ PAINT_TURNS = 2
 class JobStep:
     outcome: str          # FRAME, PAINT, MORE, DONE, FAILED, REFUSED
     message: str = ""     # why it failed
+    # a chunk that failed part way and could not be put back alone (failures.ChunkFailed): the job goes back to
+    # its start, whether it is all or nothing or not
+    whole: bool = False
+    cause: BaseException | None = None     # an interruption, raised again once the job went back
 
 
 class Job:
@@ -99,20 +105,27 @@ class Job:
             return JobStep(FRAME)
         cpu = time.thread_time()
         want = min(self.chunk, self.total - self.done)
-        if self.step is not None:
-            made = self.step(want) if want > 0 else 0
-            if not made:
-                return JobStep(DONE)
-        else:
-            try:
-                items = self.source(want) if want > 0 else []
-                if not isinstance(items, (list, GeneratedRun)):   # (a run stays numbers: no list of strings)
-                    items = list(items)
-            except (OSError, ValueError) as exc:
-                return JobStep(FAILED, f"Bulk insert of {self.label} stopped: {exc}")
-            if not items:
-                return JobStep(DONE)
-            made = insert_batch(items)
+        try:
+            if self.step is not None:
+                made = self.step(want) if want > 0 else 0
+                if not made:
+                    return JobStep(DONE)
+            else:
+                try:
+                    items = self.source(want) if want > 0 else []
+                    if not isinstance(items, (list, GeneratedRun)):   # (a run stays numbers: no list of strings)
+                        items = list(items)
+                except (OSError, ValueError) as exc:
+                    return JobStep(FAILED, f"Bulk insert of {self.label} stopped: {exc}")
+                except BaseException as exc:    # nothing of this chunk was inserted: as a refusal
+                    what = tr("read the next {label}").format(label=self.label)
+                    return JobStep(FAILED, failure_message(exc, what), cause=exc if interrupted(exc) else None)
+                if not items:
+                    return JobStep(DONE)
+                made = insert_batch(items)
+        except ChunkFailed as failed:
+            return JobStep(FAILED, failed.message, whole=True,
+                           cause=failed.cause if interrupted(failed.cause) else None)
         if made == 0:
             return JobStep(REFUSED)
         self.done += made
@@ -219,19 +232,30 @@ class Jobs:
         else:
             if step.message:
                 events.error.emit(step.message)
-            self._finish(cancelled=True, reason=step.outcome)
+            self._finish(cancelled=True, reason=step.outcome, whole=step.whole)
+            if step.cause is not None:
+                raise step.cause
         return self.job is not None
 
-    def _finish(self, cancelled: bool, reason: str = "cancelled") -> None:
+    def _finish(self, cancelled: bool, reason: str = "cancelled", whole: bool = False) -> None:
+        """``whole``: a chunk failed part way, so the job goes back to its start even if it is not all or nothing
+        (to the undo step kept before it, which holds the filter as it was)."""
         job, self.job = self.job, None
         self._undo.in_job = False
-        rolled_back = cancelled and job.checkpoint is not None
+        back_to = job.checkpoint if job.checkpoint is not None or not whole else job.undo_saved
+        rolled_back = cancelled and back_to is not None
         if rolled_back:
-            self._bench.rollback(job.checkpoint)
+            self._bench.rollback(back_to)
         if rolled_back or job.done == 0:
             self._undo.drop(job.undo_saved)   # nothing of the job is left to undo
         events = self._bench.events
-        events.notice.emit(job.summary(cancelled, reason, rolled_back))
+        if whole and not rolled_back:
+            # no copy of the filter to go back to (one past the undo budget, or a replay's steps, whose caller
+            # puts its own state back): said as it is
+            events.notice.emit(f"Bulk insert {reason} after {job.done:,} {job.label}; the chunk that failed may "
+                               "be partly in the filter, without its items.")
+        else:
+            events.notice.emit(job.summary(cancelled, reason, rolled_back))
         events.busy_changed.emit(False)
         events.job_finished.emit(job.done, job.total, cancelled)
 

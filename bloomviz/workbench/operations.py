@@ -22,8 +22,10 @@ from bloomviz.items.encoding import describe, to_bytes_list
 from bloomviz.items.generated import GeneratedRun
 from bloomviz.theory import limits as window_limits
 from bloomviz.workbench import limits
+from bloomviz.workbench.failures import ChunkFailed, failure_message, inserting, interrupted
 from bloomviz.workbench.measurement import has_bits
 from bloomviz.workbench.state import nbytes
+from bloomviz.workbench.undo import checkpoint, cut_back
 from bloomviz.measure.verdicts import ForcedRemoval, classify, removal_that_cleared
 from bloomviz.unique_ints import sorted_unique
 from bloomviz.vocabulary import Verdict
@@ -95,20 +97,36 @@ class Operations:
         kept = s.kept
         if data is None or self._refuse_growth(1, "", len(data) + limits.KEPT_PER_TYPED_ITEM, s):
             return None
-        undo = self._undo.before_insert(s)     # its step is kept once it is done (no copy of most filters)
-        old_probes = self._replace_probes(s, (data,)) if data in s.measure.keys else None
         flt = s.flt
+        undo = self._undo.before_insert(s)     # its step is kept once it is done (no copy of most filters)
+        # what a failure part way goes back to: the undo step's checkpoint, else one of its own (a copy of the
+        # filter only for a variant that cannot take its insert back)
+        cp = undo[0] if undo is not None else checkpoint(s, not flt.capabilities.takes_back_inserts)
+        ins = None
         try:
-            step = s.measure.pipeline.add(data)
-        except ValueError as exc:   # a growing filter that cannot open another stage (it changed nothing)
-            self._put_back(s, kept, old_probes)
-            self.events.error.emit(f"Refused: {exc}. Nothing was changed.")
+            old_probes = self._replace_probes(s, (data,)) if data in s.measure.keys else None
+            pipe = s.measure.pipeline
+            try:
+                ins = pipe.filter.add(data)
+            except ValueError as exc:   # a growing filter that cannot open another stage (it changed nothing)
+                self._put_back(s, kept, old_probes)
+                self.events.error.emit(f"Refused: {exc}. Nothing was changed.")
+                return None
+            rec = self._inserted(item, data, pipe.added(ins), s)
+        except BaseException as exc:
+            self._failed(exc, s, cp, kept, inserting(item), insertion=ins, inserts=1)
             return None
-        if old_probes is not None:
-            self.events.notice.emit(PROBES_REDRAWN)
-        ins = step.insertion
         if undo is not None:
             self._undo.kept_insert(("insert", item), undo, ins)
+        if old_probes is not None:
+            self.events.notice.emit(PROBES_REDRAWN)
+        self.events.operated.emit(rec)
+        return ins
+
+    def _inserted(self, item, data: bytes, step, s) -> Operation:
+        """The truth, history entry and record of one insert the filter and the measurement took (``step``)."""
+        ins = step.insertion
+        flt = s.flt
         positions = tuple(map(int, ins.positions))
         truth, caps = s.truth, flt.capabilities      # (the class's declaration: asked once here)
         inserted, removed = truth.copies(data, positions if truth.fixed_k else None)   # before this insert
@@ -122,9 +140,9 @@ class Operations:
         values = (np.ones(len(changed), dtype=np.uint8) if caps.plain_bits and not caps.counting and not grown
                   else None)
         nums = self._bench.numbers((int(step.n[0]), int(step.bits_set[0]), int(step.fp[0])))
-        self._record("insert", Verdict.INSERTED, item, data, positions, positions, kinds, changed, grown=grown,
-                     result=ins, was_member=inserted > removed, values=values, s=s, nums=nums)
-        return ins
+        return self._record("insert", Verdict.INSERTED, item, data, positions, positions, kinds, changed,
+                            grown=grown, result=ins, was_member=inserted > removed, values=values, s=s, nums=nums,
+                            emit=False)
 
     def lookup(self, item: object):
         """Look one item up; returns the core's Lookup, or None when refused. Classified against the truth."""
@@ -259,32 +277,48 @@ class Operations:
                                int(lens.sum()) + limits.KEPT_PER_TYPED_ITEM * len(datas)):
             return 0
         saved = self._keep(("insert batch", len(items)), s)
-        old_probes = None if s.measure.keys.isdisjoint(datas) else self._replace_probes(s, datas)
-        flt = s.flt
-        m0 = flt.m
-        pos = changed = None
-        if flt.capabilities.sized:    # one array of fixed positions: hashed once, for truth, grid and filter
-            pos = flt.positions_many(datas)
-            changed = self._changed_cells(pos)
+        cp = saved if saved is not None else self._own_checkpoint(s)
         try:
-            n, fp, bits_set = s.measure.insert(datas, pos)   # the commit: nothing below can refuse
-        except ValueError as exc:   # a stage beyond the limits: refused before any insert
-            self._unkeep(saved)
-            self._put_back(s, kept, old_probes)
-            self.events.error.emit(f"Refused a batch of {len(items):,} items: {exc}. Nothing was changed.")
+            old_probes = None if s.measure.keys.isdisjoint(datas) else self._replace_probes(s, datas)
+            flt = s.flt
+            m0 = flt.m
+            pos = changed = None
+            if flt.capabilities.sized:    # one array of fixed positions: hashed once, for truth, grid and filter
+                pos = flt.positions_many(datas)
+                changed = self._changed_cells(pos)
+            try:
+                n, fp, bits_set = s.measure.insert(datas, pos)   # the commit: nothing below can refuse
+            except ValueError as exc:   # a stage beyond the limits: refused before any insert
+                self._unkeep(saved)
+                self._put_back(s, kept, old_probes)
+                self.events.error.emit(f"Refused a batch of {len(items):,} items: {exc}. Nothing was changed.")
+                return 0
+            rec = self._commit_batch(items, datas, pos, (n, fp, bits_set), changed, grown=flt.m != m0)
+        except BaseException as exc:
+            self._failed(exc, s, cp, kept, inserting(count=len(items)), saved=saved, inserts=len(items))
             return 0
         if old_probes is not None:
             self.events.notice.emit(PROBES_REDRAWN)
-        return self._commit_batch(items, datas, pos, (n, fp, bits_set), changed, grown=flt.m != m0)
+        self.events.operated.emit(rec)
+        return len(items)
 
     def _insert_run(self, run: GeneratedRun) -> int:
+        s = self._s
+        kept = s.kept
         if not len(run) or self._refuse_growth(len(run), f" a run of {len(run):,} generated items"):
             return 0
-        self._keep(("insert batch", len(run)), self._s)
-        pos = generated_positions(self._s.flt, run.items, run.start, run.stop)
-        changed = self._changed_cells(pos)
-        # the truth keeps the run, not these rows: it makes them again if a scan ever reads them (truth.PositionRows)
-        return self._commit_batch(run, None, None, self._s.measure.insert_positions(pos), changed, grown=False)
+        saved = self._keep(("insert batch", len(run)), s)
+        cp = saved if saved is not None else self._own_checkpoint(s)
+        try:
+            pos = generated_positions(s.flt, run.items, run.start, run.stop)
+            changed = self._changed_cells(pos)
+            # the truth keeps the run, not these rows: it makes them again if a scan reads them (truth.PositionRows)
+            rec = self._commit_batch(run, None, None, s.measure.insert_positions(pos), changed, grown=False)
+        except BaseException as exc:
+            self._failed(exc, s, cp, kept, inserting(count=len(run)), saved=saved, inserts=len(run))
+            return 0
+        self.events.operated.emit(rec)
+        return len(run)
 
     def _changed_cells(self, pos: np.ndarray):
         """The cells a batch with these positions changes (before it is inserted); None during a job, whose
@@ -296,13 +330,44 @@ class Operations:
         counting = capabilities.of(flt).counting
         return sorted_unique(flat if counting else flat[bitstore.test_bits(flt.bits, flat) == 0])
 
-    def _commit_batch(self, items, datas, pos, rows: tuple, changed, grown: bool) -> int:
-        """After the filter and the measurement took a batch: its plot rows, truth, history entry and record."""
+    def _commit_batch(self, items, datas, pos, rows: tuple, changed, grown: bool) -> Operation:
+        """After the filter and the measurement took a batch: its plot rows, truth and history entry; its record,
+        for the caller to emit."""
         self._extend_series(self._s, *rows)
         self._s.truth.remember(items, datas, pos)
-        self._record("insert batch", Verdict.INSERTED, None, b"", (), (), (), changed, grown=grown,
-                     count=len(items), first=describe(items[0], 24))
-        return len(items)
+        return self._record("insert batch", Verdict.INSERTED, None, b"", (), (), (), changed, grown=grown,
+                            count=len(items), first=describe(items[0], 24), emit=False)
+
+    # --- failures part way (failures.py) ---------------------------------------------------------------------
+    def _own_checkpoint(self, s):
+        """What a batch with no undo step goes back to should it fail part way: a checkpoint with a copy of the
+        filter (a lesson's model, a quiet replay, a filter past the undo budget); None inside a job, which keeps
+        no copy per chunk: the job goes back to its own start instead (``ChunkFailed``)."""
+        return None if self._undo.in_job else checkpoint(s)
+
+    def _failed(self, exc: BaseException, s, cp, kept: int | None, what: str, *, insertion=None, saved=None,
+                inserts: int = 1) -> None:
+        """``exc`` was raised part way through an operation on the state ``s``, which had checkpoint ``cp`` (None:
+        a job's chunk, put back by its job): everything goes back as it was, the filter the same object (the views
+        were told nothing and hold it), the undo step the operation kept dropped; then the message, and an
+        interruption is raised again."""
+        if cp is not None:
+            cut_back(s, cp, insertion, in_place=True)
+            s.kept = kept
+            self._unkeep(saved)
+        flt = s.flt
+        new_bits = 0
+        try:    # (the sizes a growing filter's next stages need; a filter left half-changed may not answer)
+            if isinstance(exc, MemoryError) and not flt.capabilities.sized:
+                new_bits = max(0, limits.scalable_m_after(flt, inserts) - flt.m)
+            message = failure_message(exc, what, flt, kept if kept is not None else s.kept, new_bits)
+        except Exception:
+            message = failure_message(exc, what)
+        if cp is None:
+            raise ChunkFailed(message, exc) from exc
+        self.events.error.emit(message)
+        if interrupted(exc):
+            raise exc
 
     # --- bookkeeping -----------------------------------------------------------------------------------------
     @staticmethod
@@ -326,10 +391,11 @@ class Operations:
                 changed, *, grown: bool = False, result=None, was_member: bool = False, culprits=None,
                 false_negatives: tuple = (), count: int = 1, first: str = "",
                 series_grew: bool = True, copies: tuple = (0, 0), caused_by=None, values=None, s=None,
-                nums=None) -> None:
+                nums=None, emit: bool = True) -> Operation:
         """Append the history entry and emit the one record of this operation (``values``: the changed cells'
         values when the operation knows them, else they are read from the filter; ``nums``: the numbers after
-        it, when the operation made them from its own counts)."""
+        it, when the operation made them from its own counts; ``emit=False``: returned, for the caller to emit
+        once nothing can fail any more)."""
         s = s or self._s
         nums = nums or self._bench.numbers()    # the counts now; the formulas' numbers when first read
         note = false_negative_note(false_negatives) if false_negatives else ""
@@ -354,4 +420,6 @@ class Operations:
                         culprits=culprits or {}, false_negatives=tuple(false_negatives),
                         truth_known=s.truth.known, inserted=copies[0], removed=copies[1], caused_by=caused_by)
         s.last = rec
-        self.events.operated.emit(rec)
+        if emit:
+            self.events.operated.emit(rec)
+        return rec

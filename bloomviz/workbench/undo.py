@@ -58,10 +58,15 @@ def checkpoint(s: State, copy_filter: bool = True) -> Checkpoint:
                       probes=mm.probes, probe_keys=mm.keys, seed=mm.seed, last=s.last)
 
 
-def cut_back(s: State, cp: Checkpoint, insertion=None) -> None:
+def cut_back(s: State, cp: Checkpoint, insertion=None, in_place: bool = False) -> None:
     """Put ``s`` back as it was at ``cp`` (the filter becomes a copy of the checkpoint's, when it kept one;
-    ``insertion``: the one insert made since, which the filter takes back instead)."""
-    if cp.flt is not None:
+    ``insertion``: the one insert made since, which the filter takes back instead). ``in_place``: the filter
+    object stays the same one, its contents those of the copy (an operation that failed part way: the views,
+    told nothing, still hold it)."""
+    if cp.flt is not None and in_place:
+        vars(s.flt).clear()
+        vars(s.flt).update(vars(cp.flt.copy()))
+    elif cp.flt is not None:
         s.flt = cp.flt.copy()
     elif insertion is not None:
         capabilities.take_back(s.flt, insertion)

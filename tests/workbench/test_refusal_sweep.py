@@ -194,3 +194,163 @@ def test_a_union_or_intersection_of_filters_that_differ_is_refused_and_changes_n
             else:
                 raise AssertionError(f"{variant} and {other} with {change} were combined")
         assert [(len(f), capabilities.grid_values(f).tobytes()) for f in (a, b)] == before
+
+
+# --- failures part way: an exception no check could foresee, injected where the work changes things ----------
+# Each injection lets the real code run and then raises (so the filter, the tracker or the rows have already
+# changed when it comes), or raises where a scalable filter allocates a new stage. Every insert entry of the
+# model must put everything back and say what failed; an interruption is put back and raised again.
+from bloomviz.filters import scalable as scalable_module                    # noqa: E402
+from bloomviz.items.generated import GeneratedItems, GeneratedRun          # noqa: E402
+from bloomviz.measure import pipeline as pipeline_module                   # noqa: E402
+from bloomviz.measure.fp_tracker import FpTracker                          # noqa: E402
+from bloomviz.workbench.truth import Truth                                  # noqa: E402
+
+
+def _raised(exc: type) -> BaseException:
+    return MemoryError() if exc is MemoryError else exc("injected")
+
+
+def _after(monkeypatch, owner, name: str, exc: type, on_call: int) -> list:
+    """``owner.name`` runs, then raises on its ``on_call``-th call; returns the list its failures are noted in."""
+    real = getattr(owner, name)
+    calls, fired = [0], []
+
+    def failing(*args, **kwargs):
+        out = real(*args, **kwargs)
+        calls[0] += 1
+        if calls[0] >= on_call:
+            fired.append(name)
+            raise _raised(exc)
+        return out
+    monkeypatch.setattr(owner, name, failing)
+    return fired
+
+
+def _before(monkeypatch, owner, name: str, exc: type, on_call: int) -> list:
+    """``owner.name`` raises before it runs: a variant's ``add`` changes nothing when it raises (it hashes before
+    it writes), which the model relies on for the variants whose typed inserts keep no copy."""
+    fired = []
+
+    def failing(*args, **kwargs):
+        fired.append(name)
+        raise _raised(exc)
+    monkeypatch.setattr(owner, name, failing)
+    return fired
+
+
+def _no_stage(monkeypatch, owner, name, exc, on_call) -> list:
+    """A scalable filter's next stage cannot be allocated (its bits: a MemoryError from bitarray)."""
+    fired = []
+
+    def no_memory(*args, **kwargs):
+        fired.append("stage")
+        raise _raised(exc)
+    monkeypatch.setattr(scalable_module, "BloomFilter", no_memory)
+    return fired
+
+
+# (name, how it is injected, where): each raises after the real code has run, or instead of a stage's bits
+INJECTIONS = [
+    ("the filter's add", _before, (lambda wb: type_of_add(wb), "add")),
+    ("a tracker's single-insert pass", _after, (lambda wb: FpTracker, "on_insert")),
+    ("a tracker's batch kernel", _after, (lambda wb: FpTracker, "insert_batch")),
+    ("the curve's rows", _after, (lambda wb: pipeline_module.MeasuredSeries, "add")),
+    ("the truth", _after, (lambda wb: Truth, "remember")),
+    ("a new stage's bits", _no_stage, (lambda wb: None, None)),
+]
+
+
+def type_of_add(wb):
+    from bloomviz.filters.standard import BloomFilter
+    return BloomFilter if wb.filter.capabilities.staged else type(wb.filter)   # (a stage is a BloomFilter)
+
+
+def _fill_newest_stage(wb) -> None:
+    """A scalable filter's newest stage made full, so that the next insert opens a stage."""
+    flt = wb.filter
+    if flt.capabilities.staged:
+        room = flt.stages.specs[-1].capacity - len(flt.stages[-1])
+        if room:
+            assert wb.insert_batch([f"fill {i}" for i in range(room)]) == room
+
+
+def _generated(count: int, at: int = 0) -> GeneratedRun:
+    return GeneratedRun(GeneratedItems(at + count, seed=11), at, at + count)
+
+
+def _job(wb, total: int, atomic: bool) -> None:
+    at = [0]
+
+    def source(count):
+        run = _generated(min(count, total - at[0]), at[0])
+        at[0] = run.stop
+        return run if len(run) else []
+    assert wb.run_job(source, total, "auto-play items", atomic=atomic)
+    wb.run_to_end()
+
+
+# (entry, what it does, the call of the injected code that fails: a job's second chunk comes after one committed)
+ENTRIES = [
+    ("typed insert", lambda wb: wb.insert("a fresh typed item"), 1),
+    ("pasted batch", lambda wb: wb.insert_batch([f"pasted {i}" for i in range(150)]), 1),
+    ("auto-play batch", lambda wb: wb.insert_batch(_generated(150)), 1),
+    ("file import (all or nothing)", lambda wb: _job(wb, 9_000, atomic=True), 2),
+    ("auto-play job", lambda wb: _job(wb, 9_000, atomic=False), 2),
+]
+
+
+def _injected(variant, entry, injection, exc, monkeypatch):
+    name, inject, (owner, method) = injection
+    wb = next(wb for wb in (reached(variant, seed) for seed in range(4, 40)) if wb.variant == variant)
+    if inject is _no_stage:
+        _fill_newest_stage(wb)
+    said: list[str] = []
+    wb.events.error.connect(said.append)
+    before = observable(wb)
+    fired = inject(monkeypatch, owner(wb), method, exc, entry[2])
+    return wb, said, before, fired
+
+
+@pytest.mark.parametrize("exc", [MemoryError, RuntimeError])
+@pytest.mark.parametrize("variant", list(DESIGNS))
+def test_a_failure_part_way_puts_everything_back_and_says_what_failed(variant, exc, monkeypatch):
+    failures, tried = [], set()
+    for injection in INJECTIONS:
+        for entry in ENTRIES:
+            wb, said, before, fired = _injected(variant, entry, injection, exc, monkeypatch)
+            entry[1](wb)
+            monkeypatch.undo()
+            if not fired:       # this entry never reaches that code (a batch calls no add)
+                continue
+            tried.add((injection[0], entry[0]))
+            where = f"{injection[0]} in a {entry[0]}"
+            changed = differences(before, observable(wb), fresh_kept=nbytes(wb.state))
+            if changed:
+                failures.append(f"{where}: changed {changed}")
+            pattern = (r"not enough memory to insert .*\d (B|KiB|MiB)" if exc is MemoryError
+                       else r"could not insert .*RuntimeError: injected")
+            if not any(re.search(pattern, text) for text in said):
+                failures.append(f"{where}: no message matching {pattern!r} in {said}")
+            # and the model goes on: the same entry works once nothing fails
+            entry[1](wb)
+            if len(wb.history) <= len(before["history"]):
+                failures.append(f"{where}: the model took nothing afterwards")
+    assert not failures, "\n".join(failures)
+    # every injection was met by some entry, and every entry met several
+    assert {name for name, _ in tried} >= {i[0] for i in INJECTIONS if variant == "scalable" or "stage" not in i[0]}
+    assert all(sum(e == entry[0] for _, e in tried) >= 3 for entry in ENTRIES), sorted(tried)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e[0] for e in ENTRIES])
+@pytest.mark.parametrize("variant", ["standard", "counting", "scalable"])
+def test_an_interruption_part_way_is_put_back_and_raised_again(variant, entry, monkeypatch):
+    injection = INJECTIONS[1] if entry[0] == "typed insert" else INJECTIONS[2]
+    wb, said, before, fired = _injected(variant, entry, injection, KeyboardInterrupt, monkeypatch)
+    with pytest.raises(KeyboardInterrupt):
+        entry[1](wb)
+    monkeypatch.undo()
+    assert fired
+    assert differences(before, observable(wb), fresh_kept=nbytes(wb.state)) == []
+    assert not wb.busy
+    assert any("interrupted" in text for text in said), said

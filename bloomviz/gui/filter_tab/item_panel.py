@@ -52,6 +52,7 @@ SHOWN_POSITIONS = 16     # positions listed while typing; more (k up to 64) end 
 class ItemPanel(Messages, QtWidgets.QWidget):
     class Error(Messages.Error):
         refused = Msg("Refused: {problem}")     # the workbench's refusals, and the panel's own
+        stopped = Msg("Stopped: {problem}")     # an insert that failed part way, put back (workbench/failures.py)
         too_long = Msg("Not taken: the item box holds at most {most} characters; it kept its text. For a "
                        "longer list, save it to a text file and use File → Insert from file….")
 
@@ -253,6 +254,11 @@ class ItemPanel(Messages, QtWidgets.QWidget):
         self._on_operated(self._wb.last_record)   # a rollback shows its last operation's verdict again
 
     def _on_error(self, message: str) -> None:
-        # The workbench's refusals already open with "Refused: "; the title says it once.
+        # The workbench's refusals already open with "Refused: ", its failures with "Stopped: "; the title says it
+        # once.
+        stopped = tr("Stopped: ")
+        if message.startswith(stopped):
+            self._notice(self.Error.stopped, problem=message[len(stopped):])
+            return
         text = message[len("Refused: "):] if message.startswith("Refused: ") else message
         self._notice(self.Error.refused, problem=text)

@@ -166,6 +166,21 @@ def _discard_unfinished_writes() -> None:
     atomic_write.discard_unfinished()
 
 
+def _command_words(argv: list[str]) -> str:
+    command = next((a for a in argv if not a.startswith("-")), None)
+    return f"'{PROG} {command}'" if command else f"'{PROG}'"
+
+
+def _peak_memory() -> str:
+    """The process's peak resident memory, in words (what a MemoryError's message can say of sizes)."""
+    from bloomviz.theory.units import human_bytes
+    try:
+        import resource
+        return human_bytes(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)   # (KiB on Linux)
+    except (ImportError, OSError, ValueError):
+        return "an unknown amount"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -204,6 +219,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         _discard_unfinished_writes()
         print(f"\n{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except MemoryError:
+        # every size a user types is checked before it is allocated, but a run's arrays add up with what else the
+        # machine holds: one line, no traceback, no half-written file
+        _discard_unfinished_writes()
+        print(f"{PROG}: not enough memory to finish {_command_words(argv)} (the process had used "
+              f"{_peak_memory()} at most); ask for a smaller m, fewer items or fewer probes", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         # The reader of our stdout went away (e.g. `| head`): stop quietly, and keep Python's exit-time flush
         # from raising again on the closed pipe.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -107,4 +108,24 @@ def test_a_stop_before_the_writer_is_guarded_still_leaves_no_temporary(tmp_path,
     monkeypatch.setattr(simulate, "open_csv", open_then_stop)
     code = cli.main(["simulate", "--m", "1000", "--k", "3", "--n", "10", "--csv", str(tmp_path / "r.csv")])
     assert code == 130 and "interrupted" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_running_out_of_memory_says_so_in_one_line_and_leaves_no_temporary(tmp_path, monkeypatch, capsys):
+    """A MemoryError in a run (its arrays, with what else the machine holds) was a traceback: one line now, with
+    the command and the memory the process had reached, exit 1, no half-written CSV."""
+    from bloomviz import cli
+    from bloomviz.commands import simulate
+    real = simulate.open_csv
+
+    def open_then_no_memory(prog, path):
+        real(prog, path)
+        raise MemoryError()
+
+    monkeypatch.setattr(simulate, "open_csv", open_then_no_memory)
+    code = cli.main(["simulate", "--m", "1000", "--k", "3", "--n", "10", "--csv", str(tmp_path / "r.csv")])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert re.fullmatch(r"bloomviz: not enough memory to finish 'bloomviz simulate' \(the process had used "
+                        r"[\d.]+ (MiB|GiB) at most\); .*\n", err), err
     assert list(tmp_path.iterdir()) == []

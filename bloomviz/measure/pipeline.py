@@ -253,18 +253,14 @@ class Measurement:
         return self.added(self.filter.add(item))
 
     def added(self, ins) -> StepRecord:
-        """The counts after ``ins``, the filter's ``add`` that has just happened (``add`` does both; the window's
-        model calls the two itself, so that it holds the insertion to take back should the counting fail)."""
-        flt = self.filter
-        fp = self._tracking.after_add(flt, ins)
+        """``add`` after its ``filter.add`` gave ``ins`` (the window's model holds ``ins``, to take it back)."""
+        fp = self._tracking.after_add(self.filter, ins)
         self.n += 1
-        n, fp, bits = np.array([self.n], np.int64), np.array([fp], np.int64), np.array([flt.bits_set], np.int64)
+        n, fp, bits = np.array([self.n], np.int64), np.array([fp], np.int64), np.array([self.filter.bits_set], np.int64)
         if self.series is not None:
             self.add_rows(n, fp, bits)
-        if self._every is None and not self._at.size:     # no checkpoint can fall here (the window's)
-            return StepRecord(n, fp, bits, _NONE_KEPT, True, ins)
-        record = self._record(n, fp, bits)
-        return StepRecord(n, fp, bits, record.kept, True, ins)
+        return StepRecord(n, fp, bits, _NONE_KEPT if self._every is None and not self._at.size    # (the window's)
+                          else self._record(n, fp, bits).kept, True, ins)
 
     def add_rows(self, n, fp, bits_set) -> None:
         """Append rows of counts (n, false positives, bits set) to ``series``. Their theory is computed when a row

@@ -121,10 +121,21 @@ class PlotReadout:
         series = view.series
         if series is None or len(series) == 0:
             self.label.setText(tr("No data yet: insert items to see the false-positive rate."))
-            self.fit()
+            # room for the lines the first values will take: the plot then keeps its height when they come
+            # (it shrank by a line at the first insert, the plot and its legend laid out again in that turn)
+            self.fit(self._html(_SAMPLE_ROW, False))
             return
         hovering = self.hover_n is not None
         row = values_at(series, self.hover_n if hovering else None)
+        self.label.setText(self._html(row, hovering))
+        self.fit()
+        for line in self._crosshairs:
+            line.setVisible(hovering)
+            if hovering:
+                line.setPos(row["n"])
+
+    def _html(self, row: dict, hovering: bool) -> str:
+        view = self._view
         pal = THEMES[view.dark]
 
         def swatch(key: str, text: str) -> str:
@@ -144,15 +155,10 @@ class PlotReadout:
                                                                           expected=value("fill_expected")))
         if view.show_estimate:
             parts.append(tr("estimated n {n}").format(n=value("n_estimated")))
-        if len(series) == 1 and row["n"] > 0:
+        if view.series is not None and len(view.series) == 1 and row["n"] > 0:
             # one point with items already in: a filter opened without the history of how it filled
             parts.append("<i>" + tr("one point: the filter as it was opened; each insert adds the next") + "</i>")
-        self.label.setText(" &nbsp;·&nbsp; ".join(parts))
-        self.fit()
-        for line in self._crosshairs:
-            line.setVisible(hovering)
-            if hovering:
-                line.setPos(row["n"])
+        return " &nbsp;·&nbsp; ".join(parts)
 
     def on_mouse_moved(self, pos) -> None:
         for plot in self._visible_plots():
@@ -168,7 +174,7 @@ class PlotReadout:
             self.hover_n = None
             self.update()
 
-    def fit(self) -> None:
+    def fit(self, room_for: str | None = None) -> None:
         # A wrapped label in a layout is squeezed below its text's height when space is short (at 150 % text
         # the readout lost its second half): the label claims its text's height inside a scroll area that
         # is as high as the text, up to a third of the plot's height.
@@ -177,7 +183,25 @@ class PlotReadout:
             return
         margins = view.layout().contentsMargins()
         width = view.width() - margins.left() - margins.right()   # its own width may not be laid out yet
-        wanted = readout.heightForWidth(max(1, width - area.verticalScrollBar().sizeHint().width()))
+        text_width = max(1, width - area.verticalScrollBar().sizeHint().width())
+        wanted = readout.heightForWidth(text_width)
+        if room_for is not None:        # ``room_for``: a text whose height to keep free as well
+            wanted = max(wanted, _height_of(room_for, readout, text_width))
         readout.setMinimumHeight(wanted)
         line = readout.fontMetrics().lineSpacing()
         area.setFixedHeight(max(0, min(wanted, max(2 * line, view.height() // 3))))
+
+
+# a readout of typical values (every curve, a six-digit n): the height the first values will need
+_SAMPLE_ROW = {"row": 0, "n": 888_888, "fp_measured": 0.0123, "fp_low": 0.0101, "fp_high": 0.0148, "fp_exact": 0.0125,
+               "fp_classic": 0.0125, "fp_approx": 0.0126, "fp_bound": 0.0131, "fill": 0.512,
+               "fill_expected": 0.513, "n_estimated": 888_000}
+
+
+def _height_of(text: str, like: QtWidgets.QLabel, width: int) -> int:
+    probe = QtWidgets.QLabel()
+    probe.setFont(like.font())
+    probe.setTextFormat(like.textFormat())
+    probe.setWordWrap(True)
+    probe.setText(text)
+    return probe.heightForWidth(width)

@@ -171,3 +171,19 @@ def test_the_capacity_label_is_shortened_or_left_out_rather_than_cut(qtbot, widg
         assert shown is not None and shown.startswith("capacity n = ")   # room enough: in full
     else:
         assert shown is None or shown.startswith("n = ")
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.5])
+def test_the_first_values_keep_the_plot_its_height(qtbot, widget, series, scale):
+    # The empty readout keeps room for the lines the first values take: the plot does not shrink (and lay out
+    # its legend again) in the turn of the first insert.
+    widget.resize(800, 420)
+    widget.set_font_scale(scale)
+    widget.set_series(None)
+    settle(qtbot, widget)
+    assert "No data yet" in widget.readout_text()
+    before = widget.plot_item.getViewBox().sceneBoundingRect().height()
+    widget.set_series(series)
+    settle(qtbot, widget)
+    assert "measured" in widget.readout_text()
+    assert widget.plot_item.getViewBox().sceneBoundingRect().height() == before

@@ -22,12 +22,11 @@ insert of the chunk, and which of those rows are checkpoints. ``add(item)`` does
 record with the filter's ``Insertion`` (for highlighting); ``rebuild()`` re-reads the bits after a removal, a
 clear or a load. ``fp_count`` is the one place the count is read.
 
-**rows**: a curve's rows are a ``MeasuredSeries`` (below), written where the counts are known: a measurement
-given one (``series``, the window's) writes each ``add``'s row and the rows ``add_rows`` is handed, with the
-filter's theory; ``Simulation`` adds its checkpoint rows. A row holds what was measured (n, the rate, the bits
-set: 24 bytes); the other columns (``series.row_columns``) are computed for the rows read: drawn, kept or
-written. Computing them for every insert cost 200-380 ns an insert, about 30 % of a measured run, although a
-plot draws a few rows per pixel.
+**rows**: a curve's rows are a ``MeasuredSeries`` (below), written where the counts are known: a measurement given one
+(``series``, the window's) writes each ``add``'s row and the rows ``add_rows`` is handed, with the filter's theory;
+``Simulation`` adds its checkpoint rows. A row holds what was measured (n, the rate, the bits set: 24 bytes); the
+other columns (``series.row_columns``) are computed for the rows read: drawn, kept or written. Computing them for
+every insert cost 200-380 ns an insert, about 30 % of a measured run, although a plot draws a few rows per pixel.
 
 Generated items (``items.generated.GeneratedItems``, and streams.DrawnItems) are hashed from numpy words, never
 made into strings, when the filter's positions are a function of the item's MurmurHash3 (``filters.generated_positions``).
@@ -41,13 +40,13 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from bloomviz.filters.scalable import ScalableBloomFilter
+from bloomviz.filters.generated_positions import takes_halves
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.items.generated import GeneratedItems
 from bloomviz.measure.fp_tracker import FpTracker
 from bloomviz.measure.series import COLUMNS, NONE, OWN, STANDARD, row_columns
 from bloomviz.measure.stepwise import BitsAfterEachStep, ProbedAfterEachStep
-from bloomviz.measure.streams import (ITEM_PREFIX, PROBE_PREFIX, PROBE_SEED_OFFSET, Chunk, item_stream,
-                                      probe_items)
+from bloomviz.measure.streams import ITEM_PREFIX, PROBE_PREFIX, PROBE_SEED_OFFSET, Chunk, item_stream, probe_items
 from bloomviz.measure.tracking import ScalableFpTracker
 from bloomviz.theory.intervals import Z_95, wilson_interval
 from bloomviz.unique_ints import sorted_unique
@@ -198,10 +197,9 @@ class Measurement:
     def step(self, items_or_count, positions: np.ndarray | None = None,
              halves: tuple[np.ndarray, np.ndarray] | None = None) -> StepRecord:
         """Insert the next ``count`` items of the source, or the items given; the record of every insert.
-        ``positions``: the given items' rows of positions (``filter.positions_many``), when the caller needs
-        them too (the window keeps them as its truth), or of the source's next items, when the caller
-        hashed them: the items are then not hashed again. ``halves``: the source's next items' (h1, h2 forced
-        odd), for a filter that ``generated_positions.takes_halves``."""
+        ``positions``: the given items' rows of positions (``filter.positions_many``), when the caller needs them
+        too (the window keeps them as its truth), or of the source's next items, hashed by the caller. ``halves``:
+        their (h1, h2 forced odd), for a filter that ``generated_positions.takes_halves`` (others refuse them)."""
         if isinstance(items_or_count, (int, np.integer)) and not isinstance(items_or_count, bool):
             if self.items is None:
                 raise ValueError("this measurement has no item source: give the items to insert")
@@ -209,6 +207,8 @@ class Measurement:
             start = self.taken
             stop = min(start + count, len(self.items))
             if halves is not None:
+                if not takes_halves(self.filter):      # (it would get other bits than its own items')
+                    raise ValueError("hash halves are taken only by a plain murmur3-mix filter, not this one")
                 if len(halves[0]) != stop - start or len(halves[1]) != stop - start:
                     raise ValueError(f"{len(halves[0])} and {len(halves[1])} hash halves for {stop - start} items")
                 chunk = Chunk(None, halves=halves)

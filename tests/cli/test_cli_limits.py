@@ -75,3 +75,15 @@ def test_every_of_2_63_minus_1_keeps_the_last_row(capsys):
 def test_a_seed_past_64_bits_still_works_as_before(capsys):
     code = cli.main(["simulate", *BASE["simulate"], "--seed", str(2**64)])
     assert code == 0 and capsys.readouterr().out.count("\n") == 101
+
+
+def test_a_scalable_simulations_summary_gives_its_own_theory_not_nan(tmp_path, capsys):
+    """The standard formulas do not describe a scalable filter (its CSV's fp_exact is nan and fp_variant holds
+    its rate): the summary line said 'exact nan'; it names the variant's theory and gives the CSV's last value."""
+    out = tmp_path / "s.csv"
+    assert cli.main(["simulate", "--variant", "scalable", "--initial-capacity", "200", "--p", "0.05", "--n", "2000",
+                     "--probes", "2000", "--csv", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "nan" not in said
+    last = out.read_text().splitlines()[-1].split(",")
+    assert f"the scalable filter's theory {float(last[-1]):.6g}" in said, said

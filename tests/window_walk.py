@@ -122,22 +122,15 @@ for name in ("question", "warning", "information", "critical"):
     setattr(Box, name, staticmethod(answer_box))
 Box.about = staticmethod(lambda *a, **k: None)
 Box.exec = exec_box
-def open_folder(*_a, **_k):
-    # the Other libraries' filter tab's "Open a folder…": a plain folder, a FIFO, a missing one, or cancelled
-    return answer_rng.choice([str(tmp), FIFO, str(tmp / "missing-folder"), ""])
-
-
 QtWidgets.QFileDialog.getOpenFileName = staticmethod(open_name)
 QtWidgets.QFileDialog.getSaveFileName = staticmethod(save_name)
-QtWidgets.QFileDialog.getExistingDirectory = staticmethod(open_folder)
+# the Other libraries' filter tab's "Open a folder…": a plain folder, a FIFO, a missing one, or cancelled
+QtWidgets.QFileDialog.getExistingDirectory = staticmethod(
+    lambda *_a, **_k: answer_rng.choice([str(tmp), FIFO, str(tmp / "missing-folder"), ""]))
 
 
-def get_int(parent, title, label, value=0, low=-2 ** 31, high=2 ** 31 - 1, step=1, *rest):
-    pick = answer_rng.choice([low, high, value, answer_rng.randint(low, min(high, low + 5000))])
-    return pick, answer_rng.random() < 0.8
-
-
-QtWidgets.QInputDialog.getInt = staticmethod(get_int)
+QtWidgets.QInputDialog.getInt = staticmethod(lambda parent, title, label, value=0, low=-2 ** 31, high=2 ** 31 - 1, *_: (
+    answer_rng.choice([low, high, value, answer_rng.randint(low, min(high, low + 5000))]), answer_rng.random() < 0.8))
 QtWidgets.QInputDialog.getText = staticmethod(lambda *a, **k: (answer_rng.choice(["", "x", "é" * 3]),
                                                                 answer_rng.random() < .8))
 

@@ -80,8 +80,9 @@ MODEL_API = (
     "numbers", "formula_break", "status", "can_remove",
 )
 #: Public members of the model the views do not reach through the adapter: answered by the adapter itself
-#: (removal_needs_force in words, validate_config), its events (turned into signals), and a lesson's knobs.
-NOT_FORWARDED = ("removal_needs_force", "validate_config", "events", "for_grid", "reserve")
+#: (removal_needs_force in words, validate_config), its events (turned into signals), a lesson's knobs, and a
+#: job's own steps (reserve, prepare_measurement: called by the job the model runs).
+NOT_FORWARDED = ("removal_needs_force", "validate_config", "events", "for_grid", "reserve", "prepare_measurement")
 #: The members of ``MODEL_API`` that change the model: the records still pending are delivered before each.
 CHANGES = frozenset((
     "insert", "lookup", "remove", "insert_batch", "insert_many", "run_job", "run_steps", "step_job",

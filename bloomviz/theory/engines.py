@@ -20,7 +20,6 @@ from typing import Callable
 
 import numpy as np
 
-from bloomviz.i18n import number, tr
 from bloomviz.theory import rates
 
 LN2 = math.log(2)
@@ -51,6 +50,28 @@ PROBS = (
 )
 OPT_K = tuple(max(1, min(range(len(row)), key=lambda j: (row[j], j))) for row in PROBS)
 CASSANDRA_MIN_FP = PROBS[20][-1]
+
+
+class Note(str):
+    """A note on what an engine built: its English text (what the command line prints), keeping its template and
+    values so that the window writes it in its own language (``gui.explorer_tab.engine_preset.note_text``). Theory
+    writes numbers, not translated words; a value is a number, a string shown as it is, or (number, decimals)."""
+
+    template: str
+    values: dict
+
+    def __new__(cls, template: str, **values):
+        note = super().__new__(cls, template.format(**{key: _english(v) for key, v in values.items()}))
+        note.template, note.values = template, values
+        return note
+
+
+def _english(value) -> str:
+    if isinstance(value, tuple):
+        return f"{value[0]:,.{value[1]}f}"
+    if isinstance(value, (str, bool)):
+        return str(value)
+    return f"{value:,}" if isinstance(value, int) else f"{value:,g}"
 
 
 @dataclass(frozen=True)
@@ -106,8 +127,8 @@ def cassandra(n: int, fp_chance: float = 0.01) -> Built:
         while PROBS[b][k - 1] <= fp_chance:
             k -= 1
     m = 64 * math.ceil((n * b + 20) / 64)
-    notes = [tr("{bits} bits per key from the table, k = {k}; 1.0 means no filter at all; LeveledCompactionStrategy "
-                "tables default to 0.1, others to 0.01").format(bits=b, k=k)]
+    notes = [Note("{bits} bits per key from the table, k = {k}; 1.0 means no filter at all; LeveledCompactionStrategy "
+                "tables default to 0.1, others to 0.01", bits=b, k=k)]
     return _flat("cassandra", n, m, k, settings, notes, source)
 
 
@@ -123,8 +144,8 @@ def rocksdb(n: int, bits_per_key: float = 10.0, legacy: bool = False) -> Built:
         lines += lines % 2 == 0    # odd, so more hash bits decide the line
         m = 512 * lines
         return Built("rocksdb", n, m, k, "lines-512", _line_rate(n, m, k), settings,
-                     [tr("whole bits per key {bits}, k = int(0.69 × that), an odd number of 512-bit lines; line and "
-                         "probes come from one 32-bit hash, which lifts the real rate above this").format(bits=whole)],
+                     [Note("whole bits per key {bits}, k = int(0.69 × that), an odd number of 512-bit lines; line and "
+                         "probes come from one 32-bit hash, which lifts the real rate above this", bits=whole)],
                      "RocksDB LegacyBloomBitsBuilder (format_version < 5)")
     steps = ((2080, 1), (3580, 2), (5100, 3), (6640, 4), (8300, 5), (10070, 6), (11720, 7), (14001, 8),
              (16050, 9), (18300, 10), (22001, 11), (25501, 12))
@@ -134,8 +155,8 @@ def rocksdb(n: int, bits_per_key: float = 10.0, legacy: bool = False) -> Built:
     nbytes = (n * millibits + 7999) // 8000
     m = 8 * ((nbytes + 63) // 64 * 64)
     return Built("rocksdb", n, m, k, "lines-512", _line_rate(n, m, k) if m else 1.0, settings,
-                 [tr("{millibits} millibits per key → k = {k} (FastLocalBloom's table); bytes rounded up to whole "
-                     "64-byte cache lines; optimize_filters_for_memory off").format(millibits=millibits, k=k)],
+                 [Note("{millibits} millibits per key → k = {k} (FastLocalBloom's table); bytes rounded up to whole "
+                     "64-byte cache lines; optimize_filters_for_memory off", millibits=str(millibits), k=k)],
                  "RocksDB FastLocalBloomBitsBuilder::CalculateSpace, FastLocalBloomImpl::ChooseNumProbes")
 
 
@@ -147,13 +168,13 @@ def parquet(n: int, fpp: float = 0.05, writer: str = "arrow", max_bytes: int = 1
     bits = -8.0 * n / math.log(1 - fpp ** (1 / 8))
     bits = min(max(int(bits), 256), max_bytes * 8)
     m = min(1 << (bits - 1).bit_length(), max_bytes * 8)
-    notes = [tr("m = -8 ndv / ln(1 - fpp^(1/8)), at least 32 bytes, rounded up to a power of two: the rate lands "
+    notes = [Note("m = -8 ndv / ln(1 - fpp^(1/8)), at least 32 bytes, rounded up to a power of two: the rate lands "
                 "up to 2x below the target, never above (unless capped)")]
     if writer == "arrow":
-        notes.append(tr("Arrow C++ 26 (pyarrow): fpp 0.05, ndv unset = the largest row group's rows; it may then "
+        notes.append(Note("Arrow C++ 26 (pyarrow): fpp 0.05, ndv unset = the largest row group's rows; it may then "
                         "fold the filter smaller while its estimate stays under fpp"))
     else:
-        notes.append(tr("parquet-java: parquet.bloom.filter.fpp 0.01 by default, at most "
+        notes.append(Note("parquet-java: parquet.bloom.filter.fpp 0.01 by default, at most "
                         "parquet.bloom.filter.max.bytes (1 MiB)"))
     return Built("parquet", n, m, 8, "blocks-256", _sbbf_rate(n, m), {"fpp": fpp, "writer": writer}, notes,
                  "Arrow parquet/bloom_filter.h OptimalNumOfBits; parquet-java BlockSplitBloomFilter.optimalNumOfBits")
@@ -176,11 +197,11 @@ def clickhouse(n: int, false_positive: float = 0.025, rows: int = 8192) -> Built
     capped = best is None
     b, k = best or (19, min_index[19])
     m = 64 * math.ceil(math.ceil(b * rows / 8) / 8)
-    notes = [tr("{bits} bits per row × {rows} rows per granule, k = {k} (the summary-cache table); the filter is "
-                "sized for rows, not distinct values").format(bits=b, rows=number(rows), k=k)]
+    notes = [Note("{bits} bits per row × {rows} rows per granule, k = {k} (the summary-cache table); the filter is "
+                "sized for rows, not distinct values", bits=b, rows=rows, k=k)]
     if capped:
-        notes.append(tr("below {rate} the table has no row: ClickHouse falls back to 19 bits per row and k = 13, "
-                        "whatever rate was asked").format(rate=number(PROBS[19][13])))
+        notes.append(Note("below {rate} the table has no row: ClickHouse falls back to 19 bits per row and k = 13, "
+                        "whatever rate was asked", rate=PROBS[19][13]))
     return _flat("clickhouse", n, m, k, {"false_positive": false_positive, "rows": rows}, notes,
                  "ClickHouse BloomFilterHash::calculationBestPractices, MergeTreeIndexGranuleBloomFilter")
 
@@ -198,11 +219,11 @@ def redis(n: int, error_rate: float = 0.01, capacity: int | None = None, noround
         entries = capacity + int((bits - capacity * bpe) / bpe)
     m = 64 * math.ceil(bits / 64)
     k = math.ceil(0.693147180559945 * bpe)
-    notes = [tr("bits per entry {bits}, k = ceil(ln2 × that) = {k}").format(bits=number(bpe, 3), k=k)]
+    notes = [Note("bits per entry {bits}, k = ceil(ln2 × that) = {k}", bits=(bpe, 3), k=k)]
     if not noround:
-        notes.append(tr("bits rounded up to 2^{power}: the link's capacity grows to {entries} entries instead of its "
-                        "rate falling (BF.RESERVE ... NOROUND keeps the bits asked)").format(
-            power=(bits - 1).bit_length(), entries=number(entries)))
+        notes.append(Note("bits rounded up to 2^{power}: the link's capacity grows to {entries} entries instead of its "
+                        "rate falling (BF.RESERVE ... NOROUND keeps the bits asked)",
+            power=(bits - 1).bit_length(), entries=entries))
     return _flat("redis", n, m, k, {"error_rate": error_rate, "capacity": capacity, "noround": noround}, notes,
                  "RedisBloom deps/bloom/bloom.c bloom_init_size")
 
@@ -210,17 +231,17 @@ def redis(n: int, error_rate: float = 0.01, capacity: int | None = None, noround
 def git(n: int) -> Built:
     if n > 512:
         # k stays git's 7: the byte of eight 1s answers "maybe" whatever positions a path gets
-        return Built("git", n, 8, 7, "flat", 1.0, {}, [tr("more than 512 changed paths: git writes the 1-byte "
+        return Built("git", n, 8, 7, "flat", 1.0, {}, [Note("more than 512 changed paths: git writes the 1-byte "
                      "'too many changes' filter of all ones, which answers maybe to everything")],
                      "git bloom.c get_or_compute_bloom_filter")
     m = 8 * max(1, math.ceil(n * 10 / 8))
-    return _flat("git", n, m, 7, {}, [tr("10 bits per changed path (directories count too), k = 7, whole bytes; "
+    return _flat("git", n, m, 7, {}, [Note("10 bits per changed path (directories count too), k = 7, whole bytes; "
                                          "0 paths writes one zero byte")], "git bloom.c (bits_per_entry 10, num_hashes 7)")
 
 
 def ethereum(n: int) -> Built:
-    return _flat("ethereum", n, 2048, 3, {}, [tr("every block's and receipt's logsBloom is {m} bits with 3 bits per "
-                                                 "address or topic, whatever n is").format(m=number(2048))],
+    return _flat("ethereum", n, 2048, 3, {}, [Note("every block's and receipt's logsBloom is {m} bits with 3 bits per "
+                                                 "address or topic, whatever n is", m=2048)],
                  "Ethereum Yellow Paper, M3:2048")
 
 
@@ -229,7 +250,7 @@ def spark(n: int, fpp: float = 0.03) -> Built:
         raise ValueError(f"fpp must be in (0, 1), got {fpp}")
     bits = int(-n * math.log(fpp) / LN2SQ)
     k = max(1, round(bits / n * LN2))
-    return _flat("spark", n, 64 * math.ceil(bits / 64), k, {"fpp": fpp}, [tr("optimalNumOfBits, whole 64-bit words; "
+    return _flat("spark", n, 64 * math.ceil(bits / 64), k, {"fpp": fpp}, [Note("optimalNumOfBits, whole 64-bit words; "
                  "k from the unrounded bits")], "Spark BloomFilter.create(expectedNumItems, fpp)")
 
 
@@ -239,8 +260,8 @@ def orc(n: int, fpp: float = 0.05) -> Built:
     nb = int(-n * math.log(fpp) / LN2SQ)
     m = nb + (64 - nb % 64)    # the writer adds a whole word when nb is already a multiple of 64
     k = max(1, round(m / n * LN2))
-    return _flat("orc", n, m, k, {"fpp": fpp}, [tr("n is the row index stride ({rows} rows by default) per "
-                                                   "filter").format(rows=number(10_000))],
+    return _flat("orc", n, m, k, {"fpp": fpp}, [Note("n is the row index stride ({rows} rows by default) per "
+                                                   "filter", rows=10_000)],
                  "ORC BloomFilter.cc BloomFilterImpl(expectedEntries, fpp)")
 
 
@@ -249,9 +270,9 @@ def hudi(n: int, fpp: float = 1e-9) -> Built:
         raise ValueError(f"fpp must be in (0, 1), got {fpp}")
     m = math.ceil(n * (-math.log(fpp) / LN2SQ))
     k = math.ceil(LN2 * m / n)
-    return _flat("hudi", n, m, k, {"fpp": fpp}, [tr("hoodie.index.bloom.num_entries {entries} and fpp 1e-9 by "
+    return _flat("hudi", n, m, k, {"fpp": fpp}, [Note("hoodie.index.bloom.num_entries {entries} and fpp 1e-9 by "
                                                     "default; a DYNAMIC_V0 filter adds a row of this size per "
-                                                    "num_entries").format(entries=number(60_000))],
+                                                    "num_entries", entries=60_000)],
                  "Hudi BloomFilterUtils.getBitSize, getNumHashes")
 
 

@@ -107,10 +107,24 @@ class EnginePresetRow(Messages, QtWidgets.QWidget):
         layout = "" if built.layout == "flat" else " " + tr(
             "Its {layout} layout gives {rate} at n (the table below is a flat filter's).").format(
             layout=built.layout, rate=marks(rate_text(built.rate)))
-        notes = "".join(f"<li>{html.escape(x)}</li>" for x in built.notes)
+        notes = "".join(f"<li>{html.escape(note_text(x))}</li>" for x in built.notes)
         self.notes.setText(f"{html.escape(name)}: m = {number(built.m)}, k = {built.k}.{html.escape(layout)}"
                            f"<ul style='margin-left:-20px'>{notes}</ul><i>{html.escape(built.source)}</i>")
         return True
+
+
+def note_text(note) -> str:
+    """An engine's note in the window's language: its template translated, its numbers written by
+    ``i18n.number`` (a (number, decimals) pair to that many places, a string as it is)."""
+    template, values = getattr(note, "template", None), getattr(note, "values", {})
+    if template is None:
+        return str(note)
+
+    def shown(value) -> str:
+        if isinstance(value, tuple):
+            return number(value[0], value[1])
+        return value if isinstance(value, str) else number(value)
+    return tr(template).format(**{key: shown(v) for key, v in values.items()})
 
 
 def setting_placeholder(key: str, default) -> str:

@@ -19,8 +19,7 @@ RANK = {
     "vocabulary": 0,               # the verdicts and highlight kinds every layer shares
     "unique_ints": 0,              # np.unique for int arrays without numpy.ma (numpy only)
     "palette": 0,                  # colours of the pictures drawn without Qt (notebook image, lab report)
-    "i18n": -1,                    # the user's language (gettext, standard library only): below every layer,
-                                   # so a rule's note in theory is written in the language it is read in
+    "i18n": 0,                     # the window's words in the user's language (gettext, standard library only)
     "items": 1,                    # item -> bytes, item sources
     "hashing": 2,                  # bytes -> positions
     "filters": 3,                  # the filters and their variants

@@ -42,10 +42,13 @@ OUT_OF_RANGE = "bloomviz.filters.bit_kernels._out_of_range"
 FLIPS = ("bloomviz.measure.first_flips._build", "bloomviz.measure.first_flips._set_rows", OUT_OF_RANGE)
 FIRST_ROWS = "bloomviz.measure.first_flips._first_rows"
 # ProbeBits.flip_halves (a filter of murmur3-mix given its items' hash halves): the table, the setting pass,
-# the probe bits that turned, the rows that turned them (fresh_rows at most EXACT_MAX_M bits, _first_fresh_in past)
+# the probe bits that turned, the rows that turned them (fresh_rows at most EXACT_MAX_M bits, _first_fresh_in past),
+# the probes a batch completed and the counts after each row (completions.py, the exact tracker's insert_halves)
 FLIP_HALVES = ("bloomviz.measure.first_flips._build", "bloomviz.measure.first_flips._set_halves_at",
                "bloomviz.measure.first_flips._turned_split", "bloomviz.measure.first_flips._first_fresh_in",
-               "bloomviz.measure.fresh_rows.fresh_rows")
+               "bloomviz.measure.fresh_rows.fresh_rows", "bloomviz.measure.completions.by_probe",
+               "bloomviz.measure.completions.complete", "bloomviz.measure.completions.completion_rows",
+               "bloomviz.measure.completions.running_counts")
 # mixed_kernel's set_from_halves / test_from_halves (Brainflayer's bulk insert, lookups by halves)
 SET_HALVES = ("bloomviz.hashing.mixed_kernel._mix_set", "bloomviz.hashing.mixed_kernel._count_bits")
 TEST_HALVES = ("bloomviz.hashing.mixed_kernel._mix_test",)
@@ -91,12 +94,17 @@ KERNELS: dict[str, tuple[tuple[str, ...], str | None, bool]] = {
         ("i64[]", "i64[]", "i64[]", "i64[]", "i64[]!", "u8[]!"), None, False),
     "bloomviz.measure.fresh_rows.fresh_rows": (
         ("i64[]", "i64[]", "i64[]", "i64[]", "i64[]!", "u8[]!", "i64", "i64[]!", "i64[]!"), "i64", False),
+    "bloomviz.measure.completions.by_probe": (("i64[]", "i64[]", "i64[]!", "i64[]!"), None, False),
+    "bloomviz.measure.completions.complete": (("i64[]", "i64[]", "i64[]", "bool[]!", "i64[]!", "i64[]", "i64[]",
+                                               "u8[]!", "i64[]!", "i64[]!", "i64[]!"), None, False),
+    "bloomviz.measure.completions.completion_rows": (("i64[]", "i64[]", "i64[]", "i64[]", "i64[]!"), None, False),
+    "bloomviz.measure.completions.running_counts": (("i64[]!", "i64", "i64[]", "i64", "i64[]!"), None, False),
 }
 # the files whose code ends up in the object (a change to any of them makes the cached file stale)
 SOURCES = ("hashing/intrinsics.py", "hashing/murmur_kernel.py", "hashing/list_kernel.py", "hashing/mixed_kernel.py",
            "hashing/str_layout.py", "hashing/lazy_jit.py", "hashing/native_kernels.py", "hashing/native_build.py",
            "hashing/generated_kernel.py", "items/generated.py", "filters/bit_kernels.py", "measure/first_flips.py",
-           "measure/fresh_rows.py")
+           "measure/fresh_rows.py", "measure/completions.py")
 MAGIC = b"bloomviz native kernels 1\n"
 KEPT_FILES = 8     # the most recently written files kept beside a new one (other versions, other checkouts)
 MAX_FILE_BYTES = 1 << 24      # the file is ~50 KB: anything far larger is not one of ours, and is not read

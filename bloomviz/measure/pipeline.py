@@ -200,6 +200,8 @@ class Measurement:
         ``positions``: the given items' rows of positions (``filter.positions_many``), when the caller needs them
         too (the window keeps them as its truth), or of the source's next items, hashed by the caller. ``halves``:
         their (h1, h2 forced odd), for a filter that ``generated_positions.takes_halves`` (others refuse them)."""
+        if halves is not None and not takes_halves(self.filter):      # (it would get other bits than its own items')
+            raise ValueError("hash halves are taken only by a plain murmur3-mix filter, not this one")
         if isinstance(items_or_count, (int, np.integer)) and not isinstance(items_or_count, bool):
             if self.items is None:
                 raise ValueError("this measurement has no item source: give the items to insert")
@@ -207,8 +209,6 @@ class Measurement:
             start = self.taken
             stop = min(start + count, len(self.items))
             if halves is not None:
-                if not takes_halves(self.filter):      # (it would get other bits than its own items')
-                    raise ValueError("hash halves are taken only by a plain murmur3-mix filter, not this one")
                 if len(halves[0]) != stop - start or len(halves[1]) != stop - start:
                     raise ValueError(f"{len(halves[0])} and {len(halves[1])} hash halves for {stop - start} items")
                 chunk = Chunk(None, halves=halves)
@@ -222,7 +222,7 @@ class Measurement:
                 chunk = Chunk(self.items[start:stop])
             self.taken = stop
         else:
-            chunk = Chunk(items_or_count, positions=positions)
+            chunk = Chunk(items_or_count, positions=positions, halves=halves)
         size = len(chunk)
         if size == 0:
             empty = np.zeros(0, np.int64)

@@ -114,6 +114,15 @@ class ProbeSet:
         record = self.pipeline.step_positions(positions)
         return record.n, record.fp, record.bits_set
 
+    def insert_halves(self, halves: tuple[np.ndarray, np.ndarray]):
+        """``insert_positions`` for a filter that ``generated_positions.takes_halves``, given the batch's hash
+        halves (h1, h2 forced odd): no n x k array of positions is made (the exact tracker computes them in its
+        passes); the same numbers."""
+        if not self.takes_positions:
+            raise ValueError("this filter's measurement needs the items themselves, not only their hash halves")
+        record = self.pipeline.step(None, halves=halves)
+        return record.n, record.fp, record.bits_set
+
     def after_removal(self, cleared) -> int:
         """The count after a removal (``cleared``: the counters that fell to 0, so bits went 1 -> 0)."""
         if cleared or self.tracker is None:

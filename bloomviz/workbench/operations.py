@@ -17,6 +17,7 @@ import numpy as np
 from bloomviz.filters import capabilities
 from bloomviz.explain.operations import FALSE_NEGATIVE_LIMIT, false_negative_note
 from bloomviz.filters import bitstore
+from bloomviz.filters.generated_positions import halves as generated_halves
 from bloomviz.filters.generated_positions import positions as generated_positions
 from bloomviz.items.encoding import describe, to_bytes_list
 from bloomviz.items.generated import GeneratedRun
@@ -310,10 +311,16 @@ class Operations:
         saved = self._keep(("insert batch", len(run)), s)
         cp = saved if saved is not None else self._own_checkpoint(s)
         try:
-            pos = generated_positions(s.flt, run.items, run.start, run.stop)
-            changed = self._changed_cells(pos)
-            # the truth keeps the run, not these rows: it makes them again if a scan reads them (truth.PositionRows)
-            rec = self._commit_batch(run, None, None, s.measure.insert_positions(pos), changed, grown=False)
+            # the truth keeps the run, not its rows: it makes them again if a scan reads them (truth.PositionRows);
+            # with no changed cells wanted (a job's chunk: the grid compares the bits), no rows are made at all
+            halves = None if self._wants_changed() else generated_halves(s.flt, run.items, run.start, run.stop)
+            if halves is not None:
+                rows, changed = s.measure.insert_halves(halves), None
+            else:
+                pos = generated_positions(s.flt, run.items, run.start, run.stop)
+                changed = self._changed_cells(pos)
+                rows = s.measure.insert_positions(pos)
+            rec = self._commit_batch(run, None, None, rows, changed, grown=False)
         except BaseException as exc:
             self._failed(exc, s, cp, kept, inserting(count=len(run)), saved=saved, inserts=len(run))
             return 0
@@ -324,11 +331,14 @@ class Operations:
         """The cells a batch with these positions changes (before it is inserted); None during a job, whose
         chunks come faster than a grid redraws (the grid then compares the bits itself)."""
         flt = self._s.flt
-        if self._bench.busy or not self._bench.for_grid or not has_bits(flt):
+        if not self._wants_changed():
             return None
         flat = pos.ravel()
         counting = capabilities.of(flt).counting
         return sorted_unique(flat if counting else flat[bitstore.test_bits(flt.bits, flat) == 0])
+
+    def _wants_changed(self) -> bool:
+        return not self._bench.busy and self._bench.for_grid and has_bits(self._s.flt)
 
     def _commit_batch(self, items, datas, pos, rows: tuple, changed, grown: bool) -> Operation:
         """After the filter and the measurement took a batch: its plot rows, truth and history entry; its record,

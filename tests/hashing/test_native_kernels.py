@@ -114,6 +114,19 @@ def _halves_answers(h1, h2, big: int) -> dict:
         model.insert_batch(GeneratedRun(GeneratedItems(4_000, seed=2), 0, 4_000))
         numbers = model.numbers()
         out[f"generated model {m}"] = [numbers.n, numbers.bits_set, numbers.fp_count]
+    for m in (30_011, 9_585_059):     # an auto-play job: its chunks by hash halves (the completions' kernels)
+        gen, at = GeneratedItems(2 ** 63 - 1, seed=2), [0]
+
+        def source(count, gen=gen, at=at):
+            run = GeneratedRun(gen, at[0], at[0] + min(count, 700))
+            at[0] = run.stop
+            return run
+
+        model = Workbench(probes=300, seed=5)
+        model.configure(m, 7, capacity=4_000)
+        model.run_job(source, 4_000, "auto-play items")
+        model.run_to_end()
+        out[f"job {m}"] = [model.series.column(c).tolist() for c in ("n", "fp_measured", "fill")]
     return out
 
 

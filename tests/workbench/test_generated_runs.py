@@ -156,3 +156,32 @@ def test_cells_scanned_together_in_blocks_name_what_each_scan_names(monkeypatch)
     assert all(gen[7] in alone[int(p)][0] for p in runs.filter.positions(gen[7]))
     empty = Workbench(probes=10)
     assert empty.state.truth.culprits.items_at_bits([1, 2]) == {1: ([], 0), 2: ([], 0)}
+
+
+@pytest.mark.parametrize("m", [M, 9_585_059])
+def test_an_auto_play_job_goes_by_hash_halves_with_the_same_curve(m, monkeypatch):
+    """A job's chunks of generated items into a plain murmur3-mix filter: measured from the items' hash halves,
+    no n x k array of positions made (the job lists no changed cells: the grid compares the bits), with the same
+    filter, curve (one row per insert) and truth as the same items given as strings in one batch."""
+    from bloomviz.workbench import operations
+    gen, at = GeneratedItems(2 ** 63 - 1, seed=4, prefix="i"), [0]
+
+    def source(count):
+        run = GeneratedRun(gen, at[0], at[0] + min(count, 1_500))    # several chunks
+        at[0] = run.stop
+        return run
+
+    job, texts = Workbench(probes=2_000), Workbench(probes=2_000)
+    for wb in (job, texts):
+        assert wb.configure(m, K, scheme="murmur3-mix", capacity=N)
+    texts.insert_batch(gen.texts(0, N))
+
+    def no_rows(*args):
+        raise AssertionError("a job's run was hashed to an n x k array of positions")
+
+    monkeypatch.setattr(operations, "generated_positions", no_rows)
+    assert job.run_job(source, N, "auto-play items")
+    job.run_to_end()
+    _same_state(job, texts)
+    assert len(job.series) == N and (job.state.measure.fp_count > 0 or m > M)     # (a curve that moved)
+    assert len(job.state.truth.items.runs()) == 1 and job.state.truth.items.typed_count == 0

@@ -211,10 +211,10 @@ def _raised(exc: type) -> BaseException:
     return MemoryError() if exc is MemoryError else exc("injected")
 
 
-def _after(monkeypatch, owner, name: str, exc: type, on_call: int) -> list:
+def _after(monkeypatch, owner, name: str, exc: type, on_call: int, fired: list | None = None) -> list:
     """``owner.name`` runs, then raises on its ``on_call``-th call; returns the list its failures are noted in."""
     real = getattr(owner, name)
-    calls, fired = [0], []
+    calls, fired = [0], [] if fired is None else fired
 
     def failing(*args, **kwargs):
         out = real(*args, **kwargs)
@@ -224,6 +224,14 @@ def _after(monkeypatch, owner, name: str, exc: type, on_call: int) -> list:
             raise _raised(exc)
         return out
     monkeypatch.setattr(owner, name, failing)
+    return fired
+
+
+def _after_either(monkeypatch, owner, names: tuple, exc: type, on_call: int) -> list:
+    """``_after`` for each of ``names`` (a tracker's batch by rows or by hash halves), noted in one list."""
+    fired: list = []
+    for name in names:
+        _after(monkeypatch, owner, name, exc, on_call, fired)
     return fired
 
 
@@ -254,7 +262,7 @@ def _no_stage(monkeypatch, owner, name, exc, on_call) -> list:
 INJECTIONS = [
     ("the filter's add", _before, (lambda wb: type_of_add(wb), "add")),
     ("a tracker's single-insert pass", _after, (lambda wb: FpTracker, "on_insert")),
-    ("a tracker's batch kernel", _after, (lambda wb: FpTracker, "insert_batch")),
+    ("a tracker's batch kernel", _after_either, (lambda wb: FpTracker, ("insert_batch", "insert_halves"))),
     ("the curve's rows", _after, (lambda wb: pipeline_module.MeasuredSeries, "add")),
     ("the truth", _after, (lambda wb: Truth, "remember")),
     ("a new stage's bits", _no_stage, (lambda wb: None, None)),

@@ -124,8 +124,9 @@ class Simulation:
 
     def step_size(self) -> int:
         """Items a step of ``run``: ``STEP``; ``HALVES_STEP`` for items by their hash halves into a plain filter
-        of at most 2^26 bits; ``BIG_STEP`` for generated items into a plain filter of more than 2^26 bits (its exact tracker takes their hash halves and holds no n x k array: about 60 MiB of
-        work arrays at 2^18 items and k = 20). Once a step that tracker reads its probe bits not yet set, each
+        of at most 2^26 bits; ``BIG_STEP`` for generated items into a plain filter of more than 2^26 bits (its
+        exact tracker takes their hash halves and holds no n x k array: about 60 MiB of work arrays at 2^18 items
+        and k = 20). Once a step that tracker reads its probe bits not yet set, each
         a cache miss in so big a filter, and its entries: at m = 2^32, k = 20 with 10^4 probes, steps of
         2^16 items spent 30 of 276 ns an item on them with the filter a fifth full, steps of 2^18 10 of 233."""
         if type(self.tracker) is not FpTracker or not takes_halves(self.filter):

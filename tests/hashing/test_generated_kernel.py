@@ -12,7 +12,7 @@ from bloomviz.filters.generated_positions import halves, hash128, positions
 from bloomviz.filters.standard import BloomFilter
 from bloomviz.hashing.generated_kernel import hash128_generated, hash128_values
 from bloomviz.items.generated import GeneratedItems
-from bloomviz.measure.experiment import BIG_STEP, STEP, Simulation
+from bloomviz.measure.experiment import BIG_STEP, HALVES_STEP, STEP, Simulation
 from bloomviz.measure.streams import DrawnItems
 
 
@@ -67,7 +67,8 @@ def test_halves_place_items_where_the_filter_places_their_text():
 
 def test_big_steps_only_for_generated_items_into_a_big_plain_filter():
     assert Simulation((1 << 26) + 1, 20, 10).step_size() == BIG_STEP
-    assert Simulation(1 << 20, 3, 10).step_size() == STEP
+    assert Simulation(1 << 20, 3, 10).step_size() == HALVES_STEP       # by halves into a small plain filter
+    assert Simulation(1 << 20, 3, items=["a", "b"]).step_size() == HALVES_STEP
     assert Simulation((1 << 27), 3, items=["a", "b"]).step_size() == STEP
     assert Simulation(m=1 << 27, k=3, n=10, variant="counting").step_size() == STEP
     assert Simulation(1 << 27, 3, 10, scheme="murmur3-km").step_size() == STEP

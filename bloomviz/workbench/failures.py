@@ -22,12 +22,12 @@ from bloomviz.theory.units import human_bytes
 
 class ChunkFailed(Exception):
     """A job's chunk failed and its own operation could not put it back: the job goes back to its start.
-    ``message``: what to tell the user; ``cause``: the exception, raised again after the job went back when it is
+    ``text``: what to tell the user; ``cause``: the exception, raised again after the job went back when it is
     an interruption."""
 
-    def __init__(self, message: str, cause: BaseException):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, text: str, cause: BaseException):
+        super().__init__(text)
+        self.text = text
         self.cause = cause
 
 

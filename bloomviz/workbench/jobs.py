@@ -124,7 +124,7 @@ class Job:
                     return JobStep(DONE)
                 made = insert_batch(items)
         except ChunkFailed as failed:
-            return JobStep(FAILED, failed.message, whole=True,
+            return JobStep(FAILED, failed.text, whole=True,
                            cause=failed.cause if interrupted(failed.cause) else None)
         if made == 0:
             return JobStep(REFUSED)

@@ -104,6 +104,9 @@ class LegendPlacer(QtCore.QObject):
 
     def place(self) -> tuple:
         view = self._plot.getViewBox()
+        # the range set since the last paint, its auto-range and the data's transform are applied lazily, at the
+        # view's next paint: apply them now, or the curves are read where they were (Compare, as a run ends)
+        view.prepareForPaint()
         size = self._legend.boundingRect().size()
         if view.width() <= 0 or size.isEmpty():
             return self.current

@@ -37,7 +37,7 @@ import threading
 from typing import Sequence
 
 from bloomviz import __version__
-from bloomviz.commands import COMMANDS, load
+from bloomviz.commands import COMMANDS, common, load
 from bloomviz.commands.common import EXIT_INTERRUPTED, CliParser, open_window
 
 PROG = "bloomviz"
@@ -146,18 +146,31 @@ class Terminated(BaseException):
 
 @contextlib.contextmanager
 def _terminate_as_exception():
+    """SIGTERM raises ``Terminated`` and Ctrl-C ``KeyboardInterrupt``, each also noted in ``common.stops``: a
+    raise that lands in a finaliser is printed and dropped by Python ("Exception ignored in ..."), and a
+    simulate stopped so ran on to its end once (a clean-clone test run); the next progress report raises the
+    noted stop again."""
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTERM"):
         yield
         return
 
-    def handler(signum, frame):
-        raise Terminated()
+    def handler(kind):
+        def raise_it(signum, frame):
+            common.stops.append(kind)
+            raise kind()
+        return raise_it
 
-    previous = signal.signal(signal.SIGTERM, handler)
+    previous = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
+    common.stops.clear()
+    signal.signal(signal.SIGTERM, handler(Terminated))
+    if previous[signal.SIGINT] is signal.default_int_handler:    # (a SIGINT ignored by the parent stays so)
+        signal.signal(signal.SIGINT, handler(KeyboardInterrupt))
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, was in previous.items():
+            signal.signal(signum, was)
+        common.stops.clear()
 
 
 def _discard_unfinished_writes() -> None:

@@ -205,6 +205,11 @@ def rate(p: float) -> str:
 
 
 # --- progress ----------------------------------------------------------------------------------------------
+#: Stops (Ctrl-C, SIGTERM) the command line's handler raised (cli._terminate_as_exception): raised again at the
+#: next progress report, in case the first raise landed in a finaliser and was dropped.
+stops: list[type[BaseException]] = []
+
+
 class Progress:
     """A one-line progress bar on a terminal. When the stream is not one (a log file, a pipe, a job runner's
     capture), a long run still says how far it is: a plain line every ``line_interval`` seconds, the first
@@ -231,6 +236,8 @@ class Progress:
         self._next_line = clock() + self._line_interval
 
     def __call__(self, done: int, total: int) -> None:
+        if stops:
+            raise stops[0]()
         if not self.enabled:
             self._line(done, total)
             return

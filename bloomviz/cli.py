@@ -147,9 +147,9 @@ class Terminated(BaseException):
 @contextlib.contextmanager
 def _terminate_as_exception():
     """SIGTERM raises ``Terminated`` and Ctrl-C ``KeyboardInterrupt``, each also noted in ``common.stops``: a
-    raise that lands in a finaliser is printed and dropped by Python ("Exception ignored in ..."), and a
-    simulate stopped so ran on to its end once (a clean-clone test run); the next progress report raises the
-    noted stop again."""
+    raise that lands in a finaliser is printed and dropped by Python ("Exception ignored in ..."), and the
+    command would run on to its end; the next progress report raises the noted stop again. A SIGINT the parent
+    ignores (a command started in the background by a shell) stays ignored, as Python itself leaves it."""
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTERM"):
         yield
         return

@@ -44,11 +44,18 @@ def test_progress_on_a_log_prints_a_plain_line_every_interval():
     assert "\r" not in log.getvalue()
 
 
+def _ctrl_c_heard() -> None:
+    # A test run started in the background by a non-interactive shell ignores SIGINT, and so would the command
+    # (Python keeps an ignored SIGINT ignored): the command is started as a terminal would start it.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start_long_simulate(tmp_path, target):
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.Popen([sys.executable, "-m", "bloomviz", "simulate", "--m", "100000000", "--k", "3",
                              "--n", "40000000", "--every", "1000", "--probes", "10", "--csv", str(target)],
-                            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_ctrl_c_heard)
     # The CSV's temporary is opened before the run starts: wait for it, then for the run to be under way.
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None:
@@ -145,9 +152,13 @@ def test_a_stop_dropped_by_a_finaliser_is_raised_at_the_next_progress_report(sig
             os.kill(os.getpid(), signum)
             time.sleep(0.5)            # the handler runs here, inside __del__
 
-    with cli._terminate_as_exception():
-        StoppedWhileFinalised()        # (its raise is dropped: "Exception ignored in ...")
-        with pytest.raises(stop):
-            Progress("simulating", stream=io.StringIO())(1, 2)
-    Progress("simulating", stream=io.StringIO())(1, 2)       # the stop is forgotten with the command
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)   # (ignored in a background test run)
+    try:
+        with cli._terminate_as_exception():
+            StoppedWhileFinalised()        # (its raise is dropped: "Exception ignored in ...")
+            with pytest.raises(stop):
+                Progress("simulating", stream=io.StringIO())(1, 2)
+        Progress("simulating", stream=io.StringIO())(1, 2)       # the stop is forgotten with the command
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, before)

@@ -5,11 +5,19 @@ damaged file of a known format refused with that format's own words."""
 from __future__ import annotations
 
 import pytest
-from PySide6 import QtCore
 
 from bloomviz.gui.app import parse_args
 from bloomviz.gui.files.foreign_view import ForeignView
 from git_repos import make_repo, needs_git, write_graph
+from window_helpers import new_window
+
+
+def _window_with_files(qtbot, tmp_path):
+    """A window on throwaway settings with the other libraries' view and the File menu's actions installed."""
+    from bloomviz.gui.files import foreign_view, session_io
+    window = new_window(qtbot, tmp_path)
+    foreign_view.install(window)
+    return window, session_io.install(window)
 
 
 class FolderDialogs:
@@ -45,12 +53,7 @@ def test_a_repository_opens_from_the_folder_button_with_gits_reasons_under_the_l
 
 @needs_git
 def test_file_open_and_the_command_line_take_a_repository_but_not_any_folder(qtbot, repo, tmp_path):
-    from bloomviz.gui.files import foreign_view, session_io
-    from bloomviz.gui.main_window import MainWindow
-    window = MainWindow(settings=QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat))
-    qtbot.addWidget(window)
-    foreign_view.install(window)
-    files = session_io.install(window)
+    window, files = _window_with_files(qtbot, tmp_path)
     before = window.wb.filter
     assert files.open_path(str(repo), ask=False)
     assert window.foreign.current.format == "git" and window.wb.filter is before
@@ -62,14 +65,9 @@ def test_file_open_and_the_command_line_take_a_repository_but_not_any_folder(qtb
 
 
 def test_a_damaged_file_of_a_known_format_is_refused_in_its_own_words(qtbot, tmp_path):
-    from bloomviz.gui.files import foreign_view, session_io
-    from bloomviz.gui.main_window import MainWindow
     cut = tmp_path / "md-1-big-Filter.db"
     cut.write_bytes(b"\x00\x00\x00\x05\x40\x00\x00\x00" + b"\x00" * 64)     # 2^30 words promised, 64 bytes held
-    window = MainWindow(settings=QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat))
-    qtbot.addWidget(window)
-    foreign_view.install(window)
-    files = session_io.install(window)
+    window, files = _window_with_files(qtbot, tmp_path)
     files.dialogs = dialogs = FolderDialogs(tmp_path)
     assert not files.open_path(str(cut), ask=False)
     assert len(dialogs.errors) == 1

@@ -8,6 +8,7 @@ filter's own block below (as ``inspect`` always printed), a larger one points at
 from __future__ import annotations
 
 from bloomviz.commands.common import human_bytes, one_in, rate
+from bloomviz.theory.units import SATURATED
 
 DETAIL_LIMIT = 32
 
@@ -34,7 +35,7 @@ def render_atlas(a: dict, summaries: list[dict]) -> list[str]:
            _row("fill", a["fill"], lambda v: f"{v * 100:.1f}%"),
            _row("estimated n", a["estimated_n"], _count)]
     if a["saturated"]:
-        out.append(line("", f"{a['saturated']:,} filter(s) too full to estimate n (a whole word, slice or array set)"))
+        out.append(line("", f"{a['saturated']:,} filter(s) {SATURATED}"))
     out.append(line("", f"{_count(a['total_estimated_n'])} entries estimated in all (from each filter's fill)"))
     out.append(_row("FP from its fill", a["expected_fp"], rate))
     if a["expected_fp"] is not None:

@@ -20,6 +20,7 @@ import os
 
 from bloomviz.commands import foreign
 from bloomviz.commands.common import add_command, CliParser, fail, human_bytes, one_in, rate
+from bloomviz.theory.units import EVERY_BIT_SET
 from bloomviz.filters.registry import VARIANTS
 
 NAME = "inspect"
@@ -73,7 +74,7 @@ def render_text(r: dict) -> str:
         return f"  {label:<22}{value}"
 
     params = ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}" for k, v in r["params"].items())
-    est = "∞ (every bit is set)" if r["estimated_n"] is None else f"{r['estimated_n']:,.1f}"
+    est = EVERY_BIT_SET if r["estimated_n"] is None else f"{r['estimated_n']:,.1f}"
     cells = "counters not 0" if VARIANTS[r["variant"]].capabilities.counting else "bits set"
     return "\n".join([
         f"{r['file']} ({r['file_bytes']:,} bytes)",

@@ -15,17 +15,16 @@ import numpy as np
 from bloomviz.formats.common import ForeignFilter
 from bloomviz.formats.parquet import ndv_sized_for
 from bloomviz.theory import engines
+from bloomviz.theory.units import percent_text
 
 LN2 = math.log(2)
 
 
 def pct(p: float) -> str:
-    """A rate for a sentence: 3 significant figures in percent, or 1 in N when tiny."""
-    if p <= 0:
-        return "0 %"
-    if p < 1e-5:
-        return f"1 in {1 / p:.3g}"
-    return f"{100 * p:.3g} %"
+    """A rate for a sentence, always a percentage (``units.percent_text``: "1.25 %", "3.4 × 10⁻⁵ %"): the
+    sentences say "passes {pct} of the time" and "(p = {pct})", where "1 in 830,000", as tiny rates were written,
+    read "passes 1 in 830,000 of the time"."""
+    return percent_text(max(p, 0.0))
 
 
 def flat_rate(bits_per_key: float, k: float) -> float:

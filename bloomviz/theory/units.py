@@ -120,8 +120,15 @@ def too_full_text(bits_set: int, m: int) -> str:
     """Why an estimated number of entries is infinite: every bit is set, or (a blocked, sliced or linked
     layout, estimated part by part) some block, slice or link is, which no count of entries fits."""
     if bits_set >= m:
-        return "∞ (every bit is set)"
-    return "∞ (too full to estimate: some block, slice or link has every bit set)"
+        return EVERY_BIT_SET
+    return PART_SET
+
+
+# The one wording of an estimate no count fits, for every view and command (the window, inspect, the atlas had
+# three: "every bit set", "every bit is set", "a whole word, slice or array set")
+EVERY_BIT_SET = "∞ (every bit is set)"
+PART_SET = "∞ (too full to estimate: every bit of some block, slice or link is set)"
+SATURATED = "too full to estimate n (every bit, or every bit of some block, slice or link, is set)"
 
 
 def human_bytes(nbytes: float) -> str:

@@ -27,7 +27,7 @@ from bloomviz import formats
 from bloomviz.filters import bitstore
 from bloomviz.formats import atlas
 from bloomviz.formats.why import why
-from bloomviz.theory.units import count_text, one_in, parse_whole, percent_text, rate_text
+from bloomviz.theory.units import count_text, one_in, parse_whole, percent_text, rate_text, too_full_text
 from bloomviz.formats.guava import FUNNELS
 from bloomviz.formats.pybloom_live import HASHINGS
 from bloomviz.gui.widgets.flow_layout import FlowLayout, keep_together
@@ -330,8 +330,7 @@ class ForeignView(Messages, QtWidgets.QWidget):
                 ("k (positions per item)", str(s["k"])), ("layout", s["layout"]),
                 ("bits set", f"{s['bits_set']:,} ({percent_text(s['fill'])})"),
                 ("estimated items inserted", count_text(s["estimated_n"]) if s["estimated_n"] is not None
-                 else tr("∞ (every bit set)") if s["bits_set"] >= s["m"]
-                 else tr("∞ (too full to estimate: some block, slice or link has every bit set)")),
+                 else tr(too_full_text(s["bits_set"], s["m"]))),
                 ("rate at this fill", f"{rate_text(s['expected_fp'])} ({one_in(s['expected_fp'])})"),
                 ("hashing", s["hashing"] + ("" if s["membership"] else " — lookups cannot be reproduced"))]
         rows += [(str(key), str(value)) for key, value in s["fields"].items() if key not in ("column", "row_group")]

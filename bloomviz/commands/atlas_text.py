@@ -53,7 +53,10 @@ def render_atlas(a: dict, summaries: list[dict]) -> list[str]:
         past += f" ({rules}; first: filter {first})"
     out.append(line("past design load", past))
     spent = f"{a['filter_bytes']:,} bytes ({human_bytes(a['filter_bytes'])}) of bits"
-    if a["file_bytes"]:
+    if a["file_bytes"] and "source_files" in a:     # a folder has no size: the files its filters came from have
+        whole = "file they came from" if a["source_files"] == 1 else f"{a['source_files']:,} files they came from"
+        spent += f", {a['filter_share'] * 100:.1f}% of the {a['file_bytes']:,} bytes of the {whole}"
+    elif a["file_bytes"]:
         spent += f", {a['filter_share'] * 100:.1f}% of the {a['file_bytes']:,}-byte file"
     out.append(line("spent on filters", spent))
     return out

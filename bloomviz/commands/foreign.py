@@ -149,10 +149,13 @@ def describe(args, fmt: str) -> dict:
     chosen, total = open_indexed(args, fmt)
     summaries = [{**f.summary(), "index": i, "layout_text": layout_text(f.m, f.k, f.layout)} for i, f in chosen]
     file_bytes = atlas.path_bytes(args.file, summaries)
+    sources = atlas.source_files(args.file, summaries)
     out = {"file": os.fspath(args.file), "file_bytes": file_bytes, "format": fmt,
            "format_title": FORMATS[fmt].TITLE, "filters_read": total, "filters": summaries}
+    if sources is not None:     # a folder: file_bytes is the sum of these files' sizes, not the folder's
+        out["source_files"] = sources
     if len(chosen) > 1:
-        out["atlas"] = atlas.summarise(summaries, file_bytes)
+        out["atlas"] = atlas.summarise(summaries, file_bytes, None if sources is None else len(sources))
     out["why"] = why(fmt, [f for _, f in chosen])
     return out
 
@@ -209,6 +212,8 @@ def render_text(r: dict) -> str:
         return f"  {label:<22}{value}" if len(label) < 22 else f"  {label} {value}"
 
     size = "size unknown" if r["file_bytes"] is None else f"{r['file_bytes']:,} bytes"
+    if "source_files" in r:
+        size = source_text(r["source_files"], r["file_bytes"])
     out = [f"{r['file']} ({size})", line("format", f"{r['format']} ({r['format_title']})")]
     if len(r["filters"]) > 1:
         out.append(line("filters", str(len(r["filters"]))))
@@ -241,6 +246,13 @@ def render_text(r: dict) -> str:
         out.append(line("membership", ("reproduced: " if s["membership"] else "not reproducible: ") + s["hashing"]))
         out += [line("note", note) for note in s["notes"]]
     return "\n".join(out + why_text(r.get("why", [])))
+
+
+def source_text(files: list[str], size: int | None) -> str:
+    """A folder's size line: the files its filters came from and their bytes (a folder has no size of its own)."""
+    named = files[0] if len(files) == 1 else f"{len(files):,} files"
+    held = "size unknown" if size is None else f"{size:,} bytes"
+    return f"a folder; its filters come from {named}: {held}"
 
 
 def why_text(reasons: list[str]) -> list[str]:

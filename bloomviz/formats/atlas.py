@@ -6,7 +6,8 @@ the estimated number of entries from the fill and the rate that fill predicts fo
 Over the file: how many filters, the spread of each number (min, 10th percentile, median, 90th percentile,
 max), the filters past their design load and the bytes the filters take against the file.
 
-"Past the design load" uses what the writer aimed for when the file or the reader knows it (a filter's
+"Past the design load" is what the file says when it says (``past_design_known``: git sizes every filter for
+exactly the paths it holds, so only its all-ones filters are past it); else it uses what the writer aimed for when the file or the reader knows it (a filter's
 ``design_fp``: its rate at this fill is over 1.25 times it; or ``design_n``: over 1.25 times the entries it
 was sized for, estimated; the margin keeps the noise of a fill from counting); a filter with neither is counted past its load when more than half its bits are set, the fill at which
 its k stops being the best k for its m and n (k = (m/n) ln 2 gives a fill of exactly 1/2).
@@ -43,6 +44,9 @@ def spread(values) -> dict | None:
 
 def past_design(summary: dict) -> tuple[bool, str]:
     """(is this filter past its design load, the rule that said so)."""
+    if summary.get("past_design_known") is not None:
+        over, rule = summary["past_design_known"]
+        return bool(over), str(rule)
     if summary.get("design_fp") is not None:
         return (summary["expected_fp"] > PAST_MARGIN * summary["design_fp"],
                 "rate at this fill over 1.25x the rate it was sized for")
@@ -53,8 +57,9 @@ def past_design(summary: dict) -> tuple[bool, str]:
     return summary["fill"] > HALF_FILL, "more than half its bits set (its k is past the best k for its load)"
 
 
-def summarise(summaries: list[dict], file_bytes: int | None = None) -> dict:
-    """The atlas of a file's filters, from their ``summary()`` dicts (in file order)."""
+def summarise(summaries: list[dict], file_bytes: int | None = None, files: int | None = None) -> dict:
+    """The atlas of a file's filters, from their ``summary()`` dicts (in file order); ``files``: for a folder,
+    how many files its filters came from (``file_bytes`` is then their sum)."""
     ms = [s["m"] for s in summaries]
     est = [s["estimated_n"] for s in summaries]
     rules: dict[str, int] = {}
@@ -77,6 +82,7 @@ def summarise(summaries: list[dict], file_bytes: int | None = None) -> dict:
         "past_design": len(past), "past_design_first": past[:20], "past_design_rules": rules,
         "filter_bytes": filter_bytes, "file_bytes": file_bytes,
         "filter_share": (filter_bytes / file_bytes) if file_bytes else None,
+        **({"source_files": files} if files is not None else {}),
     }
 
 
@@ -105,6 +111,15 @@ def bin_of(value: float, edges: np.ndarray, metric: str) -> int:
     return min(max(i, 0), len(edges) - 2)
 
 
+def source_files(path, summaries: list[dict]) -> list[str] | None:
+    """The files a folder's filters came from (git's commit-graph files, a database's tables), as the reader
+    recorded them in ``fields["file"]`` or ``fields["table"]``; None when ``path`` is a file."""
+    if not os.path.isdir(path):
+        return None
+    return sorted({name for s in summaries for name in [s.get("fields", {}).get("file", s.get("fields", {}).get("table"))]
+                   if isinstance(name, str)})
+
+
 def path_bytes(path, summaries: list[dict]) -> int | None:
     """The bytes the filters are set against: the file's size; for a directory (a repository, a database),
     the sizes of the files the filters came from when the reader recorded them in ``fields["file"]`` (or
@@ -112,8 +127,7 @@ def path_bytes(path, summaries: list[dict]) -> int | None:
     if not os.path.isdir(path):
         return os.path.getsize(path)
     # git records the file a filter came from as "file"; LevelDB and RocksDB name each filter's "table"
-    files = {name for s in summaries for name in [s.get("fields", {}).get("file", s.get("fields", {}).get("table"))]
-             if isinstance(name, str)}
+    files = source_files(path, summaries) or ()
     total = 0
     for name in files:
         full = name if os.path.isabs(name) else os.path.join(path, name)

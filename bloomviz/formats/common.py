@@ -225,6 +225,9 @@ class ForeignFilter(RichDisplay):
     # the number of entries it was sized to hold (the atlas counts the filters past either)
     design_fp: float | None = None
     design_n: float | None = None
+    # (past its design load, why) when the file itself says, so no estimate from the fill is needed: git sizes
+    # each filter for exactly the paths it holds, and the estimate of a 24-bit filter's few keys is noise
+    past_design: tuple[bool, str] | None = None
 
     @property
     def bits_set(self) -> int:
@@ -260,7 +263,8 @@ class ForeignFilter(RichDisplay):
                 "hashing": self.hashing, "membership": self.positions is not None,
                 "fields": dict(self.fields), "notes": list(self.notes),
                 **({"design_fp": self.design_fp} if self.design_fp is not None else {}),
-                **({"design_n": self.design_n} if self.design_n is not None else {})}
+                **({"design_n": self.design_n} if self.design_n is not None else {}),
+                **({"past_design_known": list(self.past_design)} if self.past_design is not None else {})}
 
 
 def _occupancy(cell_bits: int, set_bits: np.ndarray) -> np.ndarray:

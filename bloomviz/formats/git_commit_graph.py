@@ -54,6 +54,9 @@ HASHES = {1: "sha1", 2: "sha256"}
 MAX_CHAIN_BYTES = 1 << 20      # 15,000 layers of SHA-256 names; git merges layers long before that
 MAX_POINTER_BYTES = 4096       # a ".git" file: "gitdir: <path>"
 MAX_CHANGES = 512              # bloom.h DEFAULT_BLOOM_MAX_CHANGES
+# git sizes each filter for exactly the paths it holds, so none is past its design but the all-ones ones
+PAST_RULE = {True: "more than 512 paths and directories: git's all-ones filter",
+             False: "sized by git for exactly the paths it holds"}
 CHUNK_NAMES = {b"OIDF": "OID fanout", b"OIDL": "OID lookup", b"CDAT": "commit data", b"BIDX": "Bloom index",
                b"BDAT": "Bloom data", b"BASE": "base graphs"}
 
@@ -298,7 +301,8 @@ def _filters_of(layer: Layer, settings: tuple[int, int, int], shown: str) -> tup
             positions=PathLookup(bits, k, version), label=oid,
             fields={"commit": oid, "file": shown, "kind": kind, "filter_bytes": len(raw),
                     "hash_version": version, "bits_per_entry": bpe, **sized},
-            design_n=float(MAX_CHANGES if large else max(1, (8 * len(raw)) // bpe))))
+            design_n=float(MAX_CHANGES if large else max(1, (8 * len(raw)) // bpe)),
+            past_design=(large, PAST_RULE[large])))
     return out, skipped
 
 

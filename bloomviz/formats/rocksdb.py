@@ -307,8 +307,11 @@ def estimated_fp(bits_per_key: float, k: int, keys: int, line_bits: int, legacy:
 
     per_line = line_bits / bits_per_key
     sd = math.sqrt(per_line)
+    # at one key per line or fewer (a filter of a handful of keys) the uncrowded side has no keys: RocksDB's
+    # division gives infinite bits per key there, a rate of 0, and below it a negative count it never meant;
+    # 0 is the rate of a line with no keys (this had written 1.0, and a 1-key table read "RocksDB says 50 %")
     rate = (standard(line_bits / (per_line + sd)) + (standard(line_bits / (per_line - sd)) if per_line > sd
-                                                     else 1.0)) / 2
+                                                     else 0.0)) / 2
     if legacy:
         rate += 0.1 / (bits_per_key * 0.75 + 22)
     base = keys * 0.5 ** (32 if legacy else 64)

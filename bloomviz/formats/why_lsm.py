@@ -72,9 +72,12 @@ def rocksdb(filters: list[ForeignFilter]) -> list[str]:
         else:
             est = sum(g.estimated_count for g in group)
             bpk, how = (m / est if 0 < est < math.inf else float("nan")), "estimated from the fill"
-        k = f.k
+        ks = sorted({g.k for g in group})
+        # FastLocalBloom takes each filter's k from its own millibits per key, so partitions cut at uneven sizes
+        # get different k (6, 7 and 8 in one partitioned table at 10 bits per key)
+        k = f.k if len(ks) == 1 else f"{ks[0]} to {ks[-1]} (each partition's own)"
         rate = sum(g.expected_fp * g.m for g in group) / m
-        flat = (sum(g.bits_set for g in group) / m) ** k
+        flat = sum((g.bits_set / g.m) ** g.k * g.m for g in group) / m
         own = f.fields.get("rocksdb_estimated_fp")
         own_text = f"; RocksDB's own model says {pct(own)}" if isinstance(own, float) else ""
         parts = f" ({len(group):,} partitions)" if len(group) > 1 else ""
@@ -87,10 +90,15 @@ def rocksdb(filters: list[ForeignFilter]) -> list[str]:
         else:
             lines.append(f"{table}{parts}: {bpk:.2f} bits per key ({how}), k = {k} from FastLocalBloom's table of "
                          f"millibits per key, not bits × ln 2 = {bpk * math.log(2):.1f}: a flat filter at these "
-                         f"bits per key would pass {pct(flat_rate(bpk, k))} (textbook formula). All of a key's probes "
+                         f"bits per key would pass {pct(flat_rate(bpk, ks[0]))} (textbook formula{'' if len(ks) == 1 else f', k = {ks[0]}'}). All of a key's probes "
                          f"fall in one 512-bit cache line, and lines get unequal numbers of keys, so a crowded line "
                          f"passes more: from each line's fill it passes {pct(rate)}, against {pct(flat)} by the flat "
                          f"formula fill^k at the same fill{own_text}.")
+        if str(f.fields.get("filter.policy", "")).startswith("ribbon") and f.layout["kind"] == "blocks":
+            lines.append(f"{table}: its policy is ribbonfilter, but this table holds a Bloom filter: RocksDB's "
+                         f"Ribbon policy writes Bloom below bloom_before_level (default 0: every flush, so new "
+                         f"level-0 tables), at the Bloom bits per key it was given, and Ribbon only on compaction "
+                         f"to the levels from there down.")
     if len(groups) > 6:
         lines.append(f"(the first 6 of {len(groups):,} tables; --filter N for another)")
     if any(f.layout["kind"] == "ribbon" for f in filters):

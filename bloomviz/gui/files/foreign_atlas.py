@@ -69,9 +69,9 @@ class AtlasPanel(QtWidgets.QWidget):
         self.metric_box.currentIndexChanged.connect(lambda _i: self._redraw())
         theme_views.apply(self, theme.is_dark())
 
-    def set_filters(self, summaries: list[dict], file_bytes: int | None) -> None:
+    def set_filters(self, summaries: list[dict], file_bytes: int | None, files: int | None = None) -> None:
         self.summaries, self.current, self._cycle = summaries, None, {}
-        self.summary = atlas.summarise(summaries, file_bytes)
+        self.summary = atlas.summarise(summaries, file_bytes, files)
         self.words.setText(self.words_html(self.summary))
         self._redraw()
 
@@ -133,13 +133,15 @@ class AtlasPanel(QtWidgets.QWidget):
         def spread(name: str, fmt) -> str:
             s = a[name]
             return "—" if s is None else f"{fmt(s['min'])} · {fmt(s['median'])} · {fmt(s['max'])}"
+        # a folder (a repository, a database) has no size of its own: the share is of the files the filters came from
+        whole = "the file" if "source_files" not in a else "the files they came from"
         rows = [("filters", f"{a['filters']:,} (k = {', '.join(map(str, a['k_values']))})"),
                 ("bits per filter (min · median · max)", spread("m", lambda v: f"{v:,.0f}")),
                 ("fill", spread("fill", percent_text)),
                 ("estimated entries", spread("estimated_n", lambda v: f"{v:,.1f}")),
                 ("rate from its fill", spread("expected_fp", rate_text)),
                 ("past their design load", f"{a['past_design']:,} of {a['filters']:,}"),
-                ("bytes in filters", f"{a['filter_bytes']:,}" + (f" ({percent_text(a['filter_share'])} of the file)"
+                ("bytes in filters", f"{a['filter_bytes']:,}" + (f" ({percent_text(a['filter_share'])} of {whole})"
                                                                   if a["filter_share"] else ""))]
         mean = a["expected_fp"]["mean"] if a["expected_fp"] else None
         table = "".join(f"<tr><td>{html.escape(x)}</td><td><b>{html.escape(y)}</b></td></tr>" for x, y in rows)

@@ -296,7 +296,9 @@ class ForeignView(Messages, QtWidgets.QWidget):
         self.atlas.setVisible(len(found) > 1)
         if len(found) > 1:
             summaries = [f.summary() for f in found]
-            self.atlas.set_filters(summaries, atlas.path_bytes(path, summaries))
+            sources = atlas.source_files(path, summaries)
+            self.atlas.set_filters(summaries, atlas.path_bytes(path, summaries),
+                                   None if sources is None else len(sources))
         self.show_filter(0)
         return True
 

@@ -18,6 +18,7 @@ RANK = {
     "theory": 0, "disk": 0,        # numbers in, numbers out; files opened and saved safely
     "vocabulary": 0,               # the verdicts and highlight kinds every layer shares
     "unique_ints": 0,              # np.unique for int arrays without numpy.ma (numpy only)
+    "small_pages": 0,              # large arrays on 4 KiB pages (numpy and mmap only)
     "palette": 0,                  # colours of the pictures drawn without Qt (notebook image, lab report)
     "i18n": 0,                     # the window's words in the user's language (gettext, standard library only)
     "items": 1,                    # item -> bytes, item sources

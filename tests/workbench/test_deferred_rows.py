@@ -96,3 +96,25 @@ def test_a_scan_mid_fill_makes_the_rest_and_answers_as_all_made():
     assert wb.state.truth.rows.make_some(1_000) and _deferred(wb) == 1_500
     cell = int(twin.state.truth.rows.view()[2_400, 1])
     assert wb.items_at_bit(cell, limit=10 ** 6) == twin.items_at_bit(cell, limit=10 ** 6) and _deferred(wb) == 0
+
+
+def test_a_long_run_keeps_its_rows_on_small_pages_and_makes_them_the_same():
+    # 300,000 rows of k = 5 (6 MB): on a mapping of its own with small pages (small_pages.py), where the idle
+    # turns making them write in order; the rows are those the insert used, typed ones kept around the run
+    import mmap
+    source = GeneratedItems(10 ** 6, seed=3)
+    wb = Workbench(probes=200)
+    wb.configure(2_000_000, 5, capacity=300_000)
+    wb.insert("before")
+    wb.state.truth.rows.reserve(300_001)
+    _play(wb, source, 0, 300_000, chunk=50_000)
+    rows = wb.state.truth.rows
+    base = rows.rows_made()[0][0][1]      # the typed row: a view of the rows' one array
+    while isinstance(base, np.ndarray):
+        base = base.base
+    assert not hasattr(mmap, "MADV_NOHUGEPAGE") or isinstance(getattr(base, "obj", base), mmap.mmap)
+    while rows.make_some(1 << 13):
+        pass
+    flt = wb.filter
+    assert np.array_equal(rows.view(), np.concatenate([np.array([flt.positions("before")]),
+                                                       generated_positions(flt, source, 0, 300_000)]))

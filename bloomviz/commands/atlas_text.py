@@ -52,6 +52,8 @@ def render_atlas(a: dict, summaries: list[dict]) -> list[str]:
         first = ", ".join(str(i) for i in a["past_design_first"][:10])
         past += f" ({rules}; first: filter {first})"
     out.append(line("past design load", past))
+    for basis in a.get("design_basis", ()):
+        out.append(line("", f"(sized for: {basis})"))
     spent = f"{a['filter_bytes']:,} bytes ({human_bytes(a['filter_bytes'])}) of bits"
     if a["file_bytes"] and "source_files" in a:     # a folder has no size: the files its filters came from have
         whole = "file they came from" if a["source_files"] == 1 else f"{a['source_files']:,} files they came from"

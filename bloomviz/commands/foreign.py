@@ -45,8 +45,19 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     for fmt, opt in formats.format_options():
         seen.setdefault(opt.flag, []).append(fmt)
         if len(seen[opt.flag]) == 1:
-            group.add_argument(opt.flag, dest=opt.dest, type=opt.type, metavar=opt.metavar,
+            group.add_argument(opt.flag, dest=opt.dest, type=_typed(opt.type), metavar=opt.metavar,
                                help=f"{fmt}: {opt.help}")
+
+
+def _typed(convert):
+    """``convert`` whose ValueError argparse prints (it printed "invalid _fpp value: '2'", naming the function)."""
+    def typed(text: str):
+        try:
+            return convert(text)
+        except (ValueError, TypeError) as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    typed.__name__ = getattr(convert, "__name__", "value")
+    return typed
 
 
 _OPTION_NAMES = {"column": "column", "row_group": "row_group", "funnel": "funnel", "hashing": "hashing",

@@ -83,6 +83,9 @@ def summarise(summaries: list[dict], file_bytes: int | None = None, files: int |
         "filter_bytes": filter_bytes, "file_bytes": file_bytes,
         "filter_share": (filter_bytes / file_bytes) if file_bytes else None,
         **({"source_files": files} if files is not None else {}),
+        # what "sized for" rests on where the file does not say (Parquet's fpp), once per distinct basis
+        **({"design_basis": bases} if (bases := sorted({s["design_basis"] for s in summaries
+                                                        if s.get("design_basis")})) else {}),
     }
 
 

@@ -228,6 +228,8 @@ class ForeignFilter(RichDisplay):
     # (past its design load, why) when the file itself says, so no estimate from the fill is needed: git sizes
     # each filter for exactly the paths it holds, and the estimate of a 24-bit filter's few keys is noise
     past_design: tuple[bool, str] | None = None
+    # what the design numbers rest on when the file does not say it (Parquet's fpp: assumed, or given)
+    design_basis: str | None = None
 
     @property
     def bits_set(self) -> int:
@@ -264,7 +266,8 @@ class ForeignFilter(RichDisplay):
                 "fields": dict(self.fields), "notes": list(self.notes),
                 **({"design_fp": self.design_fp} if self.design_fp is not None else {}),
                 **({"design_n": self.design_n} if self.design_n is not None else {}),
-                **({"past_design_known": list(self.past_design)} if self.past_design is not None else {})}
+                **({"past_design_known": list(self.past_design)} if self.past_design is not None else {}),
+                **({"design_basis": self.design_basis} if self.design_basis is not None else {})}
 
 
 def _occupancy(cell_bits: int, set_bits: np.ndarray) -> np.ndarray:

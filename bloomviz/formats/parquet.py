@@ -33,7 +33,7 @@ import struct
 
 import xxhash
 
-from bloomviz.formats.common import (ForeignFilter, ForeignLookup, Source, bits_from_words,
+from bloomviz.formats.common import (ForeignFilter, ForeignLookup, Option, Source, bits_from_words,
                                      bits_at)
 from bloomviz.formats.thrift_compact import ThriftError, read_struct
 
@@ -46,6 +46,22 @@ MAX_FILTER_BYTES = 128 << 20       # parquet-mr's and Arrow's cap on one bitset
 MAX_HEADER = 64                    # a BloomFilterHeader is about 15 bytes; room for extra fields
 TYPES = {0: "BOOLEAN", 1: "INT32", 2: "INT64", 3: "INT96", 4: "FLOAT", 5: "DOUBLE", 6: "BYTE_ARRAY",
          7: "FIXED_LEN_BYTE_ARRAY"}
+
+
+def _fpp(text: str) -> float:
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        value = math.nan
+    if not 0.0 < value < 1.0:
+        raise ValueError(f"fpp must be between 0 and 1, got {text!r}")
+    return value
+
+
+CLI_OPTIONS = (
+    Option("--fpp", "the fpp its writer was given, which the file does not store (default: the writer's own "
+           "default, named by the file's created_by: 0.05 for Arrow, 0.01 for parquet-java and DuckDB)", "P", _fpp),
+)
 
 
 def sniff(head: bytes, tail: bytes, size: int) -> bool:
@@ -144,8 +160,10 @@ def _read_filter(src: Source, offset: int, length: int | None, what: str) -> tup
     return src.read_at(offset + used, num_bytes, f"{what} bitset"), used
 
 
-def read(path, column: str | None = None, row_group: int | None = None, **_options) -> list[ForeignFilter]:
-    """Every column chunk's Bloom filter (optionally one column and/or one row group), in file order."""
+def read(path, column: str | None = None, row_group: int | None = None, fpp: float | None = None,
+         **_options) -> list[ForeignFilter]:
+    """Every column chunk's Bloom filter (optionally one column and/or one row group), in file order; ``fpp``:
+    the one its writer was given, if the user knows it (else the writer's default is assumed, and said)."""
     out: list[ForeignFilter] = []
     with Source(path, NAME) as src:
         meta = _footer(src)
@@ -182,7 +200,7 @@ def read(path, column: str | None = None, row_group: int | None = None, **_optio
                     raise src.fail(f"{what}: unknown physical type {ptype}")
                 rows = group.get(3) if isinstance(group.get(3), int) else None
                 leaf = lengths.get(path_parts[-1].decode("utf-8", "replace"))
-                out.append(_filter(raw, name, g, ptype, leaf, offset, header_bytes, rows, created_by))
+                out.append(_filter(raw, name, g, ptype, leaf, offset, header_bytes, rows, created_by, fpp))
         if column is not None and column not in columns_seen:
             raise src.fail(f"no column {column!r} (columns: {', '.join(sorted(columns_seen)) or 'none'})")
         if not out:
@@ -191,9 +209,23 @@ def read(path, column: str | None = None, row_group: int | None = None, **_optio
     return out
 
 
-# Arrow's default fpp, the largest of the writers' defaults (parquet-java's is 0.01): the most values a filter of
-# m bits can have been sized for unless its writer was given a larger fpp
+# The fpp each writer uses unless told otherwise, by the start of the created_by it writes: Arrow C++ (pyarrow) and
+# arrow-rs 0.05, parquet-java 0.01 (parquet.bloom.filter.fpp), DuckDB 0.01 (its 4,000-value dictionary got 65,536
+# bits, what 0.01 gives; 0.05 gives 32,768). The file stores neither fpp nor ndv.
+WRITER_FPP = (("parquet-cpp-arrow", "Arrow's default", 0.05), ("parquet-rs", "arrow-rs's default", 0.05),
+              ("parquet-mr", "parquet-java's default", 0.01), ("parquet-java", "parquet-java's default", 0.01),
+              ("DuckDB", "DuckDB's default", 0.01))
+# with no writer named, the largest default: the most values a filter of m bits can have been sized for unless its
+# writer was given a larger fpp
 DEFAULT_FPP = 0.05
+
+
+def writer_fpp(created_by: str) -> tuple[float, str]:
+    """(the fpp assumed for a file its created_by names, whose default it is)."""
+    for start, who, fpp in WRITER_FPP:
+        if created_by.startswith(start):
+            return fpp, who
+    return DEFAULT_FPP, "the largest writers' default (writer not known)"
 
 
 def ndv_sized_for(m: int, fpp: float) -> tuple[float, float]:
@@ -204,10 +236,11 @@ def ndv_sized_for(m: int, fpp: float) -> tuple[float, float]:
 
 
 def _filter(raw: bytes, name: str, group: int, ptype: int, type_length, offset: int, header_bytes: int,
-            rows, created_by: str) -> ForeignFilter:
+            rows, created_by: str, given_fpp: float | None = None) -> ForeignFilter:
     m = len(raw) * 8
     blocks = m // 256
-    sized = ndv_sized_for(m, DEFAULT_FPP)[1]
+    fpp, who = (given_fpp, "--fpp") if given_fpp is not None else writer_fpp(created_by)
+    sized = ndv_sized_for(m, fpp)[1]
     bits = bits_from_words(raw, 4, "little", m)
 
     def lookup(item: object) -> ForeignLookup:
@@ -217,16 +250,21 @@ def _filter(raw: bytes, name: str, group: int, ptype: int, type_length, offset: 
 
     fields = {"column": name, "row_group": group, "physical_type": TYPES.get(ptype, str(ptype)),
               "blocks": blocks, "bitset_bytes": len(raw), "bloom_filter_offset": offset,
-              "header_bytes": header_bytes, "num_rows": rows, "created_by": created_by}
+              "header_bytes": header_bytes, "num_rows": rows, "created_by": created_by,
+              "fpp": fpp, "fpp_from": "given (--fpp)" if given_fpp is not None else f"assumed: {who}"}
     if type_length is not None:
         fields["type_length"] = type_length
+    if given_fpp is not None:
+        sized_note = f"sized for at most {sized:,.0f} distinct values at fpp {fpp:g} (given)"
+    else:
+        sized_note = (f"sized for at most {sized:,.0f} distinct values at fpp {fpp:g}, assumed: {who} (the file "
+                      f"does not store the ndv and fpp its writer was given; --fpp gives yours)")
     return ForeignFilter(
         format=NAME, m=m, k=8, bits=bits, label=f"column {name}, row group {group}",
         layout={"kind": "blocks", "block_bits": 256, "word_bits": 32},
         hashing="XXH64 (seed 0) of the PLAIN encoding; block = ((h >> 32) * blocks) >> 32; one bit per word",
         positions=lookup if ptype != 3 and ptype != 0 else None, fields=fields,
         notes=([] if rows is None else [f"{rows:,} rows in the row group (an upper bound on distinct values)"])
-        + [f"sized for at most {sized:,.0f} distinct values at fpp {DEFAULT_FPP:g} (Arrow's default; parquet-java's "
-           f"0.01 sizes it for fewer); the ndv and fpp its writer was given are not stored"],
-        design_n=sized)
-
+        + [sized_note],
+        design_n=sized, design_basis=(f"fpp {fpp:g} given" if given_fpp is not None else
+                                      f"fpp {fpp:g} assumed: {who}; --fpp gives the writer's"))

@@ -2,7 +2,8 @@
 
 Each rule reads the numbers the reader recorded (m, k, the fill, the header's fields) and the system's own
 sizing rule (``theory.engines``, which follows each system's code), and names what lifts the rate: the rule's
-rounding, a fixed size, a size chosen for a count that was wrong, or a lookup that meets many filters.
+rounding, a fixed size, a size chosen for a count that was wrong, or a lookup that meets many filters. Each
+reason is a ``why.Reason`` of templates and values (the window writes them in its language).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import statistics
 import numpy as np
 
 from bloomviz.formats.common import ForeignFilter
+from bloomviz.formats.why import Rate, Reason, Word, say
 from bloomviz.formats.parquet import ndv_sized_for
 from bloomviz.theory import engines
 from bloomviz.theory.units import percent_text
@@ -66,109 +68,122 @@ def _distinct_rate(filters: list[ForeignFilter], k: int) -> float:
     return total / len(filters)
 
 
-def git(filters: list[ForeignFilter]) -> list[str]:
+def git(filters: list[ForeignFilter]) -> list[Reason]:
     first = filters[0]
     k, bpe = first.k, int(first.fields.get("bits_per_entry", 10))
     large = [f for f in filters if str(f.fields.get("kind", "")).startswith("too many")]
     normal = [f for f in filters if f.fields.get("kind") == "changed paths"]
-    lines = [f"git takes no rate setting: every commit's filter gets {bpe} bits per key (each path the commit "
-             f"changed and each of its leading directories) and k = {k}, fixed in git's bloom.c. A flat filter "
-             f"at exactly {bpe} bits per key with k = {k} passes a never-inserted key {pct(flat_rate(bpe, k))} of "
-             f"the time (textbook formula); rounding each filter up to whole bytes gives small filters more bits "
-             f"per key, so less."]
+    lines = [Reason(say("git takes no rate setting: every commit's filter gets {bpe} bits per key (each path the "
+                        "commit changed and each of its leading directories) and k = {k}, fixed in git's bloom.c. A "
+                        "flat filter at exactly {bpe} bits per key with k = {k} passes a never-inserted key {rate} of "
+                        "the time (textbook formula); rounding each filter up to whole bytes gives small filters more "
+                        "bits per key, so less.", bpe=bpe, k=k, rate=Rate(flat_rate(bpe, k))))]
     if large:
         with_large = _mean(f.expected_fp for f in filters)
         without = _mean(f.expected_fp for f in filters if f not in large)
-        lines.append(f"{len(large):,} of {len(filters):,} commits changed more than 512 paths and leading "
-                     f"directories: git stores one byte of eight 1s for each, which answers \"maybe\" to every path "
-                     f"(a rate of 100 %). They lift the mean rate from the fill over these filters from "
-                     f"{pct(without)} to {pct(with_large)}.")
+        lines.append(Reason(say(
+            "{large} of {total} commits changed more than 512 paths and leading directories: git stores one byte of "
+            "eight 1s for each, which answers \"maybe\" to every path (a rate of 100 %). They lift the mean rate from "
+            "the fill over these filters from {without} to {with_large}.", large=len(large), total=len(filters),
+            without=Rate(without), with_large=Rate(with_large))))
     if normal:
         median_m = int(statistics.median(f.m for f in normal))
         small = sum(1 for f in normal if f.m < 64)
         share = float((_distinct_counts(median_m, k) < k).mean())
-        lines.append(f"Small filters: the median filter has {median_m:,} bits ({small:,} of {len(normal):,} have "
-                     f"fewer than 64). Positions are ((h0 + i·h1) mod 2^32) mod m with nothing forced odd, so in "
-                     f"{median_m} bits {pct(share)} of keys light fewer than {k} distinct bits, and a key testing d "
-                     f"bits passes with fill^d, not fill^k: over these filters the mean rate from the fill is "
-                     f"{pct(_distinct_rate(normal, k))} counting distinct bits, {pct(_mean(f.expected_fp for f in normal))}"
-                     f" by fill^k (fill^d averaged over random hashes for each m; measure-git counts real keys).")
-    lines.append("git log -- PATH asks the path and each of its leading directories, and all must be set, so a "
-                 "deep path passes less often than one key does. bloomviz measure-git REPO counts the false "
-                 "positives against git's own answers.")
+        lines.append(Reason(say(
+            "Small filters: the median filter has {m} bits ({small} of {normal} have fewer than 64). Positions are "
+            "((h0 + i·h1) mod 2^32) mod m with nothing forced odd, so in {m_plain} bits {share} of keys light fewer "
+            "than {k} distinct bits, and a key testing d bits passes with fill^d, not fill^k: over these filters the "
+            "mean rate from the fill is {distinct} counting distinct bits, {flat} by fill^k (fill^d averaged over "
+            "random hashes for each m; measure-git counts real keys).", m=median_m, small=small, normal=len(normal),
+            m_plain=str(median_m), share=Rate(share), k=k, distinct=Rate(_distinct_rate(normal, k)),
+            flat=Rate(_mean(f.expected_fp for f in normal)))))
+    lines.append(Reason(say("git log -- PATH asks the path and each of its leading directories, and all must be set, "
+                            "so a deep path passes less often than one key does. bloomviz measure-git REPO counts the "
+                            "false positives against git's own answers.")))
     return lines
 
 
 # --- Ethereum -------------------------------------------------------------------------------------------------
-def ethereum(filters: list[ForeignFilter]) -> list[str]:
+def ethereum(filters: list[ForeignFilter]) -> list[Reason]:
     m, k = filters[0].m, filters[0].k
-    at = {p: keys_at_rate(m, k, p) for p in (0.01, 0.1, 0.5)}
-    lines = [f"Ethereum fixes every logsBloom at {m:,} bits and k = {k} (three 11-bit slices of one Keccak-256), "
-             f"whatever it holds: there is no rate to configure. Each log's contract address and each of its "
-             f"topics is a key, and a block's bloom is the OR of its receipts' logs, so a busy block saturates: "
-             f"by the textbook formula the rate reaches 1 % at {at[0.01]:.0f} keys, 10 % at {at[0.1]:.0f} and "
-             f"50 % at {at[0.5]:.0f}."]
+    at = {p: (keys_at_rate(m, k, p), 0) for p in (0.01, 0.1, 0.5)}
+    lines = [Reason(say("Ethereum fixes every logsBloom at {m} bits and k = {k} (three 11-bit slices of one "
+                        "Keccak-256), whatever it holds: there is no rate to configure. Each log's contract address "
+                        "and each of its topics is a key, and a block's bloom is the OR of its receipts' logs, so a "
+                        "busy block saturates: by the textbook formula the rate reaches 1 % at {at1} keys, 10 % at "
+                        "{at10} and 50 % at {at50}.", m=m, k=k, at1=at[0.01], at10=at[0.1], at50=at[0.5]))]
     est = [f.estimated_count for f in filters]
     finite = [e for e in est if math.isfinite(e)]
     if len(filters) == 1:
         f = filters[0]
-        keys = f"about {est[0]:.0f} keys (estimated from the fill)" if finite else "too many keys to estimate"
+        keys = (say("about {n} keys (estimated from the fill)", n=(est[0], 0)) if finite else
+                say("too many keys to estimate"))
         exact = f.fields.get("distinct_log_entries")
         if isinstance(exact, int):     # a receipt lists its logs: the keys are known, not estimated
-            keys = (f"{exact:,} distinct addresses and topics in its logs (the textbook rate for that many: "
-                    f"{pct(flat_rate(m / exact, k))})")
-        lines.append(f"This bloom: {f.bits_set:,} of {m:,} bits set, {keys}, so the chance that an address or "
-                     f"topic never logged here passes is {pct(f.expected_fp)} (from the fill): a log query "
-                     f"(eth_getLogs) reads about that share of such blocks for nothing.")
+            keys = say("{n} distinct addresses and topics in its logs (the textbook rate for that many: {rate})",
+                       n=exact, rate=Rate(flat_rate(m / exact, k)))
+        lines.append(Reason(say("This bloom: {set} of {m} bits set, ", set=f.bits_set, m=m), keys,
+                            say(", so the chance that an address or topic never logged here passes is {rate} (from "
+                                "the fill): a log query (eth_getLogs) reads about that share of such blocks for "
+                                "nothing.", rate=Rate(f.expected_fp))))
     else:
         over = sum(1 for f in filters if f.expected_fp > 0.01)
-        lines.append(f"These {len(filters):,} blooms: median {statistics.median(f.bits_set for f in filters):,.0f} "
-                     f"bits set; {over:,} pass a never-logged key more than 1 % of the time (from the fill).")
+        lines.append(Reason(say("These {n} blooms: median {median} bits set; {over} pass a never-logged key more "
+                                "than 1 % of the time (from the fill).", n=len(filters),
+                                median=(statistics.median(f.bits_set for f in filters), 0), over=over)))
     return lines
 
 
 # --- Cassandra ------------------------------------------------------------------------------------------------
-def cassandra(filters: list[ForeignFilter]) -> list[str]:
+def cassandra(filters: list[ForeignFilter]) -> list[Reason]:
     f = filters[0]
     chance = f.fields.get("bloom_filter_fp_chance")
     partitions = f.fields.get("partitions")
     lines = []
     if chance is None:
-        lines.append("The table's bloom_filter_fp_chance is not known (no Statistics.db beside the file; "
-                     "--fp-chance gives it): Cassandra sizes the filter from it and the partitions it expects.")
+        lines.append(Reason(say("The table's bloom_filter_fp_chance is not known (no Statistics.db beside the file; "
+                                "--fp-chance gives it): Cassandra sizes the filter from it and the partitions it "
+                                "expects.")))
     elif chance >= 1:
-        lines.append("bloom_filter_fp_chance 1.0 means no filter at all: every read consults the SSTable.")
+        lines.append(Reason(say("bloom_filter_fp_chance 1.0 means no filter at all: every read consults the "
+                                "SSTable.")))
     elif not engines.CASSANDRA_MIN_FP < chance:
-        lines.append(f"bloom_filter_fp_chance {chance:g} is below the {engines.CASSANDRA_MIN_FP:g} Cassandra's "
-                     f"table reaches (20 bits per key).")
+        lines.append(Reason(say("bloom_filter_fp_chance {chance} is below the {least} Cassandra's table reaches (20 "
+                                "bits per key).", chance=float(chance), least=engines.CASSANDRA_MIN_FP)))
     else:
         b = _buckets(chance)
         k = engines.cassandra(1, chance).k
         best = engines.PROBS[b][engines.OPT_K[b]]
-        lines.append(f"bloom_filter_fp_chance {chance:g}: Cassandra's BloomCalculations takes the fewest bits per "
-                     f"key (at most 20) whose table rate meets it, {b}, then the fewest hashes that still meet it, "
-                     f"k = {k}: its table's rate for that is {pct(engines.PROBS[b][k])}, close under the chance and "
-                     f"above the {pct(best)} the best k for {b} bits gives."
-                     + ("" if k == f.k else f" This file has k = {f.k}: it was written with another chance."))
+        parts = [say("bloom_filter_fp_chance {chance}: Cassandra's BloomCalculations takes the fewest bits per key "
+                     "(at most 20) whose table rate meets it, {b}, then the fewest hashes that still meet it, k = {k}: "
+                     "its table's rate for that is {table}, close under the chance and above the {best} the best k "
+                     "for {b} bits gives.", chance=float(chance), b=b, k=k, table=Rate(engines.PROBS[b][k]),
+                     best=Rate(best))]
+        if k != f.k:
+            parts.append(say(" This file has k = {k}: it was written with another chance.", k=f.k))
+        lines.append(Reason(*parts))
         lo, hi = max(0, math.ceil((f.m - 64 - 20 + 1) / b)), (f.m - 20) // b
-        sized = f"{lo:,}..{hi:,}" if lo < hi else f"{hi:,}"
-        text = (f"m = {b} × the partitions Cassandra expected + 20 bits, in whole 64-bit words: these {f.m:,} bits "
-                f"were sized for {sized} partitions")
+        parts = [say("m = {b} × the partitions Cassandra expected + 20 bits, in whole 64-bit words: these {m} bits "
+                     "were sized for {lo}..{hi} partitions", b=b, m=f.m, lo=lo, hi=hi) if lo < hi else
+                 say("m = {b} × the partitions Cassandra expected + 20 bits, in whole 64-bit words: these {m} bits "
+                     "were sized for {hi} partitions", b=b, m=f.m, hi=hi)]
         if partitions is not None:
-            text += f"; Index.db holds {partitions:,}"
+            parts.append(say("; Index.db holds {partitions}", partitions=partitions))
             if partitions > hi:
-                text += (f", more than it was sized for (Cassandra sizes for an estimate of the keys), so its rate "
-                         f"from the fill, {pct(f.expected_fp)}, can pass the chance")
+                parts.append(say(", more than it was sized for (Cassandra sizes for an estimate of the keys), so its "
+                                 "rate from the fill, {rate}, can pass the chance", rate=Rate(f.expected_fp)))
             elif partitions < lo:
-                text += (". It was sized for more than it holds (a compaction sizes for its inputs' merged "
-                         "HyperLogLog estimate, before merging drops shadowed or expired partitions), which lowers "
-                         "the rate")
-        lines.append(text + ".")
-    lines.append("The chance is per SSTable: a read consults the filter of every SSTable that may hold the "
-                 "partition, so false-positive reads per read grow with the SSTable count (nodetool tablestats: "
-                 "Bloom filter false ratio).")
-    lines.append("ALTER TABLE … WITH bloom_filter_fp_chance changes only SSTables written afterwards; nodetool "
-                 "upgradesstables -a rewrites the old ones. Statistics.db keeps the chance this one was written with.")
+                parts.append(say(". It was sized for more than it holds (a compaction sizes for its inputs' merged "
+                                 "HyperLogLog estimate, before merging drops shadowed or expired partitions), which "
+                                 "lowers the rate"))
+        lines.append(Reason(*parts, say(".")))
+    lines.append(Reason(say("The chance is per SSTable: a read consults the filter of every SSTable that may hold the "
+                            "partition, so false-positive reads per read grow with the SSTable count (nodetool "
+                            "tablestats: Bloom filter false ratio).")))
+    lines.append(Reason(say("ALTER TABLE … WITH bloom_filter_fp_chance changes only SSTables written afterwards; "
+                            "nodetool upgradesstables -a rewrites the old ones. Statistics.db keeps the chance this one "
+                            "was written with.")))
     return lines
 
 
@@ -186,56 +201,103 @@ def _buckets(fp_chance: float) -> int:
 PARQUET_DEFAULTS = (("Arrow's default", 0.05), ("parquet-java's default", 0.01))
 
 
-def parquet(filters: list[ForeignFilter]) -> list[str]:
-    lines = ["A Parquet writer sizes each column chunk's filter from the distinct values it is told to expect "
-             "(ndv) and fpp: m = −8·ndv / ln(1 − fpp^(1/8)) bits, rounded up to a power of two. The file keeps "
-             "neither, and a column chunk with more distinct values than that ndv passes more than fpp."]
-    for f in filters[:8]:
-        est = f.estimated_count
-        rows = f.fields.get("num_rows")
-        ranges = " or ".join(f"ndv {lo:,.0f}..{hi:,.0f} at fpp {p:g} ({who})"
-                             for (who, p), (lo, hi) in ((d, ndv_sized_for(f.m, d[1])) for d in PARQUET_DEFAULTS))
-        held = (f"about {est:,.0f} distinct values went in (estimated from the fill" if math.isfinite(est) else
-                "too many distinct values to estimate went in (a whole block is set")
-        held += f"; the row group has {rows:,} rows)" if isinstance(rows, int) else ")"
+def _parquet_name(f: ForeignFilter) -> dict:
+    return {"column": str(f.fields.get("column", "")), "group": int(f.fields.get("row_group", 0))}
+
+
+def _parquet_filter(f: ForeignFilter) -> Reason:
+    est, rows = f.estimated_count, f.fields.get("num_rows")
+    given = str(f.fields.get("fpp_from", "")).startswith("given")
+    fpp = float(f.fields.get("fpp", PARQUET_DEFAULTS[0][1]))
+    parts = [say("column {column}, row group {group}: {m} bits, ", m=f.m, **_parquet_name(f))]
+    if given:
+        lo, hi = ndv_sized_for(f.m, fpp)
+        parts.append(say("what a writer makes of ndv {lo}..{hi} at fpp {fpp} (given); ", lo=(lo, 0), hi=(hi, 0),
+                         fpp=fpp))
+    else:
+        (w1, p1), (w2, p2) = PARQUET_DEFAULTS
+        (lo1, hi1), (lo2, hi2) = ndv_sized_for(f.m, p1), ndv_sized_for(f.m, p2)
+        parts.append(say("what a writer makes of ndv {lo1}..{hi1} at fpp {p1} ({w1}) or ndv {lo2}..{hi2} at fpp {p2} "
+                         "({w2}); ", lo1=(lo1, 0), hi1=(hi1, 0), p1=p1, w1=Word(w1), lo2=(lo2, 0), hi2=(hi2, 0), p2=p2,
+                         w2=Word(w2)))
         hi = ndv_sized_for(f.m, PARQUET_DEFAULTS[0][1])[1]
-        verdict = (f": more than it was sized for at either rate, so it passes {pct(f.expected_fp)} (from the "
-                   f"fill). Give the writer a larger ndv (pyarrow: bloom_filter_options={{column: {{'ndv': N}}}}; "
-                   f"parquet-java: parquet.bloom.filter.expected.ndv#column) or write smaller row groups."
-                   if not math.isfinite(est) or est > hi else
-                   f": within what it was sized for; it passes {pct(f.expected_fp)} (from the fill).")
-        lines.append(f"{f.label}: {f.m:,} bits, what a writer makes of {ranges}; {held}{verdict}")
+    finite = math.isfinite(est)
+    parts.append(say("about {n} distinct values went in (estimated from the fill", n=(est, 0)) if finite else
+                 say("too many distinct values to estimate went in (a whole block is set"))
+    parts.append(say("; the row group has {rows} rows)", rows=rows) if isinstance(rows, int) else say(")"))
+    rate = Rate(f.expected_fp)
+    assumed_hi = ndv_sized_for(f.m, fpp)[1]
+    if not finite or est > hi:
+        parts.append(say(": more than it was sized for at fpp {fpp}, so it passes {rate} (from the fill).", fpp=fpp,
+                         rate=rate) if given else
+                     say(": more than it was sized for at either rate, so it passes {rate} (from the fill).",
+                         rate=rate))
+        parts.append(say(" Give the writer a larger ndv (pyarrow: bloom_filter_options={{column: {{'ndv': N}}}}; "
+                         "parquet-java: parquet.bloom.filter.expected.ndv#column) or write smaller row groups."))
+    elif est > assumed_hi:     # past what the writer's own default fits, within what 0.05 fits
+        parts.append(say(": more than it fits at fpp {fpp} ({who}), so it passes {rate} (from the fill), unless its "
+                         "writer was given a larger fpp.", fpp=fpp, who=Word(_parquet_who(f)), rate=rate))
+    else:
+        parts.append(say(": within what it was sized for; it passes {rate} (from the fill).", rate=rate))
+    return Reason(*parts)
+
+
+def _parquet_who(f: ForeignFilter) -> str:
+    return str(f.fields.get("fpp_from", "")).removeprefix("assumed: ")
+
+
+def parquet(filters: list[ForeignFilter]) -> list[Reason]:
+    lines = [Reason(say("A Parquet writer sizes each column chunk's filter from the distinct values it is told to "
+                        "expect (ndv) and fpp: m = −8·ndv / ln(1 − fpp^(1/8)) bits, rounded up to a power of two. The "
+                        "file keeps neither, and a column chunk with more distinct values than that ndv passes more "
+                        "than fpp."))]
+    lines += [_parquet_filter(f) for f in filters[:8]]
     if len(filters) > 8:
-        lines.append(f"(the first 8 of {len(filters):,} filters; --filter N or --column C for another)")
+        lines.append(Reason(say("(the first 8 of {n} filters; --filter N or --column C for another)", n=len(filters))))
     if any("parquet-cpp-arrow" in str(f.fields.get("created_by", "")) for f in filters):
-        lines.append("Arrow (pyarrow) also folds a filter to a smaller power of two after the values are in, while "
-                     "its own estimate stays under fpp: a filter smaller than its ndv asked for held few values.")
+        lines.append(Reason(say("Arrow (pyarrow) also folds a filter to a smaller power of two after the values are "
+                                "in, while its own estimate stays under fpp: a filter smaller than its ndv asked for "
+                                "held few values.")))
+    assumed = [f for f in filters if str(f.fields.get("fpp_from", "")).startswith("assumed")]
+    if assumed:
+        f = assumed[0]
+        lines.append(Reason(say("Past its design load, in the summary, means more distinct values than its size fits "
+                                "at fpp {fpp}: assumed, {who} (the file's created_by: {writer}). The writer may have "
+                                "been given another; --fpp P says which.", fpp=float(f.fields["fpp"]),
+                                who=Word(_parquet_who(f)), writer=str(f.fields.get("created_by") or "?"))))
     fills = [(f, f.fill_ratio ** f.k) for f in filters[:8]]
     f, flat = max(fills, key=lambda pair: pair[0].expected_fp - pair[1])
-    lines.append(f"Split blocks: each value sets 8 bits, one in each 32-bit word of one 256-bit block, and blocks "
-                 f"get unequal numbers of values, so a crowded block passes more: {f.label} passes "
-                 f"{pct(f.expected_fp)} from each block's fill against {pct(flat)} by the flat formula fill^8 at "
-                 f"the same fill.")
+    if f.expected_fp <= 1.05 * flat:       # a saturated filter passes nearly all either way: the blocks are not why
+        return lines
+    lines.append(Reason(say("Split blocks: each value sets 8 bits, one in each 32-bit word of one 256-bit block, and "
+                            "blocks get unequal numbers of values, so a crowded block passes more: column {column}, "
+                            "row group {group} passes {rate} from each block's fill against {flat} by the flat formula "
+                            "fill^8 at the same fill.", rate=Rate(f.expected_fp), flat=Rate(flat),
+                            **_parquet_name(f))))
     return lines
 
 
 # --- Hudi -----------------------------------------------------------------------------------------------------
-def hudi(filters: list[ForeignFilter]) -> list[str]:
+def hudi(filters: list[ForeignFilter]) -> list[Reason]:
     f = filters[0]
     per_row = f.fields.get("entries_per_row")
     rows = f.fields.get("rows", 1)
     design = f.design_fp
     lines = []
     if per_row and design:
-        lines.append(f"Hudi sizes each filter row for hoodie.index.bloom.num_entries keys ({per_row:,} here) at "
-                     f"hoodie.index.bloom.fpp (recovered from m: {design:.3g}). A SIMPLE filter that gets more keys "
-                     f"than that passes more than fpp; a DYNAMIC_V0 filter adds another row of the same size per "
-                     f"num_entries keys (up to hoodie.bloom.index.filter.dynamic.max.entries), and a key passes if "
-                     f"any row passes it.")
+        lines.append(Reason(say(
+            "Hudi sizes each filter row for hoodie.index.bloom.num_entries keys ({per_row} here) at "
+            "hoodie.index.bloom.fpp (recovered from m: {design}). A SIMPLE filter that gets more keys than that passes "
+            "more than fpp; a DYNAMIC_V0 filter adds another row of the same size per num_entries keys (up to "
+            "hoodie.bloom.index.filter.dynamic.max.entries), and a key passes if any row passes it.",
+            per_row=per_row, design=float(f"{design:.3g}"))))
     est = f.estimated_count
-    keys = f"about {est:,.0f} keys estimated from the fill" if math.isfinite(est) else "too full to estimate its keys"
-    lines.append(f"This filter: {f.fields.get('type_code', 'a filter')} with {rows:,} row(s), {keys}, passing "
-                 f"{pct(f.expected_fp)}. The Bloom "
-                 f"index asks the filter of every base file whose key range holds the key, so a lookup's false "
-                 f"positives add up over the files it asks.")
+    keys = (say("about {n} keys estimated from the fill", n=(est, 0)) if math.isfinite(est) else
+            say("too full to estimate its keys"))
+    kind = f.fields.get("type_code")
+    lines.append(Reason(say("This filter: {kind} with {rows} row(s), ", kind=str(kind) if kind else Word("a filter"),
+                            rows=rows), keys,
+                        say(", passing {rate}. The Bloom index asks the filter of every base file whose key range "
+                            "holds the key, so a lookup's false positives add up over the files it asks.",
+                            rate=Rate(f.expected_fp))))
     return lines

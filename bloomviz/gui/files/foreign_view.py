@@ -26,14 +26,14 @@ from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz import formats
 from bloomviz.filters import bitstore
 from bloomviz.formats import atlas
-from bloomviz.formats.why import why
+from bloomviz.formats.why import render, why
 from bloomviz.theory.units import count_text, one_in, parse_whole, percent_text, rate_text, too_full_text
 from bloomviz.formats.guava import FUNNELS
 from bloomviz.formats.pybloom_live import HASHINGS
 from bloomviz.gui.widgets.flow_layout import FlowLayout, keep_together
 from bloomviz.gui.widgets.grid import BitGridWidget
 from bloomviz.gui.files.file_dialogs import Dialogs
-from bloomviz.i18n import ntr, number, tr
+from bloomviz.i18n import marks, ntr, number, tr
 from bloomviz.gui.widgets.bounded_text import TOO_LONG, BoundedLine
 from bloomviz.items.encoding import ItemError, typed_item
 from bloomviz.theory.limits import ITEM_LINE_CHARS
@@ -321,7 +321,7 @@ class ForeignView(Messages, QtWidgets.QWidget):
         the numbers of the file shown."""
         if not self.reasons:
             return ""
-        items = "".join(f"<li>{html.escape(reason)}</li>" for reason in self.reasons)
+        items = "".join(f"<li>{html.escape(render(reason, tr, number, marks))}</li>" for reason in self.reasons)
         return f"<p><b>{html.escape(tr('Why the rate can be higher than configured'))}</b></p><ul>{items}</ul>"
 
     @staticmethod

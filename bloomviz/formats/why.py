@@ -22,84 +22,16 @@ own sizing rule) or a formula named as such; the per-format rules live in ``why_
 ``why_lsm``.
 
 Each reason is a ``Reason``: a ``str`` holding its English text (what ``inspect`` prints, unchanged), made of
-``Part``s that keep their template and values, so that the window writes it in its own language
-(``render(reason, tr, number, marks)`` with the window's gettext and number writers). The rules write numbers,
-not translated words, as the theory's engine notes do; formats stay free of Qt and of the window's language.
+``Part``s that keep their template and values (``formats.reasons``), so that the window writes it in its own
+language (``render(reason, tr, number, marks)``).
 """
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from typing import Callable
 
 from bloomviz.formats.common import ForeignFilter
-from bloomviz.theory.units import percent_text
-
-
-class Rate(float):
-    """A rate inside a sentence, always a percentage (``units.percent_text``: "1.25 %", "3.4 × 10⁻⁵ %")."""
-
-
-class Word(str):
-    """Words a rule chooses as a value (a writer's name, how a number was had), translated where shown."""
-
-
-class Part(NamedTuple):
-    """One piece of a reason: its English template and the values it is filled with. A value is an int
-    (thousands grouped), a float (%g), (number, decimals), a ``Rate``, a ``Word`` or a string shown as it is."""
-
-    template: str
-    values: dict
-
-
-def say(template: str, **values) -> Part:
-    return Part(template, values)
-
-
-def _english(value) -> str:
-    if isinstance(value, Rate):
-        return percent_text(max(float(value), 0.0))
-    if isinstance(value, tuple):
-        return f"{value[0]:,.{value[1]}f}"
-    if isinstance(value, str):
-        return str(value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}"
-    return f"{value:g}"
-
-
-def _fill(part: Part, words: Callable[[str], str], shown: Callable[[object], str]) -> str:
-    return words(part.template).format(**{key: shown(v) for key, v in part.values.items()})
-
-
-class Reason(str):
-    """A reason's English text, keeping its parts (see the module's docstring)."""
-
-    parts: tuple[Part, ...]
-
-    def __new__(cls, *parts: Part):
-        reason = super().__new__(cls, "".join(_fill(p, str, _english) for p in parts))
-        reason.parts = parts
-        return reason
-
-
-def render(reason: str, tr: Callable[[str], str], number: Callable, marks: Callable[[str], str]) -> str:
-    """``reason`` in a language: its templates and ``Word`` values through ``tr``, its numbers through
-    ``number(value, decimals=None)``, its rates' marks through ``marks`` (a plain str is shown as it is)."""
-    parts = getattr(reason, "parts", None)
-    if parts is None:
-        return str(reason)
-
-    def shown(value) -> str:
-        if isinstance(value, Rate):
-            return marks(percent_text(max(float(value), 0.0)))
-        if isinstance(value, Word):
-            return tr(value)
-        if isinstance(value, tuple):
-            return number(value[0], value[1])
-        if isinstance(value, str):
-            return value
-        return number(value)
-    return "".join(_fill(p, tr, shown) for p in parts)
+from bloomviz.formats.reasons import Reason
 
 
 Rule = Callable[[list[ForeignFilter]], list[Reason]]

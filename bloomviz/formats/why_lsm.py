@@ -15,7 +15,7 @@ import math
 import statistics
 
 from bloomviz.formats.common import ForeignFilter
-from bloomviz.formats.why import Rate, Reason, Word, say
+from bloomviz.formats.reasons import Percent, Reason, Word, say
 from bloomviz.formats.why_rules import flat_rate
 
 
@@ -27,8 +27,8 @@ def _tables_line(filters: list[ForeignFilter]) -> list[Reason]:
     return [Reason(say("{n} tables: a Get of a missing key asks one filter in every table whose key range holds it "
                        "(each level-0 table, one table per deeper level), so with all {n} in range it passes at least "
                        "one about 1 − (1 − p)^{n_plain} = {rate} of the time (p = {p}, the mean rate from the fill), "
-                       "not p.", n=len(tables), n_plain=str(len(tables)), rate=Rate(1 - (1 - p) ** len(tables)),
-                       p=Rate(p)))]
+                       "not p.", n=len(tables), n_plain=str(len(tables)), rate=Percent(1 - (1 - p) ** len(tables)),
+                       p=Percent(p)))]
 
 
 def leveldb_keys(m: int, bits_per_key: int) -> range:
@@ -61,7 +61,7 @@ def leveldb(filters: list[ForeignFilter]) -> list[Reason]:
                          "and hold at most {sized} keys in all, where the fill estimates {est}.", b=str(b), sized=sized,
                          est=(sum(counts), 0)))
     parts.append(say(" At {b} bits per key the textbook rate is {rate} with k = {k}, {best} with the best k.",
-                     b=str(b), rate=Rate(flat_rate(b, k)), k=k, best=Rate(flat_rate(b, b * math.log(2)))))
+                     b=str(b), rate=Percent(flat_rate(b, k)), k=k, best=Percent(flat_rate(b, b * math.log(2)))))
     lines = [Reason(*parts)]
     if counts:
         lines.append(Reason(say("One filter per 2 KiB of data-block offsets: each holds only the keys of the blocks "
@@ -94,10 +94,10 @@ def _table_reason(table: str, group: list[ForeignFilter]) -> list[Reason]:
         est = sum(g.estimated_count for g in group)
         bpk, how = (m / est if 0 < est < math.inf else float("nan")), Word("estimated from the fill")
     ks = sorted({g.k for g in group})
-    rate = Rate(sum(g.expected_fp * g.m for g in group) / m)
-    flat = Rate(sum((g.bits_set / g.m) ** g.k * g.m for g in group) / m)
+    rate = Percent(sum(g.expected_fp * g.m for g in group) / m)
+    flat = Percent(sum((g.bits_set / g.m) ** g.k * g.m for g in group) / m)
     own = f.fields.get("rocksdb_estimated_fp")
-    own_part = [say("; RocksDB's own model says {own}", own=Rate(own))] if isinstance(own, float) else []
+    own_part = [say("; RocksDB's own model says {own}", own=Percent(own))] if isinstance(own, float) else []
     head = (say("{table} ({n} partitions): ", table=table, n=len(group)) if len(group) > 1 else
             say("{table}: ", table=table))
     per_key = say("{bpk} bits per key ({how})", bpk=(bpk, 2), how=how)
@@ -114,10 +114,10 @@ def _table_reason(table: str, group: list[ForeignFilter]) -> list[Reason]:
                   say(", k = {lo} to {hi} (each partition's own)", lo=ks[0], hi=ks[-1]))
         textbook = (say(" from FastLocalBloom's table of millibits per key, not bits × ln 2 = {ln2}: a flat filter at "
                         "these bits per key would pass {tb} (textbook formula).", ln2=(bpk * math.log(2), 1),
-                        tb=Rate(flat_rate(bpk, ks[0]))) if len(ks) == 1 else
+                        tb=Percent(flat_rate(bpk, ks[0]))) if len(ks) == 1 else
                     say(" from FastLocalBloom's table of millibits per key, not bits × ln 2 = {ln2}: a flat filter at "
                         "these bits per key would pass {tb} (textbook formula, k = {k}).", ln2=(bpk * math.log(2), 1),
-                        tb=Rate(flat_rate(bpk, ks[0])), k=ks[0]))
+                        tb=Percent(flat_rate(bpk, ks[0])), k=ks[0]))
         out = [Reason(head, per_key, k_part, textbook,
                       say(" All of a key's probes fall in one 512-bit cache line, and lines get unequal numbers of "
                           "keys, so a crowded line passes more: from each line's fill it passes {rate}, against {flat} "

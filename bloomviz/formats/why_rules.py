@@ -14,7 +14,7 @@ import statistics
 import numpy as np
 
 from bloomviz.formats.common import ForeignFilter
-from bloomviz.formats.why import Rate, Reason, Word, say
+from bloomviz.formats.reasons import Percent, Reason, Word, say
 from bloomviz.formats.parquet import ndv_sized_for
 from bloomviz.theory import engines
 from bloomviz.theory.units import percent_text
@@ -77,7 +77,7 @@ def git(filters: list[ForeignFilter]) -> list[Reason]:
                         "commit changed and each of its leading directories) and k = {k}, fixed in git's bloom.c. A "
                         "flat filter at exactly {bpe} bits per key with k = {k} passes a never-inserted key {rate} of "
                         "the time (textbook formula); rounding each filter up to whole bytes gives small filters more "
-                        "bits per key, so less.", bpe=bpe, k=k, rate=Rate(flat_rate(bpe, k))))]
+                        "bits per key, so less.", bpe=bpe, k=k, rate=Percent(flat_rate(bpe, k))))]
     if large:
         with_large = _mean(f.expected_fp for f in filters)
         without = _mean(f.expected_fp for f in filters if f not in large)
@@ -85,7 +85,7 @@ def git(filters: list[ForeignFilter]) -> list[Reason]:
             "{large} of {total} commits changed more than 512 paths and leading directories: git stores one byte of "
             "eight 1s for each, which answers \"maybe\" to every path (a rate of 100 %). They lift the mean rate from "
             "the fill over these filters from {without} to {with_large}.", large=len(large), total=len(filters),
-            without=Rate(without), with_large=Rate(with_large))))
+            without=Percent(without), with_large=Percent(with_large))))
     if normal:
         median_m = int(statistics.median(f.m for f in normal))
         small = sum(1 for f in normal if f.m < 64)
@@ -96,8 +96,8 @@ def git(filters: list[ForeignFilter]) -> list[Reason]:
             "than {k} distinct bits, and a key testing d bits passes with fill^d, not fill^k: over these filters the "
             "mean rate from the fill is {distinct} counting distinct bits, {flat} by fill^k (fill^d averaged over "
             "random hashes for each m; measure-git counts real keys).", m=median_m, small=small, normal=len(normal),
-            m_plain=str(median_m), share=Rate(share), k=k, distinct=Rate(_distinct_rate(normal, k)),
-            flat=Rate(_mean(f.expected_fp for f in normal)))))
+            m_plain=str(median_m), share=Percent(share), k=k, distinct=Percent(_distinct_rate(normal, k)),
+            flat=Percent(_mean(f.expected_fp for f in normal)))))
     lines.append(Reason(say("git log -- PATH asks the path and each of its leading directories, and all must be set, "
                             "so a deep path passes less often than one key does. bloomviz measure-git REPO counts the "
                             "false positives against git's own answers.")))
@@ -122,11 +122,11 @@ def ethereum(filters: list[ForeignFilter]) -> list[Reason]:
         exact = f.fields.get("distinct_log_entries")
         if isinstance(exact, int):     # a receipt lists its logs: the keys are known, not estimated
             keys = say("{n} distinct addresses and topics in its logs (the textbook rate for that many: {rate})",
-                       n=exact, rate=Rate(flat_rate(m / exact, k)))
+                       n=exact, rate=Percent(flat_rate(m / exact, k)))
         lines.append(Reason(say("This bloom: {set} of {m} bits set, ", set=f.bits_set, m=m), keys,
                             say(", so the chance that an address or topic never logged here passes is {rate} (from "
                                 "the fill): a log query (eth_getLogs) reads about that share of such blocks for "
-                                "nothing.", rate=Rate(f.expected_fp))))
+                                "nothing.", rate=Percent(f.expected_fp))))
     else:
         over = sum(1 for f in filters if f.expected_fp > 0.01)
         lines.append(Reason(say("These {n} blooms: median {median} bits set; {over} pass a never-logged key more "
@@ -158,8 +158,8 @@ def cassandra(filters: list[ForeignFilter]) -> list[Reason]:
         parts = [say("bloom_filter_fp_chance {chance}: Cassandra's BloomCalculations takes the fewest bits per key "
                      "(at most 20) whose table rate meets it, {b}, then the fewest hashes that still meet it, k = {k}: "
                      "its table's rate for that is {table}, close under the chance and above the {best} the best k "
-                     "for {b} bits gives.", chance=float(chance), b=b, k=k, table=Rate(engines.PROBS[b][k]),
-                     best=Rate(best))]
+                     "for {b} bits gives.", chance=float(chance), b=b, k=k, table=Percent(engines.PROBS[b][k]),
+                     best=Percent(best))]
         if k != f.k:
             parts.append(say(" This file has k = {k}: it was written with another chance.", k=f.k))
         lines.append(Reason(*parts))
@@ -172,7 +172,7 @@ def cassandra(filters: list[ForeignFilter]) -> list[Reason]:
             parts.append(say("; Index.db holds {partitions}", partitions=partitions))
             if partitions > hi:
                 parts.append(say(", more than it was sized for (Cassandra sizes for an estimate of the keys), so its "
-                                 "rate from the fill, {rate}, can pass the chance", rate=Rate(f.expected_fp)))
+                                 "rate from the fill, {rate}, can pass the chance", rate=Percent(f.expected_fp)))
             elif partitions < lo:
                 parts.append(say(". It was sized for more than it holds (a compaction sizes for its inputs' merged "
                                  "HyperLogLog estimate, before merging drops shadowed or expired partitions), which "
@@ -225,7 +225,7 @@ def _parquet_filter(f: ForeignFilter) -> Reason:
     parts.append(say("about {n} distinct values went in (estimated from the fill", n=(est, 0)) if finite else
                  say("too many distinct values to estimate went in (a whole block is set"))
     parts.append(say("; the row group has {rows} rows)", rows=rows) if isinstance(rows, int) else say(")"))
-    rate = Rate(f.expected_fp)
+    rate = Percent(f.expected_fp)
     assumed_hi = ndv_sized_for(f.m, fpp)[1]
     if not finite or est > hi:
         parts.append(say(": more than it was sized for at fpp {fpp}, so it passes {rate} (from the fill).", fpp=fpp,
@@ -272,7 +272,7 @@ def parquet(filters: list[ForeignFilter]) -> list[Reason]:
     lines.append(Reason(say("Split blocks: each value sets 8 bits, one in each 32-bit word of one 256-bit block, and "
                             "blocks get unequal numbers of values, so a crowded block passes more: column {column}, "
                             "row group {group} passes {rate} from each block's fill against {flat} by the flat formula "
-                            "fill^8 at the same fill.", rate=Rate(f.expected_fp), flat=Rate(flat),
+                            "fill^8 at the same fill.", rate=Percent(f.expected_fp), flat=Percent(flat),
                             **_parquet_name(f))))
     return lines
 
@@ -299,5 +299,5 @@ def hudi(filters: list[ForeignFilter]) -> list[Reason]:
                             rows=rows), keys,
                         say(", passing {rate}. The Bloom index asks the filter of every base file whose key range "
                             "holds the key, so a lookup's false positives add up over the files it asks.",
-                            rate=Rate(f.expected_fp))))
+                            rate=Percent(f.expected_fp))))
     return lines

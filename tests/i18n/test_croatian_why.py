@@ -18,7 +18,8 @@ import pytest
 
 import bloomviz
 from bloomviz import formats, i18n
-from bloomviz.formats.why import Word, render, why
+from bloomviz.formats.reasons import Word, render
+from bloomviz.formats.why import why
 from git_repos import make_repo, needs_git, write_graph
 from test_croatian_no_english import english_marks, english_words
 from world_fixtures import fixture

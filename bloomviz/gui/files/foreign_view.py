@@ -26,7 +26,8 @@ from bloomviz.gui.widgets.message_bar import MessageBar
 from bloomviz import formats
 from bloomviz.filters import bitstore
 from bloomviz.formats import atlas
-from bloomviz.formats.why import render, why
+from bloomviz.formats.reasons import render
+from bloomviz.formats.why import why
 from bloomviz.theory.units import count_text, one_in, parse_whole, percent_text, rate_text, too_full_text
 from bloomviz.formats.guava import FUNNELS
 from bloomviz.formats.pybloom_live import HASHINGS

@@ -124,9 +124,10 @@ def _table_reason(table: str, group: list[ForeignFilter]) -> list[Reason]:
                           "by the flat formula fill^k at the same fill", rate=rate, flat=flat), *own_part, say("."))]
     if str(f.fields.get("filter.policy", "")).startswith("ribbon"):
         out.append(Reason(say("{table}: its policy is ribbonfilter, but this table holds a Bloom filter: RocksDB's "
-                              "Ribbon policy writes Bloom below bloom_before_level (default 0: every flush, so new "
-                              "level-0 tables), at the Bloom bits per key it was given, and Ribbon only on compaction "
-                              "to the levels from there down.", table=table)))
+                              "Ribbon policy writes Bloom, at the Bloom bits per key it was given, for a flush and "
+                              "below bloom_before_level (default 0), and Ribbon only when a compaction rewrites a "
+                              "table at that level or deeper; a trivial move to a deeper level keeps the file and its "
+                              "Bloom filter.", table=table)))
     return out
 
 

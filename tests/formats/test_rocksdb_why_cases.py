@@ -76,13 +76,17 @@ def test_a_ribbon_policy_flush_writes_bloom_and_the_reasons_say_why(tmp_path):
     for key in keys:
         db[key] = b"v"
     db.flush()
+    db.compact_range(None, None)    # one file: RocksDB moves it to the last level as it is (a trivial move)
     passed = sum(db.key_may_exist(f"user:{i:07d}x".encode()) for i in range(0, 20_000, 2)) / 10_000
     db.close()
+    log = (path / "LOG").read_text(errors="replace")
+    assert '"event": "trivial_move"' in log
     filters = [f for f in formats.open_filters(path) if f.fields.get("num.filter_entries") == len(keys)]
     (flt,) = filters
     assert flt.fields["filter.policy"].startswith("ribbonfilter")
-    assert flt.fields["implementation"] == "FastLocalBloom"       # what RocksDB wrote for the flush
+    assert flt.fields["implementation"] == "FastLocalBloom"       # written by the flush, kept by the move
     # RocksDB's own answers are a Bloom filter's at 10 bits per key (~0.95 %), not a Ribbon's
     assert abs(passed - flt.expected_fp) < 0.004
     reasons = why("rocksdb", filters)
-    assert any("its policy is ribbonfilter, but this table holds a Bloom filter" in r for r in reasons)
+    assert any("its policy is ribbonfilter, but this table holds a Bloom filter" in r and "trivial move" in r
+               for r in reasons)

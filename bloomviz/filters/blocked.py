@@ -123,7 +123,7 @@ class BlockedBloomFilter(RemappedPositions, BloomFilter):
     # --- variant facts (see BloomFilter's) ---
     _stored_params = {"block_bits": int}
     capabilities = Capabilities(parameters=(M, K, BLOCK_BITS), standard_formulas=False,
-                                takes_back_inserts=True)   # theory: blocked_fp
+                                takes_back_inserts=True, logs_batches=True)   # theory: blocked_fp
 
     def __init__(self, m: int, k: int, block_bits: int = DEFAULT_BLOCK_BITS,
                  scheme: str = hashing.DEFAULT_SCHEME):

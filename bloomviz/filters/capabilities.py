@@ -44,6 +44,10 @@ class Capabilities:
     # window's undo of a typed insert, which then keeps no copy of the filter); False: the caller keeps a copy
     # to go back to (a new variant is safe without saying anything)
     takes_back_inserts: bool = False
+    # rollback.batch_log(flt) notes what a batch is about to change (the positions that were 0, the counters it
+    # touches, the stages it opens), so that a failure part way or an undo puts it back without a copy of the
+    # filter; False: the caller copies the filter, or says the batch may be partly in it
+    logs_batches: bool = False
 
     @cached_property     # asked on every insert: worked out once per class's declaration
     def sized(self) -> bool:

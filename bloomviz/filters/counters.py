@@ -133,21 +133,33 @@ class Counters:
         return bits
 
     # --- the rules, each handed the "counter > 0" bits it keeps in step ---------------------------------------
-    def increment(self, positions: tuple[int, ...], bits: bitarray) -> tuple[tuple[bool, ...], int, tuple[bool, ...]]:
-        """One increment per position (a position repeated is counted twice, and removed twice), saturating.
-        Returns which of them went from 0 to nonzero, how many bits that set, and which were incremented (a
-        saturated counter is not)."""
+    def plan(self, positions: tuple[int, ...]) -> tuple[tuple[bool, ...], tuple[bool, ...], tuple, tuple]:
+        """What one increment per position makes (a position repeated is counted twice, and removed twice),
+        saturating, read without a write: which of them went from 0 to nonzero, which were incremented (a
+        saturated counter is not), and every position's counter before and after (for ``write``)."""
         c, top = self.values, self.top
+        now: dict[int, int] = {}
         newly, raised = [], []
         for p in positions:
-            v = int(c[p])
-            if v == 0:
-                bits[p] = 1
+            v = now[p] if p in now else int(c[p])
             newly.append(v == 0)
             raised.append(v < top)
-            if v < top:
-                c[p] = v + 1
-        return tuple(newly), sum(newly), tuple(raised)
+            now[p] = v + 1 if v < top else v
+        return tuple(newly), tuple(raised), tuple(int(c[p]) for p in positions), tuple(now[p] for p in positions)
+
+    def write(self, positions: tuple[int, ...], before: tuple, after: tuple, bits: bitarray) -> None:
+        """Write ``plan``'s counters ``after`` (each above 0): all of them or, whatever is raised part way (a
+        Ctrl-C between two writes), none (``before`` written back)."""
+        c = self.values
+        try:
+            for p, v in zip(positions, after):
+                c[p] = v
+                bits[p] = 1
+        except BaseException:
+            for p, v in zip(positions, before):
+                c[p] = v
+                bits[p] = 1 if v else 0
+            raise
 
     def lower(self, positions: tuple[int, ...], raised: tuple[bool, ...], bits: bitarray) -> int:
         """Take back an ``increment`` (the last change made): one decrement per position it raised. Returns how

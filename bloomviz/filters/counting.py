@@ -105,7 +105,7 @@ class CountingBloomFilter(BloomFilter):
     # --- variant facts (see BloomFilter's) ---
     _stored_params = {"counter_bits": int}
     capabilities = Capabilities(parameters=(M, K, COUNTER_BITS), removable=True, counting=True,
-                                takes_back_inserts=True)
+                                takes_back_inserts=True, logs_batches=True)
 
     @classmethod
     def _payload_size(cls, m: int, params: dict) -> tuple[int, int]:
@@ -155,11 +155,13 @@ class CountingBloomFilter(BloomFilter):
 
     # --- single items ------------------------------------------------------------------------------------
     def add(self, item: object) -> CountingInsertion:
+        # all or nothing: worked out first, written by one call that puts its counters back if stopped part way
         pos = self.positions(item)
-        newly, fresh, raised = self._cells.increment(pos, self._bits)
-        self._bits_set += fresh
-        self._count += 1
-        return CountingInsertion(item, pos, newly, counters=self._values_at(pos), raised=raised)
+        newly, raised, before, after = self._cells.plan(pos)
+        ins, fresh = CountingInsertion(item, pos, newly, counters=after, raised=raised), sum(newly)
+        self._cells.write(pos, before, after, self._bits)
+        self._bits_set, self._count = self._bits_set + fresh, self._count + 1   # (no call: no Ctrl-C lands here)
+        return ins
 
     def _take_back(self, ins: CountingInsertion) -> None:
         """Undo ``ins``, the last insert: the counters it raised (not a saturated one) go down by one."""

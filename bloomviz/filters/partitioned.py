@@ -46,7 +46,8 @@ class PartitionedBloomFilter(RemappedPositions, BloomFilter):
 
     variant = "partitioned"
     # --- variant facts (see BloomFilter's) ---
-    capabilities = Capabilities(standard_formulas=False, takes_back_inserts=True)   # its own theory (partitioned_fp)
+    # its own theory (partitioned_fp)
+    capabilities = Capabilities(standard_formulas=False, takes_back_inserts=True, logs_batches=True)
 
     def __init__(self, m: int, k: int, scheme: str = hashing.DEFAULT_SCHEME):
         m, k = check_m(m), check_k(k)

@@ -111,7 +111,8 @@ class ScalableBloomFilter(RichDisplay):
     # --- variant facts (see BloomFilter's) -----------------------------------------------------------------------
     # grows from a capacity (m and k are the stages' outcome), in stages, by its own theory
     capabilities = Capabilities(parameters=(INITIAL_CAPACITY, RATE_BOUND, GROWTH, TIGHTENING), staged=True,
-                                plain_bits=False, standard_formulas=False)
+                                plain_bits=False, standard_formulas=False, takes_back_inserts=True,
+                                logs_batches=True)
     _stored_params = {"initial_capacity": int, "p": float, "growth": int, "tightening": float, "stages": int}
 
     @classmethod
@@ -235,24 +236,44 @@ class ScalableBloomFilter(RichDisplay):
 
     def _close(self, opened: int) -> None:
         """Drop the ``opened`` newest stages again (an insert that opened them failed)."""
-        if opened:
-            del self._offsets[-opened:], self._specs[-opened:], self._stages[-opened:]
+        if opened > 0:
+            self._keep_stages(len(self._stages) - opened)
+
+    def _keep_stages(self, stages: int) -> None:
+        """Keep the first ``stages`` stages (each list cut alone: an opening stopped between two appends)."""
+        del self._offsets[stages:], self._specs[stages:], self._stages[stages:]
 
     # --- single items ------------------------------------------------------------------------------------
     def add(self, item: object) -> StageInsertion:
+        """Insert one item: all of it or, whatever is raised part way (a Ctrl-C between two writes, a stage that
+        cannot be allocated), none of it."""
         data = to_bytes(item)
         opened = self._plan(1)
-        self._open(opened)
-        i = len(self._stages) - 1
+        stages, count = len(self._stages), self._count
+        ins = None
         try:
-            ins = self._stages[i].add(data)
+            self._open(opened)
+            i = len(self._stages) - 1
+            ins = self._stages[i].add(data)     # (all or nothing itself)
+            self._count = count + 1
+            off = self._offsets[i]
+            out = StageInsertion(item, tuple(off + p for p in ins.positions), ins.newly_set, stage=i, offset=off,
+                                 local_positions=ins.positions, new_stage=bool(opened))
         except BaseException:
-            self._close(len(opened))
+            if ins is not None:
+                self._stages[i]._take_back(ins)
+            self._keep_stages(stages)
+            self._count = count
             raise
-        self._count += 1
-        off = self._offsets[i]
-        return StageInsertion(item, tuple(off + p for p in ins.positions), ins.newly_set, stage=i, offset=off,
-                              local_positions=ins.positions, new_stage=bool(opened))
+        return out
+
+    def _take_back(self, ins: StageInsertion) -> None:
+        """Undo ``ins``, the last insert (capabilities.take_back): its stage takes back its bits, and a stage it
+        opened is dropped again."""
+        self._stages[ins.stage]._take_back(Insertion(ins.item, ins.local_positions, ins.newly_set))
+        if ins.new_stage:
+            self._keep_stages(ins.stage)
+        self._count -= 1
 
     def lookup(self, item: object) -> ScalableLookup:
         data = to_bytes(item)

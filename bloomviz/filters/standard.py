@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import compress
 from typing import Iterable
 
 import numpy as np
@@ -50,6 +51,14 @@ class Lookup:
         return tuple(p for p, b in zip(self.positions, self.bits) if not b)
 
 
+def unwrite(flt, pos, newly, count: int, bits_set: int) -> None:
+    """An insert taken back, or an ``add`` stopped part way: the bits it turned on (or was to) are 0 again, the
+    counts ``count`` and ``bits_set``."""
+    for p in compress(pos, newly):
+        flt._bits[p] = 0
+    flt._count, flt._bits_set = count, bits_set
+
+
 def one_or_many(curve, n, samples: int):
     """``curve`` (float array of n -> rates) at a single n as a float, or at an array of n as an array."""
     if np.ndim(n) == 0:
@@ -62,7 +71,7 @@ class BloomFilter(RichDisplay):
 
     variant = "standard"
     # what it can do (capabilities.py): a subclass declares its own
-    capabilities = Capabilities(takes_back_inserts=True)
+    capabilities = Capabilities(takes_back_inserts=True, logs_batches=True)
     # --- variant facts: what the variant is, read by views and files instead of comparing its name ---------
     # (a subclass states only what differs; its words are its describer's, in bloomviz.explain.describers)
     # What a .bloom file stores besides m, k and the scheme (bloomviz.files.storage): each parameter's name and
@@ -134,26 +143,22 @@ class BloomFilter(RichDisplay):
         return self._scheme.positions(item if type(item) is bytes else to_bytes(item), self._m, self._k)
 
     def add(self, item: object) -> Insertion:
-        pos = self.positions(item)
-        bits = self._bits
-        newly = []
-        for p in pos:
-            fresh = not bits[p]
-            if fresh:
+        # all or nothing (Ctrl-C between two bit writes): the bits it turns on, read first (a position repeated
+        # turns on once), are cleared again on the way out; its answer is made before, where no write is lost
+        pos, bits, count, bits_set = self.positions(item), self._bits, self._count, self._bits_set
+        ins = Insertion(item, pos, tuple(not bits[p] and p not in pos[:i] for i, p in enumerate(pos)))
+        try:
+            for p in compress(pos, ins.newly_set):
                 bits[p] = 1
-                self._bits_set += 1
-            newly.append(fresh)
-        self._count += 1
-        return Insertion(item, pos, tuple(newly))
+            self._bits_set, self._count = bits_set + sum(ins.newly_set), count + 1
+        except BaseException:
+            unwrite(self, pos, ins.newly_set, count, bits_set)
+            raise
+        return ins
 
     def _take_back(self, ins: Insertion) -> None:
-        """Undo ``ins``, the last insert (``add``'s answer; a later one may have needed its bits): the bits it
-        turned on go back to 0."""
-        for p, fresh in zip(ins.positions, ins.newly_set):
-            if fresh:
-                self._bits[p] = 0
-                self._bits_set -= 1
-        self._count -= 1
+        """Undo ``ins``, the last insert (a later one may have needed its bits): the bits it turned on are 0."""
+        unwrite(self, ins.positions, ins.newly_set, self._count - 1, self._bits_set - sum(ins.newly_set))
 
     def lookup(self, item: object) -> Lookup:
         pos = self.positions(item)

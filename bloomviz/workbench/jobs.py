@@ -123,8 +123,8 @@ class Job:
                 if not items:
                     return JobStep(DONE)
                 made = insert_batch(items)
-        except ChunkFailed as failed:
-            return JobStep(FAILED, failed.text, whole=True,
+        except ChunkFailed as failed:   # (a chunk put back alone: the job keeps the chunks before it)
+            return JobStep(FAILED, failed.text, whole=not failed.put_back,
                            cause=failed.cause if interrupted(failed.cause) else None)
         if made == 0:
             return JobStep(REFUSED)
@@ -203,6 +203,9 @@ class Jobs:
         self.job = job
         self._prepared = False
         self._undo.in_job = True
+        # nothing to go back to (a filter past the undo budget, quiet, not all or nothing): each chunk keeps a
+        # log of its own; a replay's steps are put back by their caller
+        self._undo.chunks_go_back = job.step is None and job.checkpoint is None and job.undo_saved is None
         self._bench.reserve(reserve)
         self._bench.events.busy_changed.emit(True)
         self._bench.events.progress.emit(*job.progress)
@@ -241,7 +244,7 @@ class Jobs:
         """``whole``: a chunk failed part way, so the job goes back to its start even if it is not all or nothing
         (to the undo step kept before it, which holds the filter as it was)."""
         job, self.job = self.job, None
-        self._undo.in_job = False
+        self._undo.in_job = self._undo.chunks_go_back = False
         back_to = job.checkpoint if job.checkpoint is not None or not whole else job.undo_saved
         rolled_back = cancelled and back_to is not None
         if rolled_back:

@@ -277,8 +277,7 @@ class Operations:
         if self._refuse_growth(len(datas), f" a batch of {len(items):,} items",
                                int(lens.sum()) + limits.KEPT_PER_TYPED_ITEM * len(datas)):
             return 0
-        saved = self._keep(("insert batch", len(items)), s)
-        cp = saved if saved is not None else self._own_checkpoint(s)
+        cp = self._undo.before_batch(s, len(datas))
         try:
             old_probes = None if s.measure.keys.isdisjoint(datas) else self._replace_probes(s, datas)
             flt = s.flt
@@ -287,17 +286,19 @@ class Operations:
             if flt.capabilities.sized:    # one array of fixed positions: hashed once, for truth, grid and filter
                 pos = flt.positions_many(datas)
                 changed = self._changed_cells(pos)
+            if cp is not None and cp.log is not None:
+                cp.log.note(flt, pos, datas)    # what it is about to change, before it writes
             try:
                 n, fp, bits_set = s.measure.insert(datas, pos)   # the commit: nothing below can refuse
             except ValueError as exc:   # a stage beyond the limits: refused before any insert
-                self._unkeep(saved)
                 self._put_back(s, kept, old_probes)
                 self.events.error.emit(f"Refused a batch of {len(items):,} items: {exc}. Nothing was changed.")
                 return 0
             rec = self._commit_batch(items, datas, pos, (n, fp, bits_set), changed, grown=flt.m != m0)
         except BaseException as exc:
-            self._failed(exc, s, cp, kept, inserting(count=len(items)), saved=saved, inserts=len(items))
+            self._failed(exc, s, cp, kept, inserting(count=len(items)), inserts=len(items))
             return 0
+        self._undo.kept_batch(("insert batch", len(items)), cp)
         if old_probes is not None:
             self.events.notice.emit(PROBES_REDRAWN)
         self.events.operated.emit(rec)
@@ -308,22 +309,27 @@ class Operations:
         kept = s.kept
         if not len(run) or self._refuse_growth(len(run), f" a run of {len(run):,} generated items"):
             return 0
-        saved = self._keep(("insert batch", len(run)), s)
-        cp = saved if saved is not None else self._own_checkpoint(s)
+        cp = self._undo.before_batch(s, len(run))
+        log = cp.log if cp is not None else None
         try:
             # the truth keeps the run, not its rows: it makes them again if a scan reads them (truth.PositionRows);
-            # with no changed cells wanted (a job's chunk: the grid compares the bits), no rows are made at all
-            halves = None if self._wants_changed() else generated_halves(s.flt, run.items, run.start, run.stop)
+            # with no changed cells wanted (a job's chunk: the grid compares the bits), no rows are made at all,
+            # unless a log of what the run changes is kept (it needs the positions)
+            halves = (None if self._wants_changed() or log is not None
+                      else generated_halves(s.flt, run.items, run.start, run.stop))
             if halves is not None:
                 rows, changed = s.measure.insert_halves(halves), None
             else:
                 pos = generated_positions(s.flt, run.items, run.start, run.stop)
                 changed = self._changed_cells(pos)
+                if log is not None:
+                    log.note(s.flt, pos)
                 rows = s.measure.insert_positions(pos)
             rec = self._commit_batch(run, None, None, rows, changed, grown=False)
         except BaseException as exc:
-            self._failed(exc, s, cp, kept, inserting(count=len(run)), saved=saved, inserts=len(run))
+            self._failed(exc, s, cp, kept, inserting(count=len(run)), inserts=len(run))
             return 0
+        self._undo.kept_batch(("insert batch", len(run)), cp)
         self.events.operated.emit(rec)
         return len(run)
 
@@ -349,32 +355,28 @@ class Operations:
                             count=len(items), first=describe(items[0], 24), emit=False)
 
     # --- failures part way (failures.py) ---------------------------------------------------------------------
-    def _own_checkpoint(self, s):
-        """What a batch with no undo step goes back to should it fail part way: a checkpoint with a copy of the
-        filter (a lesson's model, a quiet replay, a filter past the undo budget); None inside a job, which keeps
-        no copy per chunk: the job goes back to its own start instead (``ChunkFailed``)."""
-        return None if self._undo.in_job else checkpoint(s)
-
-    def _failed(self, exc: BaseException, s, cp, kept: int | None, what: str, *, insertion=None, saved=None,
+    def _failed(self, exc: BaseException, s, cp, kept: int | None, what: str, *, insertion=None,
                 inserts: int = 1) -> None:
         """``exc`` was raised part way through an operation on the state ``s``, which had checkpoint ``cp`` (None:
         a job's chunk, put back by its job): everything goes back as it was, the filter the same object (the views
-        were told nothing and hold it), the undo step the operation kept dropped; then the message, and an
-        interruption is raised again."""
+        were told nothing and hold it) put back from the checkpoint's copy or log (a ``partial`` one has neither:
+        the rest goes back, and the message says the batch may be partly in the filter); then the message, and an
+        interruption is raised again. A job's chunk with a checkpoint of its own is put back alone, and its job
+        told (``ChunkFailed``, ``put_back``) so that it ends with the chunks before it kept."""
         if cp is not None:
             cut_back(s, cp, insertion, in_place=True)
             s.kept = kept
-            self._unkeep(saved)
         flt = s.flt
+        partly = cp is not None and cp.partial
         new_bits = 0
         try:    # (the sizes a growing filter's next stages need; a filter left half-changed may not answer)
             if isinstance(exc, MemoryError) and not flt.capabilities.sized:
                 new_bits = max(0, limits.scalable_m_after(flt, inserts) - flt.m)
-            message = failure_message(exc, what, flt, kept if kept is not None else s.kept, new_bits)
+            message = failure_message(exc, what, flt, kept if kept is not None else s.kept, new_bits, partly)
         except Exception:
-            message = failure_message(exc, what)
-        if cp is None:
-            raise ChunkFailed(message, exc) from exc
+            message = failure_message(exc, what, partly=partly)
+        if cp is None or self._undo.in_job:
+            raise ChunkFailed(message, exc, put_back=cp is not None and not partly) from exc
         self.events.error.emit(message)
         if interrupted(exc):
             raise exc

@@ -6,8 +6,11 @@ state kept aside). Undo puts the newest back. A lookup changes no filter, and a 
 variant takes back its own insert (``capabilities.takes_back_inserts``: the standard, partitioned, blocked and
 counting filters) is undone by its inverse, ``capabilities.take_back(flt, insertion)``: the bits it turned on cleared, the
 counters it raised lowered. Neither copies the filter, so fifty such steps cost almost nothing at any size (a
-copy per typed insert was 12.5 MB at 10^8 bits, and the budget then kept only the last eight inserts). Other
-steps (a removal, a batch, a scalable filter's insert) hold a copy, so the stack keeps at most ``DEPTH``
+copy per typed insert was 12.5 MB at 10^8 bits, and the budget then kept only the last eight inserts). A batch
+is undone from a log of what it changed (``filters/rollback.py``: the bits it turned on, the counters it
+touched, the stages it opened), noted before it wrote, unless a copy of the filter is smaller; a log is what a
+batch past the budget is put back from should it fail part way too (a paste into an opened 2^32-bit filter
+used to copy its 512 MiB first). Other steps (a removal) hold a copy, so the stack keeps at most ``DEPTH``
 entries and drops the oldest past ``BUDGET`` bytes. Undo is last in, first out: a step without a copy goes back
 from the filter as the steps after it left it. A job's chunks are not separate steps: undo goes back to before
 the job.
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bloomviz.filters import capabilities
+from bloomviz.filters import capabilities, rollback
 from bloomviz.workbench.state import State, nbytes
 
 DEPTH = 50
@@ -44,14 +47,19 @@ class Checkpoint:
     probe_keys: set
     seed: int
     last: object
+    # instead of a copy: a log of what the batch after it changes in the filter (rollback.py), noted before it
+    # writes; or ``partial``: neither fits the memory budget, so the filter cannot be put back
+    log: object = None
+    partial: bool = False
 
 
-def checkpoint(s: State, copy_filter: bool = True) -> Checkpoint:
+def checkpoint(s: State, copy_filter: bool = True, log=None, partial: bool = False) -> Checkpoint:
     """``copy_filter=False`` for an operation that leaves the filter as it is (a lookup): undo is last in, first
     out, so when it is undone the filter is again the one it saw, and no copy is needed."""
     t, mm = s.truth, s.measure
     items = len(t.items)
-    return Checkpoint(state=s, flt=s.flt.copy() if copy_filter else None, capacity=s.capacity, items=items,
+    return Checkpoint(state=s, flt=s.flt.copy() if copy_filter else None, log=log, partial=partial,
+                      capacity=s.capacity, items=items,
                       positions=items if t.rows is not None else 0,     # (a row per insert)
                       removed=dict(t.removed), forced=len(t.forced), distorting=t.distorting,
                       series=len(s.series), history=len(s.history), counts=dict(s.counts), lookups=s.lookups,
@@ -68,6 +76,8 @@ def cut_back(s: State, cp: Checkpoint, insertion=None, in_place: bool = False) -
         vars(s.flt).update(vars(cp.flt.copy()))
     elif cp.flt is not None:
         s.flt = cp.flt.copy()
+    elif cp.log is not None:
+        cp.log.put_back(s.flt)
     elif insertion is not None:
         capabilities.take_back(s.flt, insertion)
     s.capacity = cp.capacity
@@ -136,7 +146,31 @@ def cost_of(saved) -> int:
     filter, truth and plot rows, which nothing else holds once another filter is shown)."""
     if isinstance(saved, Snapshot):
         return nbytes(saved.state)
-    return int(saved.flt.nbytes()) if saved.flt is not None else 0
+    if saved.flt is not None:
+        return int(saved.flt.nbytes())
+    return saved.log.nbytes if saved.log is not None else 0
+
+
+def batch_checkpoint(s: State, inserts: int, budget: int | None = None) -> Checkpoint:
+    """What a batch of ``inserts`` items into ``s`` goes back to should it fail part way, and what its undo step
+    holds: a log of what it changes (its ``note`` is the caller's, before the batch writes) when the variant
+    has one and it is smaller than a copy of the filter; else a copy within ``budget``; else neither
+    (``partial``: a failure can put back the items, the plot and the history, and must say that the batch may
+    be partly in the filter)."""
+    flt = s.flt
+    budget = BUDGET if budget is None else budget
+    size = int(flt.nbytes())
+    logged = rollback.log_bytes(flt, inserts)
+    if logged is not None and logged < size and logged <= budget:
+        return checkpoint(s, False, log=rollback.batch_log(flt))
+    if size <= budget:
+        try:
+            return checkpoint(s)
+        except MemoryError:     # no room for the copy: as past the budget
+            pass
+    if logged is not None and logged <= budget:
+        return checkpoint(s, False, log=rollback.batch_log(flt))
+    return checkpoint(s, False, partial=True)
 
 
 class UndoStack:
@@ -226,6 +260,9 @@ class Undo:
         self._bench, self.stack, self._revive = bench, stack, revive
         self._events = bench.events
         self.in_job = False     # a job runs (Jobs says so as it starts and ends): its step is the whole job
+        # the running job has nothing to go back to (past the budget: no step, and not all or nothing): each of
+        # its chunks keeps a checkpoint of its own (a log of the bits it sets), put back alone if it fails
+        self.chunks_go_back = False
 
     @property
     def _single(self) -> bool:
@@ -261,6 +298,26 @@ class Undo:
         ``insertion`` back, or by the copy the checkpoint holds)."""
         cp, cost = kept
         self.stack.push(what, cp, cost, insertion if cp.flt is None else None)
+
+    def before_batch(self, s, inserts: int) -> Checkpoint | None:
+        """Before a batch into the state ``s``: what it goes back to should it fail part way, and what
+        ``kept_batch`` makes its undo step of once it is done (``batch_checkpoint``); None inside a job whose
+        chunks keep none (the job goes back to its own start)."""
+        if self.in_job and not self.chunks_go_back:
+            return None
+        return batch_checkpoint(s, inserts)
+
+    def kept_batch(self, what: tuple, cp: Checkpoint | None) -> None:
+        """The batch that ``before_batch`` gave ``cp`` for is done: its undo step, when operations keep steps
+        (a batch whose filter could not be put back forgets the steps before it: they cannot be reached)."""
+        if not self._single or cp is None:
+            return
+        if cp.partial:
+            self.stack.cut(0)
+            return
+        cost = cost_of(cp)
+        if self.stack.affordable(cost):
+            self.stack.push(what, cp, cost)
 
     def unkeep(self, saved) -> None:
         """The operation that ``keep`` gave ``saved`` for was refused after all: its step goes, and the older

@@ -1,0 +1,129 @@
+"""What a batch of inserts is about to change in a filter, noted before it writes, so that a failure part way
+(or an undo, last in, first out) puts the filter back exactly without a copy of it.
+
+A copy is what the window's model used to keep (workbench/undo.py): the whole filter, 512 MiB for an opened
+2^32-bit filter, for a paste of a few thousand items. A batch of n items sets at most n·k bits; the positions
+among them that are 0 before it writes are all it can change, so they are all that must be kept (8 bytes each):
+clearing them again, and putting back the insert count and bits set, gives the filter as it was, whatever part
+of the batch was written. The same for the other variants:
+
+- plain bits (standard, partitioned, blocked: ``BitsLog``): the positions that were 0;
+- counters (counting: ``CountersLog``): every position the batch touches and the counter it held;
+- stages (scalable: ``StagesLog``): the stages it opens are dropped whole, and the newest stage's bits logged
+  as plain bits (the items it takes are hashed once more for that: the stages before it are full and never
+  change).
+
+A class says it can be logged with ``Capabilities.logs_batches``; a variant that does not (a new one) is copied
+or, past the budget, left "partly in the filter" by the caller, never logged wrongly. Only this package reaches
+into a filter's private fields.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bloomviz.filters import bitstore, capabilities
+from bloomviz.unique_ints import sorted_unique
+
+_EMPTY = np.zeros(0, dtype=np.int64)
+
+
+def clear_bits(bits, positions: np.ndarray) -> None:
+    """Clear the bits at ``positions`` (any order, repeats allowed), in one vectorised pass."""
+    if positions.size:
+        p = np.asarray(positions, dtype=np.int64)
+        masks = ~(np.uint8(1) << (p & 7).astype(np.uint8))
+        np.bitwise_and.at(bitstore.byte_view(bits), p >> 3, masks)
+
+
+class BitsLog:
+    """A filter of plain bits: its insert count, bits set and, once ``note``d, the positions a batch would turn
+    from 0 to 1 (sorted, distinct)."""
+
+    def __init__(self, flt):
+        self._count, self._bits_set = flt._count, flt._bits_set
+        self.positions = _EMPTY
+
+    def note(self, flt, positions: np.ndarray | None, datas=None) -> None:
+        """``positions``: the rows (or a flat array) of positions the batch will set, before it writes (None:
+        hashed here from ``datas``, the batch's items as bytes)."""
+        if positions is None:
+            positions = flt.positions_many(datas)
+        flat = np.asarray(positions, dtype=np.int64).reshape(-1)
+        self.positions = sorted_unique(flat[bitstore.test_bits(flt.bits, flat) == 0])
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.positions.nbytes)
+
+    def put_back(self, flt) -> None:
+        clear_bits(flt._bits, self.positions)
+        flt._count, flt._bits_set = self._count, self._bits_set
+
+
+class CountersLog:
+    """A counting filter: its counts and, once ``note``d, every counter a batch touches with its value before."""
+
+    def __init__(self, flt):
+        self._count, self._bits_set = flt._count, flt._bits_set
+        self.positions, self.values = _EMPTY, np.zeros(0, dtype=np.uint8)
+
+    def note(self, flt, positions: np.ndarray | None, datas=None) -> None:
+        touched = sorted_unique(flt.positions_many(datas) if positions is None else positions)
+        self.values = flt._cells.values[touched]      # (fancy indexing: a copy)
+        self.positions = touched
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.positions.nbytes + self.values.nbytes)
+
+    def put_back(self, flt) -> None:
+        flt._cells.values[self.positions] = self.values
+        clear_bits(flt._bits, self.positions[self.values == 0])   # the counters that were 0 are 0 again
+        flt._count, flt._bits_set = self._count, self._bits_set
+
+
+class StagesLog:
+    """A scalable filter: how many stages it had, its insert count, and the newest stage as plain bits (the
+    batch's first items, as many as that stage has room for, go there; the rest open new stages)."""
+
+    def __init__(self, flt):
+        self._stages, self._count = len(flt._stages), flt._count
+        self._newest = BitsLog(flt._stages[-1])
+
+    def note(self, flt, positions, datas) -> None:
+        """``datas``: the batch's items as bytes (a scalable filter's positions are not fixed before it grows)."""
+        newest = flt._stages[-1]
+        room = max(0, flt._specs[-1].capacity - len(newest))
+        if room and len(datas):
+            self._newest.note(newest, None, datas[:room])
+
+    @property
+    def nbytes(self) -> int:
+        return self._newest.nbytes
+
+    def put_back(self, flt) -> None:
+        flt._close(len(flt._stages) - self._stages)
+        self._newest.put_back(flt._stages[-1])
+        flt._count = self._count
+
+
+def log_bytes(flt, inserts: int) -> int | None:
+    """An upper bound of what a log of ``inserts`` more items holds at its largest (the positions a batch sets,
+    8 bytes each, and a byte per counter), or None when the class cannot be logged."""
+    caps = capabilities.of(flt)
+    if not caps.logs_batches:
+        return None
+    per_position = 9 if caps.counting else 8
+    return int(inserts) * int(flt.k) * per_position
+
+
+def batch_log(flt):
+    """An empty log of ``flt`` (its counts now), to ``note`` the batch's positions (or, for a filter whose
+    positions are not fixed, its items) in before the batch writes; None when the class cannot be logged."""
+    caps = capabilities.of(flt)
+    if not caps.logs_batches:
+        return None
+    if caps.staged:
+        return StagesLog(flt)
+    return CountersLog(flt) if caps.counting else BitsLog(flt)

@@ -1,0 +1,272 @@
+"""A batch with no copy of the filter to go back to: a filter past the undo budget (a paste into an opened 2^32-bit
+filter copied its 512 MiB first), a quiet replay, a job past the budget. What the batch is about to change is
+logged instead (filters/rollback.py), and a failure part way puts the filter back exactly from the log; where
+even the log is past the budget, the message says that the batch may be partly in the filter, and everything else
+is put back. And a variant's own ``add`` is all or nothing when a Ctrl-C lands between two of its writes."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from bitarray import bitarray
+
+from bloomviz.filters import rollback
+from bloomviz.filters.standard import BloomFilter
+from bloomviz.items.generated import GeneratedItems, GeneratedRun
+from bloomviz.measure import pipeline as pipeline_module
+from bloomviz.measure.fp_tracker import FpTracker
+from bloomviz.workbench import undo as undo_module
+from bloomviz.workbench.model import Workbench
+from model_state import differences, observable
+
+# each large enough that a batch's log is far smaller than a copy of the filter (128 KiB of bits or counters)
+BIG = {
+    "standard": dict(m=1 << 20, k=3),
+    "counting": dict(m=1 << 17, k=3, counter_bits=4),
+    "partitioned": dict(m=(1 << 20) + 1, k=3),
+    "blocked": dict(m=1 << 20, k=3),
+    "scalable": dict(initial_capacity=100_000, p=0.01),
+}
+PARTS = ("filter", "counts", "truth", "series", "probes", "history")
+
+
+def _bench(variant: str) -> Workbench:
+    wb = Workbench(probes=64)
+    assert wb.configure(variant=variant, **BIG[variant])
+    wb.insert_batch([f"before {i}" for i in range(300)])
+    wb.insert("typed before")
+    return wb
+
+
+def _no_copies(monkeypatch, wb) -> None:
+    """Any copy of the filter (or of a scalable filter's stage) fails the test."""
+    def copied(self):
+        raise AssertionError(f"the {self.variant} filter was copied")
+    for cls in {type(wb.filter), BloomFilter}:
+        monkeypatch.setattr(cls, "copy", copied)
+
+
+def _past_the_budget(monkeypatch, wb) -> None:
+    """The undo budget set just below the filter's size: as a 2^32-bit filter is past the real one."""
+    budget = wb.filter.nbytes() - 1
+    monkeypatch.setattr(undo_module, "BUDGET", budget)
+    wb.undo_stack.budget = budget
+
+
+def _fails_after(monkeypatch, owner, name: str, exc: BaseException, on_call: int = 1) -> list:
+    real, calls = getattr(owner, name), []
+
+    def failing(*args, **kwargs):
+        out = real(*args, **kwargs)
+        calls.append(name)
+        if len(calls) >= on_call:
+            raise exc
+        return out
+    monkeypatch.setattr(owner, name, failing)
+    return calls
+
+
+@pytest.mark.parametrize("variant", list(BIG))
+def test_a_batch_past_the_undo_budget_copies_nothing_and_is_undone_exactly(variant, monkeypatch):
+    wb = _bench(variant)
+    _past_the_budget(monkeypatch, wb)
+    _no_copies(monkeypatch, wb)
+    before = observable(wb)
+    assert wb.insert_batch([f"pasted {i}" for i in range(2_000)]) == 2_000
+    assert wb.undo_what == ("insert batch", 2_000)     # undoable again: its step is the log, not a copy
+    assert wb.undo()
+    assert [p for p in differences(before, observable(wb)) if p in PARTS] == []
+
+
+@pytest.mark.parametrize("exc", [MemoryError(), RuntimeError("injected"), KeyboardInterrupt()])
+@pytest.mark.parametrize("variant", list(BIG))
+def test_a_batch_past_the_undo_budget_that_fails_part_way_is_put_back_exactly_without_a_copy(variant, exc,
+                                                                                              monkeypatch):
+    wb = _bench(variant)
+    _past_the_budget(monkeypatch, wb)
+    _no_copies(monkeypatch, wb)
+    said: list[str] = []
+    wb.events.error.connect(said.append)
+    before = observable(wb)
+    # after the filter took the batch's bits: the curve's rows fail
+    fired = _fails_after(monkeypatch, pipeline_module.MeasuredSeries, "add", exc)
+    if isinstance(exc, KeyboardInterrupt):
+        with pytest.raises(KeyboardInterrupt):
+            wb.insert_batch([f"pasted {i}" for i in range(2_000)])
+    else:
+        assert wb.insert_batch([f"pasted {i}" for i in range(2_000)]) == 0
+    assert fired
+    assert differences(before, observable(wb), fresh_kept=None) in ([], ["kept"])
+    assert any("Nothing was changed" in text for text in said), said
+
+
+@pytest.mark.parametrize("variant", ["standard", "counting", "scalable"])
+def test_a_quiet_batch_keeps_a_log_not_a_copy_and_is_put_back(variant, monkeypatch):
+    """A replay's batches keep no undo step; what they go back to is the log."""
+    wb = _bench(variant)
+    _past_the_budget(monkeypatch, wb)
+    _no_copies(monkeypatch, wb)
+    before = observable(wb)
+    _fails_after(monkeypatch, FpTracker, "insert_batch", RuntimeError("injected"))
+    _fails_after(monkeypatch, FpTracker, "insert_halves", RuntimeError("injected"))
+    with wb.quiet():
+        assert wb.insert_batch([f"replayed {i}" for i in range(500)]) == 0
+    assert [p for p in differences(before, observable(wb)) if p in PARTS] == []
+
+
+@pytest.mark.parametrize("variant", ["standard", "counting", "scalable"])
+def test_where_not_even_a_log_fits_the_message_says_the_batch_may_be_partly_in_the_filter(variant, monkeypatch):
+    wb = _bench(variant)
+    monkeypatch.setattr(undo_module, "BUDGET", 0)       # neither a copy nor a log of any size fits
+    wb.undo_stack.budget = 0
+    said: list[str] = []
+    wb.events.error.connect(said.append)
+    before = observable(wb)
+    _fails_after(monkeypatch, pipeline_module.MeasuredSeries, "add", MemoryError())
+    assert wb.insert_batch([f"pasted {i}" for i in range(2_000)]) == 0
+    # everything but the filter is put back, and the message does not say "Nothing was changed"
+    assert [p for p in differences(before, observable(wb)) if p in PARTS and p != "filter"] == []
+    assert len(said) == 1 and re.search(r"not enough memory to insert a batch of 2,000 items .*Part of it may be "
+                                        r"in the filter", said[0]) and "Nothing was changed" not in said[0], said
+
+
+def _auto_play(wb, total: int) -> None:
+    at = [0]
+
+    def source(count):
+        run = GeneratedRun(GeneratedItems(total, seed=5), at[0], min(total, at[0] + count))
+        at[0] = run.stop
+        return run if len(run) else []
+    assert wb.run_job(source, total, "auto-play items")
+    wb.run_to_end()
+
+
+@pytest.mark.parametrize("exc", [RuntimeError("injected"), KeyboardInterrupt()])
+@pytest.mark.parametrize("variant", ["standard", "counting", "blocked", "scalable"])
+def test_a_job_past_the_budget_whose_chunk_fails_keeps_exactly_the_chunks_before_it(variant, exc, monkeypatch):
+    """No undo step to go back to (the filter is past the budget): the chunk that failed is put back alone from
+    its log, and the job ends holding exactly the chunks before it (it used to say "may be partly in")."""
+    wb, reference = _bench(variant), _bench(variant)
+    _past_the_budget(monkeypatch, wb)
+    # a chunk's log, whatever its length (sized by time: up to 200,000 items), not a copy of this small filter
+    monkeypatch.setattr(rollback, "log_bytes", lambda flt, n: 0)
+    said: list[str] = []
+    wb.events.error.connect(said.append)
+    wb.events.notice.connect(said.append)
+    finished = []
+    wb.events.job_finished.connect(lambda done, total, cancelled: finished.append(done))
+    names = ("insert_batch", "insert_halves")
+    fired: list = []
+    for name in names:
+        fired += [_fails_after(monkeypatch, FpTracker, name, exc, on_call=2)]
+    if isinstance(exc, KeyboardInterrupt):
+        with pytest.raises(KeyboardInterrupt):
+            _auto_play(wb, 20_000)
+    else:
+        _auto_play(wb, 20_000)
+    monkeypatch.undo()
+    assert any(fired) and not wb.busy
+    done = finished[0]
+    assert 0 < done < 20_000
+    # the reference took the same first ``done`` items as one batch: the same filter, truth, probes and counts
+    assert reference.insert_batch(GeneratedRun(GeneratedItems(20_000, seed=5), 0, done)) == done
+    after, expected = observable(wb), observable(reference)
+    assert [p for p in ("filter", "truth", "probes") if after[p] != expected[p]] == []
+    assert any(re.search(rf"after {done:,} of 20,000 auto-play items; the filter, plot and history hold exactly those {done:,}", t)
+               for t in said), said
+    assert not any("partly" in t for t in said), said
+
+
+# --- Ctrl-C between two writes of a variant's own add ----------------------------------------------------------
+class _TrapBits(bitarray):
+    """Bits whose ``left``-th write raises KeyboardInterrupt (as a Ctrl-C handled between two writes)."""
+    left = 0
+
+    def __setitem__(self, key, value):
+        type(self).left -= 1
+        if type(self).left == 0:
+            raise KeyboardInterrupt
+        super().__setitem__(key, value)
+
+
+class _TrapCounters(np.ndarray):
+    left = 0
+
+    def __setitem__(self, key, value):
+        type(self).left -= 1
+        if type(self).left == 0:
+            raise KeyboardInterrupt
+        super().__setitem__(key, value)
+
+
+def _trapped(flt, writes: int):
+    """``flt`` (or its newest stage) with writes trapped: the ``writes``-th write to its bits or counters
+    raises."""
+    target = flt.stages[-1] if flt.capabilities.staged else flt
+    trap = _TrapBits(endian="little")
+    trap.frombytes(target.bits.tobytes())
+    del trap[len(target.bits):]
+    target._bits = trap
+    _TrapBits.left = _TrapCounters.left = writes
+    if flt.capabilities.counting:
+        target._cells.values = target._cells.values.view(_TrapCounters)
+        _TrapBits.left = 10 ** 9            # the counters' writes are the ones counted
+    return flt
+
+
+SMALL = {"standard": dict(m=4096, k=7), "counting": dict(m=4096, k=7), "partitioned": dict(m=4096, k=7),
+         "blocked": dict(m=4096, k=7), "scalable": dict(initial_capacity=10, p=0.001)}
+
+
+@pytest.mark.parametrize("variant", list(SMALL))
+def test_a_ctrl_c_between_two_writes_of_an_add_leaves_the_filter_as_it_was(variant):
+    from bloomviz.filters.registry import make_filter
+    for writes in range(1, 8):
+        flt = make_filter(variant, **SMALL[variant])
+        flt.update([f"earlier {i}" for i in range(5)])
+        before = (len(flt), flt.bits_set, flt.m, bytes(np.asarray(_values(flt))))
+        _trapped(flt, writes)
+        with pytest.raises(KeyboardInterrupt):
+            flt.add(f"interrupted at write {writes}")
+        assert (len(flt), flt.bits_set, flt.m, bytes(np.asarray(_values(flt)))) == before, writes
+        _TrapBits.left = _TrapCounters.left = 0
+        flt.add("afterwards")                  # and it goes on
+        assert "afterwards" in flt
+
+
+def _values(flt):
+    from bloomviz.filters import capabilities
+    return capabilities.grid_values(flt)
+
+
+@pytest.mark.parametrize("variant", ["standard", "counting", "scalable"])
+def test_a_ctrl_c_between_two_writes_of_a_typed_insert_is_put_back_by_the_window_and_raised(variant):
+    """The window keeps no copy for these typed inserts (the variant takes its own insert back): the add being
+    all or nothing is what puts it back."""
+    wb = Workbench(probes=64)
+    assert wb.configure(variant=variant, **SMALL[variant])
+    wb.insert_batch([f"earlier {i}" for i in range(8)])
+    said: list[str] = []
+    wb.events.error.connect(said.append)
+    before = observable(wb)
+    _trapped(wb.filter, 3)
+    with pytest.raises(KeyboardInterrupt):
+        wb.insert("typed and interrupted")
+    _TrapBits.left = _TrapCounters.left = 0
+    assert differences(before, observable(wb), fresh_kept=None) in ([], ["kept"])
+    assert any("interrupted" in text for text in said), said
+
+
+def test_a_typed_insert_that_opens_a_stage_copies_nothing_and_is_undone(monkeypatch):
+    wb = Workbench(probes=64)
+    assert wb.configure(variant="scalable", initial_capacity=20, p=0.01)
+    wb.insert_batch([f"fill {i}" for i in range(20)])       # the first stage is full: the next insert opens one
+    _no_copies(monkeypatch, wb)
+    before = observable(wb)
+    ins = wb.insert("opens the second stage")
+    assert ins.new_stage and len(wb.filter.stages) == 2
+    assert wb.undo()
+    assert len(wb.filter.stages) == 1
+    assert [p for p in differences(before, observable(wb)) if p in PARTS] == []

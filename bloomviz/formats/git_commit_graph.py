@@ -379,6 +379,9 @@ def read(path, commit: str | None = None, **_options) -> list[ForeignFilter]:
         notes.append(f"a split chain of {len(layers)} layers")
     for f in filters:
         f.notes = notes
+        if skipped + ignored:       # the reasons name them: git log reads their trees for every path asked
+            f.fields["graph_commits"] = sum(x.count for x in layers)
+            f.fields["commits_without_filter"] = skipped + ignored
     return select_commit(filters, commit) if commit is not None else filters
 
 

@@ -98,6 +98,13 @@ def git(filters: list[ForeignFilter]) -> list[Reason]:
             "random hashes for each m; measure-git counts real keys).", m=median_m, small=small, normal=len(normal),
             m_plain=str(median_m), share=Percent(share), k=k, distinct=Percent(_distinct_rate(normal, k)),
             flat=Percent(_mean(f.expected_fp for f in normal)))))
+    without = first.fields.get("commits_without_filter")
+    if without:
+        lines.append(Reason(say(
+            "{n} of {total} commits in the graph have no filter (a layer written without --changed-paths or with other "
+            "settings, or a filter git did not compute): git log -- PATH compares their trees every time, as it does "
+            "for a false positive (git's trace2 counts them as filter_not_present). git commit-graph write --reachable "
+            "--changed-paths (without --split, or with --split=replace) gives them filters.", n=int(without), total=int(first.fields.get("graph_commits", 0)))))
     lines.append(Reason(say("git log -- PATH asks the path and each of its leading directories, and all must be set, "
                             "so a deep path passes less often than one key does. bloomviz measure-git REPO counts the "
                             "false positives against git's own answers.")))

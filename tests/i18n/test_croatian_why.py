@@ -20,7 +20,7 @@ import bloomviz
 from bloomviz import formats, i18n
 from bloomviz.formats.reasons import Word, render
 from bloomviz.formats.why import why
-from git_repos import make_repo, needs_git, write_graph
+from git_repos import commit_files, git, make_repo, needs_git
 from test_croatian_no_english import english_marks, english_words
 from world_fixtures import fixture
 
@@ -68,10 +68,15 @@ def english_after():
 
 @needs_git
 def test_git(tmp_path):
-    big = {f"d{d}/f{j}": "x" for d in range(20) for j in range(25)}
-    repo, _ = make_repo(tmp_path, [{"a": "1"}, {"src/b.c": "2"}, big, {"c": "3"}])
-    write_graph(repo)
-    check(why("git", formats.open_filters(repo)))
+    # an older layer without filters, then commits with them, one of more than 512 paths
+    repo, _ = make_repo(tmp_path, [{"a": "1"}, {"src/b.c": "2"}])
+    git(repo, "commit-graph", "write", "--reachable", "--split")
+    commit_files(repo, {f"d{d}/f{j}": "x" for d in range(20) for j in range(25)}, "big")
+    commit_files(repo, {"c": "3"}, "small")
+    git(repo, "commit-graph", "write", "--reachable", "--split=no-merge", "--changed-paths")
+    reasons = why("git", formats.open_filters(repo))
+    assert any("have no filter" in r for r in reasons) and any("more than 512" in r for r in reasons)
+    check(reasons)
 
 
 def _rocks(rd, path, fv=None, partition=False, ribbon=False):

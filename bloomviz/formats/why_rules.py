@@ -152,6 +152,7 @@ def cassandra(filters: list[ForeignFilter]) -> list[Reason]:
         lines.append(Reason(say("The table's bloom_filter_fp_chance is not known (no Statistics.db beside the file; "
                                 "--fp-chance gives it): Cassandra sizes the filter from it and the partitions it "
                                 "expects.")))
+        lines += _implied_chance(f, partitions)
     elif chance >= 1:
         lines.append(Reason(say("bloom_filter_fp_chance 1.0 means no filter at all: every read consults the "
                                 "SSTable.")))
@@ -192,6 +193,43 @@ def cassandra(filters: list[ForeignFilter]) -> list[Reason]:
                             "nodetool upgradesstables -a rewrites the old ones. Statistics.db keeps the chance this one "
                             "was written with.")))
     return lines
+
+
+def chance_ranges(k: int, bits_per_key: int | None = None) -> list[tuple[float, float]]:
+    """The bloom_filter_fp_chance intervals [lo, hi) for which Cassandra's table picks k hashes (and
+    ``bits_per_key``, when given). Its choice changes only at the table's rates, so one chance per step says it."""
+    steps = sorted({v for row in engines.PROBS for v in row if engines.CASSANDRA_MIN_FP < v < 1.0})
+    out: list[tuple[float, float]] = []
+    for i, v in enumerate(steps):
+        hi = steps[i + 1] if i + 1 < len(steps) else 1.0
+        if engines.cassandra(1, v).k == k and (bits_per_key is None or _buckets(v) == bits_per_key):
+            if out and out[-1][1] == v:
+                out[-1] = (out[-1][0], hi)
+            else:
+                out.append((v, hi))
+    return out
+
+
+def _implied_chance(f: ForeignFilter, partitions) -> list[Reason]:
+    """What the filter's own k and size say of the chance it was written with, when Statistics.db is absent."""
+    fits = [] if partitions is None else [b for b in range(1, 21) if max(0, math.ceil((f.m - 64 - 20 + 1) / b))
+                                          <= partitions <= (f.m - 20) // b]
+    b = fits[0] if len(fits) == 1 else None
+    ranges = chance_ranges(f.k, b)
+    if not ranges:
+        return [Reason(say("Cassandra's table gives k = {k} for no bloom_filter_fp_chance: another writer or an "
+                           "older table made this filter.", k=f.k))]
+    head = (say("What the filter implies: k = {k} and {b} bits per key (its {m} bits fit Index.db's {partitions} "
+                "partitions at {b}) are what Cassandra's table picks for a bloom_filter_fp_chance in ", k=f.k, b=b,
+                m=f.m, partitions=partitions) if b is not None else
+            say("What the filter implies: k = {k} is what Cassandra's table picks for a bloom_filter_fp_chance in ",
+                k=f.k))
+    parts = [head]
+    for i, (lo, hi) in enumerate(ranges):
+        parts += ([say(" or ")] if i else []) + [say("[{lo}, {hi})", lo=lo, hi=hi)]
+    default = any(lo <= 0.01 < hi for lo, hi in ranges)
+    parts.append(say(" (the default 0.01 among them)." if default else " (not the default 0.01)."))
+    return [Reason(*parts)]
 
 
 def _buckets(fp_chance: float) -> int:

@@ -144,6 +144,15 @@ def test_parquet_from_duckdb(tmp_path):
     check(why("parquet", formats.open_filters(path)))
 
 
+def test_cassandra_without_its_statistics(tmp_path):
+    import shutil
+    for name in ("md-2-big-Filter.db", "md-2-big-Index.db"):
+        shutil.copy(fixture("cassandra-3.11-iot", name), tmp_path / name)
+    reasons = why("cassandra", formats.open_filters(tmp_path / "md-2-big-Filter.db"))
+    assert any(r.startswith("What the filter implies") for r in reasons)
+    check(reasons)
+
+
 def test_cassandra_and_hudi():
     for path in (fixture("cassandra-3.11-iot", "md-2-big-Filter.db"), fixture("cassandra-3.x-tiny", "ma-1-big-Filter.db"),
                  fixture("hudi-footer-bloom", "v8_nonpartitioned__2746610d-ad02-4adb-a038-5cbb99cbd455-0_0-54-79_"

@@ -45,11 +45,11 @@ def quiet_for_numba(wanted_ends: bool = True) -> bool:
     numba's code: ``cold_paths.compiled_wanted``); False (nothing to load) if the process is ending."""
     quiet_since = time.monotonic()
     while threading.main_thread().is_alive():
-        busy = _busy()
+        running = busy()
         if wanted_ends and cold_paths.compiled_wanted():   # a batch ran a numpy path: numba's code is needed now
             return True
         now = time.monotonic()
-        if busy:
+        if running:
             quiet_since = now
         elif now - quiet_since >= QUIET_BEFORE_NUMBA_S:
             return True
@@ -57,7 +57,8 @@ def quiet_for_numba(wanted_ends: bool = True) -> bool:
     return False
 
 
-def _busy() -> bool:
+def busy() -> bool:
+    """Whether a window's model runs a job."""
     try:
         return any(model.busy for model in list(models))
     except RuntimeError:        # a window made meanwhile (the set changed size): busy, to be safe
@@ -70,7 +71,7 @@ def _pause_for_jobs() -> None:
     window's last job, or its paint) met the whole load (~0.6 s of CPU, the auto-play 1.50x a warm one started
     2.5 s after the paint); now at most the step under way. Inside numba's import (``_import_numba``) a step
     holds the import lock: a GUI thread that starts an import meanwhile ends the pause (within ``POLL_S``)."""
-    while threading.main_thread().is_alive() and not cold_paths.compiled_wanted() and _busy() \
+    while threading.main_thread().is_alive() and not cold_paths.compiled_wanted() and busy() \
             and not _main_thread_importing():
         time.sleep(POLL_S)
 

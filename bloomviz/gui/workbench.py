@@ -57,7 +57,7 @@ from PySide6 import QtCore, QtWidgets
 
 from bloomviz.explain import operations as words
 from bloomviz.explain import variants
-from bloomviz.gui import warm_up
+from bloomviz.gui import idle_warm_up, warm_up
 from bloomviz.gui.timing import TURN_BUDGET_MS, AfterFirstPaint, ChunkRunner
 from bloomviz.hashing import cold_paths, native_kernels
 from bloomviz.workbench.model import Workbench as Model
@@ -176,6 +176,7 @@ def _start_warm_up() -> None:
     # warm one at load 10).
     native_kernels.load()
     cold_paths.warm_up_scheduled()
+    idle_warm_up.start(warm_up.busy)      # the first auto-play's first-time work, in idle turns of this thread
     try:
         threading.Thread(target=warm_up.run, name=WARM_UP_THREAD).start()
     except RuntimeError:        # no thread to be had: no warm-up either, so nothing waits for one

@@ -17,9 +17,12 @@ point, floor and items alternating; medians with their ranges. The run's cost an
 points' medians (the points are evenly spaced in n), its ratio that over k floors.
 
 --full: the README's command itself, ``bloomviz simulate --m 4294967296 --k 20 --n 440000000 --every 1000000
---csv PATH``, run in this process (cli.main) between two floor measurements: its wall and CPU time (all
-threads, getrusage), its peak resident memory (VmHWM, reset before it), and its last row's measured rate
-against the exact one in standard errors (sqrt(p(1 - p)/probes)). Minutes on two cores.
+--csv PATH``, run in this process (cli.main): its wall and CPU time (all threads, getrusage), its peak resident
+memory (VmHWM, reset before it, less the floor's arrays, resident throughout), and its last row's measured
+rate against the exact one in standard errors (sqrt(p(1 - p)/probes)). The floor is sampled between the run's
+steps, every 2 s of its CPU (4M positions a sample; their CPU and wall time are taken off the run's), so a load
+that rises or falls during the run weighs on both alike; the ratio to the floor measured before and after
+the run is printed too. Minutes on two cores.
 
 Last line: one JSON object with the figures.
 """
@@ -157,36 +160,87 @@ def _peak_rss_gib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20
 
 
+def _cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _resident_gib() -> float:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 2 ** 20
+    return 0.0
+
+
+class _Interleaved:
+    """Floor samples taken between the run's steps (each ``every_s`` seconds of the run's CPU), so that the floor
+    sees the machine the run saw: a load that rises during the run slows both. Their CPU is kept apart from
+    the run's."""
+
+    def __init__(self, floor: Floor, every_s: float):
+        self.floor, self.every_s = floor, every_s
+        self.samples: list[float] = []
+        self.spent = 0.0                 # the samples' own CPU (all of it, as the run's is counted)
+        self.wall = 0.0
+        self._next = _cpu_s() + every_s
+
+    def after_step(self) -> None:
+        now = _cpu_s()
+        if now < self._next:
+            return
+        wall = time.perf_counter()
+        self.samples.append(self.floor.ns())
+        self.wall += time.perf_counter() - wall
+        self.spent += _cpu_s() - now
+        self._next = _cpu_s() + self.every_s
+
+
 def full(path: str, n: int, rounds: int) -> dict:
     from bloomviz.cli import main as cli_main
-    floor = Floor(1 << 24)
+    from bloomviz.measure.experiment import Simulation as Sim
+    resident = _resident_gib()
+    floor = Floor(1 << 22)          # ~35 ms a sample
+    floor_gib = _resident_gib() - resident          # resident for the whole run: taken off its peak
     before = [floor.ns() for _ in range(rounds)]
-    del floor
     gc.collect()
     argv = ["simulate", "--m", str(M), "--k", str(K), "--n", str(n), "--every", str(EVERY), "--csv", path]
     print(f"  bloomviz {' '.join(argv)}", file=sys.stderr, flush=True)
-    reset = _reset_peak_rss()
-    load_before = os.getloadavg()
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    wall = time.perf_counter()
-    status = cli_main(argv)
-    wall = time.perf_counter() - wall
-    after_usage = resource.getrusage(resource.RUSAGE_SELF)
-    cpu = (after_usage.ru_utime - usage.ru_utime) + (after_usage.ru_stime - usage.ru_stime)
-    peak = _peak_rss_gib()
+    interleaved = _Interleaved(floor, every_s=2.0)
+    step = Sim._step
+
+    def step_then_floor(self, chunk):
+        record = step(self, chunk)
+        interleaved.after_step()
+        return record
+
+    Sim._step = step_then_floor
+    try:
+        reset = _reset_peak_rss()
+        load_before = os.getloadavg()
+        start_cpu = _cpu_s()
+        wall = time.perf_counter()
+        status = cli_main(argv)
+        wall = time.perf_counter() - wall
+        cpu = _cpu_s() - start_cpu - interleaved.spent
+    finally:
+        Sim._step = step
+    peak = _peak_rss_gib() - floor_gib
     load_after = os.getloadavg()
     if status != 0:
         raise SystemExit(f"bloomviz simulate exited with {status}")
     with open(path, newline="") as f:
         last = list(csv.DictReader(f))[-1]
-    floor = Floor(1 << 24)
     after = [floor.ns() for _ in range(rounds)]
-    floor_ns = statistics.median(before + after)
+    during = interleaved.samples or before + after
+    floor_ns = statistics.median(during)
     measured, exact = float(last["fp_measured"]), theory.fp_exact(M, K, n)
     se = math.sqrt(exact * (1 - exact) / PROBES)
-    return {"n": n, "rows_last_n": int(float(last["n"])), "wall_s": wall, "cpu_s": cpu,
-            "peak_rss_gib": peak if reset else None, "floor_ns": floor_ns, "floor_before": before,
-            "floor_after": after, "floor_s": floor_ns * K * n / 1e9, "vs_floor": cpu / (floor_ns * K * n / 1e9),
+    return {"n": n, "rows_last_n": int(float(last["n"])), "wall_s": wall - interleaved.wall, "cpu_s": cpu,
+            "peak_rss_gib": peak if reset else None, "floor_ns": floor_ns, "floor_during": during,
+            "floor_before": before, "floor_after": after, "floor_cpu_s": interleaved.spent,
+            "floor_s": floor_ns * K * n / 1e9, "vs_floor": cpu / (floor_ns * K * n / 1e9),
+            "vs_floor_before_after": cpu / (statistics.median(before + after) * K * n / 1e9),
             "ns_per_item": cpu / n * 1e9, "measured": measured, "exact": exact, "standard_error": se,
             "std_errors": (measured - exact) / se, "load_before": load_before, "load_after": load_after}
 
@@ -206,13 +260,16 @@ def main() -> int:
             r = full(args.csv or os.path.join(tmp, "brainflayer.csv"), args.n, args.rounds)
         figures["full"] = r
         peak = "n/a" if r["peak_rss_gib"] is None else f"{r['peak_rss_gib']:.2f} GiB"
+        during = r["floor_during"]
         print(f"Brainflayer, the README's command (m = 2^32, k = 20, n = {r['n']:,}, 10^4 probes): wall "
               f"{r['wall_s']:.0f} s, CPU {r['cpu_s']:.0f} s ({r['ns_per_item']:.0f} ns an item); the floor "
-              f"{r['floor_ns']:.2f} ns a position (before {', '.join(f'{x:.2f}' for x in r['floor_before'])}; "
+              f"{r['floor_ns']:.2f} ns a position, the median of {len(during)} samples taken between the run's "
+              f"steps [{min(during):.2f}-{max(during):.2f}] (before {', '.join(f'{x:.2f}' for x in r['floor_before'])}; "
               f"after {', '.join(f'{x:.2f}' for x in r['floor_after'])}), {r['floor_s']:.0f} s for n·k: "
-              f"{r['vs_floor']:.2f}x the floor (goal <= 1.5); measured rate {r['measured']:.4f} vs exact "
+              f"{r['vs_floor']:.2f}x the floor (goal <= 1.5; {r['vs_floor_before_after']:.2f}x the floor "
+              f"before and after); measured rate {r['measured']:.4f} vs exact "
               f"{r['exact']:.4f}, {r['std_errors']:+.2f} standard errors (one is {r['standard_error']:.4f}); "
-              f"peak RSS {peak}; {load()}")
+              f"peak RSS {peak} (the floor's arrays taken off); {load()}")
     else:
         b = sample(args.sample, args.points, args.rounds)
         figures["sample"] = b

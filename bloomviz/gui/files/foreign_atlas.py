@@ -147,4 +147,6 @@ class AtlasPanel(QtWidgets.QWidget):
         table = "".join(f"<tr><td>{html.escape(x)}</td><td><b>{html.escape(y)}</b></td></tr>" for x, y in rows)
         tail = (f"<p>A never-inserted item sent to one of these filters at random passes {rate_text(mean)} of the "
                 f"time ({one_in(mean)}). Click a bar to see one of its filters.</p>") if mean is not None else ""
-        return f"<table cellspacing='0' cellpadding='2'>{table}</table>{tail}"
+        # what "sized for" rests on where the file does not say it (a Parquet writer's fpp, assumed or given)
+        basis = "".join(f"<p><i>{html.escape('sized for: ' + b)}</i></p>" for b in a.get("design_basis", ()))
+        return f"<table cellspacing='0' cellpadding='2'>{table}</table>{basis}{tail}"

@@ -3,6 +3,7 @@ of its filters in the grid, and a lookup says which filter answered; a one-filte
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import numpy as np
@@ -42,7 +43,7 @@ def test_the_histogram_counts_every_filter_and_a_bar_shows_one(view, qtbot):
     shown = filters[chosen]
     assert np.array_equal(view.grid.picture.ravel()[:shown.m], bitstore.unpack(shown.bits))
     assert view.atlas.marker.isVisible()
-    assert "8 (k = 8)" in view.atlas.words.text() and "past their design load" in view.atlas.words.text()
+    assert "8 (k = 8)" in view.atlas.words.text() and "past their design load" in html.unescape(view.atlas.words.text())
     view.atlas.metric_box.setCurrentIndex(1)      # the rate each filter's fill predicts, on a log axis
     assert sum(view.atlas.bar_counts()) == 8
 
@@ -82,3 +83,12 @@ def test_an_option_of_another_format_is_refused(view):
     view.more.setText("fp-chance=0.01")
     assert not view.open_path(str(PARQUET))
     assert "applies to cassandra files, not parquet" in view.message.text()
+
+
+def test_the_atlas_says_what_fpp_a_parquet_design_rests_on(view):
+    assert view.open_path(str(PARQUET))
+    assert "sized for: fpp 0.05 assumed: Arrow's default; --fpp gives the writer's" in html.unescape(view.atlas.words.text())
+    view.more.setText("fpp=0.01")
+    assert view.open_path(str(PARQUET))
+    assert "sized for: fpp 0.01 given" in html.unescape(view.atlas.words.text())
+    assert all(f.fields["fpp"] == 0.01 for f in view.filters)

@@ -26,6 +26,7 @@ class OpenFile:
         self.base: tuple[bytes, int] | None = None   # a loaded filter whose items are unknown: (bytes, count)
         self.initial_seed = self.current_seed()
         self._plain_title = window.windowTitle()
+        self._job_start: tuple | None = None     # while a job runs: (changed, _mark()) as it started
 
     def current_seed(self) -> int:
         return int(self.wb.probe_seed)
@@ -38,8 +39,26 @@ class OpenFile:
         if not self.replaying:
             self.set_modified(True)
 
+    def on_busy(self, busy: bool) -> None:
+        self._job_start = (self.changed, self._mark()) if busy else None
+
+    def _mark(self) -> tuple:
+        """Where the window's state is: the state object (a rollback puts back the one it kept), its history's
+        length and last entry, and the filter's insert count."""
+        history = self.wb.history
+        return self.wb.state, len(history), history[-1] if history else None, len(self.wb.filter)
+
+    def _back_at(self, mark: tuple) -> bool:
+        state, rows, last, inserts = self._mark()
+        return state is mark[0] and rows == mark[1] and last is mark[2] and inserts == mark[3]
+
     def on_reset(self) -> None:
         if self.replaying:
+            return
+        if self._job_start is not None and self._back_at(self._job_start[1]):
+            # a job that went back to where it started (a chunk failed, an import was cancelled): what it had
+            # marked unsaved, by its chunks and by this reset, is as it was before it
+            self.set_modified(self._job_start[0])
             return
         if not self.wb.history and not self.wb.items:
             # A fresh filter: the seed its probes were drawn from is the one a replay must start from.

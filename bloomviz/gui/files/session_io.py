@@ -54,6 +54,7 @@ class FileActions(QtCore.QObject):
         self.opening = SessionOpening(*parts, self.filters, self.maybe_discard)
         self.wb.operated.connect(self.file.on_history)
         self.wb.filterReset.connect(self.file.on_reset)
+        self.wb.busyChanged.connect(self.file.on_busy)
         window.installEventFilter(self)
         self.menu = FileMenu(self)
         self.actions: dict[str, QtGui.QAction] = self.menu.actions   # by key: "new", "open", "save", …

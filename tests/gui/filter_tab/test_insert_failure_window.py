@@ -78,3 +78,39 @@ def test_a_bulk_insert_whose_kernel_fails_is_put_back(qtbot, window, how):
     wb.flush()
     assert any("could not insert a batch of" in s and "RuntimeError: the kernel broke" in s for s in said), said
     assert differences(before, observable(wb.model), fresh_kept=None) in ([], ["kept"])
+
+
+def test_an_auto_play_that_fails_and_goes_back_to_its_start_leaves_a_saved_window_saved(qtbot, window):
+    """Its first chunks went in (the window marked unsaved), then one failed and the job went back to where it
+    started: the window is as saved as before it."""
+    wb, file = window.wb, window.file_actions.file
+    assert wb.configure(100_000, 5)          # (the window the tests before left may show a scalable filter)
+    window.autoplay.reset()
+    wb.insert_batch([f"w{i}" for i in range(20)])
+    wb.flush()
+    file.set_modified(False)                 # as if just saved
+    before = observable(wb.model)
+    said, unsaved_meanwhile = [], []
+    wb.error.connect(said.append)
+    real = {name: getattr(FpTracker, name) for name in ("insert_batch", "insert_halves")}
+    calls = [0]
+
+    def fails_second(name):
+        def run(*args, **kwargs):
+            calls[0] += 1
+            if calls[0] >= 2:
+                unsaved_meanwhile.append(file.modified)
+                raise RuntimeError("the kernel broke")
+            return real[name](*args, **kwargs)
+        return run
+    with pytest.MonkeyPatch.context() as injected:
+        for name in real:
+            injected.setattr(FpTracker, name, fails_second(name))
+        window.autoplay.set_rate(0)
+        window.autoplay.set_count(20_000)
+        window.autoplay.start()
+        qtbot.waitUntil(lambda: not wb.busy and window.autoplay.state == "idle" and bool(said), timeout=30_000)
+    wb.flush()
+    assert unsaved_meanwhile == [True]       # the chunks before it had marked the window unsaved
+    assert differences(before, observable(wb.model), fresh_kept=None) in ([], ["kept"])
+    assert not file.modified and not window.isWindowModified()

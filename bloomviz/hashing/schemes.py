@@ -154,7 +154,8 @@ class _MurmurOddStep(HashScheme):
         """(h1, h2 forced odd) of a batch of str; TypeError (before anything else) if one is not a str.
         ``reuse``: the arrays may be reused by the next batch (a caller done with them before it)."""
         h1, h2 = _murmur_halves_many_text(texts, reuse)
-        if h2.flags.writeable and h2.flags.owndata:     # a fresh array: forced odd in place
+        # a fresh array, or this thread's reused one (list_kernel._arrays, a view): forced odd in place
+        if h2.flags.writeable and (h2.flags.owndata or reuse):
             h2 |= _U64(1)
             return h1, h2
         return h1, h2 | _U64(1)

@@ -118,13 +118,20 @@ def test_str_fields_read_directly_where_the_layout_is_known_and_through_the_c_ap
     assert digests(*list_halves(items, of_bytes=False)) == expected
 
 
-def test_halves_reused_only_when_asked_and_only_for_a_batch_of_the_same_length():
-    first, second = [f"a{i}" for i in range(50)], [f"é{i}" for i in range(50)]
-    assert list_halves(first, False)[0] is not list_halves(first, False)[0]
+def test_halves_reused_only_when_asked_and_only_from_reuse_min_items():
+    import bloomviz.hashing.list_kernel as kernel
+    size = kernel.REUSE_MIN
+    first, second = [f"a{i}" for i in range(size)], [f"é{i}" for i in range(size + 5)]
+    assert not np.shares_memory(list_halves(first, False)[0], list_halves(first, False)[0])
     kept = list_halves(first, False, reuse=True)
-    again = list_halves(second, False, reuse=True)
-    assert again[0] is kept[0] and digests(*again) == [mmh3.hash_bytes(policy_bytes(t)) for t in second]
-    assert list_halves(second[:7], False, reuse=True)[0] is not kept[0]
+    again = list_halves(second, False, reuse=True)     # a longer batch: the buffer grown, then kept
+    assert digests(*again) == [mmh3.hash_bytes(policy_bytes(t)) for t in second]
+    shorter = list_halves(first, False, reuse=True)
+    assert np.shares_memory(shorter[0], again[0]) and digests(*shorter) == digests(*kept)
+    assert not np.shares_memory(shorter[0], shorter[1])
+    assert shorter[0].ctypes.data % (1 << 21) == 0      # starts on a huge page's boundary
+    small = list_halves(second[:7], False, reuse=True)
+    assert not np.shares_memory(small[0], again[0]) and small[0].size == 7
 
 
 def test_batches_of_one_length_through_the_fused_loops_keep_their_own_bits():

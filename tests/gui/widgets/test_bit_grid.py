@@ -365,3 +365,19 @@ def test_repeated_highlights_reuse_rendered_symbols(grid, qtbot):
         _settle(qtbot, grid)
     # one rendered symbol per kind at the current size, not one per call
     assert len(grid.highlight_item.fragmentAtlas) <= len(HIGHLIGHT_KINDS)
+
+
+def test_clearing_a_clear_highlight_asks_for_no_paint(grid, monkeypatch):
+    # every chunk of an auto-play clears the highlight (its record lights no cell): a scatter item's clear()
+    # asked the grid's scene for a paint each time, a grid paint in every chunk's turn
+    grid.reset(1024)
+    item = grid.highlight_item
+    asked = []
+    update = item.update
+    monkeypatch.setattr(item, "update", lambda *a: (asked.append(1), update(*a)))
+    grid.highlight(np.array([3, 9]), "new")
+    grid.clear_highlight()
+    assert asked and len(grid.highlight_points()[0]) == 0
+    before = len(asked)
+    grid.clear_highlight()
+    assert len(asked) == before and len(grid.highlight_points()[0]) == 0

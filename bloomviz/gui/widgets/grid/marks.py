@@ -59,6 +59,10 @@ class GridMarks:
         self.draw(cols, size)
 
     def clear(self) -> None:
+        if not self.positions.size and not self.kinds and not len(self.marks.data) and not len(self.halo.data):
+            # already clear: a scatter item's clear() asks its scene for a paint all the same, and every chunk of
+            # an auto-play clears the highlight (its record lights none): a grid paint in each chunk's turn
+            return
         self.positions = np.zeros(0, np.int64)
         self.kinds = []
         self.halo.clear()

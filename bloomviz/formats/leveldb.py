@@ -44,6 +44,11 @@ SUFFIXES = (".ldb", ".sst")
 MAX_TABLES = 100_000
 
 
+# a table's filter is built when the table is written, for the keys it holds: never past its design load (its rate
+# is above the configured one for the reasons formats.why_lsm gives, not for keys added later)
+SIZED_FOR_ITS_KEYS = "sized when its table was written, for exactly the keys it holds"
+
+
 def sniff(head: bytes, tail: bytes, size: int) -> bool:
     return size >= FOOTER and len(tail) >= 8 and struct.unpack("<Q", tail[-8:])[0] == sstable.LEVELDB_MAGIC
 
@@ -226,7 +231,9 @@ def _filter(raw: bytes, index: int, group, fields: dict, offset: int) -> Foreign
         format=NAME, m=m, k=max(k, 1), bits=bits, layout={"kind": "flat"},
         label=f"{fields['table']} filter {index} (data block{'s' if len(group) > 1 else ''} at {span})",
         hashing="LevelDB Hash(user key, seed 0xbc9f1d34) = h; probe j at (h + j * rotr17(h)) mod 2**32 mod m",
-        positions=lookup if 1 <= k <= 30 else None, fields=fields, notes=notes)
+        positions=lookup if 1 <= k <= 30 else None, fields=fields, notes=notes,
+        past_design=(False, SIZED_FOR_ITS_KEYS))
+
 
 
 def route(filters: list[ForeignFilter], item: object) -> list[ForeignFilter]:

@@ -44,7 +44,7 @@ from bitarray import bitarray
 
 from bloomviz.formats import sstable
 from bloomviz.formats.common import ForeignFilter, ForeignFormatError, ForeignLookup, Source, bits_at
-from bloomviz.formats.leveldb import item_bytes
+from bloomviz.formats.leveldb import SIZED_FOR_ITS_KEYS, item_bytes
 from bloomviz.formats.rocksdb_hash import M32, hash32, hash64
 from bloomviz.formats.sstable import Corrupt
 
@@ -295,7 +295,8 @@ def _bloom(bits, k, label, fields, whole_keys, lookup, hashing) -> ForeignFilter
     return ForeignFilter(format=NAME, m=len(bits), k=k, bits=bits, label=label, fields=fields, notes=notes,
                          layout={"kind": "blocks", "block_bits": line_bits, "word_bits": line_bits,
                                  "bits_per_word": k},
-                         hashing=hashing, positions=lookup if whole_keys else None)
+                         hashing=hashing, positions=lookup if whole_keys else None,
+                         past_design=(False, SIZED_FOR_ITS_KEYS))
 
 
 def estimated_fp(bits_per_key: float, k: int, keys: int, line_bits: int, legacy: bool) -> float:
@@ -370,7 +371,8 @@ def _ribbon(bits, contents: bytes, label: str, fields: dict) -> ForeignFilter:
                 "bits of its hash (util/ribbon_impl.h, InterleavedFilterQuery); bloomviz answers by bit "
                 "positions that must all be 1, which a Ribbon filter does not have, so it does not answer",
         notes=["a Ribbon filter's bits are a solved system, about half of them 1 at any load: bits set say "
-               "nothing about the entries, and the false-positive rate is 2**-(solution bits per slot)"])
+               "nothing about the entries, and the false-positive rate is 2**-(solution bits per slot)"],
+        past_design=(False, SIZED_FOR_ITS_KEYS))      # half its bits are 1 at any load: the fill rule would guess
 
 
 def route(filters: list[ForeignFilter], item: object) -> list[ForeignFilter]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui.filter_tab.autoplay import MAX_RATE, PAUSED, RATES, RUNNING, SOURCES, AutoPlay
 from bloomviz.gui.timing import Throttle
@@ -108,9 +108,26 @@ class AutoPlayPanel(QtWidgets.QWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        self._fit_buttons()
+
+    def _fit_buttons(self) -> None:
+        """One row or two, by the width the panel is shown in: its scroll area's viewport, not its own width,
+        which one row holds at least as wide as the row (back at 100 % after 250 % the row stayed, 350 px in a
+        300 px column, and Reset scrolled out of view)."""
         need = sum(b.minimumSizeHint().width() for b in (self.play_button, self.step_button, self.cancel_button,
                                                           self.reset_button)) + 3 * self.buttons.spacing() + 12
-        self._place_buttons(self.width() >= need)
+        shown_in = self.parentWidget()
+        self._place_buttons(min(self.width(), shown_in.width() if shown_in is not None else self.width()) >= need)
+
+    def event(self, event) -> bool:
+        if event.type() == QtCore.QEvent.Type.ParentChange and self.parentWidget() is not None:
+            self.parentWidget().installEventFilter(self)    # the viewport's resizes, which may not resize this
+        return super().event(event)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        if obj is self.parentWidget() and event.type() == QtCore.QEvent.Type.Resize:
+            self._fit_buttons()
+        return False
 
     def toggle(self) -> None:
         self._ap.toggle()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui.widgets.shrink import keep_share, scrolling
+from bloomviz.gui.window import dock_tabs
 from bloomviz.i18n import tr
 
 _AREA = QtCore.Qt.DockWidgetArea
@@ -27,6 +28,7 @@ def make_dock(window: QtWidgets.QMainWindow, key: str, title: str, widget: QtWid
               area) -> QtWidgets.QDockWidget:
     dock = QtWidgets.QDockWidget(tr(title), window)
     dock.setObjectName(f"dock_{key}")
+    dock_tabs.remember_title(dock, title)
     dock.setWidget(scrolling(widget))   # at large text a panel scrolls; it no longer grows the window
     dock.setFeatures(QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetMovable
                      | QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetFloatable

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
+from bloomviz.gui.window import dock_tabs
 from bloomviz.gui.window.docks import dock_panel
 
 _AREA = QtCore.Qt.DockWidgetArea
@@ -31,9 +32,34 @@ TABBED = "tabbedToFit"   # a dock property: the parameters were made a tab here 
 
 
 def _chrome(dock: QtWidgets.QDockWidget) -> int:
-    """A dock's height beyond what its scroll area shows: its title and frame."""
+    """A dock's height beyond what its scroll area shows: its title and frame, and the tab bar of its tab group
+    (``resizeDocks`` counts a group's bar in the height it is given: without it a tabbed auto-play got 19 px
+    less than asked at 250 %, and Play and Step were cut)."""
     area = dock.widget()
-    return dock.height() - area.viewport().height() if isinstance(area, QtWidgets.QScrollArea) else 0
+    if not isinstance(area, QtWidgets.QScrollArea):
+        return 0
+    return dock.height() - area.viewport().height() + _tab_bar_height(dock)
+
+
+def _tab_bar_height(dock: QtWidgets.QDockWidget) -> int:
+    """The height of the tab bar under (or over) ``dock`` when it is one of a tab group, else 0."""
+    window = dock.parentWidget()
+    if not window.tabifiedDockWidgets(dock):
+        return 0
+    box = dock.geometry()
+    direct = QtCore.Qt.FindChildOption.FindDirectChildrenOnly
+    for bar in window.findChildren(QtWidgets.QTabBar, options=direct):
+        at = bar.geometry()
+        if bar.isVisible() and at.left() < box.right() and box.left() < at.right() \
+                and (abs(at.top() - box.bottom()) <= 8 or abs(box.top() - at.bottom()) <= 8):
+            return at.height()
+    return 0
+
+
+def _buttons_bottom(item, panel) -> int:
+    """Where the item box's lowest button ends (Remove wraps under Insert and Look up at large text)."""
+    return max(_bottom(b, panel) for b in (item.insert_button, item.lookup_button, item.remove_button)
+               if b.isVisibleTo(panel))
 
 
 def _margin_bottom(panel: QtWidgets.QWidget) -> int:
@@ -55,9 +81,9 @@ def panel_needs(window) -> dict[str, int]:
     return {
         "autoplay_least": _bottom(play.play_button, play),
         "autoplay_want": play.sizeHint().height(),
-        "item_least": _bottom(item.insert_button, item),
+        "item_least": _buttons_bottom(item, item),
         "item_want": max(verdict.y() + VERDICT_LINES * verdict.fontMetrics().lineSpacing() + _margin_bottom(item),
-                         _bottom(item.insert_button, item)),
+                         _buttons_bottom(item, item)),
         "filter_least": _bottom(params.apply_button, params),
         "filter_want": params.sizeHint().height(),
     }
@@ -95,10 +121,11 @@ def _free(column: list[QtWidgets.QDockWidget]) -> int:
     return sum(d.widget().viewport().height() for d in column if isinstance(d.widget(), QtWidgets.QScrollArea))
 
 
-def fit(window) -> str:
+def fit(window, reshare: bool = False) -> str:
     """Fit the column to its panels' needs; returns what changed ("corner", "untab", "tab", "sizes"), "fits"
     when the panels already had what they need (sizes a user dragged are kept), or "left" for a layout the user
-    made (a dock floated, moved or closed)."""
+    made (a dock floated, moved or closed). ``reshare``: share the column again even where the panels have what
+    they need (the tab bars changed, not the user's sizes)."""
     window.layout().activate()
     column = _column(window)
     if column is None:
@@ -133,7 +160,7 @@ def fit(window) -> str:
         autoplay_dock.raise_()
         window.layout().activate()
         tabbed, done = True, "tab"
-    if done != "fits" or not _needs_met(window, needs, tabbed):
+    if done != "fits" or reshare or not _needs_met(window, needs, tabbed):
         _share(window, needs, tabbed)
         done = "sizes" if done == "fits" else done
     return done
@@ -175,11 +202,18 @@ class Refit(QtCore.QObject):
         self._timer = QtCore.QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
-        self._timer.timeout.connect(lambda: fit(window))
+        self._timer.timeout.connect(self._fit)
         window.installEventFilter(self)
         # another variant's fields (a scalable filter's growth, a counting filter's counter bits) move Apply down
         self._params = window.params_panel
         self._params.installEventFilter(self)
+
+    def _fit(self) -> None:
+        # the tabs' titles and font set a tab bar's height, which the fit counts (a tab bar that changed is not
+        # the user's doing: the column is shared again); a fit that makes or unmakes a tab changes the titles
+        fit(self._window, reshare=dock_tabs.fit_titles(self._window))
+        if dock_tabs.fit_titles(self._window):
+            fit(self._window, reshare=True)
 
     def schedule(self) -> None:
         self._timer.start()

@@ -1,12 +1,16 @@
 """The default layout's left column sized by its panels' needs (gui/window/left_column.py): in a 1280 x 720
-window (a projector, or a 1920 x 1080 screen at 150 % scaling) at 100 % and 150 % text, auto-play's Play and Step
-and the item box's Insert and Look up are in view without scrolling (at 150 % Play lay below auto-play's dock);
-a window tall enough keeps the history in its corner; a dock the user floated is left alone."""
+window (a projector, or a 1920 x 1080 screen at 150 % scaling) at 100 %, 150 % and 250 % text, auto-play's Play
+and Step and the item box's Insert, Look up and Remove are in view without scrolling (at 150 % Play lay below
+auto-play's dock; at 250 % Play and Step were 13 px short and Remove was cut); the tabs docks make read whole
+(gui/window/dock_tabs.py: at 250 % they read "A…", "S…", "Filter: m, …"); a window tall enough keeps the
+history in its corner; a dock the user floated is left alone.
+
+One window walks through the text sizes (each test of its own window took ~1.5 s to make; the file took 17 s)."""
 
 from __future__ import annotations
 
 import pytest
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui.window import left_column
 from window_helpers import settle
@@ -20,10 +24,29 @@ def in_view(widget) -> bool:
 
 
 def primary(window) -> dict:
+    """What a class must see; at 250 % Cancel and Reset wrap under Play and Step and may scroll."""
     item, play = window.item_panel, window.autoplay_panel
-    return {"Insert": item.insert_button, "Look up": item.lookup_button, "Play": play.play_button,
-            "Step": play.step_button, "Cancel": play.cancel_button, "Reset": play.reset_button,
-            "item box": item.line}
+    shown = {"Insert": item.insert_button, "Look up": item.lookup_button, "Remove": item.remove_button,
+             "Play": play.play_button, "Step": play.step_button, "item box": item.line}
+    if window.font_scale < 2:
+        shown.update({"Cancel": play.cancel_button, "Reset": play.reset_button})
+    return shown
+
+
+def tabbed(window) -> bool:
+    return window.docks["filter"] in window.tabifiedDockWidgets(window.docks["autoplay"])
+
+
+def dock_tab_titles(window) -> list[tuple[str, bool]]:
+    """(title, drawn whole) of every tab the docks make: never elided, every tab within its bar."""
+    direct = QtCore.Qt.FindChildOption.FindDirectChildrenOnly
+    out = []
+    for bar in window.findChildren(QtWidgets.QTabBar, options=direct):
+        if bar.isVisible():
+            whole = bar.elideMode() == QtCore.Qt.TextElideMode.ElideNone
+            for i in range(bar.count()):
+                out.append((bar.tabText(i), whole and bar.rect().contains(bar.tabRect(i))))
+    return out
 
 
 def fitted(window, qtbot, scale: float) -> None:
@@ -33,20 +56,27 @@ def fitted(window, qtbot, scale: float) -> None:
     qtbot.waitUntil(lambda: all(in_view(w) for w in primary(window).values()), timeout=10_000)
 
 
-@pytest.mark.parametrize("scale", [1.0, 1.5])
-def test_play_step_and_the_item_buttons_are_in_view(window, qtbot, scale):
-    fitted(window, qtbot, scale)
-    hidden = [name for name, widget in primary(window).items() if not in_view(widget)]
-    assert not hidden, f"scrolled out of view at {scale:.0%}: {hidden}"
-    # the parameters are either a whole dock through their Apply button, or a tab beside auto-play
-    params, autoplay = window.docks["filter"], window.docks["autoplay"]
-    if params in window.tabifiedDockWidgets(autoplay):
-        assert scale > 1.0, "at 100 % a 1280 x 720 window has room for the parameters' own dock"
-    else:
-        assert in_view(window.params_panel.apply_button)
+def test_each_text_size_shows_play_step_the_item_buttons_and_whole_tab_titles(window, qtbot):
+    for scale in (1.0, 1.5, 2.5, 1.0):
+        fitted(window, qtbot, scale)
+        hidden = [name for name, widget in primary(window).items() if not in_view(widget)]
+        assert not hidden, f"scrolled out of view at {scale:.0%}: {hidden}"
+        # the parameters are either a whole dock through their Apply button, or a tab beside auto-play
+        if tabbed(window):
+            assert scale > 1.0, "at 100 % a 1280 x 720 window has room for the parameters' own dock"
+        else:
+            assert in_view(window.params_panel.apply_button)
+        titles = dock_tab_titles(window)
+        assert titles and all(whole for _title, whole in titles), (scale, titles)
+        assert len({title for title, _ in titles}) == len(titles), titles     # tabs a class can tell apart
+        if scale == 2.5:
+            assert tabbed(window) and {"Auto-play", "Filter", "Explain"} <= {t for t, _ in titles}, titles
+    # back at 100 % the parameters have their own dock, under their full title
+    assert not tabbed(window) and window.docks["filter"].windowTitle() == "Filter: m, k, hashing"
+    assert window.docks["filter"].toggleViewAction().text() == "Filter: m, k, hashing"
 
 
-def test_the_verdicts_first_lines_are_in_view_at_150_percent(window, qtbot):
+def test_the_verdicts_first_lines_are_in_view_at_150_percent_and_a_floated_dock_is_left_alone(window, qtbot):
     window.item_panel.line.setText("never inserted")
     window.item_panel.lookup()
     window.wb.flush()
@@ -56,25 +86,6 @@ def test_the_verdicts_first_lines_are_in_view_at_150_percent(window, qtbot):
     lines = verdict.line_bottoms()[:left_column.VERDICT_LINES]
     assert verdict.visibleRegion().boundingRect().height() >= lines[-1]
 
-
-@pytest.mark.window(size=(1440, 900))
-def test_a_tall_window_keeps_the_history_in_its_corner(window, qtbot):
-    fitted(window, qtbot, 1.0)
-    assert window.corner(QtCore.Qt.Corner.BottomLeftCorner) == QtCore.Qt.DockWidgetArea.BottomDockWidgetArea
-    assert window.docks["filter"] not in window.tabifiedDockWidgets(window.docks["autoplay"])
-    assert in_view(window.params_panel.apply_button)
-
-
-def test_back_at_100_percent_the_parameters_have_their_own_dock_again(window, qtbot):
-    fitted(window, qtbot, 1.5)
-    assert window.docks["filter"] in window.tabifiedDockWidgets(window.docks["autoplay"])
-    window.set_font_scale(1.0)
-    qtbot.waitUntil(lambda: window.docks["filter"] not in window.tabifiedDockWidgets(window.docks["autoplay"])
-                    and in_view(window.params_panel.apply_button), timeout=10_000)
-    fitted(window, qtbot, 1.0)
-
-
-def test_a_floated_dock_is_left_where_the_user_put_it(window, qtbot):
     fitted(window, qtbot, 1.0)
     autoplay = window.docks["autoplay"]
     autoplay.setFloating(True)
@@ -86,14 +97,20 @@ def test_a_floated_dock_is_left_where_the_user_put_it(window, qtbot):
     assert window.docks["filter"] not in window.tabifiedDockWidgets(autoplay)
 
 
-@pytest.mark.parametrize("window", [dict(size=(1280, 720)), dict(size=(1440, 900))], indirect=True)
-def test_every_variants_fields_keep_apply_and_play_in_view(window, qtbot):
-    """A variant with more fields (scalable: growth and tightening) moved Apply below the parameters' edge."""
-    fitted(window, qtbot, 1.0)
+def test_every_variants_fields_keep_apply_and_play_in_view_and_a_tall_window_keeps_its_corner(window, qtbot):
+    """A variant with more fields (scalable: growth and tightening) moved Apply below the parameters' edge; in a
+    window tall enough the history keeps the bottom-left corner."""
     combo = window.params_panel.variant_combo
-    for index in range(combo.count()):
-        combo.setCurrentIndex(index)
-        settle(qtbot, window, *window.docks.values())
-        shown = {"Apply": window.params_panel.apply_button, **primary(window)}
-        hidden = [name for name, widget in shown.items() if not in_view(widget)]
-        assert not hidden, f"{combo.itemText(index)}: {hidden} out of view"
+    for size in ((1280, 720), (1440, 900)):
+        window.resize(*size)
+        fitted(window, qtbot, 1.0)
+        for index in range(combo.count()):
+            combo.setCurrentIndex(index)
+            settle(qtbot, window, *window.docks.values())
+            shown = {"Apply": window.params_panel.apply_button, **primary(window)}
+            hidden = [name for name, widget in shown.items() if not in_view(widget)]
+            assert not hidden, f"{size}, {combo.itemText(index)}: {hidden} out of view"
+    combo.setCurrentIndex(0)
+    settle(qtbot, window, *window.docks.values())
+    assert window.corner(QtCore.Qt.Corner.BottomLeftCorner) == QtCore.Qt.DockWidgetArea.BottomDockWidgetArea
+    assert not tabbed(window) and in_view(window.params_panel.apply_button)

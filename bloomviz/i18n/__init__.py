@@ -1,5 +1,5 @@
-"""The window's words in the user's language: ``tr(text)`` and ``ntr(one, many, n)`` (gettext), the language
-chosen once, and numbers written the way that language writes them.
+"""The window's words in the user's language: ``tr(text)``, ``ptr(context, text)`` and ``ntr(one, many, n)``
+(gettext), the language chosen once, and numbers written the way that language writes them.
 
 gettext, not Qt's QTranslator: the verdicts and explanations the window shows are written by Qt-free packages
 (``explain``, ``workbench``) that must not load Qt, and gettext needs nothing but the standard library; a
@@ -99,6 +99,7 @@ def use(code: str) -> str:
     _active, _source = load(code)
     _language = code if _source else ENGLISH
     tr.cache_clear()
+    ptr.cache_clear()
     return _language
 
 
@@ -117,6 +118,13 @@ def tr(text: str) -> str:
     translated once per language (``use`` forgets them): the window's fixed phrases are asked for again on every
     operation (the explanation's ~40, the verdict's, the status line's), and a kept answer is a lookup in C."""
     return _active.gettext(text)
+
+
+@functools.lru_cache(maxsize=256)
+def ptr(context: str, text: str) -> str:
+    """``text`` as said in ``context`` (a .po entry's ``msgctxt``): one English word that Croatian says two ways,
+    such as "items" in a column's heading (elementi) and in "umetnuto elemenata: 1.000" (context "job")."""
+    return _active.pgettext(context, text)
 
 
 def ntr(one: str, many: str, n: int) -> str:

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from bloomviz.i18n import tr
+from bloomviz.i18n import number, ptr, tr
 from bloomviz.items.generated import GeneratedRun
 from bloomviz.workbench.failures import ChunkFailed, failure_message, interrupted
 
@@ -77,7 +77,7 @@ class Job:
         #                             GeneratedRun of them
         self.total = int(total)
         self.done = 0
-        self.label = label
+        self.label = job_label(label)
         self.chunk = 8 if step is not None else 4_096   # adapted after every step to stay near TARGET_TICK_S
         self.undo_saved = None      # the undo step kept before the job, if any
         self.per_item: float | None = None          # this thread's CPU per item, smoothed
@@ -116,7 +116,8 @@ class Job:
                     if not isinstance(items, (list, GeneratedRun)):   # (a run stays numbers: no list of strings)
                         items = list(items)
                 except (OSError, ValueError) as exc:
-                    return JobStep(FAILED, f"Bulk insert of {self.label} stopped: {exc}")
+                    return JobStep(FAILED, tr("Bulk insert of {label} stopped: {error}").format(label=self.label,
+                                                                                               error=exc))
                 except BaseException as exc:    # nothing of this chunk was inserted: as a refusal
                     what = tr("read the next {label}").format(label=self.label)
                     return JobStep(FAILED, failure_message(exc, what), cause=exc if interrupted(exc) else None)
@@ -144,15 +145,33 @@ class Job:
         return JobStep(MORE)
 
     def summary(self, cancelled: bool, reason: str, rolled_back: bool) -> str:
+        """The status line at a job's end, in the window's language (a label Croatian says as a count's noun,
+        "umetnuto elemenata: 1.000 od 10.000", not declined to the count)."""
         elapsed = time.perf_counter() - self.started
-        of = f" of {self.total:,}" if self.progress_of is None else ""
+        said = dict(stopped=stopped_words(reason), done=number(self.done), label=self.label,
+                    of=tr(" of {total}").format(total=number(self.total)) if self.progress_of is None else "")
         if cancelled and rolled_back:
-            return (f"Bulk insert {reason} after {self.done:,}{of} {self.label}; everything was put back as it "
-                    "was before it started.")
+            return tr("{stopped} after {done}{of} {label}; everything was put back as it was before it "
+                      "started.").format(**said)
         if cancelled:
-            return (f"Bulk insert {reason} after {self.done:,}{of} {self.label}; the filter, plot and history "
-                    f"hold exactly those {self.done:,}.")
-        return f"Inserted {self.done:,} {self.label} in {elapsed:.2f} s."
+            return tr("{stopped} after {done}{of} {label}; the filter, plot and history hold exactly those "
+                      "{done}.").format(**said)
+        return tr("Inserted {done} {label} in {seconds} s.").format(**said, seconds=number(elapsed, 2))
+
+
+# A job's end other than done, by the outcome that ended it (a step's outcome is a word of the code, not the
+# window's)
+STOPPED = {"cancelled": "Bulk insert cancelled", FAILED: "Bulk insert failed", REFUSED: "Bulk insert refused"}
+
+
+def stopped_words(reason: str) -> str:
+    return tr(STOPPED[reason]) if reason in STOPPED else tr("Bulk insert stopped ({reason})").format(reason=reason)
+
+
+def job_label(label: str) -> str:
+    """A job's label in the window's language: "items", "pasted lines" … as a count's noun (context "job"); a
+    label made with its own values ("lines of words.txt") is translated by its maker and passes unchanged."""
+    return ptr("job", label)
 
 
 class Jobs:
@@ -196,7 +215,7 @@ class Jobs:
 
     def _start(self, job: Job, reserve: int) -> bool:
         if self.job is not None:
-            self._bench.events.error.emit("Another bulk insert is running; cancel it first.")
+            self._bench.events.error.emit(tr("Another bulk insert is running; cancel it first."))
             return False
         if job.step is None:   # undo takes a whole bulk insert back, not one chunk
             job.undo_saved = self._undo.keep_job(job.label, job.checkpoint)
@@ -255,8 +274,9 @@ class Jobs:
         if whole and not rolled_back:
             # no copy of the filter to go back to (one past the undo budget, or a replay's steps, whose caller
             # puts its own state back): said as it is
-            events.notice.emit(f"Bulk insert {reason} after {job.done:,} {job.label}; the chunk that failed may "
-                               "be partly in the filter, without its items.")
+            events.notice.emit(tr("{stopped} after {done} {label}; the chunk that failed may be partly in the "
+                                  "filter, without its items.").format(stopped=stopped_words(reason),
+                                                                       done=number(job.done), label=job.label))
         else:
             events.notice.emit(job.summary(cancelled, reason, rolled_back))
         events.busy_changed.emit(False)

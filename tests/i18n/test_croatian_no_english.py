@@ -214,3 +214,48 @@ def test_every_variants_title_and_theory_name_has_a_croatian_entry():
     translated = {e.msgid for e in catalogue.parse_po(po.read_text(encoding="utf-8"), po.name) if e.translated}
     words = {w for cls in DESCRIBERS.values() for w in (cls.title, cls.theory_label, cls.theory_name) if w}
     assert len(words) >= 12 and not words - translated, f"add to bloomviz/i18n/hr.po: {sorted(words - translated)}"
+
+
+def _bulk_insert_lines() -> list[str]:
+    """The status lines of a bulk insert as the window shows them: one done, one cancelled part way (kept), one
+    all or nothing cancelled (put back), a second refused, a file that went bad, and a file import's outcome."""
+    from bloomviz.gui.files.file_import import ImportResult, summary
+    from bloomviz.workbench.model import Workbench
+    wb = Workbench(probes=50)
+    assert wb.configure(20_000, 3)
+    said = []
+    wb.events.notice.connect(said.append)
+    wb.events.error.connect(said.append)
+    assert wb.insert_many([f"jabuka{i}" for i in range(1_500)])
+    while wb.step_job():
+        pass
+    for atomic in (False, True):
+        assert wb.run_job(lambda count: [f"kruška{i}" for i in range(count)], 100_000, "pasted lines", atomic=atomic)
+        assert not wb.insert_many(["šljiva"])          # one job at a time
+        for _ in range(3):
+            wb.step_job()
+        wb.cancel()
+
+    def gone_bad(count):
+        raise OSError("Input/output error")
+    assert wb.run_job(gone_bad, 10, "items")
+    while wb.step_job():
+        pass
+    said.append(summary(ImportResult(path="/tmp/rijeci.txt", inserted=1_234, lines=1_300, blank=2,
+                                     undecodable=[3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15])))
+    return said
+
+
+def test_a_bulk_inserts_status_lines_are_croatian():
+    pytest.importorskip("PySide6")
+    croatian, english = in_both(_bulk_insert_lines)
+    assert len(croatian) == len(english) >= 6
+    assert english[0].startswith("Inserted 1,500 items in ") and "Inserted 1,234 items from rijeci.txt" in english[-1]
+    assert croatian[0].startswith("Umetnuto elemenata: 1.500 za ") and "redaka iz" not in croatian[0]
+    assert any("zalijepljenih redaka" in line and "vraćeno" in line for line in croatian), croatian
+    for hr, en in zip(croatian, english):
+        assert hr != en and not english_words(hr.replace("Input/output error", "")), hr
+        # (the counts of a cancelled job differ between the runs: chunks are sized by time) no number written the
+        # English way: 10,241 or 0.11
+        assert not re.findall(r"\d,\d{3}(?!\d)|\d\.\d{1,2}(?!\d)", hr), hr
+        assert len(NUMBER.findall(hr)) >= (1 if NUMBER.findall(en) else 0), hr

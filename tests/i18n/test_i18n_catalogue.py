@@ -14,14 +14,24 @@ from bloomviz.i18n import catalogue
 ROOT = Path(__file__).resolve().parents[2] / "bloomviz"
 
 
-def marked_literals() -> list[tuple[str, int, str]]:
+def _literal(node) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def marked_literals(contexts: bool = False) -> list[tuple]:
+    """(file, line, text) of each marked string; with ``contexts``, (file, line, (context, text)) of each string
+    said in a context (``ptr("job", "items")``)."""
     found = []
     for path in sorted(ROOT.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("tr", "ntr", "Msg") \
-                    and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str) \
-                    and not re.fullmatch(r"\{\w+\}", node.args[0].value):
-                found.append((str(path.relative_to(ROOT.parent)), node.lineno, node.args[0].value))
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            where = (str(path.relative_to(ROOT.parent)), node.lineno)
+            if contexts and node.func.id == "ptr" and len(node.args) == 2 and _literal(node.args[1]) is not None:
+                found.append((*where, (_literal(node.args[0]), _literal(node.args[1]))))
+            elif not contexts and node.func.id in ("tr", "ntr", "Msg") and node.args \
+                    and _literal(node.args[0]) is not None and not re.fullmatch(r"\{\w+\}", node.args[0].value):
+                found.append((*where, node.args[0].value))
     return found
 
 
@@ -34,3 +44,14 @@ def test_every_marked_string_has_a_croatian_entry():
     assert not missing, f"add these to bloomviz/i18n/hr.po: {missing}"
     untranslated = [text[:70] for _w, _l, text in marked if text and not any(entries[text].msgstr.values())]
     assert not untranslated, untranslated
+
+
+def test_every_string_said_in_a_context_has_a_croatian_entry_in_that_context():
+    """A job's labels ("items", "lines of {name}") are Croatian count nouns (elemenata, redaka iz …): their entries
+    carry the context "job", apart from the same English word elsewhere (a column's "items": elementi)."""
+    po = ROOT / "i18n" / "hr.po"
+    entries = {(e.msgctxt, e.msgid): e for e in catalogue.parse_po(po.read_text(encoding="utf-8"), po.name)}
+    marked = marked_literals(contexts=True)
+    assert len(marked) >= 3 and all(key[0] for _w, _l, key in marked)
+    missing = [(where, line, key) for where, line, key in marked if key not in entries or not entries[key].translated]
+    assert not missing, f"add these to bloomviz/i18n/hr.po (with their msgctxt): {missing}"

@@ -28,7 +28,7 @@ from bloomviz.items.encoding import ItemFileError, LineReport, check_item_file, 
 from bloomviz.disk.safe_files import check_regular
 from bloomviz.gui.files.file_dialogs import Dialogs
 from bloomviz.workbench.limits import MAX_ITEM_BYTES
-from bloomviz.i18n import tr
+from bloomviz.i18n import ntr, number, ptr, tr
 
 LISTED_LINES = 30   # undecodable line numbers named in the message; the rest are counted
 
@@ -49,19 +49,25 @@ class ImportResult:
 
 
 def line_list(numbers: list[int], limit: int = LISTED_LINES) -> str:
-    shown = ", ".join(f"{n:,}" for n in numbers[:limit])
-    return shown + (f" and {len(numbers) - limit:,} more" if len(numbers) > limit else "")
+    shown = ", ".join(number(n) for n in numbers[:limit])
+    more = tr(" and {count} more").format(count=number(len(numbers) - limit))
+    return shown + (more if len(numbers) > limit else "")
 
 
 def summary(result: ImportResult) -> str:
+    """The import's outcome in the window's language (Croatian says each count as a label's value)."""
     name = os.path.basename(result.path)
-    parts = [f"Inserted {result.inserted:,} items from {name} ({result.lines:,} lines read)."]
+    parts = [ntr("Inserted {count} item from {name} ({lines} lines read).",
+                 "Inserted {count} items from {name} ({lines} lines read).", result.inserted).format(
+        count=number(result.inserted), name=name, lines=number(result.lines))]
     if result.blank:
-        parts.append(f"{result.blank:,} blank line{'s' if result.blank != 1 else ''} skipped.")
+        parts.append(ntr("{count} blank line skipped.", "{count} blank lines skipped.", result.blank).format(
+            count=number(result.blank)))
     if result.undecodable:
         count = len(result.undecodable)
-        parts.append(f"{count:,} line{'s' if count != 1 else ''} not valid UTF-8 and skipped: "
-                     f"line{'s' if count != 1 else ''} {line_list(result.undecodable)}.")
+        parts.append(ntr("{count} line not valid UTF-8 and skipped: line {lines}.",
+                         "{count} lines not valid UTF-8 and skipped: lines {lines}.", count).format(
+            count=number(count), lines=line_list(result.undecodable)))
     return " ".join(parts)
 
 
@@ -140,7 +146,7 @@ class FileImport(QtCore.QObject):
         self.wb.error.connect(self._on_error)
         self.wb.jobFinished.connect(self._on_finished)
         # A file of ``size`` bytes has at most size + 1 lines: the job's bound; the file's end ends the job.
-        if not self.wb.run_job(source, size + 1, label=f"lines of {os.path.basename(path)}", atomic=True,
+        if not self.wb.run_job(source, size + 1, label=ptr("job", "lines of {name}").format(name=os.path.basename(path)), atomic=True,
                                progress_of=progress):
             self._disconnect()
             self._running = None

@@ -21,7 +21,7 @@ from bloomviz.gui.files.filter_files import filter_from_bytes, loaded_note
 from bloomviz.gui.files.open_file import open_failed, refuse_busy, refused_file
 from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.workbench.limits import MAX_M as WINDOW_MAX_M
-from bloomviz.i18n import number, tr
+from bloomviz.i18n import number, ptr, tr
 
 
 class SessionOpening:
@@ -227,7 +227,7 @@ class SessionOpening:
             self._opened(path, s, stepper.mismatched)
 
         wb.jobFinished.connect(finished)
-        if not wb.run_steps(stepper.step, stepper.total, f"operations of {name}"):
+        if not wb.run_steps(stepper.step, stepper.total, ptr("job", "operations of {name}").format(name=name)):
             finished(0, stepper.total, True)
             return False
         return True

@@ -20,7 +20,7 @@ from bloomviz.scenarios.stories import SCENARIOS, get_scenario
 from bloomviz.gui.scenarios_tab.panel import ScenarioPanel
 from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.gui.widgets.flow_layout import FlowLayout
-from bloomviz.i18n import number, tr
+from bloomviz.i18n import number, ptr, tr
 
 SINGLES_LIMIT = 64   # up to this many items go in one by one
 SYNC_LIMIT = 5_000     # up to this many items go in at once; more run as a chunked job with progress and cancel
@@ -109,7 +109,8 @@ class ScenarioRunner(QtCore.QObject):
             return chunk
 
         self._pending, self._before = key, before
-        if not self.wb.run_job(source, len(items), f"items of “{scenario.title}”", atomic=True):
+        if not self.wb.run_job(source, len(items), ptr("job", "items of “{title}”").format(
+                title=tr(scenario.title)), atomic=True):
             self._pending = self._before = None
             self._put_back(key, before, tr("Another bulk insert is running; cancel it first (Esc)"))
             return False

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bloomviz.hashing.cold_paths import note_cold_batch, use_cold_path
+from bloomviz.hashing.cold_paths import native_pending, note_cold_batch, use_cold_path
 from bloomviz.unique_ints import sorted_unique
 
 COLD_POSITIONS = 200_000      # positions per call; beyond, the compiled pass is worth its load
@@ -19,9 +19,10 @@ __all__ = ["COLD_POSITIONS", "all_set", "and_bits", "check_range", "range_messag
 
 
 def use(count: int, kernels: tuple[str, ...] = ()) -> bool:
-    """Inside the window's ``before_first_paint`` block, before numba is loaded, for a small pass (unless the
-    pass's compiled ``kernels`` are served from the native kernel cache)."""
-    cold = count <= COLD_POSITIONS and use_cold_path(0, *kernels)
+    """Inside the window's ``before_first_paint`` block, before numba is loaded, for a small pass (any pass while
+    the native kernel file is built beside the window), unless the pass's compiled ``kernels`` are served from the
+    native kernel cache."""
+    cold = (count <= COLD_POSITIONS or native_pending()) and use_cold_path(0, *kernels)
     if cold:
         note_cold_batch()       # (every caller takes the numpy path when told so)
     return cold

@@ -2,12 +2,14 @@
 
 A table's index and filter blocks are tens of KiB each and a database holds thousands of tables; a Python loop
 checks ~2 MB/s, the compiled one about 1 GB/s. Imported on first use (sstable.crc32c), not with the package.
+Served from the native kernel cache where it is loaded (hashing/native_kernels.py), so a database opened in the
+window needs no numba (its import and this loop's compile or cache load: ~0.5-1 s); numba's otherwise.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from bloomviz.hashing.lazy_jit import njit
 
 
 def _crc_table() -> np.ndarray:

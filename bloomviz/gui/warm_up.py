@@ -4,10 +4,14 @@ of the event loop (gui/workbench.py starts it; hashing/cold_paths.py says what r
 
 from __future__ import annotations
 
+import importlib
+import os
+import subprocess
 import sys
 import threading
 import time
 import weakref
+from pathlib import Path
 
 import numpy as np
 
@@ -22,14 +26,15 @@ def run() -> None:
     call (the bit kernels' JIT cache took 150-250 ms) is then ready before the user's first bulk insert, whose
     first chunk it made the longest turn of an auto-play. Meanwhile the window's own small batches take the
     numpy paths instead of waiting for this load (hashing/cold_paths.py)."""
-    # the auto-play's kernels are served from the native cache if it loaded (_start_warm_up)
-    cached = native_kernels.load()
+    # the auto-play's kernels are served from the native cache if it loaded (_start_warm_up); on a first launch a
+    # process of its own builds the file meanwhile, and this one loads it
+    cached = native_kernels.load() or _built_beside()
     with cold_paths.warm_up_thread():
         if not cached or quiet_for_numba():
             _load_compiled(_pause_for_jobs if cached else _no_pause)
     # the cache's build (~3 s of CPU, numba compiling) waits for a quiet moment too: on a first launch it ran
     # beside an auto-play started at once and made it 5.5x a warm one
-    if not cached and quiet_for_numba(wanted_ends=False):
+    if not cached and not _builders and quiet_for_numba(wanted_ends=False):
         _write_native_cache()
 
 
@@ -94,12 +99,13 @@ class _PausingFinder:
     """First on ``sys.meta_path`` during the warm-up's ``import numba``; finds nothing, but pauses the warm-up
     thread before each of numba's modules (~130 of them) is imported."""
 
-    def __init__(self, pause):
+    def __init__(self, pause, package: str = "numba"):
         self._pause = pause
+        self._package = package
         self._thread = threading.get_ident()
 
     def find_spec(self, name, path=None, target=None):
-        if threading.get_ident() == self._thread and name.partition(".")[0] == "numba":
+        if threading.get_ident() == self._thread and name.partition(".")[0] == self._package:
             self._pause()
         return None
 
@@ -107,16 +113,57 @@ class _PausingFinder:
 def _import_numba(pause) -> None:
     """``import numba`` (~0.25 s of CPU, most of it holding the interpreter's lock) a module at a time,
     ``pause()`` before each: a job started meanwhile runs beside one module's import, not all of them."""
-    finder = _PausingFinder(pause)
+    _import_pausing(pause, "numba")
+
+
+def _import_pausing(pause, module: str) -> None:
+    finder = _PausingFinder(pause, module.partition(".")[0])
     sys.meta_path.insert(0, finder)
     try:
-        import numba  # noqa: F401
+        importlib.import_module(module)
     finally:
         sys.meta_path.remove(finder)
 
 
 def _no_pause() -> None:
     pass
+
+
+BUILD_LIMIT_S = 600      # a build that has not ended by then is left to itself; this process goes on without it
+BUILD = ("-m", "bloomviz.hashing.native_build")     # the build's command after the interpreter, then the directory
+_builders: list = []        # the build started beside this process, if any
+
+
+def _built_beside() -> bool:
+    """On a first launch (no file for this install and machine yet): the file built by a process of its own,
+    then loaded here. Built in this process, numba's import and its compiles (~3 s of CPU, mostly holding the
+    interpreter's lock) ran beside the window: a first auto-play started at once took 4.3x a warm one. Built
+    beside it, the window's process only waits (its small batches take the numpy paths meanwhile,
+    hashing/cold_paths.py, whatever their size) and the build takes the other core, at a lower priority. False
+    (numba loaded here as before) if the build cannot start, fails or takes longer than ``BUILD_LIMIT_S``."""
+    directory = native_kernels.cache_dir()
+    if directory is None or native_kernels.state["status"] != "absent" or getattr(sys, "frozen", False):
+        return False
+    import bloomviz
+    root = str(Path(bloomviz.__file__).resolve().parent.parent)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, *filter(None, [os.environ.get("PYTHONPATH")])]))
+    try:
+        child = subprocess.Popen([sys.executable, *BUILD, str(directory)], env=env,
+                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except (OSError, ValueError):
+        return False
+    _builders.append(child)     # (this process then writes no file of its own)
+    ends = time.monotonic() + BUILD_LIMIT_S
+    with cold_paths.native_build_pending():      # every batch meanwhile in numpy: none compiles numba's code
+        while child.poll() is None:     # (the build goes on if this process ends: the next launch has the file)
+            if not threading.main_thread().is_alive() or time.monotonic() > ends:
+                return False
+            time.sleep(POLL_S)
+    if child.returncode != 0:
+        return False
+    _pause_for_jobs()           # loaded between jobs: llvmlite's import (~60-140 ms) a module at a time
+    _import_pausing(_pause_for_jobs, "llvmlite.binding")
+    return native_kernels.load(again=True)
 
 
 def _write_native_cache() -> None:

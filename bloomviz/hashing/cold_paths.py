@@ -38,6 +38,7 @@ _LOW32 = np.uint64(0xFFFFFFFF)
 _building = threading.local()     # per thread: the warm-up thread never takes these paths
 _warming = threading.Event()      # set from the warm-up's scheduling until its thread has loaded everything
 _wanted = threading.Event()       # a batch took a numpy path meanwhile: numba's code is wanted now
+_native_pending = threading.Event()     # another process builds the native kernel file (a first launch)
 
 
 @contextlib.contextmanager
@@ -72,13 +73,36 @@ def warm_up_thread():
 def use_cold_path(count: int, *kernels: str) -> bool:
     """True when a batch of ``count`` items should not be the one that loads numba (or wait for its load):
     inside ``before_first_paint`` in this thread before anything imported numba, or in any thread but the
-    warm-up's while it loads the compiled code. False when the compiled ``kernels`` the batch needs (names in
+    warm-up's while it loads the compiled code, or, whatever its size, while another process builds the native
+    kernel file (``native_build_pending``). False when the compiled ``kernels`` the batch needs (names in
     native_kernels) are loaded from the native cache: they run without numba."""
-    if count > COLD_LIMIT or (kernels and native_kernels.ready(*kernels)):
+    if kernels and native_kernels.ready(*kernels):
+        return False
+    if native_pending():
+        return True
+    if count > COLD_LIMIT:
         return False
     if _warming.is_set() and not getattr(_building, "loader", False):
         return True
     return getattr(_building, "depth", 0) > 0 and "numba" not in sys.modules
+
+
+@contextlib.contextmanager
+def native_build_pending():
+    """Around the warm-up's wait for the native kernel file another process builds (gui/warm_up.py, a first
+    launch, no numba cache either): every batch of another thread takes the numpy paths, whatever its size. A
+    batch past ``COLD_LIMIT`` took the compiled paths and compiled numba's code inside itself: a first auto-play
+    of 10^6 items started at once took 65-69 s (20 s of CPU) against 1.1-1.6 s warm, at load 10."""
+    _native_pending.set()
+    try:
+        yield
+    finally:
+        _native_pending.clear()
+
+
+def native_pending() -> bool:
+    """Whether the native kernel file is being built beside this process (not in the warm-up thread itself)."""
+    return _native_pending.is_set() and not getattr(_building, "loader", False)
 
 
 def note_cold_batch() -> None:

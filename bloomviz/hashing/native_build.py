@@ -9,8 +9,9 @@ C library's memset, the Python C API for the kernel reading a list of str). numb
 which that kernel calls only for a str that is not compact (none the interpreter makes today), becomes a
 function answering "not readable": the loop then stops and the caller's other path hashes the list.
 
-Takes seconds of CPU (numba's import and a compile per kernel): the window's warm-up thread runs it once, when
-it finds no usable file.
+Takes seconds of CPU (numba's import and a compile per kernel): on a first launch the window's warm-up starts it
+in a process of its own (``python -m bloomviz.hashing.native_build DIRECTORY``, at a lower priority), so that
+the window's process never holds its interpreter's lock for it.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def _c_entry(kernel: str):
     codes, result, _gil = native_kernels.KERNELS[kernel]
     module, name = kernel.rsplit(".", 1)
     dispatcher = getattr(importlib.import_module(module), name).real()
-    scalar = {"u64": types.uint64, "i64": types.int64, "u8": types.uint8, "i32": types.int32, "bool": types.boolean}
+    scalar = {"u64": types.uint64, "i64": types.int64, "u8": types.uint8, "u32": types.uint32, "i32": types.int32,
+              "bool": types.boolean}
     params, signature, call = [], [], []
     for i, code in enumerate(codes):
         if "[" in code:
@@ -187,3 +189,30 @@ def _prune(directory: Path) -> None:
 
 
 ABANDONED_AFTER_S = 3600
+
+
+BUILD_NICE = 10     # the build's priority below the window's: a person's auto-play comes first
+
+
+def main(argv: list[str]) -> int:
+    """``python -m bloomviz.hashing.native_build [DIRECTORY]``: write the file for this install and machine; exit
+    0 once written (1: not written, and why on stderr)."""
+    try:
+        os.nice(BUILD_NICE)
+    except (AttributeError, OSError):      # (no priorities here, or not allowed: built at the same priority)
+        pass
+    try:
+        written = write(Path(argv[0]) if argv else None)
+    except Exception as exc:
+        print(f"bloomviz: native kernel cache not written: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    if written is None:
+        print("bloomviz: native kernel cache not written: no cache directory, or the sources changed meanwhile",
+              file=sys.stderr)
+        return 1
+    print(written)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

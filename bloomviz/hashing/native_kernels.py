@@ -54,6 +54,8 @@ SET_HALVES = ("bloomviz.hashing.mixed_kernel._mix_set", "bloomviz.hashing.mixed_
 TEST_HALVES = ("bloomviz.hashing.mixed_kernel._mix_test",)
 # generated items' hash halves from their values (generated_kernel: DrawnItems, then plain GeneratedItems)
 GENERATED_HALVES = ("bloomviz.hashing.generated_kernel._halves", "bloomviz.hashing.generated_kernel._counter_halves")
+# CRC-32C of a LevelDB or RocksDB table's blocks (formats/crc32c_kernel.py: a database opened)
+CRC32C = "bloomviz.formats.crc32c_kernel._crc_loop"
 # bitstore's passes: set, test rows, AND a column
 SET_BITS = (OUT_OF_RANGE, "bloomviz.filters.bit_kernels._set")
 ALL_SET = (OUT_OF_RANGE, "bloomviz.filters.bit_kernels._all_set_rows")
@@ -99,16 +101,17 @@ KERNELS: dict[str, tuple[tuple[str, ...], str | None, bool]] = {
                                                "u8[]!", "i64[]!", "i64[]!", "i64[]!"), None, False),
     "bloomviz.measure.completions.completion_rows": (("i64[]", "i64[]", "i64[]", "i64[]", "i64[]!"), None, False),
     "bloomviz.measure.completions.running_counts": (("i64[]!", "i64", "i64[]", "i64", "i64[]!"), None, False),
+    "bloomviz.formats.crc32c_kernel._crc_loop": (("u8[]", "u32[]"), "i64", False),
 }
 # the files whose code ends up in the object (a change to any of them makes the cached file stale)
 SOURCES = ("hashing/intrinsics.py", "hashing/murmur_kernel.py", "hashing/list_kernel.py", "hashing/mixed_kernel.py",
            "hashing/str_layout.py", "hashing/lazy_jit.py", "hashing/native_kernels.py", "hashing/native_build.py",
            "hashing/generated_kernel.py", "items/generated.py", "filters/bit_kernels.py", "measure/first_flips.py",
-           "measure/fresh_rows.py", "measure/completions.py")
+           "measure/fresh_rows.py", "measure/completions.py", "formats/crc32c_kernel.py")
 MAGIC = b"bloomviz native kernels 1\n"
 KEPT_FILES = 8     # the most recently written files kept beside a new one (other versions, other checkouts)
 MAX_FILE_BYTES = 1 << 24      # the file is ~50 KB: anything far larger is not one of ours, and is not read
-DTYPES = {"u64": np.uint64, "i64": np.int64, "u8": np.uint8, "i32": np.int32, "bool": np.bool_}
+DTYPES = {"u64": np.uint64, "i64": np.int64, "u8": np.uint8, "u32": np.uint32, "i32": np.int32, "bool": np.bool_}
 
 _lock = threading.Lock()
 _key_lock = threading.Lock()
@@ -207,10 +210,11 @@ def unpack(data: bytes, key: str) -> tuple[dict, bytes]:
     return header, code
 
 
-def load(directory: Path | None = None) -> bool:
-    """Load the cached kernels once per process (later calls answer whether it worked); never raises."""
+def load(directory: Path | None = None, again: bool = False) -> bool:
+    """Load the cached kernels once per process (later calls answer whether it worked); never raises.
+    ``again``: after a first try found no file ("absent"), look once more (another process has written it)."""
     with _lock:
-        if state["status"] != "not loaded":
+        if state["status"] != "not loaded" and not (again and state["status"] == "absent"):
             return bool(_entries)
         try:
             state["status"] = _load(directory if directory is not None else cache_dir())

@@ -19,6 +19,7 @@ import pytest
 from bitarray import bitarray
 
 from bloomviz.filters import bitstore
+from bloomviz.formats import sstable
 from bloomviz.hashing import native_build, native_kernels
 from bloomviz.hashing.generated_kernel import hash128_generated, hash128_values
 from bloomviz.hashing.list_kernel import list_halves
@@ -89,7 +90,20 @@ def _answers() -> dict:
     numbers = model.numbers()
     out["model"] = [numbers.n, numbers.bits_set, numbers.fp_count]
     out.update(_halves_answers(h1, h2, big))
+    out["crc32c"] = [sstable.crc32c(data) for data in CRC_INPUTS]      # a LevelDB or RocksDB table's blocks
     return json.loads(json.dumps(out))
+
+
+CRC_INPUTS = (b"", b"123456789", bytes(range(256)) * 41, b"\xff" * 4_097)
+
+
+def _crc32c_reference(data: bytes) -> int:
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
+    return crc ^ 0xFFFFFFFF
 
 
 def _halves_answers(h1, h2, big: int) -> dict:
@@ -162,6 +176,8 @@ def test_the_cached_kernels_answer_as_numba_does_without_loading_it(cache):
         assert answers["rows"][str(m)] == [list(_mixed_scalar(int(a), int(b), m, 7)) for a, b in zip(h1, h2)]
     policy = [t.encode("utf-8", "surrogatepass") for t in TEXTS]
     assert answers["texts"] == [list(mmh3.hash64(b, signed=False)) for b in policy]
+    assert answers["crc32c"] == [_crc32c_reference(data) for data in CRC_INPUTS]
+    assert answers["crc32c"][1] == 0xE3069283       # CRC-32C's check value (RFC 3720)
 
 
 def _load_in_process(directory) -> tuple[bool, str]:

@@ -161,8 +161,9 @@ def _built_beside() -> bool:
             time.sleep(POLL_S)
     if child.returncode != 0:
         return False
-    _pause_for_jobs()           # loaded between jobs: llvmlite's import (~60-140 ms) a module at a time
-    _import_pausing(_pause_for_jobs, "llvmlite.binding")
+    # loaded at once, beside a job if one runs (llvmlite's import, ~60-140 ms of CPU, once): the job's numpy
+    # paths were ~12x the compiled ones an item (10^6 generated items: 1.21 s against ~0.1 s of CPU), so the
+    # rest of a long auto-play gains far more than this costs it
     return native_kernels.load(again=True)
 
 

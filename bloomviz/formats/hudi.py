@@ -143,6 +143,8 @@ def read(path, **_options) -> list[ForeignFilter]:
         r = _ByteCursor(raw, src)
         k, hash_type, m = r.filter_header("the filter")
         fields = {"type_code": type_code, "hash_type": HASH_TYPES[hash_type], "decoded_bytes": len(raw)}
+        if isinstance(meta.get(3), int):        # FileMetaData num_rows: the records the file holds
+            fields["file_rows"] = meta[3]
         for key in (b"hoodie_min_record_key", b"hoodie_max_record_key"):
             if isinstance(kv.get(key), bytes):
                 fields[key.decode()[7:]] = kv[key].decode("utf-8", "replace")

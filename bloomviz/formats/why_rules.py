@@ -337,11 +337,16 @@ def hudi(filters: list[ForeignFilter]) -> list[Reason]:
             "hoodie.bloom.index.filter.dynamic.max.entries), and a key passes if any row passes it.",
             per_row=per_row, design=float(f"{design:.3g}"))))
     est = f.estimated_count
-    keys = (say("about {n} keys estimated from the fill", n=(est, 0)) if math.isfinite(est) else
-            say("too full to estimate its keys"))
+    keys = [say("about {n} keys estimated from the fill", n=(est, 0)) if math.isfinite(est) else
+            say("too full to estimate its keys")]
+    last = f.fields.get("entries_in_last_row")
+    if per_row and isinstance(last, int):       # a dynamic filter counts its keys: no estimate needed
+        keys = [say("{n} keys by its own count", n=(rows - 1) * per_row + last)]
+    if isinstance(f.fields.get("file_rows"), int):
+        keys.append(say(" (the file holds {records} records)", records=f.fields["file_rows"]))
     kind = f.fields.get("type_code")
     lines.append(Reason(say("This filter: {kind} with {rows} row(s), ", kind=str(kind) if kind else Word("a filter"),
-                            rows=rows), keys,
+                            rows=rows), *keys,
                         say(", passing {rate}. The Bloom index asks the filter of every base file whose key range "
                             "holds the key, so a lookup's false positives add up over the files it asks.",
                             rate=Percent(f.expected_fp))))

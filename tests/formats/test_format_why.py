@@ -151,3 +151,13 @@ def test_ethereum_reasons_for_a_mainnet_receipt_count_its_logs_keys(tmp_path):
     from bloomviz.formats.why_rules import pct
     textbook = (1 - math.exp(-3 * len(keys) / 2048)) ** 3
     assert f"{len(keys):,} distinct addresses and topics in its logs" in line and pct(textbook) in line
+
+
+def test_hudi_reasons_count_the_keys_as_the_filter_and_the_file_do():
+    pa_parquet = pytest.importorskip("pyarrow.parquet", reason="pyarrow is in the test extra; not installed here")
+    from world_fixtures import FIXTURES
+    fixture("hudi-footer-bloom")
+    for path in sorted((FIXTURES / "hudi-footer-bloom").glob("*.parquet")):
+        keys = set(pa_parquet.read_table(path, columns=["_hoodie_record_key"]).column(0).to_pylist())
+        line = next(r for r in _why(path) if r.startswith("This filter"))
+        assert f"{len(keys)} keys by its own count (the file holds {len(keys)} records)" in line

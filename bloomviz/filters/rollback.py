@@ -110,6 +110,30 @@ class StagesLog:
         flt._count = self._count
 
 
+class JobLog:
+    """The logs of a job's chunks, oldest first (``chunk`` starts the next): put back newest first, each restoring
+    the filter as the chunk before it left it, they give the filter as the job found it. An import into an opened
+    2^32-bit filter copied its 512 MiB first to be all or nothing."""
+
+    def __init__(self):
+        self._logs: list = []
+
+    def chunk(self, flt):
+        """The log of the next chunk (empty: its ``note`` is the caller's), kept with the others."""
+        log = batch_log(flt)
+        self._logs.append(log)
+        return log
+
+    @property
+    def nbytes(self) -> int:
+        return sum(log.nbytes for log in self._logs)
+
+    def put_back(self, flt) -> None:
+        for log in reversed(self._logs):   # (a chunk already put back alone is put back again: the same values)
+            log.put_back(flt)
+        self._logs.clear()
+
+
 def log_bytes(flt, inserts: int) -> int | None:
     """An upper bound of what a log of ``inserts`` more items holds at its largest (the positions a batch sets,
     8 bytes each, and a byte per counter), or None when the class cannot be logged."""

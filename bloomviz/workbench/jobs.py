@@ -25,7 +25,9 @@ from typing import Callable, Iterable, Sequence
 
 from bloomviz.i18n import number, ptr, tr
 from bloomviz.items.generated import GeneratedRun
+from bloomviz.filters.rollback import JobLog
 from bloomviz.workbench.failures import ChunkFailed, failure_message, interrupted
+from bloomviz.workbench.undo import job_checkpoint
 
 # Qt fires each due timer once per round, a zero-delay step first: two steps can fall between two turns that
 # handle input. A step aims at a tenth of the 50 ms a stall may take: on 2 shared cores at load 4-7 the GUI
@@ -204,8 +206,11 @@ class Jobs:
         ``error``. With ``atomic`` a cancel, a refusal or such a failure puts everything back as it was before
         the job (an import is all or nothing); without it, the chunks committed so far stay.
         """
-        return self._start(Job(source, total, label, self._bench.checkpoint() if atomic else None, progress_of),
-                           reserve=int(total) if progress_of is None else 0)
+        back = None
+        if atomic:    # the logs of its chunks when smaller than a copy (an import into a big opened filter)
+            back = job_checkpoint(self._bench.state, int(total)) or self._bench.checkpoint()
+        return self._start(Job(source, total, label, back, progress_of), reserve=int(total) if progress_of is None
+                           else 0)
 
     def run_steps(self, step: Callable[[int], int], total: int, label: str) -> bool:
         """Run ``step(count)`` until it returns 0: each call makes up to ``count`` operations through the model
@@ -218,13 +223,15 @@ class Jobs:
             self._bench.events.error.emit(tr("Another bulk insert is running; cancel it first."))
             return False
         if job.step is None:   # undo takes a whole bulk insert back, not one chunk
-            job.undo_saved = self._undo.keep_job(job.label, job.checkpoint)
+            job.undo_saved = self._undo.keep_job(job.label, job.checkpoint, job.total)
         self.job = job
         self._prepared = False
         self._undo.in_job = True
         # nothing to go back to (a filter past the undo budget, quiet, not all or nothing): each chunk keeps a
         # log of its own; a replay's steps are put back by their caller
         self._undo.chunks_go_back = job.step is None and job.checkpoint is None and job.undo_saved is None
+        back = job.checkpoint if job.checkpoint is not None else job.undo_saved
+        self._undo.job_log = back.log if back is not None and isinstance(back.log, JobLog) else None
         self._bench.reserve(reserve)
         self._bench.events.busy_changed.emit(True)
         self._bench.events.progress.emit(*job.progress)
@@ -264,12 +271,15 @@ class Jobs:
         (to the undo step kept before it, which holds the filter as it was)."""
         job, self.job = self.job, None
         self._undo.in_job = self._undo.chunks_go_back = False
+        self._undo.job_log = None
         back_to = job.checkpoint if job.checkpoint is not None or not whole else job.undo_saved
         rolled_back = cancelled and back_to is not None
         if rolled_back:
             self._bench.rollback(back_to)
         if rolled_back or job.done == 0:
             self._undo.drop(job.undo_saved)   # nothing of the job is left to undo
+        elif job.undo_saved is not None and job.undo_saved.log is not None:
+            self._undo.recount(job.undo_saved)   # its chunks' logs, counted as they are now
         events = self._bench.events
         if whole and not rolled_back:
             # no copy of the filter to go back to (one past the undo budget, or a replay's steps, whose caller

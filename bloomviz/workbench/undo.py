@@ -151,6 +151,19 @@ def cost_of(saved) -> int:
     return saved.log.nbytes if saved.log is not None else 0
 
 
+def job_checkpoint(s: State, inserts: int) -> Checkpoint | None:
+    """What a job of at most ``inserts`` items goes back to (a cancel, a failure, its undo) when a copy of the
+    filter is past the budget: the logs of its chunks (``rollback.JobLog``; ``Undo.before_batch`` starts one per
+    chunk) when they are sure to be within it; None otherwise (the caller copies, or keeps nothing). Within the
+    budget one copy is the cheaper in time: a log makes every chunk's positions (an auto-play's chunks go by hash
+    halves without them) and reads their bits, a third more CPU per item."""
+    flt = s.flt
+    logged = rollback.log_bytes(flt, inserts)
+    if logged is not None and int(flt.nbytes()) > BUDGET and logged <= BUDGET:
+        return checkpoint(s, False, log=rollback.JobLog())
+    return None
+
+
 def batch_checkpoint(s: State, inserts: int, budget: int | None = None) -> Checkpoint:
     """What a batch of ``inserts`` items into ``s`` goes back to should it fail part way, and what its undo step
     holds: a log of what it changes (its ``note`` is the caller's, before the batch writes) when the variant
@@ -220,6 +233,14 @@ class UndoStack:
         self._held -= step.cost
         return step
 
+    def recount(self, saved) -> None:
+        """The newest step holds ``saved``, which has grown since it was pushed (a job's logs): its cost is
+        counted again, and the oldest steps dropped past the budget (it too, when alone past it)."""
+        if self._steps and self._steps[-1].saved is saved:
+            step = self._steps.pop()
+            self._held -= step.cost
+            self.push(step.label, saved)
+
     def cut(self, depth: int) -> None:
         """Forget the steps after the first ``depth``."""
         self._evicted = None
@@ -263,6 +284,9 @@ class Undo:
         # the running job has nothing to go back to (past the budget: no step, and not all or nothing): each of
         # its chunks keeps a checkpoint of its own (a log of the bits it sets), put back alone if it fails
         self.chunks_go_back = False
+        # the running job goes back through the logs of its chunks (a rollback.JobLog: job_checkpoint), which each
+        # chunk's checkpoint starts the next of
+        self.job_log = None
 
     @property
     def _single(self) -> bool:
@@ -303,6 +327,8 @@ class Undo:
         """Before a batch into the state ``s``: what it goes back to should it fail part way, and what
         ``kept_batch`` makes its undo step of once it is done (``batch_checkpoint``); None inside a job whose
         chunks keep none (the job goes back to its own start)."""
+        if self.in_job and self.job_log is not None:
+            return checkpoint(s, False, log=self.job_log.chunk(s.flt))
         if self.in_job and not self.chunks_go_back:
             return None
         return batch_checkpoint(s, inserts)
@@ -330,11 +356,15 @@ class Undo:
         the filter before it back, not a few operations of the one it replaced)."""
         self.stack.push(what, snapshot(self._bench.state, self.stack.serial))
 
-    def keep_job(self, label: str, saved=None):
+    def keep_job(self, label: str, saved=None, inserts: int = 0):
         """Before a bulk insert: one step for the whole job (``saved``: the job's own checkpoint, if it keeps
-        one). Returns what the step holds, or None when none was kept (quiet, or a filter past the budget)."""
+        one; else the logs of its chunks when ``job_checkpoint`` finds them smaller than a copy for its
+        ``inserts`` items). Returns what the step holds, or None when none was kept (quiet, or a filter past the
+        budget with a job too long to log)."""
         if self._events.blocked:
             return None
+        if saved is None:
+            saved = job_checkpoint(self._bench.state, inserts) if inserts else None
         if saved is None:
             # asked before the copy: a filter past the budget (10^8 counters, 100 MB) was copied whole at every
             # job's start (auto-play's too) for a step the stack then refused
@@ -347,6 +377,10 @@ class Undo:
     def drop(self, saved) -> None:
         """The job that kept ``saved`` left nothing to undo (see ``UndoStack.drop``)."""
         self.stack.drop(saved)
+
+    def recount(self, saved) -> None:
+        """The job that kept ``saved`` (a log that grew with its chunks) is over: its step costs what it holds."""
+        self.stack.recount(saved)
 
     @property
     def what(self) -> tuple | None:

@@ -29,12 +29,16 @@ BIG = {
     "blocked": dict(m=1 << 20, k=3),
     "scalable": dict(initial_capacity=100_000, p=0.01),
 }
+# eight times as large: an import of 9,000 lines (three chunks) logs less than a copy
+LARGER = {"standard": dict(m=1 << 23, k=3), "counting": dict(m=1 << 20, k=3, counter_bits=4),
+          "partitioned": dict(m=(1 << 23) + 1, k=3), "blocked": dict(m=1 << 23, k=3),
+          "scalable": dict(initial_capacity=1_000_000, p=0.01)}
 PARTS = ("filter", "counts", "truth", "series", "probes", "history")
 
 
-def _bench(variant: str) -> Workbench:
+def _bench(variant: str, designs: dict = BIG) -> Workbench:
     wb = Workbench(probes=64)
-    assert wb.configure(variant=variant, **BIG[variant])
+    assert wb.configure(variant=variant, **designs[variant])
     wb.insert_batch([f"before {i}" for i in range(300)])
     wb.insert("typed before")
     return wb
@@ -143,15 +147,22 @@ def _auto_play(wb, total: int) -> None:
     wb.run_to_end()
 
 
+@pytest.mark.parametrize("logs", ["the job's", "each chunk's alone"])
 @pytest.mark.parametrize("exc", [RuntimeError("injected"), KeyboardInterrupt()])
 @pytest.mark.parametrize("variant", ["standard", "counting", "blocked", "scalable"])
-def test_a_job_past_the_budget_whose_chunk_fails_keeps_exactly_the_chunks_before_it(variant, exc, monkeypatch):
-    """No undo step to go back to (the filter is past the budget): the chunk that failed is put back alone from
-    its log, and the job ends holding exactly the chunks before it (it used to say "may be partly in")."""
+def test_a_job_past_the_budget_whose_chunk_fails_keeps_exactly_the_chunks_before_it(variant, exc, logs,
+                                                                                       monkeypatch):
+    """No copy to go back to (the filter is past the budget): the chunk that failed is put back alone from its
+    log, and the job ends holding exactly the chunks before it (it used to say "may be partly in"), whether the
+    job keeps its chunks' logs as its undo step or is too long for that (each chunk then logs alone)."""
+    from bloomviz.workbench import jobs as jobs_module
     wb, reference = _bench(variant), _bench(variant)
     _past_the_budget(monkeypatch, wb)
     # a chunk's log, whatever its length (sized by time: up to 200,000 items), not a copy of this small filter
     monkeypatch.setattr(rollback, "log_bytes", lambda flt, n: 0)
+    if logs != "the job's":
+        for module in (undo_module, jobs_module):
+            monkeypatch.setattr(module, "job_checkpoint", lambda s, n: None)
     said: list[str] = []
     wb.events.error.connect(said.append)
     wb.events.notice.connect(said.append)
@@ -269,4 +280,55 @@ def test_a_typed_insert_that_opens_a_stage_copies_nothing_and_is_undone(monkeypa
     assert ins.new_stage and len(wb.filter.stages) == 2
     assert wb.undo()
     assert len(wb.filter.stages) == 1
+    assert [p for p in differences(before, observable(wb)) if p in PARTS] == []
+
+
+def _lines(total: int, bad_at: int | None = None):
+    """An import's source: ``total`` lines, the one at ``bad_at`` empty (refused: the import is taken back)."""
+    at = [0]
+
+    def source(count):
+        chunk = ["" if i == bad_at else f"line {i}" for i in range(at[0], min(total, at[0] + count))]
+        at[0] += len(chunk)
+        return chunk
+    return source
+
+
+@pytest.mark.parametrize("variant", list(BIG))
+def test_an_import_into_a_big_filter_copies_nothing_and_is_all_or_nothing(variant, monkeypatch):
+    """All or nothing through the logs of its chunks (an import into an opened 2^32-bit filter copied 512 MiB
+    first): a bad line far in takes back every chunk before it exactly, as does a cancel; one that completes is
+    undone as one step."""
+    wb = _bench(variant, LARGER)
+    _past_the_budget(monkeypatch, wb)
+    _no_copies(monkeypatch, wb)
+    before = observable(wb)
+    for how in ("bad line", "cancel"):
+        assert wb.run_job(_lines(9_000, 8_500 if how == "bad line" else None), 9_000, "lines of a file",
+                          atomic=True)
+        if how == "cancel":
+            assert wb.step_job() and wb.step_job() and wb.step_job()     # (the first prepares the measurement)
+            assert len(wb.filter) > len(before["truth"][0])              # chunks went in
+            wb.cancel()
+        else:
+            wb.run_to_end()
+        assert not wb.busy
+        assert [p for p in differences(before, observable(wb)) if p in PARTS + ("undo",)] == [], how
+    assert wb.run_job(_lines(9_000), 9_000, "lines of a file", atomic=True)
+    wb.run_to_end()
+    assert len(wb.filter) == len(before["truth"][0]) + 9_000 and wb.undo_what == ("insert batch", "lines of a file")
+    assert wb.undo()
+    assert [p for p in differences(before, observable(wb)) if p in PARTS] == []
+
+
+@pytest.mark.parametrize("variant", ["standard", "counting", "scalable"])
+def test_an_auto_play_into_a_filter_past_the_budget_is_undone_as_one_step_without_a_copy(variant, monkeypatch):
+    wb = _bench(variant)
+    _past_the_budget(monkeypatch, wb)
+    _no_copies(monkeypatch, wb)
+    before = observable(wb)
+    _auto_play(wb, 2_000)
+    assert len(wb.filter) == len(before["truth"][0]) + 2_000
+    assert wb.undo_what == ("insert batch", "auto-play items")
+    assert wb.undo()
     assert [p for p in differences(before, observable(wb)) if p in PARTS] == []

@@ -203,6 +203,10 @@ def read(path, column: str | None = None, row_group: int | None = None, fpp: flo
                 out.append(_filter(raw, name, g, ptype, leaf, offset, header_bytes, rows, created_by, fpp))
         if column is not None and column not in columns_seen:
             raise src.fail(f"no column {column!r} (columns: {', '.join(sorted(columns_seen)) or 'none'})")
+        without = sorted(columns_seen - {str(f.fields["column"]) for f in out}) if column is None else []
+        for f in out:               # a lookup on these columns meets no filter: the reasons name them
+            if without:
+                f.fields["columns_without_filter"] = without
         if not out:
             where = "" if column is None and row_group is None else " for the column/row group chosen"
             raise src.fail(f"the file holds no Bloom filters{where}")

@@ -303,6 +303,12 @@ def parquet(filters: list[ForeignFilter]) -> list[Reason]:
         lines.append(Reason(say("Arrow (pyarrow) also folds a filter to a smaller power of two after the values are "
                                 "in, while its own estimate stays under fpp: a filter smaller than its ndv asked for "
                                 "held few values.")))
+    without = filters[0].fields.get("columns_without_filter")
+    if without:
+        lines.append(Reason(say("Columns with no filter in this file: {columns}. A query on them cannot skip a row "
+                                "group by a filter (pyarrow writes one only for the columns bloom_filter_options "
+                                "names, DuckDB only for dictionary-encoded columns, parquet-java for those "
+                                "parquet.bloom.filter.enabled names).", columns=", ".join(map(str, without)))))
     assumed = [f for f in filters if str(f.fields.get("fpp_from", "")).startswith("assumed")]
     if assumed:
         f = assumed[0]

@@ -50,3 +50,21 @@ def test_pyarrow_is_assumed_at_005_and_fpp_given_replaces_it(tmp_path, capsys):
     assert any("more than it was sized for at fpp 0.01" in line for line in r["why"])
     assert main(["inspect", str(path), "--fpp", "2"]) == 2
     assert "fpp must be between 0 and 1" in capsys.readouterr().err
+
+
+def test_columns_without_a_filter_are_the_ones_the_writer_gave_none(tmp_path):
+    duckdb = pytest.importorskip("duckdb", reason="duckdb is in the test extra; not installed here")
+    import pyarrow.parquet as pq
+    path = tmp_path / "d.parquet"
+    # DuckDB writes a filter for its dictionary-encoded column s, none for i (100,000 distinct values: plain)
+    duckdb.connect().execute(f"COPY (SELECT 'v' || (i % 500) AS s, i FROM range(100000) t(i)) TO '{path}' "
+                             "(FORMAT parquet)")
+    meta = pq.ParquetFile(path).metadata
+    none = sorted({meta.row_group(g).column(c).path_in_schema for g in range(meta.num_row_groups)
+                   for c in range(meta.num_columns) if meta.row_group(g).column(c).bloom_filter_offset is None})
+    assert none == ["i"]
+    from bloomviz.formats.why import why
+    filters = formats.open_filters(path)
+    assert filters[0].fields["columns_without_filter"] == none
+    assert any(r.startswith("Columns with no filter in this file: i.") for r in why("parquet", filters))
+    assert "columns_without_filter" not in formats.open_filters(path, column="s")[0].fields

@@ -131,9 +131,12 @@ def test_parquet_from_pyarrow(tmp_path, fpp):
     pa = pytest.importorskip("pyarrow", reason="pyarrow is in the test extra; not installed here")
     import pyarrow.parquet as pq
     path = tmp_path / "t.parquet"
-    pq.write_table(pa.table({"id": [f"u{i}" for i in range(20_000)], "n": list(range(20_000))}), path,
+    pq.write_table(pa.table({"id": [f"u{i}" for i in range(20_000)], "n": list(range(20_000)),
+                             "x": [i % 3 for i in range(20_000)]}), path,
                    row_group_size=10_000, bloom_filter_options={"id": {"ndv": 2_000, "fpp": 0.01}, "n": True})
-    check(why("parquet", formats.open_filters(path, fpp=fpp)))
+    reasons = why("parquet", formats.open_filters(path, fpp=fpp))
+    assert any(r.startswith("Columns with no filter in this file: x.") for r in reasons)
+    check(reasons)
 
 
 def test_parquet_from_duckdb(tmp_path):

@@ -145,6 +145,7 @@ def _built_beside() -> bool:
     if directory is None or native_kernels.state["status"] != "absent" or getattr(sys, "frozen", False):
         return False
     import bloomviz
+    from bloomviz.hashing import native_build as native_build_status     # (its exit statuses; nothing built here)
     root = str(Path(bloomviz.__file__).resolve().parent.parent)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, *filter(None, [os.environ.get("PYTHONPATH")])]))
     try:
@@ -159,7 +160,16 @@ def _built_beside() -> bool:
             if not threading.main_thread().is_alive() or time.monotonic() > ends:
                 return False
             time.sleep(POLL_S)
-    if child.returncode != 0:
+        if child.returncode == native_build_status.ANOTHER_BUILD:     # another window's build: its file
+            name = native_kernels.file_name(native_kernels.cache_key())
+            target, marker = directory / name, directory / f".building-{name}"
+            while not target.exists():
+                if not marker.exists() and not target.exists():     # that build ended without a file
+                    return False
+                if not threading.main_thread().is_alive() or time.monotonic() > ends:
+                    return False
+                time.sleep(POLL_S)
+    if child.returncode not in (0, native_build_status.ANOTHER_BUILD):
         return False
     # loaded at once, beside a job if one runs (llvmlite's import, ~60-140 ms of CPU, once): the job's numpy
     # paths were ~12x the compiled ones an item (10^6 generated items: 1.21 s against ~0.1 s of CPU), so the

@@ -16,6 +16,7 @@ the window's process never holds its interpreter's lock for it.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import sys
@@ -192,17 +193,24 @@ ABANDONED_AFTER_S = 3600
 
 
 BUILD_NICE = 10     # the build's priority below the window's: a person's auto-play comes first
+ANOTHER_BUILD = 3   # main's exit status when another process is building the same file now
 
 
 def main(argv: list[str]) -> int:
     """``python -m bloomviz.hashing.native_build [DIRECTORY]``: write the file for this install and machine; exit
-    0 once written (1: not written, and why on stderr)."""
+    0 once written, ``ANOTHER_BUILD`` if another process is building it now (windows started one after another
+    before the first build ended each started one: seconds of CPU each), 1 if not written (why on stderr)."""
     try:
         os.nice(BUILD_NICE)
     except (AttributeError, OSError):      # (no priorities here, or not allowed: built at the same priority)
         pass
+    directory = Path(argv[0]) if argv else native_kernels.cache_dir()
     try:
-        written = write(Path(argv[0]) if argv else None)
+        with _only_build(directory):
+            written = write(directory)
+    except FileExistsError:
+        print("bloomviz: native kernel cache: another process is building it", file=sys.stderr)
+        return ANOTHER_BUILD
     except Exception as exc:
         print(f"bloomviz: native kernel cache not written: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
@@ -212,6 +220,30 @@ def main(argv: list[str]) -> int:
         return 1
     print(written)
     return 0
+
+
+@contextlib.contextmanager
+def _only_build(directory: Path | None):
+    """A marker file beside the cache's, made exclusively for the build (FileExistsError: another process's,
+    unless it is older than ``ABANDONED_AFTER_S``, a build cut short), removed after it."""
+    if directory is None:
+        yield
+        return
+    directory.mkdir(parents=True, exist_ok=True)
+    marker = directory / f".building-{native_kernels.file_name(native_kernels.cache_key())}"
+    try:
+        if time.time() - marker.stat().st_mtime > ABANDONED_AFTER_S:
+            marker.unlink()
+    except OSError:
+        pass
+    os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    try:
+        yield
+    finally:
+        try:
+            marker.unlink()
+        except OSError:
+            pass
 
 
 if __name__ == "__main__":

@@ -91,3 +91,30 @@ def test_the_module_runs_as_a_command():
     out = subprocess.run([sys.executable, "-m", "bloomviz.hashing.native_build"], capture_output=True, text=True,
                          timeout=60, env={**os.environ, "BLOOMVIZ_KERNEL_CACHE": ""})
     assert out.returncode == 1 and "not written" in out.stderr
+
+
+def test_a_window_started_while_another_builds_waits_for_that_file(first_launch, monkeypatch, tmp_path):
+    """Windows started one after another before the first build ended each started one (seconds of CPU each)."""
+    name = native_kernels.file_name(native_kernels.cache_key())
+    (tmp_path / f".building-{name}").write_text("")
+    _builder(monkeypatch, f"raise SystemExit({native_build.ANOTHER_BUILD})")
+    threading.Timer(0.3, lambda: (tmp_path / name).write_text("the other build's")).start()
+    assert warm_up._built_beside() is True and first_launch == [True]
+
+
+def test_another_build_that_ends_without_a_file_is_not_waited_for(first_launch, monkeypatch):
+    _builder(monkeypatch, f"raise SystemExit({native_build.ANOTHER_BUILD})")
+    assert warm_up._built_beside() is False and first_launch == []
+
+
+def test_one_build_at_a_time_per_file_and_a_marker_left_long_ago_is_taken_over(tmp_path, monkeypatch):
+    built = []
+    monkeypatch.setattr(native_build, "build", lambda: built.append(1) or ({}, [], b"object code"))
+    monkeypatch.setattr(native_build.os, "nice", lambda step: 0)
+    marker = tmp_path / f".building-{native_kernels.file_name(native_kernels.cache_key())}"
+    marker.write_text("")
+    assert native_build.main([str(tmp_path)]) == native_build.ANOTHER_BUILD and built == []
+    long_ago = marker.stat().st_mtime - 2 * native_build.ABANDONED_AFTER_S
+    os.utime(marker, (long_ago, long_ago))
+    assert native_build.main([str(tmp_path)]) == 0 and built == [1]
+    assert not marker.exists(), "removed after the build"

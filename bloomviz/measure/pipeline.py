@@ -49,7 +49,7 @@ from bloomviz.measure.stepwise import BitsAfterEachStep, ProbedAfterEachStep
 from bloomviz.measure.streams import ITEM_PREFIX, PROBE_PREFIX, PROBE_SEED_OFFSET, Chunk, item_stream, probe_items
 from bloomviz.measure.tracking import ScalableFpTracker
 from bloomviz.theory.intervals import Z_95, wilson_interval
-from bloomviz.unique_ints import sorted_unique
+from bloomviz.unique_ints import index_range, sorted_unique
 
 __all__ = ["Measurement", "StepRecord", "MeasuredSeries", "TRACKING",
            "PROBE_SEED_OFFSET", "ITEM_PREFIX", "PROBE_PREFIX", "item_stream", "probe_items"]   # from streams.py
@@ -291,16 +291,16 @@ class Measurement:
             # every row (n % every over a step of 2^18 rows took 4 of ~230 ns an item at m = 2^32)
             parts = []
             if self._every is not None:
-                parts.append(np.arange((-lo) % self._every, size, self._every, dtype=np.int64))
-                if self._last is not None and lo <= self._last < lo + size:
+                parts.append(index_range(size) if self._every == 1 else
+                             np.arange((-lo) % self._every, size, self._every, dtype=np.int64))
+                # (the last item's row, unless kept already: merging it sorted the step's rows)
+                if self._last is not None and lo <= self._last < lo + size and self._last % self._every:
                     parts.append(np.array([self._last - lo], np.int64))
             if self._at.size:
                 inside = self._at[(self._at >= lo) & (self._at < lo + size)]
                 parts.append(inside - lo)
-            if len(parts) == 1:
-                kept = parts[0]
-            else:
-                kept = sorted_unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
+            kept = (parts[0] if len(parts) == 1 else
+                    sorted_unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64))
         else:
             keep = np.zeros(size, dtype=bool)
             if self._every is not None:

@@ -8,10 +8,10 @@ Python paid a Python call per role, cell and paint, and the view asks seven role
 table's paint at 10^7 auto-played items was 5.3-5.9 ms of CPU against 2.0-2.3 ms for the same cells held by Qt
 (9 rows x 14 columns; 12-15 ms on a loaded machine, the auto-play's longest paint after the plot's). So no
 ``data`` here (``QStandardItemModel.multiData`` asks ``data`` role by role, and an override in Python is that
-call again). Writing a row costs ~80 us, so the newest ``WRITE_NOW`` rows are written when announced or reset
-(the rows a view shows), a paint writes any row it shows that is not yet written (``HistoryPanel.paintEvent``),
-and the rest are written ``WRITE_SLICE`` an idle turn (a restored history of 10^4 rows written at once was
-~0.8 s in one turn).
+call again). Writing a row costs ~80-100 us and ~6 KB (fourteen cells with their roles: 20,000 rows would
+hold 120 MB), so only the rows shown are written: the newest ``WRITE_NOW`` when announced or reset (the rows a
+view following the newest shows), and any row a paint shows that is not yet written (``HistoryPanel.paintEvent``).
+A row never shown reads as empty to Qt; ``match`` (the view's type-ahead search) reads the rows' own texts.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from bloomviz.vocabulary import Verdict
 from bloomviz.gui import theme
 from bloomviz.gui.plain_text import tooltip
 from bloomviz.gui.theme import verdict_colour
-from bloomviz.gui.timing import TURN_BUDGET_MS, ChunkRunner, Throttle, claim_paint
+from bloomviz.gui.timing import Throttle, claim_paint
 from bloomviz.gui.workbench import QtWorkbench
 from bloomviz.workbench.records import HistoryEntry
 from bloomviz.i18n import number, tr
@@ -62,7 +62,7 @@ _FLAGS = (QtCore.Qt.ItemFlag.ItemIsSelectable | QtCore.Qt.ItemFlag.ItemIsEnabled
 
 
 WRITE_NOW = 16       # the newest rows written when announced or reset (~1.3 ms; a view shows ~10)
-WRITE_SLICE = 24     # rows written per idle turn after that (~2 ms)
+_MATCH_KIND = QtCore.Qt.MatchFlag.MatchTypeMask
 
 
 class HistoryModel(QtGui.QStandardItemModel):
@@ -77,8 +77,6 @@ class HistoryModel(QtGui.QStandardItemModel):
         self._wb = workbench
         self._history = workbench.history      # the model's list (a new one with each reset)
         self._written: set[int] = set()        # the rows whose cells are written (rows never change once made)
-        self._oldest_unwritten = 0
-        self._writer = ChunkRunner(self._write_slice, self, turn_budget_ms=TURN_BUDGET_MS)
         self._throttle = Throttle(250, self.flush, self)
         self._resetting = False
         self._set_rows_quietly(len(self._history))
@@ -107,11 +105,6 @@ class HistoryModel(QtGui.QStandardItemModel):
 
     def entry(self, row: int) -> HistoryEntry:
         return self._wb.history[row]
-
-    @property
-    def all_written(self) -> bool:
-        """Whether every row's cells are written (until then an unwritten row reads as empty)."""
-        return len(self._written) >= self.rowCount()
 
     def write_rows(self, first: int, last: int) -> None:
         """Write the cells of rows ``first`` to ``last`` not yet written (rows past the model's end are left).
@@ -147,26 +140,36 @@ class HistoryModel(QtGui.QStandardItemModel):
     def _write_newest(self) -> None:
         rows = self.rowCount()
         self.write_rows(rows - WRITE_NOW, rows - 1)
-        if not self.all_written and not self._writer.is_running:
-            self._writer.start()
-
-    def _write_slice(self) -> bool:
-        """The oldest rows not yet written, ``WRITE_SLICE`` of them (an idle turn's); False once all are, or
-        while a job runs (its end writes the newest and starts this again)."""
-        if self._wb.busy or self._resetting:
-            return False
-        rows, row, left = self.rowCount(), self._oldest_unwritten, WRITE_SLICE
-        while row < rows and left:
-            if row not in self._written:
-                self.write_rows(row, row)
-                left -= 1
-            row += 1
-        self._oldest_unwritten = row
-        return not self.all_written
 
     def _forget_written(self) -> None:
         self._written.clear()
-        self._oldest_unwritten = 0
+
+    def match(self, start, role, value, hits=1, flags=QtCore.Qt.MatchFlag.MatchStartsWith
+              | QtCore.Qt.MatchFlag.MatchWrap):  # noqa: D401 - Qt's name
+        """Qt's search of one column (type-ahead in the view), over the rows' texts: a row not written reads
+        as empty to Qt's own. A search this does not know (another role, a pattern) writes every row first."""
+        Flag = QtCore.Qt.MatchFlag
+        kind = flags & _MATCH_KIND
+        known = {Flag.MatchExactly, Flag.MatchFixedString, Flag.MatchContains, Flag.MatchStartsWith,
+                 Flag.MatchEndsWith}
+        if role != _DISPLAY or kind not in known or flags & Flag.MatchRecursive or not start.isValid():
+            self.write_rows(0, self.rowCount() - 1)
+            return super().match(start, role, value, hits, flags)
+        rows, col, first = min(self.rowCount(), len(self._history)), start.column(), start.row()
+        order = list(range(first, rows)) + (list(range(0, first)) if flags & Flag.MatchWrap else [])
+        exact = kind == Flag.MatchExactly or bool(flags & Flag.MatchCaseSensitive)    # (Qt: exactly is equal)
+        fold = (lambda t: t) if exact else str.casefold
+        text = fold(str(value))
+        found = []
+        for row in order:
+            cell = fold(self.row_texts(self._history[row])[col])
+            if (kind == Flag.MatchContains and text in cell) or (kind == Flag.MatchStartsWith and cell.startswith(
+                    text)) or (kind == Flag.MatchEndsWith and cell.endswith(text)) or (
+                    kind in (Flag.MatchExactly, Flag.MatchFixedString) and cell == text):
+                found.append(self.index(row, col))
+                if 0 < hits <= len(found):
+                    break
+        return found
 
     @staticmethod
     def row_texts(e: HistoryEntry) -> tuple[str, ...]:

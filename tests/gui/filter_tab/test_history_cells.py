@@ -1,6 +1,7 @@
 """The history table's cells are Qt's own, written once per row (filter_tab/history_panel.py): each reads as the
 row's entry says (text, alignment, verdict colour, tooltips, a table model's flags); the newest rows are written
-when announced, the rest in idle turns, and a paint writes the rows it shows before painting them."""
+when announced, a paint writes the rows it shows before painting them, no other row is written, and the view's
+type-ahead search finds rows never written."""
 
 from __future__ import annotations
 
@@ -64,26 +65,57 @@ def test_every_cell_reads_as_its_entry_says(qtbot):
     wb = QtWorkbench(probes=100)
     model = HistoryModel(wb)
     a_history_with_a_false_negative(wb)
-    qtbot.waitUntil(lambda: model.all_written, timeout=5_000)
+    model.write_rows(0, model.rowCount() - 1)      # (the rows a view would show)
     assert model.rowCount() == len(wb.history) > 5
     for row, entry in enumerate(wb.history):
         assert cells(model, row) == expected_cells(entry), row
 
 
-def test_the_newest_rows_are_written_at_once_and_the_rest_in_idle_turns(qtbot):
+def test_the_newest_rows_are_written_when_announced_and_no_others():
     wb = QtWorkbench(probes=50)
     assert wb.configure(4_000, 3)
     for i in range(3 * history_panel.WRITE_NOW):
         wb.insert(f"w{i}")
     wb.flush()
-    wb.rollback(wb.checkpoint())          # a reset with every row there: a model made anew
-    model = HistoryModel(wb)
+    model = HistoryModel(wb)            # made over a history: as after a reset
     rows = model.rowCount()
-    assert rows == 3 * history_panel.WRITE_NOW and not model.all_written
-    assert cells(model, rows - 1) == expected_cells(wb.history[-1])
-    assert model.index(0, 2).data() is None                 # the oldest wait for an idle turn
-    qtbot.waitUntil(lambda: model.all_written, timeout=5_000)
-    assert [cells(model, r) for r in range(rows)] == [expected_cells(e) for e in wb.history]
+    assert rows == 3 * history_panel.WRITE_NOW
+    for row in range(rows - history_panel.WRITE_NOW, rows):
+        assert cells(model, row) == expected_cells(wb.history[row]), row
+    assert model.index(rows - history_panel.WRITE_NOW - 1, 2).data() is None   # never shown: never written
+    wb.insert("one more")
+    wb.flush()
+    assert cells(model, rows) == expected_cells(wb.history[rows])
+
+
+def test_type_ahead_finds_rows_never_written():
+    wb = QtWorkbench(probes=50)
+    assert wb.configure(4_000, 3)
+    for word in ("apple", "Banana", "cherry", "apricot", "banana split"):
+        wb.insert(word)
+    for i in range(3 * history_panel.WRITE_NOW):
+        wb.lookup(f"guest{i}")
+    wb.flush()
+    model = HistoryModel(wb)
+    flag = QtCore.Qt.MatchFlag
+    item = model.index(2, 2)
+    assert model.index(1, 2).data() is None                     # not written
+    found = model.match(item, ROLE.DisplayRole, "ban", 1, flag.MatchStartsWith | flag.MatchWrap)
+    assert [i.row() for i in found] == [4]
+    found = model.match(item, ROLE.DisplayRole, "ban", -1, flag.MatchStartsWith | flag.MatchWrap)
+    assert [i.row() for i in found] == [4, 1]
+    assert [i.row() for i in model.match(item, ROLE.DisplayRole, "ban", -1, flag.MatchStartsWith)] == [4]
+    assert [i.row() for i in model.match(model.index(0, 2), ROLE.DisplayRole, "Banana", -1,
+                                         flag.MatchExactly)] == [1]
+    assert [i.row() for i in model.match(model.index(0, 2), ROLE.DisplayRole, "an", -1, flag.MatchContains)] \
+        == [1, 4]
+    assert [i.row() for i in model.match(model.index(0, 2), ROLE.DisplayRole, "BANANA", -1,
+                                         flag.MatchFixedString | flag.MatchCaseSensitive)] == []
+    assert [i.row() for i in model.match(model.index(0, 1), ROLE.DisplayRole, "look", 2,
+                                         flag.MatchStartsWith)] == [5, 6]
+    # a search of another kind writes the rows and asks Qt's own
+    assert [i.row() for i in model.match(model.index(0, 2), ROLE.DisplayRole, "^a.*t$", -1,
+                                         flag.MatchRegularExpression)] == [3]
 
 
 def test_a_paint_writes_the_rows_it_shows(qtbot):

@@ -66,6 +66,12 @@ class LaneFrame(QtWidgets.QFrame):
         widest = max((metrics.horizontalAdvance(piece) for metrics, piece in pieces), default=0)
         return max(GRID_MIN, widest) + self._edges() + 2
 
+    def title_and_grid_height(self, width: int) -> int:
+        """The lane's height at ``width`` down to its smallest grid: what the strip must show of it (its numbers
+        may scroll)."""
+        inner = max(1, width - self._edges())
+        return (self.title.heightForWidth(inner) if self.title.text() else 0) + GRID_MIN + 2 + self._edges()
+
     def needed_height(self, width: int) -> int:
         """The lane's height at ``width`` with its title and numbers whole and the smallest grid."""
         inner = max(1, width - self._edges())
@@ -106,6 +112,16 @@ class LaneBox(QtWidgets.QWidget):
         lane_w = max(1, (self.width() - (cols - 1) * SPACING) // cols)
         return max(lane.needed_height(lane_w) for lane in shown)
 
+    def least_shown(self) -> int:
+        """The height the strip must show: its first row's titles and grids (at 250 % on 1280 x 720 the plot's
+        least height left the strip 70 px, the titles cut in half and no grid)."""
+        shown = self.shown()
+        if not shown or self.width() <= 0:
+            return 0
+        cols = self.columns(self.width())
+        lane_w = max(1, (self.width() - (cols - 1) * SPACING) // cols)
+        return max(lane.title_and_grid_height(lane_w) for lane in shown[:cols])
+
     def refit(self) -> None:
         shown = self.shown()
         if not shown:
@@ -118,6 +134,9 @@ class LaneBox(QtWidgets.QWidget):
         least = rows * need + (rows - 1) * SPACING
         if self.minimumHeight() != least:
             self.setMinimumHeight(least)       # the scroll area scrolls what the tab cannot show
+        area = self.parentWidget().parentWidget() if self.parentWidget() is not None else None
+        if isinstance(area, LaneArea) and area.minimumSizeHint().height() != area.least:
+            area.updateGeometry()              # the splitter above the plot asks again
         row_h = max(need, (self.height() - (rows - 1) * SPACING) // rows)
         for i, lane in enumerate(shown):
             row, col = divmod(i, cols)
@@ -136,9 +155,20 @@ class LaneBox(QtWidgets.QWidget):
         return QtCore.QSize(4 * 160, self.row_height())
 
 
+class LaneArea(QtWidgets.QScrollArea):
+    """The lanes' scroll area, never lower than their first row's titles and grids (``LaneBox.least_shown``)."""
+
+    least = 0
+
+    def minimumSizeHint(self) -> QtCore.QSize:
+        box = self.widget()
+        self.least = box.least_shown() if isinstance(box, LaneBox) else 0
+        return QtCore.QSize(super().minimumSizeHint().width(), self.least)
+
+
 def lane_area(box: LaneBox) -> QtWidgets.QScrollArea:
     """``box`` in a scroll area that scrolls up and down only (its lanes choose their columns by its width)."""
-    scroll = QtWidgets.QScrollArea()
+    scroll = LaneArea()
     scroll.setWidget(box)
     scroll.setWidgetResizable(True)
     scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)

@@ -142,13 +142,18 @@ class CurvePlot(QtWidgets.QWidget):
         return math.log10(y) if self.log_y else y
 
     def vline(self, x: float, label: str = "", colour: str = GREY, style=QtCore.Qt.PenStyle.DashLine,
-              at: float = 0.93):
+              at: float = 0.93, in_legend: bool = False):
+        """A vertical marker at ``x``, its label drawn beside it at ``at`` of the view's height, or with
+        ``in_legend`` an entry of the legend (which goes where it hides the least curve)."""
         if self.log_x and not x > 0:
             return None
-        line = pg.InfiniteLine(pos=self._vx(x), angle=90, pen=pg.mkPen(colour, width=1.5, style=style),
-                               label=label or None,
+        pen = pg.mkPen(colour, width=1.5, style=style)
+        line = pg.InfiniteLine(pos=self._vx(x), angle=90, pen=pen, label=(label or None) if not in_legend else None,
                                labelOpts={"position": at, "color": colour, "fill": (255, 255, 255, 200)})
         self.plot_item.addItem(line)
+        if in_legend and label:
+            self.legend.addItem(pg.PlotDataItem([], [], pen=pen), label)    # a sample of the line, not drawn
+            self.legend_place.schedule()
         self._markers.append(line)
         return line
 
@@ -289,8 +294,9 @@ class FpVsKPlot(CurvePlot):
             self.set_default_readout(f"m = {number(m)}, n = 0.")
             return
         if k_real <= ks[-1]:
-            # low on the line: the legend above it grows with the text (at 150 % it covered the label at 0.55)
-            self.vline(k_real, f"(m/n)·ln 2 = {number(k_real, 2)}", at=0.3)
+            # named in the legend: a label beside the line lay over the curves (at 250 % its text crossed them from
+            # k = 3 to 8), and low on it under the legend at 150 %
+            self.vline(k_real, f"(m/n)·ln 2 = {number(k_real, 2)}", in_legend=True)
         best = float(sw["fp_exact"][k_int - 1])
         star = self.curve("best", tr("best integer k = {k}").format(k=k_int), [k_int], [best], pen=None, symbol="star",
                           symbol_brush=theme.EXPLORER_COLOURS["best"], size=20, readout=False)

@@ -72,10 +72,17 @@ class GridLegend(QtWidgets.QScrollArea):
         self._fit_height()
 
     def _fit_height(self) -> None:
-        # as high as the wrapped text at this width, up to MAX_LINES lines (then the key scrolls)
-        width = max(1, self.viewport().width())
-        wanted = self.label.heightForWidth(width) if self.label.text() else 0
+        # as high as the wrapped text at this width, up to MAX_LINES lines (then the key scrolls). QLabel's
+        # heightForWidth never answers less than the label's minimum height, which is set below: that minimum
+        # is dropped first, or a height fitted once at a narrow width (the key laid out before its window, 1252
+        # px in presenter mode) stays for good, as a blank line under the text and a scroll bar. The width is the
+        # area's whole width while the text fits, the scroll bar's width less only when it will scroll.
+        self.label.setMinimumHeight(0)
         most = MAX_LINES * self.label.fontMetrics().lineSpacing() + 6
+        full = max(1, self.contentsRect().width())
+        wanted = self.label.heightForWidth(full) if self.label.text() else 0
+        if wanted > most:
+            wanted = self.label.heightForWidth(max(1, full - self.verticalScrollBar().sizeHint().width()))
         self.label.setMinimumHeight(wanted)   # the scroll area would squeeze it to its own height otherwise
         self.setFixedHeight(max(0, min(wanted, most)))
 

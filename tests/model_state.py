@@ -12,8 +12,9 @@ def observable(wb) -> dict:
     flt = wb.filter
     series = wb.series
     return {
+        # (a counting filter's grid shows its counters: its "counter > 0" bits, which lookups read, are compared too)
         "filter": (flt.variant, flt.m, flt.k, flt.scheme, len(flt), flt.bits_set,
-                   np.asarray(wb.grid_values()).tobytes()),
+                   np.asarray(wb.grid_values()).tobytes(), flt.bits.tobytes() if flt.capabilities.counting else b""),
         "counts": (dict(s.counts), s.lookups),
         "truth": (list(wb.items), dict(s.truth.removed), len(s.truth.forced), s.truth.distorting,
                   s.truth.known),

@@ -36,6 +36,13 @@ def clear_bits(bits, positions: np.ndarray) -> None:
         np.bitwise_and.at(bitstore.byte_view(bits), p >> 3, masks)
 
 
+def set_bits(bits, positions: np.ndarray) -> None:
+    """Set the bits at ``positions`` (any order, repeats allowed)."""
+    if positions.size:
+        p = np.asarray(positions, dtype=np.int64)
+        np.bitwise_or.at(bitstore.byte_view(bits), p >> 3, np.uint8(1) << (p & 7).astype(np.uint8))
+
+
 class BitsLog:
     """A filter of plain bits: its insert count, bits set and, once ``note``d, the positions a batch would turn
     from 0 to 1."""
@@ -64,7 +71,8 @@ class BitsLog:
 
 
 class CountersLog:
-    """A counting filter: its counts and, once ``note``d, every counter a batch touches with its value before."""
+    """A counting filter: its counts and, once ``note``d, every counter a batch (or a removal) touches with its
+    value before."""
 
     def __init__(self, flt):
         self._count, self._bits_set = flt._count, flt._bits_set
@@ -81,7 +89,9 @@ class CountersLog:
 
     def put_back(self, flt) -> None:
         flt._cells.values[self.positions] = self.values
-        clear_bits(flt._bits, self.positions[self.values == 0])   # the counters that were 0 are 0 again
+        # each touched counter's bit as its value was (an insert turned some on; a removal, some off)
+        clear_bits(flt._bits, self.positions[self.values == 0])
+        set_bits(flt._bits, self.positions[self.values > 0])
         flt._count, flt._bits_set = self._count, self._bits_set
 
 

@@ -46,6 +46,11 @@ def inserting(item=None, count: int = 0) -> str:
     return tr("insert a batch of {count} items").format(count=number(count))
 
 
+def removing(item) -> str:
+    """What was being done, for the message: one item's removal."""
+    return tr("remove “{item}”").format(item=describe(item, 30))
+
+
 def failure_message(exc: BaseException, what: str, flt=None, kept: int | None = None, new_bits: int = 0,
                     partly: bool = False) -> str:
     """The message for ``exc``, raised while doing ``what`` (``inserting``'s words) to ``flt``; ``kept``: the bytes

@@ -23,7 +23,7 @@ from bloomviz.items.encoding import describe, to_bytes_list
 from bloomviz.items.generated import GeneratedRun
 from bloomviz.theory import limits as window_limits
 from bloomviz.workbench import limits
-from bloomviz.workbench.failures import ChunkFailed, failure_message, inserting, interrupted
+from bloomviz.workbench.failures import ChunkFailed, failure_message, inserting, interrupted, removing
 from bloomviz.workbench.measurement import has_bits
 from bloomviz.workbench.state import nbytes
 from bloomviz.workbench.undo import checkpoint, cut_back
@@ -47,7 +47,7 @@ class Operations:
         self._bench = bench
         self.events = bench.events
         self._undo = undo
-        self._keep, self._unkeep = undo.keep, undo.unkeep
+        self._keep = undo.keep
         self._extend_series = extend_series
 
     @property
@@ -208,13 +208,25 @@ class Operations:
                                    "that belong to other items and could cause false negatives; confirm to force "
                                    "it. Nothing was changed.")
             return None
-        saved = self._keep(("remove", item), s)
+        cp = self._undo.before_removal(s, data)
         try:
-            rem = flt.remove(data, force=bool(force) and not member)
-        except ValueError as exc:
-            self._unkeep(saved)
-            self.events.error.emit(f"Refused: {exc}. Nothing was changed.")
+            try:
+                rem = flt.remove(data, force=bool(force) and not member)
+            except ValueError as exc:
+                self.events.error.emit(f"Refused: {exc}. Nothing was changed.")
+                return None
+            rec = self._removed(s, item, data, rem, member)
+        except BaseException as exc:
+            self._failed(exc, s, cp, s.kept, removing(item), inserts=0)
             return None
+        self._undo.kept_batch(("remove", item), cp)
+        self.events.operated.emit(rec)
+        return rem
+
+    def _removed(self, s, item, data: bytes, rem, member: bool) -> Operation:
+        """After the filter took a removal out: the truth, the measurement, the plot row and the history entry;
+        its record, for the caller to emit once nothing can fail any more."""
+        flt = s.flt
         if member:
             s.truth.removed[data] = s.truth.removed.get(data, 0) + 1
         cleared = rem.cleared
@@ -237,10 +249,9 @@ class Operations:
                     marks.append(int(p))
                     mark_kinds.append("lost")
         verdict = Verdict.REMOVED if member else Verdict.FORCED_REMOVAL
-        self._record("remove", verdict, item, data, positions, tuple(marks),
-                     tuple(mark_kinds), np.array(sorted(set(positions)), dtype=np.int64), result=rem,
-                     false_negatives=lost, was_member=member)
-        return rem
+        return self._record("remove", verdict, item, data, positions, tuple(marks),
+                            tuple(mark_kinds), np.array(sorted(set(positions)), dtype=np.int64), result=rem,
+                            false_negatives=lost, was_member=member, emit=False)
 
     def insert_batch(self, items: Sequence[object]) -> int:
         """Insert a batch now, all or nothing. Returns the number inserted (0 and error() when refused).

@@ -333,9 +333,20 @@ class Undo:
             return None
         return batch_checkpoint(s, inserts)
 
+    def before_removal(self, s, data: bytes) -> Checkpoint:
+        """Before a removal of ``data`` from the state ``s``: what it goes back to should it fail part way, and
+        what ``kept_batch`` makes its step of once it is done: the counters at the item's positions (a log, as
+        for a batch), or a copy of the filter for a variant that cannot be logged."""
+        log = rollback.batch_log(s.flt)
+        if log is None:
+            return batch_checkpoint(s, 1)
+        log.note(s.flt, None, [data])
+        return checkpoint(s, False, log=log)
+
     def kept_batch(self, what: tuple, cp: Checkpoint | None) -> None:
-        """The batch that ``before_batch`` gave ``cp`` for is done: its undo step, when operations keep steps
-        (a batch whose filter could not be put back forgets the steps before it: they cannot be reached)."""
+        """The batch (or removal) that ``before_batch`` gave ``cp`` for is done: its undo step, when operations
+        keep steps (one whose filter could not be put back forgets the steps before it: they cannot be
+        reached)."""
         if not self._single or cp is None:
             return
         if cp.partial:

@@ -332,3 +332,31 @@ def test_an_auto_play_into_a_filter_past_the_budget_is_undone_as_one_step_withou
     assert wb.undo_what == ("insert batch", "auto-play items")
     assert wb.undo()
     assert [p for p in differences(before, observable(wb)) if p in PARTS] == []
+
+
+@pytest.mark.parametrize("exc", [None, MemoryError(), KeyboardInterrupt()])
+def test_a_removal_keeps_its_counters_not_a_copy_and_is_undone_or_put_back(exc, monkeypatch):
+    """A removal's step (and what a failure part way goes back to) is the counters at the item's positions: a
+    removal that clears counters (their bits go off) comes back whole."""
+    wb = Workbench(probes=64)
+    assert wb.configure(variant="counting", **BIG["counting"])
+    wb.insert_batch([f"before {i}" for i in range(300)])
+    _no_copies(monkeypatch, wb)
+    said: list[str] = []
+    wb.events.error.connect(said.append)
+    before, bits = observable(wb), wb.filter.bits.copy()
+    if exc is None:
+        rem = wb.remove("before 7")
+        assert rem.cleared                       # bits went off (a sparse filter: the item's counters were 1)
+        assert wb.undo_what == ("remove", "before 7") and wb.undo()
+    else:
+        # after the filter and the truth took the removal: the curve's row fails
+        _fails_after(monkeypatch, wb.state.measure.pipeline, "add_rows", exc)
+        if isinstance(exc, KeyboardInterrupt):
+            with pytest.raises(KeyboardInterrupt):
+                wb.remove("before 7")
+        else:
+            assert wb.remove("before 7") is None
+        assert any(re.search(r"Stopped: .*remove “before 7”.*Nothing was changed", t) for t in said), said
+    assert differences(before, observable(wb), fresh_kept=None) in ([], ["kept"])
+    assert wb.filter.bits == bits and "before 7" in wb.filter      # its "counter > 0" bits too

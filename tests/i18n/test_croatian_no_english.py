@@ -7,6 +7,7 @@ English: a fallback shows up as a shared run of English words, or as a number wr
 from __future__ import annotations
 
 import dataclasses
+import html
 import re
 
 import pytest
@@ -259,3 +260,33 @@ def test_a_bulk_inserts_status_lines_are_croatian():
         # English way: 10,241 or 0.11
         assert not re.findall(r"\d,\d{3}(?!\d)|\d\.\d{1,2}(?!\d)", hr), hr
         assert len(NUMBER.findall(hr)) >= (1 if NUMBER.findall(en) else 0), hr
+
+
+def test_the_other_libraries_table_and_answers_are_croatian():
+    """The Other libraries' tab: its table's labels, the note under it, and a lookup's answers. The values a file
+    holds as its system writes them (a format's name, a header's fields, the reader's hashing and notes) stay."""
+    pytest.importorskip("PySide6")
+    from pathlib import Path
+
+    from bloomviz import formats
+    from bloomviz.gui.files import foreign_words
+    flt = formats.open_filters(Path(__file__).parents[1] / "data" / "seminar" / "bloom.txt", "bitset-text")[0]
+    summary = flt.summary()
+    kept = [str(v) for v in (summary["hashing"], *summary["fields"], *summary["fields"].values(), *summary["notes"])]
+
+    def said():
+        table = foreign_words.numbers_html(flt).replace("\u200b", "")
+        for text in kept:
+            table = table.replace(html.escape(text), "")
+        answers = [foreign_words.one_filter_answer(True, [5, 17, 2300], None),
+                   foreign_words.one_filter_answer(False, [5, 17, 2300], 17),
+                   foreign_words.many_filters_answer("tablica 3", 2, 4, 9, 9, ["no key"], None),
+                   foreign_words.many_filters_answer("tablica 3", 0, 1, 9, 1, [], 2300),
+                   foreign_words.many_filters_answer("tablica 3", 0, 4, 9, 9, [], 2300)]
+        return [re.sub(r"<[^>]+>", " ", text) for text in [table, *answers]]
+
+    croatian, english = in_both(said)
+    assert "bits set" in english[0] and "postavljeni bitovi" in croatian[0] and "1.000" in croatian[0]
+    for hr, en in zip(croatian, english):
+        assert hr != en and not english_words(hr.replace("no key", "")), hr
+        assert not english_marks(hr, en), hr

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import html
 import os
-import re
 
 from PySide6 import QtGui, QtWidgets
 
@@ -28,7 +27,7 @@ from bloomviz.filters import bitstore
 from bloomviz.formats import atlas
 from bloomviz.formats.reasons import render
 from bloomviz.formats.why import why
-from bloomviz.theory.units import count_text, one_in, parse_whole, percent_text, rate_text, too_full_text
+from bloomviz.theory.units import parse_whole
 from bloomviz.formats.guava import FUNNELS
 from bloomviz.formats.pybloom_live import HASHINGS
 from bloomviz.gui.widgets.flow_layout import FlowLayout, keep_together
@@ -39,6 +38,7 @@ from bloomviz.gui.widgets.bounded_text import TOO_LONG, BoundedLine
 from bloomviz.items.encoding import ItemError, typed_item
 from bloomviz.theory.limits import ITEM_LINE_CHARS
 from bloomviz.gui.files.foreign_atlas import AtlasPanel
+from bloomviz.gui.files import foreign_words
 from bloomviz.workbench.limits import MAX_M
 
 TAB_KEY = "foreign"
@@ -62,19 +62,6 @@ def _bands(layout: dict, m: int, positions=()) -> list[tuple[int, int, str]]:
             return [(i * size, (i + 1) * size, f"block {i}") for i in range(count)]
         return sorted({(p // size * size, p // size * size + size, f"block {p // size:,}") for p in positions})
     return []
-
-
-def _breakable(text: str) -> str:
-    """``text`` with a zero-width space after each '.', ',', '(' and '_' of a word over 20 characters (every 16
-    characters of one without them): a Java class name or a hex key cannot wrap otherwise, and one such value widened the numbers' table past its label,
-    which cut the table's right edge and the label's last lines off."""
-    def split(word: str) -> str:
-        if len(word) <= 20:
-            return word
-        if re.search(r"[.,(_]", word):
-            return re.sub(r"([.,(_])", "\\1\u200b", word)
-        return "\u200b".join(word[i:i + 16] for i in range(0, len(word), 16))     # hex: a commit id, a key
-    return " ".join(split(word) for word in text.split(" "))
 
 
 class ForeignView(Messages, QtWidgets.QWidget):
@@ -327,24 +314,7 @@ class ForeignView(Messages, QtWidgets.QWidget):
 
     @staticmethod
     def numbers_html(flt) -> str:
-        s = flt.summary()
-        grid_note = "" if flt.m <= MAX_M else f"<br><i>m is above the {MAX_M:,} bits the grid draws: numbers only.</i>"
-        rows = [("format", s["format"]), ("filter", s["label"] or "—"), ("m (bits)", f"{s['m']:,}"),
-                ("k (positions per item)", str(s["k"])), ("layout", s["layout"]),
-                ("bits set", f"{s['bits_set']:,} ({percent_text(s['fill'])})"),
-                ("estimated items inserted", count_text(s["estimated_n"]) if s["estimated_n"] is not None
-                 else tr(too_full_text(s["bits_set"], s["m"]))),
-                ("rate at this fill", f"{rate_text(s['expected_fp'])} ({one_in(s['expected_fp'])})"),
-                ("hashing", s["hashing"] + ("" if s["membership"] else " — lookups cannot be reproduced"))]
-        rows += [(str(key), str(value)) for key, value in s["fields"].items() if key not in ("column", "row_group")]
-        table = "".join(f"<tr><td>{html.escape(a)}</td><td><b>{_breakable(html.escape(b))}</b></td></tr>"
-                        for a, b in rows)
-        notes = "".join(f"<li>{html.escape(str(n))}</li>" for n in s["notes"])
-        return (f"<table cellspacing='0' cellpadding='2'>{table}</table>{grid_note}"
-                + (f"<ul>{notes}</ul>" if notes else "")
-                + "<p><i>What was inserted is not in the file: there is no measured curve, and a lookup that "
-                  "passes cannot be called a true or a false positive. The rate at this fill is the chance that "
-                  "an item never inserted passes, given these bits.</i></p>")
+        return foreign_words.numbers_html(flt)
 
     # --- looking up ------------------------------------------------------------------------------------------
     def lookup(self) -> bool:
@@ -368,20 +338,14 @@ class ForeignView(Messages, QtWidgets.QWidget):
         if flt.m <= MAX_M and positions:
             self.grid.set_bands(_bands(flt.layout, flt.m, positions))
             self.grid.highlight(positions, ["one" if b else "zero" for b in bits])
-        shown = ", ".join(f"{p:,}" for p in positions[:12]) + (" …" if len(positions) > 12 else "")
-        if found.maybe_present:
-            words = (f"<b>probably in the set</b>: all of its bits are 1 (positions {shown}). What was inserted is "
-                     "unknown, so this may be a false positive; the rate at this fill says how likely.")
-            colour = theme.colour("probably")
-        else:
-            zero = next(p for p, b in zip(positions, bits) if not b)
-            words = (f"<b>definitely not in the set</b>: bit {zero:,} is 0 (positions {shown}).")
-            colour = theme.colour("success")
+        colour = theme.colour("probably" if found.maybe_present else "success")
+        zero = next((p for p, b in zip(positions, bits) if not b), None)
+        words = foreign_words.one_filter_answer(found.maybe_present, positions, zero)
         self._answer(f"“{html.escape(text)}”: {words}", colour)
         return True
 
     def _name(self, index: int) -> str:
-        return self.filters[index].label or f"filter {index}"
+        return foreign_words.filter_name(self.filters[index].label, index)
 
     def _lookup_many(self, text: str) -> bool:
         """A file of many filters: the item goes where the file sends it (a table's index names one block's
@@ -395,7 +359,7 @@ class ForeignView(Messages, QtWidgets.QWidget):
             except (ValueError, TypeError) as exc:
                 refusals.append(str(exc))
         if not answers:
-            why = refusals[0] if refusals else "no filter of the file covers it"
+            why = refusals[0] if refusals else tr("no filter of the file covers it")
             self._refuse(why)
             return False
         hits = [(i, a) for i, a in answers if a.maybe_present]
@@ -405,22 +369,9 @@ class ForeignView(Messages, QtWidgets.QWidget):
         if flt.m <= MAX_M and found.positions:
             self.grid.set_bands(_bands(flt.layout, flt.m, found.positions))
             self.grid.highlight(list(found.positions), ["one" if b else "zero" for b in found.bits])
-        went = ("the file's index sends it to this one filter" if len(targets) == 1 < len(self.filters)
-                else f"looked up in {len(answers):,} of the {len(self.filters):,} filters")
-        if refusals:
-            went += f"; {len(refusals):,} refused it ({html.escape(refusals[0])})"
-        name = html.escape(self._name(index))
-        if hits:
-            others = f"; {len(hits) - 1:,} other filter(s) also have all its bits set" if len(hits) > 1 else ""
-            words = (f"<b>probably in the set</b>: in “{name}” all its bits are 1{others} ({went}). What was "
-                     "inserted is unknown, so this may be a false positive.")
-            colour = theme.colour("probably")
-        else:
-            zero = found.zero_positions[0]
-            each = f"bit {zero:,} is 0 in “{name}”" if len(answers) == 1 else (
-                f"a 0 bit in each of the {len(answers):,} filters (shown: “{name}”, bit {zero:,})")
-            words = f"<b>definitely not in the set</b>: {each} ({went})."
-            colour = theme.colour("success")
+        words = foreign_words.many_filters_answer(self._name(index), len(hits), len(answers), len(self.filters),
+                                                  len(targets), refusals, None if hits else found.zero_positions[0])
+        colour = theme.colour("probably" if hits else "success")
         self._answer(f"“{html.escape(text)}”: {words}", colour)
         return True
 

@@ -156,7 +156,7 @@ class Workbench:
             self.events.error.emit(str(exc))
             return False
         self.cancel()
-        self._undo.keep_state(("new filter", None))
+        self._undo.keep_state(("new filter", None), copy_filter=False)     # (replaced, never changed again)
         self._install(flt, capacity=capacity)
         return True
 
@@ -222,7 +222,7 @@ class Workbench:
                 self.events.error.emit(f"Refused: {exc}. Nothing was changed.")
                 return False
         self.cancel()
-        self._undo.keep_state(("open", None))
+        self._undo.keep_state(("open", None), copy_filter=False)
         self._install(flt, capacity=capacity, announce=False)
         s = self._s
         if items is not None:

@@ -111,9 +111,10 @@ class Snapshot:
         return len(self.flt)
 
 
-def snapshot(s: State, undo_serial: int = 0) -> Snapshot:
+def snapshot(s: State, undo_serial: int = 0, copy_filter: bool = True) -> Snapshot:
+    """``copy_filter=False``: the state's own filter is kept (one that is replaced, never changed again)."""
     mm = s.measure
-    return Snapshot(state=s, flt=s.flt.copy(), probes=mm.probes, probe_keys=mm.keys, probe_count=mm.count,
+    return Snapshot(state=s, flt=s.flt.copy() if copy_filter else s.flt, probes=mm.probes, probe_keys=mm.keys, probe_count=mm.count,
                     seed=mm.seed, undo_serial=undo_serial)
 
 
@@ -362,10 +363,16 @@ class Undo:
         if saved is not None:
             self.stack.drop(saved)
 
-    def keep_state(self, what: tuple) -> None:
+    def keep_state(self, what: tuple, copy_filter: bool = True) -> None:
         """Before the filter is replaced or emptied: the whole state (also while quiet: undo after Open brings
-        the filter before it back, not a few operations of the one it replaced)."""
-        self.stack.push(what, snapshot(self._bench.state, self.stack.serial))
+        the filter before it back, not a few operations of the one it replaced). ``copy_filter=False``: the
+        filter is replaced, not emptied in place, so the state keeps it as it is. Its cost is asked before any
+        copy: a filter past the budget was copied whole (512 MiB for an opened 2^32-bit one) for a step the
+        stack then refused."""
+        s = self._bench.state
+        cost = nbytes(s)
+        if self.stack.affordable(cost):
+            self.stack.push(what, snapshot(s, self.stack.serial, copy_filter), cost)
 
     def keep_job(self, label: str, saved=None, inserts: int = 0):
         """Before a bulk insert: one step for the whole job (``saved``: the job's own checkpoint, if it keeps

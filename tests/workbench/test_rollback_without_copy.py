@@ -360,3 +360,27 @@ def test_a_removal_keeps_its_counters_not_a_copy_and_is_undone_or_put_back(exc, 
         assert any(re.search(r"Stopped: .*remove “before 7”.*Nothing was changed", t) for t in said), said
     assert differences(before, observable(wb), fresh_kept=None) in ([], ["kept"])
     assert wb.filter.bits == bits and "before 7" in wb.filter      # its "counter > 0" bits too
+
+
+@pytest.mark.parametrize("variant", ["standard", "counting", "scalable"])
+def test_a_new_or_opened_filter_keeps_the_one_it_replaces_without_a_copy(variant, monkeypatch):
+    """The filter replaced is never changed again: its undo step holds it as it is (only Clear, which empties it
+    in place, copies it), and undo brings it back whole."""
+    wb = _bench(variant)
+    _no_copies(monkeypatch, wb)
+    before = observable(wb)
+    assert wb.configure(2_048, 3) and wb.undo_what == ("new filter", None)
+    assert wb.undo()
+    assert [p for p in differences(before, observable(wb)) if p in PARTS] == []
+    assert wb.install_filter(BloomFilter(4_096, 4)) and wb.undo_what == ("open", None)
+    assert wb.undo()
+    assert [p for p in differences(before, observable(wb)) if p in PARTS] == []
+    assert len(wb.filter) == 301 and "typed before" in wb.filter and wb.insert("and on") is not None
+
+
+def test_clearing_a_filter_past_the_undo_budget_makes_no_copy_for_a_step_it_cannot_keep(monkeypatch):
+    wb = _bench("standard")
+    _past_the_budget(monkeypatch, wb)
+    _no_copies(monkeypatch, wb)
+    wb.reset()
+    assert len(wb.filter) == 0 and wb.undo_what is None

@@ -10,6 +10,12 @@ from typing import Callable, NamedTuple
 from bloomviz.theory.units import percent_text
 
 
+def rate_in_sentence(p: float) -> str:
+    """A rate for a sentence, always a percentage (``units.percent_text``: "1.25 %", "3.4 × 10⁻⁵ %"): the
+    sentences say "passes {rate} of the time", where "1 in 830,000", as tiny rates were written, read badly."""
+    return percent_text(max(p, 0.0))
+
+
 class Percent(float):
     """A rate inside a sentence, always a percentage (``units.percent_text``: "1.25 %", "3.4 × 10⁻⁵ %")."""
 
@@ -32,7 +38,7 @@ def say(template: str, **values) -> Part:
 
 def _english(value) -> str:
     if isinstance(value, Percent):
-        return percent_text(max(float(value), 0.0))
+        return rate_in_sentence(float(value))
     if isinstance(value, tuple):
         return f"{value[0]:,.{value[1]}f}"
     if isinstance(value, str):
@@ -66,7 +72,7 @@ def render(reason: str, tr: Callable[[str], str], number: Callable, marks: Calla
 
     def shown(value) -> str:
         if isinstance(value, Percent):
-            return marks(percent_text(max(float(value), 0.0)))
+            return marks(rate_in_sentence(float(value)))
         if isinstance(value, Word):
             return tr(value)
         if isinstance(value, tuple):

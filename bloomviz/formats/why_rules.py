@@ -14,19 +14,16 @@ import statistics
 import numpy as np
 
 from bloomviz.formats.common import ForeignFilter
-from bloomviz.formats.reasons import Percent, Reason, Word, say
+from bloomviz.formats.reasons import Percent, Reason, Word, rate_in_sentence, say
 from bloomviz.formats.parquet import ndv_sized_for
 from bloomviz.theory import engines
-from bloomviz.theory.units import percent_text
 
 LN2 = math.log(2)
 
 
 def pct(p: float) -> str:
-    """A rate for a sentence, always a percentage (``units.percent_text``: "1.25 %", "3.4 × 10⁻⁵ %"): the
-    sentences say "passes {pct} of the time" and "(p = {pct})", where "1 in 830,000", as tiny rates were written,
-    read "passes 1 in 830,000 of the time"."""
-    return percent_text(max(p, 0.0))
+    """A rate for a sentence (``reasons.rate_in_sentence``), as the reasons write it in English."""
+    return rate_in_sentence(p)
 
 
 def flat_rate(bits_per_key: float, k: float) -> float:

@@ -41,7 +41,8 @@ def load_builtin(name: str, language: str | None = None) -> Lesson:
     names = builtin_lessons()
     match = [n for n in names if n == name or n.split("-", 1)[0].lstrip("0") == str(name).lstrip("0")]
     if len(match) != 1:
-        raise LessonError(str(name), 0, f"no built-in lesson {name!r}; built-in lessons: {', '.join(names)}")
+        raise LessonError(str(name), 0, "no built-in lesson {name}; built-in lessons: {names}", name=repr(name),
+                          names=", ".join(names))
     folder = resources.files("bloomviz.lessons") / "builtin"
     language = i18n.normalise(language) or i18n.language()
     translated = folder / language / f"{match[0]}.md"

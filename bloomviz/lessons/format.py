@@ -50,22 +50,26 @@ def parse_action(text: str, path: str, line: int) -> LessonAction:
     words = _tokens(text, path, line)
     longest = max(words, key=len)
     if len(longest) > budget.MAX_WORD:
-        raise LessonError(path, line, f"a word of {len(longest):,} characters, more than {budget.MAX_WORD:,}: an "
-                                      f"item or an argument is a word, a key or a number")
+        raise LessonError(path, line, "a word of {count} characters, more than {most}: an item or an argument is a "
+                                      "word, a key or a number", count=len(longest), most=budget.MAX_WORD)
     name, rest = words[0], words[1:]
     if name not in REGISTRY:
-        raise LessonError(path, line, f"unknown action {name!r}; known actions: {', '.join(REGISTRY)}")
+        raise LessonError(path, line, "unknown action {name}; known actions: {known}", name=repr(name),
+                          known=", ".join(REGISTRY))
     spec = REGISTRY[name]
     args, options = [], {}
     for word in rest:
         key, eq, value = word.partition("=")
         if eq and key in spec.options:
             if key in options:
-                raise LessonError(path, line, f"{name}: option {key!r} is given twice")
+                raise LessonError(path, line, "{action}: option {key} is given twice", action=name, key=repr(key))
             options[key] = value
         elif eq and key and re.fullmatch(r"[a-z_]+", key) and not spec.items:
-            raise LessonError(path, line, f"{name}: unknown option {key!r}; it takes: "
-                                          f"{', '.join(spec.options) or 'no options'}")
+            if spec.options:
+                raise LessonError(path, line, "{action}: unknown option {key}; it takes: {options}", action=name,
+                                  key=repr(key), options=", ".join(spec.options))
+            raise LessonError(path, line, "{action}: unknown option {key}; it takes no options", action=name,
+                              key=repr(key))
         else:
             args.append(word)
     try:
@@ -88,13 +92,13 @@ def _close_predict(step: dict, path: str) -> None:
 def _block_line(step: dict, body: str, path: str, number: int) -> None:
     """One line of an action block: an action, or an ``ask``/``choice`` line continuing a predict block."""
     if len(body) > budget.MAX_ACTION_LINE:
-        raise LessonError(path, number, f"an action line of {len(body):,} characters, more than "
-                                        f"{budget.MAX_ACTION_LINE:,}: put many items on several lines")
+        raise LessonError(path, number, "an action line of {count} characters, more than {most}: put many items on "
+                                        "several lines", count=len(body), most=budget.MAX_ACTION_LINE)
     word = body.split(None, 1)[0]
     if word in predict.CONTINUATIONS:
         if "predict_block" not in step:
-            raise LessonError(path, number, f"{word} belongs to a predict block: put it right after its "
-                                            f"predict line")
+            raise LessonError(path, number, "{word} belongs to a predict block: put it right after its predict line",
+                              word=word)
         try:
             step["predict_block"].add(body, number)
         except predict.PredictSyntaxError as exc:
@@ -103,8 +107,8 @@ def _block_line(step: dict, body: str, path: str, number: int) -> None:
     _close_predict(step, path)
     if step.get("predicted") and word != "expect":
         # the class must not see the answer before Reveal: nothing after a predict may change what is shown
-        raise LessonError(path, number, f"{word} after a predict in the same step: only expect lines may follow "
-                                        f"a predict (they check the answer); put this in the next step")
+        raise LessonError(path, number, "{word} after a predict in the same step: only expect lines may follow a "
+                                        "predict (they check the answer); put this in the next step", word=word)
     if word == "predict":
         try:
             step["predict_block"] = predict.start(body, number, lambda b: _tokens(b, path, number))
@@ -134,8 +138,8 @@ def parse_text(text: str, path: str = "<lesson>") -> Lesson:
         if fence:
             lang = fence.group(2)
             if lang != "bloomviz":
-                raise LessonError(path, number, f"a fenced block must be ```bloomviz (actions), got "
-                                                f"```{lang}; put examples for readers in indented text")
+                raise LessonError(path, number, "a fenced block must be ```bloomviz (actions), got ```{lang}; put "
+                                                "examples for readers in indented text", lang=lang)
             if current is None:
                 raise LessonError(path, number, "an action block before the first step (## title)")
             in_block, fence_line = True, number
@@ -185,8 +189,8 @@ def parse_text(text: str, path: str = "<lesson>") -> Lesson:
 def _check_sizes(title: str, intro: list, steps: list, path: str) -> None:
     """Narration a screen can lay out: bounded steps, text per step and words (a 1 MiB word hung the layout)."""
     if len(steps) > budget.MAX_STEPS:
-        raise LessonError(path, steps[budget.MAX_STEPS]["line"], f"more than {budget.MAX_STEPS:,} steps: split "
-                                                                 f"the lesson")
+        raise LessonError(path, steps[budget.MAX_STEPS]["line"], "more than {most} steps: split the lesson",
+                          most=budget.MAX_STEPS)
     why = budget.check_text(title, "the title") or budget.check_text("\n".join(intro), "the introduction")
     if why:
         raise LessonError(path, 1, why)
@@ -209,12 +213,12 @@ def parse_file(path) -> Lesson:
     except (OSError, TypeError) as exc:
         raise LessonError(name, 0, getattr(exc, "strerror", None) or str(exc)) from None
     if len(raw) > MAX_LESSON_BYTES:
-        raise LessonError(name, 0, f"larger than {MAX_LESSON_BYTES:,} bytes: not a lesson")
+        raise LessonError(name, 0, "larger than {most} bytes: not a lesson", most=MAX_LESSON_BYTES)
     if raw.startswith(b"\xef\xbb\xbf"):   # a UTF-8 byte order mark (Notepad writes one): not part of the title
         raw = raw[3:]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        raise LessonError(name, line, f"not UTF-8 text (byte 0x{raw[exc.start]:02x})") from None
+        raise LessonError(name, line, "not UTF-8 text (byte {byte})", byte=f"0x{raw[exc.start]:02x}") from None
     return parse_text(text, name)

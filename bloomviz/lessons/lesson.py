@@ -11,14 +11,37 @@ import re
 from dataclasses import dataclass, field
 
 
-class LessonError(ValueError):
-    """A lesson refused: ``path:line: reason`` (line 0 when the fault is the whole file)."""
+def _short(reason: str) -> str:
+    # a reason quotes what the file holds: a 5,000-digit "number" is shown by its start
+    return re.sub(r"\S{61,}", lambda m: m.group(0)[:40] + "…", reason)
 
-    def __init__(self, path: str, line: int, reason: str):
-        # a reason quotes what the file holds: a 5,000-digit "number" is shown by its start
-        reason = re.sub(r"\S{61,}", lambda m: m.group(0)[:40] + "…", reason)
-        self.path, self.line, self.reason = path, line, reason
-        super().__init__(f"{path}:{line}: {reason}" if line else f"{path}: {reason}")
+
+class LessonError(ValueError):
+    """A lesson refused: ``path:line: reason`` (line 0 when the fault is the whole file).
+
+    ``reason`` is English; given ``values`` it is their template ("more than {most} steps: split the lesson"), and
+    ``said()`` is the refusal in the window's language (the command line, which never switches language, prints
+    the English ``str``). A count is written with the language's marks."""
+
+    def __init__(self, path: str, line: int, reason: str, **values):
+        self.path, self.line, self.template, self.values = path, line, reason, values
+        self.reason = _short(reason.format(**{k: f"{v:,}" if _count(v) else v for k, v in values.items()})
+                             if values else reason)
+        super().__init__(self._at(self.reason))
+
+    def _at(self, reason: str) -> str:
+        return f"{self.path}:{self.line}: {reason}" if self.line else f"{self.path}: {reason}"
+
+    def said(self) -> str:
+        from bloomviz.i18n import number, tr
+        words = tr(self.template)
+        if self.values:
+            words = words.format(**{k: number(v) if _count(v) else v for k, v in self.values.items()})
+        return self._at(_short(words))
+
+
+def _count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)

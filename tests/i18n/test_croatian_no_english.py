@@ -290,3 +290,45 @@ def test_the_other_libraries_table_and_answers_are_croatian():
     for hr, en in zip(croatian, english):
         assert hr != en and not english_words(hr.replace("no key", "")), hr
         assert not english_marks(hr, en), hr
+
+
+def _lesson_refusal_reasons() -> list[str]:
+    """Every reason a lesson is refused with as a literal (``LessonError(path, line, "…")``)."""
+    import ast
+    from pathlib import Path
+    root = Path(i18n.__file__).resolve().parents[1]
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = getattr(node, "func", None)
+            name = getattr(name, "id", None) or getattr(name, "attr", None)
+            if name == "LessonError" and len(node.args) >= 3 and isinstance(node.args[2], ast.Constant):
+                found.append(node.args[2].value)
+    return found
+
+
+def test_every_reason_a_lesson_file_is_refused_with_has_a_croatian_entry():
+    from bloomviz.i18n import catalogue
+    po = i18n.HERE / "hr.po"
+    entries = {e.msgid: e for e in catalogue.parse_po(po.read_text(encoding="utf-8"), po.name)}
+    reasons = _lesson_refusal_reasons()
+    assert len(reasons) >= 20
+    missing = [r for r in reasons if not (r in entries and entries[r].translated)]
+    assert not missing, f"add these to bloomviz/i18n/hr.po: {missing}"
+
+
+@pytest.mark.parametrize("text", [
+    "no title here\n", "# Lesson\n\n## Step\n```bloomviz\ninsert a\n", "# A\n# B\n", "# A\n\n## \n",
+    "# A\n\n## S\n```bloomviz\nfly away\n```\n", "# A\n\n## S\n```bloomviz\nnew m=64 m=32\n```\n",
+    "# A\n\n## S\n```python\nx = 1\n```\n", "# A\n\n## S\n```bloomviz\n" + "w" * 9000 + "\n```\n", "# A\n"])
+def test_a_user_lesson_files_refusal_is_croatian(text):
+    from bloomviz.lessons import LessonError, parse_text
+    with pytest.raises(LessonError) as caught:
+        parse_text(text, "moja-lekcija.md")
+    croatian, english = in_both(caught.value.said)
+    assert english == str(caught.value) and croatian.startswith("moja-lekcija.md")
+    from bloomviz.lessons.actions import REGISTRY
+    # the actions' names are the lesson file's own words, in any language
+    words = re.sub(r"[\w-]+", lambda m: "" if m.group(0) in REGISTRY else m.group(0), croatian)
+    assert croatian != english and not english_words(words), croatian
+    assert not english_marks(croatian, english), croatian

@@ -21,7 +21,7 @@ import time
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz import lessons
-from bloomviz.i18n import tr
+from bloomviz.i18n import number, tr
 
 POLL_MS = 40
 
@@ -72,8 +72,9 @@ class LessonOpening(QtCore.QObject):
         if self.running:
             return False
         self._path, self.seconds = path, (None, [])
-        return self.run(f"Checking {path} before showing it…", self._check,
-                        lambda step, total: f"Checking step {step + 1} of {total} of {path}…", self._opened)
+        return self.run(tr("Checking {path} before showing it…").format(path=path), self._check,
+                        lambda step, total: tr("Checking step {step} of {total} of {path}…").format(
+                            step=number(step + 1), total=number(total), path=path), self._opened)
 
     def run(self, text: str, work, progress_text, done, path: str | None = None) -> bool:
         """Run ``work(report)`` on the worker thread under this row: ``report(done, total)`` moves the bar and
@@ -122,7 +123,8 @@ class LessonOpening(QtCore.QObject):
         except (lessons.LessonError, OSError) as exc:
             self._outcome = ("refused", exc)
         except Exception as exc:      # a fault of the code, not the file: said, never a dead job
-            self._outcome = ("refused", lessons.LessonError(self._path, 0, f"could not be run: {exc!r}"))
+            self._outcome = ("refused", lessons.LessonError(self._path, 0, "could not be run: {error}",
+                                                            error=repr(exc)))
 
     def _check(self, report):
         lesson = lessons.parse_file(self._path)
@@ -171,6 +173,6 @@ class LessonOpening(QtCore.QObject):
             if kind == "refused":
                 self._refuse(value)
             else:
-                self._say(f"Opening {self._path} was cancelled. The lesson shown is unchanged.")
+                self._say(tr("Opening {path} was cancelled. The lesson shown is unchanged.").format(path=self._path))
         self.finished.emit(ok)
         return ok

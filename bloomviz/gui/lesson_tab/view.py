@@ -204,7 +204,8 @@ class LessonView(Messages, QtWidgets.QWidget):
         return self.opening.start(path)
 
     def _say_error(self, exc: BaseException) -> None:
-        self.show_only(self.Error.not_opened, problem=exc)
+        # a lesson's refusal in the window's language (its str is the command line's English)
+        self.show_only(self.Error.not_opened, problem=exc.said() if isinstance(exc, lessons.LessonError) else exc)
 
     def load(self, lesson) -> bool:
         self.animation.stop()

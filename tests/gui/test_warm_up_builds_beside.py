@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -46,14 +47,28 @@ def test_a_failed_build_is_not_loaded(first_launch, monkeypatch):
     assert first_launch == []
 
 
-def test_while_the_file_is_built_every_batch_takes_the_numpy_paths(first_launch, monkeypatch):
+def test_while_the_file_is_built_every_batch_takes_the_numpy_paths(first_launch, monkeypatch, tmp_path):
     """Whatever its size: a batch past the cold paths' limit took the compiled paths and compiled numba's code
     inside itself (a first auto-play of 10^6 items: 20 s of CPU against 0.3-0.4 s warm)."""
-    _builder(monkeypatch, "import time; time.sleep(1)")
+    # the build ends only once the batch was asked about (no race between a timer and a fixed sleep: on a loaded
+    # machine either could come first)
+    _builder(monkeypatch, "import pathlib, sys, time\n"
+                          "go, ends = pathlib.Path(sys.argv[1], 'asked'), time.monotonic() + 60\n"
+                          "while not go.exists() and time.monotonic() < ends:\n"
+                          "    time.sleep(0.01)")
     seen = []
     big = cold_paths.COLD_LIMIT * 10
-    threading.Timer(0.3, lambda: seen.append(cold_paths.use_cold_path(big))).start()
+
+    def ask():
+        ends = time.monotonic() + 60
+        while not cold_paths.native_pending() and time.monotonic() < ends:
+            time.sleep(0.005)
+        seen.append(cold_paths.use_cold_path(big))
+        (tmp_path / "asked").write_text("")
+    asking = threading.Thread(target=ask)
+    asking.start()
     assert warm_up._built_beside() is True
+    asking.join()
     assert seen == [True]
     assert not cold_paths.native_pending() and not cold_paths.use_cold_path(big)
 

@@ -10,8 +10,9 @@ copy per typed insert was 12.5 MB at 10^8 bits, and the budget then kept only th
 is undone from a log of what it changed (``filters/rollback.py``: the bits it turned on, the counters it
 touched, the stages it opened), noted before it wrote, unless a copy of the filter is smaller; a log is what a
 batch past the budget is put back from should it fail part way too (a paste into an opened 2^32-bit filter
-used to copy its 512 MiB first). Other steps (a removal) hold a copy, so the stack keeps at most ``DEPTH``
-entries and drops the oldest past ``BUDGET`` bytes. Undo is last in, first out: a step without a copy goes back
+used to copy its 512 MiB first); a removal from a counting filter, from the counters at the item's positions.
+Other steps (a batch into a small filter, where a copy is the smaller, or into a variant that cannot be logged)
+hold a copy, so the stack keeps at most ``DEPTH`` entries and drops the oldest past ``BUDGET`` bytes. Undo is last in, first out: a step without a copy goes back
 from the filter as the steps after it left it. A job's chunks are not separate steps: undo goes back to before
 the job.
 """
@@ -70,10 +71,11 @@ def cut_back(s: State, cp: Checkpoint, insertion=None, in_place: bool = False) -
     """Put ``s`` back as it was at ``cp`` (the filter becomes a copy of the checkpoint's, when it kept one;
     ``insertion``: the one insert made since, which the filter takes back instead). ``in_place``: the filter
     object stays the same one, its contents those of the copy (an operation that failed part way: the views,
-    told nothing, still hold it)."""
+    told nothing, still hold it; the checkpoint is the operation's own, kept by no undo step yet, so its copy is
+    taken over, not copied again)."""
     if cp.flt is not None and in_place:
         vars(s.flt).clear()
-        vars(s.flt).update(vars(cp.flt.copy()))
+        vars(s.flt).update(vars(cp.flt))
     elif cp.flt is not None:
         s.flt = cp.flt.copy()
     elif cp.log is not None:
@@ -114,7 +116,8 @@ class Snapshot:
 def snapshot(s: State, undo_serial: int = 0, copy_filter: bool = True) -> Snapshot:
     """``copy_filter=False``: the state's own filter is kept (one that is replaced, never changed again)."""
     mm = s.measure
-    return Snapshot(state=s, flt=s.flt.copy() if copy_filter else s.flt, probes=mm.probes, probe_keys=mm.keys, probe_count=mm.count,
+    return Snapshot(state=s, flt=s.flt.copy() if copy_filter else s.flt, probes=mm.probes, probe_keys=mm.keys,
+                    probe_count=mm.count,
                     seed=mm.seed, undo_serial=undo_serial)
 
 

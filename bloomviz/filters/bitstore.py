@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import mmap
 import sys
 
 import numpy as np
@@ -21,13 +22,43 @@ _MADV_DONTNEED, _MADV_HUGEPAGE = 4, 14
 
 
 def new_bits(m: int) -> bitarray:
-    bits = bitarray(m, endian="little")
-    bits.setall(0)
-    if len(bits) >= 8 * _HUGE_MIN_BYTES:
-        _huge_pages(byte_view(bits))
+    """m zero bits (little-endian). From 32 MiB up (Linux), on 2 MiB pages of a fresh anonymous mapping."""
+    if m >= 8 * _HUGE_MIN_BYTES:
+        bits = _mapped_zeros(m)
+        if bits is None:
+            bits = bitarray(m, endian="little")
+            bits.setall(0)
+            _huge_pages(byte_view(bits))
         if _keep_freed_wanted:
             _keep_freed_memory()
+        return bits
+    bits = bitarray(m, endian="little")
+    bits.setall(0)
     return bits
+
+
+def _mapped_zeros(m: int) -> bitarray | None:
+    """m zero bits in an anonymous mapping marked for huge pages before any page is touched, or None where that
+    cannot be had (not Linux, m not whole bytes, the mapping refused). Its pages are the kernel's zeros and fault
+    in on first touch as 2 MiB pages: a malloc'd bitarray is zeroed twice (the kernel's 4 KiB pages, then
+    setall: 131,072 faults at m = 2^32) and its pages then dropped for huge ones (_huge_pages). The bitarray
+    imports the buffer, which holds the mapping open until the bitarray is freed; an imported buffer cannot be
+    resized, which nothing does to a filter's array (copies, unions, pickles and loads make their own)."""
+    if m % 8 or not sys.platform.startswith("linux") or not hasattr(mmap, "MADV_HUGEPAGE"):
+        return None
+    nbytes = m // 8
+    try:
+        area = mmap.mmap(-1, nbytes + _HUGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    except (OSError, ValueError):
+        return None
+    whole = memoryview(area)
+    # The kernel backs only 2 MiB-aligned stretches with huge pages: start the array on such a boundary.
+    skip = -np.frombuffer(whole, dtype=np.uint8, count=1).ctypes.data % _HUGE
+    try:
+        area.madvise(mmap.MADV_HUGEPAGE)
+    except OSError:                         # huge pages off in this kernel: still zeros, on 4 KiB pages
+        pass
+    return bitarray(buffer=whole[skip:skip + nbytes], endian="little")
 
 
 # glibc returns a freed block of more than 128 KiB to the system (munmap, or trimming the heap's top) and

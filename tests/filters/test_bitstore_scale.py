@@ -39,3 +39,28 @@ def test_set_bits_sets_exactly_the_positions_on_either_path(m, count):
     expected = np.zeros(m, dtype=np.uint8)
     expected[positions] = 1
     assert np.array_equal(bitstore.unpack(bits), expected)
+
+
+def test_a_big_filter_on_its_own_mapping_copies_pickles_saves_and_combines_as_any_other(tmp_path):
+    import mmap
+    import pickle
+
+    from bloomviz.core import BloomFilter, storage
+
+    m = 8 * bitstore._HUGE_MIN_BYTES                      # whole bytes: the mapped path where Linux has it
+    a, b = BloomFilter(m, 3), BloomFilter(m, 3)
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        info = a._bits.buffer_info()
+        assert info.imported and info.address % bitstore._HUGE == 0
+    a.add("x"), b.add("y")
+    copy = a.copy()
+    copy.add("z")
+    assert "z" not in a and "z" in copy and a._bits.count() == 3
+    back = pickle.loads(pickle.dumps(a))
+    assert back == a and "x" in back
+    storage.save(a, tmp_path / "a.bloom")
+    assert storage.load(tmp_path / "a.bloom") == a
+    union = a | b
+    assert "x" in union and "y" in union and "y" not in a
+    a.clear()
+    assert a._bits.count() == 0 and len(a._bits) == m

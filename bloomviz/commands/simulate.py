@@ -183,6 +183,11 @@ def write_rows(series, indices: np.ndarray, out: TextIO, progress=None, extra: d
 
 def run(args) -> int:
     prog = f"bloomviz {NAME}"
+    # The window's kernel file, where one was written (hashing/native_kernels.py): the same machine code numba
+    # would compile, loaded without importing numba (~0.5 s of CPU a run). Absent or stale: numba, as before.
+    # Never built from here: a build is a numba compile of every kernel, more than a run saves.
+    from bloomviz.hashing import native_kernels
+    native_kernels.load()
     if args.filters is not None:
         from bloomviz.commands.simulate_ensemble import run_ensemble_command
         return run_ensemble_command(args, prog)

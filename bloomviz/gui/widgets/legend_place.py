@@ -79,7 +79,9 @@ class LegendPlacer(QtCore.QObject):
     again in a later turn."""
 
     def __init__(self, plot_item: pg.PlotItem, legend: pg.LegendItem, own: tuple, follow_range: bool = True):
-        super().__init__()
+        # a child of the plot, so that it and its timer go with the plot's window: a placer left behind fired its
+        # timer after its window was deleted and read curves whose C++ objects were gone
+        super().__init__(plot_item)
         self._plot, self._legend = plot_item, legend
         self.places = (own,) + tuple(p for p in PLACES if p != own)
         self.current = own

@@ -91,3 +91,18 @@ def test_compares_legend_moves_off_the_curves_when_a_run_ends(window, qtbot):
     settle(qtbot, window, view, state=lambda: placer.current)
     hidden = _hidden(view.plot.getPlotItem(), view.legend, placer.places)
     assert hidden[placer.current] == min(hidden.values()), hidden
+
+
+def test_a_placer_goes_with_its_plot(qtbot):
+    """A placer whose window was deleted with a place pending read curves already gone (a RuntimeError in the
+    event loop of a later test): it is the plot's child, deleted with it."""
+    import pyqtgraph as pg
+    import shiboken6
+    widget = pg.PlotWidget()
+    widget.plot([0, 1], [0, 1])
+    plot_item = widget.getPlotItem()
+    placer = legend_place.LegendPlacer(plot_item, plot_item.addLegend(), ((0, 0), (0, 0), (10, 10)))
+    placer.schedule()
+    shiboken6.delete(widget)
+    assert not shiboken6.isValid(placer)
+    qtbot.wait(10)           # the pending place's turn: nothing left to run it

@@ -82,3 +82,43 @@ def test_the_allocator_keeps_freed_blocks_only_where_the_application_asked_for_i
         print(json.dumps({"library": library, "application": bitstore.keep_freed_memory_now()}))
     """)
     assert found == {"library": False, "application": True}
+
+
+
+_WRITE_AFTER_STEPS = """
+    import json, resource
+    import numpy as np
+    from bloomviz.filters import bitstore
+    from bloomviz.gui import idle_warm_up
+    bitstore.keep_freed_memory_for_big_filters()
+    for step in idle_warm_up.steps()[:{count}]:
+        step()
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    columns = [np.empty(1_000_000) for _ in range(3)]
+    for column in columns:
+        column[:] = 1.0
+    print(json.dumps({{"faults": resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before,
+                      "held": len(idle_warm_up._held)}}))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt and heap: Linux only")
+def test_the_heap_steps_leave_faulted_memory_that_a_later_job_writes_without_faulting():
+    """A job's 24 MB of new arrays (an auto-play's series columns): fresh pages after the allocator step alone
+    (hundreds of faults with huge pages, thousands without), written without faulting after the heap steps."""
+    fresh = _fresh(_WRITE_AFTER_STEPS.format(count=1))
+    warmed = _fresh(_WRITE_AFTER_STEPS.format(count=1 + len(idle_warm_up._heap_steps())))
+    assert fresh["faults"] > 100, fresh
+    assert warmed["faults"] < fresh["faults"] // 10, (warmed, fresh)
+    assert warmed["held"] == 0, "the last heap step gives every held block back"
+
+
+def test_a_job_starting_gets_the_memory_a_heap_step_holds(qtbot, monkeypatch):
+    monkeypatch.setattr(idle_warm_up, "BUSY_RETRY_MS", 1)
+    given, busy = [], [True]
+    monkeypatch.setattr(idle_warm_up, "give_back_heap", lambda: given.append(1))
+    run = idle_warm_up.IdleSteps([lambda: None], busy=lambda: busy[0])
+    run.start()
+    qtbot.waitUntil(lambda: len(given) >= 1)
+    busy[0] = False
+    qtbot.waitUntil(lambda: run.done)

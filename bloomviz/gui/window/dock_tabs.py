@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from bloomviz.i18n import tr
+from bloomviz.i18n import ptr, tr
 
 # A dock's full title (the English key) -> the title its tab takes where the full ones do not fit
 SHORT = {"Filter: m, k, hashing": "Filter", "Explain the last operation": "Explain",
-         "Insert and look up": "Insert", "False-positive rate, live": "FP rate"}
+         "Insert and look up": "Insert", "False-positive rate, live": "FP rate", "Auto-play": "Auto-play"}
 TITLE_KEY = "titleKey"
 # The short titles still wider than their bar (the left column at 250 %: 457 px of "Auto-play", "Scenario",
 # "Filter" in 416, at 150 % 307 in 300) are drawn in a font that small, down to this share of the window's
@@ -38,7 +38,15 @@ def _dock_bars(window: QtWidgets.QMainWindow) -> list[QtWidgets.QTabBar]:
 def _titles(dock: QtWidgets.QDockWidget) -> tuple[str, str]:
     """(full, short) in the window's language; short is full where the dock has none."""
     key = dock.property(TITLE_KEY) or dock.windowTitle()
-    return tr(key), tr(SHORT.get(key, key))
+    return tr(key), (_short_said()[SHORT[key]] if key in SHORT else tr(key))
+
+
+def _short_said() -> dict[str, str]:
+    """Each short title in the window's language, said as a tab's title (Croatian names a tab with a noun:
+    "Umetanje", where the button's "Insert" is the verb "Umetni"; "Automatsko umetanje" is too long a tab)."""
+    return {"Filter": ptr("dock tab", "Filter"), "Explain": ptr("dock tab", "Explain"),
+            "Insert": ptr("dock tab", "Insert"), "FP rate": ptr("dock tab", "FP rate"),
+            "Auto-play": ptr("dock tab", "Auto-play")}
 
 
 def _width(bar: QtWidgets.QTabBar, texts: list[str]) -> int:

@@ -14,7 +14,6 @@ with almost nothing to look up); ``completion_rows`` then places each probe at i
 
 from __future__ import annotations
 
-import numpy as np
 
 from bloomviz.hashing.intrinsics import prefetch
 from bloomviz.hashing.lazy_jit import njit

@@ -22,7 +22,6 @@ from __future__ import annotations
 from PySide6 import QtCore, QtWidgets
 
 from bloomviz.gui.window import dock_tabs
-from bloomviz.gui.window.docks import dock_panel
 
 _AREA = QtCore.Qt.DockWidgetArea
 _VERTICAL = QtCore.Qt.Orientation.Vertical

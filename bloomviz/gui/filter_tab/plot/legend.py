@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 
-import pyqtgraph as pg
 from PySide6 import QtCore
 from bloomviz.gui.filter_tab.plot.style import BAND_LABEL, LABELS, LIMIT_LABEL
 from bloomviz.i18n import tr

@@ -99,24 +99,32 @@ class StagesLog:
     """A scalable filter: how many stages it had, its insert count, and the newest stage as plain bits (the
     batch's first items, as many as that stage has room for, go there; the rest open new stages)."""
 
-    def __init__(self, flt):
+    def __init__(self, flt, bits: bool = True):
+        """``bits=False``: the newest stage's bits are not logged (no room for them): ``put_back`` drops the
+        opened stages and puts back the counts, the bits the batch set in the newest stage stay (counted again),
+        as a "partly in the filter" batch says: some of its bits, without its items."""
         self._stages, self._count = len(flt._stages), flt._count
-        self._newest = BitsLog(flt._stages[-1])
+        self._newest = BitsLog(flt._stages[-1]) if bits else None
+        self._newest_count = flt._stages[-1]._count
 
     def note(self, flt, positions, datas) -> None:
         """``datas``: the batch's items as bytes (a scalable filter's positions are not fixed before it grows)."""
         newest = flt._stages[-1]
         room = max(0, flt._specs[-1].capacity - len(newest))
-        if room and len(datas):
+        if room and len(datas) and self._newest is not None:
             self._newest.note(newest, None, datas[:room])
 
     @property
     def nbytes(self) -> int:
-        return self._newest.nbytes
+        return self._newest.nbytes if self._newest is not None else 0
 
     def put_back(self, flt) -> None:
         flt._close(len(flt._stages) - self._stages)
-        self._newest.put_back(flt._stages[-1])
+        newest = flt._stages[-1]
+        if self._newest is not None:
+            self._newest.put_back(newest)
+        else:
+            newest._count, newest._bits_set = self._newest_count, int(newest._bits.count())
         flt._count = self._count
 
 
@@ -151,7 +159,17 @@ def log_bytes(flt, inserts: int) -> int | None:
     if not caps.logs_batches:
         return None
     per_position = 9 if caps.counting else 8
+    if caps.staged:     # only the items the newest stage has room for are logged (StagesLog); the rest open stages
+        newest = flt._stages[-1]
+        room = max(0, flt._specs[-1].capacity - len(newest))
+        return min(int(inserts), room) * int(newest.k) * per_position
     return int(inserts) * int(flt.k) * per_position
+
+
+def partial_log(flt):
+    """What a batch with no room for a log or a copy can still put back: a scalable filter's opened stages and
+    counts (``StagesLog`` without the newest stage's bits); None for the others (their bits and counts are one)."""
+    return StagesLog(flt, bits=False) if capabilities.of(flt).staged else None
 
 
 def batch_log(flt):

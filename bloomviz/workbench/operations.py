@@ -321,7 +321,7 @@ class Operations:
         if not len(run) or self._refuse_growth(len(run), f" a run of {len(run):,} generated items"):
             return 0
         cp = self._undo.before_batch(s, len(run))
-        log = cp.log if cp is not None else None
+        log = cp.log if cp is not None and not cp.partial else None    # (a partial one notes nothing)
         try:
             # the truth keeps the run, not its rows: it makes them again if a scan reads them (truth.PositionRows);
             # with no changed cells wanted (a job's chunk: the grid compares the bits), no rows are made at all,

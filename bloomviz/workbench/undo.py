@@ -187,7 +187,7 @@ def batch_checkpoint(s: State, inserts: int, budget: int | None = None) -> Check
             pass
     if logged is not None and logged <= budget:
         return checkpoint(s, False, log=rollback.batch_log(flt))
-    return checkpoint(s, False, partial=True)
+    return checkpoint(s, False, log=rollback.partial_log(flt), partial=True)
 
 
 class UndoStack:

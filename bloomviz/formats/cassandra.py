@@ -32,6 +32,7 @@ import struct
 from bloomviz.formats import cassandra_sstable as sstable
 from bloomviz.formats.cassandra_keys import key_from_values
 from bloomviz.formats.cassandra_murmur import hash3_x64_128
+from bloomviz.formats.reasons import Reason, say
 from bloomviz.formats.common import (ForeignFilter, ForeignFormatError, ForeignLookup, Option, Source,
                                      bits_at, bits_from_words, check_k, check_m, hex_prefixed)
 
@@ -124,9 +125,9 @@ def read(path, fp_chance: float | None = None, sstable_version: str | None = Non
         try:
             fields["partitions"] = len(sstable.index_keys(index, version))
         except (ForeignFormatError, OSError) as exc:
-            notes.append(f"Index.db beside it was not read: {exc}")
+            notes.append(Reason(say("Index.db beside it was not read: {problem}", problem=str(exc))))
     if version is None:
-        notes.append("the file name gives no SSTable version: the 3.x layout (big-endian longs) is assumed")
+        notes.append(Reason(say("the file name gives no SSTable version: the 3.x layout (big-endian longs) is assumed")))
 
     def lookup(item: object) -> ForeignLookup:
         pos = positions(key_bytes(item, stats.get("key_type")), k, m, old_order)
@@ -134,8 +135,9 @@ def read(path, fp_chance: float | None = None, sstable_version: str | None = Non
 
     return [ForeignFilter(
         format=NAME, m=m, k=k, bits=bits, layout={"kind": "flat"},
-        hashing=("Cassandra's MurmurHash3 x64-128 (seed 0, signed tail bytes) of the serialized partition key; "
-                 f"index = |(h{'1' if old_order else '2'} + i·h{'2' if old_order else '1'}) mod m|"),
+        hashing=Reason(say("Cassandra's MurmurHash3 x64-128 (seed 0, signed tail bytes) of the serialized "
+                           "partition key; index = {formula}",
+                           formula=f"|(h{'1' if old_order else '2'} + i·h{'2' if old_order else '1'}) mod m|")),
         positions=lookup, label="", fields=fields, notes=notes, design_fp=design)]
 
 
@@ -146,5 +148,5 @@ def _sibling_statistics(path, notes: list) -> dict:
     try:
         return sstable.statistics(stats_path)
     except (ForeignFormatError, OSError) as exc:
-        notes.append(f"Statistics.db beside it was not read: {exc}")
+        notes.append(Reason(say("Statistics.db beside it was not read: {problem}", problem=str(exc))))
         return {}

@@ -44,6 +44,7 @@ from bitarray import bitarray
 
 from bloomviz.formats.common import (ForeignFilter, ForeignFormatError, ForeignLookup, Option, Source, bits_at,
                                      check_k)
+from bloomviz.formats.reasons import Reason, say
 from bloomviz.hashing.git_scheme import MASK32, key_hashes
 
 NAME = "git"
@@ -279,8 +280,8 @@ def _filters_of(layer: Layer, settings: tuple[int, int, int], shown: str) -> tup
     out, skipped, start = [], 0, 0
     h = layer.hash_len
     # one string and one layout for every commit: a history of 82,000 commits is 82,000 filters
-    hashing = (f"git changed-path hashing version {version}: MurmurHash3-32 seeds 0x293ae76f/0x7e646e2c, "
-               f"(h0 + i·h1) mod 2^32 mod m; a path and each leading directory")
+    hashing = Reason(say("git changed-path hashing version {version}: MurmurHash3-32 seeds 0x293ae76f/0x7e646e2c, "
+                         "(h0 + i·h1) mod 2^32 mod m; a path and each leading directory", version=version))
     flat = {"kind": "flat"}
     for i, end in enumerate(layer.ends):
         raw = layer.data[start:end]
@@ -368,15 +369,17 @@ def read(path, commit: str | None = None, **_options) -> list[ForeignFilter]:
         got, none = _filters_of(layer, top, os.path.relpath(layer.file, root))
         filters += got
         skipped += none
-    notes = [f"k = {top[1]}, {top[2]} bits per path, hash version {top[0]}"
-             + (" (bytes >= 0x80 read as signed char: non-ASCII paths hash as git 2.39-2.44 on x86 did)"
-                if top[0] == 1 else "")]
+    notes = [Reason(say("k = {k}, {bits} bits per path, hash version {version}", k=top[1], bits=top[2], version=top[0]),
+                    *([say(" (bytes >= 0x80 read as signed char: non-ASCII paths hash as git 2.39-2.44 on x86 did)")]
+                      if top[0] == 1 else []))]
     if skipped:
-        notes.append(f"{skipped:,} commits have no filter computed (git compares their trees instead)")
+        notes.append(Reason(say("{count} commits have no filter computed (git compares their trees instead)",
+                                count=skipped)))
     if ignored:
-        notes.append(f"{ignored:,} commits are in layers without filters or with other settings; git ignores them")
+        notes.append(Reason(say("{count} commits are in layers without filters or with other settings; git ignores "
+                                "them", count=ignored)))
     if len(layers) > 1:
-        notes.append(f"a split chain of {len(layers)} layers")
+        notes.append(Reason(say("a split chain of {count} layers", count=len(layers))))
     for f in filters:
         f.notes = notes
         if skipped + ignored:       # the reasons name them: git log reads their trees for every path asked

@@ -32,6 +32,7 @@ import struct
 from bitarray import bitarray
 
 from bloomviz.formats.common import ForeignFilter, ForeignFormatError, ForeignLookup, Source, bits_at, hex_prefixed
+from bloomviz.formats.reasons import Reason, say
 from bloomviz.formats.rocksdb_hash import M32, hash32
 from bloomviz.formats import sstable
 from bloomviz.formats.sstable import Corrupt
@@ -217,8 +218,8 @@ def _filter(raw: bytes, index: int, group, fields: dict, offset: int) -> Foreign
     bits.frombytes(raw[:-1])
     notes = []
     if k > 30 or k == 0:
-        notes.append(f"k byte {k} is reserved (> 30): LevelDB answers 'may match' for every key" if k else
-                     "k byte 0: no probes, so LevelDB answers 'may match' for every key")
+        notes.append(Reason(say("k byte {k} is reserved (> 30): LevelDB answers 'may match' for every key", k=k)
+                            if k else say("k byte 0: no probes, so LevelDB answers 'may match' for every key")))
 
     def lookup(item: object) -> ForeignLookup:
         pos = probe_positions(item_bytes(item), k, m)

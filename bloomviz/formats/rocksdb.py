@@ -45,6 +45,7 @@ from bitarray import bitarray
 from bloomviz.formats import sstable
 from bloomviz.formats.common import ForeignFilter, ForeignFormatError, ForeignLookup, Source, bits_at
 from bloomviz.formats.leveldb import SIZED_FOR_ITS_KEYS, item_bytes
+from bloomviz.formats.reasons import Reason, say
 from bloomviz.formats.rocksdb_hash import M32, hash32, hash64
 from bloomviz.formats.sstable import Corrupt
 
@@ -278,20 +279,21 @@ def describe(contents: bytes, label: str, fields: dict, whole_keys: bool = True)
         return _always(bits, label, fields, f"{lines:,} cache lines do not divide {size:,} bytes")
     fields.update(implementation="legacy Bloom", probes=raw, cache_lines=lines, line_bytes=1 << log2_line)
     return _bloom(bits, raw, label, fields, whole_keys, _legacy(bits, raw, lines, log2_line + 3),
-                  f"legacy Bloom: h = Hash(key, 0xbc9f1d34) (sign-extended tail); line = h mod {lines:,}; probe i "
-                  "at (h + i * rotr17(h)) mod line bits")
+                  Reason(say("legacy Bloom: h = Hash(key, 0xbc9f1d34) (sign-extended tail); line = h mod {lines}; "
+                             "probe i at (h + i * rotr17(h)) mod line bits", lines=lines)))
 
 
 def _bloom(bits, k, label, fields, whole_keys, lookup, hashing) -> ForeignFilter:
     line_bits = fields.get("line_bytes", 64) * 8
-    notes = [] if whole_keys else ["the table filters key prefixes only (whole_key_filtering = 0): whole keys "
-                                   "are not in the filter"]
+    notes = [] if whole_keys else [Reason(say("the table filters key prefixes only (whole_key_filtering = 0): "
+                                              "whole keys are not in the filter"))]
     entries = fields.get("num.filter_entries")
     if entries and "partition" not in fields:
         legacy = fields["implementation"] == "legacy Bloom"
         fields["rocksdb_estimated_fp"] = estimated_fp(len(bits) / entries, k, entries, line_bits, legacy)
-        notes.append(f"{entries:,} entries added (the table's rocksdb.num.filter_entries); RocksDB's own estimate "
-                     f"for {len(bits) / entries:.2f} bits per entry and k = {k} is rocksdb_estimated_fp")
+        notes.append(Reason(say("{entries} entries added (the table's rocksdb.num.filter_entries); RocksDB's own "
+                                "estimate for {bits} bits per entry and k = {k} is rocksdb_estimated_fp",
+                                entries=entries, bits=(len(bits) / entries, 2), k=k)))
     return ForeignFilter(format=NAME, m=len(bits), k=k, bits=bits, label=label, fields=fields, notes=notes,
                          layout={"kind": "blocks", "block_bits": line_bits, "word_bits": line_bits,
                                  "bits_per_word": k},

@@ -52,15 +52,17 @@ def _bands(layout: dict, m: int, positions=()) -> list[tuple[int, int, str]]:
     kind = layout.get("kind")
     if kind == "slices":
         size = int(layout["slice_bits"])
-        return [(i * size, (i + 1) * size, f"slice {i}") for i in range(int(layout["slices"]))]
+        return [(i * size, (i + 1) * size, tr("slice {i}").format(i=number(i))) for i in range(int(layout["slices"]))]
     if kind == "links":
-        return [(int(off), int(off) + int(mm), f"link {i}") for i, (off, mm, *_r) in enumerate(layout["links"])]
+        return [(int(off), int(off) + int(mm), tr("link {i}").format(i=number(i)))
+                for i, (off, mm, *_r) in enumerate(layout["links"])]
     if kind == "blocks":
         size = int(layout["block_bits"])
         count = m // size
         if count <= MAX_BANDS:
-            return [(i * size, (i + 1) * size, f"block {i}") for i in range(count)]
-        return sorted({(p // size * size, p // size * size + size, f"block {p // size:,}") for p in positions})
+            return [(i * size, (i + 1) * size, tr("block {i}").format(i=number(i))) for i in range(count)]
+        return sorted({(p // size * size, p // size * size + size, tr("block {i}").format(i=number(p // size)))
+                       for p in positions})
     return []
 
 

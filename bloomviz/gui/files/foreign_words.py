@@ -1,9 +1,12 @@
 """What the Other libraries' tab says of a filter another system wrote, in the window's language: its table of
 numbers (the rows' labels, the note under them) and a lookup's answer.
 
-The rows' values that a reader takes from the file as stored (a format's name, a header's field names and
-values: ``bloom_filter_fp_chance``, ``hash_count``) stay as the file and its system write them; the words around
-them are the window's. The reasons a rate runs above its setting are the readers' (``formats.why``).
+A header's field keeps the name its system or reader gives it (``bloom_filter_fp_chance``, ``hash_count``: what a
+user searches for), after the window's words for it where the catalogue has them ("broj hash funkcija
+(hash_count)"); a value that is a word ("flat", "changed paths") is said in the window's language, one that is a
+name (a class, a file, a checksum) stays as written. The readers' notes and hashing descriptions are English
+templates with their numbers (``formats.reasons``), rendered here through gettext as the reasons a rate runs
+above its setting are (``formats.why``); the command line prints their English.
 """
 
 from __future__ import annotations
@@ -11,7 +14,8 @@ from __future__ import annotations
 import html
 import re
 
-from bloomviz.i18n import marks, ntr, number, tr
+from bloomviz.formats.reasons import render
+from bloomviz.i18n import marks, ntr, number, ptr, tr
 from bloomviz.theory.units import count_text, one_in, percent_text, rate_text, too_full_text
 from bloomviz.workbench.limits import MAX_M
 
@@ -35,6 +39,29 @@ def _rate(p: float) -> str:
     return f"{marks(rate_text(p))} ({said})"
 
 
+def said(text) -> str:
+    """A reader's note or hashing description in the window's language: a ``Reason`` through its parts, a
+    constant English text through the catalogue (itself where the catalogue lacks it)."""
+    return render(text, tr, number, marks) if getattr(text, "parts", None) is not None else tr(str(text))
+
+
+def field_name(key: str) -> str:
+    """A header field's name: the window's words for it, then the name the file or reader gives it."""
+    words = ptr("file field", key)
+    return key if words == key else f"{words} ({key})"
+
+
+def field_value(value) -> str:
+    """A header field's value: a number with the language's marks, a word in the language, a name as written."""
+    if isinstance(value, bool):
+        return tr("yes") if value else tr("no")
+    if isinstance(value, int):
+        return number(value)
+    if isinstance(value, float):
+        return marks(repr(value))      # every digit the file holds: %g would round a stored fpp
+    return ptr("file field value", str(value))
+
+
 def numbers_html(flt) -> str:
     """The filter's table: what the file holds and what its bits say."""
     s = flt.summary()
@@ -42,15 +69,16 @@ def numbers_html(flt) -> str:
         tr("m is above the {most} bits the grid draws: numbers only.").format(most=number(MAX_M))))
     estimate = marks(count_text(s["estimated_n"])) if s["estimated_n"] is not None else too_full_text(s["bits_set"], s["m"])
     rows = [(tr("format"), s["format"]), (tr("filter"), s["label"] or "—"), (tr("m (bits)"), number(s["m"])),
-            (tr("k (positions per item)"), str(s["k"])), (tr("layout"), s["layout"]),
+            (tr("k (positions per item)"), str(s["k"])), (tr("layout"), ptr("layout", s["layout"])),
             (tr("bits set"), f"{number(s['bits_set'])} ({marks(percent_text(s['fill']))})"),
             (tr("estimated items inserted"), tr(estimate) if estimate.startswith("∞") else estimate),
             (tr("rate at this fill"), _rate(s["expected_fp"])),
-            (tr("hashing"), s["hashing"] + ("" if s["membership"] else tr(" — lookups cannot be reproduced")))]
-    rows += [(str(key), str(value)) for key, value in s["fields"].items() if key not in ("column", "row_group")]
+            (tr("hashing"), said(s["hashing"]) + ("" if s["membership"] else tr(" — lookups cannot be reproduced")))]
+    rows += [(field_name(str(key)), field_value(value)) for key, value in s["fields"].items()
+             if key not in ("column", "row_group")]
     table = "".join(f"<tr><td>{html.escape(a)}</td><td><b>{breakable(html.escape(b))}</b></td></tr>"
                     for a, b in rows)
-    notes = "".join(f"<li>{html.escape(str(n))}</li>" for n in s["notes"])
+    notes = "".join(f"<li>{html.escape(said(n))}</li>" for n in s["notes"])
     return (f"<table cellspacing='0' cellpadding='2'>{table}</table>{grid_note}"
             + (f"<ul>{notes}</ul>" if notes else "")
             + "<p><i>{}</i></p>".format(html.escape(tr(

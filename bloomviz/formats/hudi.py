@@ -34,6 +34,7 @@ from bitarray import bitarray
 
 from bloomviz.formats import parquet
 from bloomviz.formats.common import (ForeignFilter, ForeignLookup, Source, bits_at, check_k, check_m)
+from bloomviz.formats.reasons import Reason, say
 
 NAME = "hudi"
 TITLE = "Apache Hudi record-key Bloom filter (Parquet footer)"
@@ -187,7 +188,8 @@ def _filter(parts: list, m: int, k: int, hash_type: int, nr: int | None, fields:
         pos = tuple(off + p for off, *_ in links for p in row)
         return ForeignLookup(item, pos, bits_at(bits, pos), groups=(k,) * len(links))
 
-    notes = [f"{len(parts)} row(s) of {m:,} bits; a key is present if any row has all its {k} bits set"]
+    notes = [Reason(say("{rows} row(s) of {m} bits; a key is present if any row has all its {k} bits set",
+                        rows=len(parts), m=m, k=k))]
     return ForeignFilter(
         format=NAME, m=len(bits), k=k, bits=bits,
         layout={"kind": "links", "links": links} if len(parts) > 1 else {"kind": "flat"},

@@ -35,6 +35,7 @@ import xxhash
 
 from bloomviz.formats.common import (ForeignFilter, ForeignLookup, Option, Source, bits_from_words,
                                      bits_at)
+from bloomviz.formats.reasons import Reason, Word, say
 from bloomviz.formats.thrift_compact import ThriftError, read_struct
 
 NAME = "parquet"
@@ -255,20 +256,24 @@ def _filter(raw: bytes, name: str, group: int, ptype: int, type_length, offset: 
     fields = {"column": name, "row_group": group, "physical_type": TYPES.get(ptype, str(ptype)),
               "blocks": blocks, "bitset_bytes": len(raw), "bloom_filter_offset": offset,
               "header_bytes": header_bytes, "num_rows": rows, "created_by": created_by,
-              "fpp": fpp, "fpp_from": "given (--fpp)" if given_fpp is not None else f"assumed: {who}"}
+              "fpp": fpp, "fpp_from": Reason(say("given (--fpp)") if given_fpp is not None else
+                                           say("assumed: {who}", who=Word(who)))}
     if type_length is not None:
         fields["type_length"] = type_length
     if given_fpp is not None:
-        sized_note = f"sized for at most {sized:,.0f} distinct values at fpp {fpp:g} (given)"
+        sized_note = Reason(say("sized for at most {ndv} distinct values at fpp {fpp} (given)", ndv=(sized, 0),
+                                fpp=float(fpp)))
     else:
-        sized_note = (f"sized for at most {sized:,.0f} distinct values at fpp {fpp:g}, assumed: {who} (the file "
-                      f"does not store the ndv and fpp its writer was given; --fpp gives yours)")
+        sized_note = Reason(say("sized for at most {ndv} distinct values at fpp {fpp}, assumed: {who} (the file "
+                                "does not store the ndv and fpp its writer was given; --fpp gives yours)",
+                                ndv=(sized, 0), fpp=float(fpp), who=Word(who)))
     return ForeignFilter(
         format=NAME, m=m, k=8, bits=bits, label=f"column {name}, row group {group}",
         layout={"kind": "blocks", "block_bits": 256, "word_bits": 32},
         hashing="XXH64 (seed 0) of the PLAIN encoding; block = ((h >> 32) * blocks) >> 32; one bit per word",
         positions=lookup if ptype != 3 and ptype != 0 else None, fields=fields,
-        notes=([] if rows is None else [f"{rows:,} rows in the row group (an upper bound on distinct values)"])
+        notes=([] if rows is None else [Reason(say("{rows} rows in the row group (an upper bound on distinct "
+                                                   "values)", rows=rows))])
         + [sized_note],
         design_n=sized, design_basis=(f"fpp {fpp:g} given" if given_fpp is not None else
                                       f"fpp {fpp:g} assumed: {who}; --fpp gives the writer's"))

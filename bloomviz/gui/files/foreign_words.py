@@ -59,6 +59,8 @@ def field_value(value) -> str:
         return number(value)
     if isinstance(value, float):
         return marks(repr(value))      # every digit the file holds: %g would round a stored fpp
+    if getattr(value, "parts", None) is not None:
+        return said(value)
     return ptr("file field value", str(value))
 
 

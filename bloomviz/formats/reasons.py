@@ -20,6 +20,10 @@ class Percent(float):
     """A rate inside a sentence, always a percentage (``units.percent_text``: "1.25 %", "3.4 × 10⁻⁵ %")."""
 
 
+class Marked(str):
+    """A number already written the English way ("0.12 s", "2.5"), shown with the language's marks."""
+
+
 class Word(str):
     """Words a rule chooses as a value (a writer's name, how a number was had), translated where shown."""
 
@@ -75,6 +79,10 @@ def render(reason: str, tr: Callable[[str], str], number: Callable, marks: Calla
             return marks(rate_in_sentence(float(value)))
         if isinstance(value, Word):
             return tr(value)
+        if isinstance(value, Marked):
+            return marks(value)
+        if getattr(value, "parts", None) is not None:      # a reason inside a reason: what a refused action does
+            return render(value, tr, number, marks)
         if isinstance(value, tuple):
             return number(value[0], value[1])
         if isinstance(value, str):

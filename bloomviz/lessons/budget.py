@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bloomviz.formats.reasons import Marked, Reason, say
 from bloomviz.theory.limits import LESSON_GROWING_MAX_M
 
 ACTION_SECONDS = 2.0          # one action (one Next in the window runs a step's actions on its thread)
@@ -74,6 +75,11 @@ def seconds_text(seconds: float) -> str:
     return f"{seconds:.2g} s" if seconds < 10 else f"{seconds:,.0f} s"
 
 
+def _seconds(seconds: float) -> Marked:
+    """Seconds for a refusal's sentence, written as ``seconds_text`` writes them (marks the window's own)."""
+    return Marked(seconds_text(seconds))
+
+
 class BudgetError(ValueError):
     """An action whose estimated work or memory is over what a lesson allows (the runner adds file and line)."""
 
@@ -92,14 +98,15 @@ class Budget:
     def charge(self, seconds: float, what: str) -> None:
         """Refuse (BudgetError) an action estimated over its own limit or over what is left of the lesson's."""
         if seconds > ACTION_SECONDS:
-            raise BudgetError(f"{what} is about {seconds_text(seconds)} of work (estimated), more than the "
-                              f"{seconds_text(ACTION_SECONDS)} one lesson action may take; use fewer items, "
-                              f"probes or filters, or a smaller m")
+            raise BudgetError(Reason(say("{what} is about {seconds} of work (estimated), more than the {most} one "
+                                         "lesson action may take; use fewer items, probes or filters, or a smaller m",
+                                         what=what, seconds=_seconds(seconds), most=_seconds(ACTION_SECONDS))))
         if self.spent + seconds > LESSON_SECONDS:
-            raise BudgetError(f"{what} is about {seconds_text(seconds)} of work (estimated) after "
-                              f"{seconds_text(self.spent)} spent by the steps before it: over the "
-                              f"{seconds_text(LESSON_SECONDS)} a whole lesson may take; split the lesson or use "
-                              f"fewer items, probes or filters")
+            raise BudgetError(Reason(say("{what} is about {seconds} of work (estimated) after {spent} spent by the "
+                                         "steps before it: over the {most} a whole lesson may take; split the lesson "
+                                         "or use fewer items, probes or filters", what=what,
+                                         seconds=_seconds(seconds), spent=_seconds(self.spent),
+                                         most=_seconds(LESSON_SECONDS))))
         self.current += seconds
 
     def end_step(self) -> None:
@@ -118,14 +125,16 @@ def check_kept(held: int, count: int, k: int, what: str) -> None:
     """Refuse inserts that would take what the lesson's workbench keeps past ``KEPT_BYTES``."""
     more = count * (KEPT_PER_ITEM + KEPT_PER_POSITION * k)
     if held + more > KEPT_BYTES:
-        raise BudgetError(f"{what} would keep about {held + more:,} bytes (the items, their positions and the "
-                          f"measured rows), more than a lesson may ({KEPT_BYTES:,}); use fewer items")
+        raise BudgetError(Reason(say("{what} would keep about {bytes} bytes (the items, their positions and the "
+                                     "measured rows), more than a lesson may ({most}); use fewer items",
+                                     what=what, bytes=held + more, most=KEPT_BYTES)))
 
 
 def check_filter_bytes(nbytes: int, what: str) -> None:
     if nbytes > FILTER_BYTES:
-        raise BudgetError(f"{what} takes {nbytes:,} bytes of memory, more than a lesson's filter may "
-                          f"({FILTER_BYTES:,}); use a smaller m or fewer counter bits")
+        raise BudgetError(Reason(say("{what} takes {bytes} bytes of memory, more than a lesson's filter may "
+                                     "({most}); use a smaller m or fewer counter bits", what=what, bytes=nbytes,
+                                     most=FILTER_BYTES)))
 
 
 def check_text(text: str, what: str) -> str | None:

@@ -10,6 +10,7 @@ the lesson's bits.
 from __future__ import annotations
 
 from bloomviz.filters import capabilities
+from bloomviz.formats.reasons import Reason, say
 from bloomviz.lessons import budget as B
 
 CULPRIT_LIMIT = 2000     # name who set each bit only while the named members are few enough to list
@@ -71,7 +72,8 @@ def _hashing(state, count: int, scalar: bool) -> float:
 def items_cost(state, action) -> tuple[float, str]:
     """remove (and the part of insert and lookup they share): named items, each a workbench operation."""
     count = len(action.args)
-    return B.ACTION_BASE + _hashing(state, count, scalar=True), f"{action.name} of {count:,} item{'s' * (count != 1)}"
+    return B.ACTION_BASE + _hashing(state, count, scalar=True), Reason(say("{action} of {count} item" if count == 1 else "{action} of {count} items",
+                                                                        action=action.name, count=count))
 
 
 def insert_cost(state, action) -> tuple[float, str]:
@@ -91,7 +93,7 @@ def predict_cost(state, action) -> tuple[float, str]:
     flt = state.filter
     seconds = B.ACTION_BASE + _hashing(state, max(1, len(action.args) - 1), scalar=True) + culprit_cost(state, 1)
     seconds += _memory_bits(flt) * B.BIT * 2 + report_cost(state)     # a copy of the filter, or a measured rate
-    return seconds, "this question's answer"
+    return seconds, Reason(say("this question's answer"))
 
 
 def generated_cost(state, action) -> tuple[float, str]:
@@ -101,12 +103,13 @@ def generated_cost(state, action) -> tuple[float, str]:
         check_growth(flt, count)
     seconds = B.workbench_items_cost(count, _k(flt), stages=_stages(flt), per_hash=_per_hash(flt),
                                      growing=flt is not None and capabilities.of(flt).staged)
-    return B.ACTION_BASE + seconds, f"{action.name} of {count:,} items"
+    return B.ACTION_BASE + seconds, Reason(say("{action} of {count} items", action=action.name, count=count))
 
 
 def measure_cost(state, action) -> tuple[float, str]:
     probes = action.options["probes"]
-    return B.ACTION_BASE + _hashing(state, probes, scalar=False), f"measuring over {probes:,} probes at every step"
+    return B.ACTION_BASE + _hashing(state, probes, scalar=False), Reason(say("measuring over {probes} probes at every step",
+                                                                               probes=probes))
 
 
 def ensemble_cost(state, action) -> tuple[float, str]:
@@ -115,27 +118,29 @@ def ensemble_cost(state, action) -> tuple[float, str]:
     filters, m = o["filters"], _bits(flt)
     seconds = B.ACTION_BASE + B.items_cost(filters * (n + o["probes"]), _k(flt), scalar=False,
                                            per_hash=_per_hash(flt)) + filters * m * B.CELL
-    return seconds, f"an ensemble of {filters:,} filters × (m = {m:,} bits, {n:,} items, {o['probes']:,} probes)"
+    return seconds, Reason(say("an ensemble of {filters} filters × (m = {m} bits, {n} items, {probes} probes)",
+                               filters=filters, m=m, n=n, probes=o["probes"]))
 
 
 def kedmi_cost(state, action) -> tuple[float, str]:
     drawn = action.options["seed"] in state.kedmi_seeds
-    return B.ACTION_BASE + (B.KEDMI_AGAIN if drawn else B.KEDMI_FIRST), "Kedmi's replay"
+    return B.ACTION_BASE + (B.KEDMI_AGAIN if drawn else B.KEDMI_FIRST), Reason(say("Kedmi's replay"))
 
 
 def git_cost(state, action) -> tuple[float, str]:
     """A repository of N commits built by git, then measured (0.2 s at 300)."""
     commits = action.options["commits"]
-    return B.ACTION_BASE + B.GIT_BASE + B.GIT_COMMIT * commits, f"a git history of {commits:,} commits"
+    return B.ACTION_BASE + B.GIT_BASE + B.GIT_COMMIT * commits, Reason(say("a git history of {commits} commits",
+                                                                                        commits=commits))
 
 
 def block_cost(state, action) -> tuple[float, str]:
-    return B.ACTION_BASE + B.GIT_BASE, "reading the shipped Ethereum block"
+    return B.ACTION_BASE + B.GIT_BASE, Reason(say("reading the shipped Ethereum block"))
 
 
 def rates_cost(state, action) -> tuple[float, str]:
     count = len(action.options["n"])
-    return B.ACTION_BASE + B.FORMULA * count, f"rates at {count:,} values of n"
+    return B.ACTION_BASE + B.FORMULA * count, Reason(say("rates at {count} values of n", count=count))
 
 
 def formula_cost(what: str):
@@ -144,7 +149,7 @@ def formula_cost(what: str):
 
 
 def expect_cost(state, action) -> tuple[float, str]:
-    return B.ACTION_BASE + report_cost(state), "this check"
+    return B.ACTION_BASE + report_cost(state), Reason(say("this check"))
 
 
 def check_new_filter_spec(variant_cls, params: dict) -> None:
@@ -161,8 +166,9 @@ def check_new_filter_spec(variant_cls, params: dict) -> None:
     except (KeyError, TypeError):
         return          # the constructor names what is missing or wrong
     if first.m > B.GROWING_MAX_M:
-        raise B.BudgetError(f"its first stage alone would be m = {first.m:,} bits, more than a lesson's growing "
-                            f"filter may hold ({B.GROWING_MAX_M:,}); choose a smaller capacity or a larger p")
+        raise B.BudgetError(Reason(say("its first stage alone would be m = {m} bits, more than a lesson's growing "
+                                       "filter may hold ({most}); choose a smaller capacity or a larger p",
+                                       m=first.m, most=B.GROWING_MAX_M)))
 
 
 def check_growth(flt, inserts: int) -> None:
@@ -172,5 +178,6 @@ def check_growth(flt, inserts: int) -> None:
     from bloomviz.workbench.limits import scalable_m_after
     m = scalable_m_after(flt, inserts)
     if m > B.GROWING_MAX_M:
-        raise B.BudgetError(f"{inserts:,} more items would grow the scalable filter to m = {m:,} bits or more, "
-                            f"more than a lesson's growing filter may hold ({B.GROWING_MAX_M:,})")
+        raise B.BudgetError(Reason(say("{inserts} more items would grow the scalable filter to m = {m} bits or "
+                                       "more, more than a lesson's growing filter may hold ({most})",
+                                       inserts=inserts, m=m, most=B.GROWING_MAX_M)))

@@ -33,10 +33,12 @@ class LessonError(ValueError):
         return f"{self.path}:{self.line}: {reason}" if self.line else f"{self.path}: {reason}"
 
     def said(self) -> str:
-        from bloomviz.i18n import number, tr
+        from bloomviz.formats.reasons import render
+        from bloomviz.i18n import marks, number, tr
         words = tr(self.template)
-        if self.values:
-            words = words.format(**{k: number(v) if _count(v) else v for k, v in self.values.items()})
+        if self.values:      # a value with parts (a budget's refusal) is a sentence of its own: said the same way
+            words = words.format(**{k: number(v) if _count(v) else render(v, tr, number, marks)
+                                    if getattr(v, "parts", None) is not None else v for k, v in self.values.items()})
         return self._at(_short(words))
 
 

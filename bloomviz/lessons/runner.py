@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from bloomviz.formats.reasons import Reason, say
 from bloomviz.lessons import budget as B
 from bloomviz.lessons.actions import action_cost, apply
 from bloomviz.lessons.costs import report_cost
@@ -71,7 +72,7 @@ class LessonRunner:
                 self.budget.charge(seconds, what)
                 apply(state, action, window)
             line = step.line
-            self.budget.charge(B.ACTION_BASE + report_cost(state), "this step's report (its measured rate)")
+            self.budget.charge(B.ACTION_BASE + report_cost(state), Reason(say("this step's report (its measured rate)")))
             report = StepReport.of(self.position + 1, step.title, step.line, snapshot(state),
                                    {k: v for k, v in state.numbers.items() if k in state.touched}, window)
         except BaseException as exc:
@@ -79,7 +80,8 @@ class LessonRunner:
             self._state = self._rebuild(self.position)
             if isinstance(exc, (ValueError, TypeError, OverflowError, MemoryError)):
                 name = action.name if line != step.line else "step"
-                raise LessonError(self.lesson.path, line, f"{name}: {exc}") from None
+                said = exc.args[0] if exc.args and getattr(exc.args[0], "parts", None) is not None else str(exc)
+                raise LessonError(self.lesson.path, line, "{name}: {why}", name=name, why=said) from None
             raise
         self.budget.end_step()
         self.reports.append(report)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bloomviz.filters.params import Param
 from bloomviz.filters.registry import VARIANTS
+from bloomviz.formats.reasons import Reason, say
 from bloomviz.items.encoding import random_items
 from bloomviz.lessons import budget as B, costs
 from bloomviz.lessons.spec import LESSON_MAX_M, MAX_PROBES, MAX_RANDOM, ActionSpec, fraction, whole, yes
@@ -91,7 +92,7 @@ def make_filter(state, o: dict):
     costs.check_new_filter_spec(VARIANTS[variant], params)
     flt = build(variant, scheme=scheme, **params)
     # built, nothing used yet (counters are zeroed lazily by the system): refused here before a bit is touched
-    B.check_filter_bytes(flt.nbytes(), f"a {variant} filter of m = {flt.m:,} bits")
+    B.check_filter_bytes(flt.nbytes(), Reason(say("a {variant} filter of m = {m} bits", variant=variant, m=flt.m)))
     return flt
 
 
@@ -173,7 +174,7 @@ def check_generated(args: list, o: dict) -> tuple[list, dict]:
 def run_generated(state, action, window: list) -> None:
     count = action.args[0]
     # what the workbench keeps of them (each item, its positions, its measured row), checked after their time
-    B.check_kept(state.nbytes(), count, need_filter(state).k, f"{action.name} of {count:,} items")
+    B.check_kept(state.nbytes(), count, need_filter(state).k, Reason(say("{action} of {count} items", action=action.name, count=count)))
     items = random_items(count, seed=action.options["seed"])
     state.wb.reserve(count)                  # room for them all at once, not doubling as they come
     for start in range(0, count, CHUNK):     # a batch at a time: its bytes and positions are made per chunk

@@ -49,6 +49,8 @@ FLIP_HALVES = ("bloomviz.measure.first_flips._build", "bloomviz.measure.first_fl
                "bloomviz.measure.fresh_rows.fresh_rows", "bloomviz.measure.completions.by_probe",
                "bloomviz.measure.completions.complete", "bloomviz.measure.completions.completion_rows",
                "bloomviz.measure.completions.running_counts")
+# the setting pass of FLIP_HALVES for plain generated items given by their counter (simulate's generated runs)
+SET_COUNTER = "bloomviz.measure.counter_flips._set_counter_at"
 # mixed_kernel's set_from_halves / test_from_halves (Brainflayer's bulk insert, lookups by halves)
 SET_HALVES = ("bloomviz.hashing.mixed_kernel._mix_set", "bloomviz.hashing.mixed_kernel._count_bits")
 TEST_HALVES = ("bloomviz.hashing.mixed_kernel._mix_test",)
@@ -91,6 +93,8 @@ KERNELS: dict[str, tuple[tuple[str, ...], str | None, bool]] = {
         ("u64[]", "u64[]", "i64", "i64", "i64", "u8[]", "bool[]!", "i64", "u64[,]!"), None, False),
     "bloomviz.measure.first_flips._set_halves_at": (
         ("u8[]!", "u64[]", "u64[]", "i64", "i64", "i64", "i64", "i64[]!", "i64[]!", "u64[,]!"), "i64", False),
+    "bloomviz.measure.counter_flips._set_counter_at": (
+        ("u8[]!", "u64", "u64", "i64", "i64", "i64", "i64", "i64", "i64[]!", "i64[]!", "u64[,]!"), "i64", False),
     "bloomviz.measure.first_flips._turned_split": (("u8[]", "i64[]", "i64[]!", "i64[]!"), "i64", False),
     "bloomviz.measure.first_flips._first_fresh_in": (
         ("i64[]", "i64[]", "i64[]", "i64[]", "i64[]!", "u8[]!"), None, False),
@@ -107,7 +111,7 @@ KERNELS: dict[str, tuple[tuple[str, ...], str | None, bool]] = {
 SOURCES = ("hashing/intrinsics.py", "hashing/murmur_kernel.py", "hashing/list_kernel.py", "hashing/mixed_kernel.py",
            "hashing/str_layout.py", "hashing/lazy_jit.py", "hashing/native_kernels.py", "hashing/native_build.py",
            "hashing/generated_kernel.py", "items/generated.py", "filters/bit_kernels.py", "measure/first_flips.py",
-           "measure/fresh_rows.py", "measure/completions.py", "formats/crc32c_kernel.py")
+           "measure/fresh_rows.py", "measure/completions.py", "measure/counter_flips.py", "formats/crc32c_kernel.py")
 MAGIC = b"bloomviz native kernels 1\n"
 KEPT_FILES = 8     # the most recently written files kept beside a new one (other versions, other checkouts)
 MAX_FILE_BYTES = 1 << 24      # the file is ~50 KB: anything far larger is not one of ours, and is not read

@@ -16,6 +16,7 @@ from bloomviz.filters.generated_positions import takes_halves
 from bloomviz.filters.registry import make_filter
 from bloomviz.hashing import schemes as hashing
 from bloomviz.items.generated import GeneratedItems
+from bloomviz.measure.counter_halves import CounterHalves
 from bloomviz.measure.fp_tracker import FpTracker
 from bloomviz.measure.given_items import GivenItems
 from bloomviz.measure.pipeline import MeasuredSeries, Measurement
@@ -112,7 +113,10 @@ class Simulation:
         # that sets them (no n x k array; fp_tracker.insert_halves). The window's auto-play takes them so only
         # above 2^26 bits (FpTracker.HALVES_MIN_M): below, its passes are those the native kernel cache holds.
         if self._given is None:
-            halves = generated_halves(self.filter, self.items, start, stop)
+            # plain generated items: hashed in the tracker's setting pass from their counter (counter_flips.py)
+            halves = CounterHalves.of(self.filter, self.items, start, stop)
+            if halves is None:
+                halves = generated_halves(self.filter, self.items, start, stop)
         else:
             halves = self._given.halves_for(self.filter, start, stop)
         if halves is not None:

@@ -390,27 +390,34 @@ class ProbeBits:
         self._noted = 0
         return self._bit_time
 
-    def flip_halves(self, view: np.ndarray, h1: np.ndarray, h2: np.ndarray, m: int, k: int):
+    def flip_halves(self, view: np.ndarray, h1: np.ndarray, h2: np.ndarray, m: int, k: int, counter=None):
         """``flip_rows`` for n items of the murmur3-mix scheme given by their hash halves (h2 forced odd): the
         same answers, the positions computed in each pass (every one lies in [0, m)) instead of held as an
         n x k array."""
-        new_per_row, slots = self.set_halves(view, h1, h2, m, k)
+        new_per_row, slots = self.set_halves(view, h1, h2, m, k, counter)
         return new_per_row, self.rows_of(slots, new_per_row)
 
-    def set_halves(self, view: np.ndarray, h1: np.ndarray, h2: np.ndarray, m: int, k: int):
+    def set_halves(self, view: np.ndarray, h1: np.ndarray, h2: np.ndarray, m: int, k: int, counter=None):
         """The setting pass of ``flip_halves``: (bits each item turned, the slots of the probe bits the batch
         turned, sorted). ``rows_of`` then finds the rows that turned those of them a caller needs. The probe
         map of a filter of at most EXACT_MAX_M bits is not read: in this pass it cost as much as the filter's
-        own bits (a second random access a position; fresh_rows.py)."""
+        own bits (a second random access a position; fresh_rows.py). ``counter``: plain generated items
+        (counter_halves.CounterHalves; h1 and h2 unused), each hashed in the pass (counter_flips.py)."""
         if m != self._m:
             raise ValueError(f"these probe bits were mapped for m = {self._m}, not {m}")
-        h1 = np.ascontiguousarray(h1, dtype=np.uint64)
-        h2 = np.ascontiguousarray(h2, dtype=np.uint64)
-        new_per_row = np.empty(h1.size, dtype=np.int64)
-        if self._fresh.size < h1.size * k + 1:      # kept between batches: a new one would fault its pages in
-            self._fresh = _fresh_buffer(h1.size * k + 1)
+        if counter is None:
+            h1 = np.ascontiguousarray(h1, dtype=np.uint64)
+            h2 = np.ascontiguousarray(h2, dtype=np.uint64)
+        n = h1.size if counter is None else counter.count
+        new_per_row = np.empty(n, dtype=np.int64)
+        if self._fresh.size < n * k + 1:      # kept between batches: a new one would fault its pages in
+            self._fresh = _fresh_buffer(n * k + 1)
         view = _checked_view(view, m)
-        _set_halves(view, h1, h2, m, _mode(m), k, _halves_ahead(m, k), new_per_row, self._fresh)
+        if counter is None:
+            _set_halves(view, h1, h2, m, _mode(m), k, _halves_ahead(m, k), new_per_row, self._fresh)
+        else:
+            from bloomviz.measure.counter_flips import set_counter
+            set_counter(view, counter, m, _mode(m), k, _halves_ahead(m, k), new_per_row, self._fresh)
         # A probe bit can only have turned in this batch if it was 0 before it and is 1 now: the probe bits
         # not yet seen set are read once (fewer as the filter fills), and only the few that turned are looked
         # for among the positions that turned (cheaper than checking every turned position against the map

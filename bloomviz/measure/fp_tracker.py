@@ -21,6 +21,7 @@ from bloomviz.filters import rows as filter_rows
 from bloomviz.filters import bitstore
 from bloomviz.hashing import cold_paths, native_kernels
 from bloomviz.measure import cold_flips
+from bloomviz.measure.counter_halves import CounterHalves
 from bloomviz.theory.intervals import wilson_interval
 
 
@@ -141,6 +142,8 @@ class FpTracker(ProbeCounts):
         halves = chunk.given_halves
         if halves is None and flt.m >= self.HALVES_MIN_M:
             halves = chunk.halves(flt)
+        if isinstance(halves, CounterHalves):
+            return self.insert_halves(None, None, flt, halves)
         if halves is not None:
             return self.insert_halves(*halves, flt)
         return self.insert_batch(chunk.positions(flt), flt)
@@ -175,25 +178,31 @@ class FpTracker(ProbeCounts):
     # the native kernel cache holds)
     HALVES_MIN_M = (1 << 26) + 1
 
-    def insert_halves(self, h1: np.ndarray, h2: np.ndarray, flt) -> tuple[np.ndarray, np.ndarray]:
+    def insert_halves(self, h1: np.ndarray | None, h2: np.ndarray | None, flt,
+                      counter=None) -> tuple[np.ndarray, np.ndarray]:
         """``insert_batch`` for a plain filter of the murmur3-mix scheme, given its items' hash halves (h2
         forced odd): the positions are computed in the passes that use them (first_flips.flip_halves), never
-        held as an n x k array. The same numbers."""
+        held as an n x k array. The same numbers. ``counter``: plain generated items (counter_halves.CounterHalves)
+        instead of h1 and h2, hashed in the setting pass."""
         bits_before = flt.bits_set
-        if h1.size == 0:
+        size = h1.size if counter is None else counter.count
+        if size == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         self._drop_stale(flt)
         view = bitstore.byte_view(flt.bits)
-        if cold_paths.use_cold_path(h1.size, *native_kernels.FLIP_HALVES):   # not loaded yet: rows, in numpy
+        if counter is not None and cold_paths.use_cold_path(size, *native_kernels.FLIP_HALVES,
+                                                            native_kernels.SET_COUNTER):
+            (h1, h2), counter = counter.arrays(), None
+        if counter is None and cold_paths.use_cold_path(size, *native_kernels.FLIP_HALVES):   # rows, in numpy
             flips = self._flip_rows(view, cold_paths.mixed_rows(h1, h2, flt.m, flt.k), flt.m)
         else:
             probe_bits = self._flips()
             if probe_bits.exact:    # rows for the bits of the probes the batch completed alone (completions.py)
-                new_per_row, turned = probe_bits.set_halves(view, h1, h2, flt.m, flt.k)
-                filter_rows.count_fresh(flt, int(new_per_row.sum()), h1.size)
+                new_per_row, turned = probe_bits.set_halves(view, h1, h2, flt.m, flt.k, counter)
+                filter_rows.count_fresh(flt, int(new_per_row.sum()), size)
                 return self._account_completed(probe_bits, new_per_row, turned, bits_before)
-            flips = (*probe_bits.flip_halves(view, h1, h2, flt.m, flt.k), probe_bits.turned)
-        filter_rows.count_fresh(flt, int(flips[0].sum()), h1.size)
+            flips = (*probe_bits.flip_halves(view, h1, h2, flt.m, flt.k, counter), probe_bits.turned)
+        filter_rows.count_fresh(flt, int(flips[0].sum()), size)
         return self._account(*flips, bits_before)
 
     def _account_completed(self, probe_bits, new_per_row: np.ndarray, turned: np.ndarray, bits_before: int):

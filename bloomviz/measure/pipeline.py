@@ -209,9 +209,7 @@ class Measurement:
             start = self.taken
             stop = min(start + count, len(self.items))
             if halves is not None:
-                if len(halves[0]) != stop - start or len(halves[1]) != stop - start:
-                    raise ValueError(f"{len(halves[0])} and {len(halves[1])} hash halves for {stop - start} items")
-                chunk = Chunk(None, halves=halves)
+                chunk = Chunk.of_halves(halves, stop - start)
             elif positions is not None:
                 if len(positions) != stop - start:
                     raise ValueError(f"{len(positions)} rows of positions for {stop - start} items")

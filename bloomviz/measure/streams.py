@@ -29,6 +29,7 @@ from bloomviz.filters.generated_positions import positions as generated_position
 from bloomviz.filters.generated_positions import positions_of_halves
 from bloomviz.items.encoding import random_items
 from bloomviz.items.generated import GeneratedItems
+from bloomviz.measure.counter_halves import CounterHalves, halves_sizes
 
 __all__ = ["PROBE_SEED_OFFSET", "ITEM_PREFIX", "PROBE_PREFIX", "item_stream", "probe_items", "DrawnItems",
            "drawn_items", "drawn_probes", "Chunk"]
@@ -130,9 +131,20 @@ class Chunk:
         else:
             self._list = None if items is None else items if isinstance(items, list) else list(items)
 
+    @classmethod
+    def of_halves(cls, halves, count: int) -> "Chunk":
+        """A chunk of ``count`` items given by their ``halves`` (h1 and h2 arrays, or CounterHalves); refused
+        when they are for another number of items."""
+        sizes = halves_sizes(halves)
+        if sizes != (count, count):
+            raise ValueError(f"{sizes[0]} and {sizes[1]} hash halves for {count} items")
+        return cls(None, halves=halves)
+
     def __len__(self) -> int:
         if self._generated:
             return self._stop - self._start
+        if isinstance(self.given_halves, CounterHalves):
+            return self.given_halves.count
         if self.given_halves is not None:
             return len(self.given_halves[0])
         return len(self._given) if self._list is None else len(self._list)
@@ -144,13 +156,15 @@ class Chunk:
             raise ValueError("this batch was given as positions or hashes alone")
         return self._list
 
-    def halves(self, flt) -> tuple[np.ndarray, np.ndarray] | None:
-        """The items' (h1, h2) when ``flt`` places them by murmur3-mix in a plain bit array, else None."""
+    def halves(self, flt) -> tuple[np.ndarray, np.ndarray] | CounterHalves | None:
+        """The items' (h1, h2) when ``flt`` places them by murmur3-mix in a plain bit array, else None; for plain
+        generated items, their CounterHalves (hashed in the tracker's setting pass)."""
         if self.given_halves is not None:
             return self.given_halves
         if self._given is not None or not self._generated:
             return None
-        return generated_halves(flt, self._source, self._start, self._stop)
+        counter = CounterHalves.of(flt, self._source, self._start, self._stop)
+        return generated_halves(flt, self._source, self._start, self._stop) if counter is None else counter
 
     def positions(self, flt) -> np.ndarray:
         if self._given is not None:

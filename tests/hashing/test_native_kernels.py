@@ -27,6 +27,7 @@ from bloomviz.hashing import mixed_kernel
 from bloomviz.hashing.mixed_kernel import mixed_rows
 from bloomviz.hashing.schemes import _mixed_scalar
 from bloomviz.items.generated import GeneratedItems, GeneratedRun
+from bloomviz.measure.counter_halves import CounterHalves
 from bloomviz.measure.first_flips import ProbeBits, account_turned
 from bloomviz.workbench.model import Workbench
 
@@ -122,6 +123,9 @@ def _halves_answers(h1, h2, big: int) -> dict:
         for part in (slice(0, 150), slice(150, 400)):      # the second batch: fewer candidates
             new_per_row, bit_time = probes.flip_halves(view, h1[part], h2[part], m, 9)
             out[f"halves flips {m} {part.start}"] = [new_per_row.tolist(), bit_time.tolist(), probes.turned.tolist()]
+        counter = CounterHalves(None, GeneratedItems(500, seed=6), 20, 420)    # hashed in the setting pass
+        new_per_row, bit_time = probes.flip_halves(view, None, None, m, 9, counter)
+        out[f"counter flips {m}"] = [new_per_row.tolist(), bit_time.tolist(), probes.turned.tolist(), int(view.sum())]
     for m in (30_011, big):           # generated items by rows, and by their halves past the exact probe map
         model = Workbench(probes=300, seed=5)
         model.configure(m, 7, capacity=4_000)

@@ -85,7 +85,7 @@ def _close_predict(step: dict, path: str) -> None:
         try:
             args, options = block.action_parts()
         except predict.PredictSyntaxError as exc:
-            raise LessonError(path, exc.line, f"predict: {exc}") from None
+            raise LessonError(path, exc.line, "predict: {why}", why=exc.args[0]) from None
         step["actions"].append(LessonAction("predict", args, options, block.line))
 
 
@@ -102,7 +102,7 @@ def _block_line(step: dict, body: str, path: str, number: int) -> None:
         try:
             step["predict_block"].add(body, number)
         except predict.PredictSyntaxError as exc:
-            raise LessonError(path, exc.line, f"predict: {exc}") from None
+            raise LessonError(path, exc.line, "predict: {why}", why=exc.args[0]) from None
         return
     _close_predict(step, path)
     if step.get("predicted") and word != "expect":
@@ -113,7 +113,7 @@ def _block_line(step: dict, body: str, path: str, number: int) -> None:
         try:
             step["predict_block"] = predict.start(body, number, lambda b: _tokens(b, path, number))
         except predict.PredictSyntaxError as exc:
-            raise LessonError(path, exc.line, f"predict: {exc}") from None
+            raise LessonError(path, exc.line, "predict: {why}", why=exc.args[0]) from None
         step["predicted"] = True
         return
     step["actions"].append(parse_action(body, path, number))

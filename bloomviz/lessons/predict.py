@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import re
 
+from bloomviz.formats.reasons import Reason, say
 from bloomviz.lessons.spec import MAX_RANDOM, fraction, whole
 
 KINDS = ("verdict", "bits-set", "new-bits", "measured-rate", "exact-rate")
@@ -58,7 +59,7 @@ def parse_condition(text: str, kind: str) -> tuple:
     """One choice's condition as data: ("is", "maybe"), ("eq", 9), ("range", 7, 8) or ("<=", 0.01)."""
     if kind == "verdict":
         if text not in ("no", "maybe"):
-            raise ValueError(f"a verdict choice is 'no' or 'maybe', got {text!r}")
+            raise ValueError(Reason(say("a verdict choice is 'no' or 'maybe', got {text}", text=repr(text))))
         return ("is", text)
     compare = _COMPARE.match(text)
     if compare:
@@ -66,10 +67,11 @@ def parse_condition(text: str, kind: str) -> tuple:
     if ".." in text:
         low, high = (_number(part, kind) for part in text.split("..", 1))
         if low > high:
-            raise ValueError(f"the range {text} is empty (its low end is above its high end)")
+            raise ValueError(Reason(say("the range {text} is empty (its low end is above its high end)", text=text)))
         return ("range", low, high)
     if kind.endswith("-rate"):
-        raise ValueError(f"a rate choice is a comparison (<1%, >=0.05) or a range (1%..2%), got {text!r}")
+        raise ValueError(Reason(say("a rate choice is a comparison (<1%, >=0.05) or a range (1%..2%), got {text}",
+                                    text=repr(text))))
     return ("eq", _number(text, kind))
 
 
@@ -86,24 +88,27 @@ def holds(condition: tuple, answer) -> bool:
 def _subject(words: list[str]) -> tuple[str, tuple]:
     """(kind, items) from the predict line's words after ``predict``."""
     if not words:
-        raise ValueError(f"say what to predict: predict KIND …, with KIND one of {', '.join(KINDS)}")
+        raise ValueError(Reason(say("say what to predict: predict KIND …, with KIND one of {kinds}",
+                                    kinds=", ".join(KINDS))))
     kind, rest = words[0], words[1:]
     if kind not in KINDS:
         if len(words) == 1:          # predict ITEM: the verdict question, as lessons wrote it first
             return "verdict", (kind,)
-        raise ValueError(f"unknown answer kind {kind!r}; kinds: {', '.join(KINDS)}")
+        raise ValueError(Reason(say("unknown answer kind {kind}; kinds: {kinds}", kind=repr(kind),
+                                    kinds=", ".join(KINDS))))
     if kind in ("verdict", "new-bits"):
         if len(rest) != 1:
-            raise ValueError(f"predict {kind} takes one item, got {len(rest)}")
+            raise ValueError(Reason(say("predict {kind} takes one item, got {count}", kind=kind, count=str(len(rest)))))
         return kind, tuple(rest)
     if kind == "bits-set":
         if rest and (rest[0] != "after" or len(rest) < 2):
-            raise ValueError("write predict bits-set, or predict bits-set after ITEM …")
+            raise ValueError(Reason(say("write predict bits-set, or predict bits-set after ITEM …")))
         if len(rest) - 1 > MAX_RANDOM:
-            raise ValueError(f"more than {MAX_RANDOM:,} items after 'after'")
+            raise ValueError(Reason(say("more than {most} items after 'after'", most=MAX_RANDOM)))
         return kind, tuple(rest[1:])
     if rest:
-        raise ValueError(f"predict {kind} takes nothing more, got {' '.join(rest)!r}")
+        raise ValueError(Reason(say("predict {kind} takes nothing more, got {rest}", kind=kind,
+                                    rest=repr(" ".join(rest)))))
     return kind, ()
 
 
@@ -128,7 +133,7 @@ class PredictBlock:
         try:
             self.kind, self.items = _subject(words)
         except ValueError as exc:
-            raise PredictSyntaxError(line, str(exc)) from None
+            raise PredictSyntaxError(line, exc.args[0]) from None
         self.question: str | None = None
         self.choices: list[tuple[tuple, str]] = []
 
@@ -139,23 +144,26 @@ class PredictBlock:
         rest = rest.strip()
         if word == "ask":
             if self.question is not None:
-                raise PredictSyntaxError(line, "a second ask line: a predict asks one question")
+                raise PredictSyntaxError(line, Reason(say("a second ask line: a predict asks one question")))
             if not rest:
-                raise PredictSyntaxError(line, "ask needs the question: ask Will k1 be found?")
+                raise PredictSyntaxError(line, Reason(say("ask needs the question: ask Will k1 be found?")))
             self.question = rest
             return
         condition, _, label = rest.partition(" ")
         label = label.strip()
         if not condition or not label:
-            raise PredictSyntaxError(line, "write choice CONDITION LABEL, e.g. choice maybe Probably in the set")
+            raise PredictSyntaxError(line, Reason(say("write choice CONDITION LABEL, e.g. choice maybe Probably in the "
+                                                      "set")))
         if len(self.choices) == MAX_CHOICES:
-            raise PredictSyntaxError(line, f"more than {MAX_CHOICES} choices (the keys 1…9 vote for them)")
+            raise PredictSyntaxError(line, Reason(say("more than {most} choices (the keys 1…9 vote for them)",
+                                                      most=MAX_CHOICES)))
         try:
             parsed = parse_condition(condition, self.kind)
         except ValueError as exc:
-            raise PredictSyntaxError(line, f"choice: {exc}") from None
+            raise PredictSyntaxError(line, Reason(say("choice: {why}", why=exc.args[0] if exc.args else str(exc)))) from None
         if any(parsed == c for c, _label in self.choices):
-            raise PredictSyntaxError(line, f"choice: the condition {condition} is given twice")
+            raise PredictSyntaxError(line, Reason(say("choice: the condition {condition} is given twice",
+                                                      condition=condition)))
         self.choices.append((parsed, label))
 
     def action_parts(self) -> tuple[tuple, dict]:
@@ -164,11 +172,11 @@ class PredictBlock:
         choices = self.choices
         if not choices:
             if self.kind != "verdict":
-                raise PredictSyntaxError(self.line, f"predict {self.kind} needs choice lines (at least two): "
-                                                    f"choice CONDITION LABEL")
+                raise PredictSyntaxError(self.line, Reason(say("predict {kind} needs choice lines (at least two): "
+                                                               "choice CONDITION LABEL", kind=self.kind)))
             choices = [(("is", value), label) for value, label in VERDICT_CHOICES]
         if len(choices) < 2:
-            raise PredictSyntaxError(self.line, "a prediction needs at least two choices")
+            raise PredictSyntaxError(self.line, Reason(say("a prediction needs at least two choices")))
         return (self.kind, *self.items), {"question": self.question or default_question(self.kind, self.items),
                                           "choices": tuple(choices)}
 

@@ -164,8 +164,8 @@ def _built_beside() -> bool:
             name = native_kernels.file_name(native_kernels.cache_key())
             target, marker = directory / name, directory / f".building-{name}"
             while not target.exists():
-                if not marker.exists() and not target.exists():     # that build ended without a file
-                    return False
+                if not target.exists() and (not marker.exists() or not native_build_status.builder_alive(marker)):
+                    return False        # that build ended without a file, or was killed part way
                 if not threading.main_thread().is_alive() or time.monotonic() > ends:
                     return False
                 time.sleep(POLL_S)

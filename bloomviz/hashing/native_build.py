@@ -222,6 +222,26 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+def builder_alive(marker: Path) -> bool:
+    """Whether the build that made ``marker`` still runs: its process id is in it. A build killed part way (out of
+    memory, a logout) left its marker, and every window launched within the hour waited for a file no one was
+    writing, its batches on the slow numpy paths for up to ``BUILD_LIMIT_S``. A marker not yet written (a build
+    starting now) or unreadable counts as alive."""
+    try:
+        pid = int(marker.read_text(encoding="ascii").strip() or 0)
+    except (OSError, ValueError):
+        return True
+    if pid <= 0:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:        # (another user's process: alive)
+        return True
+    return True
+
+
 @contextlib.contextmanager
 def _only_build(directory: Path | None):
     """A marker file beside the cache's, made exclusively for the build (FileExistsError: another process's,
@@ -232,11 +252,15 @@ def _only_build(directory: Path | None):
     directory.mkdir(parents=True, exist_ok=True)
     marker = directory / f".building-{native_kernels.file_name(native_kernels.cache_key())}"
     try:
-        if time.time() - marker.stat().st_mtime > ABANDONED_AFTER_S:
+        if time.time() - marker.stat().st_mtime > ABANDONED_AFTER_S or not builder_alive(marker):
             marker.unlink()
     except OSError:
         pass
-    os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    try:
+        os.write(fd, str(os.getpid()).encode())
+    finally:
+        os.close(fd)
     try:
         yield
     finally:

@@ -144,6 +144,16 @@ class Terminated(BaseException):
     """SIGTERM arrived: unwinds like Ctrl-C, so every ``finally`` and writer's discard runs."""
 
 
+def _in_finaliser(frame) -> bool:
+    """Whether ``frame`` runs inside a ``__del__`` (llvmlite's objects close themselves in one: a SIGTERM landing
+    there printed "Exception ignored in ... Traceback" on stderr before the noted stop was raised again)."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
+
+
 @contextlib.contextmanager
 def _terminate_as_exception():
     """SIGTERM raises ``Terminated`` and Ctrl-C ``KeyboardInterrupt``, each also noted in ``common.stops``: a
@@ -157,7 +167,8 @@ def _terminate_as_exception():
     def handler(kind):
         def raise_it(signum, frame):
             common.stops.append(kind)
-            raise kind()
+            if not _in_finaliser(frame):    # (there Python prints a traceback and drops it: the note raises it)
+                raise kind()
         return raise_it
 
     previous = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
